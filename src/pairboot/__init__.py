@@ -1,0 +1,31 @@
+"""pairboot: does system B really beat system A on this test set, and by how much?
+
+A paired bootstrap confidence interval for the difference of two systems' scores on the
+same test items, done right for clustered and stratified test sets and for metrics that
+are not plain means.  The whole public API:
+
+- :func:`compare` and its :class:`CompareResult`;
+- :class:`Metric` and :func:`builtin_metrics` for pooled metrics;
+- the warnings :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`.
+"""
+
+from pairboot._version import __version__
+from pairboot.compare import compare
+from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
+from pairboot.metrics import Metric, builtin_metrics
+from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+
+__all__ = [
+    "CompareResult",
+    "ConfidenceInterval",
+    "DegenerateDataWarning",
+    "InputError",
+    "Metric",
+    "PairbootWarning",
+    "SmallSampleWarning",
+    "StratumResult",
+    "SystemScore",
+    "__version__",
+    "builtin_metrics",
+    "compare",
+]

@@ -1,0 +1,293 @@
+"""Validation of compare()'s arguments, once, at the edge; and the units to resample.
+
+``check_arguments`` turns what the user passed into a frozen :class:`Arguments`;
+``build_design`` turns the aligned per-item statistics into units (items, or groups whose
+vector is the sum of their items'), grouped by draw stratum for the engine.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.engine import DrawPlan
+from pairboot.errors import InputError
+from pairboot.intervals import METHODS
+from pairboot.metrics import Metric, resolve_metric
+
+GROUP_WEIGHTINGS = ("items", "groups")
+BACKENDS = ("auto", "numba", "numpy")
+
+
+@dataclass(frozen=True, slots=True)
+class Arguments:
+    """compare()'s scalar arguments, checked."""
+
+    paired: bool
+    group_weighting: str
+    n_resamples: int
+    confidence_level: float
+    method: str
+    seed: int
+    backend: str
+
+
+def check_arguments(
+    *, paired, group_weighting, n_resamples, confidence_level, method, seed, backend
+) -> Arguments:
+    if not isinstance(paired, (bool, np.bool_)):
+        raise InputError(f"`paired` must be True or False, got {paired!r}")
+    if group_weighting not in GROUP_WEIGHTINGS:
+        raise InputError(
+            f"`group_weighting` must be one of {', '.join(GROUP_WEIGHTINGS)}, "
+            f"got {group_weighting!r}"
+        )
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral):
+        raise InputError(f"`n_resamples` must be a positive integer, got {n_resamples!r}")
+    if n_resamples < 1:
+        raise InputError(f"`n_resamples` must be a positive integer, got {n_resamples}")
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
+        raise InputError(
+            f"`confidence_level` must be a number between 0 and 1, got {confidence_level!r}"
+        )
+    if not 0.0 < float(confidence_level) < 1.0:
+        raise InputError(
+            f"`confidence_level` must be between 0 and 1, got {confidence_level}"
+        )
+    if not isinstance(method, str) or method.lower() not in METHODS:
+        raise InputError(f"`method` must be one of {', '.join(METHODS)}, got {method!r}")
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise InputError(f"`seed` must be a non-negative integer or None, got {seed!r}")
+    elif seed < 0:
+        raise InputError(f"`seed` must be a non-negative integer or None, got {seed}")
+    if backend not in BACKENDS:
+        raise InputError(f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    return Arguments(
+        bool(paired), group_weighting, int(n_resamples), float(confidence_level),
+        method.lower(), int(seed), backend,
+    )
+
+
+def as_statistics(values, name: str) -> np.ndarray:
+    """Per-item values as an (n, c) float64 array; names the first bad item."""
+    if hasattr(values, "to_numpy"):  # pandas / polars Series and DataFrames
+        values = values.to_numpy()
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"`{name}` must hold numbers: {exc}") from None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise InputError(
+            f"`{name}` must be 1-D (one score per item) or 2-D (items x statistics), "
+            f"got {arr.ndim} dimensions"
+        )
+    if arr.shape[0] == 0:
+        raise InputError(f"`{name}` is empty: there are no items to compare")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        where = f"item {i}" + (f", column {j}" if arr.shape[1] > 1 else "")
+        raise InputError(
+            f"`{name}` has a non-finite value ({arr[i, j]}) at {where}; "
+            f"{int(bad.any(axis=1).sum())} item(s) are affected"
+        )
+    return arr
+
+
+def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..L-1 and the distinct labels for one label per item."""
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    arr = np.asarray(values, dtype=object)
+    if arr.ndim != 1 or len(arr) != n:
+        raise InputError(f"`{name}` must have one label per item ({n}), got shape {arr.shape}")
+    for i, v in enumerate(arr):
+        if v is None or (isinstance(v, float) and math.isnan(v)) or (
+            isinstance(v, str) and not v.strip()
+        ):
+            raise InputError(f"`{name}` has no label for item {i}")
+    try:
+        uniq, codes = np.unique(arr, return_inverse=True)
+    except TypeError:  # mixed types: compare their string forms
+        uniq, codes = np.unique(arr.astype(str), return_inverse=True)
+    return codes.reshape(-1), uniq
+
+
+@dataclass(frozen=True, slots=True)
+class Design:
+    """Everything the engine and the statistic need, derived from the inputs once."""
+
+    metric: Metric
+    k: int
+    """Sufficient statistics per system; ``x`` holds ``[A's k, B's k]``."""
+    plan: DrawPlan
+    draw_to_stratum: np.ndarray
+    """Analysis stratum of every draw stratum (paired: the identity; unpaired: each
+    stratum is drawn twice, once for A's units and once for B's)."""
+    strata_names: tuple[str, ...] | None
+    weights: np.ndarray
+    """Population weight of every analysis stratum (sums to 1)."""
+    n_items: int
+    n_groups: int | None
+    items_per_stratum: np.ndarray
+    units_per_stratum: np.ndarray
+    group_sizes: np.ndarray | None
+
+
+def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
+    out = np.empty((n_units, x.shape[1]))
+    for j in range(x.shape[1]):
+        out[:, j] = np.bincount(codes, weights=x[:, j], minlength=n_units)
+    return out
+
+
+def build_design(
+    a, b, *, metric, paired: bool, groups, group_weighting: str, strata, strata_weights
+) -> Design:
+    A = as_statistics(a, "a")
+    B = as_statistics(b, "b")
+    if A.shape[1] != B.shape[1]:
+        raise InputError(
+            f"`a` and `b` must have the same statistics per item, got {A.shape[1]} and "
+            f"{B.shape[1]} columns"
+        )
+    same_items = A.shape[0] == B.shape[0]
+    if not same_items and (paired or groups is not None or strata is not None):
+        why = "a paired comparison" if paired else "groups or strata"
+        raise InputError(
+            f"`a` and `b` must score the same items in the same order for {why}: "
+            f"got {A.shape[0]} and {B.shape[0]} items"
+        )
+    m = resolve_metric(metric, A.shape[1])
+    xa, xb = m.per_item(A), m.per_item(B)
+    k = xa.shape[1]
+    n = A.shape[0]
+
+    if groups is not None:
+        if group_weighting == "groups" and not m.mean_like:
+            raise InputError(
+                "`group_weighting='groups'` (the mean of group means) is defined for "
+                f"metric 'mean' only, not {m.name!r}; use group_weighting='items'"
+            )
+        gcodes, gnames = _labels(groups, "groups", n)
+        n_units = len(gnames)
+        xa, xb = _unit_sums(xa, gcodes, n_units), _unit_sums(xb, gcodes, n_units)
+        sizes = np.bincount(gcodes, minlength=n_units)
+        if group_weighting == "groups":
+            xa, xb = xa / sizes[:, None], xb / sizes[:, None]
+    else:
+        gcodes, gnames, sizes, n_units = None, None, None, n
+
+    if strata is not None:
+        scodes, snames = _labels(strata, "strata", n)
+        if gcodes is not None:
+            unit_stratum = np.full(n_units, -1)
+            unit_stratum[gcodes] = scodes
+            split = unit_stratum[gcodes] != scodes
+            if split.any():
+                g = gnames[gcodes[np.flatnonzero(split)[0]]]
+                raise InputError(
+                    f"group {g!r} spans more than one stratum; a group must lie within one "
+                    "stratum (whole groups are resampled within their stratum)"
+                )
+        else:
+            unit_stratum = scodes
+        n_strata = len(snames)
+        names = tuple(str(s) for s in snames)
+    else:
+        unit_stratum = np.zeros(n_units, dtype=np.intp)
+        n_strata, names, scodes = 1, None, np.zeros(n, dtype=np.intp)
+
+    items_per_stratum = np.bincount(scodes, minlength=n_strata)
+    units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
+    weights = _strata_weights(
+        strata_weights, snames if strata is not None else None,
+        units_per_stratum if group_weighting == "groups" and groups is not None
+        else items_per_stratum,
+    )
+
+    order = np.argsort(unit_stratum, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
+    if paired:
+        x = np.concatenate([xa[order], xb[order]], axis=1)
+        draw_starts, draw_sizes = starts, units_per_stratum.astype(np.int64)
+        draw_to_stratum = np.arange(n_strata)
+    else:
+        # Each stratum is drawn twice: A's units (B's columns zero), then B's.
+        ua = np.zeros((n_units, 2 * k))
+        ub = np.zeros((n_units, 2 * k))
+        ua[:, :k], ub[:, k:] = xa[order], xb[order]
+        blocks, draw_sizes = [], []
+        for h in range(n_strata):
+            sl = slice(starts[h], starts[h] + units_per_stratum[h])
+            blocks += [ua[sl], ub[sl]]
+            draw_sizes += [units_per_stratum[h]] * 2
+        x = np.concatenate(blocks, axis=0) if blocks else np.zeros((0, 2 * k))
+        draw_sizes = np.asarray(draw_sizes, dtype=np.int64)
+        draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]]).astype(np.int64)
+        draw_to_stratum = np.repeat(np.arange(n_strata), 2)
+    if not same_items:  # unpaired samples of different sizes, no groups or strata
+        x = np.zeros((A.shape[0] + B.shape[0], 2 * k))
+        x[: A.shape[0], :k], x[A.shape[0] :, k:] = xa, xb
+        draw_starts = np.array([0, A.shape[0]], dtype=np.int64)
+        draw_sizes = np.array([A.shape[0], B.shape[0]], dtype=np.int64)
+        items_per_stratum = units_per_stratum = np.array([A.shape[0] + B.shape[0]])
+        n = A.shape[0] + B.shape[0]
+
+    return Design(
+        metric=m,
+        k=k,
+        plan=DrawPlan(np.ascontiguousarray(x, dtype=np.float64), draw_starts, draw_sizes),
+        draw_to_stratum=draw_to_stratum,
+        strata_names=names,
+        weights=weights,
+        n_items=n,
+        n_groups=n_units if groups is not None else None,
+        items_per_stratum=items_per_stratum,
+        units_per_stratum=units_per_stratum,
+        group_sizes=sizes,
+    )
+
+
+def _strata_weights(given, names, shares: np.ndarray) -> np.ndarray:
+    if given is None:
+        return shares / shares.sum()
+    if names is None:
+        raise InputError("`strata_weights` was given without `strata`")
+    if not isinstance(given, Mapping):
+        raise InputError("`strata_weights` must be a mapping from stratum label to weight")
+    lookup = {str(k): v for k, v in given.items()}
+    labels = [str(s) for s in names]
+    missing = [s for s in labels if s not in lookup]
+    extra = [k for k in lookup if k not in set(labels)]
+    if extra:
+        raise InputError(
+            f"`strata_weights` names {len(extra)} stratum/strata not in the data: "
+            f"{', '.join(map(repr, extra[:5]))}"
+        )
+    if missing:
+        raise InputError(
+            f"`strata_weights` has no weight for {len(missing)} stratum/strata in the data: "
+            f"{', '.join(map(repr, missing[:5]))}"
+        )
+    w = []
+    for s in labels:
+        v = lookup[s]
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise InputError(f"`strata_weights` for stratum {s!r} must be a number, got {v!r}")
+        if v <= 0:
+            raise InputError(
+                f"`strata_weights` for stratum {s!r} must be positive, got {v}"
+            )
+        w.append(float(v))
+    w = np.asarray(w)
+    return w / w.sum()

@@ -1,0 +1,214 @@
+"""The resampling engine: weights for every unit, and the only pass over the data.
+
+Every bootstrap pairboot runs is the same computation (see DESIGN.md): units carry a
+vector of sufficient statistics ``x_u``; each replicate ``r`` draws a weight ``w_ru`` for
+every unit, independently within each *draw stratum*; and the engine returns the sums
+``S[r, d] = sum_{u in d} w_ru * x_u``.  Everything downstream (metrics, intervals) works
+on ``S`` alone.
+
+Random numbers
+--------------
+Replicate ``r`` has a 64-bit key taken from ``SeedSequence(seed, spawn_key=(stream, j))``
+for its fixed block ``j = r // BLOCK`` of replicates.  The ``t``-th draw of replicate
+``r`` (counters run over all units, stratum after stratum) is the unit::
+
+    start[d] + floor(mix64(key_r + (t + 1) * GAMMA) * size[d] / 2**64)
+
+``mix64`` is the SplitMix64 finaliser (Stafford's variant 13) and ``GAMMA`` the golden
+ratio increment: this is the output function of Java's ``SplittableRandom``, evaluated at
+a counter, so the draw is a pure function of ``(seed, r, t)``.  Results therefore do not
+depend on how replicates are split into memory batches or threads.  The multiply-high
+bounded draw has a bias below ``size / 2**64`` (under 1e-9 for a billion units).
+
+When a draw stratum's units take few distinct statistic vectors (0/1 correctness), the
+engine draws ``Multinomial(size, counts / size)`` over the distinct vectors instead, with
+numpy's ``Generator(PCG64(SeedSequence(seed, spawn_key=(stream, j, 1 + d))))``.  That is
+exactly the distribution of the counts induced by ``size`` uniform draws, at a cost that
+does not grow with the number of units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+BLOCK = 64
+"""Replicates per SeedSequence child: fixed, so the answer never depends on batching."""
+
+CHUNK = 1 << 14
+"""Draws per vectorised step of the numpy kernel (fixed for the same reason)."""
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LO32 = np.uint64(0xFFFFFFFF)
+_S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
+
+MULTINOMIAL_RATIO = 16
+"""A draw stratum uses the exact multinomial path when distinct rows * this <= its size."""
+
+MAX_UNITS_PER_STRATUM = (1 << 32) - 1
+
+
+def replicate_keys(seed: int, stream: int, n_resamples: int) -> np.ndarray:
+    """The 64-bit key of every replicate, block by block from the SeedSequence."""
+    n_blocks = -(-n_resamples // BLOCK)
+    keys = np.empty(n_blocks * BLOCK, dtype=np.uint64)
+    for j in range(n_blocks):
+        seq = np.random.SeedSequence(seed, spawn_key=(stream, j))
+        keys[j * BLOCK : (j + 1) * BLOCK] = seq.generate_state(BLOCK, np.uint64)
+    return keys[:n_resamples]
+
+
+def mix64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's output function on uint64 arrays (wrapping arithmetic)."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def bounded(u: np.ndarray, m: int) -> np.ndarray:
+    """``floor(u * m / 2**64)`` for uint64 ``u`` and ``m < 2**32``, exactly."""
+    m64 = np.uint64(m)
+    return ((u >> _S32) * m64 + (((u & _LO32) * m64) >> _S32)) >> _S32
+
+
+def draw_units(key: np.uint64, counters: np.ndarray, size: int) -> np.ndarray:
+    """Unit offsets (0 <= i < size) drawn by one replicate at the given counters."""
+    with np.errstate(over="ignore"):
+        u = mix64(key + (counters.astype(np.uint64) + np.uint64(1)) * GAMMA)
+    return bounded(u, size).astype(np.intp)
+
+
+def index_sums_numpy(
+    x: np.ndarray, starts: np.ndarray, sizes: np.ndarray, keys: np.ndarray, out: np.ndarray
+) -> None:
+    """Reference kernel: ``out[r, d] = sum of x over the units drawn in stratum d``.
+
+    ``x`` is (n, k) float64; the units of draw stratum ``d`` are the rows
+    ``starts[d] : starts[d] + sizes[d]``, and its draws use the counters with the same
+    numbers.  ``out`` is (len(keys), len(starts), k) and is overwritten.  The numba
+    kernel computes the same draws; it sums them in another order, so the two agree to
+    rounding, not bit for bit.
+    """
+    out[...] = 0.0
+    keys2 = keys.astype(np.uint64)[:, None]
+    for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        for c0 in range(start, start + size, CHUNK):
+            counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                u = mix64(keys2 + (counters[None, :] + np.uint64(1)) * GAMMA)
+            idx = bounded(u, size).astype(np.intp)
+            idx += start
+            for j in range(x.shape[1]):
+                out[:, d, j] += np.take(x[:, j], idx).sum(axis=1)
+
+
+def _numba_kernel() -> Callable | None:
+    try:
+        from pairboot import _numba  # noqa: PLC0415  (numba is heavy: import on demand)
+    except ImportError:
+        return None
+    return _numba.index_sums
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPlan:
+    """How the units are laid out for drawing: contiguous draw strata of ``x``'s rows."""
+
+    x: np.ndarray
+    """(n_units, k) float64, rows grouped by draw stratum."""
+    starts: np.ndarray
+    sizes: np.ndarray
+
+
+def _distinct_rows(xd: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Distinct rows and their counts, or None when there are more than ``limit``."""
+    if limit < 1:
+        return None
+    # A cheap look at the first column before sorting everything.
+    if np.unique(xd[: min(len(xd), 4 * limit + 1), 0]).size > limit:
+        return None
+    rows, counts = np.unique(xd, axis=0, return_counts=True)
+    if len(rows) > limit:
+        return None
+    return rows, counts
+
+
+def resample_sums(
+    plan: DrawPlan,
+    n_resamples: int,
+    seed: int,
+    stream: int = 0,
+    *,
+    backend: str = "auto",
+    progress: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, str]:
+    """Bootstrap sums ``S`` of shape (n_resamples, n_draw_strata, k), and the path used.
+
+    Columns that are constant within every draw stratum (a column of ones, say) are not
+    accumulated: their sum is the constant times the stratum size, exactly.  ``backend``
+    is ``"auto"`` (numba when installed), ``"numba"`` or ``"numpy"``.
+    """
+    x, starts, sizes = plan.x, plan.starts, plan.sizes
+    n_strata, k = len(starts), x.shape[1]
+    out = np.zeros((n_resamples, n_strata, k))
+    if n_strata == 0 or n_resamples == 0:
+        return out, "none"
+
+    constant = np.ones(k, dtype=bool)
+    for start, size in zip(starts.tolist(), sizes.tolist()):
+        xd = x[start : start + size]
+        constant &= (xd == xd[:1]).all(axis=0)
+    varying = np.flatnonzero(~constant)
+    for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        out[:, d, constant] = x[start, constant] * size
+
+    paths = set()
+    index_strata = []
+    for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        if varying.size == 0:
+            break
+        distinct = _distinct_rows(x[start : start + size][:, varying], size // MULTINOMIAL_RATIO)
+        if distinct is None:
+            index_strata.append(d)
+            continue
+        rows, counts = distinct
+        probs = counts / size
+        for j0 in range(0, n_resamples, BLOCK):
+            j1 = min(j0 + BLOCK, n_resamples)
+            seq = np.random.SeedSequence(seed, spawn_key=(stream, j0 // BLOCK, 1 + d))
+            rng = np.random.Generator(np.random.PCG64(seq))
+            draws = rng.multinomial(size, probs, size=j1 - j0)
+            out[j0:j1, d, varying] = draws @ rows
+        paths.add("multinomial")
+
+    if index_strata and varying.size:
+        if max(int(sizes[d]) for d in index_strata) > MAX_UNITS_PER_STRATUM:
+            raise ValueError(
+                f"a draw stratum has more than {MAX_UNITS_PER_STRATUM} units; "
+                "use groups or the Poisson engine"
+            )
+        kernel = None if backend == "numpy" else _numba_kernel()
+        if kernel is None and backend == "numba":
+            raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
+        name = "numba" if kernel is not None else "numpy"
+        kernel = kernel or index_sums_numpy
+        xv = np.ascontiguousarray(x[:, varying], dtype=np.float64)
+        sel = np.asarray(index_strata)
+        st, sz = starts[sel].astype(np.int64), sizes[sel].astype(np.int64)
+        keys = replicate_keys(seed, stream, n_resamples)
+        # Memory batches hold whole BLOCKs; every replicate's draws depend on its key only.
+        batch = BLOCK * max(1, 16 if name == "numba" else 1)
+        buf = np.empty((batch, len(sel), varying.size))
+        for r0 in range(0, n_resamples, batch):
+            r1 = min(r0 + batch, n_resamples)
+            part = buf[: r1 - r0]
+            kernel(xv, st, sz, keys[r0:r1], part)
+            out[r0:r1, sel[:, None], varying[None, :]] = part
+            if progress is not None:
+                progress(r1)
+        paths.add(name)
+    return out, "+".join(sorted(paths)) or "constant"

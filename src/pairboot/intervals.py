@@ -1,0 +1,207 @@
+"""Confidence intervals from a bootstrap distribution, and the p-values that invert them.
+
+Every method is a function of the level through ``alpha = 1 - level`` alone, with nested
+intervals (a higher level never gives a shorter interval).  The p-value is the smallest
+``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found by
+bisection on that very function, so ``p < 1 - level`` exactly when the interval at
+``level`` excludes 0 (up to a tie where an endpoint is exactly 0).  A p-value of 0 means
+that no resample fell on the other side of 0: report it as ``p < 1 / n_resamples``.
+
+Quantiles of the bootstrap distribution use linear interpolation between order statistics
+(numpy's default ``np.quantile``, as ``scipy.stats.bootstrap``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+METHODS = ("percentile", "basic", "normal", "bca", "studentized")
+
+_N = NormalDist()
+
+
+def _ppf(p: float) -> float:
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return _N.inv_cdf(p)
+
+
+def _cdf(z: float) -> float:
+    return _N.cdf(z)
+
+
+def quantile_sorted(sorted_values: np.ndarray, p: float) -> float:
+    """np.quantile's linear interpolation on an already sorted array, for one ``p``."""
+    n = len(sorted_values)
+    if n == 0 or math.isnan(p):
+        return math.nan
+    h = min(max(p, 0.0), 1.0) * (n - 1)
+    i = int(math.floor(h))
+    if i >= n - 1:
+        return float(sorted_values[-1])
+    lo, hi = float(sorted_values[i]), float(sorted_values[i + 1])
+    return lo + (h - i) * (hi - lo) if hi != lo else lo
+
+
+def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray]):
+    """BCa's bias correction ``z0`` and acceleration ``a``.
+
+    ``z0`` uses the mid-rank proportion of replicates below the estimate (scipy's
+    convention, robust to ties).  ``influence`` holds, per draw stratum, the jackknife
+    values ``theta_(-u)`` of its units; the acceleration is Davison & Hinkley's stratified
+    form, ``a = sum_h n_h^-3 sum l^3 / (6 (sum_h n_h^-2 sum l^2)^1.5)`` with
+    ``l = (n_h - 1) (mean(theta_(-u)) - theta_(-u))``; with one stratum it is the usual
+    jackknife acceleration.  Either is NaN when undefined (constant data).
+    """
+    r = len(theta)
+    prop = (np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)) / (2 * r)
+    z0 = _ppf(prop) if 0.0 < prop < 1.0 else math.nan
+    num = den = 0.0
+    for jack in influence:
+        m = len(jack)
+        if m < 2:
+            continue
+        lv = (m - 1) * (jack.mean() - jack)
+        num += float(np.sum(lv**3)) / m**3
+        den += float(np.sum(lv**2)) / m**2
+    a = num / (6.0 * den**1.5) if den > 0 else math.nan
+    return z0, a
+
+
+@dataclass(frozen=True, slots=True)
+class Bootstrap:
+    """What every interval method needs: the estimate and its bootstrap replicates."""
+
+    estimate: float
+    theta: np.ndarray
+    """Sorted finite replicates."""
+    z0: float = math.nan
+    acceleration: float = math.nan
+    se_hat: float = math.nan
+    t_sorted: np.ndarray | None = None
+    """Sorted studentized replicates ``(theta* - estimate) / se*``."""
+
+    @classmethod
+    def from_replicates(cls, estimate, theta, *, influence=None, se_hat=math.nan, se_star=None):
+        theta = np.asarray(theta, dtype=np.float64)
+        z0 = a = math.nan
+        if influence is not None:
+            z0, a = bca_constants(theta, estimate, influence)
+        t_sorted = None
+        if se_star is not None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (theta - estimate) / se_star
+            t = np.where(np.isnan(t), 0.0, t)  # 0/0: a replicate equal to the estimate
+            t_sorted = np.sort(t)
+        return cls(float(estimate), np.sort(theta), z0, a, float(se_hat), t_sorted)
+
+    @property
+    def sd(self) -> float:
+        return float(np.std(self.theta, ddof=1)) if len(self.theta) > 1 else math.nan
+
+
+def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
+    """The ``1 - alpha`` interval of ``method``."""
+    q = boot.theta
+    lo_p, hi_p = alpha / 2.0, 1.0 - alpha / 2.0
+    est = boot.estimate
+    if method == "percentile":
+        return quantile_sorted(q, lo_p), quantile_sorted(q, hi_p)
+    if method == "basic":
+        return 2 * est - quantile_sorted(q, hi_p), 2 * est - quantile_sorted(q, lo_p)
+    if method == "normal":
+        sd = boot.sd
+        center = 2 * est - float(q.mean())
+        z = _ppf(hi_p)
+        if sd == 0.0:
+            return center, center
+        return center - z * sd, center + z * sd
+    if method == "bca":
+        z0, a = boot.z0, boot.acceleration
+        if not (math.isfinite(z0) and math.isfinite(a)):
+            return math.nan, math.nan
+        return quantile_sorted(q, _bca_level(z0, a, _ppf(lo_p))), quantile_sorted(
+            q, _bca_level(z0, a, _ppf(hi_p))
+        )
+    if method == "studentized":
+        t, se = boot.t_sorted, boot.se_hat
+        if t is None or not math.isfinite(se):
+            return math.nan, math.nan
+        return est - se * quantile_sorted(t, hi_p), est - se * quantile_sorted(t, lo_p)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _bca_level(z0: float, a: float, z: float) -> float:
+    """BCa's adjusted probability, clamped past the pole so it stays monotone in ``z``."""
+    if math.isinf(z):
+        z = math.copysign(40.0, z)
+    y = z0 + z
+    denom = 1.0 - a * y
+    if denom <= 0.0:
+        return 1.0 if y > 0 else 0.0
+    frac = y / denom
+    return _cdf(z0 + frac) if math.isfinite(frac) else (1.0 if frac > 0 else 0.0)
+
+
+def p_value(method: str, boot: Bootstrap) -> float:
+    """Two-sided p-value: the smallest alpha whose interval excludes 0 (by bisection)."""
+
+    def excluded(alpha: float) -> bool:
+        lo, hi = bounds(method, boot, alpha)
+        return lo > 0.0 or hi < 0.0
+
+    lo_a, hi_a = 0.0, 1.0
+    if math.isnan(bounds(method, boot, 0.5)[0]):
+        return math.nan
+    if not excluded(hi_a):
+        return 1.0
+    if excluded(lo_a):
+        return 0.0
+    for _ in range(60):
+        mid = 0.5 * (lo_a + hi_a)
+        if excluded(mid):
+            hi_a = mid
+        else:
+            lo_a = mid
+    return hi_a
+
+
+def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
+    """Approximate Monte Carlo standard errors of the two endpoints.
+
+    For quantile-based endpoints at probability ``p`` it is half the distance between the
+    quantiles at ``p -/+ sqrt(p (1 - p) / R)`` (a distribution-free 68% band for a
+    sample quantile); for the normal interval, the error of the standard deviation.
+    """
+    r = len(boot.theta)
+    if r < 2:
+        return math.nan, math.nan
+
+    def qerr(values: np.ndarray, p: float) -> float:
+        s = math.sqrt(max(p * (1 - p), 0.0) / r)
+        return 0.5 * (quantile_sorted(values, p + s) - quantile_sorted(values, p - s))
+
+    lo_p, hi_p = alpha / 2.0, 1.0 - alpha / 2.0
+    if method in ("percentile", "basic"):
+        e_lo, e_hi = qerr(boot.theta, lo_p), qerr(boot.theta, hi_p)
+        return (e_lo, e_hi) if method == "percentile" else (e_hi, e_lo)
+    if method == "normal":
+        e = _ppf(hi_p) * boot.sd / math.sqrt(2.0 * (r - 1))
+        return e, e
+    if method == "bca":
+        if not (math.isfinite(boot.z0) and math.isfinite(boot.acceleration)):
+            return math.nan, math.nan
+        z0, a = boot.z0, boot.acceleration
+        return (
+            qerr(boot.theta, _bca_level(z0, a, _ppf(lo_p))),
+            qerr(boot.theta, _bca_level(z0, a, _ppf(hi_p))),
+        )
+    if method == "studentized" and boot.t_sorted is not None:
+        return boot.se_hat * qerr(boot.t_sorted, hi_p), boot.se_hat * qerr(boot.t_sorted, lo_p)
+    return math.nan, math.nan

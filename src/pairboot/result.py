@@ -1,0 +1,259 @@
+"""Result objects: frozen, slotted, with scipy's field names where scipy has one."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+import numpy as np
+
+_NOT_COVERED = (
+    "The interval covers only the sampling of test {unit}; it does not cover differences "
+    "between the test set and real traffic, training randomness (run several seeds if the "
+    "systems are trained), or noise in the labels."
+)
+
+
+class ConfidenceInterval(NamedTuple):
+    """A two-sided interval ``(low, high)``."""
+
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class SystemScore:
+    """One system's own metric, with its own interval (same resamples, same method).
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on the full test set.
+    confidence_interval : ConfidenceInterval
+    standard_error : float
+        Standard deviation of the system's bootstrap distribution.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+
+    def to_dict(self) -> dict:
+        return {
+            "estimate": self.estimate,
+            "confidence_interval": self.confidence_interval._asdict(),
+            "standard_error": self.standard_error,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StratumResult:
+    """The difference within one stratum, resampled with the same draws as the whole.
+
+    Attributes
+    ----------
+    name : str
+        The stratum's label.
+    weight : float
+        Its population weight in the combined estimate (normalised).
+    n_items, n_groups : int, int or None
+    estimate, confidence_interval, standard_error, p_value
+        As in :class:`CompareResult`, for this stratum alone.
+    score_a, score_b : float
+        Each system's metric within the stratum.
+    """
+
+    name: str
+    weight: float
+    n_items: int
+    n_groups: int | None
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    score_a: float
+    score_b: float
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["confidence_interval"] = self.confidence_interval._asdict()
+        return out
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class CompareResult:
+    """The answer of :func:`pairboot.compare`: how much B differs from A, and how surely.
+
+    Attributes
+    ----------
+    estimate : float
+        The observed difference, ``metric(b) - metric(a)`` on the full test set (the mean
+        of ``b - a`` for the mean).
+    confidence_interval : ConfidenceInterval
+        ``(low, high)`` at ``confidence_level``, by ``method``.
+    confidence_level : float
+    method : str
+    standard_error : float
+        Standard deviation of ``bootstrap_distribution`` (``ddof=1``).
+    p_value : float
+        Two-sided: the smallest ``1 - L`` at which the level-``L`` interval of the same
+        method excludes 0, so ``p_value < 1 - confidence_level`` exactly when
+        ``confidence_interval`` excludes 0.  0 means no resample fell on the other side
+        of 0 (``p < 1 / n_resamples``).
+    bootstrap_distribution : numpy.ndarray
+        The ``n_resamples`` resampled differences.
+    score_a, score_b : SystemScore
+        Each system's own metric and interval.
+    n_items : int
+        Items compared (for an unpaired comparison of samples of different sizes, the
+        total over both).
+    n_groups, n_strata : int or None
+        Groups and strata seen, ``None`` when not used.
+    n_resamples : int
+    seed : int
+        The seed actually used: pass it again to repeat the run exactly.
+    warnings : tuple of str
+    metric : str
+    paired : bool
+    group_weighting : str or None
+        ``"items"`` (mean over items) or ``"groups"`` (mean over groups) when groups are used.
+    strata : tuple of StratumResult
+    monte_carlo_error : ConfidenceInterval
+        Approximate Monte Carlo standard errors of ``low`` and ``high``: if they matter
+        at the digits you report, increase ``n_resamples``.
+    items_needed : int or None
+        Roughly how many items a test set would need for an 80% chance that the interval
+        excludes 0 if the true difference were the observed one (the width shrinks like
+        ``1/sqrt(n)``); ``None`` when the interval already excludes 0.
+    engine : str
+        Which resampling path ran: ``multinomial`` (exact, few distinct values),
+        ``numba`` or ``numpy``.
+    version : str
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    method: str
+    standard_error: float
+    p_value: float
+    bootstrap_distribution: np.ndarray
+    score_a: SystemScore
+    score_b: SystemScore
+    n_items: int
+    n_groups: int | None
+    n_strata: int | None
+    n_resamples: int
+    seed: int
+    warnings: tuple[str, ...]
+    metric: str
+    paired: bool
+    group_weighting: str | None
+    strata: tuple[StratumResult, ...]
+    monte_carlo_error: ConfidenceInterval
+    items_needed: int | None
+    groups_needed: int | None
+    engine: str
+    version: str
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies entirely on one side of 0."""
+        low, high = self.confidence_interval
+        return bool(low > 0 or high < 0)
+
+    @property
+    def reading(self) -> str:
+        """The interval in plain words, as the spec reads it."""
+        low, high = self.confidence_interval
+        level = f"{self.confidence_level:.4g}".rstrip("0").rstrip(".")
+        pct = f"{float(level) * 100:.4g}%"
+        unit = "groups" if self.n_groups is not None else "items"
+        size = (
+            f"{self.n_groups} groups ({self.n_items} items)"
+            if self.n_groups is not None
+            else f"{self.n_items} items"
+        )
+        parts = []
+        if math.isnan(low) or math.isnan(high):
+            parts.append(
+                f"The {pct} {self.method} interval is undefined for these data "
+                "(see the warnings); try method='percentile'."
+            )
+        elif self.excludes_zero:
+            better = "B" if self.estimate > 0 else "A"
+            parts.append(
+                f"The {pct} interval [{low:.4g}, {high:.4g}] excludes 0: the data support a "
+                f"difference of the observed sign (system {better} scores higher) at this "
+                f"sample size ({size})."
+            )
+        else:
+            parts.append(
+                f"The {pct} interval [{low:.4g}, {high:.4g}] includes 0: at this sample size "
+                f"({size}) the data do not distinguish A from B."
+            )
+            if self.items_needed is not None:
+                more = f"about {self.items_needed:,} items"
+                if self.groups_needed is not None:
+                    more = f"about {self.groups_needed:,} groups (~{self.items_needed:,} items)"
+                parts.append(
+                    f"If the true difference were as large as observed ({self.estimate:.4g}), "
+                    f"a test set of {more} would give an 80% chance of an interval that "
+                    "excludes 0; a larger test set would help."
+                )
+        if self.n_groups is not None:
+            est = (
+                "the mean over items (each group weighted by its size)"
+                if self.group_weighting == "items"
+                else "the mean over groups (each group's mean counts equally)"
+            )
+            parts.append(f"Whole groups were resampled; the difference estimates {est}.")
+        if self.n_strata is not None:
+            parts.append(
+                f"Resampling was stratified ({self.n_strata} strata, combined with the "
+                "population weights)."
+            )
+        parts.append(_NOT_COVERED.format(unit=unit))
+        return " ".join(parts)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict mirroring the fields (without the bootstrap distribution)."""
+        out: dict = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "bootstrap_distribution":
+                continue
+            if isinstance(value, ConfidenceInterval):
+                value = value._asdict()
+            elif isinstance(value, SystemScore):
+                value = value.to_dict()
+            elif f.name == "strata":
+                value = [s.to_dict() for s in value]
+            elif f.name == "warnings":
+                value = list(value)
+            out[f.name] = _json_safe(value)
+        out["excludes_zero"] = self.excludes_zero
+        out["reading"] = self.reading
+        return out
+
+    def __repr__(self) -> str:
+        low, high = self.confidence_interval
+        return (
+            f"CompareResult(estimate={self.estimate:.6g}, confidence_interval="
+            f"ConfidenceInterval(low={low:.6g}, high={high:.6g}), confidence_level="
+            f"{self.confidence_level}, method={self.method!r}, p_value={self.p_value:.4g}, "
+            f"n_items={self.n_items}, n_resamples={self.n_resamples}, seed={self.seed}, "
+            f"bootstrap_distribution=<{len(self.bootstrap_distribution)} values>)"
+        )
+
+
+def _json_safe(value):
+    """NaN and infinities become None: JSON has no spelling for them."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    return value
