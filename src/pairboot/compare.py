@@ -12,7 +12,12 @@ import numpy as np
 from pairboot._version import __version__
 from pairboot.data import Design, build_design, check_arguments
 from pairboot.engine import DrawPlan, resample_sums
-from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
+from pairboot.errors import (
+    DegenerateDataWarning,
+    InputError,
+    PairbootWarning,
+    SmallSampleWarning,
+)
 from pairboot.intervals import Bootstrap, bounds, monte_carlo_error, p_value
 from pairboot.metrics import Metric
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
@@ -21,6 +26,7 @@ SMALL_N = 30
 """Below this many independent units the interval is rough (the spec: 'a few dozen')."""
 
 _JACK_CHUNK = 1 << 16
+_SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 _POWER_Z = 0.8416212335729143  # standard normal quantile at 0.8: 80% power
 
 
@@ -125,6 +131,13 @@ def compare(
     stat = _Statistic(design, sums, observed, plan if studentized else None)
     notes: list[tuple[type[Warning], str]] = []
     notes += _design_notes(design, args)
+    draws = args.n_resamples * len(plan.x)
+    if "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS:
+        notes.append((
+            PairbootWarning,
+            "numba is not installed, so the pure-numpy kernel ran (several times slower, "
+            'same draws); for the fast path: pip install "pairboot[fast]"',
+        ))
 
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
@@ -202,16 +215,18 @@ def _pairs(k: int) -> list[tuple[int, int]]:
 
 def _with_cross_products(plan: DrawPlan) -> DrawPlan:
     """Append ``x_i * x_j`` (i <= j) so every replicate's covariance comes with its sums."""
-    x = plan.x
+    x = plan.rows(0, len(plan.x))
     prods = [x[:, i] * x[:, j] for i, j in _pairs(x.shape[1])]
-    return DrawPlan(np.column_stack([x, *prods]), plan.starts, plan.sizes)
+    return DrawPlan.from_columns(np.column_stack([x, *prods]), plan.starts, plan.sizes)
 
 
 def _observed_sums(plan: DrawPlan) -> np.ndarray:
     """(1, D, K): every draw stratum's sums on the data themselves."""
-    out = np.empty((1, len(plan.starts), plan.x.shape[1]))
+    out = np.empty((1, len(plan.starts), plan.n_columns))
+    varying = np.isnan(plan.constant)
     for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-        out[0, d] = plan.x[s : s + m].sum(axis=0)
+        out[0, d, varying] = plan.x[s : s + m].sum(axis=0)
+        out[0, d, ~varying] = plan.constant[~varying] * m
     return out
 
 
@@ -289,7 +304,7 @@ class _Statistic:
                 h = d2h[d]
                 vals = np.empty(m)
                 for c in range(0, m, _JACK_CHUNK):
-                    rows = plan.x[s + c : s + min(c + _JACK_CHUNK, m), : self.k2]
+                    rows = plan.rows(s + c, s + min(c + _JACK_CHUNK, m))[:, : self.k2]
                     vals[c : c + len(rows)] = self.phi(which, self.M_hat[0, h] - rows)
                 out.append(vals)
             self._jack[which] = out

@@ -168,8 +168,6 @@ def build_design(
             f"got {A.shape[0]} and {B.shape[0]} items"
         )
     m = resolve_metric(metric, A.shape[1])
-    xa, xb = m.per_item(A), m.per_item(B)
-    k = xa.shape[1]
     n = A.shape[0]
 
     if groups is not None:
@@ -180,10 +178,7 @@ def build_design(
             )
         gcodes, gnames = _labels(groups, "groups", n)
         n_units = len(gnames)
-        xa, xb = _unit_sums(xa, gcodes, n_units), _unit_sums(xb, gcodes, n_units)
         sizes = np.bincount(gcodes, minlength=n_units)
-        if group_weighting == "groups":
-            xa, xb = xa / sizes[:, None], xb / sizes[:, None]
     else:
         gcodes, gnames, sizes, n_units = None, None, None, n
 
@@ -203,50 +198,73 @@ def build_design(
             unit_stratum = scodes
         n_strata = len(snames)
         names = tuple(str(s) for s in snames)
+        order = np.argsort(unit_stratum, kind="stable")
     else:
         unit_stratum = np.zeros(n_units, dtype=np.intp)
-        n_strata, names, scodes = 1, None, np.zeros(n, dtype=np.intp)
+        n_strata, names, scodes, snames = 1, None, np.zeros(n, dtype=np.intp), None
+        order = None
 
     items_per_stratum = np.bincount(scodes, minlength=n_strata)
     units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
+    by_groups = group_weighting == "groups" and groups is not None
     weights = _strata_weights(
-        strata_weights, snames if strata is not None else None,
-        units_per_stratum if group_weighting == "groups" and groups is not None
-        else items_per_stratum,
+        strata_weights, snames, units_per_stratum if by_groups else items_per_stratum
     )
 
-    order = np.argsort(unit_stratum, kind="stable")
+    def units(values: np.ndarray) -> np.ndarray:
+        """(n_units, k) statistics of one system's units, in draw order."""
+        x = m.per_item(values)
+        if gcodes is not None:
+            x = _unit_sums(x, gcodes, n_units)
+            if by_groups:
+                x /= sizes[:, None]
+        return x if order is None else x[order]
+
     starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
-    if paired:
-        x = np.concatenate([xa[order], xb[order]], axis=1)
-        draw_starts, draw_sizes = starts, units_per_stratum.astype(np.int64)
+    if not same_items:  # unpaired samples of different sizes, no groups or strata
+        xa, xb = m.per_item(A), m.per_item(B)
+        k = xa.shape[1]
+        x = np.zeros((len(xa) + len(xb), 2 * k))
+        x[: len(xa), :k], x[len(xa) :, k:] = xa, xb
+        plan = DrawPlan.from_columns(x, [0, len(xa)], [len(xa), len(xb)])
+        draw_to_stratum = np.zeros(2, dtype=np.intp)
+        n = len(xa) + len(xb)
+        items_per_stratum = units_per_stratum = np.array([n])
+    elif paired:
+        # Memory: each system's constant columns are dropped before the two are joined.
+        parts = []
+        for values in (A, B):
+            full = units(values)
+            const = np.full(full.shape[1], np.nan)
+            same = (full == full[:1]).all(axis=0)
+            const[same] = full[0, same]
+            parts.append((full if not same.any() else full[:, ~same], const))
+            del full
+        k = len(parts[0][1])
+        x = np.concatenate([p[0] for p in parts], axis=1)
+        plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
+                        np.concatenate([p[1] for p in parts]))
         draw_to_stratum = np.arange(n_strata)
     else:
         # Each stratum is drawn twice: A's units (B's columns zero), then B's.
-        ua = np.zeros((n_units, 2 * k))
-        ub = np.zeros((n_units, 2 * k))
-        ua[:, :k], ub[:, k:] = xa[order], xb[order]
+        ua, ub = units(A), units(B)
+        k = ua.shape[1]
         blocks, draw_sizes = [], []
         for h in range(n_strata):
             sl = slice(starts[h], starts[h] + units_per_stratum[h])
-            blocks += [ua[sl], ub[sl]]
+            for own, cols in ((ua, slice(0, k)), (ub, slice(k, 2 * k))):
+                block = np.zeros((units_per_stratum[h], 2 * k))
+                block[:, cols] = own[sl]
+                blocks.append(block)
             draw_sizes += [units_per_stratum[h]] * 2
-        x = np.concatenate(blocks, axis=0) if blocks else np.zeros((0, 2 * k))
-        draw_sizes = np.asarray(draw_sizes, dtype=np.int64)
-        draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]]).astype(np.int64)
+        draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]])
+        plan = DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes)
         draw_to_stratum = np.repeat(np.arange(n_strata), 2)
-    if not same_items:  # unpaired samples of different sizes, no groups or strata
-        x = np.zeros((A.shape[0] + B.shape[0], 2 * k))
-        x[: A.shape[0], :k], x[A.shape[0] :, k:] = xa, xb
-        draw_starts = np.array([0, A.shape[0]], dtype=np.int64)
-        draw_sizes = np.array([A.shape[0], B.shape[0]], dtype=np.int64)
-        items_per_stratum = units_per_stratum = np.array([A.shape[0] + B.shape[0]])
-        n = A.shape[0] + B.shape[0]
 
     return Design(
         metric=m,
         k=k,
-        plan=DrawPlan(np.ascontiguousarray(x, dtype=np.float64), draw_starts, draw_sizes),
+        plan=plan,
         draw_to_stratum=draw_to_stratum,
         strata_names=names,
         weights=weights,

@@ -116,12 +116,45 @@ def _numba_kernel() -> Callable | None:
 
 @dataclass(frozen=True, slots=True)
 class DrawPlan:
-    """How the units are laid out for drawing: contiguous draw strata of ``x``'s rows."""
+    """How the units are laid out for drawing: contiguous draw strata of ``x``'s rows.
+
+    A unit's logical statistic vector has ``len(constant)`` entries; the columns where
+    ``constant`` is NaN vary and are stored, in order, in ``x``; the others hold the same
+    value for every unit (the count column of a plain mean) and are never stored or
+    accumulated: their sum is the value times the number of draws, exactly.
+    """
 
     x: np.ndarray
-    """(n_units, k) float64, rows grouped by draw stratum."""
+    """(n_units, n_varying) float64, rows grouped by draw stratum."""
     starts: np.ndarray
     sizes: np.ndarray
+    constant: np.ndarray
+    """(k,) float64: each logical column's common value, NaN where it varies."""
+
+    @classmethod
+    def from_columns(cls, x: np.ndarray, starts, sizes) -> DrawPlan:
+        """A plan for a full (n_units, k) matrix, with its constant columns factored out."""
+        x = np.asarray(x, dtype=np.float64)
+        constant = np.full(x.shape[1], np.nan)
+        if len(x):
+            same = (x == x[:1]).all(axis=0)
+            constant[same] = x[0, same]
+        varying = np.isnan(constant)
+        xv = x if varying.all() else x[:, varying]
+        return cls(np.ascontiguousarray(xv), np.asarray(starts, np.int64),
+                   np.asarray(sizes, np.int64), constant)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.constant)
+
+    def rows(self, lo: int, hi: int) -> np.ndarray:
+        """Rows ``lo:hi`` with every logical column, constants filled in."""
+        out = np.empty((hi - lo, self.n_columns))
+        varying = np.isnan(self.constant)
+        out[:, varying] = self.x[lo:hi]
+        out[:, ~varying] = self.constant[~varying]
+        return out
 
 
 def _distinct_rows(xd: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -148,30 +181,25 @@ def resample_sums(
 ) -> tuple[np.ndarray, str]:
     """Bootstrap sums ``S`` of shape (n_resamples, n_draw_strata, k), and the path used.
 
-    Columns that are constant within every draw stratum (a column of ones, say) are not
-    accumulated: their sum is the constant times the stratum size, exactly.  ``backend``
-    is ``"auto"`` (numba when installed), ``"numba"`` or ``"numpy"``.
+    The plan's constant columns are not accumulated: their sum is the constant times
+    the stratum size, exactly.  ``backend`` is ``"auto"`` (numba when installed),
+    ``"numba"`` or ``"numpy"``.
     """
     x, starts, sizes = plan.x, plan.starts, plan.sizes
-    n_strata, k = len(starts), x.shape[1]
+    n_strata, k = len(starts), plan.n_columns
     out = np.zeros((n_resamples, n_strata, k))
     if n_strata == 0 or n_resamples == 0:
         return out, "none"
-
-    constant = np.ones(k, dtype=bool)
-    for start, size in zip(starts.tolist(), sizes.tolist()):
-        xd = x[start : start + size]
-        constant &= (xd == xd[:1]).all(axis=0)
+    constant = ~np.isnan(plan.constant)
     varying = np.flatnonzero(~constant)
-    for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
-        out[:, d, constant] = x[start, constant] * size
+    out[:, :, constant] = sizes[None, :, None] * plan.constant[constant]
 
     paths = set()
     index_strata = []
     for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
         if varying.size == 0:
             break
-        distinct = _distinct_rows(x[start : start + size][:, varying], size // MULTINOMIAL_RATIO)
+        distinct = _distinct_rows(x[start : start + size], size // MULTINOMIAL_RATIO)
         if distinct is None:
             index_strata.append(d)
             continue
@@ -196,7 +224,6 @@ def resample_sums(
             raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
         name = "numba" if kernel is not None else "numpy"
         kernel = kernel or index_sums_numpy
-        xv = np.ascontiguousarray(x[:, varying], dtype=np.float64)
         sel = np.asarray(index_strata)
         st, sz = starts[sel].astype(np.int64), sizes[sel].astype(np.int64)
         keys = replicate_keys(seed, stream, n_resamples)
@@ -206,9 +233,11 @@ def resample_sums(
         for r0 in range(0, n_resamples, batch):
             r1 = min(r0 + batch, n_resamples)
             part = buf[: r1 - r0]
-            kernel(xv, st, sz, keys[r0:r1], part)
+            kernel(x, st, sz, keys[r0:r1], part)
             out[r0:r1, sel[:, None], varying[None, :]] = part
             if progress is not None:
                 progress(r1)
         paths.add(name)
+    if progress is not None:
+        progress(n_resamples)
     return out, "+".join(sorted(paths)) or "constant"
