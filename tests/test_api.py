@@ -1,0 +1,142 @@
+"""compare()'s arguments: every bad one is a ValueError that names it; results are frozen."""
+
+import dataclasses
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import pairboot
+from pairboot import InputError
+
+A = np.linspace(0.2, 0.8, 40)
+B = A + np.sin(np.arange(40)) * 0.05 + 0.01
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"confidence_level": 1.5}, "`confidence_level` must be between 0 and 1, got 1.5"),
+        ({"confidence_level": 0}, "`confidence_level` must be between 0 and 1"),
+        ({"n_resamples": 0}, "`n_resamples` must be a positive integer, got 0"),
+        ({"n_resamples": 10.5}, "`n_resamples` must be a positive integer"),
+        ({"method": "magic"}, "`method` must be one of percentile, basic, normal, bca"),
+        ({"seed": -1}, "`seed` must be a non-negative integer or None, got -1"),
+        ({"seed": 1.5}, "`seed` must be a non-negative integer"),
+        ({"paired": "yes"}, "`paired` must be True or False"),
+        ({"group_weighting": "docs"}, "`group_weighting` must be one of items, groups"),
+        ({"metric": "nope"}, "unknown metric 'nope'"),
+        ({"backend": "gpu"}, "`backend` must be one of auto, numba, numpy"),
+    ],
+)
+def test_bad_arguments_name_themselves(kwargs, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        pairboot.compare(A, B, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [
+        ([], [], "`a` is empty"),
+        ([1.0, np.nan, 2.0], [1.0, 2.0, 3.0], r"`a` has a non-finite value \(nan\) at item 1"),
+        ([1.0, 2.0, 3.0], [1.0, 2.0, np.inf], r"`b` has a non-finite value \(inf\) at item 2"),
+        ([1.0, 2.0], [1.0, 2.0, 3.0], "same items in the same order"),
+        (["x", "y"], [1.0, 2.0], "`a` must hold numbers"),
+        (np.ones((2, 2, 2)), np.ones((2, 2, 2)), "must be 1-D"),
+    ],
+)
+def test_bad_scores(a, b, message):
+    with pytest.raises(InputError, match=message):
+        pairboot.compare(a, b, seed=0)
+
+
+def test_groups_and_strata_errors():
+    groups = np.repeat(np.arange(10), 4)
+    strata = np.where(np.arange(40) < 20, "s1", "s2")
+    with pytest.raises(InputError, match="`groups` has no label for item 3"):
+        pairboot.compare(A, B, groups=[*groups[:3], None, *groups[4:]], seed=0)
+    with pytest.raises(InputError, match="one label per item"):
+        pairboot.compare(A, B, groups=groups[:-1], seed=0)
+    split = groups.copy()
+    split[20] = 0  # group 0 now has an item in stratum s2 too
+    with pytest.raises(InputError, match="group 0 spans more than one stratum"):
+        pairboot.compare(A, B, groups=split, strata=strata, seed=0)
+    with pytest.raises(InputError, match="not in the data: 's3'"):
+        pairboot.compare(A, B, strata=strata, strata_weights={"s1": 1, "s2": 1, "s3": 1})
+    with pytest.raises(InputError, match="no weight for 1 stratum"):
+        pairboot.compare(A, B, strata=strata, strata_weights={"s1": 1})
+    with pytest.raises(InputError, match="must be positive, got 0"):
+        pairboot.compare(A, B, strata=strata, strata_weights={"s1": 1, "s2": 0})
+    with pytest.raises(InputError, match="without `strata`"):
+        pairboot.compare(A, B, strata_weights={"s1": 1})
+    with pytest.raises(InputError, match="metric 'mean' only"):
+        pairboot.compare(
+            np.ones((40, 2)), np.ones((40, 2)), metric="ratio", groups=groups,
+            group_weighting="groups",
+        )
+
+
+def test_result_is_frozen_and_json_ready():
+    res = pairboot.compare(A, B, seed=3, n_resamples=2000)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.estimate = 0.0
+    d = res.to_dict()
+    for key in (
+        "estimate", "confidence_interval", "confidence_level", "method", "standard_error",
+        "p_value", "n_items", "n_resamples", "seed", "score_a", "score_b", "warnings",
+        "n_groups", "n_strata",
+    ):
+        assert key in d
+    assert d["confidence_interval"] == {"low": res.confidence_interval.low,
+                                        "high": res.confidence_interval.high}
+    json.dumps(d, allow_nan=False)
+    assert "values>" in repr(res)  # the bootstrap distribution is elided
+
+
+def test_seed_none_is_drawn_and_reported():
+    res = pairboot.compare(A, B, n_resamples=500)
+    again = pairboot.compare(A, B, n_resamples=500, seed=res.seed)
+    assert isinstance(res.seed, int) and res.seed >= 0
+    np.testing.assert_array_equal(res.bootstrap_distribution, again.bootstrap_distribution)
+
+
+def test_seed_zero_is_a_seed():
+    r1 = pairboot.compare(A, B, n_resamples=500, seed=0)
+    r2 = pairboot.compare(A, B, n_resamples=500, seed=0)
+    assert r1.seed == 0
+    np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution)
+
+
+def test_series_inputs():
+    pd = pytest.importorskip("pandas")
+    ref = pairboot.compare(A, B, seed=5, n_resamples=500)
+    res = pairboot.compare(pd.Series(A), pd.Series(B), seed=5, n_resamples=500)
+    assert res.confidence_interval == ref.confidence_interval
+    res = pairboot.compare(list(A), tuple(B), seed=5, n_resamples=500)
+    assert res.confidence_interval == ref.confidence_interval
+
+
+def test_warnings_are_issued_and_collected():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = pairboot.compare(A[:10], B[:10], seed=1, n_resamples=100)
+    texts = [str(w.message) for w in caught]
+    assert any("rough" in t for t in texts)
+    assert any("resamples beyond each" in t for t in texts)
+    assert set(texts) == set(res.warnings)
+    assert any(issubclass(w.category, pairboot.SmallSampleWarning) for w in caught)
+
+
+def test_numpy_and_numba_backends_draw_the_same_items():
+    pytest.importorskip("numba")
+    r1 = pairboot.compare(A, B, seed=11, n_resamples=300, backend="numpy")
+    r2 = pairboot.compare(A, B, seed=11, n_resamples=300, backend="numba")
+    np.testing.assert_allclose(r1.bootstrap_distribution, r2.bootstrap_distribution, rtol=1e-12)
+
+
+def test_prefix_property():
+    """The first resamples do not depend on how many are asked for."""
+    r1 = pairboot.compare(A, B, seed=2, n_resamples=100)
+    r2 = pairboot.compare(A, B, seed=2, n_resamples=1000)
+    np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution[:100])
