@@ -12,7 +12,7 @@ are not plain means.  The whole public API:
 from pairboot._version import __version__
 from pairboot.compare import compare
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
-from pairboot.metrics import Metric, builtin_metrics
+from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "StratumResult",
     "SystemScore",
     "__version__",
+    "bleu_metric",
     "builtin_metrics",
+    "macro_f1_metric",
     "compare",
 ]

@@ -27,6 +27,7 @@ SMALL_N = 30
 
 _JACK_CHUNK = 1 << 16
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
+_ROUNDING = 1e-9  # relative spread below which resampled values count as equal
 _POWER_Z = 0.8416212335729143  # standard normal quantile at 0.8: 80% power
 
 
@@ -349,6 +350,12 @@ class _Statistic:
                 "check the statistics (e.g. a zero denominator)"
             )
         ok = np.isfinite(theta)
+        # Values that differ only by rounding (constant differences computed as
+        # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
+        tol = _ROUNDING * max(abs(est), float(np.max(np.abs(self.phi_hat("b")))),
+                              float(np.max(np.abs(self.phi_hat("a")))))
+        if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
+            theta = np.where(ok, est, theta)
         influence = None
         if bca:
             base = self.phi_hat(which)
@@ -356,6 +363,8 @@ class _Statistic:
                 est + w[h] * (jack - base[h])
                 for jack, h in zip(self.jackknife(which), self.design.draw_to_stratum.tolist())
             ]
+            if all(len(j) == 0 or np.ptp(j) <= tol for j in influence):
+                influence = [np.full(len(j), est) for j in influence]
         se_hat, se_star = math.nan, None
         if self.cross_plan is not None:
             if which not in self._grad_star:
@@ -375,11 +384,15 @@ class _Statistic:
         for system, n_bad in self.undefined.items():
             if not n_bad:
                 continue
-            fate = (
-                f"taken as {m.undefined:g} (the metric's convention)"
-                if not math.isnan(m.undefined)
-                else "left out of the interval"
-            )
+            if m.partly_undefined is not None:
+                fate = (
+                    f"the undefined part taken as {m.undefined:g} (the metric's convention, "
+                    "e.g. a class with no tp, fp or fn counts as F1 = 0)"
+                )
+            elif not math.isnan(m.undefined):
+                fate = f"taken as {m.undefined:g} (the metric's convention)"
+            else:
+                fate = "left out of the interval"
             where = "resamples" if self.n_strata == 1 else "resampled strata"
             notes.append((
                 DegenerateDataWarning,

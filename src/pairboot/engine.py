@@ -164,10 +164,13 @@ def _distinct_rows(xd: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray] 
     # A cheap look at the first column before sorting everything.
     if np.unique(xd[: min(len(xd), 4 * limit + 1), 0]).size > limit:
         return None
-    rows, counts = np.unique(xd, axis=0, return_counts=True)
+    rows, first, counts = np.unique(xd, axis=0, return_index=True, return_counts=True)
     if len(rows) > limit:
         return None
-    return rows, counts
+    # Order of first appearance: the same whichever order the columns (systems) come in,
+    # so swapping A and B negates the resampled differences exactly.
+    order = np.argsort(first)
+    return rows[order], counts[order]
 
 
 def resample_sums(

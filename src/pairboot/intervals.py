@@ -103,7 +103,11 @@ class Bootstrap:
 
     @property
     def sd(self) -> float:
-        return float(np.std(self.theta, ddof=1)) if len(self.theta) > 1 else math.nan
+        if len(self.theta) < 2:
+            return math.nan
+        if self.theta[0] == self.theta[-1]:
+            return 0.0  # exactly: np.std of equal values can be off by rounding
+        return float(np.std(self.theta, ddof=1))
 
 
 def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:

@@ -68,6 +68,7 @@ __all__ = [
     "macro_f1_metric",
     "bleu_metric",
     "builtin_metrics",
+    "builtin_stats",
     "resolve_metric",
 ]
 
@@ -201,9 +202,10 @@ def _checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray
         ok = np.isfinite(values) & (values >= 0)
         if not ok.all():
             row, col = (int(i) for i in np.argwhere(~ok)[0])
+            bad = float(values[row, col])
             raise InputError(
                 f"metric {metric!r} needs finite, non-negative counts; "
-                f"statistic {stats[col]!r} (column {col}) of item {row} is {values[row, col]!r}"
+                f"statistic {stats[col]!r} (column {col}) of item {row} is {bad!r}"
             )
         return values
 
@@ -213,7 +215,7 @@ def _checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray
 MEAN = Metric(
     "mean",
     ("score",),
-    lambda S: S[..., 0] / S[..., 1],
+    lambda S: _ratio(S[..., 0], S[..., 1]),
     prepare=_with_count,
     description="mean of the per-item scores",
     mean_like=True,
@@ -222,14 +224,14 @@ MEAN = Metric(
 RATIO = Metric(
     "ratio",
     ("numerator", "denominator"),
-    lambda S: S[..., 0] / S[..., 1],
+    lambda S: _ratio(S[..., 0], S[..., 1]),
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
 )
 
 ACCURACY = Metric(
     "accuracy",
     ("correct", "total"),
-    lambda S: S[..., 0] / S[..., 1],
+    lambda S: _ratio(S[..., 0], S[..., 1]),
     description="pooled accuracy: sum of correct / sum of total",
 )
 
@@ -460,6 +462,32 @@ def builtin_metrics() -> tuple[str, ...]:
     return (*_BUILTIN, *_FACTORIES)
 
 
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def builtin_stats(name: str) -> tuple[str, ...] | None:
+    """Default per-item statistic names of a built-in metric (e.g. the CLI's columns).
+
+    ``"bleu"`` gives sacrebleu's default 4-gram names; ``"macro_f1"`` gives None, since
+    its columns depend on the number of classes (name them explicitly).  Raises
+    ``ValueError`` for an unknown name.
+
+    >>> builtin_stats("f1")
+    ('tp', 'fp', 'fn')
+    >>> builtin_stats("bleu")[-2:], builtin_stats("macro_f1")
+    (('total_3', 'total_4'), None)
+    """
+    key = _key(name)
+    if key in _BUILTIN:
+        return _BUILTIN[key].stats
+    if key == "bleu":
+        return bleu_metric().stats
+    if key in _FACTORIES:
+        return None
+    raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
+
+
 def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     """The :class:`Metric` for a name or object, checked against the input's columns.
 
@@ -470,7 +498,7 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     if isinstance(metric, Metric):
         m = metric
     elif isinstance(metric, str):
-        key = metric.strip().lower().replace("-", "_")
+        key = _key(metric)
         if key in _FACTORIES:
             return _FACTORIES[key](n_columns)
         if key not in _BUILTIN:
