@@ -95,8 +95,9 @@ def compare(
         Non-negative.  Without one, a seed is drawn and reported as ``result.seed``.
         The same seed gives the same answer whatever the machine's thread count.
     backend : {"auto", "numba", "numpy"}
-        The resampling kernel; ``auto`` uses numba when installed.  Both draw the same
-        items; their sums differ only by rounding.
+        The resampling kernel; ``auto`` uses numba when it is installed and the job is
+        large enough to repay its start-up (a deterministic rule on the job's size).
+        Both draw the same items; their sums differ only by rounding.
     progress : callable, optional
         Called as ``progress(done)`` with the number of finished resamples.
 

@@ -189,10 +189,12 @@ def build_design(
             unit_stratum[gcodes] = scodes
             split = unit_stratum[gcodes] != scodes
             if split.any():
-                g = gnames[gcodes[np.flatnonzero(split)[0]]]
+                i = np.flatnonzero(split)[0]
+                g = gnames[gcodes[i]]
+                s1, s2 = snames[unit_stratum[gcodes[i]]], snames[scodes[i]]
                 raise InputError(
-                    f"group {g!r} spans more than one stratum; a group must lie within one "
-                    "stratum (whole groups are resampled within their stratum)"
+                    f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group "
+                    "must lie within one stratum (whole groups are resampled within it)"
                 )
         else:
             unit_stratum = scodes

@@ -51,6 +51,9 @@ MULTINOMIAL_RATIO = 16
 
 MAX_UNITS_PER_STRATUM = (1 << 32) - 1
 
+AUTO_NUMBA_DRAWS = 30_000_000
+"""Below this many draws the numpy kernel finishes before numba would have loaded."""
+
 
 def replicate_keys(seed: int, stream: int, n_resamples: int) -> np.ndarray:
     """The 64-bit key of every replicate, block by block from the SeedSequence."""
@@ -185,8 +188,8 @@ def resample_sums(
     """Bootstrap sums ``S`` of shape (n_resamples, n_draw_strata, k), and the path used.
 
     The plan's constant columns are not accumulated: their sum is the constant times
-    the stratum size, exactly.  ``backend`` is ``"auto"`` (numba when installed),
-    ``"numba"`` or ``"numpy"``.
+    the stratum size, exactly.  ``backend`` is ``"auto"`` (numba when installed and
+    the job is large enough to repay its start-up), ``"numba"`` or ``"numpy"``.
     """
     x, starts, sizes = plan.x, plan.starts, plan.sizes
     n_strata, k = len(starts), plan.n_columns
@@ -222,7 +225,11 @@ def resample_sums(
                 f"a draw stratum has more than {MAX_UNITS_PER_STRATUM} units; "
                 "use groups or the Poisson engine"
             )
-        kernel = None if backend == "numpy" else _numba_kernel()
+        small = n_resamples * int(sizes[np.asarray(index_strata)].sum()) < AUTO_NUMBA_DRAWS
+        if backend == "numpy" or (backend == "auto" and small):
+            kernel = None
+        else:
+            kernel = _numba_kernel()
         if kernel is None and backend == "numba":
             raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
         name = "numba" if kernel is not None else "numpy"

@@ -1,0 +1,534 @@
+"""The command line: ``pairboot compare ...``, a thin shell over :func:`pairboot.compare`.
+
+It reads the inputs (:mod:`pairboot.readers`), aligns them, calls ``compare`` and writes a
+report (:mod:`pairboot.report`).  Two layouts::
+
+    pairboot compare base.csv new.csv --id id --score score     # a file per system
+    pairboot compare runs.csv --a base --b new [--id id]        # a column per system
+
+Exit status: 0 on success; 2 on bad input or usage, with one line ``error: ...`` on
+standard error and never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot import readers
+from pairboot._version import __version__
+from pairboot.errors import InputError
+from pairboot.metrics import builtin_metrics, builtin_stats
+from pairboot.report import WRITERS, ReportContext, render
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+
+GROUP_HINTS = (
+    "doc_id", "document_id", "group", "group_id", "cluster", "cluster_id", "thread",
+    "thread_id", "conversation", "conversation_id", "session_id", "user_id", "topic",
+    "topic_id", "query_group", "dialogue_id", "dialog_id", "template_id",
+)
+"""Column names (case-insensitive) that suggest items come in correlated groups."""
+
+_API_NAMES = {
+    "`confidence_level`": "--level",
+    "`n_resamples`": "--resamples",
+    "`method`": "--method",
+    "`seed`": "--seed",
+    "`strata_weights`": "--stratum-weights",
+    "`group_weighting`": "--group-weighting",
+    "`groups`": "--group",
+    "`strata`": "--stratum",
+    "`paired=False`": "--unpaired",
+}
+"""compare()'s argument names as the command line spells them, for its error messages."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (``error: ...``) and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pairboot",
+        description="Paired bootstrap confidence intervals for comparing two systems "
+        "on the same test items.",
+    )
+    parser.add_argument("--version", action="version", version=f"pairboot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser(
+        "compare",
+        help="compare system B with system A: the difference and its bootstrap interval",
+        description="Compare system B with system A on the same test items: B - A, its\n"
+        "bootstrap confidence interval and p-value.  Give two files (A then B, one row\n"
+        "per item, joined on --id) or one file with a column per system (--a, --b).\n"
+        "CSV, TSV, JSON Lines, JSON, Parquet by extension; '-' reads standard input.",
+        epilog="examples:\n"
+        "  pairboot compare base.csv new.csv --id id --score score\n"
+        "  pairboot compare runs.csv --a base --b new --id id\n"
+        "  pairboot compare base.csv new.csv --id id --group topic --stratum source\n"
+        "  pairboot compare ner.csv --a base --b new --metric f1 --stats tp,fp,fn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="BASE NEW (one file per system) or RUNS (one file, with --a and --b)")
+    data = p.add_argument_group("columns")
+    data.add_argument("--id", metavar="COL",
+                      help="item id column: two files are joined on it (without it, rows "
+                      "are paired by position and the row counts must match)")
+    data.add_argument("--score", metavar="COL",
+                      help="score column in each of the two files (default: score)")
+    data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
+                      "name prefix/suffix with --stats)")
+    data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
+    data.add_argument("--metric", default="mean", metavar="NAME",
+                      help="metric recomputed on every resample: "
+                      f"{', '.join(builtin_metrics())} (default mean)")
+    data.add_argument("--stats", metavar="COLS",
+                      help="comma-separated columns of the metric's per-item statistics, "
+                      "e.g. tp,fp,fn (one file: found as {a}_{stat}, {stat}_{a}, ...)")
+    boot = p.add_argument_group("bootstrap")
+    boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
+                      help="number of bootstrap resamples (default 10000)")
+    boot.add_argument("--level", type=float, default=0.95, metavar="L",
+                      help="confidence level, between 0 and 1 (default 0.95)")
+    boot.add_argument("--method", default="percentile",
+                      metavar="{percentile,basic,normal,bca,studentized}",
+                      help="interval method (default percentile)")
+    boot.add_argument("--seed", type=int, default=None, metavar="S",
+                      help="random seed, >= 0 (default: drawn, and reported)")
+    boot.add_argument("--unpaired", action="store_true",
+                      help="draw A's and B's items independently (for contrast)")
+    design = p.add_argument_group("clusters and strata")
+    design.add_argument("--group", metavar="COL",
+                        help="group column: resample whole groups (the cluster bootstrap)")
+    design.add_argument("--group-weighting", choices=("items", "groups"), default=None,
+                        help="with --group: the mean over items (default) or over groups")
+    design.add_argument("--stratum", metavar="COL",
+                        help="stratum column: resample within each stratum")
+    design.add_argument("--stratum-weights", metavar="W",
+                        help="population weights: 'name=w,name=w' or a file with two "
+                        "columns, stratum and weight (default: the sample shares)")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=tuple(WRITERS), default="text",
+                     help="report format (default text)")
+    out.add_argument("--output", "-o", metavar="FILE",
+                     help="write the report to FILE (atomically) instead of standard output")
+    out.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (it only shows on a terminal, for long runs)")
+    return parser
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """Aligned per-item inputs of compare(), and what the report says about them."""
+
+    a: np.ndarray
+    b: np.ndarray
+    groups: list[str] | None
+    strata: list[str] | None
+    strata_weights: dict[str, float] | None
+    context: ReportContext
+
+
+def _split(text: str, option: str) -> list[str]:
+    names = [s.strip() for s in text.split(",")]
+    if not all(names):
+        raise InputError(f"{option}: empty column name in {text!r}")
+    if len(set(names)) != len(names):
+        raise InputError(f"{option}: a column is named twice in {text!r}")
+    return names
+
+
+def _metric_stats(name: str) -> tuple[str, ...]:
+    """The default statistic columns of a built-in metric (``--stats`` when not given)."""
+    stats = builtin_stats(name)  # ValueError for an unknown metric
+    if stats is None:
+        raise InputError(
+            f"--metric {name} needs --stats: the names of its per-item statistic columns "
+            "(for macro_f1, tp, fp, fn of every class: tp_1,fp_1,fn_1,tp_2,...)"
+        )
+    return stats
+
+
+def _stat_names(args) -> list[str] | None:
+    """Statistic columns asked for by --stats/--score, or the metric's own names.
+
+    None means the one-file layout's plain --a/--b score columns.
+    """
+    if args.stats is not None and args.score is not None:
+        raise InputError("give either --score (one score column) or --stats (several), not both")
+    if args.stats is not None:
+        return _split(args.stats, "--stats")
+    stats = _metric_stats(args.metric)
+    mean_like = stats == ("score",)
+    if args.score is not None:
+        if not mean_like:
+            raise InputError(
+                f"--metric {args.metric} needs --stats with its per-item statistics "
+                f"({', '.join(stats)}), not --score"
+            )
+        return [args.score]
+    if mean_like:
+        return None if len(args.files) == 1 else ["score"]
+    return list(stats)
+
+
+def load_inputs(args) -> Inputs:
+    """Read, check and align the files named on the command line."""
+    files = list(args.files)
+    if len(files) > 2:
+        raise InputError(
+            f"compare takes two files (A then B) or one file with --a and --b, got {len(files)}"
+        )
+    if files.count(readers.STDIN) > 1:
+        raise InputError("only one of the inputs can be standard input ('-')")
+    if args.group_weighting is not None and args.group is None:
+        raise InputError("--group-weighting needs --group (the column of group labels)")
+    if args.stratum_weights is not None and args.stratum is None:
+        raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+    stats = _stat_names(args)
+    if len(files) == 2:
+        if args.a is not None or args.b is not None:
+            raise InputError(
+                "--a/--b name the systems' columns in the one-file layout; with two files "
+                "give --score (or --stats) for the column in both"
+            )
+        return _two_files(args, files, stats)
+    if args.a is None or args.b is None:
+        raise InputError(
+            "with one file, give --a COL and --b COL (the columns of systems A and B); "
+            "or give two files, A then B"
+        )
+    if args.a == args.b:
+        raise InputError(f"--a and --b are the same column {args.a!r}")
+    if args.score is not None:
+        raise InputError("--score is for two files; with one file --a and --b name the columns")
+    return _one_file(args, files[0], stats)
+
+
+def _values(table: readers.Table, columns: Sequence[str]) -> np.ndarray:
+    values = readers.stats_columns(table, columns)
+    return values[:, 0] if values.shape[1] == 1 else values
+
+
+def _check_columns(table: readers.Table, names: Sequence[str | None]) -> None:
+    for name in names:
+        if name is not None:
+            table.column(name)
+
+
+def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
+    ta, tb = readers.read_table(files[0]), readers.read_table(files[1])
+    tables = (ta, tb)
+    for t in tables:
+        _check_columns(t, [args.id, *stats])
+    layout_cols = {c for c in (args.id, *stats) if c}
+    ids = None
+    if args.id is not None:
+        ids = readers.id_column(ta, args.id)
+        ids_b = readers.id_column(tb, args.id)
+        order_b = readers.join_on_ids(ids, ids_b, ta.path, tb.path)
+        layout = f"{ta.n_rows} items joined on column {args.id!r}"
+    else:
+        if ta.n_rows != tb.n_rows and (not args.unpaired or args.group or args.stratum):
+            raise InputError(
+                f"{ta.path} has {ta.n_rows} rows but {tb.path} has {tb.n_rows}: without --id "
+                "the rows are paired by position, so the counts must match (give --id COL "
+                "to join the files on an id column)"
+            )
+        order_b = None
+        layout = (
+            f"{ta.n_rows} items paired by row position (no --id)"
+            if ta.n_rows == tb.n_rows
+            else f"{ta.n_rows} and {tb.n_rows} items"
+        )
+    a, b = _values(ta, stats), _values(tb, stats)
+    if order_b is not None:
+        b = b[order_b]
+
+    def labels(column: str | None, what: str) -> list[str] | None:
+        if column is None:
+            return None
+        present = [t for t in tables if column in t.columns]
+        if not present:
+            both = [c for c in ta.columns if c in tb.columns]
+            raise InputError(
+                f"no column {column!r} in {ta.path} or {tb.path}; columns in both: "
+                f"{', '.join(map(repr, both)) or '(none)'}"
+            )
+        sources = []
+        for t in present:
+            values = readers.label_column(t, column)
+            if t is tb and order_b is not None:
+                values = [values[j] for j in order_b]
+            sources.append((t.path, values))
+        return readers.merge_labels(sources, ids, column=column, what=what)
+
+    groups = labels(args.group, "group")
+    strata = labels(args.stratum, "stratum")
+    context = ReportContext(
+        name_a=ta.path,
+        name_b=tb.path,
+        files=(ta.path, tb.path),
+        layout=("unpaired, " if args.unpaired else "") + layout,
+        group=args.group,
+        stratum=args.stratum,
+        notes=_nudge(args, tables, layout_cols),
+    )
+    return Inputs(a, b, groups, strata, _weights(args), context)
+
+
+def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
+    table = readers.read_table(file)
+    if stats is None:
+        cols_a, cols_b = [args.a], [args.b]
+    else:
+        cols_a = [readers.find_system_column(table, args.a, s) for s in stats]
+        cols_b = [readers.find_system_column(table, args.b, s) for s in stats]
+    _check_columns(table, [args.id, *cols_a, *cols_b])
+    ids = readers.id_column(table, args.id) if args.id is not None else None
+    a, b = _values(table, cols_a), _values(table, cols_b)
+
+    def labels(column: str | None, what: str) -> list[str] | None:
+        if column is None:
+            return None
+        values = readers.label_column(table, column)
+        return readers.merge_labels([(table.path, values)], ids, column=column, what=what)
+
+    systems = (
+        f"columns {args.a!r} and {args.b!r}"
+        if stats is None
+        else f"statistics {', '.join(stats)} of {args.a!r} and {args.b!r}"
+    )
+    systems = f"{table.n_rows} items in {table.path} ({systems})"
+    context = ReportContext(
+        name_a=args.a,
+        name_b=args.b,
+        files=(table.path,),
+        layout=("unpaired, " if args.unpaired else "")
+        + systems,
+        group=args.group,
+        stratum=args.stratum,
+        notes=_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
+    )
+    return Inputs(a, b, labels(args.group, "group"), labels(args.stratum, "stratum"),
+                  _weights(args), context)
+
+
+def _weights(args) -> dict[str, float] | None:
+    if args.stratum_weights is None:
+        return None
+    return readers.parse_stratum_weights(args.stratum_weights)
+
+
+def _nudge(args, tables: Sequence[readers.Table], used: set) -> tuple[str, ...]:
+    """A note suggesting --group when a column looks like a grouping of the items.
+
+    Only for a column whose name is in :data:`GROUP_HINTS` and in which some value
+    repeats (a column of unique values groups nothing).
+    """
+    if args.group is not None:
+        return ()
+    used = {c for c in used if c} | {args.stratum}
+    seen: list[str] = []
+    for t in tables:
+        for col in t.columns:
+            if col in used or col in seen or col.strip().lower() not in GROUP_HINTS:
+                continue
+            labels = [v for v in readers.label_column(t, col) if v is not None]
+            if len(set(labels)) < len(labels):
+                seen.append(col)
+    return tuple(
+        f"The input has a column {col!r}. If items that share a {col} are correlated "
+        "(several questions about one document, turns of one conversation), resampling "
+        "single items makes the interval too narrow: rerun with "
+        f"`--group {col}` to resample whole groups (the cluster bootstrap)."
+        for col in seen
+    )
+
+
+# ------------------------------------------------------------------------- progress
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal's standard error, for runs over ``delay`` s.
+
+    Use as ``compare(..., progress=bar)``; it is called with the number of finished
+    resamples.  It draws nothing when ``stream`` is not a terminal or the run is quick.
+    """
+
+    def __init__(self, total: int, stream=None, *, delay: float = 1.5, enabled: bool = True):
+        self.total = max(int(total), 1)
+        self.stream = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = enabled and callable(isatty) and isatty()
+        self.delay = delay
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        frac = min(max(done / self.total, 0.0), 1.0)
+        filled = int(30 * frac)
+        elapsed = now - self.start
+        eta = elapsed * (1 - frac) / frac if frac > 0 else 0.0
+        self.stream.write(
+            f"\rresampling [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
+            f"{done}/{self.total}  {elapsed:4.0f}s elapsed, ~{eta:.0f}s left "
+        )
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.flush()
+            self.shown = False
+
+
+# --------------------------------------------------------------------------- output
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace.
+
+    A reader never sees a half-written report, and a failed run leaves any previous file
+    untouched.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _check_output(path: str, files: Sequence[str]) -> None:
+    if path == readers.STDIN:
+        return
+    if os.path.isdir(path):
+        raise InputError(f"--output {path}: is a directory")
+    for f in files:
+        if f != readers.STDIN and os.path.exists(path) and os.path.samefile(path, f):
+            raise InputError(f"--output {path} is an input file; it would be overwritten")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"--output {path}: the folder {folder} does not exist")
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def run_compare(args) -> int:
+    from pairboot import compare
+
+    if 1 < args.level < 100:  # a percentage: compare() would reject it without the hint
+        raise InputError(
+            f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
+            f"interval give --level {args.level / 100:g})"
+        )
+    if args.output is not None:
+        _check_output(args.output, args.files)
+    inputs = load_inputs(args)
+    bar = ProgressBar(args.resamples if isinstance(args.resamples, int) else 1,
+                      enabled=not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report shows result.warnings instead
+            result = compare(
+                inputs.a,
+                inputs.b,
+                paired=not args.unpaired,
+                groups=inputs.groups,
+                group_weighting=args.group_weighting or "items",
+                strata=inputs.strata,
+                strata_weights=inputs.strata_weights,
+                metric=args.metric,
+                n_resamples=args.resamples,
+                confidence_level=args.level,
+                method=args.method,
+                seed=args.seed,
+                progress=bar,
+            )
+    finally:
+        bar.close()
+    text = render(result, args.format, inputs.context)
+    if args.output is None or args.output == readers.STDIN:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomically(args.output, text)
+    return EXIT_OK
+
+
+def _cli_message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    for api, flag in _API_NAMES.items():
+        text = text.replace(api, flag)
+    return " ".join(text.split())  # one line
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input or usage)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        return run_compare(args)
+    except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
+        print(f"error: {_cli_message(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: still one line, and say so
+        print(
+            f"error: internal error ({type(exc).__name__}: {_cli_message(exc)}); "
+            "please report it with the command that caused it",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

@@ -1,0 +1,636 @@
+"""Read per-item scores from files into columns, and check them on the way in.
+
+The command line reads every input through this module, so that a bad file is caught
+once, at the edge, with a message that names the file, the place in it and the column.
+
+Formats are chosen by extension: ``.csv``, ``.tsv``, ``.jsonl`` / ``.ndjson``, ``.json``
+(an array of objects, or JSON Lines) and ``.parquet`` (each may end in ``.gz``).  ``-``
+reads standard input, and a file with any other extension is sniffed the same way:
+Parquet by its magic bytes, JSON Lines when the first character is ``{``, a JSON array
+when it is ``[``, TSV when the header has tabs and no commas, CSV otherwise.  Parquet
+needs the optional ``pyarrow`` (``pip install "pairboot[parquet]"``).  Text must be UTF-8
+(a byte-order mark is fine).
+
+Where a value is
+    CSV, TSV and JSON Lines: ``line N`` is the line number in the file, counting the header
+    as line 1 (so the first data row of a CSV is line 2, of a JSON Lines file line 1).
+    Parquet: ``row N`` is the 1-based data row; a JSON array: ``record N``, 1-based.
+
+Nothing is ever written to an input file, and no row is dropped: a row that cannot be
+used is an error (:class:`pairboot.errors.InputError`, a ``ValueError``), never skipped.
+Blank lines are not rows and are ignored.
+
+Examples
+--------
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "base.csv")
+>>> with open(path, "w") as f:
+...     _ = f.write("id,score\\nq1,0.5\\nq2,0.25\\n")
+>>> table = read_table(path)
+>>> table.n_rows, list(table.columns)
+(2, ['id', 'score'])
+>>> numeric_column(table, "score").tolist()
+[0.5, 0.25]
+>>> id_column(table, "id")
+['q1', 'q2']
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import gzip
+import io
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.errors import InputError
+
+__all__ = [
+    "Table",
+    "read_table",
+    "numeric_column",
+    "stats_columns",
+    "id_column",
+    "label_column",
+    "join_on_ids",
+    "merge_labels",
+    "find_system_column",
+    "parse_stratum_weights",
+]
+
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+"""Extensions and the format each one means."""
+
+STDIN = "-"
+_BOOLEANS = {"true": 1.0, "false": 0.0}  # as pandas writes a boolean column
+_SHOW = 5  # how many offending ids an error message lists
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Table:
+    """The columns of one input file, as read (no conversion yet).
+
+    Attributes
+    ----------
+    path : str
+        The file name as given (``"<stdin>"`` for ``-``); every message uses it.
+    columns : dict of str to list
+        Column name -> one raw value per row, in file order: strings for CSV/TSV, JSON
+        values for JSON Lines (``None`` where a row lacks the key), Python values for
+        Parquet.
+    n_rows : int
+        Number of data rows.
+    format : str
+        ``"csv"``, ``"tsv"``, ``"jsonl"``, ``"json"`` (an array of objects) or
+        ``"parquet"``.
+    lines : tuple of int
+        Where each row is: its line number in the file (CSV, TSV, JSON Lines) or its
+        1-based row number (Parquet); see :meth:`where`.
+    """
+
+    path: str
+    columns: dict[str, list]
+    n_rows: int
+    format: str
+    lines: tuple[int, ...]
+
+    def where(self, i: int) -> str:
+        """``"line 7"`` / ``"row 7"`` for the 0-based data row ``i``."""
+        unit = {"parquet": "row", "json": "record"}.get(self.format, "line")
+        return f"{unit} {self.lines[i]}"
+
+    def column(self, name: str) -> list:
+        """The raw values of column ``name``; a missing column lists those available."""
+        try:
+            return self.columns[name]
+        except KeyError:
+            raise InputError(
+                f"{self.path}: no column {name!r}{_suggest(name, self.columns)}; "
+                f"available columns: {_names(self.columns)}"
+            ) from None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_table(path: str | os.PathLike) -> Table:
+    """Read a CSV, TSV, JSON Lines or Parquet file (``"-"``: standard input) into a Table.
+
+    Raises :class:`~pairboot.errors.InputError` naming the file when it is missing, a
+    directory, unreadable, empty, binary, not UTF-8, or malformed (with the line).
+    """
+    name = os.fspath(path)
+    if name == STDIN:
+        display = "<stdin>"
+        data = sys.stdin.buffer.read()
+        fmt = None
+    else:
+        display = name
+        data = _read_bytes(name)
+        stem, ext = os.path.splitext(name.lower())
+        if ext == ".gz":
+            data = _gunzip(data, display)
+            ext = os.path.splitext(stem)[1]
+        fmt = FORMATS.get(ext)
+    if data.startswith(b"\x1f\x8b"):  # gzip without a .gz extension (or on stdin)
+        data = _gunzip(data, display)
+    if fmt is None:
+        fmt = _sniff(data)
+    if fmt == "parquet":
+        return _read_parquet(data, display)
+    text = _decode(data, display)
+    if fmt == "json":
+        fmt = "json" if text.lstrip().startswith("[") else "jsonl"
+    if fmt == "json":
+        return _read_json_array(text, display)
+    if fmt == "jsonl":
+        return _read_jsonl(text, display)
+    return _read_delimited(text, display, "\t" if fmt == "tsv" else ",", fmt)
+
+
+def _read_bytes(name: str) -> bytes:
+    if not os.path.exists(name):
+        raise InputError(f"{name}: no such file")
+    if os.path.isdir(name):
+        raise InputError(f"{name}: is a directory, not a file")
+    try:
+        with open(name, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
+
+
+def _gunzip(data: bytes, display: str) -> bytes:
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise InputError(f"{display}: not a readable gzip file ({exc})") from None
+
+
+def _sniff(data: bytes) -> str:
+    if data.startswith(b"PAR1"):
+        return "parquet"
+    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"{"):
+        return "jsonl"
+    if head.startswith(b"["):
+        return "json"
+    first = head.split(b"\n", 1)[0]
+    if b"\t" in first and b"," not in first:
+        return "tsv"
+    return "csv"
+
+
+def _decode(data: bytes, display: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{display}: the text is UTF-16; save the file as UTF-8")
+    if data.startswith(b"PAR1"):
+        raise InputError(
+            f"{display}: a binary file, Parquet by its first bytes, not CSV, TSV or JSON "
+            "text; give it the .parquet extension"
+        )
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise InputError(
+            f"{display}: looks like a binary file (NUL byte at byte {nul}), not CSV, TSV or "
+            "JSON text"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"{display}: not valid UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            "save the file as UTF-8"
+        ) from None
+    if not text.strip():
+        raise InputError(f"{display}: the file is empty")
+    return text
+
+
+def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header: list[str] | None = None
+    header_line = 0
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    end = 0  # the last line consumed so far
+    try:
+        for record in reader:
+            start, end = end + 1, reader.line_num
+            if not record or (len(record) == 1 and not record[0].strip()):
+                continue  # a blank line is not a row
+            if header is None:
+                header, header_line = [h.strip() for h in record], start
+                continue
+            if len(record) != len(header):
+                raise InputError(
+                    f"{display}, line {start}: {len(record)} field(s), but the header "
+                    f"(line {header_line}) has {len(header)}"
+                    + (_delimiter_hint(header, delimiter) if len(header) == 1 else "")
+                )
+            rows.append(record)
+            lines.append(start)
+    except csv.Error as exc:
+        raise InputError(
+            f"{display}, line {reader.line_num}: malformed {fmt.upper()} ({exc})"
+        ) from None
+    if header is None:  # only blank lines (normally caught by _decode)
+        raise InputError(f"{display}: the file is empty")
+    _check_header(header, display)
+    if not rows:
+        raise InputError(f"{display}: has a header (line {header_line}) but no data rows")
+    columns = {h: [r[j] for r in rows] for j, h in enumerate(header)}
+    return Table(display, columns, len(rows), fmt, tuple(lines))
+
+
+def _delimiter_hint(header: list[str], delimiter: str) -> str:
+    other = "," if delimiter == "\t" else "\t"
+    if other in header[0]:
+        kind = "CSV" if other == "," else "TSV"
+        return f" (the file looks like {kind}: give it a .{kind.lower()} extension)"
+    return ""
+
+
+def _check_header(header: Sequence[str], display: str) -> None:
+    seen: dict[str, int] = {}
+    for j, h in enumerate(header, 1):
+        if not h:
+            raise InputError(f"{display}: column {j} of the header has no name")
+        if h in seen:
+            raise InputError(
+                f"{display}: the header names column {h!r} twice (columns {seen[h]} and {j})"
+            )
+        seen[h] = j
+
+
+def _read_jsonl(text: str, display: str) -> Table:
+    records: list[dict] = []
+    lines: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{display}, line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(
+                f"{display}, line {number}: expected a JSON object per line, "
+                f"got {type(record).__name__}"
+            )
+        records.append(record)
+        lines.append(number)
+    return _records_table(records, lines, display, "jsonl")
+
+
+def _read_json_array(text: str, display: str) -> Table:
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{display}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(records, list):
+        raise InputError(f"{display}: expected a JSON array of objects (one per item)")
+    if not records:
+        raise InputError(f"{display}: the JSON array is empty")
+    for number, record in enumerate(records, 1):
+        if not isinstance(record, dict):
+            raise InputError(
+                f"{display}, record {number}: expected a JSON object, "
+                f"got {type(record).__name__}"
+            )
+    return _records_table(records, list(range(1, len(records) + 1)), display, "json")
+
+
+def _records_table(records: list[dict], lines: list[int], display: str, fmt: str) -> Table:
+    names: dict[str, None] = {}
+    for record in records:
+        for key in record:
+            names.setdefault(key, None)
+    columns = {k: [r.get(k) for r in records] for k in names}
+    if not columns:
+        raise InputError(f"{display}: the JSON objects have no fields")
+    return Table(display, columns, len(records), fmt, tuple(lines))
+
+
+def _read_parquet(data: bytes, display: str) -> Table:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ImportError(
+            'reading Parquet needs pyarrow: pip install "pairboot[parquet]"'
+        ) from None
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InputError(f"{display}: not a readable Parquet file ({exc})") from None
+    _check_header(table.column_names, display)
+    if table.num_rows == 0:
+        raise InputError(f"{display}: the Parquet file has no rows")
+    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+    return Table(display, columns, table.num_rows, "parquet", tuple(range(1, table.num_rows + 1)))
+
+
+# ------------------------------------------------------------------------ extracting
+
+
+def numeric_column(table: Table, name: str) -> np.ndarray:
+    """Column ``name`` as float64, every value a finite number.
+
+    A missing, non-numeric, NaN or infinite value raises InputError naming the file, the
+    line (or row), the column and the value, and how many more bad values follow.
+    """
+    raw = table.column(name)
+    out = np.empty(len(raw), dtype=np.float64)
+    first: tuple[int, str] | None = None
+    n_bad = 0
+    for i, value in enumerate(raw):
+        number, problem = _to_number(value)
+        if problem is None:
+            out[i] = number
+            continue
+        n_bad += 1
+        if first is None:
+            first = (i, problem)
+    if first is not None:
+        i, problem = first
+        more = f" ({n_bad - 1} more bad value(s) in this column)" if n_bad > 1 else ""
+        raise InputError(f"{table.path}, {table.where(i)}, column {name!r}: {problem}{more}")
+    return out
+
+
+def _to_number(value: object) -> tuple[float, str | None]:
+    if value is None:
+        return 0.0, "missing value"
+    if isinstance(value, bool):
+        return float(value), None
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        number = float(value)
+        shown = repr(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return 0.0, "missing value (empty)"
+        if text.lower() in _BOOLEANS:
+            return _BOOLEANS[text.lower()], None
+        try:
+            number = float(text)
+        except ValueError:
+            return 0.0, f"{value!r} is not a number"
+        shown = repr(value)
+    else:
+        return 0.0, f"{value!r} is not a number"
+    if math.isnan(number):
+        return number, f"{shown} is NaN; scores must be finite numbers"
+    if math.isinf(number):
+        return number, f"{shown} is infinite; scores must be finite numbers"
+    return number, None
+
+
+def stats_columns(table: Table, names: Sequence[str]) -> np.ndarray:
+    """Columns ``names`` as an ``(n_rows, len(names))`` float64 array (each checked)."""
+    return np.column_stack([numeric_column(table, n) for n in names])
+
+
+def _label(value: object) -> str | None:
+    """An id or label as a string (``None`` when missing); ``3`` and ``3.0`` both read "3"."""
+    if value is None:
+        return None
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if value.is_integer():
+            return str(int(value))
+        return repr(value)
+    text = str(value).strip()
+    return text or None
+
+
+def label_column(table: Table, name: str) -> list[str | None]:
+    """Column ``name`` as strings, ``None`` where the value is missing (blank or null)."""
+    return [_label(v) for v in table.column(name)]
+
+
+def id_column(table: Table, name: str) -> list[str]:
+    """Column ``name`` as string ids; missing or duplicate ids raise InputError.
+
+    A duplicate names the id and the lines (or rows) of its first two occurrences.
+    """
+    ids = label_column(table, name)
+    missing = [i for i, v in enumerate(ids) if v is None]
+    if missing:
+        raise InputError(
+            f"{table.path}, {table.where(missing[0])}, column {name!r}: missing id"
+            + (f" ({len(missing) - 1} more row(s) without an id)" if len(missing) > 1 else "")
+        )
+    seen: dict[str, int] = {}
+    duplicates: list[tuple[str, int, int]] = []
+    for i, v in enumerate(ids):
+        if v in seen:
+            duplicates.append((v, seen[v], i))
+        else:
+            seen[v] = i
+    if duplicates:
+        v, i, j = duplicates[0]
+        more = (
+            f"; {len(duplicates) - 1} more duplicate row(s)" if len(duplicates) > 1 else ""
+        )
+        raise InputError(
+            f"{table.path}, column {name!r}: duplicate id {v!r} "
+            f"({table.where(i)} and {table.where(j)}){more}; ids must be unique"
+        )
+    return ids  # type: ignore[return-value]
+
+
+def join_on_ids(
+    ids_a: Sequence[str], ids_b: Sequence[str], name_a: str, name_b: str
+) -> np.ndarray:
+    """For each id of ``ids_a`` (in order), its position in ``ids_b``.
+
+    Both must hold the same ids (each unique, see :func:`id_column`).  Otherwise the
+    InputError says how many ids are only in each file and shows up to five of each.
+    """
+    where_b = {v: j for j, v in enumerate(ids_b)}
+    only_a = [v for v in ids_a if v not in where_b]
+    if only_a or len(ids_a) != len(ids_b):
+        set_a = set(ids_a)
+        only_b = [v for v in ids_b if v not in set_a]
+        parts = []
+        for only, name in ((only_a, name_a), (only_b, name_b)):
+            if only:
+                parts.append(f"{len(only)} only in {name} ({_show(only)})")
+        raise InputError(
+            f"the ids of {name_a} and {name_b} differ: {'; '.join(parts)}; "
+            "every item needs a score from both systems"
+        )
+    return np.fromiter((where_b[v] for v in ids_a), dtype=np.intp, count=len(ids_a))
+
+
+def merge_labels(
+    sources: Sequence[tuple[str, Sequence[str | None]]],
+    ids: Sequence[str] | None,
+    *,
+    column: str,
+    what: str,
+) -> list[str]:
+    """One label per item from one or more files' columns (already aligned).
+
+    ``sources`` is ``[(file name, labels), ...]`` with labels in the common item order.
+    Two files that both give a label for an item must agree (else an InputError names
+    the id); an item with no label in any file is an error too.
+    """
+    n = len(sources[0][1])
+    merged: list[str | None] = [None] * n
+    origin: list[str | None] = [None] * n
+    for file, labels in sources:
+        for i, v in enumerate(labels):
+            if v is None:
+                continue
+            if merged[i] is None:
+                merged[i], origin[i] = v, file
+            elif merged[i] != v:
+                item = f"id {ids[i]!r}" if ids is not None else f"item {i + 1}"
+                raise InputError(
+                    f"conflicting {what} labels in column {column!r} for {item}: "
+                    f"{merged[i]!r} in {origin[i]} but {v!r} in {file}"
+                )
+    missing = [i for i, v in enumerate(merged) if v is None]
+    if missing:
+        shown = [ids[i] for i in missing] if ids is not None else [str(i + 1) for i in missing]
+        files = " and ".join(f for f, _ in sources)
+        noun = "ids" if ids is not None else "items (by position)"
+        raise InputError(
+            f"{what} labels missing in column {column!r} of {files} for {len(missing)} of "
+            f"{n} {noun} ({_show(shown)}); every item needs a {what}"
+        )
+    return merged  # type: ignore[return-value]
+
+
+def find_system_column(table: Table, system: str, stat: str) -> str:
+    """The column of statistic ``stat`` for ``system`` in a one-file layout.
+
+    Tries ``{system}_{stat}``, ``{stat}_{system}``, ``{system}{stat}`` and
+    ``{stat}{system}``; exactly one must exist.
+    """
+    candidates = dict.fromkeys(
+        (f"{system}_{stat}", f"{stat}_{system}", f"{system}{stat}", f"{stat}{system}")
+    )
+    found = [c for c in candidates if c in table.columns]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise InputError(
+            f"{table.path}: no column for statistic {stat!r} of system {system!r} "
+            f"(looked for {', '.join(map(repr, candidates))}); available columns: "
+            f"{_names(table.columns)}"
+        )
+    raise InputError(
+        f"{table.path}: several columns could hold statistic {stat!r} of system {system!r} "
+        f"({', '.join(map(repr, found))}); rename the columns so only one matches"
+    )
+
+
+def parse_stratum_weights(spec: str) -> dict[str, float]:
+    """Stratum weights from ``"name=w,name=w"`` or from a file of two columns.
+
+    The file (any format :func:`read_table` reads) has a column of stratum names and a
+    column of weights, with or without a header.  Every weight must be a finite number
+    above zero, and every stratum named once.
+    """
+    if os.path.isfile(spec) or (spec != STDIN and os.path.splitext(spec)[1].lower() in FORMATS):
+        pairs, source = _weights_from_file(spec)
+    else:
+        source = "--stratum-weights"
+        pairs = []
+        for part in spec.split(","):
+            if not part.strip():
+                continue
+            name, sep, weight = part.rpartition("=")
+            if not sep or not name.strip():
+                raise InputError(
+                    f"--stratum-weights: cannot read {part.strip()!r}; give 'name=weight,"
+                    "name=weight' or a file with two columns, stratum and weight"
+                )
+            pairs.append((name.strip(), weight.strip(), None))
+        if not pairs:
+            raise InputError("--stratum-weights: no weights given")
+    weights: dict[str, float] = {}
+    for name, raw, place in pairs:
+        where = f"{source}, {place}" if place else source
+        number, problem = _to_number(raw)
+        if problem is not None:
+            raise InputError(f"{where}: weight of stratum {name!r}: {problem}")
+        if number <= 0:
+            raise InputError(
+                f"{where}: weight of stratum {name!r} must be positive, got {raw}"
+            )
+        if name in weights:
+            raise InputError(f"{where}: stratum {name!r} is given more than one weight")
+        weights[name] = number
+    return weights
+
+
+def _weights_from_file(path: str) -> tuple[list[tuple[str, object, str]], str]:
+    table = read_table(path)
+    if len(table.columns) != 2:
+        raise InputError(
+            f"{table.path}: a stratum weights file needs exactly two columns (stratum, "
+            f"weight), found {len(table.columns)}: {_names(table.columns)}"
+        )
+    (name_col, names), (weight_col, weights) = table.columns.items()
+    pairs: list[tuple[str, object, str]] = []
+    if table.format in ("csv", "tsv") and _to_number(weight_col)[1] is None:
+        pairs.append((name_col, weight_col, "line 1"))  # no header: line 1 is data
+    for i, (name, weight) in enumerate(zip(names, weights)):
+        label = _label(name)
+        if label is None:
+            raise InputError(f"{table.path}, {table.where(i)}: missing stratum name")
+        pairs.append((label, weight, table.where(i)))
+    return pairs, table.path
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def _show(values: Iterable[str], limit: int = _SHOW) -> str:
+    values = list(values)
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return shown + (", ..." if len(values) > limit else "")
+
+
+def _suggest(name: str, columns: Mapping[str, object]) -> str:
+    """" (did you mean 'Score'?)" for a near miss, or a hint about the delimiter."""
+    if len(columns) == 1:
+        (only,) = columns
+        for sep in (";", "|", "\t", ","):
+            if sep in only:
+                return f" (the header is one column {only!r}: is the file delimited by {sep!r}?)"
+    by_case = [c for c in columns if c.lower() == name.lower()]
+    close = by_case or difflib.get_close_matches(name, list(columns), n=1, cutoff=0.75)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return ""
+
+
+def _names(columns: Mapping[str, object], limit: int = 20) -> str:
+    names = list(columns)
+    shown = ", ".join(repr(c) for c in names[:limit]) or "(none)"
+    return shown + (f", ... ({len(names) - limit} more)" if len(names) > limit else "")

@@ -1,0 +1,463 @@
+"""Reports of a comparison: text, JSON, Markdown and LaTeX, from one :class:`CompareResult`.
+
+Every writer has the signature ``writer(result, context=None) -> str`` and is registered in
+:data:`WRITERS` under its format name; :func:`render` picks one.  ``context`` carries what
+the result does not know: the names of the inputs, the grouping and stratum columns, and
+notes (such as the nudge towards the cluster bootstrap) that the command line adds.
+
+Every format ends with the same reproducibility line (:func:`signature`), in the manner of
+sacrebleu's signature::
+
+    pairboot 0.1.0 | paired percentile | metric mean | resamples 10000 | level 0.95 | seed 1
+    | engine numba
+
+(on one line).
+
+Numbers are shown with as many decimals as the scale of the scores and the width of the
+interval need (:func:`decimals`), the same for every number of one report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pairboot.result import CompareResult
+
+__all__ = [
+    "ReportContext",
+    "WRITERS",
+    "render",
+    "signature",
+    "format_p",
+    "write_text",
+    "write_json",
+    "write_markdown",
+    "write_latex",
+]
+
+WIDTH = 88
+"""Line width the text report wraps its prose to."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportContext:
+    """What a report says about the inputs, beyond the result itself.
+
+    Attributes
+    ----------
+    name_a, name_b : str
+        How systems A and B are labelled (a file name or a column name).
+    files : tuple of str
+        The input files, as given.
+    layout : str
+        One phrase on how items were aligned ("joined on column 'id'").
+    group, stratum : str or None
+        The grouping and stratum columns, when used.
+    notes : tuple of str
+        Extra remarks, printed after the warnings.
+    """
+
+    name_a: str = "A"
+    name_b: str = "B"
+    files: tuple[str, ...] = ()
+    layout: str = ""
+    group: str | None = None
+    stratum: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+# ------------------------------------------------------------------------ formatting
+
+
+def decimals(result: CompareResult) -> int:
+    """Decimals for every number in a report of ``result``.
+
+    Four significant digits at the scale of the largest score, and at least two
+    significant digits of the interval's width, between 0 and 8 decimals.
+    """
+    values = [
+        result.score_a.estimate,
+        result.score_b.estimate,
+        result.estimate,
+        *result.confidence_interval,
+    ]
+    finite = [abs(v) for v in values if _finite(v)]
+    scale = max(finite, default=1.0) or 1.0
+    d = 3 - math.floor(math.log10(scale))
+    low, high = result.confidence_interval
+    if _finite(low) and _finite(high) and high > low:
+        d = max(d, 1 - math.floor(math.log10(high - low)))
+    return min(8, max(0, d))
+
+
+def _finite(x) -> bool:
+    return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def _num(x, d: int, *, signed: bool = False) -> str:
+    if not _finite(x):
+        return "n/a"
+    return f"{x:+.{d}f}" if signed else f"{x:.{d}f}"
+
+
+def _interval(ci, d: int, *, signed: bool = False) -> str:
+    return f"[{_num(ci[0], d, signed=signed)}, {_num(ci[1], d, signed=signed)}]"
+
+
+def _level(level: float) -> str:
+    """0.95 -> "95%"."""
+    return f"{level * 100:.10g}%"
+
+
+def format_p(p: float | None, n_resamples: int) -> str:
+    """``"p = 0.0123"``, ``"p < 0.0001"``, or ``"p < 1/10000"`` when ``p`` is 0.
+
+    A p-value of exactly 0 means no resample fell on the other side of 0, so all the
+    resamples can tell is that p is below ``1 / n_resamples``.
+    """
+    if not _finite(p):
+        return "p = n/a"
+    if p == 0:
+        return f"p < 1/{n_resamples}"
+    if p < 1e-4:
+        return "p < 0.0001"
+    if p < 0.01:
+        return f"p = {p:.4f}"
+    return f"p = {p:.3f}"
+
+
+def _p_cell(p: float | None, n_resamples: int) -> str:
+    """format_p without the leading "p" (and "="), for a table cell."""
+    return format_p(p, n_resamples).removeprefix("p ").removeprefix("= ")
+
+
+def signature(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The reproducibility line: everything needed to repeat the run exactly."""
+    context = context or ReportContext()
+    parts = [
+        f"pairboot {result.version}",
+        f"{'paired' if result.paired else 'unpaired'} {result.method}",
+        f"metric {result.metric}",
+        f"resamples {result.n_resamples}",
+        f"level {result.confidence_level:g}",
+        f"seed {result.seed}",
+    ]
+    if result.n_groups is not None:
+        parts.append(f"groups {context.group or 'yes'} ({result.group_weighting})")
+    if result.n_strata is not None:
+        parts.append(f"strata {context.stratum or 'yes'}")
+    parts.append(f"engine {result.engine}")
+    return " | ".join(parts)
+
+
+_METHOD_WORDS = {
+    "percentile": "percentile interval",
+    "basic": "basic (reverse percentile) interval",
+    "normal": "normal interval (estimate +/- z * standard error)",
+    "bca": "BCa (bias-corrected and accelerated) interval",
+    "studentized": "studentized (bootstrap-t) interval",
+}
+
+
+def describe_method(result: CompareResult, context: ReportContext | None = None) -> str:
+    """One sentence: what was resampled, and which interval."""
+    context = context or ReportContext()
+    if result.n_groups is not None:
+        col = f" of {context.group!r}" if context.group else ""
+        unit = f"{result.n_groups} whole groups{col} ({result.n_items} items)"
+        units = "groups"
+    else:
+        unit = f"{result.n_items} items"
+        units = "items"
+    within = f", within each of {result.n_strata} strata" if result.n_strata is not None else ""
+    if result.paired:
+        how = (
+            f"paired bootstrap: each resample draws {unit} with replacement{within}, and "
+            "scores both systems on the same draw"
+        )
+    else:
+        how = f"unpaired bootstrap: A's and B's {units} are drawn independently{within}"
+    words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
+    return f"{how}; {words}, {result.n_resamples} resamples."
+
+
+def _metric_label(result: CompareResult) -> str:
+    return result.metric
+
+
+# ------------------------------------------------------------------------------ text
+
+
+def write_text(result: CompareResult, context: ReportContext | None = None) -> str:
+    """A plain-text report that reads like the spec's example."""
+    ctx = context or ReportContext()
+    d = decimals(result)
+    level = _level(result.confidence_level)
+    label_a, label_b = f"A  {ctx.name_a}", f"B  {ctx.name_b}"
+    label_d = "B - A"
+    width = max(len(label_a), len(label_b), len(label_d), 8)
+    value_w = max(len(_num(v, d, signed=True)) for v in
+                  (result.score_a.estimate, result.score_b.estimate, result.estimate))
+    value_w = max(value_w, len(_metric_label(result)))
+
+    lines = []
+    title = f"pairboot compare: {ctx.name_b} (B) vs {ctx.name_a} (A)"
+    if ctx.layout:
+        title += f", {ctx.layout}"
+    lines.append(title)
+    lines.append("")
+    lines.append(f"  {'':<{width}}  {_metric_label(result):>{value_w}}   {level} interval")
+    for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
+        lines.append(
+            f"  {label:<{width}}  {_num(score.estimate, d):>{value_w}}   "
+            f"{_interval(score.confidence_interval, d)}"
+        )
+    lines.append(
+        f"  {label_d:<{width}}  {_num(result.estimate, d, signed=True):>{value_w}}   "
+        f"{_interval(result.confidence_interval, d, signed=True)}"
+    )
+    lines.append("")
+    lines.append(
+        f"  {format_p(result.p_value, result.n_resamples)} (two-sided; null hypothesis: "
+        "no difference between A and B)"
+    )
+    mc = result.monte_carlo_error
+    lines.append(
+        f"  standard error {_num(result.standard_error, d)}; Monte Carlo error of the "
+        f"endpoints +/-{_num(mc[0], d + 1)} / +/-{_num(mc[1], d + 1)}"
+    )
+    if result.n_groups is not None:
+        col = f" (column {ctx.group!r})" if ctx.group else ""
+        estimand = "items" if result.group_weighting == "items" else "groups"
+        lines.append(
+            f"  groups: {result.n_groups}{col}, resampled whole; estimand: the mean over "
+            f"{estimand}"
+        )
+    if result.n_strata is not None:
+        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
+        lines.append(
+            f"  strata: {result.n_strata}{col}, resampled within each; weights in the table below"
+        )
+    lines.append("")
+    lines.extend(_wrap("Method: " + describe_method(result, ctx)))
+    lines.extend(_wrap("Reading: " + result.reading))
+    if result.strata:
+        lines.append("")
+        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
+        lines.append(f"Strata{col}: the difference within each stratum, same resamples")
+        lines.extend("  " + row for row in _strata_rows(result, d))
+    if result.warnings:
+        lines.append("")
+        lines.append("Warnings:")
+        for w in result.warnings:
+            lines.extend(_wrap(w, bullet="  - "))
+    if ctx.notes:
+        lines.append("")
+        lines.append("Notes:")
+        for note in ctx.notes:
+            lines.extend(_wrap(note, bullet="  - "))
+    lines.append("")
+    lines.append(signature(result, ctx))
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, bullet: str = "") -> list[str]:
+    indent = " " * len(bullet)
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
+        break_on_hyphens=False, break_long_words=False,
+    ) or [bullet]
+
+
+def _strata_rows(result: CompareResult, d: int) -> list[str]:
+    grouped = any(s.n_groups is not None for s in result.strata)
+    header = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
+        "A", "B", "B - A", f"{_level(result.confidence_level)} interval", "p"]
+    rows = [header]
+    for s in result.strata:
+        row = [str(s.name), f"{s.weight:.3f}", str(s.n_items)]
+        if grouped:
+            row.append("" if s.n_groups is None else str(s.n_groups))
+        row += [
+            _num(s.score_a, d),
+            _num(s.score_b, d),
+            _num(s.estimate, d, signed=True),
+            _interval(s.confidence_interval, d, signed=True),
+            _p_cell(s.p_value, result.n_resamples),
+        ]
+        rows.append(row)
+    widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
+    out = []
+    for r in rows:
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+# ------------------------------------------------------------------------------ json
+
+
+def write_json(result: CompareResult, context: ReportContext | None = None) -> str:
+    """``result.to_dict()`` as indented JSON, plus the inputs, the notes and the signature.
+
+    NaN and infinities are written as ``null`` (JSON has no spelling for them).
+    """
+    ctx = context or ReportContext()
+    out = result.to_dict()
+    out["input"] = {
+        "a": ctx.name_a,
+        "b": ctx.name_b,
+        "files": list(ctx.files),
+        "layout": ctx.layout or None,
+        "group": ctx.group,
+        "stratum": ctx.stratum,
+    }
+    out["notes"] = list(ctx.notes)
+    out["signature"] = signature(result, ctx)
+    return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
+
+
+def _json_safe(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return _json_safe(value.item())
+    return value
+
+
+# -------------------------------------------------------------------------- markdown
+
+
+def _md(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def write_markdown(result: CompareResult, context: ReportContext | None = None) -> str:
+    """A Markdown table of both systems and the difference, then the details."""
+    ctx = context or ReportContext()
+    d = decimals(result)
+    level = _level(result.confidence_level)
+    lines = [
+        f"| system | {_md(_metric_label(result))} | {level} interval |",
+        "|---|---:|:---:|",
+        f"| A ({_md(ctx.name_a)}) | {_num(result.score_a.estimate, d)} | "
+        f"{_interval(result.score_a.confidence_interval, d)} |",
+        f"| B ({_md(ctx.name_b)}) | {_num(result.score_b.estimate, d)} | "
+        f"{_interval(result.score_b.confidence_interval, d)} |",
+        f"| **B - A** | **{_num(result.estimate, d, signed=True)}** | "
+        f"**{_interval(result.confidence_interval, d, signed=True)}** |",
+        "",
+        f"{format_p(result.p_value, result.n_resamples)} (two-sided), standard error "
+        f"{_num(result.standard_error, d)}. Method: {_md(describe_method(result, ctx))}",
+        "",
+        _md(result.reading),
+    ]
+    if result.strata:
+        grouped = any(s.n_groups is not None for s in result.strata)
+        head = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
+            "A", "B", "B - A", f"{level} interval", "p"]
+        lines += ["", "| " + " | ".join(head) + " |",
+                  "|---|" + "---:|" * (len(head) - 2) + ":---:|"]
+        for s in result.strata:
+            cells = [_md(s.name), f"{s.weight:.3f}", str(s.n_items)]
+            if grouped:
+                cells.append("" if s.n_groups is None else str(s.n_groups))
+            cells += [_num(s.score_a, d), _num(s.score_b, d), _num(s.estimate, d, signed=True),
+                      _interval(s.confidence_interval, d, signed=True),
+                      _p_cell(s.p_value, result.n_resamples)]
+            lines.append("| " + " | ".join(cells) + " |")
+    if result.warnings:
+        lines += ["", "**Warnings**", ""] + [f"- {_md(w)}" for w in result.warnings]
+    if ctx.notes:
+        lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
+    lines += ["", f"`{signature(result, ctx)}`"]
+    return "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------- latex
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def _tex(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
+
+
+def _tex_num(x, d: int, *, signed: bool = False) -> str:
+    s = _num(x, d, signed=signed)
+    return "n/a" if s == "n/a" else f"${s}$"
+
+
+def _tex_interval(ci, d: int, *, signed: bool = False) -> str:
+    return f"[{_tex_num(ci[0], d, signed=signed)}, {_tex_num(ci[1], d, signed=signed)}]"
+
+
+def write_latex(result: CompareResult, context: ReportContext | None = None) -> str:
+    """A ``tabular`` (plain ``\\hline`` rules, no extra package) ready to ``\\input``."""
+    ctx = context or ReportContext()
+    d = decimals(result)
+    p_tex = f"${_p_cell(result.p_value, result.n_resamples)}$"
+    lines = [
+        f"% {signature(result, ctx)}",
+        r"\begin{tabular}{lrcr}",
+        r"\hline",
+        f"System & {_tex(_metric_label(result).capitalize())} & "
+        f"{_tex(_level(result.confidence_level))} interval & $p$ \\\\",
+        r"\hline",
+        f"A ({_tex(ctx.name_a)}) & {_tex_num(result.score_a.estimate, d)} & "
+        f"{_tex_interval(result.score_a.confidence_interval, d)} & \\\\",
+        f"B ({_tex(ctx.name_b)}) & {_tex_num(result.score_b.estimate, d)} & "
+        f"{_tex_interval(result.score_b.confidence_interval, d)} & \\\\",
+        r"\hline",
+        f"B $-$ A & {_tex_num(result.estimate, d, signed=True)} & "
+        f"{_tex_interval(result.confidence_interval, d, signed=True)} & {p_tex} \\\\",
+    ]
+    for s in result.strata:
+        lines.append(
+            f"\\quad {_tex(s.name)} ($w={s.weight:.3f}$) & {_tex_num(s.estimate, d, signed=True)}"
+            f" & {_tex_interval(s.confidence_interval, d, signed=True)} & "
+            f"${_p_cell(s.p_value, result.n_resamples)}$ \\\\"
+        )
+    lines += [
+        r"\hline",
+        r"\end{tabular}",
+        f"% {_tex(describe_method(result, ctx))}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# -------------------------------------------------------------------------- registry
+
+Writer = Callable[[CompareResult, "ReportContext | None"], str]
+
+WRITERS: dict[str, Writer] = {
+    "text": write_text,
+    "json": write_json,
+    "markdown": write_markdown,
+    "latex": write_latex,
+}
+"""Format name -> writer; the command line's ``--format`` choices are its keys."""
+
+
+def render(
+    result: CompareResult, format: str = "text", context: ReportContext | None = None
+) -> str:
+    """The report of ``result`` in ``format`` (a key of :data:`WRITERS`)."""
+    try:
+        writer = WRITERS[format]
+    except KeyError:
+        raise ValueError(
+            f"unknown report format {format!r}; choose one of {', '.join(WRITERS)}"
+        ) from None
+    return writer(result, context)

@@ -1,0 +1,830 @@
+"""The real command line, end to end: layouts, formats, reports, and every bad input.
+
+Exit-status tests run ``python -m pairboot`` in a subprocess (what a user runs); the
+others call :func:`pairboot.cli.main` in-process, which is faster.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import pairboot
+from pairboot import cli, report
+from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+FAST = ["--resamples", "400", "--seed", "7"]
+
+
+def run_cli(*args, input: bytes | None = None, cwd=None, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "pairboot", *map(str, args)],
+        input=input,
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def run_in_process(*args):
+    """main() with captured output, shaped like run_cli's result (faster, same checks)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main([str(a) for a in args])
+    return SimpleNamespace(returncode=code, stdout=out.getvalue().encode(),
+                           stderr=err.getvalue().encode())
+
+
+def run_either(in_subprocess: bool, *args):
+    """The first case of a parametrized test runs the real process; the others main()."""
+    return run_cli(*args) if in_subprocess else run_in_process(*args)
+
+
+def assert_one_line_error(proc, *words):
+    """Exit 2, one line 'error: ...' on stderr, no traceback, nothing on stdout."""
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("error: "), err
+    assert proc.stdout == b""
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+def scores(n=40, shift=0.03, offset=0):
+    out = []
+    for i in range(n):
+        base = ((i * 37 + offset) % 100) / 100
+        out.append((round(base, 4), round(min(1.0, base + shift + ((i * 13) % 7 - 3) / 100), 4)))
+    return out
+
+
+def write_pair(folder: Path, n=40, *, extra=None, shuffle_b=False):
+    """base.csv and new.csv with columns id, doc_id, source, score (+ extra columns)."""
+    pairs = scores(n)
+    rows_a, rows_b = [], []
+    for i, (a, b) in enumerate(pairs):
+        common = [f"q{i:03d}", f"d{i // 4}", "web" if (i // 4) % 2 else "news"]
+        rows_a.append(common + [str(a)])
+        rows_b.append(common + [str(b)])
+    if shuffle_b:
+        rows_b = rows_b[::-1]
+    header = "id,doc_id,source,score"
+    for name, rows in (("base.csv", rows_a), ("new.csv", rows_b)):
+        text = header + "\n" + "\n".join(",".join(r) for r in rows) + "\n"
+        (folder / name).write_text(text, encoding="utf-8")
+    return str(folder / "base.csv"), str(folder / "new.csv")
+
+
+def run_main(capsys, *args):
+    code = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def json_run(capsys, *args) -> dict:
+    code, out, err = run_main(capsys, *args, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def sha(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------------------ happy paths
+
+
+def test_readme_first_command_on_the_examples():
+    proc = run_cli("compare", EXAMPLES / "base.csv", EXAMPLES / "new.csv", "--id", "id",
+                   "--score", "score", *FAST)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stderr == b""  # not a terminal: no progress bar, and warnings are in the report
+    assert "B - A" in out and "95% interval" in out
+    assert re.search(
+        r"^pairboot \S+ \| paired percentile \| metric mean \| resamples 400 \| level 0\.95 "
+        r"\| seed 7 \| engine \S+$", out, re.M,
+    )
+    assert "--group topic" in out  # the nudge: 'topic' looks like a grouping column
+
+
+def test_text_report_reads_like_the_spec(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    code, out, err = run_main(capsys, "compare", base, new, "--id", "id", "--group", "doc_id",
+                              *FAST)
+    assert code == 0, err
+    assert re.search(r"A  .*base\.csv +\d\.\d+ +\[", out)
+    assert re.search(r"B  .*new\.csv +\d\.\d+ +\[", out)
+    assert re.search(r"B - A +[+-]\d\.\d+ +\[[+-]\d\.\d+, [+-]\d\.\d+\]", out)
+    assert re.search(r"p [=<] ", out)
+    assert "Reading: " in out and "real traffic" in out
+    assert "whole groups of 'doc_id'" in out
+    assert "groups doc_id (items)" in out.splitlines()[-1]
+
+
+def test_json_has_the_contract_keys(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    data = json_run(capsys, "compare", base, new, "--id", "id", *FAST)
+    for key in ("estimate", "confidence_interval", "confidence_level", "method",
+                "standard_error", "p_value", "n_items", "n_resamples", "seed", "score_a",
+                "score_b", "warnings", "n_groups", "n_strata", "strata", "metric", "paired",
+                "reading", "signature", "input", "notes"):
+        assert key in data, key
+    assert set(data["confidence_interval"]) == {"low", "high"}
+    assert set(data["score_a"]) >= {"estimate", "confidence_interval", "standard_error"}
+    assert data["n_items"] == 40 and data["n_resamples"] == 400 and data["seed"] == 7
+    assert data["n_groups"] is None and data["n_strata"] is None and data["strata"] == []
+    assert data["input"]["files"] == [base, new]
+    assert "bootstrap_distribution" not in data
+    mean_diff = sum(b - a for a, b in scores(40)) / 40
+    assert math.isclose(data["estimate"], mean_diff, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_same_seed_gives_identical_json(tmp_path):
+    base, new = write_pair(tmp_path)
+    args = ("compare", base, new, "--id", "id", "--group", "doc_id", "--format", "json", *FAST)
+    runs = [run_cli(*args), run_in_process(*args), run_in_process(*args)]
+    assert runs[0].returncode == 0, runs[0].stderr.decode()
+    assert runs[0].stdout == runs[1].stdout == runs[2].stdout
+
+
+def test_no_seed_is_drawn_and_reported(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    data = json_run(capsys, "compare", base, new, "--resamples", "200")
+    again = json_run(capsys, "compare", base, new, "--resamples", "200",
+                     "--seed", data["seed"])
+    assert again["confidence_interval"] == data["confidence_interval"]
+
+
+def test_join_on_ids_does_not_depend_on_row_order(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    aligned = json_run(capsys, "compare", base, new, "--id", "id", *FAST)
+    other = tmp_path / "shuffled"
+    other.mkdir()
+    base2, new2 = write_pair(other, shuffle_b=True)
+    shuffled = json_run(capsys, "compare", base2, new2, "--id", "id", *FAST)
+    for key in ("estimate", "confidence_interval", "p_value", "score_a", "score_b"):
+        assert shuffled[key] == aligned[key]
+
+
+def test_position_alignment_without_id(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    by_id = json_run(capsys, "compare", base, new, "--id", "id", *FAST)
+    by_row = json_run(capsys, "compare", base, new, *FAST)
+    assert by_row["confidence_interval"] == by_id["confidence_interval"]
+    assert "row position" in by_row["input"]["layout"]
+
+
+def test_one_file_layout_matches_two_files(capsys):
+    two = json_run(capsys, "compare", EXAMPLES / "base.csv", EXAMPLES / "new.csv",
+                   "--id", "id", *FAST)
+    one = json_run(capsys, "compare", EXAMPLES / "runs.csv", "--a", "base", "--b", "new",
+                   "--id", "id", *FAST)
+    for key in ("estimate", "confidence_interval", "p_value", "score_a", "score_b", "n_items"):
+        assert one[key] == two[key], key
+    assert one["input"]["a"] == "base" and one["input"]["b"] == "new"
+
+
+def to_format(src: Path, dest: Path, kind: str) -> str:
+    import csv
+
+    with open(src, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    path = dest / f"{src.stem}.{kind}"
+    if kind == "tsv":
+        lines = ["\t".join(rows[0])] + ["\t".join(r.values()) for r in rows]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    elif kind == "jsonl":
+        lines = [json.dumps({**r, "score": float(r["score"])}) for r in rows]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    elif kind == "parquet":
+        pa = pytest.importorskip("pyarrow")
+        pq = pytest.importorskip("pyarrow.parquet")
+        cols = {k: [r[k] for r in rows] for k in rows[0]}
+        cols["score"] = [float(v) for v in cols["score"]]
+        pq.write_table(pa.table(cols), str(path))
+    else:
+        path.write_bytes(src.read_bytes())
+    return str(path)
+
+
+def test_csv_tsv_jsonl_parquet_give_identical_results(tmp_path, capsys):
+    results = {}
+    for kind in ("csv", "tsv", "jsonl", "parquet"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        base = to_format(EXAMPLES / "base.csv", folder, kind)
+        new = to_format(EXAMPLES / "new.csv", folder, kind)
+        data = json_run(capsys, "compare", base, new, "--id", "id", "--group", "topic",
+                        "--stratum", "source", *FAST)
+        data.pop("input")
+        results[kind] = data
+    assert results["tsv"] == results["csv"]
+    assert results["jsonl"] == results["csv"]
+    assert results["parquet"] == results["csv"]
+
+
+def test_stdin(tmp_path):
+    base, new = write_pair(tmp_path)
+    from_file = run_cli("compare", base, new, "--id", "id", "--format", "json", *FAST)
+    from_stdin = run_cli("compare", base, "-", "--id", "id", "--format", "json", *FAST,
+                         input=Path(new).read_bytes())
+    assert from_stdin.returncode == 0, from_stdin.stderr.decode()
+    a, b = json.loads(from_file.stdout), json.loads(from_stdin.stdout)
+    assert b["input"]["files"] == [base, "<stdin>"]
+    assert a["confidence_interval"] == b["confidence_interval"]
+
+
+def test_stdin_jsonl_one_file(monkeypatch):
+    lines = [json.dumps({"id": i, "x": a, "y": b}) for i, (a, b) in enumerate(scores(30))]
+    data = ("\n".join(lines) + "\n").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    proc = run_in_process("compare", "-", "--a", "x", "--b", "y", *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "30 items" in proc.stdout.decode()
+
+
+def test_inputs_are_not_modified(tmp_path):
+    base, new = write_pair(tmp_path)
+    before = {p: (sha(p), os.stat(p).st_mtime_ns) for p in (base, new)}
+    out = tmp_path / "report.json"
+    proc = run_in_process("compare", base, new, "--id", "id", "--group", "doc_id", "--format",
+                          "json", "--output", out, *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert {p: (sha(p), os.stat(p).st_mtime_ns) for p in (base, new)} == before
+    assert json.loads(out.read_text())["n_groups"] == 10
+
+
+def test_output_is_written_atomically(tmp_path, capsys, monkeypatch):
+    base, new = write_pair(tmp_path)
+    out = tmp_path / "out" / "report.txt"
+    out.parent.mkdir()
+    out.write_text("previous report\n")
+    calls = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        calls.append((os.fspath(src), os.fspath(dst)))
+        assert Path(src).read_text().startswith("pairboot compare")  # complete before the swap
+        assert out.read_text() == "previous report\n"  # the old file is intact until then
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    code, stdout, err = run_main(capsys, "compare", base, new, "--output", out, *FAST)
+    assert code == 0, err
+    assert stdout == ""
+    (src, dst), = calls
+    assert os.path.dirname(src) == str(out.parent) and dst == str(out)
+    assert out.read_text().startswith("pairboot compare")
+    assert sorted(p.name for p in out.parent.iterdir()) == ["report.txt"]  # no temp left
+
+
+def test_failed_run_leaves_the_output_untouched(tmp_path):
+    base, new = write_pair(tmp_path)
+    out = tmp_path / "report.txt"
+    out.write_text("previous report\n")
+    proc = run_cli("compare", base, new, "--level", "2", "--output", out)
+    assert_one_line_error(proc, "--level")
+    assert out.read_text() == "previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base.csv", "new.csv", "report.txt"]
+
+
+def test_output_never_overwrites_an_input(tmp_path):
+    base, new = write_pair(tmp_path)
+    digest = sha(new)
+    proc = run_cli("compare", base, new, "--output", new, *FAST)
+    assert_one_line_error(proc, "input file")
+    assert sha(new) == digest
+
+
+@pytest.mark.parametrize("fmt, marker", [
+    ("markdown", "| **B - A** |"),
+    ("latex", r"\begin{tabular}"),
+    ("text", "B - A"),
+])
+def test_formats(tmp_path, capsys, fmt, marker):
+    base, new = write_pair(tmp_path)
+    code, out, err = run_main(capsys, "compare", base, new, "--id", "id", "--stratum", "source",
+                              "--format", fmt, *FAST)
+    assert code == 0, err
+    assert marker in out
+    assert "pairboot " + pairboot.__version__ + " | paired percentile" in out
+    assert "news" in out and "web" in out  # the per-stratum rows
+
+
+def test_groups_and_strata_in_json(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    data = json_run(capsys, "compare", base, new, "--id", "id", "--group", "doc_id",
+                    "--stratum", "source", "--stratum-weights", "web=1,news=3", *FAST)
+    assert data["n_groups"] == 10 and data["n_strata"] == 2
+    assert data["group_weighting"] == "items"
+    weights = {s["name"]: s["weight"] for s in data["strata"]}
+    assert weights == pytest.approx({"web": 0.25, "news": 0.75})
+    assert data["input"]["group"] == "doc_id" and data["input"]["stratum"] == "source"
+    assert data["notes"] == []  # --group given: no nudge
+
+
+def test_stratum_weights_from_a_file(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    weights = tmp_path / "weights.csv"
+    weights.write_text("stratum,weight\nweb,1\nnews,3\n")
+    data = json_run(capsys, "compare", base, new, "--stratum", "source",
+                    "--stratum-weights", weights, *FAST)
+    assert {s["name"]: s["weight"] for s in data["strata"]} == pytest.approx(
+        {"web": 0.25, "news": 0.75})
+
+
+def test_group_weighting_groups(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    data = json_run(capsys, "compare", base, new, "--group", "doc_id",
+                    "--group-weighting", "groups", *FAST)
+    assert data["group_weighting"] == "groups"
+    assert "groups doc_id (groups)" in data["signature"]
+
+
+def test_group_column_in_one_file_only(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    lines = Path(new).read_text().splitlines()
+    Path(new).write_text("\n".join(
+        ",".join(c for j, c in enumerate(line.split(",")) if j != 1) for line in lines) + "\n")
+    data = json_run(capsys, "compare", base, new, "--id", "id", "--group", "doc_id", *FAST)
+    assert data["n_groups"] == 10
+
+
+def test_nudge_names_the_grouping_column(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    data = json_run(capsys, "compare", base, new, "--id", "id", *FAST)
+    assert len(data["notes"]) == 1 and "`--group doc_id`" in data["notes"][0]
+    code, out, _ = run_main(capsys, "compare", base, new, *FAST)
+    assert "Notes:" in out and "cluster bootstrap" in out
+
+
+def test_no_nudge_for_a_column_of_unique_values(tmp_path, capsys):
+    lines = ["id,group_id,a,b"] + [f"q{i},g{i},{a},{b}" for i, (a, b) in enumerate(scores())]
+    (tmp_path / "runs.csv").write_text("\n".join(lines) + "\n")
+    data = json_run(capsys, "compare", tmp_path / "runs.csv", "--a", "a", "--b", "b", *FAST)
+    assert data["notes"] == []
+
+
+def test_f1_from_per_item_counts(capsys):
+    import csv
+
+    with open(EXAMPLES / "ner_counts.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+
+    def f1(system):
+        tp, fp, fn = (sum(int(r[f"{system}_{s}"]) for r in rows) for s in ("tp", "fp", "fn"))
+        return 2 * tp / (2 * tp + fp + fn)
+
+    data = json_run(capsys, "compare", EXAMPLES / "ner_counts.csv", "--a", "base", "--b", "new",
+                    "--metric", "f1", "--stats", "tp,fp,fn", *FAST)
+    assert data["metric"] == "f1"
+    assert data["score_a"]["estimate"] == pytest.approx(f1("base"), rel=1e-12)
+    assert data["estimate"] == pytest.approx(f1("new") - f1("base"), rel=1e-12)
+    default_stats = json_run(capsys, "compare", EXAMPLES / "ner_counts.csv", "--a", "base",
+                             "--b", "new", "--metric", "f1", *FAST)
+    assert default_stats["confidence_interval"] == data["confidence_interval"]
+
+
+def test_stats_in_two_files(tmp_path, capsys):
+    for name, shift in (("a.csv", 0), ("b.csv", 1)):
+        lines = ["id,tp,fp,fn"] + [f"s{i},{(i + shift) % 3},{i % 2},{(i * 7) % 3}"
+                                   for i in range(30)]
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    data = json_run(capsys, "compare", tmp_path / "a.csv", tmp_path / "b.csv", "--id", "id",
+                    "--metric", "f1", "--stats", "tp,fp,fn", *FAST)
+    assert data["metric"] == "f1" and data["n_items"] == 30
+
+
+def test_unpaired_files_of_different_sizes(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    Path(new).write_text("\n".join(Path(new).read_text().splitlines()[:31]) + "\n")
+    data = json_run(capsys, "compare", base, new, "--unpaired", *FAST)
+    assert data["paired"] is False and data["n_items"] == 70
+    assert data["signature"].startswith(f"pairboot {pairboot.__version__} | unpaired percentile")
+
+
+def test_python_warnings_become_report_warnings(tmp_path):
+    base, new = write_pair(tmp_path, n=8)
+    proc = run_cli("compare", base, new, "--id", "id", *FAST)
+    assert proc.returncode == 0
+    assert proc.stderr == b""  # no Python warning text
+    out = proc.stdout.decode()
+    assert "Warnings:" in out and "rough" in out
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert run_in_process("compare", base, new, *FAST).returncode == 0
+    assert caught == []
+
+
+def test_every_method_runs(tmp_path, capsys):
+    base, new = write_pair(tmp_path)
+    for method in ("percentile", "basic", "normal", "bca", "studentized"):
+        data = json_run(capsys, "compare", base, new, "--method", method, *FAST)
+        assert data["method"] == method
+
+
+def test_progress_bar_only_on_a_terminal_and_after_the_delay():
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Terminal()
+    bar = cli.ProgressBar(1000, tty, delay=0.0)
+    bar(500)
+    bar(1000)
+    bar.close()
+    assert "resampling [" in tty.getvalue() and "1000/1000" in tty.getvalue()
+    assert tty.getvalue().endswith("\r")
+
+    slow = Terminal()
+    bar = cli.ProgressBar(1000, slow, delay=3600)
+    bar(1000)
+    bar.close()
+    assert slow.getvalue() == ""
+
+    pipe = io.StringIO()
+    bar = cli.ProgressBar(1000, pipe, delay=0.0)
+    bar(1000)
+    assert pipe.getvalue() == ""
+
+
+def test_cli_passes_a_progress_callback(tmp_path, capsys, monkeypatch):
+    base, new = write_pair(tmp_path)
+    seen = []
+    real = pairboot.compare
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["progress"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pairboot, "compare", spy)
+    code, _, _ = run_main(capsys, "compare", base, new, *FAST)
+    assert code == 0 and callable(seen[0])
+    code, _, _ = run_main(capsys, "compare", base, new, "--no-progress", *FAST)
+    assert code == 0 and not seen[1].enabled
+
+
+def test_version_and_help():
+    proc = run_cli("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.decode().strip() == f"pairboot {pairboot.__version__}"
+    proc = run_cli("compare", "--help")
+    assert proc.returncode == 0 and b"--stratum-weights" in proc.stdout
+
+
+# ------------------------------------------------------------------------- bad input
+
+
+@pytest.fixture
+def pair(tmp_path):
+    return write_pair(tmp_path)
+
+
+def edit(path, old, new):
+    text = Path(path).read_text()
+    assert old in text
+    Path(path).write_text(text.replace(old, new, 1))
+
+
+def test_ids_only_in_one_file(tmp_path, pair):
+    base, new = pair
+    lines = Path(new).read_text().splitlines()
+    lines = lines[:1] + lines[8:] + ["x1,d0,news,0.5", "x2,d0,news,0.5"]  # drop 7, add 2
+    Path(new).write_text("\n".join(lines) + "\n")
+    err = assert_one_line_error(run_cli("compare", base, new, "--id", "id"),
+                                f"7 only in {base}", f"2 only in {new}", "'x1', 'x2'")
+    assert "'q000', 'q001', 'q002', 'q003', 'q004', ..." in err
+
+
+def test_duplicate_ids(pair):
+    base, new = pair
+    edit(new, "q005,", "q003,")
+    assert_one_line_error(run_cli("compare", base, new, "--id", "id"),
+                          new, "duplicate id 'q003'", "line 5 and line 7")
+
+
+@pytest.mark.parametrize("value, words", [
+    ("", "missing value"),
+    ("abc", "'abc' is not a number"),
+    ("nan", "NaN"),
+    ("inf", "infinite"),
+])
+def test_bad_scores_name_file_line_and_column(pair, value, words):
+    base, new = pair
+    lines = Path(new).read_text().splitlines()
+    cells = lines[3].split(",")
+    lines[3] = ",".join(cells[:-1] + [value])
+    Path(new).write_text("\n".join(lines) + "\n")
+    assert_one_line_error(run_either(value == "", "compare", base, new, "--id", "id"),
+                          f"{new}, line 4, column 'score'", words)
+
+
+def test_empty_file(tmp_path, pair):
+    base, _ = pair
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    assert_one_line_error(run_cli("compare", base, empty), str(empty), "empty")
+
+
+def test_header_without_rows(tmp_path, pair):
+    base, _ = pair
+    header = tmp_path / "header.csv"
+    header.write_text("id,doc_id,source,score\n")
+    assert_one_line_error(run_cli("compare", base, header), str(header), "no data rows")
+
+
+def test_missing_column(pair):
+    base, new = pair
+    assert_one_line_error(run_cli("compare", base, new, "--score", "ndcg"),
+                          "no column 'ndcg'", "'id', 'doc_id', 'source', 'score'")
+    assert_one_line_error(run_in_process("compare", base, new, "--id", "qid"),
+                          "no column 'qid'")
+
+
+def test_binary_file(tmp_path, pair):
+    base, _ = pair
+    binary = tmp_path / "binary.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    assert_one_line_error(run_cli("compare", base, binary), str(binary), "binary")
+
+
+def test_not_utf8(tmp_path, pair):
+    base, _ = pair
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("id,score\nq\xe9,0.5\n".encode("latin-1"))
+    assert_one_line_error(run_cli("compare", base, latin), str(latin), "UTF-8")
+
+
+def test_missing_file_and_directory(tmp_path, pair):
+    base, _ = pair
+    assert_one_line_error(run_cli("compare", base, tmp_path / "nope.csv"), "no such file")
+    assert_one_line_error(run_in_process("compare", base, tmp_path), "is a directory")
+
+
+@pytest.mark.parametrize("level", ["1.5", "0", "1", "-0.1", "nan", "95"])
+def test_level_outside_0_1(pair, level):
+    assert_one_line_error(run_either(level == "1.5", "compare", *pair, "--level", level),
+                          "--level", "between 0 and 1")
+
+
+def test_level_given_as_a_percentage(pair):
+    assert_one_line_error(run_in_process("compare", *pair, "--level", "95"), "--level 0.95")
+
+
+@pytest.mark.parametrize("resamples", ["0", "-5"])
+def test_non_positive_resamples(pair, resamples):
+    assert_one_line_error(run_either(resamples == "0", "compare", *pair, "--resamples", resamples),
+                          "--resamples", "positive")
+
+
+def test_unknown_method(pair):
+    assert_one_line_error(run_cli("compare", *pair, "--method", "jackknife"),
+                          "--method", "'jackknife'", "percentile")
+
+
+def test_negative_seed(pair):
+    assert_one_line_error(run_cli("compare", *pair, "--seed", "-1"), "--seed", "non-negative")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--resamples", "many"], "invalid int value"),
+    (["--format", "xml"], "invalid choice"),
+    (["--group-weighting", "docs"], "invalid choice"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_usage_errors_are_one_line(pair, args, words):
+    assert_one_line_error(run_either(args[0] == "--resamples", "compare", *pair, *args), words)
+
+
+def test_usage_errors_without_files():
+    assert_one_line_error(run_cli("compare"), "required")
+    assert_one_line_error(run_in_process(), "required")
+
+
+def test_layout_errors(tmp_path, pair):
+    base, new = pair
+    assert_one_line_error(run_cli("compare", base), "--a COL and --b COL")
+    assert_one_line_error(run_in_process("compare", base, new, "--a", "x", "--b", "y"),
+                          "one-file")
+    assert_one_line_error(run_in_process("compare", base, new, base), "got 3")
+    assert_one_line_error(run_in_process("compare", "-", "-"), "standard input")
+
+
+def test_row_counts_differ_without_id(pair):
+    base, new = pair
+    Path(new).write_text("\n".join(Path(new).read_text().splitlines()[:-1]) + "\n")
+    assert_one_line_error(run_cli("compare", base, new), "40 rows", "39", "--id")
+
+
+def test_unknown_metric_and_missing_stats(pair):
+    base, new = pair
+    assert_one_line_error(run_cli("compare", base, new, "--metric", "bleurt"),
+                          "unknown metric 'bleurt'")
+    assert_one_line_error(run_in_process("compare", base, new, "--metric", "f1"),
+                          "no column 'tp'")
+    assert_one_line_error(run_in_process("compare", base, new, "--metric", "macro_f1"),
+                          "--metric macro_f1 needs --stats")
+    assert_one_line_error(
+        run_in_process("compare", base, new, "--score", "score", "--stats", "a,b"), "not both")
+
+
+def test_one_file_stats_not_found_or_ambiguous(tmp_path):
+    runs = tmp_path / "runs.csv"
+    runs.write_text("id,base_tp,tp_base,base_fp,base_fn,new_tp,new_fp,new_fn\n"
+                    "s1,1,1,0,0,1,0,0\n")
+    assert_one_line_error(
+        run_cli("compare", runs, "--a", "base", "--b", "new", "--metric", "f1"),
+        "several columns", "'base_tp', 'tp_base'")
+    assert_one_line_error(
+        run_in_process("compare", runs, "--a", "old", "--b", "new", "--metric", "f1"),
+        "no column for statistic 'tp' of system 'old'")
+
+
+def test_group_labels_missing(pair):
+    base, new = pair
+    edit(base, "q006,d1,", "q006,,")
+    edit(new, "q006,d1,", "q006,,")
+    assert_one_line_error(run_cli("compare", base, new, "--id", "id", "--group", "doc_id"),
+                          "group labels missing", "'q006'", "1 of 40")
+
+
+def test_group_label_missing_in_one_file_is_filled_from_the_other(pair, capsys):
+    base, new = pair
+    edit(new, "q006,d1,", "q006,,")
+    data = json_run(capsys, "compare", base, new, "--id", "id", "--group", "doc_id", *FAST)
+    assert data["n_groups"] == 10
+
+
+def test_stratum_labels_missing(pair):
+    base, new = pair
+    edit(base, "q006,d1,web,", "q006,d1,,")
+    edit(new, "q006,d1,web,", "q006,d1,,")
+    assert_one_line_error(run_cli("compare", base, new, "--id", "id", "--stratum", "source"),
+                          "stratum labels missing", "'q006'")
+
+
+def test_conflicting_group_labels_between_files(pair):
+    base, new = pair
+    edit(new, "q009,d2,", "q009,d7,")
+    assert_one_line_error(run_cli("compare", base, new, "--id", "id", "--group", "doc_id"),
+                          "conflicting group labels", "id 'q009'", f"'d2' in {base}",
+                          f"'d7' in {new}")
+
+
+def test_conflicting_stratum_labels_between_files(pair):
+    base, new = pair
+    edit(new, "q009,d2,news,", "q009,d2,web,")
+    assert_one_line_error(run_cli("compare", base, new, "--id", "id", "--stratum", "source"),
+                          "conflicting stratum labels", "id 'q009'")
+
+
+def test_stratum_weight_for_a_stratum_not_in_the_data(pair):
+    assert_one_line_error(
+        run_cli("compare", *pair, "--stratum", "source", "--stratum-weights",
+                "web=1,news=1,forum=2"),
+        "--stratum-weights", "not in the data", "'forum'")
+
+
+def test_stratum_in_the_data_without_a_weight(pair):
+    assert_one_line_error(
+        run_cli("compare", *pair, "--stratum", "source", "--stratum-weights", "web=1"),
+        "--stratum-weights", "no weight", "'news'")
+
+
+@pytest.mark.parametrize("weight", ["0", "-1"])
+def test_zero_or_negative_weight(pair, weight):
+    assert_one_line_error(
+        run_either(weight == "0", "compare", *pair, "--stratum", "source", "--stratum-weights",
+                   f"web={weight},news=1"),
+        "weight of stratum 'web' must be positive")
+
+
+def test_bad_weights_file(tmp_path, pair):
+    weights = tmp_path / "w.csv"
+    weights.write_text("stratum,weight\nweb,1\nnews,zero\n")
+    assert_one_line_error(
+        run_cli("compare", *pair, "--stratum", "source", "--stratum-weights", weights),
+        str(weights), "line 3", "'zero' is not a number")
+
+
+def test_weights_without_stratum(pair):
+    assert_one_line_error(run_cli("compare", *pair, "--stratum-weights", "web=1"),
+                          "--stratum-weights needs --stratum")
+
+
+def test_group_split_across_strata(pair):
+    base, new = pair
+    edit(base, "q001,d0,news,", "q001,d0,web,")
+    edit(new, "q001,d0,news,", "q001,d0,web,")
+    assert_one_line_error(
+        run_cli("compare", base, new, "--id", "id", "--group", "doc_id", "--stratum", "source"),
+        "group 'd0'", "more than one stratum")
+
+
+def test_parquet_without_pyarrow_names_the_extra(tmp_path, pair):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": ["q1"], "score": [0.5]}), str(path))
+    blocker = tmp_path / "blocker" / "pyarrow"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('pyarrow is blocked')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(blocker.parent), os.environ.get("PYTHONPATH", "")])}
+    assert_one_line_error(run_cli("compare", path, "--a", "x", "--b", "y", env=env),
+                          'pip install "pairboot[parquet]"')
+
+
+# ------------------------------------------------------------------------- the writers
+
+
+def make_result(**changes) -> CompareResult:
+    ci = ConfidenceInterval(0.01, 0.05)
+    fields = dict(
+        estimate=0.03, confidence_interval=ci, confidence_level=0.95, method="percentile",
+        standard_error=0.01, p_value=0.0, bootstrap_distribution=__import__("numpy").zeros(3),
+        score_a=SystemScore(0.5, ConfidenceInterval(0.45, 0.55), 0.02),
+        score_b=SystemScore(0.53, ConfidenceInterval(0.48, 0.58), 0.02),
+        n_items=100, n_groups=None, n_strata=None, n_resamples=10_000, seed=12345,
+        warnings=("a warning",), metric="mean", paired=True, group_weighting=None, strata=(),
+        monte_carlo_error=ConfidenceInterval(0.001, 0.001), items_needed=None,
+        groups_needed=None, engine="numba", version=pairboot.__version__,
+    )
+    fields.update(changes)
+    return CompareResult(**fields)
+
+
+def test_signature_line():
+    assert report.signature(make_result()) == (
+        f"pairboot {pairboot.__version__} | paired percentile | metric mean | resamples 10000 "
+        "| level 0.95 | seed 12345 | engine numba"
+    )
+
+
+@pytest.mark.parametrize("p, text", [
+    (0.0, "p < 1/10000"), (3e-6, "p < 0.0001"), (0.0046, "p = 0.0046"), (0.43, "p = 0.430"),
+    (float("nan"), "p = n/a"),
+])
+def test_format_p(p, text):
+    assert report.format_p(p, 10_000) == text
+
+
+def test_text_shows_p_below_one_over_r_and_warnings():
+    out = report.write_text(make_result())
+    assert "p < 1/10000" in out
+    assert "Warnings:\n  - a warning" in out
+
+
+def test_json_writes_nan_as_null():
+    nan = float("nan")
+    data = json.loads(report.write_json(make_result(
+        confidence_interval=ConfidenceInterval(nan, nan), p_value=nan)))
+    assert data["confidence_interval"] == {"low": None, "high": None}
+    assert data["p_value"] is None
+
+
+def test_latex_escapes_names_and_markdown_escapes_pipes():
+    ctx = report.ReportContext(name_a="base_run_1.csv", name_b="new|v2.csv")
+    assert r"base\_run\_1.csv" in report.write_latex(make_result(), ctx)
+    assert r"new\|v2.csv" in report.write_markdown(make_result(), ctx)
+
+
+def test_strata_table_in_every_format():
+    stratum = StratumResult("web", 0.6, 60, None, 0.02, ConfidenceInterval(-0.01, 0.05), 0.015,
+                            0.2, 0.5, 0.52)
+    result = make_result(n_strata=1, strata=(stratum,))
+    for fmt in report.WRITERS:
+        assert "web" in report.render(result, fmt)
+
+
+def test_render_unknown_format():
+    with pytest.raises(ValueError, match="unknown report format"):
+        report.render(make_result(), "html")
+
+
+def test_decimals_follow_the_scale():
+    assert report.decimals(make_result()) == 4
+    big = make_result(estimate=2.5, confidence_interval=ConfidenceInterval(1.0, 4.0),
+                      score_a=SystemScore(30.0, ConfidenceInterval(28.0, 32.0), 1.0),
+                      score_b=SystemScore(32.5, ConfidenceInterval(30.0, 35.0), 1.0))
+    assert report.decimals(big) == 2

@@ -1,0 +1,452 @@
+"""pairboot.readers: every format reads the same columns, and bad files are named errors."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+
+from pairboot import readers
+from pairboot.errors import InputError
+
+ROWS = [("q1", "0.5", "d1"), ("q2", "0.25", "d1"), ("q3", "1", "d2")]
+
+
+def write_csv(path, rows=ROWS, header=("id", "score", "doc"), sep=","):
+    path.write_text(
+        "\n".join(sep.join(r) for r in [header, *rows]) + "\n", encoding="utf-8"
+    )
+    return str(path)
+
+
+def write_jsonl(path, rows=ROWS, header=("id", "score", "doc")):
+    lines = [json.dumps(dict(zip(header, (r[0], float(r[1]), r[2])))) for r in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def write_parquet(path, rows=ROWS):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.table({
+        "id": [r[0] for r in rows],
+        "score": [float(r[1]) for r in rows],
+        "doc": [r[2] for r in rows],
+    })
+    pq.write_table(table, str(path))
+    return str(path)
+
+
+def error(call, *args, **kwargs) -> str:
+    with pytest.raises(InputError) as info:
+        call(*args, **kwargs)
+    assert isinstance(info.value, ValueError)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------- formats
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv", "jsonl", "ndjson", "parquet", "csv.gz"])
+def test_every_format_gives_the_same_columns(tmp_path, kind):
+    path = tmp_path / f"s.{kind}"
+    if kind == "tsv":
+        write_csv(path, sep="\t")
+    elif kind in ("jsonl", "ndjson"):
+        write_jsonl(path)
+    elif kind == "parquet":
+        write_parquet(path)
+    elif kind == "csv.gz":
+        path.write_bytes(gzip.compress(b"id,score,doc\nq1,0.5,d1\nq2,0.25,d1\nq3,1,d2\n"))
+    else:
+        write_csv(path)
+    table = readers.read_table(str(path))
+    assert table.n_rows == 3
+    assert list(table.columns) == ["id", "score", "doc"]
+    assert readers.numeric_column(table, "score").tolist() == [0.5, 0.25, 1.0]
+    assert readers.id_column(table, "id") == ["q1", "q2", "q3"]
+    assert readers.label_column(table, "doc") == ["d1", "d1", "d2"]
+
+
+def test_line_numbers_count_the_header_and_blank_lines(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("id,score\n\nq1,0.5\n\nq2,x\n", encoding="utf-8")
+    table = readers.read_table(str(path))
+    assert table.lines == (3, 5)
+    msg = error(readers.numeric_column, table, "score")
+    assert msg.startswith(f"{path}, line 5, column 'score': 'x' is not a number")
+
+
+def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")
+    table = readers.read_table(str(path))
+    assert table.n_rows == 2
+    assert table.lines == (2, 4)
+    assert "line 4" in error(readers.numeric_column, table, "score")
+
+
+def test_jsonl_line_numbers_and_missing_keys(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": 1, "score": 0.5}\n\n{"id": 2}\n', encoding="utf-8")
+    table = readers.read_table(str(path))
+    assert table.lines == (1, 3)
+    assert readers.id_column(table, "id") == ["1", "2"]
+    msg = error(readers.numeric_column, table, "score")
+    assert "line 3" in msg and "'score'" in msg and "missing" in msg
+
+
+def test_parquet_reports_rows(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": ["a", "b"], "score": [0.5, float("nan")]}), str(path))
+    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    assert "row 2" in msg and "NaN" in msg
+
+
+def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
+    path = write_parquet(tmp_path / "s.parquet")
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError("no pyarrow")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    with pytest.raises(ImportError, match=r'pip install "pairboot\[parquet\]"'):
+        readers.read_table(path)
+
+
+@pytest.mark.parametrize(
+    "data, fmt",
+    [
+        (b"id,score\nq1,0.5\n", "csv"),
+        (b"id\tscore\nq1\t0.5\n", "tsv"),
+        (b'{"id": "q1", "score": 0.5}\n', "jsonl"),
+        (b"\xef\xbb\xbf  \n{\"id\": \"q1\", \"score\": 0.5}\n", "jsonl"),
+    ],
+)
+def test_stdin_is_sniffed(monkeypatch, data, fmt):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    table = readers.read_table("-")
+    assert table.path == "<stdin>"
+    assert table.format == fmt
+    assert readers.numeric_column(table, "score").tolist() == [0.5]
+
+
+def test_stdin_parquet(monkeypatch, tmp_path):
+    data = open(write_parquet(tmp_path / "s.parquet"), "rb").read()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert readers.read_table("-").format == "parquet"
+
+
+def test_unknown_extension_is_sniffed(tmp_path):
+    path = tmp_path / "scores.txt"
+    path.write_text("id\tscore\nq1\t0.5\n", encoding="utf-8")
+    assert readers.read_table(str(path)).format == "tsv"
+
+
+# ---------------------------------------------------------------------- bad files
+
+
+def test_missing_file(tmp_path):
+    path = str(tmp_path / "nope.csv")
+    assert error(readers.read_table, path) == f"{path}: no such file"
+
+
+def test_directory(tmp_path):
+    assert "is a directory" in error(readers.read_table, str(tmp_path))
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n"])
+def test_empty_file(tmp_path, content):
+    path = tmp_path / "e.csv"
+    path.write_bytes(content)
+    assert error(readers.read_table, str(path)) == f"{path}: the file is empty"
+
+
+def test_header_only(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_text("id,score\n", encoding="utf-8")
+    assert "no data rows" in error(readers.read_table, str(path))
+
+
+def test_binary_file(tmp_path):
+    path = tmp_path / "b.csv"
+    path.write_bytes(b"id,score\nq1,\x00\x01\x02\n")
+    msg = error(readers.read_table, str(path))
+    assert str(path) in msg and "binary" in msg
+
+
+def test_parquet_named_csv_is_binary(tmp_path):
+    src = write_parquet(tmp_path / "s.parquet")
+    path = tmp_path / "s.csv"
+    path.write_bytes(open(src, "rb").read())
+    assert "binary" in error(readers.read_table, str(path))
+
+
+def test_not_utf8(tmp_path):
+    path = tmp_path / "l.csv"
+    path.write_bytes("id,score\nq\xe9,0.5\n".encode("latin-1"))
+    msg = error(readers.read_table, str(path))
+    assert "UTF-8" in msg and "line 2" in msg
+
+
+def test_corrupt_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "c.parquet"
+    path.write_bytes(b"PAR1 this is not parquet")
+    assert "not a readable Parquet file" in error(readers.read_table, str(path))
+
+
+def test_ragged_row(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("id,score\nq1,0.5\nq2,0.5,extra\n", encoding="utf-8")
+    msg = error(readers.read_table, str(path))
+    assert "line 3" in msg and "3 field(s)" in msg
+
+
+def test_duplicate_header(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("id,score,score\nq1,1,2\n", encoding="utf-8")
+    assert "twice" in error(readers.read_table, str(path))
+
+
+def test_bad_json_line(tmp_path):
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"id": 1, "score": 1}\n{"id": 2, "score": \n', encoding="utf-8")
+    assert "line 2: not valid JSON" in error(readers.read_table, str(path))
+
+
+def test_json_line_that_is_not_an_object(tmp_path):
+    path = tmp_path / "j.jsonl"
+    path.write_text('{"id": 1, "score": 1}\n[1, 2]\n', encoding="utf-8")
+    assert "line 2: expected a JSON object" in error(readers.read_table, str(path))
+
+
+def test_input_file_is_not_modified(tmp_path):
+    path = write_csv(tmp_path / "s.csv")
+    before = open(path, "rb").read(), os.stat(path).st_mtime_ns
+    readers.numeric_column(readers.read_table(path), "score")
+    assert (open(path, "rb").read(), os.stat(path).st_mtime_ns) == before
+
+
+# ---------------------------------------------------------------------- values
+
+
+def table_of(tmp_path, text, name="t.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return readers.read_table(str(path))
+
+
+def test_missing_column_lists_the_available_ones(tmp_path):
+    t = table_of(tmp_path, "id,score\nq1,1\n")
+    msg = error(readers.numeric_column, t, "ndcg")
+    assert msg == f"{t.path}: no column 'ndcg'; available columns: 'id', 'score'"
+
+
+def test_missing_column_lists_at_most_twenty(tmp_path):
+    t = table_of(tmp_path, ",".join(f"c{i}" for i in range(30)) + "\n" + "1," * 29 + "1\n")
+    msg = error(readers.numeric_column, t, "score")
+    assert "'c19', ... (10 more)" in msg and "'c20'" not in msg
+
+
+def test_missing_column_suggests_a_near_miss(tmp_path):
+    t = table_of(tmp_path, "id,Score\nq1,1\n")
+    assert "(did you mean 'Score'?)" in error(readers.numeric_column, t, "score")
+
+
+def test_missing_column_hints_at_the_delimiter(tmp_path):
+    t = table_of(tmp_path, "id;score\nq1;1\n")
+    assert "delimited by ';'" in error(readers.numeric_column, t, "score")
+
+
+def test_windows_line_endings_and_boolean_text(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_bytes(b"\xef\xbb\xbfid,correct\r\nq1,True\r\nq2,false\r\n")
+    t = readers.read_table(str(path))
+    assert list(t.columns) == ["id", "correct"] and t.lines == (2, 3)
+    assert readers.numeric_column(t, "correct").tolist() == [1.0, 0.0]
+
+
+def test_json_array(tmp_path):
+    t = table_of(tmp_path, '[{"id": "a", "s": 0.5},\n {"id": "b", "s": "x"}]', "t.json")
+    assert t.format == "json" and t.n_rows == 2
+    assert "record 2, column 's'" in error(readers.numeric_column, t, "s")
+    lines = table_of(tmp_path, '{"id": "a", "s": 0.5}\n', "l.json")
+    assert lines.format == "jsonl"
+
+
+def test_utf16(tmp_path):
+    path = tmp_path / "u.csv"
+    path.write_bytes("id,score\nq1,1\n".encode("utf-16"))
+    assert "UTF-16" in error(readers.read_table, str(path))
+
+
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        ("", "missing value"),
+        ("  ", "missing value"),
+        ("abc", "'abc' is not a number"),
+        ("nan", "NaN"),
+        ("NaN", "NaN"),
+        ("inf", "infinite"),
+        ("-Infinity", "infinite"),
+    ],
+)
+def test_bad_numbers_name_file_line_column_and_value(tmp_path, value, words):
+    t = table_of(tmp_path, f"id,score\nq1,0.5\nq2,{value}\nq3,0.1\n")
+    msg = error(readers.numeric_column, t, "score")
+    assert msg.startswith(f"{t.path}, line 3, column 'score': ")
+    assert words in msg
+
+
+def test_bad_numbers_are_counted(tmp_path):
+    t = table_of(tmp_path, "id,score\nq1,x\nq2,y\nq3,z\n")
+    assert "(2 more bad value(s) in this column)" in error(readers.numeric_column, t, "score")
+
+
+def test_numbers_accept_whitespace_exponents_and_json_booleans(tmp_path):
+    t = table_of(tmp_path, "id,score\nq1, 1e-3 \nq2,-2\n")
+    assert readers.numeric_column(t, "score").tolist() == [0.001, -2.0]
+    j = table_of(tmp_path, '{"c": true}\n{"c": false}\n{"c": "0.5"}\n', "t.jsonl")
+    assert readers.numeric_column(j, "c").tolist() == [1.0, 0.0, 0.5]
+
+
+def test_json_nan_literal_is_rejected(tmp_path):
+    j = table_of(tmp_path, '{"s": 1}\n{"s": NaN}\n', "t.jsonl")
+    assert "line 2" in error(readers.numeric_column, j, "s")
+
+
+def test_duplicate_ids_name_the_id_and_both_lines(tmp_path):
+    t = table_of(tmp_path, "id,score\nq1,1\nq2,1\nq1,0\n")
+    msg = error(readers.id_column, t, "id")
+    assert "duplicate id 'q1'" in msg and "line 2 and line 4" in msg
+
+
+def test_missing_id(tmp_path):
+    t = table_of(tmp_path, "id,score\nq1,1\n,1\n")
+    assert "line 3" in error(readers.id_column, t, "id")
+
+
+def test_json_numeric_ids_match_csv_ids(tmp_path):
+    j = table_of(tmp_path, '{"id": 1}\n{"id": 2.0}\n', "t.jsonl")
+    assert readers.id_column(j, "id") == ["1", "2"]
+
+
+def test_join_on_ids_reorders_b():
+    order = readers.join_on_ids(["a", "b", "c"], ["c", "a", "b"], "A.csv", "B.csv")
+    assert order.tolist() == [1, 2, 0]
+
+
+def test_join_reports_ids_on_each_side():
+    ids_a = [f"q{i}" for i in range(10)]
+    ids_b = [f"q{i}" for i in range(3, 10)] + ["x1", "x2"]
+    msg = error(readers.join_on_ids, ids_a, ids_b, "A.csv", "B.csv")
+    assert "3 only in A.csv ('q0', 'q1', 'q2')" in msg
+    assert "2 only in B.csv ('x1', 'x2')" in msg
+
+
+def test_join_shows_at_most_five():
+    msg = error(readers.join_on_ids, [str(i) for i in range(20)], ["0"], "A", "B")
+    assert "19 only in A" in msg and "'1', '2', '3', '4', '5', ..." in msg
+    assert "'6'" not in msg
+
+
+def test_merge_labels_conflict_names_the_id():
+    msg = error(
+        readers.merge_labels,
+        [("A.csv", ["g1", "g2"]), ("B.csv", ["g1", "g3"])],
+        ["q1", "q2"],
+        column="doc",
+        what="group",
+    )
+    assert "id 'q2'" in msg and "'g2' in A.csv" in msg and "'g3' in B.csv" in msg
+
+
+def test_merge_labels_fills_from_either_file_and_reports_missing():
+    merged = readers.merge_labels(
+        [("A", ["g1", None]), ("B", [None, "g2"])], ["q1", "q2"], column="c", what="group"
+    )
+    assert merged == ["g1", "g2"]
+    msg = error(
+        readers.merge_labels, [("A", ["g1", None, None])], ["q1", "q2", "q3"],
+        column="doc", what="group",
+    )
+    assert "missing" in msg and "2 of 3" in msg and "'q2', 'q3'" in msg
+
+
+@pytest.mark.parametrize(
+    "columns, found",
+    [
+        (["base_tp", "new_tp"], "base_tp"),
+        (["tp_base", "tp_new"], "tp_base"),
+        (["basetp", "newtp"], "basetp"),
+        (["tpbase"], "tpbase"),
+    ],
+)
+def test_find_system_column(tmp_path, columns, found):
+    t = table_of(tmp_path, ",".join(columns) + "\n" + ",".join("1" for _ in columns) + "\n")
+    assert readers.find_system_column(t, "base", "tp") == found
+
+
+def test_find_system_column_none_or_several(tmp_path):
+    t = table_of(tmp_path, "base_tp,tp_base,x\n1,1,1\n")
+    assert "several columns" in error(readers.find_system_column, t, "base", "tp")
+    assert "no column for statistic 'fp'" in error(readers.find_system_column, t, "base", "fp")
+
+
+# ------------------------------------------------------------------ stratum weights
+
+
+def test_stratum_weights_inline():
+    assert readers.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("web=0", "must be positive"),
+        ("web=-1", "must be positive"),
+        ("web=x", "not a number"),
+        ("web=nan", "NaN"),
+        ("web", "cannot read"),
+        ("web=1,web=2", "more than one weight"),
+        (",", "no weights"),
+    ],
+)
+def test_stratum_weights_inline_errors(spec, words):
+    assert words in error(readers.parse_stratum_weights, spec)
+
+
+@pytest.mark.parametrize("header", ["stratum,weight\n", ""])
+def test_stratum_weights_file(tmp_path, header):
+    path = tmp_path / "w.csv"
+    path.write_text(header + "web,3\nnews,1\n", encoding="utf-8")
+    assert readers.parse_stratum_weights(str(path)) == {"web": 3.0, "news": 1.0}
+
+
+def test_stratum_weights_file_errors(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text("stratum,weight\nweb,3\nnews,0\n", encoding="utf-8")
+    msg = error(readers.parse_stratum_weights, str(path))
+    assert str(path) in msg and "line 3" in msg and "positive" in msg
+    path.write_text("stratum,weight,x\nweb,3,1\n", encoding="utf-8")
+    assert "exactly two columns" in error(readers.parse_stratum_weights, str(path))
+    assert "no such file" in error(readers.parse_stratum_weights, str(tmp_path / "none.csv"))
+
+
+def test_numeric_column_is_float64(tmp_path):
+    t = table_of(tmp_path, "s\n1\n2\n")
+    values = readers.numeric_column(t, "s")
+    assert values.dtype == np.float64
