@@ -112,7 +112,7 @@ def compare(
     >>> b = [0.66, 0.45, 0.57, 0.74, 0.37, 0.55, 0.69, 0.61] * 5
     >>> res = pairboot.compare(a, b, seed=1)
     >>> round(res.estimate, 4)
-    0.03
+    0.0313
     >>> res.excludes_zero
     True
     """
@@ -385,20 +385,21 @@ class _Statistic:
         for system, n_bad in self.undefined.items():
             if not n_bad:
                 continue
-            if m.partly_undefined is not None:
-                fate = (
-                    f"the undefined part taken as {m.undefined:g} (the metric's convention, "
-                    "e.g. a class with no tp, fp or fn counts as F1 = 0)"
-                )
-            elif not math.isnan(m.undefined):
-                fate = f"taken as {m.undefined:g} (the metric's convention)"
-            else:
-                fate = "left out of the interval"
             where = "resamples" if self.n_strata == 1 else "resampled strata"
+            if m.partly_undefined is not None:
+                what = "partly undefined (e.g. a class with no tp, fp or fn)"
+                fate = f"that part was taken as {m.undefined:g} (the metric's convention)"
+            else:
+                what = "undefined (e.g. 0/0)"
+                fate = (
+                    f"taken as {m.undefined:g} (the metric's convention)"
+                    if not math.isnan(m.undefined)
+                    else "left out of the interval"
+                )
             notes.append((
                 DegenerateDataWarning,
-                f"metric {m.name!r} was undefined (e.g. 0/0) for system {system.upper()} in "
-                f"{n_bad} of {total} {where}, {fate}",
+                f"metric {m.name!r} was {what} for system {system.upper()} in "
+                f"{n_bad} of {total} {where}; {fate}",
             ))
         return notes
 

@@ -181,7 +181,8 @@ def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float
 
     For quantile-based endpoints at probability ``p`` it is half the distance between the
     quantiles at ``p -/+ sqrt(p (1 - p) / R)`` (a distribution-free 68% band for a
-    sample quantile); for the normal interval, the error of the standard deviation.
+    sample quantile); for the normal interval, ``sd * sqrt((1 + z^2 / 2) / R)`` from the
+    errors of the bootstrap mean and standard deviation.
     """
     r = len(boot.theta)
     if r < 2:
@@ -196,7 +197,9 @@ def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float
         e_lo, e_hi = qerr(boot.theta, lo_p), qerr(boot.theta, hi_p)
         return (e_lo, e_hi) if method == "percentile" else (e_hi, e_lo)
     if method == "normal":
-        e = _ppf(hi_p) * boot.sd / math.sqrt(2.0 * (r - 1))
+        # The centre carries the error of mean(theta*), the half-width that of the sd.
+        z = _ppf(hi_p)
+        e = boot.sd * math.sqrt((1.0 + z * z / 2.0) / r)
         return e, e
     if method == "bca":
         if not (math.isfinite(boot.z0) and math.isfinite(boot.acceleration)):
