@@ -828,3 +828,53 @@ def test_decimals_follow_the_scale():
                       score_a=SystemScore(30.0, ConfidenceInterval(28.0, 32.0), 1.0),
                       score_b=SystemScore(32.5, ConfidenceInterval(30.0, 35.0), 1.0))
     assert report.decimals(big) == 2
+
+
+USER_METRIC = '''
+import pairboot
+
+f2 = pairboot.Metric(
+    "f2", ("tp", "fp", "fn"),
+    lambda S: 5 * S[..., 0] / (5 * S[..., 0] + 4 * S[..., 2] + S[..., 1]),
+    undefined=0.0,
+)
+not_a_metric = 3
+'''
+
+
+def test_user_defined_metric_from_a_file(tmp_path):
+    path = tmp_path / "my_metrics.py"
+    path.write_text(USER_METRIC)
+    proc = run_in_process("compare", EXAMPLES / "ner_counts.csv", "--a", "base", "--b", "new",
+                          "--metric", f"{path}:f2", "--format", "json", *FAST)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["metric"] == "f2"
+    # The same metric through the API gives the same answer.
+    namespace: dict = {}
+    exec(USER_METRIC, namespace)
+    rows = list(__import__("csv").DictReader(open(EXAMPLES / "ner_counts.csv")))
+    a = [[float(r[f"base_{s}"]) for s in ("tp", "fp", "fn")] for r in rows]
+    b = [[float(r[f"new_{s}"]) for s in ("tp", "fp", "fn")] for r in rows]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = pairboot.compare(a, b, metric=namespace["f2"], n_resamples=400, seed=7)
+    assert out["estimate"] == pytest.approx(ref.estimate, rel=1e-12)
+    assert out["confidence_interval"]["low"] == pytest.approx(ref.confidence_interval.low)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("{path}:missing", ["no pairboot.Metric named 'missing'"]),
+        ("{path}:not_a_metric", ["found int"]),
+        ("{tmp}/nowhere.py:f2", ["does not exist"]),
+        ("no_such_module_xyz:f2", ["cannot load metric", "ModuleNotFoundError"]),
+    ],
+)
+def test_user_defined_metric_errors(tmp_path, spec, words):
+    path = tmp_path / "my_metrics.py"
+    path.write_text(USER_METRIC)
+    proc = run_in_process("compare", EXAMPLES / "ner_counts.csv", "--a", "base", "--b", "new",
+                          "--metric", spec.format(path=path, tmp=tmp_path), *FAST)
+    assert_one_line_error(proc, *words)

@@ -26,7 +26,7 @@ import numpy as np
 from pairboot import readers
 from pairboot._version import __version__
 from pairboot.errors import InputError
-from pairboot.metrics import builtin_metrics, builtin_stats
+from pairboot.metrics import Metric, builtin_metrics, builtin_stats, load_metric
 from pairboot.report import WRITERS, ReportContext, render
 
 EXIT_OK = 0
@@ -97,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
     data.add_argument("--metric", default="mean", metavar="NAME",
                       help="metric recomputed on every resample: "
-                      f"{', '.join(builtin_metrics())} (default mean)")
+                      f"{', '.join(builtin_metrics())} (default mean), or your own "
+                      "pairboot.Metric as FILE.py:NAME or MODULE:NAME")
     data.add_argument("--stats", metavar="COLS",
                       help="comma-separated columns of the metric's per-item statistics, "
                       "e.g. tp,fp,fn (one file: found as {a}_{stat}, {stat}_{a}, ...)")
@@ -157,8 +158,16 @@ def _split(text: str, option: str) -> list[str]:
     return names
 
 
-def _metric_stats(name: str) -> tuple[str, ...]:
-    """The default statistic columns of a built-in metric (``--stats`` when not given)."""
+def _metric(text: str) -> str | Metric:
+    """A built-in metric's name, or the user's Metric for ``FILE.py:NAME``/``MODULE:NAME``."""
+    return load_metric(text) if ":" in text else text
+
+
+def _metric_stats(metric: str | Metric) -> tuple[str, ...]:
+    """The default statistic columns of a metric (``--stats`` when not given)."""
+    if isinstance(metric, Metric):
+        return metric.stats
+    name = metric
     stats = builtin_stats(name)  # ValueError for an unknown metric
     if stats is None:
         raise InputError(
@@ -177,7 +186,7 @@ def _stat_names(args) -> list[str] | None:
         raise InputError("give either --score (one score column) or --stats (several), not both")
     if args.stats is not None:
         return _split(args.stats, "--stats")
-    stats = _metric_stats(args.metric)
+    stats = _metric_stats(args.metric_object)
     mean_like = stats == ("score",)
     if args.score is not None:
         if not mean_like:
@@ -468,6 +477,7 @@ def run_compare(args) -> int:
         )
     if args.output is not None:
         _check_output(args.output, args.files)
+    args.metric_object = _metric(args.metric)
     inputs = load_inputs(args)
     bar = ProgressBar(args.resamples if isinstance(args.resamples, int) else 1,
                       enabled=not args.no_progress)
@@ -482,7 +492,7 @@ def run_compare(args) -> int:
                 group_weighting=args.group_weighting or "items",
                 strata=inputs.strata,
                 strata_weights=inputs.strata_weights,
-                metric=args.metric,
+                metric=args.metric_object,
                 n_resamples=args.resamples,
                 confidence_level=args.level,
                 method=args.method,

@@ -488,6 +488,42 @@ def builtin_stats(name: str) -> tuple[str, ...] | None:
     raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
 
 
+def load_metric(spec: str) -> Metric:
+    """A user's :class:`Metric` named as ``"path/to/file.py:NAME"`` or ``"package.module:NAME"``.
+
+    This is how the command line takes a user-defined metric (``--metric
+    my_metrics.py:token_f1``).  Raises ``ValueError`` naming what could not be loaded.
+    """
+    import importlib
+    import importlib.util
+    import os
+
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr:
+        raise ValueError(f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}")
+    try:
+        if where.endswith(".py") or os.sep in where:
+            if not os.path.isfile(where):
+                raise ValueError(f"metric file {where} does not exist")
+            name = "pairboot_user_metric_" + os.path.splitext(os.path.basename(where))[0]
+            module_spec = importlib.util.spec_from_file_location(name, where)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except ValueError:
+        raise
+    except Exception as exc:  # the user's code: any error becomes one message
+        raise ValueError(f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}") from None
+    metric = getattr(module, attr, None)
+    if not isinstance(metric, Metric):
+        raise ValueError(
+            f"{where} has no pairboot.Metric named {attr!r}"
+            + (f" (found {type(metric).__name__})" if metric is not None else "")
+        )
+    return metric
+
+
 def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     """The :class:`Metric` for a name or object, checked against the input's columns.
 
