@@ -161,19 +161,55 @@ class DrawPlan:
 
 
 def _distinct_rows(xd: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Distinct rows and their counts, or None when there are more than ``limit``."""
-    if limit < 1:
+    """Distinct rows and their counts, or None when there are more than ``limit``.
+
+    Rows come in the order of their first appearance: the same whichever order the
+    columns (systems) come in, so swapping A and B negates the resampled differences
+    exactly.  Cost O(n) passes for few distinct values: each column is coded against
+    its distinct values, and the codes are counted, with no sort of the rows.
+    """
+    n = len(xd)
+    if limit < 1 or n == 0:
         return None
-    # A cheap look at the first column before sorting everything.
-    if np.unique(xd[: min(len(xd), 4 * limit + 1), 0]).size > limit:
-        return None
-    rows, first, counts = np.unique(xd, axis=0, return_index=True, return_counts=True)
-    if len(rows) > limit:
-        return None
-    # Order of first appearance: the same whichever order the columns (systems) come in,
-    # so swapping A and B negates the resampled differences exactly.
+    codes = np.zeros(n, dtype=np.int64)
+    radix = 1
+    for j in range(xd.shape[1]):
+        col = xd[:, j]
+        values = np.unique(col[: 2 * limit + 1])  # a cheap look at the head first
+        if values.size > limit:
+            return None
+        idx = np.minimum(np.searchsorted(values, col), values.size - 1)
+        if not np.array_equal(values[idx], col):  # values the head did not show
+            values = np.unique(col)
+            if values.size > limit:
+                return None
+            idx = np.searchsorted(values, col)
+        codes += idx * radix
+        radix *= values.size
+        if radix > (1 << 20):  # keep the code space small: renumber the codes seen
+            _, codes = np.unique(codes, return_inverse=True)
+            codes = codes.reshape(-1)
+            radix = int(codes.max()) + 1
+            if radix > limit:
+                return None
+    if radix <= (1 << 20):
+        counts = np.bincount(codes, minlength=radix)
+        present = np.flatnonzero(counts)
+        if len(present) > limit:
+            return None
+        if len(present) <= 64:
+            first = np.array([np.argmax(codes == c) for c in present.tolist()], dtype=np.int64)
+        else:
+            first = np.full(radix, n, dtype=np.int64)
+            np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
+            first = first[present]
+        counts = counts[present]
+    else:
+        _, first, counts = np.unique(codes, return_index=True, return_counts=True)
+        if len(first) > limit:
+            return None
     order = np.argsort(first)
-    return rows[order], counts[order]
+    return xd[first[order]], counts[order]
 
 
 def resample_sums(
