@@ -1,0 +1,329 @@
+"""The resampling kernels: same draws, same distribution, reproducible bit for bit.
+
+Timing does not belong here (see ``benchmarks/bench.py``); these tests check that every
+fast path computes what the simple one does:
+
+- the numba kernel (both its gather and its counting path) against the numpy reference
+  kernel, to rounding, on unequal strata and 1 to 5 columns;
+- bit-identical sums for 1 and 2 threads and for any split of the replicates into calls;
+- uniform draws (chi-square at p = 1e-6, so only a real bug fails);
+- the exact multinomial path against the index path: mean, variance and covariance of
+  the sums against their analytic values, within five Monte Carlo standard errors.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from pairboot import engine
+from pairboot.engine import DrawPlan, index_sums_numpy, replicate_keys, resample_sums
+
+P_FAIL = 1e-6
+"""Chance that a statistical check fails without a bug."""
+
+Z = 5.0
+"""Monte Carlo tolerance in standard errors (two-sided tail about 6e-7)."""
+
+# (starts, sizes): one stratum; unequal strata, a stratum of 1 and 3 units, one longer
+# than a vectorised block (256) with a ragged tail, and an empty stratum.
+LAYOUTS = [
+    ([0], [1000]),
+    ([0, 100, 1100, 1103, 1104], [100, 1000, 3, 1, 2897]),
+    ([0, 517, 517], [517, 0, 3483]),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    """The numba kernel module (the tests using it skip when numba is missing)."""
+    pytest.importorskip("numba")
+    from pairboot import _numba  # noqa: PLC0415
+
+    return _numba
+
+
+def _reference(x, starts, sizes, keys):
+    out = np.empty((len(keys), len(starts), x.shape[1]))
+    index_sums_numpy(x, np.asarray(starts), np.asarray(sizes), keys, out)
+    return out
+
+
+def _kernel(nb, x, starts, sizes, keys, count_bytes=None):
+    out = np.full((len(keys), len(starts), x.shape[1]), np.nan)
+    kwargs = {} if count_bytes is None else {"count_bytes": count_bytes}
+    nb.index_sums(x, np.asarray(starts), np.asarray(sizes), keys, out, **kwargs)
+    return out
+
+
+# --- same numbers as the numpy reference -----------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("layout", range(len(LAYOUTS)))
+@pytest.mark.parametrize("path", ["gather", "count"])
+def test_numba_matches_numpy_reference(nb, k, layout, path):
+    starts, sizes = LAYOUTS[layout]
+    n = starts[-1] + sizes[-1]
+    rng = np.random.default_rng(100 * k + layout)
+    # Scores in [0, 1] with a column of larger values: sums far from cancellation, so a
+    # relative tolerance on rounding is meaningful.
+    x = rng.uniform(size=(n, k))
+    x[:, -1] *= 1000.0
+    keys = replicate_keys(7 + layout, 0, 67)
+    got = _kernel(nb, x, starts, sizes, keys, 0 if path == "count" else 1 << 60)
+    np.testing.assert_allclose(got, _reference(x, starts, sizes, keys), rtol=1e-12, atol=0)
+
+
+def test_default_threshold_uses_both_paths(nb):
+    """A stratum above COUNT_PATH_BYTES is counted, a small one gathered: same draws."""
+    k = 2
+    big = nb.COUNT_PATH_BYTES // (8 * k) + 1
+    starts, sizes = [0, 50], [50, big]
+    x = np.random.default_rng(3).uniform(size=(50 + big, k))
+    keys = replicate_keys(11, 0, 3)
+    np.testing.assert_allclose(
+        _kernel(nb, x, starts, sizes, keys), _reference(x, starts, sizes, keys), rtol=1e-12
+    )
+
+
+def test_count_overflow_is_exact(nb):
+    """Counts are bytes; a count passing 255 must still contribute exactly.
+
+    Starting every count at 250 (the kernel expects 0 and leaves 0) makes most counts
+    wrap; the result must then be the reference sums plus 250 times the column sums.
+    """
+    n, k = 600, 3
+    x = np.random.default_rng(5).uniform(size=(n, k))
+    keys = replicate_keys(13, 0, 1)
+    buf = np.empty(256, dtype=np.uint64)
+    cnt = np.full(n, 250, dtype=np.uint8)
+    acc = np.empty(k)
+    nb._count(x, 0, n, keys[0], buf, cnt, acc)
+    expected = _reference(x, [0], [n], keys)[0, 0] + 250 * x.sum(axis=0)
+    np.testing.assert_allclose(acc, expected, rtol=1e-12)
+    assert not cnt.any(), "the counts must be left at zero"
+
+
+def test_large_sizes_use_the_exact_multiply_high(nb):
+    """Draws bounded by sizes near 2**32 equal engine.bounded's exact arithmetic."""
+    keys = replicate_keys(17, 0, 5)
+    draws = 1000
+    for size in (3, 1000, 2**31 + 11, 2**32 - 1):
+        expected = 0
+        for key in keys:
+            units = engine.draw_units(key, np.arange(draws), size)
+            assert units.min() >= 0 and units.max() < size
+            expected += int(units.astype(np.uint64).sum(dtype=np.uint64))
+        assert nb.draw_only(draws, keys, size=size) == expected % 2**64
+
+
+def test_out_may_be_any_float_array(nb):
+    x = np.random.default_rng(1).uniform(size=(300, 2))
+    keys = replicate_keys(1, 0, 4)
+    expected = _kernel(nb, x, [0], [300], keys)
+    out = np.zeros((1, 2, 4)).transpose(2, 0, 1)  # (4, 1, 2), not contiguous
+    nb.index_sums(x, np.array([0]), np.array([300]), keys, out)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_bad_layouts_are_refused(nb):
+    x = np.zeros((10, 1))
+    keys = replicate_keys(0, 0, 2)
+    out = np.empty((2, 1, 1))
+    with pytest.raises(ValueError, match="within the rows"):
+        nb.index_sums(x, np.array([5]), np.array([6]), keys, out)
+    with pytest.raises(ValueError, match="shape"):
+        nb.index_sums(x, np.array([0]), np.array([10]), keys, np.empty((3, 1, 1)))
+
+
+# --- reproducible whatever the threads and batches --------------------------------------------
+
+
+def test_bit_identical_for_any_thread_count(nb):
+    import numba  # noqa: PLC0415
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba was started with a single thread")
+    starts, sizes = LAYOUTS[1]
+    x = np.random.default_rng(2).normal(size=(starts[-1] + sizes[-1], 3))
+    keys = replicate_keys(5, 0, 203)
+    before = numba.get_num_threads()
+    try:
+        results = {}
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            for path, cb in (("gather", 1 << 60), ("count", 0)):
+                results[threads, path] = _kernel(nb, x, starts, sizes, keys, cb)
+    finally:
+        numba.set_num_threads(before)
+    for path in ("gather", "count"):
+        np.testing.assert_array_equal(results[1, path], results[2, path])
+
+
+def test_bit_identical_for_any_split_of_the_replicates(nb):
+    starts, sizes = LAYOUTS[1]
+    x = np.random.default_rng(4).normal(size=(starts[-1] + sizes[-1], 2))
+    keys = replicate_keys(9, 3, 300)
+    whole = _kernel(nb, x, starts, sizes, keys)
+    cuts = [0, 1, 64, 65, 200, 300]
+    parts = [_kernel(nb, x, starts, sizes, keys[a:b]) for a, b in zip(cuts, cuts[1:])]
+    np.testing.assert_array_equal(np.concatenate(parts), whole)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_resample_sums_do_not_depend_on_batches(backend):
+    """R = 100 (one memory batch) is a prefix of R = 2100 (several batches)."""
+    if backend == "numba":
+        pytest.importorskip("numba")
+    x = np.random.default_rng(6).normal(size=(500, 2))
+    plan = DrawPlan.from_columns(x, [0, 200], [200, 300])
+    short, path = resample_sums(plan, 100, seed=42, backend=backend)
+    long, _ = resample_sums(plan, 2100, seed=42, backend=backend)
+    assert path == backend
+    np.testing.assert_array_equal(long[:100], short)
+
+
+def test_keys_are_a_prefix():
+    np.testing.assert_array_equal(replicate_keys(3, 0, 1000)[:100], replicate_keys(3, 0, 100))
+    assert not np.array_equal(replicate_keys(3, 0, 64), replicate_keys(3, 1, 64))
+    assert not np.array_equal(replicate_keys(3, 0, 64), replicate_keys(4, 0, 64))
+
+
+def test_import_pairboot_does_not_import_numba():
+    code = "import sys, pairboot; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# --- uniform draws -------------------------------------------------------------------------
+
+
+def _chi2_uniform_pvalue(counts):
+    counts = np.asarray(counts, dtype=float)
+    expected = counts.sum() / len(counts)
+    chi2 = float(((counts - expected) ** 2).sum() / expected)
+    return stats.chi2.sf(chi2, len(counts) - 1)
+
+
+@pytest.mark.parametrize("size", [7, 13, 16])
+@pytest.mark.parametrize("path", ["gather", "count"])
+def test_numba_draws_are_uniform(nb, size, path):
+    """One-hot rows make the sums the counts of each unit: pooled, they are uniform.
+
+    The stratum sits after another one, so the counters do not start at 0.
+    """
+    x = np.zeros((5 + size, size))
+    x[5:] = np.eye(size)
+    keys = replicate_keys(21, 0, 20_000)
+    counts = _kernel(nb, x, [0, 5], [5, size], keys, 0 if path == "count" else 1 << 60)
+    per_unit = counts[:, 1].sum(axis=0)
+    assert per_unit.sum() == size * len(keys)
+    assert _chi2_uniform_pvalue(per_unit) > P_FAIL
+    # Each replicate draws exactly `size` units.
+    np.testing.assert_array_equal(counts[:, 1].sum(axis=1), size)
+
+
+def test_engine_draws_are_uniform_over_many_units():
+    size = 1000
+    keys = replicate_keys(23, 0, 200)
+    counts = np.zeros(size)
+    for key in keys:
+        counts += np.bincount(engine.draw_units(key, np.arange(size), size), minlength=size)
+    assert _chi2_uniform_pvalue(counts) > P_FAIL
+
+
+def test_replicates_are_independent():
+    """Counts of one unit in consecutive replicates are uncorrelated (|r| < Z / sqrt(R))."""
+    size, n_rep = 50, 4000
+    keys = replicate_keys(29, 0, n_rep)
+    first = np.array(
+        [np.count_nonzero(engine.draw_units(k, np.arange(size), size) == 0) for k in keys],
+        dtype=float,
+    )
+    r = np.corrcoef(first[:-1], first[1:])[0, 1]
+    assert abs(r) < Z / math.sqrt(n_rep - 1)
+
+
+# --- the exact multinomial path and the index path: one distribution ----------------------------
+
+
+def _moment_checks(sums, x, size):
+    """Mean, variances and covariance of the (R, k) sums against their exact values.
+
+    For ``size`` uniform draws from the rows of ``x``: E[S] = size * mean(x) and
+    Cov[S] = size * Cov_pop(x).  Standard errors are estimated from the sample:
+    sqrt(var / R) for a mean and sqrt((m4 - var**2) / R) for a (co)variance.
+    """
+    r = len(sums)
+    mean = x.mean(axis=0)
+    cov = np.cov(x, rowvar=False, ddof=0) * size
+    centered = sums - size * mean
+    for j in range(x.shape[1]):
+        se = math.sqrt(cov[j, j] / r)
+        assert abs(sums[:, j].mean() - size * mean[j]) <= Z * se, ("mean", j)
+    for i in range(x.shape[1]):
+        for j in range(i, x.shape[1]):
+            prod = centered[:, i] * centered[:, j]
+            se = math.sqrt(max(prod.var(), 1e-300) / r)
+            assert abs(prod.mean() - cov[i, j]) <= Z * se, ("cov", i, j, prod.mean(), cov[i, j])
+
+
+def _binary_scores(n, seed):
+    """Correlated 0/1 scores of two systems: few distinct rows."""
+    rng = np.random.default_rng(seed)
+    a = (rng.uniform(size=n) < 0.7).astype(float)
+    b = np.where(rng.uniform(size=n) < 0.8, a, 1.0 - a)
+    return np.column_stack([a, b])
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_multinomial_and_index_paths_give_the_same_distribution(backend, monkeypatch):
+    if backend == "numba":
+        pytest.importorskip("numba")
+    n, n_rep = 3000, 4000
+    x = _binary_scores(n, 1)
+    plan = DrawPlan.from_columns(x, [0], [n])
+    exact, path = resample_sums(plan, n_rep, seed=5, backend=backend)
+    assert path == "multinomial"
+    monkeypatch.setattr(engine, "MULTINOMIAL_RATIO", 10**12)
+    drawn, path = resample_sums(plan, n_rep, seed=5, backend=backend)
+    assert path == backend
+    for sums in (exact, drawn):
+        _moment_checks(sums[:, 0, :], x, n)
+    # The two samples against each other, too: Welch's test on the difference b - a.
+    da, db = (s[:, 0, 1] - s[:, 0, 0] for s in (exact, drawn))
+    assert stats.ttest_ind(da, db, equal_var=False).pvalue > P_FAIL
+
+
+def test_jitter_takes_the_index_path_with_the_same_distribution():
+    """0/1 scores plus a tiny jitter have no repeated rows: index path, same moments."""
+    pytest.importorskip("numba")
+    n, n_rep = 3000, 4000
+    x = _binary_scores(n, 2)
+    x_jit = x + np.random.default_rng(3).uniform(-1e-9, 1e-9, size=x.shape)
+    exact, p1 = resample_sums(DrawPlan.from_columns(x, [0], [n]), n_rep, seed=8, backend="numba")
+    drawn, p2 = resample_sums(
+        DrawPlan.from_columns(x_jit, [0], [n]), n_rep, seed=8, backend="numba"
+    )
+    assert (p1, p2) == ("multinomial", "numba")
+    _moment_checks(exact[:, 0, :], x, n)
+    _moment_checks(drawn[:, 0, :], x_jit, n)
+
+
+def test_strata_mix_paths_with_the_right_moments():
+    """One stratum of 0/1 rows (multinomial), one continuous (index): each is right."""
+    pytest.importorskip("numba")
+    n0, n1, n_rep = 2000, 500, 4000
+    x0 = _binary_scores(n0, 4)
+    x1 = np.random.default_rng(5).gamma(2.0, size=(n1, 2))
+    plan = DrawPlan.from_columns(np.concatenate([x0, x1]), [0, n0], [n0, n1])
+    sums, path = resample_sums(plan, n_rep, seed=3, backend="numba")
+    assert path == "multinomial+numba"
+    _moment_checks(sums[:, 0, :], x0, n0)
+    _moment_checks(sums[:, 1, :], x1, n1)
