@@ -140,3 +140,16 @@ def test_prefix_property():
     r1 = pairboot.compare(A, B, seed=2, n_resamples=100)
     r2 = pairboot.compare(A, B, seed=2, n_resamples=1000)
     np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution[:100])
+
+
+def test_dataframe_columns_are_matched_by_name():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 5, size=(60, 3)).astype(float)
+    a = pd.DataFrame(counts, columns=["tp", "fp", "fn"])
+    b = pd.DataFrame(counts[:, [2, 0, 1]], columns=["fn", "tp", "fp"])  # same data, reordered
+    res = pairboot.compare(a, b, metric="f1", seed=0, n_resamples=200)
+    assert res.estimate == 0.0
+    # A plain array carries no names: its columns are taken in order, so this differs.
+    res = pairboot.compare(a, b.to_numpy(), metric="f1", seed=0, n_resamples=200)
+    assert res.estimate != 0.0

@@ -61,7 +61,8 @@ def compare(
         Per-item scores of systems A and B, in the same item order: 1-D (one score per
         item, for ``metric="mean"``) or 2-D (items x sufficient statistics, e.g. the
         ``tp, fp, fn`` columns for ``metric="f1"``).  Lists, numpy arrays and pandas or
-        polars Series/DataFrames are accepted.
+        polars Series/DataFrames are accepted; a DataFrame whose columns carry the
+        metric's statistic names is read by name, any other in column order.
     paired : bool, default True
         ``False`` draws A's and B's items independently (the unpaired bootstrap, for
         contrast; then ``a`` and ``b`` may have different lengths).

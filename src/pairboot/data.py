@@ -103,6 +103,24 @@ def as_statistics(values, name: str) -> np.ndarray:
     return arr
 
 
+def _by_name(values, metric):
+    """A DataFrame's columns put in the metric's order when they carry its stat names.
+
+    Otherwise (other names, or a plain array) the columns are taken in the given order.
+    """
+    columns = getattr(values, "columns", None)
+    if columns is None:
+        return values
+    names = [str(c) for c in columns]
+    try:
+        m = resolve_metric(metric, len(names))
+    except ValueError:
+        return values  # the count does not fit: as_statistics/resolve_metric will say so
+    if set(m.stats) <= set(names) and list(m.stats) != names:
+        return values[list(m.stats)]
+    return values
+
+
 def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..L-1 and the distinct labels for one label per item."""
     if hasattr(values, "to_numpy"):
@@ -153,6 +171,7 @@ def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
 def build_design(
     a, b, *, metric, paired: bool, groups, group_weighting: str, strata, strata_weights
 ) -> Design:
+    a, b = _by_name(a, metric), _by_name(b, metric)
     A = as_statistics(a, "a")
     B = as_statistics(b, "b")
     if A.shape[1] != B.shape[1]:
