@@ -443,6 +443,7 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
             "bootstrap interval is rough (treat as rough; it tends to be too narrow)",
         ))
     if design.strata_names is not None:
+        small = []
         for name, m in zip(design.strata_names, design.units_per_stratum.tolist()):
             if m == 1:
                 notes.append((
@@ -450,6 +451,15 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
                     f"stratum {name!r} has a single {unit[:-1]}: its variance cannot be "
                     "estimated, so it adds nothing to the interval's width",
                 ))
+            elif m < SMALL_N:
+                small.append(f"{name} ({m})")
+        if small and n_units >= SMALL_N:  # (below, the overall warning says it all)
+            notes.append((
+                SmallSampleWarning,
+                f"strata with fewer than {SMALL_N} {unit}: {', '.join(small[:10])}"
+                + (" ..." if len(small) > 10 else "")
+                + "; their own intervals (result.strata) are rough",
+            ))
     sizes = design.group_sizes
     if sizes is not None and len(sizes) > 1:
         cv = float(sizes.std() / sizes.mean())

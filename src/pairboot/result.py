@@ -171,7 +171,7 @@ class CompareResult:
         pct = f"{float(level) * 100:.4g}%"
         unit = "groups" if self.n_groups is not None else "items"
         size = (
-            f"{self.n_groups} groups ({self.n_items} items)"
+            f"{self.n_groups} groups, {self.n_items} items"
             if self.n_groups is not None
             else f"{self.n_items} items"
         )
