@@ -153,3 +153,17 @@ def test_dataframe_columns_are_matched_by_name():
     # A plain array carries no names: its columns are taken in order, so this differs.
     res = pairboot.compare(a, b.to_numpy(), metric="f1", seed=0, n_resamples=200)
     assert res.estimate != 0.0
+
+
+def test_import_is_light():
+    """import pairboot (and its CLI module) loads none of the optional heavy packages."""
+    import subprocess
+    import sys
+
+    heavy = ("numba", "pandas", "pyarrow", "matplotlib", "dask", "scipy", "polars")
+    code = (
+        "import sys, pairboot, pairboot.cli; "
+        f"print([m for m in {heavy!r} if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
