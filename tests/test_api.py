@@ -153,6 +153,70 @@ def test_dataframe_columns_are_matched_by_name():
     # A plain array carries no names: its columns are taken in order, so this differs.
     res = pairboot.compare(a, b.to_numpy(), metric="f1", seed=0, n_resamples=200)
     assert res.estimate != 0.0
+    # Other cases and prefixed names are found too; names that do not fit are an error.
+    c = pd.DataFrame(counts, columns=["base_TP", "base_FP", "base_FN"])
+    assert pairboot.compare(a, c[["base_FN", "base_TP", "base_FP"]], metric="f1",
+                            seed=0, n_resamples=200).estimate == 0.0
+    with pytest.raises(InputError, match=r"do not name the statistics of metric 'f1'"):
+        pairboot.compare(a, pd.DataFrame(counts, columns=["x", "y", "z"]), metric="f1")
+
+
+def test_pandas_inputs_are_aligned_on_the_index():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    d = rng.random(120)
+    a = pd.Series(d)
+    b = pd.Series(d + 0.02 + rng.normal(0, 0.05, 120))
+    groups = pd.Series(np.arange(120) // 4)
+    ref = pairboot.compare(a, b, groups=groups, seed=0, n_resamples=500)
+    shuffled = b.sample(frac=1, random_state=0)
+    res = pairboot.compare(a, shuffled, groups=groups.loc[shuffled.index], seed=0,
+                           n_resamples=500)
+    assert res.confidence_interval == ref.confidence_interval
+    with pytest.raises(InputError, match="different indexes"):
+        pairboot.compare(a, b.set_axis(b.index + 1000), seed=0)
+
+
+def test_mixed_label_types_are_an_error():
+    with pytest.raises(InputError, match="mixes label types"):
+        pairboot.compare(A, B, groups=[1, "1"] * 20, seed=0)
+    with pytest.raises(InputError, match="equal as text"):
+        pairboot.compare(A, B, strata=[1, 2] * 20, strata_weights={1: 1.0, "1": 1.0, 2: 1.0})
+
+
+def test_strata_keep_a_pooled_metric_pooled():
+    """With the sample shares as weights, stratifying does not change micro F1 itself;
+    population weights reweight the strata's counts before F1 is computed once."""
+    rng = np.random.default_rng(8)
+    n = 300
+    strata = np.where(np.arange(n) < 100, "rare", "common")
+    tp = rng.integers(0, 4, n)
+    fa = np.column_stack([tp, rng.integers(0, 3, n), rng.integers(0, 3, n)]).astype(float)
+    fb = np.column_stack([tp + (strata == "rare"), rng.integers(0, 3, n),
+                          rng.integers(0, 2, n)]).astype(float)
+
+    def f1(x):
+        s = x.sum(axis=0)
+        return 2 * s[0] / (2 * s[0] + s[1] + s[2])
+
+    plain = pairboot.compare(fa, fb, metric="f1", seed=1, n_resamples=500)
+    strat = pairboot.compare(fa, fb, metric="f1", strata=strata, seed=1, n_resamples=500)
+    assert plain.estimate == pytest.approx(f1(fb) - f1(fa), abs=1e-12)
+    assert strat.estimate == pytest.approx(plain.estimate, abs=1e-12)
+    assert strat.score_a.estimate == pytest.approx(f1(fa), abs=1e-12)
+    # Population weights 0.5/0.5: each stratum's counts scaled to half the population.
+    w = {"rare": 0.5, "common": 0.5}
+    res = pairboot.compare(fa, fb, metric="f1", strata=strata, strata_weights=w, seed=1,
+                           n_resamples=500)
+    rare = strata == "rare"
+
+    def weighted_f1(x):
+        return f1(np.vstack([x[rare] * (0.5 / rare.mean()), x[~rare] * (0.5 / (~rare).mean())]))
+
+    assert res.estimate == pytest.approx(weighted_f1(fb) - weighted_f1(fa), abs=1e-12)
+    # The strata's own results are each stratum's F1 difference.
+    by_name = {s.name: s for s in res.strata}
+    assert by_name["rare"].estimate == pytest.approx(f1(fb[rare]) - f1(fa[rare]), abs=1e-12)
 
 
 def test_import_is_light():

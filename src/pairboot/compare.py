@@ -126,12 +126,12 @@ def compare(
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
     )
     studentized = args.method == "studentized"
-    plan = _with_cross_products(design.plan) if studentized else design.plan
+    plan, pairs = _with_cross_products(design.plan) if studentized else (design.plan, None)
     sums, engine = resample_sums(
         plan, args.n_resamples, args.seed, backend=args.backend, progress=progress
     )
     observed = _observed_sums(plan)
-    stat = _Statistic(design, sums, observed, plan if studentized else None)
+    stat = _Statistic(design, sums, observed, pairs)
     notes: list[tuple[type[Warning], str]] = []
     notes += _design_notes(design, args)
     draws = args.n_resamples * len(plan.x)
@@ -144,9 +144,13 @@ def compare(
 
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
-    diff = stat.estimand("diff", design.weights, bca)
-    score_a = stat.estimand("a", design.weights, bca)
-    score_b = stat.estimand("b", design.weights, bca)
+    # A mean combines the strata's means with the population weights (the spec's rule);
+    # a pooled metric is computed once on the statistics reweighted to the population.
+    combined = design.n_strata > 1 and not design.metric.mean_like
+    coef = design.weights / design.shares if combined else design.weights
+    diff = stat.estimand("diff", coef, bca, combined)
+    score_a = stat.estimand("a", coef, bca, combined)
+    score_b = stat.estimand("b", coef, bca, combined)
     notes += stat.undefined_notes()
 
     low, high = bounds(args.method, diff.boot, alpha)
@@ -216,11 +220,17 @@ def _pairs(k: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(k) for j in range(i, k)]
 
 
-def _with_cross_products(plan: DrawPlan) -> DrawPlan:
-    """Append ``x_i * x_j`` (i <= j) so every replicate's covariance comes with its sums."""
-    x = plan.rows(0, len(plan.x))
-    prods = [x[:, i] * x[:, j] for i, j in _pairs(x.shape[1])]
-    return DrawPlan.from_columns(np.column_stack([x, *prods]), plan.starts, plan.sizes)
+def _with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, list[tuple[int, int]]]:
+    """Append ``x_i * x_j`` (i <= j, both varying) so every replicate's covariance comes
+    with its sums; also returns the (i, j) of every appended column."""
+    varying = np.flatnonzero(np.isnan(plan.constant)).tolist()
+    pairs = [(varying[i], varying[j]) for i, j in _pairs(len(varying))]
+    prods = np.empty((len(plan.x), len(pairs)))
+    for p, (i, j) in enumerate(_pairs(len(varying))):
+        np.multiply(plan.x[:, i], plan.x[:, j], out=prods[:, p])
+    x = np.concatenate([plan.x, prods], axis=1)
+    constant = np.concatenate([plan.constant, np.full(len(pairs), np.nan)])
+    return DrawPlan(x, plan.starts, plan.sizes, constant), pairs
 
 
 def _observed_sums(plan: DrawPlan) -> np.ndarray:
@@ -245,12 +255,18 @@ class _Estimand:
 class _Statistic:
     """Metric differences on summed statistics: replicates, jackknife, standard errors.
 
-    Every estimand is ``sum_h w_h * phi(M_h)`` over analysis strata ``h``, where ``M_h``
-    are the merged sums of the stratum (paired: one draw stratum; unpaired: A's and B's)
-    and ``phi`` is ``metric(B) - metric(A)``, ``metric(A)`` or ``metric(B)``.
+    ``M_h`` are the merged sums of analysis stratum ``h`` (paired: one draw stratum;
+    unpaired: A's and B's), and ``phi`` is ``metric(B) - metric(A)``, ``metric(A)`` or
+    ``metric(B)``.  An estimand with coefficients ``c`` over the strata is either
+
+    - *separate*: ``sum_h c_h phi(M_h)`` -- the spec's rule for a mean: combine the
+      stratum means with the population weights; or
+    - *combined*: ``phi(sum_h c_h M_h)`` -- a pooled metric computed once on the
+      statistics reweighted to the population, so that with the sample shares it is the
+      same pooled value (micro F1, say) as without strata.
     """
 
-    def __init__(self, design: Design, sums, observed, cross_plan: DrawPlan | None):
+    def __init__(self, design: Design, sums, observed, cross_pairs):
         self.design = design
         self.k2 = 2 * design.k
         self.n_strata = len(design.weights)
@@ -258,13 +274,8 @@ class _Statistic:
         self.draw_observed = observed  # (1, D, K)
         self.M = self._merge(sums[..., : self.k2])  # (R, H, 2k)
         self.M_hat = self._merge(observed[..., : self.k2])  # (1, H, 2k)
-        self.cross_plan = cross_plan
+        self.cross_pairs = cross_pairs  # None unless studentized
         self.undefined = {"a": 0, "b": 0}
-        self._phi_star: dict[str, np.ndarray] = {}
-        self._phi_hat: dict[str, np.ndarray] = {}
-        self._jack: dict[str, list[np.ndarray]] = {}
-        self._grad_star: dict[str, np.ndarray] = {}
-        self._grad_hat: dict[str, np.ndarray] = {}
 
     def _merge(self, s: np.ndarray) -> np.ndarray:
         out = np.zeros(s.shape[:-2] + (self.n_strata, s.shape[-1]))
@@ -282,69 +293,72 @@ class _Statistic:
             values = values.reshape(M.shape[:-1])
             if count:
                 self.undefined[system] += n_bad
-            if which == "diff":
-                out = values if out is None else values - out
-            else:
-                out = values
+            out = values if out is None else values - out
         return out
 
-    def phi_star(self, which: str) -> np.ndarray:
-        if which not in self._phi_star:
-            self._phi_star[which] = self.phi(which, self.M, count=which != "diff")
-        return self._phi_star[which]
+    def _value(self, which, M, coef, combined, count=False) -> np.ndarray:
+        """The estimand on merged sums ``M`` of shape (..., H, 2k)."""
+        if combined:
+            return self.phi(which, np.einsum("...hk,h->...k", M, coef), count)
+        return self.phi(which, M, count) @ coef
 
-    def phi_hat(self, which: str) -> np.ndarray:
-        if which not in self._phi_hat:
-            self._phi_hat[which] = self.phi(which, self.M_hat)[0]
-        return self._phi_hat[which]
-
-    def jackknife(self, which: str) -> list[np.ndarray]:
-        """phi of every unit's stratum with that unit left out: one array per draw stratum."""
-        if which not in self._jack:
-            plan, d2h = self.design.plan, self.design.draw_to_stratum
-            out = []
-            for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-                h = d2h[d]
-                vals = np.empty(m)
+    def _jackknife(self, which, coef, combined, est) -> list[np.ndarray]:
+        """The estimand with each unit left out: one array per draw stratum."""
+        plan, d2h = self.design.plan, self.design.draw_to_stratum.tolist()
+        M_hat = self.M_hat[0]
+        pooled = coef @ M_hat if combined else None
+        base = None if combined else self.phi(which, M_hat)
+        out = []
+        for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+            h = d2h[d]
+            vals = np.full(m, est)
+            if coef[h] != 0:
                 for c in range(0, m, _JACK_CHUNK):
                     rows = plan.rows(s + c, s + min(c + _JACK_CHUNK, m))[:, : self.k2]
-                    vals[c : c + len(rows)] = self.phi(which, self.M_hat[0, h] - rows)
-                out.append(vals)
-            self._jack[which] = out
-        return self._jack[which]
+                    if combined:
+                        v = self.phi(which, pooled - coef[h] * rows)
+                    else:
+                        v = est + coef[h] * (self.phi(which, M_hat[h] - rows) - base[h])
+                    vals[c : c + len(rows)] = v
+            out.append(vals)
+        return out
 
-    def _gradient(self, which: str, M: np.ndarray) -> np.ndarray:
-        """Central-difference gradient of phi with respect to the merged sums."""
-        grad = np.empty_like(M)
-        for j in range(M.shape[-1]):
-            step = 6e-6 * np.maximum(np.abs(M[..., j]), 1.0)
-            up, down = M.copy(), M.copy()
+    def _gradient(self, which, M, coef, combined) -> np.ndarray:
+        """Gradient of phi at every stratum's sums (combined: at the pooled sums)."""
+        at = np.einsum("...hk,h->...k", M, coef)[..., None, :] if combined else M
+        grad = np.empty_like(at)
+        for j in range(at.shape[-1]):
+            step = 6e-6 * np.maximum(np.abs(at[..., j]), 1.0)
+            up, down = at.copy(), at.copy()
             up[..., j] += step
             down[..., j] -= step
             grad[..., j] = (self.phi(which, up) - self.phi(which, down)) / (2 * step)
-        return grad
+        return np.broadcast_to(grad, M.shape) if combined else grad
 
-    def _variance(self, grad: np.ndarray, draw: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """Delta-method variance ``sum_d w_h^2 m_d g' Cov_d g`` from the summed products."""
+    def _variance(self, grad: np.ndarray, draw: np.ndarray, coef: np.ndarray) -> np.ndarray:
+        """Delta-method variance ``sum_d c_h^2 m_d g' Cov_d g`` from the summed products.
+
+        Products of two varying columns come from the engine; a product with a constant
+        column is the constant times the other column's mean, so it is not resampled.
+        """
         k2, sizes = self.k2, self.design.plan.sizes
-        pairs = _pairs(k2)
         var = np.zeros(draw.shape[0])
         for d, h in enumerate(self.design.draw_to_stratum.tolist()):
-            if w[h] == 0:
+            if coef[h] == 0:
                 continue
             m = float(sizes[d])
             mean = draw[:, d, :k2] / m
-            second = np.empty((draw.shape[0], k2, k2))
-            for p, (i, j) in enumerate(pairs):
+            second = mean[:, :, None] * mean[:, None, :]
+            for p, (i, j) in enumerate(self.cross_pairs):
                 second[:, i, j] = second[:, j, i] = draw[:, d, k2 + p] / m
             cov = second - mean[:, :, None] * mean[:, None, :]
             g = grad[:, h, :]
-            var += w[h] ** 2 * m * np.einsum("ri,rij,rj->r", g, cov, g)
+            var += coef[h] ** 2 * m * np.einsum("ri,rij,rj->r", g, cov, g)
         return np.maximum(var, 0.0)
 
-    def estimand(self, which: str, w: np.ndarray, bca: bool) -> _Estimand:
-        theta = self.phi_star(which) @ w
-        est = float(self.phi_hat(which) @ w)
+    def estimand(self, which: str, coef: np.ndarray, bca: bool, combined: bool) -> _Estimand:
+        theta = self._value(which, self.M, coef, combined, count=which != "diff")
+        est = float(self._value(which, self.M_hat, coef, combined)[0])
         if not math.isfinite(est):
             raise InputError(
                 f"metric {self.design.metric.name!r} is undefined on the full data "
@@ -354,26 +368,21 @@ class _Statistic:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        tol = _ROUNDING * max(abs(est), float(np.max(np.abs(self.phi_hat("b")))),
-                              float(np.max(np.abs(self.phi_hat("a")))))
+        scale = np.abs(self.phi("a", self.M_hat)).max() + np.abs(self.phi("b", self.M_hat)).max()
+        tol = _ROUNDING * max(abs(est), float(scale))
         if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
             theta = np.where(ok, est, theta)
         influence = None
         if bca:
-            base = self.phi_hat(which)
-            influence = [
-                est + w[h] * (jack - base[h])
-                for jack, h in zip(self.jackknife(which), self.design.draw_to_stratum.tolist())
-            ]
+            influence = self._jackknife(which, coef, combined, est)
             if all(len(j) == 0 or np.ptp(j) <= tol for j in influence):
                 influence = [np.full(len(j), est) for j in influence]
         se_hat, se_star = math.nan, None
-        if self.cross_plan is not None:
-            if which not in self._grad_star:
-                self._grad_star[which] = self._gradient(which, self.M)
-                self._grad_hat[which] = self._gradient(which, self.M_hat)
-            se_star = np.sqrt(self._variance(self._grad_star[which], self.draw_sums, w))[ok]
-            se_hat = float(np.sqrt(self._variance(self._grad_hat[which], self.draw_observed, w))[0])
+        if self.cross_pairs is not None:
+            grad = self._gradient(which, self.M, coef, combined)
+            se_star = np.sqrt(self._variance(grad, self.draw_sums, coef))[ok]
+            grad_hat = self._gradient(which, self.M_hat, coef, combined)
+            se_hat = float(np.sqrt(self._variance(grad_hat, self.draw_observed, coef))[0])
         boot = Bootstrap.from_replicates(
             est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
         )
@@ -413,7 +422,7 @@ def _system_score(e: _Estimand, method: str, alpha: float) -> SystemScore:
 def _stratum_result(stat: _Statistic, design: Design, h: int, method, alpha, bca):
     w = np.zeros(len(design.weights))
     w[h] = 1.0
-    e = stat.estimand("diff", w, bca)
+    e = stat.estimand("diff", w, bca, combined=False)
     low, high = bounds(method, e.boot, alpha)
     return StratumResult(
         name=design.strata_names[h],
@@ -424,8 +433,8 @@ def _stratum_result(stat: _Statistic, design: Design, h: int, method, alpha, bca
         confidence_interval=ConfidenceInterval(low, high),
         standard_error=e.boot.sd,
         p_value=p_value(method, e.boot),
-        score_a=float(stat.phi_hat("a")[h]),
-        score_b=float(stat.phi_hat("b")[h]),
+        score_a=float(stat.phi("a", stat.M_hat)[0, h]),
+        score_b=float(stat.phi("b", stat.M_hat)[0, h]),
     )
 
 

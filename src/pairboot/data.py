@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -103,41 +104,117 @@ def as_statistics(values, name: str) -> np.ndarray:
     return arr
 
 
-def _by_name(values, metric):
-    """A DataFrame's columns put in the metric's order when they carry its stat names.
+def _by_name(values, metric, what: str):
+    """A DataFrame's columns in the metric's order, found by their names.
 
-    Otherwise (other names, or a plain array) the columns are taken in the given order.
+    A column matches a statistic by its exact name, the name in another case, or a name
+    with the statistic as a ``_``/``-``/``.``-separated part (``base_tp``).  A DataFrame
+    whose columns do not all match is an error rather than a guess by position; plain
+    arrays are taken in column order.
     """
     columns = getattr(values, "columns", None)
-    if columns is None:
+    if columns is None or len(columns) < 2:
         return values
     names = [str(c) for c in columns]
     try:
         m = resolve_metric(metric, len(names))
     except ValueError:
-        return values  # the count does not fit: as_statistics/resolve_metric will say so
-    if set(m.stats) <= set(names) and list(m.stats) != names:
-        return values[list(m.stats)]
-    return values
+        return values  # the count does not fit: resolve_metric will say so later
+    chosen = []
+    for stat in m.stats:
+        found = [c for c in names if c == stat]
+        found = found or [c for c in names if c.lower() == stat.lower()]
+        found = found or [
+            c for c in names if stat.lower() in re.split(r"[_\-. ]+", c.lower())
+        ]
+        if len(found) != 1 or found[0] in chosen:
+            raise InputError(
+                f"the columns of `{what}` ({', '.join(names)}) do not name the statistics of "
+                f"metric {m.name!r} ({', '.join(m.stats)}); rename them, or pass an array "
+                "whose columns are in that order"
+            )
+        chosen.append(found[0])
+    return values if chosen == names else values[[columns[names.index(c)] for c in chosen]]
+
+
+def _align(a, b, groups, strata):
+    """pandas inputs aligned on ``a``'s index, as pandas would; never paired by accident.
+
+    When ``a`` has an index (a pandas Series or DataFrame) and ``b``, ``groups`` or
+    ``strata`` has another one holding the same labels, they are reordered to ``a``'s;
+    different labels are an error.
+    """
+    index = getattr(a, "index", None)
+    if index is None or not hasattr(index, "equals"):
+        return a, b, groups, strata
+    out = []
+    for name, other in (("b", b), ("groups", groups), ("strata", strata)):
+        other_index = getattr(other, "index", None)
+        if other_index is None or not hasattr(other_index, "equals") or index.equals(
+            other_index
+        ):
+            out.append(other)
+            continue
+        if not (index.is_unique and other_index.is_unique) or set(index) != set(other_index):
+            raise InputError(
+                f"`a` and `{name}` have different indexes (pandas would align them by label): "
+                f"align them first, e.g. {name}.reindex(a.index), or pass arrays"
+            )
+        out.append(other.reindex(index))
+    return (a, *out)
 
 
 def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..L-1 and the distinct labels for one label per item."""
     if hasattr(values, "to_numpy"):
         values = values.to_numpy()
-    arr = np.asarray(values, dtype=object)
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        arr = values
+    else:  # a list or objects: numpy alone would turn 1 and "1" into the same "1"
+        items = list(values.ravel()) if isinstance(values, np.ndarray) else list(values)
+        if set(map(type, items)) == {str}:
+            arr = np.array(items)
+        else:
+            kinds = {_label_kind(v) for v in items} - {"missing"}
+            if len(kinds) > 1:
+                raise InputError(
+                    f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
+                    "would be different labels; convert them to one type"
+                )
+            arr = np.empty(len(items), dtype=object)
+            arr[:] = items
     if arr.ndim != 1 or len(arr) != n:
         raise InputError(f"`{name}` must have one label per item ({n}), got shape {arr.shape}")
-    for i, v in enumerate(arr):
-        if v is None or (isinstance(v, float) and math.isnan(v)) or (
-            isinstance(v, str) and not v.strip()
-        ):
-            raise InputError(f"`{name}` has no label for item {i}")
-    try:
-        uniq, codes = np.unique(arr, return_inverse=True)
-    except TypeError:  # mixed types: compare their string forms
-        uniq, codes = np.unique(arr.astype(str), return_inverse=True)
+    if arr.dtype.kind == "f":
+        missing = np.isnan(arr)
+    elif arr.dtype.kind in "US":
+        missing = np.char.str_len(np.char.strip(arr)) == 0
+    elif arr.dtype.kind == "O":
+        missing = np.array([_label_kind(v) == "missing" for v in arr], dtype=bool)
+    else:
+        missing = np.zeros(n, dtype=bool)
+    if missing.any():
+        i = int(np.argmax(missing))
+        raise InputError(
+            f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)"
+        )
+    uniq, codes = np.unique(arr, return_inverse=True)
     return codes.reshape(-1), uniq
+
+
+def _plain(label):
+    """A numpy scalar label as the Python value it stands for (for messages)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _label_kind(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "missing"
+    if isinstance(v, str):
+        return "missing" if not v.strip() else "text"
+    if isinstance(v, (numbers.Number, np.number)):
+        return "number"
+    return type(v).__name__
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,11 +231,18 @@ class Design:
     strata_names: tuple[str, ...] | None
     weights: np.ndarray
     """Population weight of every analysis stratum (sums to 1)."""
+    shares: np.ndarray
+    """Every analysis stratum's share of the sample (items, or groups for a mean over
+    groups): the default weights."""
     n_items: int
     n_groups: int | None
     items_per_stratum: np.ndarray
     units_per_stratum: np.ndarray
     group_sizes: np.ndarray | None
+
+    @property
+    def n_strata(self) -> int:
+        return len(self.weights)
 
 
 def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
@@ -171,7 +255,8 @@ def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
 def build_design(
     a, b, *, metric, paired: bool, groups, group_weighting: str, strata, strata_weights
 ) -> Design:
-    a, b = _by_name(a, metric), _by_name(b, metric)
+    a, b, groups, strata = _align(a, b, groups, strata)
+    a, b = _by_name(a, metric, "a"), _by_name(b, metric, "b")
     A = as_statistics(a, "a")
     B = as_statistics(b, "b")
     if A.shape[1] != B.shape[1]:
@@ -209,8 +294,8 @@ def build_design(
             split = unit_stratum[gcodes] != scodes
             if split.any():
                 i = np.flatnonzero(split)[0]
-                g = gnames[gcodes[i]]
-                s1, s2 = snames[unit_stratum[gcodes[i]]], snames[scodes[i]]
+                g = _plain(gnames[gcodes[i]])
+                s1, s2 = _plain(snames[unit_stratum[gcodes[i]]]), _plain(snames[scodes[i]])
                 raise InputError(
                     f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group "
                     "must lie within one stratum (whole groups are resampled within it)"
@@ -228,9 +313,9 @@ def build_design(
     items_per_stratum = np.bincount(scodes, minlength=n_strata)
     units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
     by_groups = group_weighting == "groups" and groups is not None
-    weights = _strata_weights(
-        strata_weights, snames, units_per_stratum if by_groups else items_per_stratum
-    )
+    shares = units_per_stratum if by_groups else items_per_stratum
+    shares = shares / shares.sum()
+    weights = _strata_weights(strata_weights, snames, shares)
 
     def units(values: np.ndarray) -> np.ndarray:
         """(n_units, k) statistics of one system's units, in draw order."""
@@ -289,6 +374,7 @@ def build_design(
         draw_to_stratum=draw_to_stratum,
         strata_names=names,
         weights=weights,
+        shares=shares,
         n_items=n,
         n_groups=n_units if groups is not None else None,
         items_per_stratum=items_per_stratum,
@@ -305,6 +391,8 @@ def _strata_weights(given, names, shares: np.ndarray) -> np.ndarray:
     if not isinstance(given, Mapping):
         raise InputError("`strata_weights` must be a mapping from stratum label to weight")
     lookup = {str(k): v for k, v in given.items()}
+    if len(lookup) != len(given):
+        raise InputError("`strata_weights` has labels that are equal as text (e.g. 1 and '1')")
     labels = [str(s) for s in names]
     missing = [s for s in labels if s not in lookup]
     extra = [k for k in lookup if k not in set(labels)]
