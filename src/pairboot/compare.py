@@ -18,7 +18,7 @@ from pairboot.errors import (
     PairbootWarning,
     SmallSampleWarning,
 )
-from pairboot.intervals import Bootstrap, bounds, monte_carlo_error, p_value
+from pairboot.intervals import Bootstrap, bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.metrics import Metric
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
@@ -156,7 +156,7 @@ def compare(
     low, high = bounds(args.method, diff.boot, alpha)
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
-    notes += _interval_notes(diff, args, (low, high), mc)
+    notes += _interval_notes(diff, design, args, (low, high), mc)
 
     strata_results = ()
     if design.strata_names is not None:
@@ -170,7 +170,7 @@ def compare(
     items_needed = groups_needed = None
     se = diff.boot.sd
     if not excludes and estimate != 0 and math.isfinite(se) and se > 0:
-        factor = ((_z(1 - alpha / 2) + _POWER_Z) * se / abs(estimate)) ** 2
+        factor = ((normal_quantile(1 - alpha / 2) + _POWER_Z) * se / abs(estimate)) ** 2
         units = design.n_groups if design.n_groups is not None else design.n_items
         items_needed = math.ceil(design.n_items * factor)
         if design.n_groups is not None:
@@ -205,12 +205,6 @@ def compare(
         engine=engine,
         version=__version__,
     )
-
-
-def _z(p: float) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(p)
 
 
 # --- sums -------------------------------------------------------------------------------
@@ -449,7 +443,8 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
         notes.append((
             SmallSampleWarning,
             f"only {n_units} {unit}: with fewer than a few dozen independent {unit} the "
-            "bootstrap interval is rough (treat as rough; it tends to be too narrow)",
+            "bootstrap interval and p-value are rough (treat as rough: they tend to be too "
+            "narrow and too small)",
         ))
     if design.strata_names is not None:
         small = []
@@ -483,14 +478,14 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
     if tail < 10:
         notes.append((
             SmallSampleWarning,
-            f"n_resamples={args.n_resamples} leaves only {tail:.3g} resamples beyond each "
-            f"end of the {args.confidence_level:g} interval; use at least "
-            f"{math.ceil(20 / (1 - args.confidence_level)):,}",
+            f"{args.n_resamples} resamples leave only {tail:.3g} beyond each end of the "
+            f"{args.confidence_level:g} interval; use at least "
+            f"{math.ceil(20 / (1 - args.confidence_level)):,} resamples",
         ))
     return notes
 
 
-def _interval_notes(diff: _Estimand, args, interval, mc) -> list[tuple[type[Warning], str]]:
+def _interval_notes(diff: _Estimand, design, args, interval, mc):
     notes = []
     theta = diff.boot.theta
     n_dropped = len(diff.replicates) - len(theta)
@@ -499,6 +494,20 @@ def _interval_notes(diff: _Estimand, args, interval, mc) -> list[tuple[type[Warn
             DegenerateDataWarning,
             f"{n_dropped} of {len(diff.replicates)} resampled differences were undefined "
             "and are left out of the interval",
+        ))
+    if diff.boot.t_dropped:
+        notes.append((
+            DegenerateDataWarning,
+            f"{diff.boot.t_dropped} of {len(theta)} resamples drew too few distinct "
+            f"{'groups' if design.n_groups is not None else 'items'} to estimate a standard "
+            "error and are left out of the studentized interval; with so few distinct "
+            "values prefer method='bca' or 'percentile'",
+        ))
+    if any(math.isinf(v) for v in interval):
+        notes.append((
+            DegenerateDataWarning,
+            f"the {args.method} interval is unbounded for these data; prefer "
+            "method='bca' or 'percentile'",
         ))
     if len(theta) and theta[0] == theta[-1]:
         notes.append((
@@ -519,6 +528,7 @@ def _interval_notes(diff: _Estimand, args, interval, mc) -> list[tuple[type[Warn
             notes.append((
                 SmallSampleWarning,
                 f"the Monte Carlo error of the endpoints (about ±{max(mc):.2g}) is over 5% of "
-                f"the interval's width; increase n_resamples (now {args.n_resamples})",
+                f"the interval's width; increase the number of resamples (now "
+                f"{args.n_resamples})",
             ))
     return notes

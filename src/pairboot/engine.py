@@ -259,7 +259,7 @@ def resample_sums(
         if max(int(sizes[d]) for d in index_strata) > MAX_UNITS_PER_STRATUM:
             raise ValueError(
                 f"a draw stratum has more than {MAX_UNITS_PER_STRATUM} units; "
-                "use groups or the Poisson engine"
+                "resample groups of items instead (groups=)"
             )
         small = n_resamples * int(sizes[np.asarray(index_strata)].sum()) < AUTO_NUMBA_DRAWS
         if backend == "numpy" or (backend == "auto" and small):

@@ -24,7 +24,8 @@ METHODS = ("percentile", "basic", "normal", "bca", "studentized")
 _N = NormalDist()
 
 
-def _ppf(p: float) -> float:
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile, with -inf and inf at 0 and 1."""
     if p <= 0.0:
         return -math.inf
     if p >= 1.0:
@@ -60,8 +61,10 @@ def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray
     jackknife acceleration.  Either is NaN when undefined (constant data).
     """
     r = len(theta)
+    if r == 0 or theta.min() == theta.max():
+        return math.nan, math.nan  # a point distribution: no bias to correct, no skew
     prop = (np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)) / (2 * r)
-    z0 = _ppf(prop) if 0.0 < prop < 1.0 else math.nan
+    z0 = normal_quantile(prop) if 0.0 < prop < 1.0 else math.nan
     num = den = 0.0
     for jack in influence:
         m = len(jack)
@@ -86,6 +89,9 @@ class Bootstrap:
     se_hat: float = math.nan
     t_sorted: np.ndarray | None = None
     """Sorted studentized replicates ``(theta* - estimate) / se*``."""
+    t_dropped: int = 0
+    """Replicates left out of ``t_sorted``: a zero standard error with theta* != estimate
+    (too few distinct units drawn), where the studentized value is infinite."""
 
     @classmethod
     def from_replicates(cls, estimate, theta, *, influence=None, se_hat=math.nan, se_star=None):
@@ -93,13 +99,15 @@ class Bootstrap:
         z0 = a = math.nan
         if influence is not None:
             z0, a = bca_constants(theta, estimate, influence)
-        t_sorted = None
+        t_sorted, t_dropped = None, 0
         if se_star is not None:
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = (theta - estimate) / se_star
             t = np.where(np.isnan(t), 0.0, t)  # 0/0: a replicate equal to the estimate
-            t_sorted = np.sort(t)
-        return cls(float(estimate), np.sort(theta), z0, a, float(se_hat), t_sorted)
+            finite = np.isfinite(t)
+            t_dropped = int(len(t) - finite.sum())
+            t_sorted = np.sort(t[finite])
+        return cls(float(estimate), np.sort(theta), z0, a, float(se_hat), t_sorted, t_dropped)
 
     @property
     def sd(self) -> float:
@@ -122,7 +130,7 @@ def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
     if method == "normal":
         sd = boot.sd
         center = 2 * est - float(q.mean())
-        z = _ppf(hi_p)
+        z = normal_quantile(hi_p)
         if sd == 0.0:
             return center, center
         return center - z * sd, center + z * sd
@@ -130,8 +138,8 @@ def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
         z0, a = boot.z0, boot.acceleration
         if not (math.isfinite(z0) and math.isfinite(a)):
             return math.nan, math.nan
-        return quantile_sorted(q, _bca_level(z0, a, _ppf(lo_p))), quantile_sorted(
-            q, _bca_level(z0, a, _ppf(hi_p))
+        return quantile_sorted(q, _bca_level(z0, a, normal_quantile(lo_p))), quantile_sorted(
+            q, _bca_level(z0, a, normal_quantile(hi_p))
         )
     if method == "studentized":
         t, se = boot.t_sorted, boot.se_hat
@@ -198,7 +206,7 @@ def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float
         return (e_lo, e_hi) if method == "percentile" else (e_hi, e_lo)
     if method == "normal":
         # The centre carries the error of mean(theta*), the half-width that of the sd.
-        z = _ppf(hi_p)
+        z = normal_quantile(hi_p)
         e = boot.sd * math.sqrt((1.0 + z * z / 2.0) / r)
         return e, e
     if method == "bca":
@@ -206,8 +214,8 @@ def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float
             return math.nan, math.nan
         z0, a = boot.z0, boot.acceleration
         return (
-            qerr(boot.theta, _bca_level(z0, a, _ppf(lo_p))),
-            qerr(boot.theta, _bca_level(z0, a, _ppf(hi_p))),
+            qerr(boot.theta, _bca_level(z0, a, normal_quantile(lo_p))),
+            qerr(boot.theta, _bca_level(z0, a, normal_quantile(hi_p))),
         )
     if method == "studentized" and boot.t_sorted is not None:
         return boot.se_hat * qerr(boot.t_sorted, hi_p), boot.se_hat * qerr(boot.t_sorted, lo_p)

@@ -170,8 +170,21 @@ class Metric:
         infinite from ``formula``, or flagged by ``partly_undefined``).
         """
         sums = np.asarray(sums, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values = np.atleast_1d(np.asarray(self.formula(sums), dtype=np.float64))
+        try:
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                values = np.asarray(self.formula(sums), dtype=np.float64)
+        except Exception as exc:  # the user's formula: say whose it is
+            raise InputError(
+                f"metric {self.name!r} failed on summed statistics of shape {sums.shape}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        if values.shape != sums.shape[:-1]:
+            raise InputError(
+                f"metric {self.name!r} returned shape {values.shape} for summed statistics of "
+                f"shape {sums.shape}; its formula must give one value per row of sums, "
+                "vectorised over the leading dimensions (S[..., j] for column j)"
+            )
+        values = np.atleast_1d(values)
         bad = ~np.isfinite(values)
         n_bad = int(bad.sum())
         if n_bad and not np.isnan(self.undefined):
@@ -430,7 +443,7 @@ def bleu_metric(max_ngram_order: int = 4) -> Metric:
 
 def _macro_f1_for(n_columns: int) -> Metric:
     if n_columns < 3 or n_columns % 3:
-        raise ValueError(
+        raise InputError(
             "metric 'macro_f1' needs 3 per-item statistics per class "
             "(tp_1, fp_1, fn_1, ..., tp_C, fp_C, fn_C), a multiple of 3 columns; "
             f"got {n_columns} column(s)"
@@ -440,7 +453,7 @@ def _macro_f1_for(n_columns: int) -> Metric:
 
 def _bleu_for(n_columns: int) -> Metric:
     if n_columns < 4 or n_columns % 2:
-        raise ValueError(
+        raise InputError(
             "metric 'bleu' needs sacrebleu's per-sentence statistics, 2 + 2N columns "
             "(sys_len, ref_len, correct_1..N, total_1..N; 10 for N = 4); "
             f"got {n_columns} column(s)"
@@ -485,7 +498,7 @@ def builtin_stats(name: str) -> tuple[str, ...] | None:
         return bleu_metric().stats
     if key in _FACTORIES:
         return None
-    raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
+    raise InputError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
 
 
 def load_metric(spec: str) -> Metric:
@@ -497,27 +510,29 @@ def load_metric(spec: str) -> Metric:
     import importlib
     import importlib.util
     import os
+    import sys
 
     where, sep, attr = spec.rpartition(":")
     if not sep or not where or not attr:
-        raise ValueError(f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}")
+        raise InputError(f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}")
+    if (where.endswith(".py") or os.sep in where) and not os.path.isfile(where):
+        raise InputError(f"metric file {where} does not exist")
     try:
         if where.endswith(".py") or os.sep in where:
-            if not os.path.isfile(where):
-                raise ValueError(f"metric file {where} does not exist")
             name = "pairboot_user_metric_" + os.path.splitext(os.path.basename(where))[0]
             module_spec = importlib.util.spec_from_file_location(name, where)
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)
         else:
+            # As `python -m` does, the current folder is importable.
+            if os.getcwd() not in sys.path and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())
             module = importlib.import_module(where)
-    except ValueError:
-        raise
     except Exception as exc:  # the user's code: any error becomes one message
-        raise ValueError(f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}") from None
+        raise InputError(f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}") from None
     metric = getattr(module, attr, None)
     if not isinstance(metric, Metric):
-        raise ValueError(
+        raise InputError(
             f"{where} has no pairboot.Metric named {attr!r}"
             + (f" (found {type(metric).__name__})" if metric is not None else "")
         )
@@ -538,7 +553,7 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
         if key in _FACTORIES:
             return _FACTORIES[key](n_columns)
         if key not in _BUILTIN:
-            raise ValueError(
+            raise InputError(
                 f"unknown metric {metric!r}; choose one of {', '.join(builtin_metrics())} "
                 "or pass a pairboot.Metric"
             )
@@ -546,7 +561,7 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     else:
         raise TypeError(f"`metric` must be a name or a pairboot.Metric, got {type(metric)!r}")
     if len(m.stats) != n_columns:
-        raise ValueError(
+        raise InputError(
             f"metric {m.name!r} needs {len(m.stats)} per-item statistic(s) "
             f"({', '.join(m.stats)}), got {n_columns} column(s)"
         )
