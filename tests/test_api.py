@@ -231,3 +231,33 @@ def test_import_is_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_failing_user_metric_is_named():
+    def boom(S):
+        raise ZeroDivisionError("oops")
+
+    bad = pairboot.Metric("mine", ("num", "den"), boom)
+    with pytest.raises(InputError, match=r"metric 'mine' failed .*ZeroDivisionError: oops"):
+        pairboot.compare(np.ones((40, 2)), np.ones((40, 2)), metric=bad, seed=0)
+    flat = pairboot.Metric("flat", ("num", "den"), lambda S: S.sum())
+    with pytest.raises(InputError, match=r"metric 'flat' returned shape \(\)"):
+        pairboot.compare(np.ones((40, 2)), np.ones((40, 2)), metric=flat, seed=0)
+
+
+def test_studentized_with_zero_standard_errors_warns():
+    a = np.zeros(100)
+    b = a.copy()
+    b[:4] = 1.0  # 4 disagreements: some resamples draw none of them
+    with pytest.warns(pairboot.DegenerateDataWarning, match="too few distinct items"):
+        res = pairboot.compare(a, b, method="studentized", seed=1, n_resamples=2000)
+    assert all(np.isfinite(res.confidence_interval))
+
+
+def test_bca_is_undefined_on_a_point_distribution():
+    # A ratio whose resamples all give the same value though the items differ.
+    num = np.column_stack([np.arange(1.0, 41.0), 2 * np.arange(1.0, 41.0)])
+    den = np.column_stack([2 * np.arange(1.0, 41.0), 4 * np.arange(1.0, 41.0)])
+    with pytest.warns(pairboot.DegenerateDataWarning):
+        res = pairboot.compare(num, den, metric="ratio", method="bca", seed=0, n_resamples=500)
+    assert np.isnan(res.confidence_interval.low) and np.isnan(res.confidence_interval.high)
