@@ -15,6 +15,17 @@ _NOT_COVERED = (
 )
 
 
+def decimals(se: float) -> int:
+    """Decimals worth printing for values whose standard error is ``se``.
+
+    Two significant digits of the standard error, at least 2 and at most 6 decimals
+    (4 when ``se`` is 0 or undefined).  Reports and :attr:`CompareResult.reading` share it.
+    """
+    if not (isinstance(se, (int, float)) and math.isfinite(se) and se > 0):
+        return 4
+    return min(6, max(2, 1 - math.floor(math.log10(se))))
+
+
 class ConfidenceInterval(NamedTuple):
     """A two-sided interval ``(low, high)``."""
 
@@ -175,6 +186,7 @@ class CompareResult:
             if self.n_groups is not None
             else f"{self.n_items} items"
         )
+        d = decimals(self.standard_error)
         parts = []
         if math.isnan(low) or math.isnan(high):
             parts.append(
@@ -184,13 +196,13 @@ class CompareResult:
         elif self.excludes_zero:
             better = "B" if self.estimate > 0 else "A"
             parts.append(
-                f"The {pct} interval [{low:.4g}, {high:.4g}] excludes 0: the data support a "
+                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: the data support a "
                 f"difference of the observed sign (system {better} scores higher) at this "
                 f"sample size ({size})."
             )
         else:
             parts.append(
-                f"The {pct} interval [{low:.4g}, {high:.4g}] includes 0: at this sample size "
+                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: at this sample size "
                 f"({size}) the data do not distinguish A from B."
             )
             if self.items_needed is not None:
@@ -198,7 +210,7 @@ class CompareResult:
                 if self.groups_needed is not None:
                     more = f"about {self.groups_needed:,} groups (~{self.items_needed:,} items)"
                 parts.append(
-                    f"If the true difference were as large as observed ({self.estimate:.4g}), "
+                    f"If the true difference were as large as observed ({self.estimate:.{d}f}), "
                     f"a test set of {more} would give an 80% chance of an interval that "
                     "excludes 0; a larger test set would help."
                 )
