@@ -270,12 +270,19 @@ class _Statistic:
         self.M_hat = self._merge(observed[..., : self.k2])  # (1, H, 2k)
         self.cross_pairs = cross_pairs  # None unless studentized
         self.undefined = {"a": 0, "b": 0}
+        self._separate: dict = {}
+        self.scale = float(
+            np.abs(self.phi("a", self.M_hat)).max() + np.abs(self.phi("b", self.M_hat)).max()
+        )
+        """The size of the scores, against which rounding is judged."""
 
     def _merge(self, s: np.ndarray) -> np.ndarray:
-        out = np.zeros(s.shape[:-2] + (self.n_strata, s.shape[-1]))
-        for d, h in enumerate(self.design.draw_to_stratum.tolist()):
-            out[..., h, :] += s[..., d, :]
-        return out
+        """Sums per analysis stratum from sums per draw stratum (unpaired: A's + B's)."""
+        d2h = self.design.draw_to_stratum
+        if len(d2h) == self.n_strata:  # paired: one draw stratum per stratum
+            return s
+        # unpaired: draw strata come in pairs (A's units, B's units) per stratum
+        return s.reshape(s.shape[:-2] + (self.n_strata, 2, s.shape[-1])).sum(axis=-2)
 
     def phi(self, which: str, M: np.ndarray, count: bool = False) -> np.ndarray:
         k, metric = self.design.k, self.design.metric
@@ -294,7 +301,14 @@ class _Statistic:
         """The estimand on merged sums ``M`` of shape (..., H, 2k)."""
         if combined:
             return self.phi(which, np.einsum("...hk,h->...k", M, coef), count)
-        return self.phi(which, M, count) @ coef
+        key = (which, id(M))  # every stratum's own estimand reuses phi of all strata
+        if key not in self._separate:
+            self._separate[key] = self.phi(which, M, count)
+        values = self._separate[key]
+        nonzero = np.flatnonzero(coef)
+        if len(nonzero) == 1:  # one stratum's own estimand: no product over all strata
+            return values[..., nonzero[0]] * coef[nonzero[0]]
+        return values @ coef
 
     def _jackknife(self, which, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum."""
@@ -362,8 +376,7 @@ class _Statistic:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        scale = np.abs(self.phi("a", self.M_hat)).max() + np.abs(self.phi("b", self.M_hat)).max()
-        tol = _ROUNDING * max(abs(est), float(scale))
+        tol = _ROUNDING * max(abs(est), self.scale)
         if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
             theta = np.where(ok, est, theta)
         influence = None
@@ -427,8 +440,8 @@ def _stratum_result(stat: _Statistic, design: Design, h: int, method, alpha, bca
         confidence_interval=ConfidenceInterval(low, high),
         standard_error=e.boot.sd,
         p_value=p_value(method, e.boot),
-        score_a=float(stat.phi("a", stat.M_hat)[0, h]),
-        score_b=float(stat.phi("b", stat.M_hat)[0, h]),
+        score_a=float(stat._value("a", stat.M_hat, w, False)[0]),
+        score_b=float(stat._value("b", stat.M_hat, w, False)[0]),
     )
 
 
