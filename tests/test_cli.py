@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 import pairboot
@@ -120,7 +121,7 @@ def test_readme_first_command_on_the_examples():
     assert "B - A" in out and "95% interval" in out
     assert re.search(
         r"^pairboot \S+ \| paired percentile \| metric mean \| resamples 400 \| level 0\.95 "
-        r"\| seed 7 \| engine \S+$", out, re.M,
+        r"\| seed 7 \| id id \| engine \S+ \| numpy \S+$", out, re.M,
     )
     assert "--group topic" in out  # the nudge: 'topic' looks like a grouping column
 
@@ -239,6 +240,32 @@ def test_csv_tsv_jsonl_parquet_give_identical_results(tmp_path, capsys):
     assert results["tsv"] == results["csv"]
     assert results["jsonl"] == results["csv"]
     assert results["parquet"] == results["csv"]
+
+
+def test_pyarrow_fast_path_gives_the_same_report(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("pyarrow")
+    from pairboot import readers
+
+    for kind in ("csv", "tsv", "jsonl"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        base = to_format(EXAMPLES / "base.csv", folder, kind)
+        new = to_format(EXAMPLES / "new.csv", folder, kind)
+        args = ("compare", base, new, "--id", "id", "--group", "topic", "--stratum", "source",
+                *FAST)
+        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+        slow = json_run(capsys, *args)
+        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+        assert isinstance(readers.read_table(base).columns, readers._ArrowColumns)
+        assert json_run(capsys, *args) == slow, kind
+        lines = Path(new).read_text().splitlines()
+        lines[5] = lines[5].replace("0.", "x0.", 1) if kind != "jsonl" else '{"id": 5'
+        Path(new).write_text("\n".join(lines) + "\n")
+        errors = []
+        for limit in (math.inf, 0):
+            monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", limit)
+            errors.append(assert_one_line_error(run_in_process(*args), f"{new}, line 6"))
+        assert errors[0] == errors[1]
 
 
 def test_stdin(tmp_path):
@@ -777,7 +804,7 @@ def make_result(**changes) -> CompareResult:
 def test_signature_line():
     assert report.signature(make_result()) == (
         f"pairboot {pairboot.__version__} | paired percentile | metric mean | resamples 10000 "
-        "| level 0.95 | seed 12345 | engine numba"
+        f"| level 0.95 | seed 12345 | engine numba | numpy {np.__version__}"
     )
 
 
@@ -822,12 +849,26 @@ def test_render_unknown_format():
         report.render(make_result(), "html")
 
 
-def test_decimals_follow_the_scale():
-    assert report.decimals(make_result()) == 4
+@pytest.mark.parametrize("se, d", [
+    (0.0123, 3), (0.01, 3), (0.0099, 4), (0.004, 4), (0.1, 2), (1.7, 2), (250.0, 2),
+    (2e-5, 6), (1e-9, 6), (0.0, 4), (float("nan"), 4), (float("inf"), 4), (None, 4),
+])
+def test_decimals_follow_the_standard_error(se, d):
+    assert report.decimals(se) == d
+
+
+def test_report_numbers_have_the_decimals_of_the_standard_error():
     big = make_result(estimate=2.5, confidence_interval=ConfidenceInterval(1.0, 4.0),
+                      standard_error=0.8,
                       score_a=SystemScore(30.0, ConfidenceInterval(28.0, 32.0), 1.0),
                       score_b=SystemScore(32.5, ConfidenceInterval(30.0, 35.0), 1.0))
-    assert report.decimals(big) == 2
+    assert re.search(r"B - A +\+2\.50 +\[\+1\.00, \+4\.00\]", report.write_text(big))
+    fine = make_result(standard_error=0.00012)  # 5 decimals, whatever the interval's width
+    text = report.write_text(fine)
+    assert re.search(r"B - A +\+0\.03000 +\[\+0\.01000, \+0\.05000\]", text)
+    assert "standard error 0.00012;" in text
+    assert "| **+0.03000** |" in report.write_markdown(fine)
+    assert "$+0.03000$" in report.write_latex(fine)
 
 
 USER_METRIC = '''
@@ -878,3 +919,231 @@ def test_user_defined_metric_errors(tmp_path, spec, words):
     proc = run_in_process("compare", EXAMPLES / "ner_counts.csv", "--a", "base", "--b", "new",
                           "--metric", spec.format(path=path, tmp=tmp_path), *FAST)
     assert_one_line_error(proc, *words)
+
+
+# ------------------------------------------------- pairing by position, with id columns
+
+
+def write_rows(path: Path, header: str, rows) -> str:
+    path.write_text(header + "\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    return str(path)
+
+
+def test_position_pairing_with_agreeing_id_columns_is_noted(pair, capsys):
+    data = json_run(capsys, "compare", *pair, *FAST)
+    assert "rows paired by position; their 'id' columns agree" in data["notes"]
+    code, out, _ = run_main(capsys, "compare", *pair, *FAST)
+    assert code == 0 and "their 'id' columns agree" in out
+
+
+def test_position_pairing_refused_when_the_id_columns_disagree(tmp_path):
+    base, new = write_pair(tmp_path, shuffle_b=True)  # same ids, B's rows reversed
+    err = assert_one_line_error(run_cli("compare", base, new, *FAST))
+    assert err == (
+        "error: both files have an id column 'id' but its rows are in a different order "
+        "(or hold different ids): give --id id to join the files on it\n"
+    )
+    # the same ids in the same order, but only after a join: --id gives the right answer
+    assert run_in_process("compare", base, new, "--id", "id", *FAST).returncode == 0
+
+
+def test_position_pairing_refused_when_the_ids_differ(tmp_path):
+    rows = scores(30)
+    a = write_rows(tmp_path / "a.csv", "QID,score", [(f"q{i}", x) for i, (x, _) in enumerate(rows)])
+    b = write_rows(tmp_path / "b.csv", "QID,score", [(f"z{i}", y) for i, (_, y) in enumerate(rows)])
+    assert_one_line_error(run_in_process("compare", a, b, *FAST),
+                          "id column 'QID'", "give --id QID")
+
+
+def test_position_pairing_ignores_id_like_columns_that_are_not_ids(tmp_path, capsys):
+    rows = scores(30)
+    # 'key' repeats (not an id), 'uid' only in one file: rows are paired by position
+    a = write_rows(tmp_path / "a.csv", "key,uid,score",
+                   [(i % 3, f"u{i}", x) for i, (x, _) in enumerate(rows)])
+    b = write_rows(tmp_path / "b.csv", "key,score", [((i + 1) % 3, y)
+                                                     for i, (_, y) in enumerate(rows)])
+    data = json_run(capsys, "compare", a, b, *FAST)
+    assert data["n_items"] == 30 and not any("agree" in n for n in data["notes"])
+
+
+def test_unpaired_does_not_check_the_row_order(tmp_path, capsys):
+    base, new = write_pair(tmp_path, shuffle_b=True)
+    assert json_run(capsys, "compare", base, new, "--unpaired", *FAST)["paired"] is False
+
+
+def test_row_counts_differ_names_the_id_column(pair):
+    base, new = pair
+    Path(new).write_text("\n".join(Path(new).read_text().splitlines()[:-1]) + "\n")
+    assert_one_line_error(run_in_process("compare", base, new), "give --id id to join")
+
+
+# ------------------------------------------------------------- warnings on stderr
+
+
+def warning_lines(err: bytes) -> list[str]:
+    lines = err.decode().splitlines()
+    assert lines and all(line.startswith("warning: ") for line in lines), lines
+    return lines
+
+
+@pytest.mark.parametrize("extra", [
+    ["--output", "{tmp}/report.txt"],
+    ["--output", "{tmp}/report.md", "--format", "markdown"],
+    ["--format", "json"],
+    ["--format", "latex"],
+])
+def test_warnings_go_to_stderr_when_the_report_does_not_show_them(tmp_path, extra):
+    base, new = write_pair(tmp_path, n=8)  # only 8 items: a small-sample warning
+    extra = [e.format(tmp=tmp_path) for e in extra]
+    proc = run_either(extra[0] == "--format" and extra[1] == "json",
+                      "compare", base, new, "--id", "id", *FAST, *extra)
+    assert proc.returncode == 0, proc.stderr.decode()
+    lines = warning_lines(proc.stderr)
+    assert any("only 8 items" in line for line in lines)
+    if extra[0] == "--format":
+        assert proc.stdout  # the report itself is still on stdout
+    else:
+        assert proc.stdout == b"" and "only 8 items" in Path(extra[1]).read_text()
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_no_stderr_warnings_when_stdout_shows_them(tmp_path, fmt):
+    base, new = write_pair(tmp_path, n=8)
+    proc = run_in_process("compare", base, new, "--id", "id", "--format", fmt, *FAST)
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert "only 8 items" in proc.stdout.decode()
+
+
+def test_latex_shows_the_warnings():
+    result = make_result(warnings=("only 8 items: rough (±0.01 < 5%)", "second\nwarning"))
+    tex = report.write_latex(result)
+    assert "% warning: only 8 items: rough (±0.01 < 5%)\n" in tex
+    assert "% warning: second warning\n" in tex
+    assert r"\emph{Warning: only 8 items: rough ($\pm$0.01 \textless{} 5\%)}" in tex
+    assert tex.index(r"\end{tabular}") < tex.index(r"\emph{Warning")
+    # every brace opened is closed, so the snippet still compiles after \input
+    body = tex.replace(r"\{", "").replace(r"\}", "")
+    assert body.count("{") == body.count("}")
+    assert r"\emph" not in report.write_latex(make_result(warnings=()))
+
+
+# -------------------------------------------------- the command line's own spellings
+
+
+@pytest.mark.parametrize("api, cli_text", [
+    ("consider whether group_weighting='groups' is the estimand you want",
+     "consider whether --group-weighting groups is the estimand you want"),
+    ("`group_weighting='groups'` is defined for metric 'mean' only; use "
+     "group_weighting='items'",
+     "--group-weighting groups is defined for metric 'mean' only; use --group-weighting items"),
+    ("`seed` must be a non-negative integer or None, got -1",
+     "--seed must be a non-negative integer, got -1"),
+    ("undefined (see the warnings); try method='percentile'.",
+     "undefined (see the warnings); try --method percentile."),
+    ('try method="bca"', "try --method bca"),
+    ("n_resamples=100 leaves only 2.5 resamples", "--resamples 100 leaves only 2.5 resamples"),
+    ("increase n_resamples (now 100)", "increase --resamples (now 100)"),
+    ("`n_resamples` must be a positive integer", "--resamples must be a positive integer"),
+    ("sacrebleu's smooth_method='exp'", "sacrebleu's smooth_method='exp'"),
+])
+def test_cli_words(api, cli_text):
+    assert cli.cli_words(api) == cli_text
+
+
+def test_negative_seed_is_spelled_as_the_option(pair):
+    err = assert_one_line_error(run_in_process("compare", *pair, "--seed", "-1"))
+    assert "--seed must be a non-negative integer, got -1" in err
+    assert "`seed`" not in err and "None" not in err
+
+
+def test_group_weighting_groups_with_a_pooled_metric_is_spelled_as_the_option(tmp_path):
+    rows = [(f"s{i}", f"d{i // 3}", i % 3, i % 2, (i * 7) % 3, (i + 1) % 3, 0, i % 2)
+            for i in range(30)]
+    runs = write_rows(tmp_path / "ner.csv",
+                      "id,doc,base_tp,base_fp,base_fn,new_tp,new_fp,new_fn", rows)
+    proc = run_in_process("compare", runs, "--a", "base", "--b", "new", "--metric", "f1",
+                          "--group", "doc", "--group-weighting", "groups", *FAST)
+    err = assert_one_line_error(proc, "--group-weighting groups")
+    assert "group_weighting" not in err
+
+
+def test_warnings_in_every_format_use_the_options(tmp_path, capsys):
+    # very unequal groups (one of 30 items, ten of 1) and too few resamples for the level
+    rows = [(f"q{i}", "big" if i < 30 else f"g{i}", a, b)
+            for i, (a, b) in enumerate(scores(40))]
+    a = write_rows(tmp_path / "a.csv", "id,g,score", [(i, g, x) for i, g, x, _ in rows])
+    b = write_rows(tmp_path / "b.csv", "id,g,score", [(i, g, y) for i, g, _, y in rows])
+    for fmt in ("text", "json", "markdown", "latex"):
+        code, out, err = run_main(capsys, "compare", a, b, "--id", "id", "--group", "g",
+                                  "--resamples", "100", "--seed", "1", "--format", fmt)
+        assert code == 0, err
+        if fmt == "json":  # the field names are the API's; the messages are the CLI's
+            data = json.loads(out)
+            out = "\n".join([*data["warnings"], data["reading"], *data["notes"]])
+        shown = out + err
+        assert "--group-weighting groups" in shown, fmt
+        for api in ("group_weighting=", "n_resamples", "group_weighting='"):
+            assert api not in shown, (fmt, api)
+
+
+def test_reading_uses_the_context_spelling():
+    nan = float("nan")
+    result = make_result(confidence_interval=ConfidenceInterval(nan, nan), method="bca")
+    ctx = report.ReportContext(reword=cli.cli_words)
+    for fmt in report.WRITERS:
+        assert "method='" not in report.render(result, fmt, ctx), fmt
+
+
+# ------------------------------------------------------------ report details, signature
+
+
+def test_normal_method_is_described_as_bias_corrected():
+    words = report.describe_method(make_result(method="normal"))
+    assert "2 * estimate - mean of the resamples" in words and "norm.ci" in words
+
+
+def test_report_uses_the_results_json_safe_and_no_metric_label():
+    import inspect
+
+    from pairboot import result as result_module
+
+    assert report._json_safe is result_module._json_safe
+    assert "def _json_safe" not in inspect.getsource(report)
+    assert not hasattr(report, "_metric_label")
+
+
+def test_one_decimals_rule_for_the_report_and_the_reading():
+    from pairboot import result as result_module
+
+    assert report.decimals is result_module.decimals
+
+
+def test_signature_has_everything_to_rerun(tmp_path, capsys):
+    path = tmp_path / "my_metrics.py"
+    path.write_text(USER_METRIC)
+    spec = f"{path}:f2"
+    data = json_run(capsys, "compare", EXAMPLES / "ner_counts.csv", "--a", "base", "--b", "new",
+                    "--metric", spec, "--stats", "tp,fp,fn", "--id", "id", *FAST)
+    sig = data["signature"]
+    assert f"| metric f2 ({spec}) | stats tp,fp,fn | resamples 400 |" in sig
+    assert "| seed 7 | id id |" in sig
+    assert sig.endswith(f"| numpy {np.__version__}") and "\n" not in sig
+    base, new = write_pair(tmp_path)
+    sig = json_run(capsys, "compare", base, new, "--id", "id", "--stratum", "source",
+                   "--stratum-weights", "web=1,news=3", *FAST)["signature"]
+    assert "| strata source (weights web=1,news=3) |" in sig
+
+
+def test_signature_without_cli_context_names_numpy():
+    sig = report.signature(make_result(n_strata=2))
+    assert "| strata yes |" in sig and " id " not in sig and "stats" not in sig
+    assert sig.endswith(f"| engine numba | numpy {np.__version__}")
+
+
+@pytest.mark.parametrize("column", ["doc", "Document", "passage_id", "dialogue", "session",
+                                    "user", "prompt_id", "template"])
+def test_nudge_knows_more_grouping_names(tmp_path, capsys, column):
+    rows = [(f"q{i}", f"g{i // 4}", a, b) for i, (a, b) in enumerate(scores())]
+    runs = write_rows(tmp_path / "runs.csv", f"id,{column},a,b", rows)
+    data = json_run(capsys, "compare", runs, "--a", "a", "--b", "b", *FAST)
+    assert len(data["notes"]) == 1 and f"`--group {column}`" in data["notes"][0]

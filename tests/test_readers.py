@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import os
 
 import numpy as np
@@ -39,6 +40,19 @@ def write_parquet(path, rows=ROWS):
     })
     pq.write_table(table, str(path))
     return str(path)
+
+
+@pytest.fixture(autouse=True, params=["python", "arrow"])
+def reader(request, monkeypatch):
+    """Every test runs twice: with the pure-Python readers, and with pyarrow's fast path
+    taken for every file it can take (not only large ones), so both give the same
+    tables and the same messages."""
+    if request.param == "arrow":
+        pytest.importorskip("pyarrow")
+        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+    else:
+        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+    return request.param
 
 
 def error(call, *args, **kwargs) -> str:
@@ -429,6 +443,20 @@ def test_stratum_weights_inline_errors(spec, words):
     assert words in error(readers.parse_stratum_weights, spec)
 
 
+@pytest.mark.parametrize("value, words", [
+    ("nan", "'nan' is NaN; stratum weights must be finite numbers"),
+    ("-inf", "'-inf' is infinite; stratum weights must be finite numbers"),
+])
+def test_stratum_weight_errors_name_the_weight_and_the_value(tmp_path, value, words):
+    msg = error(readers.parse_stratum_weights, f"news=1,web={value}")
+    assert msg == f"--stratum-weights: weight of stratum 'web': {words}"
+    path = tmp_path / "w.csv"
+    path.write_text(f"stratum,weight\nweb,{value}\n", encoding="utf-8")
+    msg = error(readers.parse_stratum_weights, str(path))
+    assert msg == f"{path}, line 2: weight of stratum 'web': {words}"
+    assert "scores" not in msg
+
+
 @pytest.mark.parametrize("header", ["stratum,weight\n", ""])
 def test_stratum_weights_file(tmp_path, header):
     path = tmp_path / "w.csv"
@@ -450,3 +478,158 @@ def test_numeric_column_is_float64(tmp_path):
     t = table_of(tmp_path, "s\n1\n2\n")
     values = readers.numeric_column(t, "s")
     assert values.dtype == np.float64
+
+
+# ------------------------------------------------------- the pyarrow fast path is exact
+
+
+def summary(path: str, monkeypatch, fast: bool):
+    """Everything the readers say about a file: the table, every column's numbers, labels
+    and ids, or the messages instead."""
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0 if fast else math.inf)
+    try:
+        t = readers.read_table(path)
+    except InputError as exc:
+        return ("error", str(exc))
+    out = {"n_rows": t.n_rows, "format": t.format, "lines": t.lines,
+           "columns": repr({k: [_plain(v) for v in t.columns[k]] for k in t.columns}),
+           "arrow": isinstance(t.columns, readers._ArrowColumns)}
+    for name in t.columns:
+        for what, call in (("numbers", readers.numeric_column), ("labels", readers.label_column),
+                           ("ids", readers.id_column)):
+            try:
+                value = call(t, name)
+                out[what, name] = repr(value.tolist() if what == "numbers" else value)
+            except InputError as exc:
+                out[what, name] = ("error", str(exc))
+    return out
+
+
+def _plain(value):
+    """1.0 as 1: pyarrow.json reads a column that mixes 1 and 0.5 as floats (the numbers
+    and labels made of them are the same)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def same_both_ways(tmp_path, monkeypatch, name: str, data: bytes) -> dict:
+    pytest.importorskip("pyarrow")
+    path = tmp_path / name
+    path.write_bytes(data)
+    slow = summary(str(path), monkeypatch, fast=False)
+    fast = summary(str(path), monkeypatch, fast=True)
+    if isinstance(slow, dict):
+        assert slow.pop("arrow") is False
+        took_arrow = fast.pop("arrow")
+    else:
+        took_arrow = False
+    assert fast == slow
+    return {"arrow": took_arrow, "summary": slow}
+
+
+CSV_CASES = {
+    "plain": b"id,score,doc\nq1,0.5,d1\nq2,0.25,d1\nq3,1,d2\n",
+    "bom_crlf_blank_lines_no_final_newline":
+        b"\xef\xbb\xbfid,score,doc\r\n\r\nq1, 0.5 ,d1\r\n\r\n\r\nq2,1e-3,\r\nq3,TRUE,d2",
+    "padded_header_and_leading_blank_lines": b"\n\n id , score ,doc\nq1,1,d\nq2,-0,e\n",
+    "unicode_whitespace": "id,score\nq1,\u00a01.5\u3000\nq2,\u20092\x1c\n".encode(),
+    "bad_values": b"id,score\nq1,1\nq2,x\nq3,nan\nq4,\n",
+    "underscores_and_unicode_digits": "id,score\nq1,1_000\nq2,\u0661\u0662\n".encode(),
+    "booleans_and_numbers": b"id,c\nq1,true\nq2,0\nq3,False\nq4, TRUE \n",
+    "huge_and_tiny": b"id,s\nq1,1e308\nq2,4.9e-324\nq3,1e-400\nq4,1e400\n",
+    "infinities": b"id,s\nq1,1\nq2,-Infinity\n",
+    "missing_and_duplicate_ids": b"id,s\nq1,1\n ,2\nq1,3\nq4,4\n",
+    "numeric_ids": b"id,s\n1,1\n01,2\n1.0,3\n",
+    "whitespace_only_line": b"id,score\nq1,1\n   \nq2,2\n",
+    "single_column_with_blank_line": b"s\n1\n  \n2\n",
+    "ragged_row": b"id,score\nq1,1\nq2,1,2\n",
+    "quoted_fields": b'id,score\n"q1",1\n"q,2",2\n',
+    "lone_cr": b"id,score\rq1,1\rq2,2\r",
+    "duplicate_header": b"a,a\n1,2\n",
+    "empty_header_name": b"a,\n1,2\n",
+    "header_only": b"a,b\n\n",
+}
+
+
+@pytest.mark.parametrize("case", list(CSV_CASES))
+def test_arrow_csv_reader_is_exact(tmp_path, monkeypatch, case):
+    result = same_both_ways(tmp_path, monkeypatch, "s.csv", CSV_CASES[case])
+    if case in ("plain", "bom_crlf_blank_lines_no_final_newline", "bad_values",
+                "unicode_whitespace", "missing_and_duplicate_ids"):
+        assert result["arrow"], "the fast path should have read this file"
+    if case in ("quoted_fields", "lone_cr", "single_column_with_blank_line"):
+        assert not result["arrow"]
+
+
+def test_arrow_tsv_reader_is_exact(tmp_path, monkeypatch):
+    data = b"id\tscore\tnote\nq1\t0.5\ta, b\n\nq2\t 2 \t\n"
+    assert same_both_ways(tmp_path, monkeypatch, "s.tsv", data)["arrow"]
+
+
+JSONL_CASES = {
+    "plain": b'{"id": "q1", "score": 0.5}\n{"id": "q2", "score": 1}\n',
+    "blank_lines_crlf": b'\r\n{"id": "q1", "score": 0.5}\r\n  \r\n{"id": "q2", "score": 2}',
+    "ints_floats_nulls_missing": b'{"id": 1, "s": 1}\n{"id": 2.0, "s": null}\n{"id": 3}\n',
+    "big_ints": b'{"id": 9007199254740993, "s": 1}\n{"id": 2, "s": 0.5}\n',
+    "big_int_among_floats": b'{"id": 9007199254740993, "s": 1}\n{"id": 0.5, "s": 0.5}\n',
+    "huge_int": b'{"id": 123456789012345678901234567890, "s": 1}\n',
+    "nan_and_infinity": b'{"s": 1}\n{"s": NaN}\n{"s": Infinity}\n',
+    "strings_and_booleans": b'{"s": "0.5", "c": true}\n{"s": " 2 ", "c": false}\n',
+    "mixed_types": b'{"s": 1}\n{"s": "x"}\n',
+    "nested": b'{"s": 1, "meta": {"a": 1}}\n{"s": 2, "meta": {"b": 2}}\n',
+    "timestamps": b'{"t": "2020-01-01", "s": 1}\n{"t": "2020-01-02", "s": 2}\n',
+    "two_objects_on_one_line": b'{"s": 1}{"s": 2}\n{"s": 3}\n',
+    "line_separator_in_a_string": '{"s": 1, "n": "a\u2028b"}\n{"s": 2, "n": "c"}\n'.encode(),
+    "duplicate_key": b'{"s": 1, "s": 2}\n',
+    "not_an_object": b'{"s": 1}\n[1, 2]\n',
+    "bare_number": b'{"s": 1}\n3\n',
+    "invalid_json": b'{"s": 1}\n{"s": \n',
+    "key_order": b'{"b": 1, "a": 2}\n{"c": 3, "a": 1}\n',
+    "empty_objects": b'{}\n{}\n',
+    "empty_key": b'{"": 1, "s": 2}\n',
+}
+
+
+@pytest.mark.parametrize("case", list(JSONL_CASES))
+def test_arrow_jsonl_reader_is_exact(tmp_path, monkeypatch, case):
+    result = same_both_ways(tmp_path, monkeypatch, "s.jsonl", JSONL_CASES[case])
+    if case in ("plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
+                "strings_and_booleans", "key_order"):
+        assert result["arrow"], "the fast path should have read this file"
+    if case in ("big_int_among_floats", "huge_int", "mixed_types", "nested", "timestamps",
+                "two_objects_on_one_line", "line_separator_in_a_string", "duplicate_key"):
+        assert not result["arrow"]
+
+
+def test_arrow_readers_agree_on_random_files(tmp_path, monkeypatch):
+    rng = np.random.default_rng(5)
+    cells = ["1", "0.5", " 2 ", "-3e-2", "x", "", "nan", "inf", "True", "false", "1_0",
+             "q1", "q2", " q1", "\u00a07", "+.5", "1e999"]
+    for k in range(60):
+        n_cols = int(rng.integers(1, 4))
+        rows = [",".join(f"c{j}" for j in range(n_cols))]
+        for _ in range(int(rng.integers(1, 8))):
+            if rng.random() < 0.1:
+                rows.append("" if rng.random() < 0.5 else "  ")
+            else:
+                rows.append(",".join(rng.choice(cells) for _ in range(n_cols)))
+        eol = "\r\n" if k % 3 == 0 else "\n"
+        same_both_ways(tmp_path, monkeypatch, f"r{k}.csv", eol.join(rows).encode())
+
+
+def test_arrow_joins_like_python(monkeypatch):
+    pytest.importorskip("pyarrow")
+    ids = [f"q{i}" for i in range(20_000)]
+    other = ids[::-1]
+    fast = readers.join_on_ids(ids, other, "A", "B")
+    assert fast.tolist() == list(range(19_999, -1, -1))
+    monkeypatch.setattr(readers, "_arrow_join", lambda a, b: None)
+    assert readers.join_on_ids(ids, other, "A", "B").tolist() == fast.tolist()
+    msg = error(readers.join_on_ids, ids, ids[:-1] + ["x"], "A", "B")
+    assert "1 only in A ('q19999')" in msg and "1 only in B ('x')" in msg
+
+
+def test_python_whitespace_is_what_str_strip_removes():
+    every = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+    assert readers._PY_WHITESPACE == every

@@ -7,13 +7,17 @@ report (:mod:`pairboot.report`).  Two layouts::
     pairboot compare runs.csv --a base --b new [--id id]        # a column per system
 
 Exit status: 0 on success; 2 on bad input or usage, with one line ``error: ...`` on
-standard error and never a traceback.
+standard error and never a traceback.  The report carries compare()'s warnings; when it
+is not a text or Markdown report on standard output (``--output``, ``--format json`` or
+``latex``), each warning is also one line ``warning: ...`` on standard error.  Every
+message uses the command line's option names (``--resamples``, not ``n_resamples``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 import time
@@ -34,24 +38,56 @@ EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 
 GROUP_HINTS = (
-    "doc_id", "document_id", "group", "group_id", "cluster", "cluster_id", "thread",
-    "thread_id", "conversation", "conversation_id", "session_id", "user_id", "topic",
-    "topic_id", "query_group", "dialogue_id", "dialog_id", "template_id",
+    "doc", "doc_id", "document", "document_id", "passage_id", "article_id", "group",
+    "group_id", "cluster", "cluster_id", "thread", "thread_id", "conversation",
+    "conversation_id", "dialog", "dialog_id", "dialogue", "dialogue_id", "session",
+    "session_id", "user", "user_id", "topic", "topic_id", "query_group", "prompt_id",
+    "task_id", "problem_id", "template", "template_id",
 )
 """Column names (case-insensitive) that suggest items come in correlated groups."""
 
-_API_NAMES = {
-    "`confidence_level`": "--level",
-    "`n_resamples`": "--resamples",
-    "`method`": "--method",
-    "`seed`": "--seed",
-    "`strata_weights`": "--stratum-weights",
-    "`group_weighting`": "--group-weighting",
-    "`groups`": "--group",
-    "`strata`": "--stratum",
-    "`paired=False`": "--unpaired",
-}
-"""compare()'s argument names as the command line spells them, for its error messages."""
+ID_HINTS = (
+    "id", "item_id", "example_id", "sample_id", "query_id", "qid", "question_id", "uid",
+    "guid", "key",
+)
+"""Column names (case-insensitive) that hold item ids: without --id, two files that both
+have one must list the same ids in the same order, or the pairing by position is refused."""
+
+_API_SPELLINGS: tuple[tuple[re.Pattern, str], ...] = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"`?\bgroup_weighting\s*=\s*['\"](\w+)['\"]`?", r"--group-weighting \1"),
+        (r"`?(?<![\w.])method\s*=\s*['\"](\w+)['\"]`?", r"--method \1"),
+        (r"`?\bpaired\s*=\s*False`?", "--unpaired"),
+        (r"`seed` must be a non-negative integer or None", "--seed must be a non-negative integer"),
+        (r"`?\bn_resamples`?\s*=\s*", "--resamples "),
+        (r"`?\bn_resamples\b`?", "--resamples"),
+        (r"`confidence_level`", "--level"),
+        (r"`method`", "--method"),
+        (r"`seed`", "--seed"),
+        (r"`strata_weights`", "--stratum-weights"),
+        (r"`group_weighting`", "--group-weighting"),
+        (r"`groups`", "--group"),
+        (r"`strata`", "--stratum"),
+        (r"\(result\.strata\)", "(in the strata table)"),
+    )
+)
+"""compare()'s spellings of its arguments, and the command line's, for every message it
+shows (errors, warnings, the reading): ``group_weighting='groups'`` reads
+``--group-weighting groups``, ``n_resamples`` ``--resamples``, and so on."""
+
+
+def cli_words(text: str) -> str:
+    """``text`` with compare()'s argument spellings replaced by the command line's options.
+
+    >>> cli_words("consider whether group_weighting='groups' is the estimand you want")
+    'consider whether --group-weighting groups is the estimand you want'
+    >>> cli_words("increase n_resamples (now 100)")
+    'increase --resamples (now 100)'
+    """
+    for pattern, replacement in _API_SPELLINGS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     data = p.add_argument_group("columns")
     data.add_argument("--id", metavar="COL",
                       help="item id column: two files are joined on it (without it, rows "
-                      "are paired by position and the row counts must match)")
+                      "are paired by position: the row counts must match, and an id-like "
+                      "column in both files, such as 'id', must agree row by row)")
     data.add_argument("--score", metavar="COL",
                       help="score column in each of the two files (default: score)")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
@@ -240,8 +277,8 @@ def _values(table: readers.Table, columns: Sequence[str]) -> np.ndarray:
 
 def _check_columns(table: readers.Table, names: Sequence[str | None]) -> None:
     for name in names:
-        if name is not None:
-            table.column(name)
+        if name is not None and name not in table.columns:
+            table.column(name)  # the error naming the columns there are
 
 
 def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
@@ -250,6 +287,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     for t in tables:
         _check_columns(t, [args.id, *stats])
     layout_cols = {c for c in (args.id, *stats) if c}
+    notes: list[str] = []
     ids = None
     if args.id is not None:
         ids = readers.id_column(ta, args.id)
@@ -257,12 +295,15 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
         order_b = readers.join_on_ids(ids, ids_b, ta.path, tb.path)
         layout = f"{ta.n_rows} items joined on column {args.id!r}"
     else:
+        id_cols = _shared_id_columns(ta, tb)
         if ta.n_rows != tb.n_rows and (not args.unpaired or args.group or args.stratum):
             raise InputError(
                 f"{ta.path} has {ta.n_rows} rows but {tb.path} has {tb.n_rows}: without --id "
-                "the rows are paired by position, so the counts must match (give --id COL "
-                "to join the files on an id column)"
+                "the rows are paired by position, so the counts must match (give --id "
+                f"{next(iter(id_cols), 'COL')} to join the files on an id column)"
             )
+        if not args.unpaired:
+            notes.extend(_check_position_pairing(id_cols))
         order_b = None
         layout = (
             f"{ta.n_rows} items paired by row position (no --id)"
@@ -293,16 +334,56 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
 
     groups = labels(args.group, "group")
     strata = labels(args.stratum, "stratum")
-    context = ReportContext(
+    context = _context(
+        args,
         name_a=ta.path,
         name_b=tb.path,
         files=(ta.path, tb.path),
         layout=("unpaired, " if args.unpaired else "") + layout,
-        group=args.group,
-        stratum=args.stratum,
-        notes=_nudge(args, tables, layout_cols),
+        notes=(*notes, *_nudge(args, tables, layout_cols)),
     )
     return Inputs(a, b, groups, strata, _weights(args), context)
+
+
+def _shared_id_columns(
+    ta: readers.Table, tb: readers.Table
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Columns of both files named like an item id (:data:`ID_HINTS`) and unique in each,
+    with their values in each file."""
+    found = {}
+    for col in ta.columns:
+        if col.strip().lower() not in ID_HINTS or col not in tb.columns:
+            continue
+        ids_a = _unique_labels(ta, col)
+        ids_b = _unique_labels(tb, col) if ids_a is not None else None
+        if ids_a is not None and ids_b is not None:
+            found[col] = (ids_a, ids_b)
+    return found
+
+
+def _unique_labels(table: readers.Table, column: str) -> list[str] | None:
+    """The column as labels when every row has one and none repeats, else None."""
+    labels = readers.label_column(table, column)
+    if None in labels or len(set(labels)) != len(labels):
+        return None
+    return labels  # type: ignore[return-value]
+
+
+def _check_position_pairing(id_cols: dict[str, tuple[list[str], list[str]]]) -> list[str]:
+    """Refuse to pair rows by position when both files' id columns say otherwise.
+
+    Returns the report's notes for the id columns that agree row by row; raises
+    InputError for the first one that does not (other order, or other ids).
+    """
+    notes = []
+    for col, (ids_a, ids_b) in id_cols.items():
+        if ids_a != ids_b:
+            raise InputError(
+                f"both files have an id column {col!r} but its rows are in a different "
+                f"order (or hold different ids): give --id {col} to join the files on it"
+            )
+        notes.append(f"rows paired by position; their {col!r} columns agree")
+    return notes
 
 
 def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
@@ -328,18 +409,30 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
         else f"statistics {', '.join(stats)} of {args.a!r} and {args.b!r}"
     )
     systems = f"{table.n_rows} items in {table.path} ({systems})"
-    context = ReportContext(
+    context = _context(
+        args,
         name_a=args.a,
         name_b=args.b,
         files=(table.path,),
-        layout=("unpaired, " if args.unpaired else "")
-        + systems,
-        group=args.group,
-        stratum=args.stratum,
+        layout=("unpaired, " if args.unpaired else "") + systems,
         notes=_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
     )
     return Inputs(a, b, labels(args.group, "group"), labels(args.stratum, "stratum"),
                   _weights(args), context)
+
+
+def _context(args, **fields) -> ReportContext:
+    """The report's context: the given fields plus what the signature needs to rerun."""
+    return ReportContext(
+        group=args.group,
+        stratum=args.stratum,
+        id=args.id,
+        stats=tuple(_split(args.stats, "--stats")) if args.stats is not None else None,
+        metric_source=args.metric if isinstance(args.metric_object, Metric) else None,
+        stratum_weights=args.stratum_weights,
+        reword=cli_words,
+        **fields,
+    )
 
 
 def _weights(args) -> dict[str, float] | None:
@@ -466,6 +559,11 @@ def _check_output(path: str, files: Sequence[str]) -> None:
 
 # ----------------------------------------------------------------------------- main
 
+_SHOWS_WARNINGS = ("text", "markdown")
+"""Report formats a reader of standard output sees the warnings in; for the others, and
+for a report written to a file, each warning is also one line ``warning: ...`` on
+standard error."""
+
 
 def run_compare(args) -> int:
     from pairboot import compare
@@ -479,8 +577,7 @@ def run_compare(args) -> int:
         _check_output(args.output, args.files)
     args.metric_object = _metric(args.metric)
     inputs = load_inputs(args)
-    bar = ProgressBar(args.resamples if isinstance(args.resamples, int) else 1,
-                      enabled=not args.no_progress)
+    bar = ProgressBar(args.resamples, enabled=not args.no_progress)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the report shows result.warnings instead
@@ -502,11 +599,15 @@ def run_compare(args) -> int:
     finally:
         bar.close()
     text = render(result, args.format, inputs.context)
-    if args.output is None or args.output == readers.STDIN:
+    to_stdout = args.output is None or args.output == readers.STDIN
+    if to_stdout:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
         write_atomically(args.output, text)
+    if not (to_stdout and args.format in _SHOWS_WARNINGS):
+        for w in result.warnings:  # a file or a machine format: say them where a user looks
+            print(f"warning: {' '.join(cli_words(w).split())}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -515,9 +616,7 @@ def _cli_message(exc: BaseException) -> str:
         text = f"{exc.filename}: {exc.strerror}"
     else:
         text = str(exc) or type(exc).__name__
-    for api, flag in _API_NAMES.items():
-        text = text.replace(api, flag)
-    return " ".join(text.split())  # one line
+    return " ".join(cli_words(text).split())  # one line
 
 
 def main(argv: Sequence[str] | None = None) -> int:

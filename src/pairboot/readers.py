@@ -20,6 +20,15 @@ Nothing is ever written to an input file, and no row is dropped: a row that cann
 used is an error (:class:`pairboot.errors.InputError`, a ``ValueError``), never skipped.
 Blank lines are not rows and are ignored.
 
+Speed: when ``pyarrow`` is installed, large CSV and TSV files without quote characters
+are parsed by ``pyarrow.csv`` (every column as text), large JSON Lines files by
+``pyarrow.json``, and their columns converted with vectorised Arrow kernels.  That path
+gives exactly the values of the pure-Python one (Arrow's text-to-number cast accepts
+only text that Python's ``float`` accepts, and rounds it the same way; its JSON numbers
+are Python's), and whenever a file or a column holds anything it does not handle
+(quotes, a stray carriage return, a ragged row, mixed types, a bad value...), the
+pure-Python reader runs instead, so every message is the same too.
+
 Examples
 --------
 >>> import os, tempfile
@@ -46,7 +55,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +91,15 @@ STDIN = "-"
 _BOOLEANS = {"true": 1.0, "false": 0.0}  # as pandas writes a boolean column
 _SHOW = 5  # how many offending ids an error message lists
 
+_ARROW_MIN_BYTES = 1 << 20
+"""Files smaller than this are read in pure Python (fast enough, and nothing to import)."""
+
+_PY_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
+    "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""Every character ``str.strip()`` removes, for Arrow's ``utf8_trim`` to remove the same."""
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Table:
@@ -93,7 +111,8 @@ class Table:
         The file name as given (``"<stdin>"`` for ``-``); every message uses it.
     columns : dict of str to list
         Column name -> one raw value per row, in file order: strings for CSV/TSV, JSON
-        values for JSON Lines (``None`` where a row lacks the key), Python values for
+        values for JSON Lines (``None`` where a row lacks the key; a whole number may
+        come as a float when its column also holds fractions), Python values for
         Parquet.
     n_rows : int
         Number of data rows.
@@ -106,10 +125,15 @@ class Table:
     """
 
     path: str
-    columns: dict[str, list]
+    columns: Mapping[str, list]
     n_rows: int
     format: str
     lines: tuple[int, ...]
+
+    def _arrow(self, name: str):
+        """Column ``name`` as an Arrow array when read by pyarrow, else None."""
+        arrays = getattr(self.columns, "arrays", None)
+        return arrays.get(name) if arrays is not None else None
 
     def where(self, i: int) -> str:
         """``"line 7"`` / ``"row 7"`` for the 0-based data row ``i``."""
@@ -156,12 +180,16 @@ def read_table(path: str | os.PathLike) -> Table:
     if fmt == "parquet":
         return _read_parquet(data, display)
     text = _decode(data, display)
+    if fmt in ("csv", "tsv"):
+        table = _read_delimited_arrow(data, display, "\t" if fmt == "tsv" else ",", fmt)
+        if table is not None:
+            return table
     if fmt == "json":
         fmt = "json" if text.lstrip().startswith("[") else "jsonl"
     if fmt == "json":
         return _read_json_array(text, display)
     if fmt == "jsonl":
-        return _read_jsonl(text, display)
+        return _read_jsonl_arrow(data, display) or _read_jsonl(text, display)
     return _read_delimited(text, display, "\t" if fmt == "tsv" else ",", fmt)
 
 
@@ -261,6 +289,181 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
     return Table(display, columns, len(rows), fmt, tuple(lines))
 
 
+class _ArrowColumns(Mapping):
+    """Column name -> list of raw strings, made from Arrow string arrays on first use.
+
+    ``arrays`` keeps the Arrow arrays, for the vectorised conversions of
+    :func:`numeric_column` and :func:`label_column`.
+    """
+
+    __slots__ = ("arrays", "_lists")
+
+    def __init__(self, arrays: dict):
+        self.arrays = arrays
+        self._lists: dict[str, list] = {}
+
+    def __getitem__(self, name: str) -> list:
+        if name not in self._lists:
+            self._lists[name] = self.arrays[name].to_pylist()
+        return self._lists[name]
+
+    def __contains__(self, name: object) -> bool:  # without converting the column
+        return name in self.arrays
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.arrays)
+
+    def __len__(self) -> int:
+        return len(self.arrays)
+
+
+def _line_spans(data: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (without the newline and a CRLF's CR) of every line of ``data``."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    breaks = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], breaks + 1))
+    ends = np.concatenate((breaks, [len(buf)]))
+    crlf = (ends > starts) & (buf[np.maximum(ends - 1, 0)] == 13)
+    return starts, ends - crlf
+
+
+def _arrow_ready(data: bytes, extra: tuple[bytes, ...] = ()) -> bool:
+    """Whether ``data`` is large, and its lines are the lines Python would split it into."""
+    if len(data) < _ARROW_MIN_BYTES:
+        return False
+    firsts = bytes({c[0] for c in extra} | {13})
+    if len(data.translate(None, firsts)) == len(data):
+        return True  # none of the bytes any of them starts with: the quick, common case
+    if any(c in data for c in extra):
+        return False
+    return data.count(b"\r") == data.count(b"\r\n")  # a lone CR ends a line for Python
+
+
+def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -> Table | None:
+    """:func:`_read_delimited`'s Table, parsed by pyarrow; None whenever that might differ.
+
+    Only for a large file (``_ARROW_MIN_BYTES``) of two or more columns without quote
+    characters or lone carriage returns: there every non-empty line is one record and
+    line numbers are those of the non-empty lines.  Anything unusual (a ragged row, a
+    bad header, no data rows) returns None, and the pure-Python reader then raises its
+    own message.
+    """
+    if not _arrow_ready(data, (b'"',)):
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    starts, ends = _line_spans(data)
+    lengths = ends - starts
+    line_numbers = np.flatnonzero(lengths > 0) + 1  # 1-based; the first is the header
+    if len(line_numbers) < 2:
+        return None
+    first = line_numbers[0] - 1
+    n_fields = data[starts[first] : starts[first] + lengths[first]].count(
+        delimiter.encode()) + 1
+    if n_fields < 2:
+        return None  # a line of blanks is a row to Arrow, but no row to the csv module
+    names = [f"f{j}" for j in range(n_fields)]
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pacsv.ReadOptions(autogenerate_column_names=True),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, newlines_in_values=False,
+                ignore_empty_lines=True,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={n: pa.string() for n in names}, strings_can_be_null=False,
+                quoted_strings_can_be_null=False, null_values=[], true_values=[],
+                false_values=[],
+            ),
+        )
+    except (pa.ArrowException, ValueError):
+        return None
+    if (
+        table.num_columns != n_fields
+        or table.num_rows != len(line_numbers)
+        or table.column_names != names
+        or any(table.column(n).null_count for n in names)
+    ):
+        return None
+    header = [str(table.column(n)[0]).strip() for n in names]
+    try:
+        _check_header(header, display)
+    except InputError:
+        return None
+    arrays = {h: table.column(n).slice(1) for h, n in zip(header, names)}
+    lines = tuple(line_numbers[1:].tolist())
+    return Table(display, _ArrowColumns(arrays), len(lines), fmt, lines)
+
+
+_NOT_BLANK = np.ones(256, dtype=bool)
+_NOT_BLANK[list(b" \t\r\n")] = False
+
+_JSON_TYPES = ("string", "int64", "double", "bool", "null")
+"""Arrow types whose values are exactly json.loads's; any other (a timestamp that Arrow
+inferred from a string, a nested object) sends the file to the pure-Python reader."""
+
+
+def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
+    """:func:`_read_jsonl`'s Table, parsed by pyarrow; None whenever that might differ.
+
+    Only for a large file whose lines are the lines ``str.splitlines`` finds (no form
+    feed, NEL, line or paragraph separator, lone CR) and where Arrow reads one record
+    per non-blank line, with columns of plain types and no integer beyond 2**53 that
+    Arrow would have turned into a float.
+    """
+    odd_breaks = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8",
+                  b"\xe2\x80\xa9")
+    if not _arrow_ready(data, odd_breaks):
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.json as pajson
+    except ImportError:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    starts, ends = _line_spans(data)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    has_text = ends > starts
+    has_text[has_text] = _NOT_BLANK[buf[starts[has_text]]]  # most lines start with '{'
+    for i in np.flatnonzero((ends > starts) & ~has_text).tolist():  # a line of blanks?
+        has_text[i] = bool(data[starts[i] : ends[i]].strip(b" \t\r\n"))
+    line_numbers = np.flatnonzero(has_text) + 1
+    try:
+        table = pajson.read_json(
+            pa.py_buffer(data),
+            parse_options=pajson.ParseOptions(
+                newlines_in_values=False, unexpected_field_behavior="infer"),
+        )
+    except (pa.ArrowException, ValueError):
+        return None
+    if table.num_rows != len(line_numbers) or not table.num_columns:
+        return None
+    try:
+        _check_header(table.column_names, display)
+    except InputError:
+        return None
+    for name in table.column_names:
+        column = table.column(name)
+        if str(column.type) not in _JSON_TYPES:
+            return None
+        if column.type == pa.float64():  # an integer too large for a double, rounded?
+            big = pc.and_(pc.greater_equal(pc.abs(column), 2.0**53),
+                          pc.equal(pc.floor(column), column))
+            if pc.any(big).as_py():
+                return None
+    arrays = {name: table.column(name) for name in table.column_names}
+    lines = tuple(line_numbers.tolist())
+    return Table(display, _ArrowColumns(arrays), len(lines), "jsonl", lines)
+
+
 def _delimiter_hint(header: list[str], delimiter: str) -> str:
     other = "," if delimiter == "\t" else "\t"
     if other in header[0]:
@@ -358,6 +561,11 @@ def numeric_column(table: Table, name: str) -> np.ndarray:
     A missing, non-numeric, NaN or infinite value raises InputError naming the file, the
     line (or row), the column and the value, and how many more bad values follow.
     """
+    column = table._arrow(name)
+    if column is not None:
+        values = _arrow_numbers(column)
+        if values is not None:
+            return values
     raw = table.column(name)
     out = np.empty(len(raw), dtype=np.float64)
     first: tuple[int, str] | None = None
@@ -377,7 +585,48 @@ def numeric_column(table: Table, name: str) -> np.ndarray:
     return out
 
 
-def _to_number(value: object) -> tuple[float, str | None]:
+def _arrow_numbers(column) -> np.ndarray | None:
+    """An Arrow column as float64, exactly as :func:`_to_number` reads each value.
+
+    Text is trimmed as ``str.strip`` trims and cast (``true``/``false`` as 1/0); JSON
+    numbers and booleans are converted.  None when some value is missing or not a finite
+    number, or the column has another type: the caller then goes value by value, and
+    names the first bad one.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = column.type
+    if column.null_count:
+        return None
+    if pa.types.is_string(kind):
+        text = pc.utf8_trim(column, characters=_PY_WHITESPACE)
+        try:
+            numbers = pc.cast(text, pa.float64())
+        except pa.ArrowInvalid:
+            lower = pc.utf8_lower(text)
+            text = pc.if_else(pc.equal(lower, "true"), "1",
+                              pc.if_else(pc.equal(lower, "false"), "0", text))
+            try:
+                numbers = pc.cast(text, pa.float64())
+            except pa.ArrowInvalid:
+                return None
+    elif pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind):
+        try:
+            numbers = pc.cast(column, pa.float64())
+        except pa.ArrowInvalid:  # an integer a double cannot hold exactly
+            return None
+    else:
+        return None
+    if numbers.null_count:
+        return None
+    out = np.array(numbers.to_numpy(), dtype=np.float64)
+    return out if np.isfinite(out).all() else None
+
+
+def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
+    """``(number, None)``, or ``(anything, problem)`` naming the value; ``what`` says
+    what the number is for in the message ("scores must be finite numbers")."""
     if value is None:
         return 0.0, "missing value"
     if isinstance(value, bool):
@@ -399,9 +648,9 @@ def _to_number(value: object) -> tuple[float, str | None]:
     else:
         return 0.0, f"{value!r} is not a number"
     if math.isnan(number):
-        return number, f"{shown} is NaN; scores must be finite numbers"
+        return number, f"{shown} is NaN; {what} must be finite numbers"
     if math.isinf(number):
-        return number, f"{shown} is infinite; scores must be finite numbers"
+        return number, f"{shown} is infinite; {what} must be finite numbers"
     return number, None
 
 
@@ -426,7 +675,26 @@ def _label(value: object) -> str | None:
 
 def label_column(table: Table, name: str) -> list[str | None]:
     """Column ``name`` as strings, ``None`` where the value is missing (blank or null)."""
+    column = table._arrow(name)
+    if column is not None:
+        labels = _arrow_labels(column)
+        if labels is not None:
+            return labels.to_pylist()
     return [_label(v) for v in table.column(name)]
+
+
+def _arrow_labels(column):
+    """:func:`_label` of every value of an Arrow text or integer column, vectorised
+    (null where missing); None for another type."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_integer(column.type):
+        return pc.cast(column, pa.string())  # str(int), as _label
+    if not pa.types.is_string(column.type):
+        return None
+    text = pc.utf8_trim(column, characters=_PY_WHITESPACE)
+    return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
 
 
 def id_column(table: Table, name: str) -> list[str]:
@@ -435,6 +703,8 @@ def id_column(table: Table, name: str) -> list[str]:
     A duplicate names the id and the lines (or rows) of its first two occurrences.
     """
     ids = label_column(table, name)
+    if None not in ids and len(set(ids)) == len(ids):
+        return ids  # type: ignore[return-value]
     missing = [i for i, v in enumerate(ids) if v is None]
     if missing:
         raise InputError(
@@ -468,6 +738,12 @@ def join_on_ids(
     Both must hold the same ids (each unique, see :func:`id_column`).  Otherwise the
     InputError says how many ids are only in each file and shows up to five of each.
     """
+    if len(ids_a) == len(ids_b):
+        if list(ids_a) == list(ids_b):
+            return np.arange(len(ids_a), dtype=np.intp)
+        order = _arrow_join(ids_a, ids_b)
+        if order is not None:
+            return order
     where_b = {v: j for j, v in enumerate(ids_b)}
     only_a = [v for v in ids_a if v not in where_b]
     if only_a or len(ids_a) != len(ids_b):
@@ -482,6 +758,28 @@ def join_on_ids(
             "every item needs a score from both systems"
         )
     return np.fromiter((where_b[v] for v in ids_a), dtype=np.intp, count=len(ids_a))
+
+
+def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None:
+    """join_on_ids for two lists of the same unique ids, by pyarrow; None otherwise."""
+    if len(ids_a) < 10_000:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return None
+    try:
+        where = pc.index_in(pa.array(ids_a, pa.string()), value_set=pa.array(ids_b, pa.string()))
+    except (pa.ArrowException, TypeError, ValueError):
+        return None
+    if where.null_count:
+        return None
+    order = where.to_numpy().astype(np.intp)
+    # a permutation exactly when the ids of b are unique too (as id_column checks)
+    if np.bincount(order, minlength=len(ids_b)).max(initial=0) > 1:
+        return None
+    return order
 
 
 def merge_labels(
@@ -575,7 +873,7 @@ def parse_stratum_weights(spec: str) -> dict[str, float]:
     weights: dict[str, float] = {}
     for name, raw, place in pairs:
         where = f"{source}, {place}" if place else source
-        number, problem = _to_number(raw)
+        number, problem = _to_number(raw, "stratum weights")
         if problem is not None:
             raise InputError(f"{where}: weight of stratum {name!r}: {problem}")
         if number <= 0:

@@ -9,12 +9,14 @@ Every format ends with the same reproducibility line (:func:`signature`), in the
 sacrebleu's signature::
 
     pairboot 0.1.0 | paired percentile | metric mean | resamples 10000 | level 0.95 | seed 1
-    | engine numba
+    | engine numba | numpy 2.4.6
 
 (on one line).
 
-Numbers are shown with as many decimals as the scale of the scores and the width of the
-interval need (:func:`decimals`), the same for every number of one report.
+Numbers are shown with as many decimals as the standard error of the difference warrants,
+the same for every number of one report: ``max(2, 1 - floor(log10(se)))``, at most 6 (4
+when the standard error is 0 or undefined).  That rule is one function,
+:func:`pairboot.result.decimals`, which the reading of the result uses too.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pairboot.result import CompareResult
+import numpy as np
+
+from pairboot.result import CompareResult, _json_safe, decimals
 
 __all__ = [
     "ReportContext",
     "WRITERS",
     "render",
     "signature",
+    "decimals",
     "format_p",
     "write_text",
     "write_json",
@@ -59,6 +64,18 @@ class ReportContext:
         The grouping and stratum columns, when used.
     notes : tuple of str
         Extra remarks, printed after the warnings.
+    id : str or None
+        The id column the inputs were joined on (``--id``), for the signature.
+    stats : tuple of str or None
+        The statistic columns asked for (``--stats``), for the signature.
+    metric_source : str or None
+        Where a user-defined metric came from (``FILE.py:NAME`` as given), for the
+        signature.
+    stratum_weights : str or None
+        The population weights as given (``--stratum-weights``), for the signature.
+    reword : callable or None
+        Applied to every message taken from the result (its warnings and reading), so
+        that the command line can use its own spelling of the options.
     """
 
     name_a: str = "A"
@@ -68,30 +85,18 @@ class ReportContext:
     group: str | None = None
     stratum: str | None = None
     notes: tuple[str, ...] = ()
+    id: str | None = None
+    stats: tuple[str, ...] | None = None
+    metric_source: str | None = None
+    stratum_weights: str | None = None
+    reword: Callable[[str], str] | None = None
+
+    def say(self, text: str) -> str:
+        """``text`` (a warning or the reading) as this report's reader should see it."""
+        return self.reword(text) if self.reword is not None else text
 
 
 # ------------------------------------------------------------------------ formatting
-
-
-def decimals(result: CompareResult) -> int:
-    """Decimals for every number in a report of ``result``.
-
-    Four significant digits at the scale of the largest score, and at least two
-    significant digits of the interval's width, between 0 and 8 decimals.
-    """
-    values = [
-        result.score_a.estimate,
-        result.score_b.estimate,
-        result.estimate,
-        *result.confidence_interval,
-    ]
-    finite = [abs(v) for v in values if _finite(v)]
-    scale = max(finite, default=1.0) or 1.0
-    d = 3 - math.floor(math.log10(scale))
-    low, high = result.confidence_interval
-    if _finite(low) and _finite(high) and high > low:
-        d = max(d, 1 - math.floor(math.log10(high - low)))
-    return min(8, max(0, d))
 
 
 def _finite(x) -> bool:
@@ -136,28 +141,48 @@ def _p_cell(p: float | None, n_resamples: int) -> str:
 
 
 def signature(result: CompareResult, context: ReportContext | None = None) -> str:
-    """The reproducibility line: everything needed to repeat the run exactly."""
+    """The reproducibility line: everything needed to repeat the run exactly.
+
+    Besides the result's own settings it names, when the context knows them, the id
+    column, the ``--stats`` columns, where a user-defined metric came from, the stratum
+    weights as given, and numpy's version (the exact multinomial path draws with
+    numpy's generator).
+    """
     context = context or ReportContext()
+    metric = f"metric {result.metric}"
+    if context.metric_source:
+        metric += f" ({context.metric_source})"
     parts = [
         f"pairboot {result.version}",
         f"{'paired' if result.paired else 'unpaired'} {result.method}",
-        f"metric {result.metric}",
+        metric,
+    ]
+    if context.stats:
+        parts.append(f"stats {','.join(context.stats)}")
+    parts += [
         f"resamples {result.n_resamples}",
         f"level {result.confidence_level:g}",
         f"seed {result.seed}",
     ]
+    if context.id:
+        parts.append(f"id {context.id}")
     if result.n_groups is not None:
         parts.append(f"groups {context.group or 'yes'} ({result.group_weighting})")
     if result.n_strata is not None:
-        parts.append(f"strata {context.stratum or 'yes'}")
+        strata = f"strata {context.stratum or 'yes'}"
+        if context.stratum_weights:
+            strata += f" (weights {context.stratum_weights})"
+        parts.append(strata)
     parts.append(f"engine {result.engine}")
-    return " | ".join(parts)
+    parts.append(f"numpy {np.__version__}")
+    return " | ".join(" ".join(p.replace("|", "/").split()) for p in parts)
 
 
 _METHOD_WORDS = {
     "percentile": "percentile interval",
     "basic": "basic (reverse percentile) interval",
-    "normal": "normal interval (estimate +/- z * standard error)",
+    "normal": "normal interval, bias-corrected as R boot's norm.ci (centred at "
+    "2 * estimate - mean of the resamples, +/- z * standard error)",
     "bca": "BCa (bias-corrected and accelerated) interval",
     "studentized": "studentized (bootstrap-t) interval",
 }
@@ -185,24 +210,20 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     return f"{how}; {words}, {result.n_resamples} resamples."
 
 
-def _metric_label(result: CompareResult) -> str:
-    return result.metric
-
-
 # ------------------------------------------------------------------------------ text
 
 
 def write_text(result: CompareResult, context: ReportContext | None = None) -> str:
     """A plain-text report that reads like the spec's example."""
     ctx = context or ReportContext()
-    d = decimals(result)
+    d = decimals(result.standard_error)
     level = _level(result.confidence_level)
     label_a, label_b = f"A  {ctx.name_a}", f"B  {ctx.name_b}"
     label_d = "B - A"
     width = max(len(label_a), len(label_b), len(label_d), 8)
     value_w = max(len(_num(v, d, signed=True)) for v in
                   (result.score_a.estimate, result.score_b.estimate, result.estimate))
-    value_w = max(value_w, len(_metric_label(result)))
+    value_w = max(value_w, len(result.metric))
 
     lines = []
     title = f"pairboot compare: {ctx.name_b} (B) vs {ctx.name_a} (A)"
@@ -210,7 +231,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         title += f", {ctx.layout}"
     lines.append(title)
     lines.append("")
-    lines.append(f"  {'':<{width}}  {_metric_label(result):>{value_w}}   {level} interval")
+    lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval")
     for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
         lines.append(
             f"  {label:<{width}}  {_num(score.estimate, d):>{value_w}}   "
@@ -244,7 +265,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         )
     lines.append("")
     lines.extend(_wrap("Method: " + describe_method(result, ctx)))
-    lines.extend(_wrap("Reading: " + result.reading))
+    lines.extend(_wrap("Reading: " + ctx.say(result.reading)))
     if result.strata:
         lines.append("")
         col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
@@ -254,7 +275,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         lines.append("")
         lines.append("Warnings:")
         for w in result.warnings:
-            lines.extend(_wrap(w, bullet="  - "))
+            lines.extend(_wrap(ctx.say(w), bullet="  - "))
     if ctx.notes:
         lines.append("")
         lines.append("Notes:")
@@ -308,6 +329,8 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     """
     ctx = context or ReportContext()
     out = result.to_dict()
+    out["warnings"] = [ctx.say(w) for w in result.warnings]
+    out["reading"] = ctx.say(out["reading"])
     out["input"] = {
         "a": ctx.name_a,
         "b": ctx.name_b,
@@ -321,18 +344,6 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
 
 
-def _json_safe(value):
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return _json_safe(value.item())
-    return value
-
-
 # -------------------------------------------------------------------------- markdown
 
 
@@ -343,10 +354,10 @@ def _md(text: str) -> str:
 def write_markdown(result: CompareResult, context: ReportContext | None = None) -> str:
     """A Markdown table of both systems and the difference, then the details."""
     ctx = context or ReportContext()
-    d = decimals(result)
+    d = decimals(result.standard_error)
     level = _level(result.confidence_level)
     lines = [
-        f"| system | {_md(_metric_label(result))} | {level} interval |",
+        f"| system | {_md(result.metric)} | {level} interval |",
         "|---|---:|:---:|",
         f"| A ({_md(ctx.name_a)}) | {_num(result.score_a.estimate, d)} | "
         f"{_interval(result.score_a.confidence_interval, d)} |",
@@ -358,7 +369,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         f"{format_p(result.p_value, result.n_resamples)} (two-sided), standard error "
         f"{_num(result.standard_error, d)}. Method: {_md(describe_method(result, ctx))}",
         "",
-        _md(result.reading),
+        _md(ctx.say(result.reading)),
     ]
     if result.strata:
         grouped = any(s.n_groups is not None for s in result.strata)
@@ -375,7 +386,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
                       _p_cell(s.p_value, result.n_resamples)]
             lines.append("| " + " | ".join(cells) + " |")
     if result.warnings:
-        lines += ["", "**Warnings**", ""] + [f"- {_md(w)}" for w in result.warnings]
+        lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
     if ctx.notes:
         lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
     lines += ["", f"`{signature(result, ctx)}`"]
@@ -387,6 +398,10 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
     "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    # characters the default (OT1) font encoding lacks or prints as something else
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "\u00b1": r"$\pm$", "\u2212": r"$-$", "\u00b7": r"$\cdot$", "\u00d7": r"$\times$",
+    "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2248": r"$\approx$",
 }
 
 
@@ -404,15 +419,19 @@ def _tex_interval(ci, d: int, *, signed: bool = False) -> str:
 
 
 def write_latex(result: CompareResult, context: ReportContext | None = None) -> str:
-    """A ``tabular`` (plain ``\\hline`` rules, no extra package) ready to ``\\input``."""
+    """A ``tabular`` (plain ``\\hline`` rules, no extra package) ready to ``\\input``.
+
+    The result's warnings follow the table twice: as ``% warning: ...`` comments (for
+    whoever reads the source) and as a visible small italic note under the table.
+    """
     ctx = context or ReportContext()
-    d = decimals(result)
+    d = decimals(result.standard_error)
     p_tex = f"${_p_cell(result.p_value, result.n_resamples)}$"
     lines = [
         f"% {signature(result, ctx)}",
         r"\begin{tabular}{lrcr}",
         r"\hline",
-        f"System & {_tex(_metric_label(result).capitalize())} & "
+        f"System & {_tex(result.metric.capitalize())} & "
         f"{_tex(_level(result.confidence_level))} interval & $p$ \\\\",
         r"\hline",
         f"A ({_tex(ctx.name_a)}) & {_tex_num(result.score_a.estimate, d)} & "
@@ -434,6 +453,11 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         r"\end{tabular}",
         f"% {_tex(describe_method(result, ctx))}",
     ]
+    warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
+    lines += [f"% warning: {w}" for w in warnings]
+    if warnings:
+        lines.append(r"\par\smallskip")
+        lines += [f"{{\\footnotesize\\emph{{Warning: {_tex(w)}}}\\par}}" for w in warnings]
     return "\n".join(lines) + "\n"
 
 
