@@ -261,7 +261,12 @@ class CompareResult:
 
 
 def _json_safe(value):
-    """NaN and infinities become None: JSON has no spelling for them."""
+    """NaN and infinities become None (JSON has no spelling for them); numpy scalars and
+    tuples become their Python forms."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, tuple):
+        value = list(value)
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
