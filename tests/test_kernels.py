@@ -4,7 +4,8 @@ Timing does not belong here (see ``benchmarks/bench.py``); these tests check tha
 fast path computes what the simple one does:
 
 - the numba kernel (both its gather and its counting path) against the numpy reference
-  kernel, to rounding, on unequal strata and 1 to 5 columns;
+  kernel, to rounding, on unequal strata and 1 to 5 columns; exact wrap-around of the
+  byte counts; the vector sweep's documented order of addition, bit for bit;
 - bit-identical sums for 1 and 2 threads and for any split of the replicates into calls;
 - uniform draws (chi-square at p = 1e-6, so only a real bug fails);
 - the exact multinomial path against the index path: mean, variance and covariance of
@@ -80,34 +81,82 @@ def test_numba_matches_numpy_reference(nb, k, layout, path):
     np.testing.assert_allclose(got, _reference(x, starts, sizes, keys), rtol=1e-12, atol=0)
 
 
-def test_default_threshold_uses_both_paths(nb):
-    """A stratum above COUNT_PATH_BYTES is counted, a small one gathered: same draws."""
-    k = 2
-    big = nb.COUNT_PATH_BYTES // (8 * k) + 1
+@pytest.mark.parametrize("k", [2, 3])
+def test_default_threshold_uses_both_paths(nb, k):
+    """A stratum above the threshold is counted, a small one gathered: same draws."""
+    threshold = nb.COUNT_PATH_BYTES if k <= 2 else nb.COUNT_PATH_BYTES_WIDE
+    big = threshold // (8 * k) + 1
     starts, sizes = [0, 50], [50, big]
     x = np.random.default_rng(3).uniform(size=(50 + big, k))
     keys = replicate_keys(11, 0, 3)
-    np.testing.assert_allclose(
-        _kernel(nb, x, starts, sizes, keys), _reference(x, starts, sizes, keys), rtol=1e-12
-    )
+    got = _kernel(nb, x, starts, sizes, keys)
+    np.testing.assert_allclose(got, _reference(x, starts, sizes, keys), rtol=1e-12)
+    # The paths round differently: the default must match the gathered small stratum
+    # and the counted big one bit for bit.
+    np.testing.assert_array_equal(got[:, 0], _kernel(nb, x, starts, sizes, keys, 1 << 60)[:, 0])
+    np.testing.assert_array_equal(got[:, 1], _kernel(nb, x, starts, sizes, keys, 0)[:, 1])
 
 
-def test_count_overflow_is_exact(nb):
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("n", [600, 613])
+def test_count_overflow_is_exact(nb, k, n):
     """Counts are bytes; a count passing 255 must still contribute exactly.
 
-    Starting every count at 250 (the kernel expects 0 and leaves 0) makes most counts
-    wrap; the result must then be the reference sums plus 250 times the column sums.
+    Starting every count at 255 (the kernel expects 0 and leaves 0) makes the count of
+    every drawn unit wrap, most units once and some twice or more (counts from 254 wrap
+    at the second draw); the result must then be the reference sums plus the start
+    counts times the rows.  k = 1 and 2 use the vector sweeps, k = 3 the generic one;
+    613 units leave a tail after the sweep's whole vector steps.
     """
-    n, k = 600, 3
-    x = np.random.default_rng(5).uniform(size=(n, k))
+    rng = np.random.default_rng(5)
+    x = rng.uniform(size=(n + 7, k))
     keys = replicate_keys(13, 0, 1)
     buf = np.empty(256, dtype=np.uint64)
-    cnt = np.full(n, 250, dtype=np.uint8)
+    start_counts = rng.choice(np.array([0, 3, 254, 255], dtype=np.uint8), size=n)
+    cnt = np.concatenate([start_counts, np.zeros(5, dtype=np.uint8)])
     acc = np.empty(k)
-    nb._count(x, 0, n, keys[0], buf, cnt, acc)
-    expected = _reference(x, [0], [n], keys)[0, 0] + 250 * x.sum(axis=0)
+    wraps = np.empty(n + 1, dtype=np.uint64)  # with counts started high: up to n wraps
+    nb._count(x, 7, n, keys[0], buf, cnt, wraps, acc)
+    drawn = _reference(x, [7], [n], keys)[0, 0]
+    expected = drawn + start_counts.astype(float) @ x[7:]
     np.testing.assert_allclose(acc, expected, rtol=1e-12)
     assert not cnt.any(), "the counts must be left at zero"
+    # Enough wraps happened for the test to mean something.
+    draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
+    per_unit = np.bincount(draws, minlength=n)
+    assert ((start_counts.astype(int) + per_unit) >= 256).sum() > n // 5
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_vector_sweep_is_the_documented_sum(nb, k):
+    """The vector sweep adds in the order its docstring gives, bit for bit."""
+    from numba import njit  # noqa: PLC0415
+
+    sweep = {1: nb._sweep_1, 2: nb._sweep_2}[k]
+    call = njit(lambda cnt, x, start, size, acc: sweep(cnt, x, start, size, acc))
+    g = 8 // k
+    step = 2 * g
+    for size in (0, 1, step - 1, step, 5 * step + 3):
+        rng = np.random.default_rng(size)
+        x = rng.normal(size=(size + 3, k))
+        counts = rng.integers(0, 256, size=size).astype(np.uint8)
+        cnt = np.concatenate([counts, np.full(4, 9, dtype=np.uint8)])
+        acc = np.full(k, 0.25)
+        call(cnt, x, 3, size, acc)
+        w, xs = counts.astype(float), x[3:]
+        n_main = size // step * step
+        for c in range(k):
+            lanes = [[0.0] * g for _ in range(2)]
+            for u in range(n_main):
+                lanes[(u // g) % 2][u % g] += w[u] * xs[u, c]
+            total = lanes[0][0] + lanes[1][0]
+            for slot in range(1, g):
+                total += lanes[0][slot] + lanes[1][slot]
+            tail = 0.0
+            for u in range(n_main, size):
+                tail += w[u] * xs[u, c]
+            assert acc[c] == 0.25 + (total + tail), (size, c)
+        assert not cnt[:size].any() and (cnt[size:] == 9).all()
 
 
 def test_large_sizes_use_the_exact_multiply_high(nb):
@@ -151,28 +200,32 @@ def test_bit_identical_for_any_thread_count(nb):
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba was started with a single thread")
     starts, sizes = LAYOUTS[1]
-    x = np.random.default_rng(2).normal(size=(starts[-1] + sizes[-1], 3))
-    keys = replicate_keys(5, 0, 203)
     before = numba.get_num_threads()
-    try:
-        results = {}
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            for path, cb in (("gather", 1 << 60), ("count", 0)):
-                results[threads, path] = _kernel(nb, x, starts, sizes, keys, cb)
-    finally:
-        numba.set_num_threads(before)
-    for path in ("gather", "count"):
-        np.testing.assert_array_equal(results[1, path], results[2, path])
+    for k in (1, 2, 3):  # k = 1 and 2 have their own gather and sweep code
+        x = np.random.default_rng(2).normal(size=(starts[-1] + sizes[-1], k))
+        keys = replicate_keys(5, 0, 203)
+        try:
+            results = {}
+            for threads in (1, 2):
+                numba.set_num_threads(threads)
+                for path, cb in (("gather", 1 << 60), ("count", 0)):
+                    results[threads, path] = _kernel(nb, x, starts, sizes, keys, cb)
+        finally:
+            numba.set_num_threads(before)
+        for path in ("gather", "count"):
+            np.testing.assert_array_equal(results[1, path], results[2, path])
 
 
-def test_bit_identical_for_any_split_of_the_replicates(nb):
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("path", ["gather", "count"])
+def test_bit_identical_for_any_split_of_the_replicates(nb, k, path):
     starts, sizes = LAYOUTS[1]
-    x = np.random.default_rng(4).normal(size=(starts[-1] + sizes[-1], 2))
+    x = np.random.default_rng(4).normal(size=(starts[-1] + sizes[-1], k))
     keys = replicate_keys(9, 3, 300)
-    whole = _kernel(nb, x, starts, sizes, keys)
-    cuts = [0, 1, 64, 65, 200, 300]
-    parts = [_kernel(nb, x, starts, sizes, keys[a:b]) for a, b in zip(cuts, cuts[1:])]
+    cb = 0 if path == "count" else 1 << 60
+    whole = _kernel(nb, x, starts, sizes, keys, cb)
+    cuts = [0, 1, 64, 65, 77, 200, 300]
+    parts = [_kernel(nb, x, starts, sizes, keys[a:b], cb) for a, b in zip(cuts, cuts[1:])]
     np.testing.assert_array_equal(np.concatenate(parts), whole)
 
 

@@ -3,33 +3,47 @@
 ``index_sums`` computes exactly the draws of :func:`pairboot.engine.index_sums_numpy`
 (the ``t``-th draw of replicate ``r`` is unit ``start[d] + floor(mix64(key_r + (t + 1) *
 GAMMA) * size[d] / 2**64)``, ``t`` counting over all units, stratum after stratum)
-without an index or weight array: indices live in a 256-entry buffer (2 KiB, in L1), and
-the counting path below holds one byte per unit per thread.  Each replicate
-is summed by one thread in a fixed order, so the result is bit-identical for any number
-of threads and any split of the replicates into calls; it agrees with the numpy kernel
-to rounding (the two add the same numbers in different orders).
+without an index or weight array: indices live in a small buffer in L1, and the
+counting path below holds one byte per unit per thread.  Each replicate is summed by one
+thread in a fixed order, so the result is bit-identical for any number of threads and
+any split of the replicates into calls; it agrees with the numpy kernel to rounding (the
+two add the same numbers in different orders).
 
-Two ways of adding, chosen per draw stratum by its size alone (never by the machine):
+Two ways of adding, chosen per draw stratum by its size and width alone (never by the
+machine):
 
 * *gather*: draw a block of indices (a loop the compiler vectorises), then add the drawn
-  rows into independent accumulators (four or eight).  Best while the rows fit in cache.
-* *count*: draw a block of indices and increment a per-unit count (one byte per unit,
-  overflow past 255 handled exactly), then add ``count * x`` in one sequential sweep of
-  the rows.  Random access then touches one byte per unit instead of a row of ``x``, and
-  the rows stream from memory once per replicate: faster once the rows outgrow the
-  caches.
+  rows into independent accumulators (four or eight).  Best for small strata, whose
+  rows stay in L1.
+* *count*: draw 16 indices at a time and increment a per-unit byte count (a count
+  passing 255 is recorded and added back exactly), then add ``count * x`` in one
+  sequential sweep of the rows, written as vector code (see ``_make_sweep``).  Random
+  access touches one byte per unit instead of a row of ``x``, and the drawing (vector
+  arithmetic) overlaps the counting (scalar loads and stores).  For one or two columns
+  it wins from about 64 KiB of rows (4,096 units of two columns) up; the generic sweep
+  for three or more columns is scalar, and is used from 8 MiB of rows.
 
 The counter is advanced by adding ``GAMMA`` (wrapping), which equals ``(t + 1) * GAMMA``
 modulo 2**64 exactly.
+
+Tried and measured on the 2-core EPYC (512 KiB L2 per core, 32 MiB L3), and not kept:
+counting several replicates per sweep (interleaved or one byte plane per replicate,
+2 to 16 replicates: the rows then stream once per group, but the sweep is not limited by
+them and interleaved counts outgrow L2), 4-bit and 2-bit counts (more instructions per
+draw than the smaller footprint saves), bucketing the draws by unit range before
+counting (1.7x slower) and software prefetching of the counts (slower).
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
 
-__all__ = ["index_sums", "draw_only", "COUNT_PATH_BYTES"]
+__all__ = ["index_sums", "draw_only", "COUNT_PATH_BYTES", "COUNT_PATH_BYTES_WIDE"]
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -41,14 +55,27 @@ _B1 = np.uint8(1)
 _B255 = np.uint8(255)
 
 _BLOCK = 256
-"""Draws per vectorised step (a 2 KiB index buffer that stays in L1)."""
+"""Draws per vectorised step of the gather path (a 2 KiB index buffer, in L1)."""
 
-COUNT_PATH_BYTES = 1 << 23
-"""A draw stratum whose rows take more bytes than this is summed by counting.
+_COUNT_BLOCK = 16
+"""Draws per step of the counting path: small on purpose.
 
-Measured on a 2-core AMD EPYC (1 MiB L2 per core, 32 MiB L3): gathering is faster up to
-about 8-12 MiB of rows, counting beyond (1.7x faster at 16 MiB).  A constant, not a
-property of the machine, so that the rounding of the sums is the same everywhere."""
+Drawing is vector arithmetic and counting is scalar loads and stores; the processor
+overlaps one block's counting with the next block's drawing only when a block is a few
+dozen instructions long (at 100,000 units, 16 is 1.15x faster than 64 or 256, and 8 is
+much slower; at 1,000,000 units, where counting waits on L3, they are even)."""
+
+COUNT_PATH_BYTES = 1 << 16
+"""A draw stratum of one or two columns whose rows take more bytes than this is counted.
+
+Measured on a 2-core AMD EPYC (512 KiB L2 per core, 32 MiB L3): the two paths are even
+at about 4,000 units of two columns, and counting is 1.2x faster at 16,000 units, 1.4x
+at 100,000 and 2x at 1,000,000.  Constants, not properties of the machine, so that the
+rounding of the sums is the same everywhere."""
+
+COUNT_PATH_BYTES_WIDE = 1 << 23
+"""The same for three columns or more, whose sweep is scalar code: counting wins from
+about 8 MiB of rows (2x faster at 1,000,000 units of three columns)."""
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 
@@ -65,6 +92,7 @@ def _unit(z, m):
 @njit(inline="always", **_OPTS)
 def _fill(buf, n, z, m, base):
     """Draw ``n`` units (offset by ``base``) into ``buf``; return the advanced counter."""
+    m = m & _LO32  # sizes are below 2**32; knowing it, the compiler draws 1.2x faster
     for j in range(n):
         buf[j] = _unit(z, m) + base
         z += _GAMMA
@@ -145,56 +173,148 @@ def _gather_k(x, start, size, key, buf, acc):
             acc[c] += (s0 + s1) + (s2 + s3)
 
 
+# --- the counting path's sweep, as explicit vector code ---------------------------------------
+#
+# numba runs LLVM without its SLP vectoriser, and LLVM may not reorder floating-point sums,
+# so ``sum_u count_u * x_u`` written in Python compiles to one scalar multiply-add chain.
+# These intrinsics write the loop in LLVM IR over vectors of eight doubles: ``G = 8 // k``
+# units per step, each product in its own vector lane, two independent lane sets.  Every
+# lane is an ordinary IEEE sum over a fixed subset of units, combined in a fixed order at
+# the end, so the result depends on the stratum's size only: not on the machine's vector
+# width (LLVM splits or joins the vectors without changing a lane's arithmetic), the
+# threads or the batches.
+
+_LANE_SETS = 2
+
+
+def _make_sweep(k):
+    """``sweep(cnt, x, start, size, acc)``: ``acc[c] += sum_u cnt[u] * x[start + u, c]``.
+
+    Also sets ``cnt[:size]`` to zero.  Units are summed per lane: in lane set ``s``, the
+    vector lane of unit slot ``g`` and column ``c`` adds the units ``u = (2 j + s) G + g``
+    for j = 0, 1, ... in order; the two lane sets are added, then the ``G`` unit slots in
+    order, then the tail (the last ``size % 2G`` units, in order), and that total is
+    added to ``acc[c]`` (which holds the counts' wrap-arounds).
+    """
+    group = 8 // k
+    width = group * k
+    step = group * _LANE_SETS
+    f64, i8, i32, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+    vec_w = ir.VectorType(f64, width)
+    vec_c = ir.VectorType(i8, group)
+    spread = ir.Constant(ir.VectorType(i32, width), [g for g in range(group) for _ in range(k)])
+
+    @intrinsic
+    def sweep(typingctx, cnt, x, start, size, acc):
+        arrays = ((cnt, types.uint8, 1), (x, types.float64, 2), (acc, types.float64, 1))
+        ok = all(
+            isinstance(a, types.Array) and a.dtype == dt and a.ndim == nd and a.layout == "C"
+            for a, dt, nd in arrays
+        ) and all(isinstance(v, types.Integer) for v in (start, size))
+        if not ok:
+            return None
+
+        def codegen(context, builder, sig, args):
+            cnt_a = context.make_array(sig.args[0])(context, builder, args[0])
+            x_a = context.make_array(sig.args[1])(context, builder, args[1])
+            acc_a = context.make_array(sig.args[4])(context, builder, args[4])
+            start_v = context.cast(builder, args[2], sig.args[2], types.int64)
+            size_v = context.cast(builder, args[3], sig.args[3], types.int64)
+            cp = cnt_a.data
+            xp = builder.gep(x_a.data, [builder.mul(start_v, i64(k))])
+            zero = ir.Constant(vec_w, [0.0] * width)
+            lanes = [cgutils.alloca_once_value(builder, zero) for _ in range(_LANE_SETS)]
+            n_steps = builder.sdiv(size_v, i64(step))
+            with cgutils.for_range(builder, n_steps) as loop:
+                u0 = builder.mul(loop.index, i64(step))
+                for s, slot in enumerate(lanes):
+                    u = builder.add(u0, i64(s * group))
+                    pc = builder.bitcast(builder.gep(cp, [u]), vec_c.as_pointer())
+                    c = builder.load(pc, align=1)
+                    builder.store(ir.Constant(vec_c, [0] * group), pc, align=1)
+                    w = builder.uitofp(c, ir.VectorType(f64, group))
+                    if k > 1:
+                        w = builder.shuffle_vector(w, w, spread)
+                    px = builder.gep(xp, [builder.mul(u, i64(k))])
+                    xv = builder.load(builder.bitcast(px, vec_w.as_pointer()), align=8)
+                    builder.store(builder.fadd(builder.load(slot), builder.fmul(w, xv)), slot)
+            total = builder.load(lanes[0])
+            for slot in lanes[1:]:
+                total = builder.fadd(total, builder.load(slot))
+            sums = [builder.extract_element(total, i64(c)) for c in range(k)]
+            for g in range(1, group):
+                sums = [
+                    builder.fadd(sums[c], builder.extract_element(total, i64(g * k + c)))
+                    for c in range(k)
+                ]
+            tails = [cgutils.alloca_once_value(builder, f64(0.0)) for _ in range(k)]
+            done = builder.mul(n_steps, i64(step))
+            with cgutils.for_range_slice(builder, done, size_v, i64(1)) as (u, _):
+                pc = builder.gep(cp, [u])
+                w = builder.uitofp(builder.load(pc), f64)
+                builder.store(i8(0), pc)
+                row = builder.mul(u, i64(k))
+                for c in range(k):
+                    xc = builder.load(builder.gep(xp, [builder.add(row, i64(c))]))
+                    tail = builder.fadd(builder.load(tails[c]), builder.fmul(w, xc))
+                    builder.store(tail, tails[c])
+            for c in range(k):
+                pa = builder.gep(acc_a.data, [i64(c)])
+                total_c = builder.fadd(sums[c], builder.load(tails[c]))
+                builder.store(builder.fadd(builder.load(pa), total_c), pa)
+            return context.get_dummy_value()
+
+        return types.void(cnt, x, start, size, acc), codegen
+
+    return sweep
+
+
+_sweep_1 = _make_sweep(1)
+_sweep_2 = _make_sweep(2)
+
+
 @njit(**_OPTS)
-def _count(x, start, size, key, buf, cnt, acc):
+def _count(x, start, size, key, buf, cnt, wraps, acc):
     """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
 
-    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 adds
-    ``256 * x_u`` to the result right away, so the sum is exact for any count.
+    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
+    its unit in ``wraps`` (room for ``size // 256`` units), and ``256 * x_u`` is added
+    for each record, in draw order, before the sweep: the sum is exact for any count.
     """
     z = key + (np.uint64(start) + _U1) * _GAMMA
     m = np.uint64(size)
     k = x.shape[1]
-    acc[:] = 0.0
-    for c0 in range(0, size, _BLOCK):
-        n = min(_BLOCK, size - c0)
-        z = _fill(buf, n, z, m, np.uint64(0))
-        for j in range(n):
+    n_wraps = 0
+    n_full = size // _COUNT_BLOCK
+    for _ in range(n_full):
+        # Whole blocks, a constant trip count: the draws compile to straight vector code,
+        # and the loop below to a few scalar instructions per draw.
+        z = _fill(buf, _COUNT_BLOCK, z, m, np.uint64(0))
+        for j in range(_COUNT_BLOCK):
             i = buf[j]
             c = cnt[i]
+            cnt[i] = c + _B1  # wraps to 0 after 255
             if c == _B255:
-                cnt[i] = 0
-                for col in range(k):
-                    acc[col] += 256.0 * x[start + i, col]
-            else:
-                cnt[i] = c + _B1
+                wraps[n_wraps] = i
+                n_wraps += 1
+    n = size - n_full * _COUNT_BLOCK
+    z = _fill(buf, n, z, m, np.uint64(0))
+    for j in range(n):
+        i = buf[j]
+        c = cnt[i]
+        cnt[i] = c + _B1  # wraps to 0 after 255
+        if c == _B255:
+            wraps[n_wraps] = i
+            n_wraps += 1
+    for col in range(k):
+        acc[col] = 0.0
+    for w in range(n_wraps):
+        for col in range(k):
+            acc[col] += 256.0 * x[start + wraps[w], col]
     if k == 1:
-        s0 = s1 = s2 = s3 = 0.0
-        n4 = size & ~3
-        for u in range(0, n4, 4):
-            s0 += np.float64(cnt[u]) * x[start + u, 0]
-            s1 += np.float64(cnt[u + 1]) * x[start + u + 1, 0]
-            s2 += np.float64(cnt[u + 2]) * x[start + u + 2, 0]
-            s3 += np.float64(cnt[u + 3]) * x[start + u + 3, 0]
-        for u in range(n4, size):
-            s0 += np.float64(cnt[u]) * x[start + u, 0]
-        acc[0] += (s0 + s1) + (s2 + s3)
+        _sweep_1(cnt, x, start, size, acc)
     elif k == 2:
-        a0 = a1 = b0 = b1 = 0.0
-        n2 = size & ~1
-        for u in range(0, n2, 2):
-            w0 = np.float64(cnt[u])
-            w1 = np.float64(cnt[u + 1])
-            a0 += w0 * x[start + u, 0]
-            b0 += w0 * x[start + u, 1]
-            a1 += w1 * x[start + u + 1, 0]
-            b1 += w1 * x[start + u + 1, 1]
-        for u in range(n2, size):
-            w0 = np.float64(cnt[u])
-            a0 += w0 * x[start + u, 0]
-            b0 += w0 * x[start + u, 1]
-        acc[0] += a0 + a1
-        acc[1] += b0 + b1
+        _sweep_2(cnt, x, start, size, acc)
     else:
         for col in range(k):
             s0 = s1 = s2 = s3 = 0.0
@@ -207,8 +327,8 @@ def _count(x, start, size, key, buf, cnt, acc):
             for u in range(n4, size):
                 s0 += np.float64(cnt[u]) * x[start + u, col]
             acc[col] += (s0 + s1) + (s2 + s3)
-    for u in range(size):
-        cnt[u] = 0
+        for u in range(size):
+            cnt[u] = 0
 
 
 @njit(parallel=True, **_OPTS)
@@ -224,15 +344,16 @@ def _index_sums(x, starts, sizes, keys, out, count_bytes, n_runs):
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
-        buf = np.empty(_BLOCK, dtype=np.uint64)
+        buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)
         cnt = np.zeros(longest, dtype=np.uint8)
+        wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
         acc = np.empty(k)
         for r in range(run * n_rep // n_runs, (run + 1) * n_rep // n_runs):
             key = keys[r]
             for d in range(n_strata):
                 start, size = starts[d], sizes[d]
                 if counted[d]:
-                    _count(x, start, size, key, buf, cnt, acc)
+                    _count(x, start, size, key, buf, cnt, wraps, acc)
                     for c in range(k):
                         out[r, d, c] = acc[c]
                 elif k == 1:
@@ -252,7 +373,7 @@ def index_sums(
     keys: np.ndarray,
     out: np.ndarray,
     *,
-    count_bytes: int = COUNT_PATH_BYTES,
+    count_bytes: int | None = None,
 ) -> None:
     """``out[r, d] = sum of x over the units drawn for replicate r in draw stratum d``.
 
@@ -260,8 +381,9 @@ def index_sums(
     (n, k) float64, draw stratum ``d`` is the rows ``starts[d] : starts[d] + sizes[d]``
     (each size below 2**32), ``keys`` the replicates' 64-bit keys, and ``out``
     (len(keys), len(starts), k) is overwritten.  ``count_bytes`` is the stratum size
-    (rows times 8k bytes) above which the counting path is used; it changes rounding
-    only, never the draws.
+    (rows times 8k bytes) above which the counting path is used (default
+    :data:`COUNT_PATH_BYTES` for one or two columns, :data:`COUNT_PATH_BYTES_WIDE` for
+    more); it changes rounding only, never the draws.
     """
     x = np.ascontiguousarray(x, dtype=np.float64)
     if x.ndim != 2:
@@ -276,6 +398,9 @@ def index_sums(
         raise ValueError("draw strata sizes must be between 0 and 2**32 - 1")
     if len(starts) and (starts.min() < 0 or (starts + sizes).max() > len(x)):
         raise ValueError("draw strata must lie within the rows of `x`")
+    if count_bytes is None:
+        count_bytes = COUNT_PATH_BYTES if x.shape[1] <= 2 else COUNT_PATH_BYTES_WIDE
+    # Several runs per thread balance the load; any partition gives the same sums.
     runs = 4 * numba.get_num_threads()
     if out.dtype == np.float64 and out.flags.c_contiguous:
         _index_sums(x, starts, sizes, keys, out, int(count_bytes), runs)
@@ -290,9 +415,10 @@ def _draw_only(n, m, keys):
     sums = np.zeros(keys.shape[0], dtype=np.uint64)
     for r in prange(keys.shape[0]):
         z = keys[r] + _GAMMA
+        mr = m & _LO32  # as in _fill: the compiler then knows m < 2**32
         s = np.uint64(0)
         for _ in range(n):
-            s += _unit(z, m)
+            s += _unit(z, mr)
             z += _GAMMA
         sums[r] = s
     return sums.sum()
