@@ -495,6 +495,25 @@ def test_progress_bar_only_on_a_terminal_and_after_the_delay():
     assert pipe.getvalue() == ""
 
 
+def test_progress_bar_says_when_numba_compiles():
+    """The one slow start after installing is announced at once, then cleared."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Terminal()
+    bar = cli.ProgressBar(1000, tty, delay=3600)  # shown before any delay
+    bar.compiling()
+    assert "compiling the fast kernel" in tty.getvalue()
+    bar.close()
+    assert tty.getvalue().endswith("\r" + " " * 79 + "\r")
+    pipe = io.StringIO()
+    cli.ProgressBar(1000, pipe).compiling()
+    assert pipe.getvalue() == ""
+
+
 def test_cli_passes_a_progress_callback(tmp_path, capsys, monkeypatch):
     base, new = write_pair(tmp_path)
     seen = []

@@ -49,16 +49,23 @@ def nb():
     return _numba
 
 
-def _reference(x, starts, sizes, keys):
+TREE = {"tree_units": 256, "cell_bits": 5}
+"""Small strata drawn top bits first (1,000 units: 32 cells), for the tree path's tests."""
+
+PATHS = {"gather": {"count_bytes": 1 << 60}, "count": {"count_bytes": 0}, "tree": TREE}
+"""Keyword arguments of ``index_sums`` that select each path (tree strata are counted)."""
+
+
+def _reference(x, starts, sizes, keys, **tree):
     out = np.empty((len(keys), len(starts), x.shape[1]))
-    index_sums_numpy(x, np.asarray(starts), np.asarray(sizes), keys, out)
+    index_sums_numpy(x, np.asarray(starts), np.asarray(sizes), keys, out, **tree)
     return out
 
 
-def _kernel(nb, x, starts, sizes, keys, count_bytes=None):
+def _kernel(nb, x, starts, sizes, keys, count_bytes=None, **tree):
     out = np.full((len(keys), len(starts), x.shape[1]), np.nan)
     kwargs = {} if count_bytes is None else {"count_bytes": count_bytes}
-    nb.index_sums(x, np.asarray(starts), np.asarray(sizes), keys, out, **kwargs)
+    nb.index_sums(x, np.asarray(starts), np.asarray(sizes), keys, out, **kwargs, **tree)
     return out
 
 
@@ -67,7 +74,7 @@ def _kernel(nb, x, starts, sizes, keys, count_bytes=None):
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("layout", range(len(LAYOUTS)))
-@pytest.mark.parametrize("path", ["gather", "count"])
+@pytest.mark.parametrize("path", ["gather", "count", "tree"])
 def test_numba_matches_numpy_reference(nb, k, layout, path):
     starts, sizes = LAYOUTS[layout]
     n = starts[-1] + sizes[-1]
@@ -77,8 +84,27 @@ def test_numba_matches_numpy_reference(nb, k, layout, path):
     x = rng.uniform(size=(n, k))
     x[:, -1] *= 1000.0
     keys = replicate_keys(7 + layout, 0, 67)
-    got = _kernel(nb, x, starts, sizes, keys, 0 if path == "count" else 1 << 60)
-    np.testing.assert_allclose(got, _reference(x, starts, sizes, keys), rtol=1e-12, atol=0)
+    tree = TREE if path == "tree" else {}
+    got = _kernel(nb, x, starts, sizes, keys, **PATHS[path])
+    expected = _reference(x, starts, sizes, keys, **tree)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+    if path == "tree":  # the strata of TREE_UNITS units or more draw other units
+        flat = _reference(x, starts, sizes, keys)
+        for d, size in enumerate(sizes):
+            assert np.array_equal(expected[:, d], flat[:, d]) == (size < TREE["tree_units"])
+
+
+def test_default_tree_threshold(nb):
+    """A stratum of TREE_UNITS units is drawn top bits first, one unit fewer is not."""
+    big = engine.TREE_UNITS
+    starts, sizes = [0, big], [big, big - 1]
+    x = np.random.default_rng(8).uniform(size=(2 * big - 1, 1))
+    keys = replicate_keys(12, 0, 2)
+    got = _kernel(nb, x, starts, sizes, keys)
+    np.testing.assert_allclose(got, _reference(x, starts, sizes, keys), rtol=1e-12)
+    # the flat draws, for contrast: the same for the smaller stratum only
+    flat = _reference(x, starts, sizes, keys, tree_units=2 * big)
+    assert not np.allclose(got[:, 0], flat[:, 0]) and np.allclose(got[:, 1], flat[:, 1])
 
 
 @pytest.mark.parametrize("k", [2, 3])
@@ -99,7 +125,8 @@ def test_default_threshold_uses_both_paths(nb, k):
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("n", [600, 613])
-def test_count_overflow_is_exact(nb, k, n):
+@pytest.mark.parametrize("h", [0, 3])
+def test_count_overflow_is_exact(nb, k, n, h):
     """Counts are bytes; a count passing 255 must still contribute exactly.
 
     Starting every count at 255 (the kernel expects 0 and leaves 0) makes the count of
@@ -116,13 +143,19 @@ def test_count_overflow_is_exact(nb, k, n):
     cnt = np.concatenate([start_counts, np.zeros(5, dtype=np.uint8)])
     acc = np.empty(k)
     wraps = np.empty(n + 1, dtype=np.uint64)  # with counts started high: up to n wraps
-    nb._count(x, 7, n, keys[0], buf, cnt, wraps, acc)
-    drawn = _reference(x, [7], [n], keys)[0, 0]
+    levels = np.empty((2, 1 << h), dtype=np.int64)
+    nb._count(x, 7, n, keys[0], h, buf, cnt, wraps, levels, acc)
+    # h = 3 is the tree of 8 cells: what cell_bits = bit_length(n - 1) - 3 gives
+    tree = {"tree_units": n, "cell_bits": (n - 1).bit_length() - h} if h else {}
+    drawn = _reference(x, [7], [n], keys, **tree)[0, 0]
     expected = drawn + start_counts.astype(float) @ x[7:]
     np.testing.assert_allclose(acc, expected, rtol=1e-12)
     assert not cnt.any(), "the counts must be left at zero"
     # Enough wraps happened for the test to mean something.
-    draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
+    if h:
+        draws = engine.tree_draws(keys[0], 7, n, h)
+    else:
+        draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
     per_unit = np.bincount(draws, minlength=n)
     assert ((start_counts.astype(int) + per_unit) >= 256).sum() > n // 5
 
@@ -208,24 +241,25 @@ def test_bit_identical_for_any_thread_count(nb):
             results = {}
             for threads in (1, 2):
                 numba.set_num_threads(threads)
-                for path, cb in (("gather", 1 << 60), ("count", 0)):
-                    results[threads, path] = _kernel(nb, x, starts, sizes, keys, cb)
+                for path, kwargs in PATHS.items():
+                    results[threads, path] = _kernel(nb, x, starts, sizes, keys, **kwargs)
         finally:
             numba.set_num_threads(before)
-        for path in ("gather", "count"):
+        for path in PATHS:
             np.testing.assert_array_equal(results[1, path], results[2, path])
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
-@pytest.mark.parametrize("path", ["gather", "count"])
+@pytest.mark.parametrize("path", ["gather", "count", "tree"])
 def test_bit_identical_for_any_split_of_the_replicates(nb, k, path):
     starts, sizes = LAYOUTS[1]
     x = np.random.default_rng(4).normal(size=(starts[-1] + sizes[-1], k))
     keys = replicate_keys(9, 3, 300)
-    cb = 0 if path == "count" else 1 << 60
-    whole = _kernel(nb, x, starts, sizes, keys, cb)
+    whole = _kernel(nb, x, starts, sizes, keys, **PATHS[path])
     cuts = [0, 1, 64, 65, 77, 200, 300]
-    parts = [_kernel(nb, x, starts, sizes, keys[a:b], cb) for a, b in zip(cuts, cuts[1:])]
+    parts = [
+        _kernel(nb, x, starts, sizes, keys[a:b], **PATHS[path]) for a, b in zip(cuts, cuts[1:])
+    ]
     np.testing.assert_array_equal(np.concatenate(parts), whole)
 
 
@@ -265,16 +299,18 @@ def _chi2_uniform_pvalue(counts):
 
 
 @pytest.mark.parametrize("size", [7, 13, 16])
-@pytest.mark.parametrize("path", ["gather", "count"])
+@pytest.mark.parametrize("path", ["gather", "count", "tree"])
 def test_numba_draws_are_uniform(nb, size, path):
     """One-hot rows make the sums the counts of each unit: pooled, they are uniform.
 
-    The stratum sits after another one, so the counters do not start at 0.
+    The stratum sits after another one, so the counters do not start at 0.  The tree
+    path splits the 7 to 16 units into 4 or 8 cells.
     """
     x = np.zeros((5 + size, size))
     x[5:] = np.eye(size)
     keys = replicate_keys(21, 0, 20_000)
-    counts = _kernel(nb, x, [0, 5], [5, size], keys, 0 if path == "count" else 1 << 60)
+    kwargs = {"tree_units": 7, "cell_bits": 1} if path == "tree" else PATHS[path]
+    counts = _kernel(nb, x, [0, 5], [5, size], keys, **kwargs)
     per_unit = counts[:, 1].sum(axis=0)
     assert per_unit.sum() == size * len(keys)
     assert _chi2_uniform_pvalue(per_unit) > P_FAIL
@@ -289,6 +325,48 @@ def test_engine_draws_are_uniform_over_many_units():
     for key in keys:
         counts += np.bincount(engine.draw_units(key, np.arange(size), size), minlength=size)
     assert _chi2_uniform_pvalue(counts) > P_FAIL
+
+
+def test_tree_draws_are_uniform_over_many_units():
+    size, h = 1000, 4
+    keys = replicate_keys(23, 0, 200)
+    counts = np.zeros(size)
+    for key in keys:
+        counts += np.bincount(engine.tree_draws(key, 3, size, h), minlength=size)
+    assert counts.sum() == size * len(keys)
+    assert _chi2_uniform_pvalue(counts) > P_FAIL
+
+
+@pytest.mark.parametrize("size", [1, 63, 64, 65, 1000])
+def test_tree_split_is_binomial_and_cells_are_windows(size):
+    """Each split is Binomial(c, 1/2); cell j's draws lie in its window of units.
+
+    The first split over 4,000 keys: mean size / 2 and variance size / 4 within Z
+    standard errors.
+    """
+    h = 3
+    keys = replicate_keys(31, 0, 4000)
+    cells = np.array([engine.tree_cells(key, 11, size, h) for key in keys])
+    assert (cells.sum(axis=1) == size).all() and (cells >= 0).all()
+    right = cells[:, 4:].sum(axis=1).astype(float)
+    r, var = len(keys), size / 4
+    assert abs(right.mean() - size / 2) <= Z * math.sqrt(var / r)
+    sq = (right - size / 2) ** 2  # centred at the true mean: its mean estimates var
+    assert abs(sq.mean() - var) <= Z * math.sqrt(sq.var() / r) + 1e-12
+    # windows: the units of cell j are those whose interval of 64-bit numbers meets j's
+    draws = engine.tree_draws(keys[0], 11, size, h)
+    cell_of_draw = np.repeat(np.arange(1 << h), cells[0])
+    lo = (np.arange(1 << h) * size) >> h  # floor(j * 2**(64-h) * size / 2**64)
+    hi = ((np.arange(1, (1 << h) + 1) * size) - 1) >> h
+    assert ((draws >= lo[cell_of_draw]) & (draws <= hi[cell_of_draw])).all()
+
+
+def test_tree_sums_have_the_multinomial_moments(nb):
+    """The tree path's sums: mean and covariance of size uniform draws, exactly."""
+    n, n_rep = 1000, 4000
+    x = np.random.default_rng(9).gamma(2.0, size=(n, 2))
+    sums = _kernel(nb, x, [0], [n], replicate_keys(19, 0, n_rep), **TREE)
+    _moment_checks(sums[:, 0, :], x, n)
 
 
 def test_replicates_are_independent():
@@ -380,3 +458,38 @@ def test_strata_mix_paths_with_the_right_moments():
     assert path == "multinomial+numba"
     _moment_checks(sums[:, 0, :], x0, n0)
     _moment_checks(sums[:, 1, :], x1, n1)
+
+
+# --- the compile notice -----------------------------------------------------------------------
+
+
+class _Recorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, done):
+        self.calls.append(done)
+
+    def compiling(self):
+        self.calls.append("compiling")
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_progress_hears_before_numba_compiles(nb, monkeypatch, cold):
+    monkeypatch.setattr(nb, "needs_compile", lambda: cold)
+    plan = DrawPlan.from_columns(np.arange(40.0)[:, None], [0], [40])
+    progress = _Recorder()
+    resample_sums(plan, 10, 0, backend="numba", progress=progress)
+    assert (progress.calls[0] == "compiling") is cold
+    assert progress.calls[-1] == 10
+    # numpy never compiles; a plain function as progress has no compiling() to call
+    progress = _Recorder()
+    resample_sums(plan, 10, 0, backend="numpy", progress=progress)
+    assert "compiling" not in progress.calls
+    resample_sums(plan, 10, 0, backend="numba", progress=lambda done: None)
+
+
+def test_needs_compile_is_false_once_compiled(nb):
+    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), replicate_keys(0, 0, 2),
+                  np.empty((2, 1, 1)))
+    assert nb.needs_compile() is False

@@ -474,7 +474,8 @@ class ProgressBar:
     """A one-line progress bar on a terminal's standard error, for runs over ``delay`` s.
 
     Use as ``compare(..., progress=bar)``; it is called with the number of finished
-    resamples.  It draws nothing when ``stream`` is not a terminal or the run is quick.
+    resamples, and its ``compiling()`` before numba compiles the kernel.  It draws
+    nothing when ``stream`` is not a terminal or the run is quick.
     """
 
     def __init__(self, total: int, stream=None, *, delay: float = 1.5, enabled: bool = True):
@@ -504,6 +505,13 @@ class ProgressBar:
         )
         self.stream.flush()
         self.shown = True
+
+    def compiling(self) -> None:
+        """Called before numba compiles the kernel: the one slow start after installing."""
+        if self.enabled:
+            self.stream.write("\rcompiling the fast kernel (once after installing, ~10 s) ")
+            self.stream.flush()
+            self.shown = True
 
     def close(self) -> None:
         if self.shown:

@@ -100,7 +100,9 @@ def compare(
         large enough to repay its start-up (a deterministic rule on the job's size).
         Both draw the same items; their sums differ only by rounding.
     progress : callable, optional
-        Called as ``progress(done)`` with the number of finished resamples.
+        Called as ``progress(done)`` with the number of finished resamples.  If it
+        has a ``compiling()`` method, that is called first when numba is about to
+        compile its kernel (the first large run after installing: about 10 s).
 
     Returns
     -------

@@ -20,6 +20,28 @@ a counter, so the draw is a pure function of ``(seed, r, t)``.  Results therefor
 depend on how replicates are split into memory batches or threads.  The multiply-high
 bounded draw has a bias below ``size / 2**64`` (under 1e-9 for a billion units).
 
+A draw stratum of ``TREE_UNITS`` units or more draws the same 64-bit numbers top bits
+first, so that each unit's count is touched while it is in the processor's cache:
+
+1. *Split*: the ``size`` draws are divided among ``2**h`` cells, cell ``j`` holding the
+   draws whose top ``h`` bits are ``j`` (``h = bit_length(size - 1) - CELL_BITS``, at least
+   1: cells of at most ``2**CELL_BITS`` units).  Level by level, a node holding ``c`` draws
+   sends ``K ~ Binomial(c, 1/2)`` of them to its right child (next bit 1) and ``c - K`` to
+   its left: ``K`` is the number of ones among ``c`` random bits, the words
+   ``mix64(key_r + (2**63 + start + 1 + i) * GAMMA)`` for ``i = 0, 1, ...`` taken in order
+   (levels, then nodes left to right, ``ceil(c / 64)`` words each; of a last partial word
+   only the low ``c % 64`` bits count).
+2. *Leaves*: the ``t``-th draw, counting cell after cell, is the unit
+   ``start + floor(v * size / 2**64)`` with ``v = j * 2**(64 - h) + (mix64(key_r + (start +
+   t + 1) * GAMMA) >> h)``: its top bits are the cell's, the rest uniform.
+
+The ``v`` are then exactly ``size`` independent uniform 64-bit numbers, listed cell by
+cell, so the units drawn, as a multiset, have the same distribution as in the flat
+scheme (it is the classic way to draw a multinomial by binary splitting).  Each cell's
+draws fall among about ``size / 2**h`` consecutive units.  The split costs ``h / 64``
+extra words per draw (about 13% at a million units), and the counting then runs at cache
+speed: at a million units 1.3 to 1.7x faster, at ten million 4x.
+
 When a draw stratum's units take few distinct statistic vectors (0/1 correctness), the
 engine draws ``Multinomial(size, counts / size)`` over the distinct vectors instead, with
 numpy's ``Generator(PCG64(SeedSequence(seed, spawn_key=(stream, j, 1 + d))))``.  That is
@@ -50,6 +72,19 @@ MULTINOMIAL_RATIO = 16
 """A draw stratum uses the exact multinomial path when distinct rows * this <= its size."""
 
 MAX_UNITS_PER_STRATUM = (1 << 32) - 1
+
+TREE_UNITS = 1 << 19
+"""Draw strata of this many units or more draw top bits first (see the module's text).
+
+Below it the units' byte counts fit in a core's L2 cache and the flat scheme is as fast;
+from it, they do not.  A constant, not a property of the machine: it decides which
+units are drawn, so it must be the same everywhere."""
+
+CELL_BITS = 12
+"""A cell of the split covers at most ``2**CELL_BITS`` units (4 KiB of byte counts)."""
+
+SPLIT_COUNTER = np.uint64(1 << 63)
+"""First counter of the split words; the draws' counters stay below it."""
 
 AUTO_NUMBA_DRAWS = 30_000_000
 """Below this many draws the numpy kernel finishes before numba would have loaded."""
@@ -85,8 +120,71 @@ def draw_units(key: np.uint64, counters: np.ndarray, size: int) -> np.ndarray:
     return bounded(u, size).astype(np.intp)
 
 
+def tree_levels(size: int, cell_bits: int = CELL_BITS) -> int:
+    """``h``: the split of a tree-drawn stratum has ``2**h`` cells."""
+    return max(1, (int(size) - 1).bit_length() - cell_bits)
+
+
+_POPCOUNT16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint8)
+
+
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """Ones in each uint64 (numpy >= 2 has ``bitwise_count``; this works from 1.24)."""
+    return _POPCOUNT16[words.view(np.uint16)].reshape(-1, 4).sum(axis=1, dtype=np.int64)
+
+
+def tree_cells(key: np.uint64, start: int, size: int, h: int) -> np.ndarray:
+    """The number of draws in each of the ``2**h`` cells (step 1 of the module's text)."""
+    counts = np.array([size], dtype=np.int64)
+    first = SPLIT_COUNTER + np.uint64(start) + np.uint64(1)
+    used = 0
+    for _ in range(h):
+        n_words = (counts + 63) // 64
+        ends = np.cumsum(n_words)
+        total = int(ends[-1])
+        with np.errstate(over="ignore"):
+            counters = first + np.uint64(used) + np.arange(total, dtype=np.uint64)
+            words = mix64(np.uint64(key) + counters * GAMMA)
+        used += total
+        rem = counts % 64
+        partial = rem > 0
+        last = ends[partial] - 1
+        words[last] &= (np.uint64(1) << rem[partial].astype(np.uint64)) - np.uint64(1)
+        cum = np.concatenate([[0], np.cumsum(_popcount(words))])
+        ones = cum[ends] - cum[ends - n_words]
+        counts = np.stack([counts - ones, ones], axis=1).reshape(-1)
+    return counts
+
+
+def tree_draws(
+    key: np.uint64, start: int, size: int, h: int, t0: int = 0, t1: int | None = None,
+    cells: np.ndarray | None = None,
+) -> np.ndarray:
+    """Unit offsets of draws ``t0 <= t < t1`` of a tree-drawn stratum (step 2).
+
+    ``cells`` is ``tree_cells(key, start, size, h)``, computed when not given.
+    """
+    t1 = size if t1 is None else t1
+    if cells is None:
+        cells = tree_cells(key, start, size, h)
+    j = np.repeat(np.arange(len(cells), dtype=np.uint64), cells)[t0:t1]
+    t = np.arange(t0, t1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        v = (j << np.uint64(64 - h)) | (
+            mix64(np.uint64(key) + (np.uint64(start + 1) + t) * GAMMA) >> np.uint64(h)
+        )
+    return bounded(v, size).astype(np.intp)
+
+
 def index_sums_numpy(
-    x: np.ndarray, starts: np.ndarray, sizes: np.ndarray, keys: np.ndarray, out: np.ndarray
+    x: np.ndarray,
+    starts: np.ndarray,
+    sizes: np.ndarray,
+    keys: np.ndarray,
+    out: np.ndarray,
+    *,
+    tree_units: int = TREE_UNITS,
+    cell_bits: int = CELL_BITS,
 ) -> None:
     """Reference kernel: ``out[r, d] = sum of x over the units drawn in stratum d``.
 
@@ -94,11 +192,21 @@ def index_sums_numpy(
     ``starts[d] : starts[d] + sizes[d]``, and its draws use the counters with the same
     numbers.  ``out`` is (len(keys), len(starts), k) and is overwritten.  The numba
     kernel computes the same draws; it sums them in another order, so the two agree to
-    rounding, not bit for bit.
+    rounding, not bit for bit.  ``tree_units`` and ``cell_bits`` are for the tests,
+    which draw small strata top bits first with them.
     """
     out[...] = 0.0
     keys2 = keys.astype(np.uint64)[:, None]
     for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        if size >= tree_units:
+            h = tree_levels(size, cell_bits)
+            step = CHUNK * BLOCK
+            for r, key in enumerate(keys.astype(np.uint64)):
+                cells = tree_cells(key, start, size, h)
+                for t0 in range(0, size, step):
+                    idx = tree_draws(key, start, size, h, t0, min(t0 + step, size), cells)
+                    out[r, d] += x[idx + start].sum(axis=0)
+            continue
         for c0 in range(start, start + size, CHUNK):
             counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
             with np.errstate(over="ignore"):
@@ -269,6 +377,11 @@ def resample_sums(
         if kernel is None and backend == "numba":
             raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
         name = "numba" if kernel is not None else "numpy"
+        if kernel is not None and callable(getattr(progress, "compiling", None)):
+            from pairboot import _numba  # noqa: PLC0415  (already imported by _numba_kernel)
+
+            if _numba.needs_compile():
+                progress.compiling()
         kernel = kernel or index_sums_numpy
         sel = np.asarray(index_strata)
         st, sz = starts[sel].astype(np.int64), sizes[sel].astype(np.int64)
