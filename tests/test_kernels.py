@@ -125,8 +125,7 @@ def test_default_threshold_uses_both_paths(nb, k):
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("n", [600, 613])
-@pytest.mark.parametrize("h", [0, 3])
-def test_count_overflow_is_exact(nb, k, n, h):
+def test_count_overflow_is_exact(nb, k, n):
     """Counts are bytes; a count passing 255 must still contribute exactly.
 
     Starting every count at 255 (the kernel expects 0 and leaves 0) makes the count of
@@ -143,21 +142,45 @@ def test_count_overflow_is_exact(nb, k, n, h):
     cnt = np.concatenate([start_counts, np.zeros(5, dtype=np.uint8)])
     acc = np.empty(k)
     wraps = np.empty(n + 1, dtype=np.uint64)  # with counts started high: up to n wraps
-    levels = np.empty((2, 1 << h), dtype=np.int64)
-    nb._count(x, 7, n, keys[0], h, buf, cnt, wraps, levels, acc)
-    # h = 3 is the tree of 8 cells: what cell_bits = bit_length(n - 1) - 3 gives
-    tree = {"tree_units": n, "cell_bits": (n - 1).bit_length() - h} if h else {}
-    drawn = _reference(x, [7], [n], keys, **tree)[0, 0]
+    nb._count(x, 7, n, keys[0], buf, cnt, wraps, acc)
+    drawn = _reference(x, [7], [n], keys)[0, 0]
     expected = drawn + start_counts.astype(float) @ x[7:]
     np.testing.assert_allclose(acc, expected, rtol=1e-12)
     assert not cnt.any(), "the counts must be left at zero"
     # Enough wraps happened for the test to mean something.
-    if h:
-        draws = engine.tree_draws(keys[0], 7, n, h)
-    else:
-        draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
+    draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
     per_unit = np.bincount(draws, minlength=n)
     assert ((start_counts.astype(int) + per_unit) >= 256).sum() > n // 5
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_tree_count_overflow_is_exact(nb, k):
+    """The tree path, with counts started at 255 on the first cell's units.
+
+    Every draw that lands there wraps (those of the first cell, and none of the
+    straddling unit, which belongs to the next plane); each of three replicates, taken
+    together, must get the reference sums plus 255 times those units' rows.
+    """
+    n, h, n_keys = 613, 3, 3
+    rng = np.random.default_rng(6)
+    x = rng.uniform(size=(n + 7, k))
+    keys = replicate_keys(14, 0, n_keys)
+    lo1 = n >> h  # first unit of the second cell: floor(1 * n / 2**h)
+    planes = np.zeros((n_keys, -(-n >> h) + 2), dtype=np.uint8)
+    planes[:, :lo1] = 255
+    accs = np.empty((n_keys, k))
+    nb._tree(
+        x, 7, n, h, keys, np.empty(256, dtype=np.uint64), planes,
+        np.empty(n + 1, dtype=np.uint64),  # with counts started high: up to n wraps
+        np.empty((2, 1 << h), dtype=np.int64), np.empty((n_keys, 1 << h), dtype=np.int64),
+        np.empty(n_keys, dtype=np.uint64), accs,
+    )
+    tree = {"tree_units": n, "cell_bits": (n - 1).bit_length() - h}
+    drawn = _reference(x, [7], [n], keys, **tree)[:, 0]
+    np.testing.assert_allclose(accs, drawn + 255 * x[7 : 7 + lo1].sum(axis=0), rtol=1e-12)
+    assert not planes.any(), "the planes must be left at zero"
+    # The first cell was drawn in every replicate, so wraps did happen.
+    assert all(engine.tree_cells(key, 7, n, h)[0] > 0 for key in keys)
 
 
 @pytest.mark.parametrize("k", [1, 2])

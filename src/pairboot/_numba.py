@@ -23,12 +23,13 @@ machine):
   it wins from about 64 KiB of rows (4,096 units of two columns) up; the generic sweep
   for three or more columns is scalar, and is used from 8 MiB of rows.
 
-A draw stratum of :data:`pairboot.engine.TREE_UNITS` units or more (524,288) is always
-counted, cell by cell of the split described in :mod:`pairboot.engine`: each cell's
-draws fall among a few thousand consecutive units, so the counts being incremented sit
-in L1 instead of L3 or memory (1.3-1.7x faster at a million units, 4-5x at ten
-million).  The split draws ``Binomial(c, 1/2)`` as the number of ones in ``c`` random
-bits (LLVM's ``ctpop``).
+A draw stratum of :data:`pairboot.engine.TREE_UNITS` units or more (524,288) takes a
+third way, *tree* (``_tree``), cell by cell of the split described in
+:mod:`pairboot.engine`: each cell's draws fall among a few thousand consecutive units,
+so the counts being incremented sit in L1 instead of L3 or memory, and the cell's rows
+are swept at once, for eight replicates together, so that ``x`` streams from memory
+once per eight replicates.  The split draws ``Binomial(c, 1/2)`` as the number of ones
+in ``c`` random bits (LLVM's ``ctpop``).
 
 The counter is advanced by adding ``GAMMA`` (wrapping), which equals ``(t + 1) * GAMMA``
 modulo 2**64 exactly.
@@ -76,6 +77,11 @@ Drawing is vector arithmetic and counting is scalar loads and stores; the proces
 overlaps one block's counting with the next block's drawing only when a block is a few
 dozen instructions long (at 100,000 units, 16 is 1.15x faster than 64 or 256, and 8 is
 much slower; at 1,000,000 units, where counting waits on L3, they are even)."""
+
+_TREE_GROUP = 8
+"""Replicates taken together through a tree stratum's cells: a cell's rows of ``x`` are
+then read from memory once per 8 replicates, and 8 planes of counts (4 KiB each at the
+default cell size) stay in L1."""
 
 COUNT_PATH_BYTES = 1 << 16
 """A draw stratum of one or two columns whose rows take more bytes than this is counted.
@@ -136,11 +142,11 @@ def _fill(buf, n, z, m, base):
 
 
 @njit(inline="always", **_OPTS)
-def _fill_leaf(buf, n, z, m, prefix, h):
+def _fill_leaf(buf, n, z, m, prefix, h, base):
     """Draw ``n`` units of a tree cell (``prefix``: its top ``h`` bits) into ``buf``."""
     m = m & _LO32
     for j in range(n):
-        buf[j] = _mulhi(prefix | (_mix(z) >> h), m)
+        buf[j] = _mulhi(prefix | (_mix(z) >> h), m) + base
         z += _GAMMA
     return z
 
@@ -360,54 +366,18 @@ _sweep_2 = _make_sweep(2)
 
 
 @njit(**_OPTS)
-def _count(x, start, size, key, h, buf, cnt, wraps, levels, acc):
-    """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
-
-    ``h`` is 0 for the flat scheme, else the tree's depth (``levels``: its scratch).
-    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
-    its unit in ``wraps`` (room for ``size // 256`` units), and ``256 * x_u`` is added
-    for each record, in draw order, before the sweep: the sum is exact for any count.
-    """
-    z = key + (np.uint64(start) + _U1) * _GAMMA
-    m = np.uint64(size)
+def _sweep(cnt, x, start, size, acc):
+    """``acc[c] += sum_u cnt[u] * x[start + u, c]`` for ``u < size``; zero ``cnt[:size]``."""
     k = x.shape[1]
-    zero = np.uint64(0)
-    n_wraps = 0
-    if h:
-        # Tree: cell after cell, each cell's units span a few KiB of counts.
-        cells = _split(start, size, key, h, levels)
-        shift, hh = np.uint64(64 - h), np.uint64(h)
-        for j in range(1 << h):
-            prefix = np.uint64(j) << shift
-            c = cells[j]
-            for _ in range(c // _COUNT_BLOCK):
-                z = _fill_leaf(buf, _COUNT_BLOCK, z, m, prefix, hh)
-                n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
-            n = c % _COUNT_BLOCK
-            z = _fill_leaf(buf, n, z, m, prefix, hh)
-            n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
-    else:
-        # Whole blocks, a constant trip count: the draws compile to straight vector
-        # code, and the counting to a few scalar instructions per draw.
-        for _ in range(size // _COUNT_BLOCK):
-            z = _fill(buf, _COUNT_BLOCK, z, m, zero)
-            n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
-        n = size % _COUNT_BLOCK
-        z = _fill(buf, n, z, m, zero)
-        n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
-    for col in range(k):
-        acc[col] = 0.0
-    for w in range(n_wraps):
-        for col in range(k):
-            acc[col] += 256.0 * x[start + wraps[w], col]
     if k == 1:
         _sweep_1(cnt, x, start, size, acc)
     elif k == 2:
         _sweep_2(cnt, x, start, size, acc)
     else:
+        # Scalar: the vector sweeps need 8 // k units per step.
+        n4 = size & ~3
         for col in range(k):
             s0 = s1 = s2 = s3 = 0.0
-            n4 = size & ~3
             for u in range(0, n4, 4):
                 s0 += np.float64(cnt[u]) * x[start + u, col]
                 s1 += np.float64(cnt[u + 1]) * x[start + u + 1, col]
@@ -420,41 +390,133 @@ def _count(x, start, size, key, h, buf, cnt, wraps, levels, acc):
             cnt[u] = 0
 
 
+@njit(**_OPTS)
+def _count(x, start, size, key, buf, cnt, wraps, acc):
+    """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
+
+    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
+    its unit in ``wraps`` (room for ``size // 256`` units), and ``256 * x_u`` is added
+    for each record, in draw order, before the sweep: the sum is exact for any count.
+    """
+    z = key + (np.uint64(start) + _U1) * _GAMMA
+    m = np.uint64(size)
+    zero = np.uint64(0)
+    n_wraps = 0
+    # Whole blocks, a constant trip count: the draws compile to straight vector code,
+    # and the counting to a few scalar instructions per draw.
+    for _ in range(size // _COUNT_BLOCK):
+        z = _fill(buf, _COUNT_BLOCK, z, m, zero)
+        n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
+    n = size % _COUNT_BLOCK
+    z = _fill(buf, n, z, m, zero)
+    n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
+    acc[:] = 0.0
+    for w in range(n_wraps):
+        for col in range(x.shape[1]):
+            acc[col] += 256.0 * x[start + wraps[w], col]
+    _sweep(cnt, x, start, size, acc)
+
+
+@njit(**_OPTS)
+def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, accs):
+    """``accs[g] = sum of x over the units replicate g draws`` in a tree stratum.
+
+    One replicate per key (at most ``len(planes)``), all taken cell by cell together:
+    for cell ``j``, each replicate counts its draws there in its own plane of byte
+    counts, offset to the cell's first unit ``lo_j = floor(j * size / 2**h)``, and
+    sweeps the units ``lo_j <= u < lo_(j+1)``.  The cell's rows of ``x`` are read from
+    memory once for all the replicates, and the planes stay in L1.  A draw of cell
+    ``j`` can fall on unit ``lo_(j+1)`` (its interval of 64-bit numbers straddles the
+    cells): that count moves to the next cell's plane offset 0.  Wrapped counts add
+    ``256 * x_u`` when their cell is done.  Each replicate's sum is the same whatever
+    the other keys, so any grouping gives the same result, bit for bit.
+    """
+    m = np.uint64(size)
+    shift, hh = np.uint64(64 - h), np.uint64(h)
+    n_keys, n_cells = keys.shape[0], 1 << h
+    for g in range(n_keys):
+        cells[g, :n_cells] = _split(start, size, keys[g], h, levels)[:n_cells]
+        counters[g] = keys[g] + (np.uint64(start) + _U1) * _GAMMA
+        accs[g, :] = 0.0
+    lo = 0
+    for j in range(n_cells):
+        nxt = (j + 1) * size >> h
+        prefix = np.uint64(j) << shift
+        base = np.uint64(0) - np.uint64(lo)  # wrapping: draws become offsets from lo
+        for g in range(n_keys):
+            cnt = planes[g]
+            z = counters[g]
+            c = cells[g, j]
+            n_wraps = 0
+            for _ in range(c // _COUNT_BLOCK):
+                z = _fill_leaf(buf, _COUNT_BLOCK, z, m, prefix, hh, base)
+                n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
+            n = c % _COUNT_BLOCK
+            z = _fill_leaf(buf, n, z, m, prefix, hh, base)
+            n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
+            counters[g] = z
+            for w in range(n_wraps):
+                for col in range(x.shape[1]):
+                    accs[g, col] += 256.0 * x[start + lo + wraps[w], col]
+            _sweep(cnt, x, start + lo, nxt - lo, accs[g])
+            cnt[0] = cnt[nxt - lo]  # the straddling unit, if drawn, starts the next cell
+            cnt[nxt - lo] = 0
+        lo = nxt
+
+
 @njit(parallel=True, **_OPTS)
 def _index_sums(x, starts, sizes, tree_h, keys, out, count_bytes, n_runs):
     n_rep, n_strata, k = keys.shape[0], starts.shape[0], x.shape[1]
     xf = x.reshape(-1)
     counted = np.zeros(n_strata, dtype=np.bool_)
-    longest = 0
+    longest = longest_tree = 0
+    plane = 1
+    h_max = 0
     for d in range(n_strata):
-        # Tree strata are always counted: the gather path draws the flat scheme only.
-        if sizes[d] * k * 8 > count_bytes or tree_h[d]:
+        if tree_h[d]:
+            plane = max(plane, -(-sizes[d] >> tree_h[d]) + 2)
+            h_max = max(h_max, tree_h[d])
+            longest_tree = max(longest_tree, sizes[d])  # any cell may (in principle) hold all
+        elif sizes[d] * k * 8 > count_bytes:
             counted[d] = True
             longest = max(longest, sizes[d])
+    group = _TREE_GROUP if h_max else 1
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
         buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)
         cnt = np.zeros(longest, dtype=np.uint8)
-        wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
-        levels = np.empty((2, 1 << tree_h.max()), dtype=np.int64)
+        wraps = np.empty(max(longest, longest_tree) // 256 + 1, dtype=np.uint64)
         acc = np.empty(k)
-        for r in range(run * n_rep // n_runs, (run + 1) * n_rep // n_runs):
-            key = keys[r]
+        planes = np.zeros((group, plane), dtype=np.uint8)
+        levels = np.empty((2, 1 << h_max), dtype=np.int64)
+        cells = np.empty((group, 1 << h_max), dtype=np.int64)
+        counters = np.empty(group, dtype=np.uint64)
+        accs = np.empty((group, k))
+        r_end = (run + 1) * n_rep // n_runs
+        for r0 in range(run * n_rep // n_runs, r_end, group):
+            r1 = min(r0 + group, r_end)
             for d in range(n_strata):
                 start, size = starts[d], sizes[d]
-                if counted[d]:
-                    _count(x, start, size, key, tree_h[d], buf, cnt, wraps, levels, acc)
-                    for c in range(k):
-                        out[r, d, c] = acc[c]
-                elif k == 1:
-                    out[r, d, 0] = _gather_1(xf, start, size, key, buf)
-                elif k == 2:
-                    out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
-                else:
-                    _gather_k(x, start, size, key, buf, acc)
-                    for c in range(k):
-                        out[r, d, c] = acc[c]
+                if tree_h[d]:
+                    _tree(x, start, size, tree_h[d], keys[r0:r1], buf, planes, wraps, levels,
+                          cells, counters, accs)
+                    out[r0:r1, d, :] = accs[: r1 - r0]
+                    continue
+                for r in range(r0, r1):
+                    key = keys[r]
+                    if counted[d]:
+                        _count(x, start, size, key, buf, cnt, wraps, acc)
+                        for c in range(k):
+                            out[r, d, c] = acc[c]
+                    elif k == 1:
+                        out[r, d, 0] = _gather_1(xf, start, size, key, buf)
+                    elif k == 2:
+                        out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
+                    else:
+                        _gather_k(x, start, size, key, buf, acc)
+                        for c in range(k):
+                            out[r, d, c] = acc[c]
 
 
 def index_sums(
