@@ -16,6 +16,9 @@ Notes on the method, printed again with the results:
   systems' scores (k = 2 statistics per item) and returns the difference's interval
   plus each system's own.  The peers bootstrap the mean of ``d = b - a`` (arch,
   resample, numpy) or ``mean(b) - mean(a)`` with ``paired=True`` (scipy).
+- The ``bleu`` case resamples corpus BLEU from sacrebleu's per-sentence statistics
+  (``metric="bleu"``) against sacrebleu's own paired bootstrap loop on the same
+  statistics (``significance._paired_bs_test`` without the text processing).
 - numba compiles (or loads from its cache) before anything is timed; that one-off
   time is reported on its own line.
 - Times are medians over ``--repeat`` runs, except that a tool whose first run takes
@@ -138,6 +141,7 @@ class Case:
     b: np.ndarray
     resamples: int
     method: str = "percentile"
+    metric: str = "mean"
     rows: list[Row] = field(default_factory=list)
     mc_error: tuple[float, float] | None = None
     notes: list[str] = field(default_factory=list)
@@ -149,7 +153,12 @@ def _stat_diff(a, b, axis=-1):
 
 def run_pairboot(case: Case, repeat: int) -> None:
     a, b, r = case.a, case.b, case.resamples
-    run = timed(lambda: pairboot.compare(a, b, n_resamples=r, seed=0, method=case.method), repeat)
+    run = timed(
+        lambda: pairboot.compare(
+            a, b, n_resamples=r, seed=0, method=case.method, metric=case.metric
+        ),
+        repeat,
+    )
     res = run.value
     case.mc_error = tuple(res.monte_carlo_error)
     case.rows.append(
@@ -330,6 +339,50 @@ def run_resample(case: Case, r_peer: int, repeat: int) -> None:
     )
 
 
+def run_sacrebleu(case: Case, r_peer: int, repeat: int) -> None:
+    """sacrebleu's paired bootstrap loop (``significance._paired_bs_test``) on our statistics.
+
+    Its code minus the extraction of the statistics from text: indices from
+    ``rng.choice``, the statistics as float32, ``metric._compute_score_from_stats`` on
+    each resample's sums for both systems.  The difference's interval is taken from the
+    same resampled scores, as pairboot's.
+    """
+    try:
+        from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    except ImportError:
+        case.notes.append("sacrebleu is not installed: skipped")
+        return
+    metric = BLEU()
+
+    def go():
+        rng = np.random.default_rng(0)
+        n = len(case.a)
+        idxs = rng.choice(n, size=(r_peer, n), replace=True)
+        bl_stats = np.array(case.a, dtype="float32")
+        sys_stats = np.array(case.b, dtype="float32")
+        scores_bl = np.array(
+            [metric._compute_score_from_stats(s.sum(0)).score for s in bl_stats[idxs]]
+        )
+        scores_sys = np.array(
+            [metric._compute_score_from_stats(s.sum(0)).score for s in sys_stats[idxs]]
+        )
+        low, high = np.percentile(scores_sys - scores_bl, [2.5, 97.5])
+        return float(low), float(high)
+
+    run = timed(go, repeat)
+    case.rows.append(
+        Row(
+            "sacrebleu paired bootstrap loop",
+            run.seconds,
+            run.cpu,
+            run.peak_mb,
+            run.value,
+            r_peer,
+            note="significance._paired_bs_test's loop on the same statistics",
+        )
+    )
+
+
 # --- data and cases ------------------------------------------------------------------------------
 
 
@@ -351,6 +404,25 @@ def binary(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
+def bleu_statistics(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """sacrebleu's per-sentence BLEU statistics for two systems on the same n sentences.
+
+    ``[sys_len, ref_len, correct_1..4, total_1..4]``; sentence lengths and difficulty are
+    shared, and B's n-gram precisions are a little higher (about +1 BLEU).
+    """
+    rng = np.random.default_rng(seed)
+    ref_len = rng.poisson(24, n) + 3
+    ease = rng.beta(4, 4, n)
+    out = []
+    for boost in (0.0, 0.015):
+        sys_len = np.maximum(1, ref_len + rng.integers(-3, 4, n))
+        totals = np.stack([np.maximum(sys_len - k, 0) for k in range(4)], axis=1)
+        p = np.clip(ease[:, None] * np.array([1.3, 0.8, 0.55, 0.38]) + boost, 0, 1)
+        correct = rng.binomial(totals, p)
+        out.append(np.column_stack([sys_len, ref_len, correct, totals]).astype(np.float64))
+    return out[0], out[1]
+
+
 def run_case(case: Case, args, numba_ok: bool, peers: list[str], r_peer: int) -> None:
     print(f"\n== {case.name}: {case.title}", flush=True)
     run_pairboot(case, args.repeat)
@@ -362,6 +434,7 @@ def run_case(case: Case, args, numba_ok: bool, peers: list[str], r_peer: int) ->
         "arch": run_arch,
         "resample": run_resample,
         "pairboot-numpy": run_numpy_backend,
+        "sacrebleu": run_sacrebleu,
     }
     for peer in peers:
         rp = case.resamples if case.method == "bca" else r_peer
@@ -455,8 +528,8 @@ def summary() -> None:
 
 RESULTS: list[Case] = []
 
-CASES = ("continuous", "binary", "large", "bca", "memory")
-DEFAULT_CASES = ("continuous", "binary", "large", "bca")
+CASES = ("continuous", "binary", "large", "bca", "bleu", "memory")
+DEFAULT_CASES = ("continuous", "binary", "large", "bca", "bleu")
 
 
 def main(argv=None) -> int:
@@ -581,6 +654,16 @@ def main(argv=None) -> int:
                 method="bca",
             )
             run_case(case, args, numba_ok, [p_ for p_ in peers if p_ != "numpy"], r)
+        elif name == "bleu":
+            n_bleu = 1_000 if quick else 3_000
+            case = Case(
+                name,
+                "corpus BLEU from per-sentence statistics (a WMT-sized test set)",
+                *bleu_statistics(n_bleu, 6),
+                r,
+                metric="bleu",
+            )
+            run_case(case, args, numba_ok, ["sacrebleu"], max(100, r // 10))
         elif name == "memory":
             n_mem = 2_000_000 if quick else 10_000_000
             a, b = continuous(n_mem, 5)
