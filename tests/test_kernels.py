@@ -384,6 +384,17 @@ def test_tree_split_is_binomial_and_cells_are_windows(size):
     assert ((draws >= lo[cell_of_draw]) & (draws <= hi[cell_of_draw])).all()
 
 
+def test_tree_draws_in_pieces_are_the_whole():
+    """The numpy kernel draws a big stratum in pieces: any cut gives the same draws."""
+    size, h, key = 1000, 5, replicate_keys(37, 0, 1)[0]
+    whole = engine.tree_draws(key, 4, size, h)
+    cells = engine.tree_cells(key, 4, size, h)
+    cuts = [0, 1, 2, 31, 32, 500, 999, 1000]
+    parts = [engine.tree_draws(key, 4, size, h, a, b, cells) for a, b in zip(cuts, cuts[1:])]
+    np.testing.assert_array_equal(np.concatenate(parts), whole)
+    assert len(engine.tree_draws(key, 4, size, h, 7, 7)) == 0
+
+
 def test_tree_sums_have_the_multinomial_moments(nb):
     """The tree path's sums: mean and covariance of size uniform draws, exactly."""
     n, n_rep = 1000, 4000

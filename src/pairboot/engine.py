@@ -167,12 +167,16 @@ def tree_draws(
     t1 = size if t1 is None else t1
     if cells is None:
         cells = tree_cells(key, start, size, h)
-    j = np.repeat(np.arange(len(cells), dtype=np.uint64), cells)[t0:t1]
-    t = np.arange(t0, t1, dtype=np.uint64)
+    # the cell of each draw t0 <= t < t1, from the cells' cumulative counts
+    ends = np.cumsum(cells)
+    first = int(np.searchsorted(ends, t0, side="right"))
+    last = int(np.searchsorted(ends, t1 - 1, side="right")) + 1 if t1 > t0 else first
+    part = np.minimum(ends[first:last], t1) - np.maximum(ends[first:last] - cells[first:last], t0)
+    prefix = np.arange(first, last, dtype=np.uint64) << np.uint64(64 - h)
+    v = np.repeat(prefix, part)
     with np.errstate(over="ignore"):
-        v = (j << np.uint64(64 - h)) | (
-            mix64(np.uint64(key) + (np.uint64(start + 1) + t) * GAMMA) >> np.uint64(h)
-        )
+        t = np.arange(t0, t1, dtype=np.uint64)
+        v |= mix64(np.uint64(key) + (np.uint64(start + 1) + t) * GAMMA) >> np.uint64(h)
     return bounded(v, size).astype(np.intp)
 
 
@@ -200,12 +204,14 @@ def index_sums_numpy(
     for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
         if size >= tree_units:
             h = tree_levels(size, cell_bits)
+            cols = [np.ascontiguousarray(x[start : start + size, j]) for j in range(x.shape[1])]
             step = CHUNK * BLOCK
             for r, key in enumerate(keys.astype(np.uint64)):
                 cells = tree_cells(key, start, size, h)
                 for t0 in range(0, size, step):
                     idx = tree_draws(key, start, size, h, t0, min(t0 + step, size), cells)
-                    out[r, d] += x[idx + start].sum(axis=0)
+                    for j, col in enumerate(cols):
+                        out[r, d, j] += np.take(col, idx).sum()
             continue
         for c0 in range(start, start + size, CHUNK):
             counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
