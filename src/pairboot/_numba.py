@@ -600,7 +600,7 @@ def draw_only(n: int, keys: np.ndarray, *, size: int | None = None) -> int:
 
 
 def needs_compile() -> bool:
-    """Whether the next :func:`index_sums` call compiles the kernel (about 10 s, once).
+    """Whether the next :func:`index_sums` call compiles the kernel (about 15 s, once).
 
     True when this process has not compiled it and numba's on-disk cache has no entry
     for this version of the source (a fresh install, or a read-only install folder

@@ -509,7 +509,7 @@ class ProgressBar:
     def compiling(self) -> None:
         """Called before numba compiles the kernel: the one slow start after installing."""
         if self.enabled:
-            self.stream.write("\rcompiling the fast kernel (once after installing, ~10 s) ")
+            self.stream.write("\rcompiling the fast kernel (once after installing, ~15 s) ")
             self.stream.flush()
             self.shown = True
 
