@@ -157,17 +157,19 @@ def test_count_overflow_is_exact(nb, k, n):
 def test_tree_count_overflow_is_exact(nb, k):
     """The tree path, with counts started at 255 on the first cell's units.
 
-    Every draw that lands there wraps (those of the first cell, and none of the
-    straddling unit, which belongs to the next plane); each of three replicates, taken
-    together, must get the reference sums plus 255 times those units' rows.
+    Every draw that lands there wraps, including draws of the straddling unit ``lo1``
+    (the first unit of the second cell, whose count moves to the next cell's plane at
+    offset 0, and wraps there, with the window offset by ``lo1``); each of eight
+    replicates, taken together, must get the reference sums plus 255 times those units'
+    rows.
     """
-    n, h, n_keys = 613, 3, 3
+    n, h, n_keys = 613, 3, 8
     rng = np.random.default_rng(6)
     x = rng.uniform(size=(n + 7, k))
     keys = replicate_keys(14, 0, n_keys)
     lo1 = n >> h  # first unit of the second cell: floor(1 * n / 2**h)
     planes = np.zeros((n_keys, -(-n >> h) + 2), dtype=np.uint8)
-    planes[:, :lo1] = 255
+    planes[:, : lo1 + 1] = 255
     accs = np.empty((n_keys, k))
     nb._tree(
         x, 7, n, h, keys, np.empty(256, dtype=np.uint64), planes,
@@ -177,10 +179,14 @@ def test_tree_count_overflow_is_exact(nb, k):
     )
     tree = {"tree_units": n, "cell_bits": (n - 1).bit_length() - h}
     drawn = _reference(x, [7], [n], keys, **tree)[:, 0]
-    np.testing.assert_allclose(accs, drawn + 255 * x[7 : 7 + lo1].sum(axis=0), rtol=1e-12)
+    expected = drawn + 255 * x[7 : 7 + lo1 + 1].sum(axis=0)
+    np.testing.assert_allclose(accs, expected, rtol=1e-12)
     assert not planes.any(), "the planes must be left at zero"
-    # The first cell was drawn in every replicate, so wraps did happen.
-    assert all(engine.tree_cells(key, 7, n, h)[0] > 0 for key in keys)
+    # Wraps did happen in the first cell, and of unit lo1 in the second one.
+    cells = [engine.tree_cells(key, 7, n, h) for key in keys]
+    assert all(c[0] > 0 for c in cells)
+    second = [engine.tree_draws(key, 7, n, h)[c[0] : c[0] + c[1]] for key, c in zip(keys, cells)]
+    assert any((units == lo1).any() for units in second)
 
 
 @pytest.mark.parametrize("k", [1, 2])
@@ -327,12 +333,12 @@ def test_numba_draws_are_uniform(nb, size, path):
     """One-hot rows make the sums the counts of each unit: pooled, they are uniform.
 
     The stratum sits after another one, so the counters do not start at 0.  The tree
-    path splits the 7 to 16 units into 4 or 8 cells.
+    path splits the 7 to 16 units into 2 or 4 cells.
     """
     x = np.zeros((5 + size, size))
     x[5:] = np.eye(size)
     keys = replicate_keys(21, 0, 20_000)
-    kwargs = {"tree_units": 7, "cell_bits": 1} if path == "tree" else PATHS[path]
+    kwargs = {"tree_units": 7, "cell_bits": 2} if path == "tree" else PATHS[path]
     counts = _kernel(nb, x, [0, 5], [5, size], keys, **kwargs)
     per_unit = counts[:, 1].sum(axis=0)
     assert per_unit.sum() == size * len(keys)
@@ -395,12 +401,78 @@ def test_tree_draws_in_pieces_are_the_whole():
     assert len(engine.tree_draws(key, 4, size, h, 7, 7)) == 0
 
 
-def test_tree_sums_have_the_multinomial_moments(nb):
-    """The tree path's sums: mean and covariance of size uniform draws, exactly."""
+@pytest.mark.parametrize("sorted_rows", [False, True])
+def test_tree_sums_have_the_multinomial_moments(nb, sorted_rows):
+    """The tree path's sums: mean and covariance of size uniform draws, exactly.
+
+    With rows sorted by value, neighbouring units (one cell) are alike, so the variance
+    is mostly between cells: a split that is not Binomial(c, 1/2), or splits that are
+    not independent, would show.
+    """
     n, n_rep = 1000, 4000
     x = np.random.default_rng(9).gamma(2.0, size=(n, 2))
+    if sorted_rows:
+        x = x[np.argsort(x[:, 0])]
     sums = _kernel(nb, x, [0], [n], replicate_keys(19, 0, n_rep), **TREE)
     _moment_checks(sums[:, 0, :], x, n)
+
+
+def test_tree_cell_counts_are_multinomial():
+    """All 2**h cell counts of the split: Multinomial(size, 2**-h) means and covariances.
+
+    Var = n p (1 - p), Cov = -n p**2 with p = 2**-h, each within Z standard errors (from
+    the sample's fourth moments) over 4,000 keys: a split reusing words between nodes,
+    or levels not independent, makes neighbouring cells correlate.
+    """
+    size, h = 200, 3
+    keys = replicate_keys(41, 0, 4000)
+    cells = np.array([engine.tree_cells(key, 5, size, h) for key in keys], dtype=float)
+    p = 2.0**-h
+    centered = cells - size * p
+    r = len(keys)
+    for i in range(1 << h):
+        assert abs(cells[:, i].mean() - size * p) <= Z * math.sqrt(size * p * (1 - p) / r)
+        for j in range(i, 1 << h):
+            prod = centered[:, i] * centered[:, j]
+            expected = size * p * (1 - p) if i == j else -size * p * p
+            assert abs(prod.mean() - expected) <= Z * math.sqrt(prod.var() / r), (i, j)
+
+
+def test_numba_split_equals_numpy_split(nb):
+    """Numba's split, node by node, on sizes around whole 64-bit words."""
+    levels = np.empty((2, 1 << 4), dtype=np.int64)
+    for size in (1, 2, 63, 64, 65, 127, 128, 129, 1000):
+        for h in (1, 2, 4):
+            for key in replicate_keys(43, 0, 3):
+                got = nb._split(9, size, key, h, levels)[: 1 << h]
+                np.testing.assert_array_equal(got, engine.tree_cells(key, 9, size, h))
+
+
+@pytest.mark.parametrize("kwargs", [{"tree_units": 1}, {"cell_bits": 1}, {"cell_bits": 0}])
+def test_tree_settings_that_could_empty_cells_are_refused(nb, kwargs):
+    x, keys, out = np.zeros((10, 1)), replicate_keys(0, 0, 2), np.empty((2, 1, 1))
+    with pytest.raises(ValueError, match="tree_units >= 2 and cell_bits >= 2"):
+        nb.index_sums(x, np.array([0]), np.array([10]), keys, out, **kwargs)
+    with pytest.raises(ValueError, match="tree_units >= 2 and cell_bits >= 2"):
+        index_sums_numpy(x, np.array([0]), np.array([10]), keys, out, **kwargs)
+
+
+def test_tree_path_on_the_smallest_strata(nb):
+    """Strata of 2 to 40 units with cell_bits = 2 (cells of 1 to 4 units): every draw counts."""
+    sizes = list(range(2, 41))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    x = np.ones((sum(sizes), 1))
+    keys = replicate_keys(47, 0, 9)
+    tree = {"tree_units": 2, "cell_bits": 2}
+    got = _kernel(nb, x, starts, sizes, keys, **tree)
+    np.testing.assert_array_equal(got[:, :, 0], np.broadcast_to(sizes, (9, len(sizes))))
+    x = np.random.default_rng(2).normal(size=(sum(sizes), 2))
+    np.testing.assert_allclose(
+        _kernel(nb, x, starts, sizes, keys, **tree),
+        _reference(x, starts, sizes, keys, **tree),
+        rtol=1e-12,
+        atol=1e-12,
+    )
 
 
 def test_replicates_are_independent():

@@ -2,7 +2,8 @@
 
 ``index_sums`` computes exactly the draws of :func:`pairboot.engine.index_sums_numpy`
 (the ``t``-th draw of replicate ``r`` is unit ``start[d] + floor(mix64(key_r + (t + 1) *
-GAMMA) * size[d] / 2**64)``, ``t`` counting over all units, stratum after stratum)
+GAMMA) * size[d] / 2**64)``, ``t`` counting over all units, stratum after stratum; strata
+of ``TREE_UNITS`` units or more draw by the tree scheme of :mod:`pairboot.engine`)
 without an index or weight array: indices live in a small buffer in L1, and the
 counting path below holds one byte per unit per thread.  Each replicate is summed by one
 thread in a fixed order, so the result is bit-identical for any number of threads and
@@ -26,8 +27,8 @@ machine):
 A draw stratum of :data:`pairboot.engine.TREE_UNITS` units or more (524,288) takes a
 third way, *tree* (``_tree``), cell by cell of the split described in
 :mod:`pairboot.engine`: each cell's draws fall among a few thousand consecutive units,
-so the counts being incremented sit in L1 instead of L3 or memory, and the cell's rows
-are swept at once, for eight replicates together, so that ``x`` streams from memory
+so the counts being incremented sit in L1 or L2 instead of L3 or memory, and the cell's
+rows are swept at once, for eight replicates together, so that ``x`` streams from memory
 once per eight replicates.  The split draws ``Binomial(c, 1/2)`` as the number of ones
 in ``c`` random bits (LLVM's ``ctpop``).
 
@@ -35,11 +36,14 @@ The counter is advanced by adding ``GAMMA`` (wrapping), which equals ``(t + 1) *
 modulo 2**64 exactly.
 
 Tried and measured on the 2-core EPYC (512 KiB L2 per core, 32 MiB L3), and not kept:
-counting several replicates per sweep (interleaved or one byte plane per replicate,
-2 to 16 replicates: the rows then stream once per group, but the sweep is not limited by
-them and interleaved counts outgrow L2), 4-bit and 2-bit counts (more instructions per
-draw than the smaller footprint saves), bucketing the draws by unit range before
-counting (1.7x slower) and software prefetching of the counts (slower).
+counting several replicates per sweep of the *whole* stratum (interleaved or one byte
+plane per replicate, 2 to 16 replicates: below a million units the sweep is not limited
+by the rows, and the planes outgrow L2; the tree path does this per cell, where it pays),
+4-bit and 2-bit counts (more instructions per draw than the smaller footprint saves),
+bucketing the draws by unit range before counting (1.7x slower), software prefetching
+of the counts (slower), drawing one block ahead of the counting (no gain), counting
+without the wrap check (no gain), huge pages for the counts and rows (slower), and the
+tree path below ``TREE_UNITS`` (slower at 100,000 and 262,144 units for any cell size).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from pairboot.engine import CELL_BITS, TREE_UNITS, tree_levels
+from pairboot.engine import CELL_BITS, TREE_UNITS, check_tree, tree_levels
 
 __all__ = [
     "index_sums", "draw_only", "needs_compile", "COUNT_PATH_BYTES", "COUNT_PATH_BYTES_WIDE"
@@ -80,8 +84,8 @@ much slower; at 1,000,000 units, where counting waits on L3, they are even)."""
 
 _TREE_GROUP = 8
 """Replicates taken together through a tree stratum's cells: a cell's rows of ``x`` are
-then read from memory once per 8 replicates, and 8 planes of counts (4 KiB each at the
-default cell size) stay in L1."""
+then read from memory once per 8 replicates, and the 8 planes of counts (4 KiB each at
+the default cell size) stay in L1 and L2 with the cell's rows."""
 
 COUNT_PATH_BYTES = 1 << 16
 """A draw stratum of one or two columns whose rows take more bytes than this is counted.
@@ -459,8 +463,9 @@ def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, 
                 for col in range(x.shape[1]):
                     accs[g, col] += 256.0 * x[start + lo + wraps[w], col]
             _sweep(cnt, x, start + lo, nxt - lo, accs[g])
-            cnt[0] = cnt[nxt - lo]  # the straddling unit, if drawn, starts the next cell
-            cnt[nxt - lo] = 0
+            if nxt > lo:  # (an empty window, possible only with 2**h > size, keeps its count)
+                cnt[0] = cnt[nxt - lo]  # the straddling unit, if drawn, starts the next cell
+                cnt[nxt - lo] = 0
         lo = nxt
 
 
@@ -556,6 +561,7 @@ def index_sums(
         raise ValueError("draw strata must lie within the rows of `x`")
     if count_bytes is None:
         count_bytes = COUNT_PATH_BYTES if x.shape[1] <= 2 else COUNT_PATH_BYTES_WIDE
+    check_tree(tree_units, cell_bits)
     tree_h = np.zeros(max(1, len(sizes)), dtype=np.int64)
     for d, n in enumerate(sizes.tolist()):
         if n >= tree_units:

@@ -20,8 +20,9 @@ a counter, so the draw is a pure function of ``(seed, r, t)``.  Results therefor
 depend on how replicates are split into memory batches or threads.  The multiply-high
 bounded draw has a bias below ``size / 2**64`` (under 1e-9 for a billion units).
 
-A draw stratum of ``TREE_UNITS`` units or more draws the same 64-bit numbers top bits
-first, so that each unit's count is touched while it is in the processor's cache:
+A draw stratum of ``TREE_UNITS`` units or more draws its uniform 64-bit numbers top
+bits first (other numbers than the flat scheme's, with the same distribution), so that
+each unit's count is touched while it is in the processor's cache:
 
 1. *Split*: the ``size`` draws are divided among ``2**h`` cells, cell ``j`` holding the
    draws whose top ``h`` bits are ``j`` (``h = bit_length(size - 1) - CELL_BITS``, at least
@@ -35,12 +36,17 @@ first, so that each unit's count is touched while it is in the processor's cache
    ``start + floor(v * size / 2**64)`` with ``v = j * 2**(64 - h) + (mix64(key_r + (start +
    t + 1) * GAMMA) >> h)``: its top bits are the cell's, the rest uniform.
 
-The ``v`` are then exactly ``size`` independent uniform 64-bit numbers, listed cell by
-cell, so the units drawn, as a multiset, have the same distribution as in the flat
-scheme (it is the classic way to draw a multinomial by binary splitting).  Each cell's
-draws fall among about ``size / 2**h`` consecutive units.  The split costs ``h / 64``
-extra words per draw (about 13% at a million units), and the counting then runs at cache
-speed: at a million units 1.3 to 1.7x faster, at ten million 4x.
+Given the cell counts, each cell's ``v`` are independent and uniform on the cell's
+numbers, and the counts are those of ``size`` independent uniform numbers (binary
+splitting, the classic way to draw a multinomial): as a multiset, the ``v`` have the law
+of ``size`` independent uniform 64-bit numbers, so the units drawn have the same
+distribution as in the flat scheme (with the same generator, and the same bias below
+``size / 2**64``).  The numbers themselves differ from the flat scheme's: a stratum of
+``TREE_UNITS`` units or more resamples differently, for a given seed, than it did before
+pairboot 0.2 introduced the tree (see CHANGELOG.md).  Each cell's draws fall among about
+``size / 2**h`` consecutive units.  The split costs ``h / 64`` extra words per draw
+(about 13% at a million units), and the counting then runs at cache speed: at a million
+units 1.4 to 1.6x faster, at ten million about 6x.
 
 When a draw stratum's units take few distinct statistic vectors (0/1 correctness), the
 engine draws ``Multinomial(size, counts / size)`` over the distinct vectors instead, with
@@ -84,7 +90,16 @@ CELL_BITS = 12
 """A cell of the split covers at most ``2**CELL_BITS`` units (4 KiB of byte counts)."""
 
 SPLIT_COUNTER = np.uint64(1 << 63)
-"""First counter of the split words; the draws' counters stay below it."""
+"""First counter of the split words (stratum ``start``'s begin at ``SPLIT_COUNTER + start
++ 1``).  The draws' counters stay below it, and a stratum uses fewer split words than it
+has units (at most ``h * size / 64 + 2**h``, under ``size`` when ``cell_bits >= 2``; about
+``size / 3`` at the default), so strata never share split words either."""
+
+
+def check_tree(tree_units: int, cell_bits: int) -> None:
+    """Refuse tree settings with empty cells (2**h > size) or overlapping split words."""
+    if tree_units < 2 or cell_bits < 2:
+        raise ValueError(f"need tree_units >= 2 and cell_bits >= 2, got {tree_units}, {cell_bits}")
 
 AUTO_NUMBA_DRAWS = 30_000_000
 """Below this many draws the numpy kernel finishes before numba would have loaded."""
@@ -199,6 +214,7 @@ def index_sums_numpy(
     rounding, not bit for bit.  ``tree_units`` and ``cell_bits`` are for the tests,
     which draw small strata top bits first with them.
     """
+    check_tree(tree_units, cell_bits)
     out[...] = 0.0
     keys2 = keys.astype(np.uint64)[:, None]
     for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
