@@ -514,6 +514,25 @@ def test_progress_bar_says_when_numba_compiles():
     assert pipe.getvalue() == ""
 
 
+def test_time_left_leaves_out_the_compile(monkeypatch):
+    """After a 20 s compile, 1,000 resamples a second leave 8 s for 8,000, not 168 s."""
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    clock = iter([0.0, 20.0, 21.0])
+    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    tty = Terminal()
+    bar = cli.ProgressBar(10_000, tty, delay=0.0)
+    bar.compiling()
+    bar(1000)  # the first batch, after the compile: no estimate yet
+    assert "elapsed " in tty.getvalue() and "left" not in tty.getvalue()
+    bar(2000)
+    assert tty.getvalue().rstrip().endswith("21s elapsed, ~8s left")
+
+
 def test_cli_passes_a_progress_callback(tmp_path, capsys, monkeypatch):
     base, new = write_pair(tmp_path)
     seen = []

@@ -485,6 +485,8 @@ class ProgressBar:
         self.enabled = enabled and callable(isatty) and isatty()
         self.delay = delay
         self.start = time.monotonic()
+        self.origin = (self.start, 0)  # the time left is estimated from here
+        self.compiled = False
         self.last = 0.0
         self.shown = False
 
@@ -492,16 +494,22 @@ class ProgressBar:
         if not self.enabled:
             return
         now = time.monotonic()
+        if self.compiled:  # the compile's seconds say nothing about the time left
+            self.compiled = False
+            self.origin = (now, done)
         if now - self.start < self.delay or (now - self.last < 0.1 and done < self.total):
             return
         self.last = now
         frac = min(max(done / self.total, 0.0), 1.0)
         filled = int(30 * frac)
         elapsed = now - self.start
-        eta = elapsed * (1 - frac) / frac if frac > 0 else 0.0
+        t0, done0 = self.origin
+        left = ""
+        if done > done0:
+            left = f", ~{(now - t0) * (self.total - done) / (done - done0):.0f}s left"
         self.stream.write(
             f"\rresampling [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
-            f"{done}/{self.total}  {elapsed:4.0f}s elapsed, ~{eta:.0f}s left "
+            f"{done}/{self.total}  {elapsed:4.0f}s elapsed{left} "
         )
         self.stream.flush()
         self.shown = True
@@ -512,6 +520,7 @@ class ProgressBar:
             self.stream.write("\rcompiling the fast kernel (once after installing, ~15 s) ")
             self.stream.flush()
             self.shown = True
+            self.compiled = True
 
     def close(self) -> None:
         if self.shown:
