@@ -273,6 +273,7 @@ class _Statistic:
         self.cross_pairs = cross_pairs  # None unless studentized
         self.undefined = {"a": 0, "b": 0}
         self._separate: dict = {}
+        self._uncounted: dict = {}
         self.scale = float(
             np.abs(self.phi("a", self.M_hat)).max() + np.abs(self.phi("b", self.M_hat)).max()
         )
@@ -303,14 +304,33 @@ class _Statistic:
         """The estimand on merged sums ``M`` of shape (..., H, 2k)."""
         if combined:
             return self.phi(which, np.einsum("...hk,h->...k", M, coef), count)
-        key = (which, id(M))  # every stratum's own estimand reuses phi of all strata
-        if key not in self._separate:
-            self._separate[key] = self.phi(which, M, count)
-        values = self._separate[key]
+        values = self._separate_values(which, M, count)
         nonzero = np.flatnonzero(coef)
         if len(nonzero) == 1:  # one stratum's own estimand: no product over all strata
             return values[..., nonzero[0]] * coef[nonzero[0]]
         return values @ coef
+
+    def _separate_values(self, which: str, M: np.ndarray, count: bool) -> np.ndarray:
+        """``phi(which, M)`` for every stratum, computed once per system and kept.
+
+        Every stratum's own estimand reuses them, and "diff" is B's values minus A's, as
+        in ``phi``.  Undefined values are counted once per system, at the first request
+        that counts them.
+        """
+        key = (which, id(M))
+        if which == "diff":
+            if key not in self._separate:
+                b = self._separate_values("b", M, False)
+                self._separate[key] = b - self._separate_values("a", M, False)
+            return self._separate[key]
+        if key not in self._separate:
+            sl = slice(0, self.design.k) if which == "a" else slice(self.design.k, self.k2)
+            values, n_bad = self.design.metric.evaluate(M[..., sl])
+            self._separate[key] = values.reshape(M.shape[:-1])
+            self._uncounted[key] = n_bad
+        if count:
+            self.undefined[which] += self._uncounted.pop(key, 0)
+        return self._separate[key]
 
     def _jackknife(self, which, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum."""
