@@ -195,6 +195,14 @@ def _tally(cnt, buf, n, wraps, n_wraps):
     return n_wraps
 
 
+@njit(inline="always", **_OPTS)
+def _add_wraps(x, row0, wraps, n_wraps, acc):
+    """``acc += 256 * x[row0 + u]`` for each unit ``u`` whose byte count wrapped, in order."""
+    for w in range(n_wraps):
+        for col in range(x.shape[1]):
+            acc[col] += 256.0 * x[row0 + wraps[w], col]
+
+
 @njit(**_OPTS)
 def _gather_1(xf, start, size, key, buf):
     z = key + (np.uint64(start) + _U1) * _GAMMA
@@ -415,9 +423,7 @@ def _count(x, start, size, key, buf, cnt, wraps, acc):
     z = _fill(buf, n, z, m, zero)
     n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
     acc[:] = 0.0
-    for w in range(n_wraps):
-        for col in range(x.shape[1]):
-            acc[col] += 256.0 * x[start + wraps[w], col]
+    _add_wraps(x, start, wraps, n_wraps, acc)
     _sweep(cnt, x, start, size, acc)
 
 
@@ -459,9 +465,7 @@ def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, 
             z = _fill_leaf(buf, n, z, m, prefix, hh, base)
             n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
             counters[g] = z
-            for w in range(n_wraps):
-                for col in range(x.shape[1]):
-                    accs[g, col] += 256.0 * x[start + lo + wraps[w], col]
+            _add_wraps(x, start + lo, wraps, n_wraps, accs[g])
             _sweep(cnt, x, start + lo, nxt - lo, accs[g])
             if nxt > lo:  # (an empty window, possible only with 2**h > size, keeps its count)
                 cnt[0] = cnt[nxt - lo]  # the straddling unit, if drawn, starts the next cell

@@ -128,11 +128,18 @@ def bounded(u: np.ndarray, m: int) -> np.ndarray:
     return ((u >> _S32) * m64 + (((u & _LO32) * m64) >> _S32)) >> _S32
 
 
+def words(key, counters: np.ndarray) -> np.ndarray:
+    """The generator's 64-bit outputs ``mix64(key + (counter + 1) * GAMMA)``.
+
+    ``key`` is a uint64 or an array of them that broadcasts against ``counters``.
+    """
+    with np.errstate(over="ignore"):
+        return mix64(key + (counters.astype(np.uint64) + np.uint64(1)) * GAMMA)
+
+
 def draw_units(key: np.uint64, counters: np.ndarray, size: int) -> np.ndarray:
     """Unit offsets (0 <= i < size) drawn by one replicate at the given counters."""
-    with np.errstate(over="ignore"):
-        u = mix64(key + (counters.astype(np.uint64) + np.uint64(1)) * GAMMA)
-    return bounded(u, size).astype(np.intp)
+    return bounded(words(key, counters), size).astype(np.intp)
 
 
 def tree_levels(size: int, cell_bits: int = CELL_BITS) -> int:
@@ -151,21 +158,18 @@ def _popcount(words: np.ndarray) -> np.ndarray:
 def tree_cells(key: np.uint64, start: int, size: int, h: int) -> np.ndarray:
     """The number of draws in each of the ``2**h`` cells (step 1 of the module's text)."""
     counts = np.array([size], dtype=np.int64)
-    first = SPLIT_COUNTER + np.uint64(start) + np.uint64(1)
-    used = 0
+    used = SPLIT_COUNTER + np.uint64(start)
     for _ in range(h):
         n_words = (counts + 63) // 64
         ends = np.cumsum(n_words)
         total = int(ends[-1])
-        with np.errstate(over="ignore"):
-            counters = first + np.uint64(used) + np.arange(total, dtype=np.uint64)
-            words = mix64(np.uint64(key) + counters * GAMMA)
-        used += total
+        bits = words(np.uint64(key), used + np.arange(total, dtype=np.uint64))
+        used += np.uint64(total)
         rem = counts % 64
         partial = rem > 0
         last = ends[partial] - 1
-        words[last] &= (np.uint64(1) << rem[partial].astype(np.uint64)) - np.uint64(1)
-        cum = np.concatenate([[0], np.cumsum(_popcount(words))])
+        bits[last] &= (np.uint64(1) << rem[partial].astype(np.uint64)) - np.uint64(1)
+        cum = np.concatenate([[0], np.cumsum(_popcount(bits))])
         ones = cum[ends] - cum[ends - n_words]
         counts = np.stack([counts - ones, ones], axis=1).reshape(-1)
     return counts
@@ -189,9 +193,7 @@ def tree_draws(
     part = np.minimum(ends[first:last], t1) - np.maximum(ends[first:last] - cells[first:last], t0)
     prefix = np.arange(first, last, dtype=np.uint64) << np.uint64(64 - h)
     v = np.repeat(prefix, part)
-    with np.errstate(over="ignore"):
-        t = np.arange(t0, t1, dtype=np.uint64)
-        v |= mix64(np.uint64(key) + (np.uint64(start + 1) + t) * GAMMA) >> np.uint64(h)
+    v |= words(np.uint64(key), np.arange(start + t0, start + t1, dtype=np.uint64)) >> np.uint64(h)
     return bounded(v, size).astype(np.intp)
 
 
@@ -216,7 +218,7 @@ def index_sums_numpy(
     """
     check_tree(tree_units, cell_bits)
     out[...] = 0.0
-    keys2 = keys.astype(np.uint64)[:, None]
+    keys2 = keys.astype(np.uint64)[:, None]  # (replicates, 1): broadcasts over counters
     for d, (start, size) in enumerate(zip(starts.tolist(), sizes.tolist())):
         if size >= tree_units:
             h = tree_levels(size, cell_bits)
@@ -231,20 +233,19 @@ def index_sums_numpy(
             continue
         for c0 in range(start, start + size, CHUNK):
             counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                u = mix64(keys2 + (counters[None, :] + np.uint64(1)) * GAMMA)
-            idx = bounded(u, size).astype(np.intp)
+            idx = bounded(words(keys2, counters), size).astype(np.intp)
             idx += start
             for j in range(x.shape[1]):
                 out[:, d, j] += np.take(x[:, j], idx).sum(axis=1)
 
 
-def _numba_kernel() -> Callable | None:
+def _numba_module():
+    """``pairboot._numba``, or None without numba (heavy: imported on demand only)."""
     try:
-        from pairboot import _numba  # noqa: PLC0415  (numba is heavy: import on demand)
+        from pairboot import _numba  # noqa: PLC0415
     except ImportError:
         return None
-    return _numba.index_sums
+    return _numba
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,19 +393,14 @@ def resample_sums(
                 "resample groups of items instead (groups=)"
             )
         small = n_resamples * int(sizes[np.asarray(index_strata)].sum()) < AUTO_NUMBA_DRAWS
-        if backend == "numpy" or (backend == "auto" and small):
-            kernel = None
-        else:
-            kernel = _numba_kernel()
-        if kernel is None and backend == "numba":
+        fast = None if backend == "numpy" or (backend == "auto" and small) else _numba_module()
+        if fast is None and backend == "numba":
             raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
-        name = "numba" if kernel is not None else "numpy"
-        if kernel is not None and callable(getattr(progress, "compiling", None)):
-            from pairboot import _numba  # noqa: PLC0415  (already imported by _numba_kernel)
-
-            if _numba.needs_compile():
+        name = "numba" if fast is not None else "numpy"
+        if fast is not None and callable(getattr(progress, "compiling", None)):
+            if fast.needs_compile():
                 progress.compiling()
-        kernel = kernel or index_sums_numpy
+        kernel = fast.index_sums if fast is not None else index_sums_numpy
         sel = np.asarray(index_strata)
         st, sz = starts[sel].astype(np.int64), sizes[sel].astype(np.int64)
         keys = replicate_keys(seed, stream, n_resamples)

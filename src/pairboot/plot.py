@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pairboot.result import CompareResult
+from pairboot.result import CompareResult, percent
 
 
 def plot(result: CompareResult, ax=None, *, bins: int = 60):
@@ -29,7 +29,7 @@ def plot(result: CompareResult, ax=None, *, bins: int = 60):
         _, ax = plt.subplots(figsize=(6, 3.5))
     low, high = result.confidence_interval
     ax.hist(result.bootstrap_distribution, bins=bins, color="0.75", edgecolor="0.6")
-    level = f"{result.confidence_level:.0%}"
+    level = percent(result.confidence_level)
     ax.axvspan(low, high, color="tab:blue", alpha=0.15, label=f"{level} {result.method} interval")
     ax.axvline(result.estimate, color="tab:blue", label=f"estimate {result.estimate:+.4g}")
     ax.axvline(0.0, color="black", linestyle="--", linewidth=1, label="no difference")

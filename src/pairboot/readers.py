@@ -248,7 +248,7 @@ def _decode(data: bytes, display: str) -> str:
             f"{display}: not valid UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
             "save the file as UTF-8"
         ) from None
-    if not text.strip():
+    if not text or text.isspace():  # (not strip(): it would copy the whole text)
         raise InputError(f"{display}: the file is empty")
     return text
 
@@ -290,7 +290,7 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
 
 
 class _ArrowColumns(Mapping):
-    """Column name -> list of raw strings, made from Arrow string arrays on first use.
+    """Column name -> list of raw values, made from Arrow arrays on first use.
 
     ``arrays`` keeps the Arrow arrays, for the vectorised conversions of
     :func:`numeric_column` and :func:`label_column`.
@@ -331,12 +331,22 @@ def _arrow_ready(data: bytes, extra: tuple[bytes, ...] = ()) -> bool:
     """Whether ``data`` is large, and its lines are the lines Python would split it into."""
     if len(data) < _ARROW_MIN_BYTES:
         return False
-    firsts = bytes({c[0] for c in extra} | {13})
-    if len(data.translate(None, firsts)) == len(data):
-        return True  # none of the bytes any of them starts with: the quick, common case
     if any(c in data for c in extra):
         return False
-    return data.count(b"\r") == data.count(b"\r\n")  # a lone CR ends a line for Python
+    return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")  # lone CR: a line
+
+
+def _arrow_input(data: bytes, extra: tuple[bytes, ...]):
+    """``(data without its BOM, line starts, line ends)`` for the Arrow readers, or None
+    when the file is not for them (see :func:`_arrow_ready`) or pyarrow is missing."""
+    if not _arrow_ready(data, extra):
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return None
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    return (data, *_line_spans(data))
 
 
 def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -> Table | None:
@@ -348,16 +358,13 @@ def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -
     bad header, no data rows) returns None, and the pure-Python reader then raises its
     own message.
     """
-    if not _arrow_ready(data, (b'"',)):
+    prepared = _arrow_input(data, (b'"',))
+    if prepared is None:
         return None
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-    except ImportError:
-        return None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    starts, ends = _line_spans(data)
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    data, starts, ends = prepared
     lengths = ends - starts
     line_numbers = np.flatnonzero(lengths > 0) + 1  # 1-based; the first is the header
     if len(line_numbers) < 2:
@@ -419,17 +426,14 @@ def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
     """
     odd_breaks = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8",
                   b"\xe2\x80\xa9")
-    if not _arrow_ready(data, odd_breaks):
+    prepared = _arrow_input(data, odd_breaks)
+    if prepared is None:
         return None
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.json as pajson
-    except ImportError:
-        return None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    starts, ends = _line_spans(data)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pajson
+
+    data, starts, ends = prepared
     buf = np.frombuffer(data, dtype=np.uint8)
     has_text = ends > starts
     has_text[has_text] = _NOT_BLANK[buf[starts[has_text]]]  # most lines start with '{'
@@ -548,7 +552,7 @@ def _read_parquet(data: bytes, display: str) -> Table:
     _check_header(table.column_names, display)
     if table.num_rows == 0:
         raise InputError(f"{display}: the Parquet file has no rows")
-    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+    columns = _ArrowColumns({name: table.column(name) for name in table.column_names})
     return Table(display, columns, table.num_rows, "parquet", tuple(range(1, table.num_rows + 1)))
 
 

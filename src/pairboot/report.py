@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.result import CompareResult, _json_safe, decimals
+from pairboot.result import CompareResult, _json_safe, decimals, percent
 
 __all__ = [
     "ReportContext",
@@ -111,11 +111,6 @@ def _num(x, d: int, *, signed: bool = False) -> str:
 
 def _interval(ci, d: int, *, signed: bool = False) -> str:
     return f"[{_num(ci[0], d, signed=signed)}, {_num(ci[1], d, signed=signed)}]"
-
-
-def _level(level: float) -> str:
-    """0.95 -> "95%"."""
-    return f"{level * 100:.10g}%"
 
 
 def format_p(p: float | None, n_resamples: int) -> str:
@@ -217,7 +212,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     """A plain-text report that reads like the spec's example."""
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
-    level = _level(result.confidence_level)
+    level = percent(result.confidence_level)
     label_a, label_b = f"A  {ctx.name_a}", f"B  {ctx.name_b}"
     label_d = "B - A"
     width = max(len(label_a), len(label_b), len(label_d), 8)
@@ -297,7 +292,7 @@ def _wrap(text: str, bullet: str = "") -> list[str]:
 def _strata_rows(result: CompareResult, d: int) -> list[str]:
     grouped = any(s.n_groups is not None for s in result.strata)
     header = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
-        "A", "B", "B - A", f"{_level(result.confidence_level)} interval", "p"]
+        "A", "B", "B - A", f"{percent(result.confidence_level)} interval", "p"]
     rows = [header]
     for s in result.strata:
         row = [str(s.name), f"{s.weight:.3f}", str(s.n_items)]
@@ -355,7 +350,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     """A Markdown table of both systems and the difference, then the details."""
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
-    level = _level(result.confidence_level)
+    level = percent(result.confidence_level)
     lines = [
         f"| system | {_md(result.metric)} | {level} interval |",
         "|---|---:|:---:|",
@@ -432,7 +427,7 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         r"\begin{tabular}{lrcr}",
         r"\hline",
         f"System & {_tex(result.metric.capitalize())} & "
-        f"{_tex(_level(result.confidence_level))} interval & $p$ \\\\",
+        f"{_tex(percent(result.confidence_level))} interval & $p$ \\\\",
         r"\hline",
         f"A ({_tex(ctx.name_a)}) & {_tex_num(result.score_a.estimate, d)} & "
         f"{_tex_interval(result.score_a.confidence_interval, d)} & \\\\",

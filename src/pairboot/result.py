@@ -15,6 +15,11 @@ _NOT_COVERED = (
 )
 
 
+def percent(level: float) -> str:
+    """A confidence level as people write it: 0.95 -> "95%", 0.999 -> "99.9%"."""
+    return f"{level * 100:.10g}%"
+
+
 def decimals(se: float) -> int:
     """Decimals worth printing for values whose standard error is ``se``.
 
@@ -178,8 +183,7 @@ class CompareResult:
     def reading(self) -> str:
         """The interval in plain words, as the spec reads it."""
         low, high = self.confidence_interval
-        level = f"{self.confidence_level:.4g}".rstrip("0").rstrip(".")
-        pct = f"{float(level) * 100:.4g}%"
+        pct = percent(self.confidence_level)
         unit = "groups" if self.n_groups is not None else "items"
         size = (
             f"{self.n_groups} groups, {self.n_items} items"
