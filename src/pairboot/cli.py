@@ -29,7 +29,9 @@ import numpy as np
 
 from pairboot import readers
 from pairboot._version import __version__
+from pairboot.data import GROUP_WEIGHTINGS
 from pairboot.errors import InputError
+from pairboot.intervals import METHODS
 from pairboot.metrics import Metric, builtin_metrics, builtin_stats, load_metric
 from pairboot.report import WRITERS, ReportContext, render
 
@@ -145,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     boot.add_argument("--level", type=float, default=0.95, metavar="L",
                       help="confidence level, between 0 and 1 (default 0.95)")
     boot.add_argument("--method", default="percentile",
-                      metavar="{percentile,basic,normal,bca,studentized}",
+                      metavar="{" + ",".join(METHODS) + "}",
                       help="interval method (default percentile)")
     boot.add_argument("--seed", type=int, default=None, metavar="S",
                       help="random seed, >= 0 (default: drawn, and reported)")
@@ -154,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")
-    design.add_argument("--group-weighting", choices=("items", "groups"), default=None,
+    design.add_argument("--group-weighting", choices=GROUP_WEIGHTINGS, default=None,
                         help="with --group: the mean over items (default) or over groups")
     design.add_argument("--stratum", metavar="COL",
                         help="stratum column: resample within each stratum")
@@ -489,6 +491,7 @@ class ProgressBar:
         self.compiled = False
         self.last = 0.0
         self.shown = False
+        self.width = 0  # of the line on screen, for close() to blank
 
     def __call__(self, done: int) -> None:
         if not self.enabled:
@@ -507,24 +510,27 @@ class ProgressBar:
         left = ""
         if done > done0:
             left = f", ~{(now - t0) * (self.total - done) / (done - done0):.0f}s left"
-        self.stream.write(
-            f"\rresampling [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
+        self._show(
+            f"resampling [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
             f"{done}/{self.total}  {elapsed:4.0f}s elapsed{left} "
         )
-        self.stream.flush()
-        self.shown = True
 
     def compiling(self) -> None:
         """Called before numba compiles the kernel: the one slow start after installing."""
         if self.enabled:
-            self.stream.write("\rcompiling the fast kernel (once after installing, ~15 s) ")
-            self.stream.flush()
-            self.shown = True
+            self._show("compiling the fast kernel (once after installing, ~15 s) ")
             self.compiled = True
+
+    def _show(self, line: str) -> None:
+        """Overwrite the line on screen (padding out a longer previous one)."""
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = max(self.width, len(line))
+        self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.shown = False
 
