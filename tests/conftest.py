@@ -176,6 +176,21 @@ def bca_interval(boot, estimate, jack_by_stratum, level):
     return np.quantile(boot, adjusted)
 
 
+def kappa4(x) -> float:
+    """The fourth cumulant of the values ``x`` taken as a population."""
+    c = np.asarray(x, dtype=float) - np.mean(x)
+    return float(np.mean(c**4) - 3 * np.mean(c**2) ** 2)
+
+
+def var_se(var: float, k4: float, r: int) -> float:
+    """Monte Carlo s.e. of a sample variance of ``r`` values with variance ``var`` and
+    fourth cumulant ``k4``: sqrt((mu4 - var**2) / r), mu4 = 3 var**2 + k4.
+
+    For a bootstrap mean of ``n`` independent draws from a population, ``var`` is
+    var_pop / n and ``k4`` is kappa4_pop / n**3."""
+    return math.sqrt((2 * var**2 + k4) / r)
+
+
 @pytest.fixture(scope="session")
 def oracle():
     """Independent references for the statistical tests (see this module's docstring)."""
@@ -189,4 +204,6 @@ def oracle():
         bca_z0=bca_z0,
         jackknife_acceleration=jackknife_acceleration,
         bca_interval=bca_interval,
+        kappa4=kappa4,
+        var_se=var_se,
     )

@@ -120,27 +120,22 @@ def test_analytic_bootstrap_variance(oracle, paired):
     r = 20_000
     res = quiet_compare(a, b, paired=paired, n_resamples=r, seed=2)
 
-    def kappa4(x):
-        c = x - x.mean()
-        return np.mean(c**4) - 3 * np.mean(c**2) ** 2
-
+    kappa4 = oracle.kappa4
     if paired:
         d = b - a
         var, k4 = np.var(d) / n, kappa4(d) / n**3
     else:
         var = (np.var(a) + np.var(b)) / n
         k4 = (kappa4(a) + kappa4(b)) / n**3
-    se_var = math.sqrt((2 * var**2 + k4) / r)
-    assert abs(res.standard_error**2 - var) <= oracle.K * se_var
+    assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
     # The bootstrap mean is unbiased for the observed difference.
     assert abs(res.bootstrap_distribution.mean() - res.estimate) <= oracle.K * math.sqrt(var / r)
     # Each system's own standard error: var_pop(x) / n, same kind of tolerance.
     for x, score in ((a, res.score_a), (b, res.score_b)):
         assert score.estimate == pytest.approx(x.mean(), rel=1e-12)
         v = np.var(x) / n
-        assert abs(score.standard_error**2 - v) <= oracle.K * math.sqrt(
-            (2 * v**2 + kappa4(x) / n**3) / r
-        )
+        k4 = kappa4(x) / n**3
+        assert abs(score.standard_error**2 - v) <= oracle.K * oracle.var_se(v, k4, r)
 
 
 def test_unpaired_different_lengths_variance(oracle):
@@ -151,9 +146,8 @@ def test_unpaired_different_lengths_variance(oracle):
     res = quiet_compare(a, b, paired=False, n_resamples=r, seed=4)
     assert res.estimate == pytest.approx(b.mean() - a.mean(), rel=1e-12)
     var = np.var(a) / len(a) + np.var(b) / len(b)
-    # Normal data: kappa4 ~ 0, so s.e. of the sample variance ~ var * sqrt(2 / R);
-    # doubled for the sample's own excess kurtosis.
-    assert abs(res.standard_error**2 - var) <= oracle.K * 2 * var * math.sqrt(2 / r)
+    k4 = oracle.kappa4(a) / len(a) ** 3 + oracle.kappa4(b) / len(b) ** 3
+    assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
 
 
 # --- 4. the spec's worked example --------------------------------------------------------------
@@ -491,10 +485,11 @@ def test_studentized_against_own_bootstrap_t(oracle):
         tol = oracle.K * math.sqrt(2) * se_hat * oracle.quantile_se(t_star, t_q)
         assert abs(ours - ref) <= tol, (ours, ref, tol)
     # The bootstrap distribution is still the resampled differences: its variance is
-    # var_pop(d) / n within K s.e. of a sample variance (sqrt(2 / R) var, doubled for the
-    # excess kurtosis of the skewed differences).
+    # var_pop(d) / n within K s.e. of a sample variance (with the skewed differences'
+    # fourth cumulant).
     var = np.var(d) / n
-    assert abs(res.standard_error**2 - var) <= oracle.K * 2 * var * math.sqrt(2 / r)
+    k4 = oracle.kappa4(d) / n**3
+    assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
 
 
 # --- 7. external references ------------------------------------------------------------------
