@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import math
 import warnings
 
 import numpy as np
@@ -261,3 +262,51 @@ def test_bca_is_undefined_on_a_point_distribution():
     with pytest.warns(pairboot.DegenerateDataWarning):
         res = pairboot.compare(num, den, metric="ratio", method="bca", seed=0, n_resamples=500)
     assert np.isnan(res.confidence_interval.low) and np.isnan(res.confidence_interval.high)
+
+
+# --- regressions found reading the change -------------------------------------------------
+
+
+def test_bca_is_finite_when_the_jackknife_spread_is_below_rounding():
+    """Leave-one-out values of 100,000 items differ by ~1e-10 here, below the rounding
+    tolerance of the replicates; the acceleration is still defined (it used to be NaN)."""
+    rng = np.random.default_rng(0)
+    a = rng.random(100_000)
+    b = a + 0.001 + 1e-5 * rng.normal(size=a.size)
+    res = pairboot.compare(a, b, method="bca", n_resamples=500, seed=0)
+    low, high = res.confidence_interval
+    assert math.isfinite(low) and math.isfinite(high) and low < 0.001 < high
+
+
+def test_no_numba_warning_when_numba_is_installed():
+    """The numpy kernel may be the engine's own choice (a small index stratum next to
+    a multinomial one): that is no reason to say numba is missing."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(1)
+    a = np.concatenate([(rng.random(6000) < 0.7).astype(float), rng.random(100)])
+    b = np.concatenate([(rng.random(6000) < 0.72).astype(float), rng.random(100)])
+    strata = np.array(["binary"] * 6000 + ["continuous"] * 100)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = pairboot.compare(a, b, strata=strata, n_resamples=10_000, seed=0)
+    assert res.engine == "multinomial+numpy"
+    assert not any("numba is not installed" in str(w.message) for w in caught)
+
+
+def test_undefined_pooled_metric_counts_resamples_not_strata():
+    """A pooled F1 with strata is one value per resample: "k of R resamples"."""
+    y = np.zeros(40, bool)
+    y[0] = True
+    pa = y.copy()
+    pb = y.copy()
+    pb[1] = True
+
+    def counts(p):
+        return np.column_stack([y & p, ~y & p, y & ~p]).astype(float)
+
+    strata = np.array(["x"] * 20 + ["y"] * 20)
+    with pytest.warns(pairboot.DegenerateDataWarning) as caught:
+        pairboot.compare(counts(pa), counts(pb), metric="f1", strata=strata,
+                         n_resamples=1000, seed=0)
+    messages = [str(w.message) for w in caught if "undefined" in str(w.message)]
+    assert messages and all(" of 1000 resamples" in m for m in messages)

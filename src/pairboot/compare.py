@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import warnings as _warnings
 from collections.abc import Callable
@@ -137,7 +138,8 @@ def compare(
     notes: list[tuple[type[Warning], str]] = []
     notes += _design_notes(design, args)
     draws = args.n_resamples * len(plan.x)
-    if "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS:
+    slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
+    if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
         notes.append((
             PairbootWarning,
             "numba is not installed, so the pure-numpy kernel ran (several times slower, "
@@ -271,7 +273,7 @@ class _Statistic:
         self.M = self._merge(sums[..., : self.k2])  # (R, H, 2k)
         self.M_hat = self._merge(observed[..., : self.k2])  # (1, H, 2k)
         self.cross_pairs = cross_pairs  # None unless studentized
-        self.undefined = {"a": 0, "b": 0}
+        self.undefined = {"a": [0, 0], "b": [0, 0]}  # per system: undefined, evaluated
         self._separate: dict = {}
         self._uncounted: dict = {}
         self.scale = float(
@@ -296,19 +298,21 @@ class _Statistic:
             values, n_bad = metric.evaluate(M[..., sl])
             values = values.reshape(M.shape[:-1])
             if count:
-                self.undefined[system] += n_bad
+                self._count_undefined(system, n_bad, values.size)
             out = values if out is None else values - out
         return out
+
+    def _count_undefined(self, system: str, n_bad: int, n_values: int) -> None:
+        self.undefined[system][0] += n_bad
+        self.undefined[system][1] += n_values
 
     def _value(self, which, M, coef, combined, count=False) -> np.ndarray:
         """The estimand on merged sums ``M`` of shape (..., H, 2k)."""
         if combined:
             return self.phi(which, np.einsum("...hk,h->...k", M, coef), count)
         values = self._separate_values(which, M, count)
-        nonzero = np.flatnonzero(coef)
-        if len(nonzero) == 1:  # one stratum's own estimand: no product over all strata
-            return values[..., nonzero[0]] * coef[nonzero[0]]
-        return values @ coef
+        nonzero = np.flatnonzero(coef)  # (one stratum's own estimand: one column)
+        return values[..., nonzero] @ coef[nonzero]
 
     def _separate_values(self, which: str, M: np.ndarray, count: bool) -> np.ndarray:
         """``phi(which, M)`` for every stratum, computed once per system and kept.
@@ -317,7 +321,7 @@ class _Statistic:
         in ``phi``.  Undefined values are counted once per system, at the first request
         that counts them.
         """
-        key = (which, id(M))
+        key = (which, M is self.M)  # the resampled sums, or the observed ones
         if which == "diff":
             if key not in self._separate:
                 b = self._separate_values("b", M, False)
@@ -328,34 +332,49 @@ class _Statistic:
             values, n_bad = self.design.metric.evaluate(M[..., sl])
             self._separate[key] = values.reshape(M.shape[:-1])
             self._uncounted[key] = n_bad
-        if count:
-            self.undefined[which] += self._uncounted.pop(key, 0)
+        if count and key in self._uncounted:
+            self._count_undefined(which, self._uncounted.pop(key), self._separate[key].size)
         return self._separate[key]
 
     def _jackknife(self, which, coef, combined, est) -> list[np.ndarray]:
-        """The estimand with each unit left out: one array per draw stratum."""
-        plan, d2h = self.design.plan, self.design.draw_to_stratum.tolist()
+        """The estimand with each unit left out: one array per draw stratum of non-zero
+        weight (leaving out a unit of a stratum without weight changes nothing, and adds
+        nothing to the acceleration)."""
+        plan, d2h = self.design.plan, self.design.draw_to_stratum
         M_hat = self.M_hat[0]
         pooled = coef @ M_hat if combined else None
-        base = None if combined else self.phi(which, M_hat)
+        base = None if combined else self._separate_values(which, self.M_hat, False)[0]
         out = []
-        for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-            h = d2h[d]
-            vals = np.full(m, est)
-            if coef[h] != 0:
-                for c in range(0, m, _JACK_CHUNK):
-                    rows = plan.rows(s + c, s + min(c + _JACK_CHUNK, m))[:, : self.k2]
-                    if combined:
-                        v = self.phi(which, pooled - coef[h] * rows)
-                    else:
-                        v = est + coef[h] * (self.phi(which, M_hat[h] - rows) - base[h])
-                    vals[c : c + len(rows)] = v
+        for d in np.flatnonzero(coef[d2h]).tolist():
+            h, s, m = int(d2h[d]), int(plan.starts[d]), int(plan.sizes[d])
+            vals = np.empty(m)
+            for c in range(0, m, _JACK_CHUNK):
+                rows = plan.rows(s + c, s + min(c + _JACK_CHUNK, m))[:, : self.k2]
+                if combined:
+                    v = self.phi(which, pooled - coef[h] * rows)
+                else:
+                    v = est + coef[h] * (self.phi(which, M_hat[h] - rows) - base[h])
+                vals[c : c + len(rows)] = v
             out.append(vals)
         return out
 
     def _gradient(self, which, M, coef, combined) -> np.ndarray:
-        """Gradient of phi at every stratum's sums (combined: at the pooled sums)."""
-        at = np.einsum("...hk,h->...k", M, coef)[..., None, :] if combined else M
+        """Gradient of phi at every stratum's sums (combined: at the pooled sums).
+
+        Not combined, it does not depend on ``coef``: computed once and kept, for the
+        whole estimand and every stratum's own."""
+        if not combined:
+            key = ("gradient", which, M is self.M)
+            if key not in self._separate:
+                self._separate[key] = self._gradient_at(which, M)
+            return self._separate[key]
+        return np.broadcast_to(
+            self._gradient_at(which, np.einsum("...hk,h->...k", M, coef)[..., None, :]),
+            M.shape,
+        )
+
+    def _gradient_at(self, which, at) -> np.ndarray:
+        """Central differences of phi at the sums ``at``, column by column."""
         grad = np.empty_like(at)
         for j in range(at.shape[-1]):
             step = 6e-6 * np.maximum(np.abs(at[..., j]), 1.0)
@@ -363,7 +382,7 @@ class _Statistic:
             up[..., j] += step
             down[..., j] -= step
             grad[..., j] = (self.phi(which, up) - self.phi(which, down)) / (2 * step)
-        return np.broadcast_to(grad, M.shape) if combined else grad
+        return grad
 
     def _variance(self, grad: np.ndarray, draw: np.ndarray, coef: np.ndarray) -> np.ndarray:
         """Delta-method variance ``sum_d c_h^2 m_d g' Cov_d g`` from the summed products.
@@ -404,8 +423,6 @@ class _Statistic:
         influence = None
         if bca:
             influence = self._jackknife(which, coef, combined, est)
-            if all(len(j) == 0 or np.ptp(j) <= tol for j in influence):
-                influence = [np.full(len(j), est) for j in influence]
         se_hat, se_star = math.nan, None
         if self.cross_pairs is not None:
             grad = self._gradient(which, self.M, coef, combined)
@@ -420,11 +437,10 @@ class _Statistic:
     def undefined_notes(self) -> list[tuple[type[Warning], str]]:
         m = self.design.metric
         notes = []
-        total = self.M.shape[0] * self.n_strata
-        for system, n_bad in self.undefined.items():
+        for system, (n_bad, total) in self.undefined.items():
             if not n_bad:
                 continue
-            where = "resamples" if self.n_strata == 1 else "resampled strata"
+            where = "resamples" if total == self.M.shape[0] else "resampled strata"
             if m.partly_undefined is not None:
                 what = "partly undefined (e.g. a class with no tp, fp or fn)"
                 fate = f"that part was taken as {m.undefined:g} (the metric's convention)"
