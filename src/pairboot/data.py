@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.engine import DrawPlan
+from pairboot.engine import DrawPlan, split_constant
 from pairboot.errors import InputError
 from pairboot.intervals import METHODS
 from pairboot.metrics import Metric, resolve_metric
@@ -340,12 +340,7 @@ def build_design(
         # Memory: each system's constant columns are dropped before the two are joined.
         parts = []
         for values in (A, B):
-            full = units(values)
-            const = np.full(full.shape[1], np.nan)
-            same = (full == full[:1]).all(axis=0)
-            const[same] = full[0, same]
-            parts.append((full if not same.any() else full[:, ~same], const))
-            del full
+            parts.append(split_constant(units(values)))
         k = len(parts[0][1])
         x = np.concatenate([p[0] for p in parts], axis=1)
         plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),

@@ -248,6 +248,17 @@ def _numba_module():
     return _numba
 
 
+def split_constant(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(varying columns of x, constant)``: ``constant`` holds each column's common
+    value, NaN where the column varies (the layout of :class:`DrawPlan`)."""
+    constant = np.full(x.shape[1], np.nan)
+    if len(x):
+        same = (x == x[:1]).all(axis=0)
+        constant[same] = x[0, same]
+    varying = np.isnan(constant)
+    return (x if varying.all() else x[:, varying]), constant
+
+
 @dataclass(frozen=True, slots=True)
 class DrawPlan:
     """How the units are laid out for drawing: contiguous draw strata of ``x``'s rows.
@@ -268,13 +279,7 @@ class DrawPlan:
     @classmethod
     def from_columns(cls, x: np.ndarray, starts, sizes) -> DrawPlan:
         """A plan for a full (n_units, k) matrix, with its constant columns factored out."""
-        x = np.asarray(x, dtype=np.float64)
-        constant = np.full(x.shape[1], np.nan)
-        if len(x):
-            same = (x == x[:1]).all(axis=0)
-            constant[same] = x[0, same]
-        varying = np.isnan(constant)
-        xv = x if varying.all() else x[:, varying]
+        xv, constant = split_constant(np.asarray(x, dtype=np.float64))
         return cls(np.ascontiguousarray(xv), np.asarray(starts, np.int64),
                    np.asarray(sizes, np.int64), constant)
 
