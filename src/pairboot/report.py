@@ -289,13 +289,14 @@ def _wrap(text: str, bullet: str = "") -> list[str]:
     ) or [bullet]
 
 
-def _strata_rows(result: CompareResult, d: int) -> list[str]:
+def _strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:
+    """The per-stratum table's cells, header first (``name`` renders a stratum's name)."""
     grouped = any(s.n_groups is not None for s in result.strata)
     header = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
         "A", "B", "B - A", f"{percent(result.confidence_level)} interval", "p"]
     rows = [header]
     for s in result.strata:
-        row = [str(s.name), f"{s.weight:.3f}", str(s.n_items)]
+        row = [name(s.name), f"{s.weight:.3f}", str(s.n_items)]
         if grouped:
             row.append("" if s.n_groups is None else str(s.n_groups))
         row += [
@@ -306,6 +307,12 @@ def _strata_rows(result: CompareResult, d: int) -> list[str]:
             _p_cell(s.p_value, result.n_resamples),
         ]
         rows.append(row)
+    return rows
+
+
+def _strata_rows(result: CompareResult, d: int) -> list[str]:
+    rows = _strata_table(result, d)
+    header = rows[0]
     widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
     out = []
     for r in rows:
@@ -367,19 +374,10 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         _md(ctx.say(result.reading)),
     ]
     if result.strata:
-        grouped = any(s.n_groups is not None for s in result.strata)
-        head = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
-            "A", "B", "B - A", f"{level} interval", "p"]
+        head, *rows = _strata_table(result, d, name=_md)
         lines += ["", "| " + " | ".join(head) + " |",
                   "|---|" + "---:|" * (len(head) - 2) + ":---:|"]
-        for s in result.strata:
-            cells = [_md(s.name), f"{s.weight:.3f}", str(s.n_items)]
-            if grouped:
-                cells.append("" if s.n_groups is None else str(s.n_groups))
-            cells += [_num(s.score_a, d), _num(s.score_b, d), _num(s.estimate, d, signed=True),
-                      _interval(s.confidence_interval, d, signed=True),
-                      _p_cell(s.p_value, result.n_resamples)]
-            lines.append("| " + " | ".join(cells) + " |")
+        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
     if result.warnings:
         lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
     if ctx.notes:
