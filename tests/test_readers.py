@@ -90,7 +90,7 @@ def test_line_numbers_count_the_header_and_blank_lines(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text("id,score\n\nq1,0.5\n\nq2,x\n", encoding="utf-8")
     table = readers.read_table(str(path))
-    assert table.lines == (3, 5)
+    assert list(table.lines) == [3, 5]
     msg = error(readers.numeric_column, table, "score")
     assert msg.startswith(f"{path}, line 5, column 'score': 'x' is not a number")
 
@@ -100,7 +100,7 @@ def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
     path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")
     table = readers.read_table(str(path))
     assert table.n_rows == 2
-    assert table.lines == (2, 4)
+    assert list(table.lines) == [2, 4]
     assert "line 4" in error(readers.numeric_column, table, "score")
 
 
@@ -108,7 +108,7 @@ def test_jsonl_line_numbers_and_missing_keys(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_text('{"id": 1, "score": 0.5}\n\n{"id": 2}\n', encoding="utf-8")
     table = readers.read_table(str(path))
-    assert table.lines == (1, 3)
+    assert list(table.lines) == [1, 3]
     assert readers.id_column(table, "id") == ["1", "2"]
     msg = error(readers.numeric_column, table, "score")
     assert "line 3" in msg and "'score'" in msg and "missing" in msg
@@ -288,7 +288,7 @@ def test_windows_line_endings_and_boolean_text(tmp_path):
     path = tmp_path / "w.csv"
     path.write_bytes(b"\xef\xbb\xbfid,correct\r\nq1,True\r\nq2,false\r\n")
     t = readers.read_table(str(path))
-    assert list(t.columns) == ["id", "correct"] and t.lines == (2, 3)
+    assert list(t.columns) == ["id", "correct"] and list(t.lines) == [2, 3]
     assert readers.numeric_column(t, "correct").tolist() == [1.0, 0.0]
 
 
@@ -491,7 +491,7 @@ def summary(path: str, monkeypatch, fast: bool):
         t = readers.read_table(path)
     except InputError as exc:
         return ("error", str(exc))
-    out = {"n_rows": t.n_rows, "format": t.format, "lines": t.lines,
+    out = {"n_rows": t.n_rows, "format": t.format, "lines": list(t.lines),
            "columns": repr({k: [_plain(v) for v in t.columns[k]] for k in t.columns}),
            "arrow": isinstance(t.columns, readers._ArrowColumns)}
     for name in t.columns:
@@ -499,9 +499,12 @@ def summary(path: str, monkeypatch, fast: bool):
                            ("ids", readers.id_column)):
             try:
                 value = call(t, name)
-                out[what, name] = repr(value.tolist() if what == "numbers" else value)
+                out[what, name] = repr(value.tolist() if what == "numbers" else list(value))
             except InputError as exc:
                 out[what, name] = ("error", str(exc))
+        labels = readers.label_column(t, name)  # Arrow's bulk checks, or Python's
+        out["counts", name] = (readers.all_distinct(labels), readers.has_repeats(labels),
+                               readers.same_labels(labels, list(labels)))
     return out
 
 
@@ -553,12 +556,16 @@ CSV_CASES = {
     "duplicate_header": b"a,a\n1,2\n",
     "empty_header_name": b"a,\n1,2\n",
     "header_only": b"a,b\n\n",
+    "not_utf8": b"id,score\nq1,0.5\nq\xe9,0.5\n",  # Arrow reads before any decoding
+    "not_utf8_in_the_header": b"id,sc\xffore\nq1,0.5\n",
+    "nul_byte": b"id,score\nq1,0\x00\n",
 }
 
 
 CSV_PYTHON = {"whitespace_only_line", "single_column_with_blank_line", "quoted_fields",
               "lone_cr"}
-CSV_ERROR = {"ragged_row", "duplicate_header", "empty_header_name", "header_only"}
+CSV_ERROR = {"ragged_row", "duplicate_header", "empty_header_name", "header_only", "not_utf8",
+             "not_utf8_in_the_header", "nul_byte"}
 
 
 @pytest.mark.parametrize("case", list(CSV_CASES))
@@ -639,6 +646,46 @@ def test_arrow_joins_like_python(monkeypatch):
     assert readers.join_on_ids(ids, other, "A", "B").tolist() == fast.tolist()
     msg = error(readers.join_on_ids, ids, ids[:-1] + ["x"], "A", "B")
     assert "1 only in A ('q19999')" in msg and "1 only in B ('x')" in msg
+
+
+def test_arrow_joins_arrow_ids_like_python(tmp_path, monkeypatch):
+    """Ids kept as Arrow arrays (a large file) are joined by sorting: any permutation."""
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+    rng = np.random.default_rng(3)
+    names = [f"item-{i:05d}" for i in range(12_000)]
+    shuffled = [names[j] for j in rng.permutation(len(names))]
+    tables = []
+    for k, ids in enumerate((names, shuffled)):
+        path = tmp_path / f"{k}.csv"
+        path.write_text("id,s\n" + "".join(f" {v},1\n" for v in ids), encoding="utf-8")
+        tables.append(readers.read_table(str(path)))
+    ids_a, ids_b = (readers.id_column(t, "id") for t in tables)
+    assert isinstance(ids_a, readers._ArrowLabels) and ids_a == names and ids_b == shuffled
+    order = readers.join_on_ids(ids_a, ids_b, "A", "B")
+    assert [shuffled[j] for j in order] == names
+    assert readers.join_on_ids(ids_a, ids_a, "A", "A").tolist() == list(range(len(names)))
+    assert readers.take_labels(ids_b, order) == names
+    # the same length but other ids: the sorted ids differ, and Python names them
+    other = readers._ArrowLabels(readers.take_labels(ids_b, order).array.slice(1))
+    msg = error(readers.join_on_ids, ids_a[1:] + ["x"], other, "A", "B")
+    assert msg.startswith("the ids of A and B differ: 1 only in A ('x')")
+
+
+@pytest.mark.parametrize("data", [
+    b"a\nb\n", b"a\nb", b"a\r\nb\r\n", b"\na\n\nb", b"\r\na\r\n\r\nb\r\n\r\n", b"a\n\n",
+    b" a\r\n\n b", b"",
+])
+def test_nonempty_lines(data):
+    """The numbers of the non-empty lines, and the first one's span (without a CR)."""
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    expected = [i for i, line in enumerate(lines, 1) if line not in (b"", b"\r")]
+    numbers, start, end = readers._nonempty_lines(data)
+    assert list(numbers) == expected
+    if expected:
+        assert data[start:end] == lines[expected[0] - 1].removesuffix(b"\r")
 
 
 def test_python_whitespace_is_what_str_strip_removes():

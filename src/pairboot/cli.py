@@ -330,7 +330,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
         for t in present:
             values = readers.label_column(t, column)
             if t is tb and order_b is not None:
-                values = [values[j] for j in order_b]
+                values = readers.take_labels(values, order_b)
             sources.append((t.path, values))
         return readers.merge_labels(sources, ids, column=column, what=what)
 
@@ -349,7 +349,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
 
 def _shared_id_columns(
     ta: readers.Table, tb: readers.Table
-) -> dict[str, tuple[list[str], list[str]]]:
+) -> dict[str, tuple[Sequence[str], Sequence[str]]]:
     """Columns of both files named like an item id (:data:`ID_HINTS`) and unique in each,
     with their values in each file."""
     found = {}
@@ -363,15 +363,15 @@ def _shared_id_columns(
     return found
 
 
-def _unique_labels(table: readers.Table, column: str) -> list[str] | None:
+def _unique_labels(table: readers.Table, column: str) -> Sequence[str] | None:
     """The column as labels when every row has one and none repeats, else None."""
     labels = readers.label_column(table, column)
-    if None in labels or len(set(labels)) != len(labels):
-        return None
-    return labels  # type: ignore[return-value]
+    return labels if readers.all_distinct(labels) else None  # type: ignore[return-value]
 
 
-def _check_position_pairing(id_cols: dict[str, tuple[list[str], list[str]]]) -> list[str]:
+def _check_position_pairing(
+    id_cols: dict[str, tuple[Sequence[str], Sequence[str]]],
+) -> list[str]:
     """Refuse to pair rows by position when both files' id columns say otherwise.
 
     Returns the report's notes for the id columns that agree row by row; raises
@@ -379,7 +379,7 @@ def _check_position_pairing(id_cols: dict[str, tuple[list[str], list[str]]]) -> 
     """
     notes = []
     for col, (ids_a, ids_b) in id_cols.items():
-        if ids_a != ids_b:
+        if not readers.same_labels(ids_a, ids_b):
             raise InputError(
                 f"both files have an id column {col!r} but its rows are in a different "
                 f"order (or hold different ids): give --id {col} to join the files on it"
@@ -457,8 +457,7 @@ def _nudge(args, tables: Sequence[readers.Table], used: set) -> tuple[str, ...]:
         for col in t.columns:
             if col in used or col in seen or col.strip().lower() not in GROUP_HINTS:
                 continue
-            labels = [v for v in readers.label_column(t, col) if v is not None]
-            if len(set(labels)) < len(labels):
+            if readers.has_repeats(readers.label_column(t, col)):
                 seen.append(col)
     return tuple(
         f"The input has a column {col!r}. If items that share a {col} are correlated "

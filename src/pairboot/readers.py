@@ -69,6 +69,10 @@ __all__ = [
     "stats_columns",
     "id_column",
     "label_column",
+    "all_distinct",
+    "has_repeats",
+    "same_labels",
+    "take_labels",
     "join_on_ids",
     "merge_labels",
     "find_system_column",
@@ -119,16 +123,17 @@ class Table:
     format : str
         ``"csv"``, ``"tsv"``, ``"jsonl"``, ``"json"`` (an array of objects) or
         ``"parquet"``.
-    lines : tuple of int
+    lines : sequence of int
         Where each row is: its line number in the file (CSV, TSV, JSON Lines) or its
-        1-based row number (Parquet); see :meth:`where`.
+        1-based row number (Parquet, a JSON array); see :meth:`where`.  An int64 array
+        (or a ``range``): eight bytes a row at most, not a Python int each.
     """
 
     path: str
     columns: Mapping[str, list]
     n_rows: int
     format: str
-    lines: tuple[int, ...]
+    lines: np.ndarray | range
 
     def _arrow(self, name: str):
         """Column ``name`` as an Arrow array when read by pyarrow, else None."""
@@ -138,7 +143,7 @@ class Table:
     def where(self, i: int) -> str:
         """``"line 7"`` / ``"row 7"`` for the 0-based data row ``i``."""
         unit = {"parquet": "row", "json": "record"}.get(self.format, "line")
-        return f"{unit} {self.lines[i]}"
+        return f"{unit} {int(self.lines[i])}"
 
     def column(self, name: str) -> list:
         """The raw values of column ``name``; a missing column lists those available."""
@@ -179,11 +184,13 @@ def read_table(path: str | os.PathLike) -> Table:
         fmt = _sniff(data)
     if fmt == "parquet":
         return _read_parquet(data, display)
-    text = _decode(data, display)
+    _check_text(data, display)
     if fmt in ("csv", "tsv"):
+        # before decoding: Arrow checks the UTF-8 of every field (all read as text)
         table = _read_delimited_arrow(data, display, "\t" if fmt == "tsv" else ",", fmt)
         if table is not None:
             return table
+    text = _decode(data, display)
     if fmt == "json":
         fmt = "json" if text.lstrip().startswith("[") else "jsonl"
     if fmt == "json":
@@ -226,7 +233,8 @@ def _sniff(data: bytes) -> str:
     return "csv"
 
 
-def _decode(data: bytes, display: str) -> str:
+def _check_text(data: bytes, display: str) -> None:
+    """The checks of :func:`_decode` that need no decoding: a binary file or UTF-16."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(f"{display}: the text is UTF-16; save the file as UTF-8")
     if data.startswith(b"PAR1"):
@@ -240,6 +248,10 @@ def _decode(data: bytes, display: str) -> str:
             f"{display}: looks like a binary file (NUL byte at byte {nul}), not CSV, TSV or "
             "JSON text"
         )
+
+
+def _decode(data: bytes, display: str) -> str:
+    """``data`` as text (after :func:`_check_text`); not UTF-8 or empty: InputError."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -286,7 +298,7 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
     if not rows:
         raise InputError(f"{display}: has a header (line {header_line}) but no data rows")
     columns = {h: [r[j] for r in rows] for j, h in enumerate(header)}
-    return Table(display, columns, len(rows), fmt, tuple(lines))
+    return Table(display, columns, len(rows), fmt, np.array(lines, dtype=np.int64))
 
 
 class _ArrowColumns(Mapping):
@@ -336,17 +348,45 @@ def _arrow_ready(data: bytes, extra: tuple[bytes, ...] = ()) -> bool:
     return b"\r" not in data or data.count(b"\r") == data.count(b"\r\n")  # lone CR: a line
 
 
-def _arrow_input(data: bytes, extra: tuple[bytes, ...]):
-    """``(data without its BOM, line starts, line ends)`` for the Arrow readers, or None
-    when the file is not for them (see :func:`_arrow_ready`) or pyarrow is missing."""
+def _arrow_input(data: bytes, extra: tuple[bytes, ...]) -> bytes | None:
+    """``data`` without its BOM for the Arrow readers, or None when the file is not for
+    them (see :func:`_arrow_ready`) or pyarrow is missing."""
     if not _arrow_ready(data, extra):
         return None
     try:
         import pyarrow  # noqa: F401
     except ImportError:
         return None
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    return (data, *_line_spans(data))
+    return data.removeprefix(b"\xef\xbb\xbf")
+
+
+def _release_arrow_memory() -> None:
+    """Hand back to the system what Arrow's allocator keeps after a bulk operation
+    (reading a file keeps about its size again, hashing or sorting ids more)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
+def _nonempty_lines(data: bytes) -> tuple[np.ndarray | range, int, int]:
+    """The 1-based numbers of the lines that are not empty (nothing but a CRLF's CR),
+    and where the first one starts and ends.
+
+    A file without empty lines (the usual case) needs no array: its lines are a range.
+    """
+    if not (data.startswith((b"\n", b"\r\n")) or b"\n\n" in data or b"\n\r\n" in data):
+        last = bool(data) and not data.endswith(b"\n")  # a last line without a newline
+        numbers: np.ndarray | range = range(1, data.count(b"\n") + last + 1)
+        start = 0
+    else:
+        starts, ends = _line_spans(data)
+        numbers = np.flatnonzero(ends > starts) + 1
+        if not len(numbers):
+            return numbers, 0, 0
+        start = int(starts[numbers[0] - 1])
+    end = data.find(b"\n", start)
+    end = len(data) if end < 0 else end
+    return numbers, start, end - (end > start and data[end - 1] == 13)
 
 
 def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -> Table | None:
@@ -364,14 +404,11 @@ def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    data, starts, ends = prepared
-    lengths = ends - starts
-    line_numbers = np.flatnonzero(lengths > 0) + 1  # 1-based; the first is the header
+    data = prepared
+    line_numbers, start, end = _nonempty_lines(data)  # the first is the header
     if len(line_numbers) < 2:
         return None
-    first = line_numbers[0] - 1
-    n_fields = data[starts[first] : starts[first] + lengths[first]].count(
-        delimiter.encode()) + 1
+    n_fields = data[start:end].count(delimiter.encode()) + 1
     if n_fields < 2:
         return None  # a line of blanks is a row to Arrow, but no row to the csv module
     names = [f"f{j}" for j in range(n_fields)]
@@ -404,7 +441,9 @@ def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -
     except InputError:
         return None
     arrays = {h: table.column(n).slice(1) for h, n in zip(header, names)}
-    lines = tuple(line_numbers[1:].tolist())
+    lines = line_numbers[1:]
+    del table
+    _release_arrow_memory()
     return Table(display, _ArrowColumns(arrays), len(lines), fmt, lines)
 
 
@@ -433,7 +472,8 @@ def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
     import pyarrow.compute as pc
     import pyarrow.json as pajson
 
-    data, starts, ends = prepared
+    data = prepared
+    starts, ends = _line_spans(data)
     buf = np.frombuffer(data, dtype=np.uint8)
     has_text = ends > starts
     has_text[has_text] = _NOT_BLANK[buf[starts[has_text]]]  # most lines start with '{'
@@ -464,8 +504,9 @@ def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
             if pc.any(big).as_py():
                 return None
     arrays = {name: table.column(name) for name in table.column_names}
-    lines = tuple(line_numbers.tolist())
-    return Table(display, _ArrowColumns(arrays), len(lines), "jsonl", lines)
+    del table
+    _release_arrow_memory()
+    return Table(display, _ArrowColumns(arrays), len(line_numbers), "jsonl", line_numbers)
 
 
 def _delimiter_hint(header: list[str], delimiter: str) -> str:
@@ -523,10 +564,12 @@ def _read_json_array(text: str, display: str) -> Table:
                 f"{display}, record {number}: expected a JSON object, "
                 f"got {type(record).__name__}"
             )
-    return _records_table(records, list(range(1, len(records) + 1)), display, "json")
+    return _records_table(records, range(1, len(records) + 1), display, "json")
 
 
-def _records_table(records: list[dict], lines: list[int], display: str, fmt: str) -> Table:
+def _records_table(
+    records: list[dict], lines: Sequence[int], display: str, fmt: str
+) -> Table:
     names: dict[str, None] = {}
     for record in records:
         for key in record:
@@ -534,7 +577,9 @@ def _records_table(records: list[dict], lines: list[int], display: str, fmt: str
     columns = {k: [r.get(k) for r in records] for k in names}
     if not columns:
         raise InputError(f"{display}: the JSON objects have no fields")
-    return Table(display, columns, len(records), fmt, tuple(lines))
+    if not isinstance(lines, range):
+        lines = np.array(lines, dtype=np.int64)
+    return Table(display, columns, len(records), fmt, lines)
 
 
 def _read_parquet(data: bytes, display: str) -> Table:
@@ -553,7 +598,7 @@ def _read_parquet(data: bytes, display: str) -> Table:
     if table.num_rows == 0:
         raise InputError(f"{display}: the Parquet file has no rows")
     columns = _ArrowColumns({name: table.column(name) for name in table.column_names})
-    return Table(display, columns, table.num_rows, "parquet", tuple(range(1, table.num_rows + 1)))
+    return Table(display, columns, table.num_rows, "parquet", range(1, table.num_rows + 1))
 
 
 # ------------------------------------------------------------------------ extracting
@@ -677,14 +722,101 @@ def _label(value: object) -> str | None:
     return text or None
 
 
-def label_column(table: Table, name: str) -> list[str | None]:
-    """Column ``name`` as strings, ``None`` where the value is missing (blank or null)."""
+def label_column(table: Table, name: str) -> Sequence[str | None]:
+    """Column ``name`` as strings, ``None`` where the value is missing (blank or null).
+
+    A list; for a column read by pyarrow, a sequence kept as an Arrow array (a few bytes
+    a row rather than a Python string each), that the functions below handle in bulk.
+    """
     column = table._arrow(name)
     if column is not None:
         labels = _arrow_labels(column)
         if labels is not None:
-            return labels.to_pylist()
+            return _ArrowLabels(labels)
     return [_label(v) for v in table.column(name)]
+
+
+class _ArrowLabels(Sequence):
+    """Labels as an Arrow string array (null where missing), read as a sequence of
+    ``str | None``: one value at a time for messages, a chunk at a time when iterated."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self.array[i].to_pylist()
+        return self.array[i].as_py()
+
+    def __iter__(self) -> Iterator[str | None]:
+        chunks = getattr(self.array, "chunks", [self.array])
+        for chunk in chunks:
+            for start in range(0, len(chunk), 1 << 16):
+                yield from chunk.slice(start, 1 << 16).to_pylist()
+
+    def __eq__(self, other: object) -> bool:  # as a list of the same labels would
+        if not isinstance(other, (Sequence, np.ndarray)) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return same_labels(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
+
+    def __repr__(self) -> str:
+        return f"_ArrowLabels({len(self)} labels)"
+
+
+def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
+    """``(labels present, distinct labels)``: missing ones (None) are not counted."""
+    if isinstance(labels, _ArrowLabels):
+        import pyarrow.compute as pc
+
+        present = pc.drop_null(labels.array)
+        if len(present) < 2:
+            return len(present), len(present)
+        # by sorting: an eighth of the memory of Arrow's hash (count_distinct), and faster
+        ordered = present.take(pc.sort_indices(present))
+        repeats = pc.sum(pc.equal(ordered[1:], ordered[:-1])).as_py()
+        del ordered
+        _release_arrow_memory()
+        return len(present), len(present) - repeats
+    present_labels = [v for v in labels if v is not None]
+    return len(present_labels), len(set(present_labels))
+
+
+def all_distinct(labels: Sequence[str | None]) -> bool:
+    """Whether every item has a label and no two share one (a column of ids)."""
+    return _counts(labels) == (len(labels), len(labels))
+
+
+def has_repeats(labels: Sequence[str | None]) -> bool:
+    """Whether some label (not counting missing ones) is given to more than one item."""
+    present, distinct = _counts(labels)
+    return distinct < present
+
+
+def same_labels(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
+    """Whether ``a`` and ``b`` hold the same labels in the same order."""
+    if len(a) != len(b):
+        return False
+    if isinstance(a, _ArrowLabels) and isinstance(b, _ArrowLabels):
+        import pyarrow.compute as pc
+
+        if a.array.null_count or b.array.null_count:
+            return list(a) == list(b)
+        return bool(pc.all(pc.equal(a.array, b.array)).as_py())
+    return list(a) == list(b)
+
+
+def take_labels(labels: Sequence[str | None], order: np.ndarray) -> Sequence[str | None]:
+    """``labels`` reordered: item ``i`` of the result is ``labels[order[i]]``."""
+    if isinstance(labels, _ArrowLabels):
+        return _ArrowLabels(labels.array.take(order))
+    return [labels[j] for j in order]
 
 
 def _arrow_labels(column):
@@ -701,14 +833,16 @@ def _arrow_labels(column):
     return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
 
 
-def id_column(table: Table, name: str) -> list[str]:
-    """Column ``name`` as string ids; missing or duplicate ids raise InputError.
+def id_column(table: Table, name: str) -> Sequence[str]:
+    """Column ``name`` as string ids (see :func:`label_column`); missing or duplicate
+    ids raise InputError.
 
     A duplicate names the id and the lines (or rows) of its first two occurrences.
     """
     ids = label_column(table, name)
-    if None not in ids and len(set(ids)) == len(ids):
+    if all_distinct(ids):
         return ids  # type: ignore[return-value]
+    ids = list(ids)  # for the message
     missing = [i for i, v in enumerate(ids) if v is None]
     if missing:
         raise InputError(
@@ -743,11 +877,12 @@ def join_on_ids(
     InputError says how many ids are only in each file and shows up to five of each.
     """
     if len(ids_a) == len(ids_b):
-        if list(ids_a) == list(ids_b):
+        if same_labels(ids_a, ids_b):
             return np.arange(len(ids_a), dtype=np.intp)
         order = _arrow_join(ids_a, ids_b)
         if order is not None:
             return order
+    ids_a, ids_b = list(ids_a), list(ids_b)
     where_b = {v: j for j, v in enumerate(ids_b)}
     only_a = [v for v in ids_a if v not in where_b]
     if only_a or len(ids_a) != len(ids_b):
@@ -765,7 +900,11 @@ def join_on_ids(
 
 
 def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None:
-    """join_on_ids for two lists of the same unique ids, by pyarrow; None otherwise."""
+    """join_on_ids for two lists of the same unique ids, by pyarrow; None otherwise.
+
+    Both are sorted (less memory than a hash of the ids, and as fast): equal when sorted,
+    the position in ``b`` of ``a``'s ``i``-th smallest id is that of ``b``'s.
+    """
     if len(ids_a) < 10_000:
         return None
     try:
@@ -773,16 +912,28 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
         import pyarrow.compute as pc
     except ImportError:
         return None
+
+    def arrow(ids):
+        return ids.array if isinstance(ids, _ArrowLabels) else pa.array(ids, pa.string())
+
     try:
-        where = pc.index_in(pa.array(ids_a, pa.string()), value_set=pa.array(ids_b, pa.string()))
+        a, b = arrow(ids_a), arrow(ids_b)
+        if a.null_count or b.null_count:
+            return None
+        sort_a, sort_b = pc.sort_indices(a), pc.sort_indices(b)
+        if not pc.all(pc.equal(a.take(sort_a), b.take(sort_b))).as_py():
+            return None
     except (pa.ArrowException, TypeError, ValueError):
         return None
-    if where.null_count:
-        return None
-    order = where.to_numpy().astype(np.intp)
+    order = np.empty(len(a), dtype=np.intp)
+    order[sort_a.to_numpy()] = sort_b.to_numpy()
+    del sort_a
+    _release_arrow_memory()
     # a permutation exactly when the ids of b are unique too (as id_column checks)
-    if np.bincount(order, minlength=len(ids_b)).max(initial=0) > 1:
-        return None
+    if len(order) > 1:
+        sorted_b = b.take(sort_b)
+        if pc.any(pc.equal(sorted_b[1:], sorted_b[:-1])).as_py():
+            return None
     return order
 
 
