@@ -178,6 +178,28 @@ def test_pandas_inputs_are_aligned_on_the_index():
         pairboot.compare(a, b.set_axis(b.index + 1000), seed=0)
 
 
+def test_labels_as_codes_into_categories_are_the_labels():
+    """A pandas Categorical (or category Series) is read as its labels: unused categories
+    make no stratum, a missing label and mixed types are the same errors as in a list."""
+    pd = pytest.importorskip("pandas")
+    labels = ["web", "news", "web", "forum"] * 10
+    categories = ["forum", "unused", "web", "news"]
+    ref = pairboot.compare(A, B, strata=labels, seed=4, n_resamples=300)
+    for coded in (pd.Categorical(labels, categories=categories),
+                  pd.Series(labels, dtype=pd.CategoricalDtype(categories))):
+        res = pairboot.compare(A, B, strata=coded, seed=4, n_resamples=300)
+        assert res.confidence_interval == ref.confidence_interval
+        assert res.strata == ref.strata
+    for bad, message in (
+        (["a", "b", "c", None, None] * 8, r"`groups` has no label for item 3 \(16 item"),
+        (["a", " "] * 20, r"`groups` has no label for item 1 \(20 item"),
+        ([1, "1"] * 20, "mixes label types"),
+    ):
+        for groups in (bad, pd.Categorical(bad)):
+            with pytest.raises(InputError, match=message):
+                pairboot.compare(A, B, groups=groups, seed=0)
+
+
 def test_mixed_label_types_are_an_error():
     with pytest.raises(InputError, match="mixes label types"):
         pairboot.compare(A, B, groups=[1, "1"] * 20, seed=0)

@@ -268,6 +268,32 @@ def test_pyarrow_fast_path_gives_the_same_report(tmp_path, capsys, monkeypatch):
         assert errors[0] == errors[1]
 
 
+def test_large_files_read_by_pyarrow_give_the_same_report(tmp_path, capsys, monkeypatch):
+    """12,000 items, B's rows shuffled: the ids are joined, and the groups and strata of
+    both files merged, in bulk on Arrow arrays; the report is the pure-Python one's."""
+    pytest.importorskip("pyarrow")
+    from pairboot import readers
+
+    rng = np.random.default_rng(11)
+    n = 12_000
+    doc = rng.integers(0, 3_000, n)
+    source = np.array(["web", "news", "forum"])[doc % 3]
+    base, new = tmp_path / "base.csv", tmp_path / "new.csv"
+    rows = [f"q{i},d{doc[i]},{source[i]},{rng.random():.4f}" for i in range(n)]
+    base.write_text("id,doc,source,score\n" + "\n".join(rows) + "\n")
+    rows = [f" q{i} ,{source[i]},{rng.random():.4f}" for i in rng.permutation(n)]
+    new.write_text("id,source,score\n" + "\n".join(rows) + "\n")
+    args = ("compare", str(base), str(new), "--id", "id", "--group", "doc", "--stratum",
+            "source", *FAST)
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+    slow = json_run(capsys, *args)
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+    assert isinstance(readers.id_column(readers.read_table(str(new)), "id"),
+                      readers._ArrowLabels)
+    assert json_run(capsys, *args) == slow
+    assert slow["n_items"] == n
+
+
 def test_stdin(tmp_path):
     base, new = write_pair(tmp_path)
     from_file = run_cli("compare", base, new, "--id", "id", "--format", "json", *FAST)

@@ -377,6 +377,52 @@ def test_join_shows_at_most_five():
     assert "'6'" not in msg
 
 
+def test_arrow_labels_merge_into_codes_like_python():
+    """Labels of large files (Arrow arrays) merge in bulk into codes and categories; a
+    conflict or a missing label gets the Python loop's message."""
+    pa = pytest.importorskip("pyarrow")
+
+    def arrow(values, chunks=1):
+        cut = len(values) // chunks
+        parts = [values[i * cut: None if i == chunks - 1 else (i + 1) * cut]
+                 for i in range(chunks)]
+        return readers._ArrowLabels(pa.chunked_array([pa.array(p, pa.string()) for p in parts]))
+
+    a = ["g2", None, "g1", "g2", None, "g3"]
+    b = [None, "g1", "g1", "g2", "g3", None]
+    ids = ["q1", "q2", "q3", "q4", "q5", "q6"]
+    expected = readers.merge_labels([("A", a), ("B", b)], ids, column="c", what="group")
+    merged = readers.merge_labels([("A", arrow(a)), ("B", arrow(b, 2))], ids, column="c",
+                                  what="group")
+    assert isinstance(merged, readers._CodedLabels) and merged == expected
+    assert [merged.categories[c] for c in merged.codes] == expected == merged[:]
+    for sources in ([("A", a), ("B", ["g1"] * 6)], [("A", a)]):
+        msg = error(readers.merge_labels, sources, ids, column="c", what="group")
+        fast = [(f, arrow(v)) for f, v in sources]
+        assert error(readers.merge_labels, fast, ids, column="c", what="group") == msg
+
+
+@pytest.mark.parametrize("chunks", [1, 3])
+def test_strip_is_str_strip(chunks):
+    """The Arrow strip skips its copy only when no value can start or end with a space."""
+    pa = pytest.importorskip("pyarrow")
+    cases = [
+        ["a", "bc", "d e"],  # nothing to strip: the column itself
+        ["a", " b", "c"], ["a", "b\t", "c"], ["\u3000x", "y"], ["x\x85", "y"],
+        ["\u00e9t\u00e9", "caf\u00e9"], ["", "a", None, "  "], ["x", "\u2003"],
+    ]
+    for values in cases:
+        column = pa.chunked_array([pa.array(values[i::chunks], pa.string())
+                                   for i in range(chunks)])
+        sliced = pa.array(["  pad  ", *values], pa.string()).slice(1)  # an offset
+        for col in (column, sliced):
+            out = readers._strip(col)
+            want = [v.strip() if v is not None else None for v in col.to_pylist()]
+            assert out.to_pylist() == want
+            if values == ["a", "bc", "d e"]:
+                assert out is col
+
+
 def test_merge_labels_conflict_names_the_id():
     msg = error(
         readers.merge_labels,

@@ -259,7 +259,9 @@ def load_inputs(args) -> Inputs:
                 "--a/--b name the systems' columns in the one-file layout; with two files "
                 "give --score (or --stats) for the column in both"
             )
-        return _two_files(args, files, stats)
+        inputs = _two_files(args, files, stats)
+        readers.release_arrow_memory()  # the tables are gone: their text columns too
+        return inputs
     if args.a is None or args.b is None:
         raise InputError(
             "with one file, give --a COL and --b COL (the columns of systems A and B); "
@@ -269,7 +271,9 @@ def load_inputs(args) -> Inputs:
         raise InputError(f"--a and --b are the same column {args.a!r}")
     if args.score is not None:
         raise InputError("--score is for two files; with one file --a and --b name the columns")
-    return _one_file(args, files[0], stats)
+    inputs = _one_file(args, files[0], stats)
+    readers.release_arrow_memory()
+    return inputs
 
 
 def _values(table: readers.Table, columns: Sequence[str]) -> np.ndarray:

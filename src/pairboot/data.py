@@ -165,7 +165,18 @@ def _align(a, b, groups, strata):
 
 
 def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0..L-1 and the distinct labels for one label per item."""
+    """Codes 0..L-1 and the distinct labels for one label per item.
+
+    Labels given as codes into categories (a pandas ``Categorical`` or category Series,
+    or what :func:`pairboot.readers.merge_labels` returns for a large file) are read as
+    the labels they stand for, without making one object per item: the same codes and
+    labels, and the same messages, as a list of the labels.
+    """
+    coded = getattr(getattr(values, "cat", None), "codes", None) is not None
+    if coded:  # a pandas Series of category dtype
+        values = values.array
+    if hasattr(values, "codes") and hasattr(values, "categories"):
+        return _coded_labels(np.asarray(values.codes), list(values.categories), name, n)
     if hasattr(values, "to_numpy"):
         values = values.to_numpy()
     if isinstance(values, np.ndarray) and values.dtype.kind != "O":
@@ -200,6 +211,34 @@ def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         )
     uniq, codes = np.unique(arr, return_inverse=True)
     return codes.reshape(-1), uniq
+
+
+def _coded_labels(
+    codes: np.ndarray, categories: list, name: str, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_labels` of ``categories[codes]`` (a code of -1: no label)."""
+    if codes.ndim != 1 or len(codes) != n:
+        raise InputError(f"`{name}` must have one label per item ({n}), got shape {codes.shape}")
+    if (codes < 0).any():
+        i = int(np.argmax(codes < 0))
+        raise InputError(
+            f"`{name}` has no label for item {i} ({int((codes < 0).sum())} item(s) without one)"
+        )
+    used = np.flatnonzero(np.bincount(codes, minlength=len(categories)))  # unused: no stratum
+    try:
+        category_codes, uniq = _labels([categories[j] for j in used], name, len(used))
+    except InputError as exc:
+        if "has no label for item" not in str(exc):
+            raise
+        blank = {int(j) for j in used if _label_kind(categories[j]) == "missing"}
+        missing = np.isin(codes, list(blank))
+        raise InputError(
+            f"`{name}` has no label for item {int(np.argmax(missing))} "
+            f"({int(missing.sum())} item(s) without one)"
+        ) from None
+    lookup = np.full(len(categories), -1, dtype=np.intp)
+    lookup[used] = category_codes
+    return lookup[codes], uniq
 
 
 def _plain(label):

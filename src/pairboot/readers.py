@@ -360,12 +360,13 @@ def _arrow_input(data: bytes, extra: tuple[bytes, ...]) -> bytes | None:
     return data.removeprefix(b"\xef\xbb\xbf")
 
 
-def _release_arrow_memory() -> None:
-    """Hand back to the system what Arrow's allocator keeps after a bulk operation
-    (reading a file keeps about its size again, hashing or sorting ids more)."""
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
+def release_arrow_memory() -> None:
+    """Hand back to the system what Arrow's allocator keeps of freed memory (reading a
+    file keeps about its size again; freeing a Table, its columns).  Nothing to do when
+    pyarrow was never imported."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
 
 
 def _nonempty_lines(data: bytes) -> tuple[np.ndarray | range, int, int]:
@@ -443,7 +444,7 @@ def _read_delimited_arrow(data: bytes, display: str, delimiter: str, fmt: str) -
     arrays = {h: table.column(n).slice(1) for h, n in zip(header, names)}
     lines = line_numbers[1:]
     del table
-    _release_arrow_memory()
+    release_arrow_memory()
     return Table(display, _ArrowColumns(arrays), len(lines), fmt, lines)
 
 
@@ -505,7 +506,7 @@ def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
                 return None
     arrays = {name: table.column(name) for name in table.column_names}
     del table
-    _release_arrow_memory()
+    release_arrow_memory()
     return Table(display, _ArrowColumns(arrays), len(line_numbers), "jsonl", line_numbers)
 
 
@@ -613,6 +614,7 @@ def numeric_column(table: Table, name: str) -> np.ndarray:
     column = table._arrow(name)
     if column is not None:
         values = _arrow_numbers(column)
+        release_arrow_memory()  # the text trimmed and cast: about twice the column
         if values is not None:
             return values
     raw = table.column(name)
@@ -649,7 +651,7 @@ def _arrow_numbers(column) -> np.ndarray | None:
     if column.null_count:
         return None
     if pa.types.is_string(kind):
-        text = pc.utf8_trim(column, characters=_PY_WHITESPACE)
+        text = _strip(column)
         try:
             numbers = pc.cast(text, pa.float64())
         except pa.ArrowInvalid:
@@ -671,6 +673,37 @@ def _arrow_numbers(column) -> np.ndarray | None:
         return None
     out = np.array(numbers.to_numpy(), dtype=np.float64)
     return out if np.isfinite(out).all() else None
+
+
+_ASCII_SPACE = np.zeros(256, dtype=bool)
+_ASCII_SPACE[[ord(c) for c in _PY_WHITESPACE if ord(c) < 128]] = True
+_FIRST_MAYBE_SPACE = _ASCII_SPACE | (np.arange(256) >= 0xC2)  # or a Unicode space's lead
+_LAST_MAYBE_SPACE = _ASCII_SPACE | (np.arange(256) >= 0x80)  # or a Unicode character's end
+
+
+def _strip(column):
+    """``str.strip`` of every value of an Arrow text column: the column itself when no
+    value can start or end with whitespace (the first and last bytes say so), which
+    spares a copy of the column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for chunk in getattr(column, "chunks", [column]):
+        if chunk.type != pa.string():
+            break
+        _, offsets, data = chunk.buffers()
+        if data is None:
+            continue  # only empty or missing values
+        ends = np.frombuffer(offsets, dtype=np.int32)[chunk.offset : chunk.offset + len(chunk) + 1]
+        starts, ends = ends[:-1], ends[1:]
+        full = starts < ends
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if (_FIRST_MAYBE_SPACE[raw[starts[full]]].any()
+                or _LAST_MAYBE_SPACE[raw[ends[full] - 1]].any()):
+            break
+    else:
+        return column
+    return pc.utf8_trim(column, characters=_PY_WHITESPACE)
 
 
 def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
@@ -731,6 +764,7 @@ def label_column(table: Table, name: str) -> Sequence[str | None]:
     column = table._arrow(name)
     if column is not None:
         labels = _arrow_labels(column)
+        release_arrow_memory()
         if labels is not None:
             return _ArrowLabels(labels)
     return [_label(v) for v in table.column(name)]
@@ -782,7 +816,7 @@ def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
         ordered = present.take(pc.sort_indices(present))
         repeats = pc.sum(pc.equal(ordered[1:], ordered[:-1])).as_py()
         del ordered
-        _release_arrow_memory()
+        release_arrow_memory()
         return len(present), len(present) - repeats
     present_labels = [v for v in labels if v is not None]
     return len(present_labels), len(set(present_labels))
@@ -829,8 +863,11 @@ def _arrow_labels(column):
         return pc.cast(column, pa.string())  # str(int), as _label
     if not pa.types.is_string(column.type):
         return None
-    text = pc.utf8_trim(column, characters=_PY_WHITESPACE)
-    return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
+    text = _strip(column)
+    blank = pc.equal(text, "")
+    if not pc.any(blank).as_py():
+        return text  # no copy
+    return pc.if_else(blank, pa.scalar(None, pa.string()), text)
 
 
 def id_column(table: Table, name: str) -> Sequence[str]:
@@ -928,7 +965,7 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
     order = np.empty(len(a), dtype=np.intp)
     order[sort_a.to_numpy()] = sort_b.to_numpy()
     del sort_a
-    _release_arrow_memory()
+    release_arrow_memory()
     # a permutation exactly when the ids of b are unique too (as id_column checks)
     if len(order) > 1:
         sorted_b = b.take(sort_b)
@@ -950,6 +987,10 @@ def merge_labels(
     Two files that both give a label for an item must agree (else an InputError names
     the id); an item with no label in any file is an error too.
     """
+    if all(isinstance(labels, _ArrowLabels) for _, labels in sources):
+        coded = _arrow_merge([labels for _, labels in sources])
+        if coded is not None:
+            return coded  # type: ignore[return-value]
     n = len(sources[0][1])
     merged: list[str | None] = [None] * n
     origin: list[str | None] = [None] * n
@@ -975,6 +1016,61 @@ def merge_labels(
             f"{n} {noun} ({_show(shown)}); every item needs a {what}"
         )
     return merged  # type: ignore[return-value]
+
+
+def _arrow_merge(sources: list[_ArrowLabels]) -> _CodedLabels | None:
+    """merge_labels of Arrow labels that agree and leave no item without one, as codes
+    into the distinct labels; None otherwise (the Python loop then names the item)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    merged = sources[0].array
+    for labels in sources[1:]:
+        other = labels.array
+        if pc.any(pc.not_equal(merged, other)).as_py():  # null where either is missing
+            return None
+        merged = pc.coalesce(merged, other)
+    if merged.null_count:
+        return None
+    if isinstance(merged, pa.ChunkedArray):
+        merged = merged.combine_chunks()
+    encoded = merged.dictionary_encode()
+    coded = _CodedLabels(encoded.indices.to_numpy(), encoded.dictionary.to_pylist())
+    del merged, encoded
+    release_arrow_memory()
+    return coded
+
+
+class _CodedLabels(Sequence):
+    """Labels as codes into the distinct labels (``categories[codes[i]]`` is item ``i``'s),
+    as pandas' Categorical has them: :func:`pairboot.compare` reads them as they are."""
+
+    __slots__ = ("codes", "categories")
+
+    def __init__(self, codes: np.ndarray, categories: list[str]):
+        self.codes, self.categories = codes, categories
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.categories[c] for c in self.codes[i].tolist()]
+        return self.categories[self.codes[i]]
+
+    def __iter__(self) -> Iterator[str]:
+        categories = self.categories
+        return (categories[c] for c in self.codes.tolist())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (Sequence, np.ndarray)) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"_CodedLabels({len(self)} labels, {len(self.categories)} distinct)"
 
 
 def find_system_column(table: Table, system: str, stat: str) -> str:
