@@ -402,6 +402,22 @@ def test_arrow_labels_merge_into_codes_like_python():
         assert error(readers.merge_labels, fast, ids, column="c", what="group") == msg
 
 
+def test_distinct_and_repeated_labels_in_bulk():
+    """all_distinct / has_repeats of Arrow labels are Python's, wherever the repeat is."""
+    pa = pytest.importorskip("pyarrow")
+    distinct = [f"id{i}" for i in range(6_000)]
+    cases = [distinct, distinct[:5_000] + ["id7"] + distinct[5_001:],  # a late repeat
+             distinct[:3] + [None] * 3 + distinct[3:], [None, "a", None], ["a"], [None],
+             ["b", "a", "b"]]
+    for values in cases:
+        present = [v for v in values if v is not None]
+        want = (None not in values and len(set(values)) == len(values),
+                len(set(present)) < len(present))
+        arrow = readers._ArrowLabels(pa.array(values, pa.string()))
+        assert (readers.all_distinct(arrow), readers.has_repeats(arrow)) == want
+        assert (readers.all_distinct(values), readers.has_repeats(values)) == want
+
+
 @pytest.mark.parametrize("chunks", [1, 3])
 def test_strip_is_str_strip(chunks):
     """The Arrow strip skips its copy only when no value can start or end with a space."""

@@ -774,10 +774,21 @@ class _ArrowLabels(Sequence):
     """Labels as an Arrow string array (null where missing), read as a sequence of
     ``str | None``: one value at a time for messages, a chunk at a time when iterated."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "_order", "_sorted")
 
     def __init__(self, array):
         self.array = array
+        self._order = self._sorted = None
+
+    def sort_order(self):
+        """The indices that sort the labels, and the sorted labels (computed once:
+        checking that ids are distinct and joining two files' ids both need them)."""
+        if self._order is None:
+            import pyarrow.compute as pc
+
+            self._order = pc.sort_indices(self.array)
+            self._sorted = self.array.take(self._order)
+        return self._order, self._sorted
 
     def __len__(self) -> int:
         return len(self.array)
@@ -809,11 +820,14 @@ def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
     if isinstance(labels, _ArrowLabels):
         import pyarrow.compute as pc
 
-        present = pc.drop_null(labels.array)
+        if labels.array.null_count:
+            present = pc.drop_null(labels.array)
+            ordered = present.take(pc.sort_indices(present))
+        else:
+            present, (_, ordered) = labels.array, labels.sort_order()
         if len(present) < 2:
             return len(present), len(present)
         # by sorting: an eighth of the memory of Arrow's hash (count_distinct), and faster
-        ordered = present.take(pc.sort_indices(present))
         repeats = pc.sum(pc.equal(ordered[1:], ordered[:-1])).as_py()
         del ordered
         release_arrow_memory()
@@ -829,6 +843,9 @@ def all_distinct(labels: Sequence[str | None]) -> bool:
 
 def has_repeats(labels: Sequence[str | None]) -> bool:
     """Whether some label (not counting missing ones) is given to more than one item."""
+    first = [v for v in labels[:4096] if v is not None]  # a column of repeats: seen here
+    if len(set(first)) < len(first):
+        return True
     present, distinct = _counts(labels)
     return distinct < present
 
@@ -950,27 +967,32 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
     except ImportError:
         return None
 
-    def arrow(ids):
-        return ids.array if isinstance(ids, _ArrowLabels) else pa.array(ids, pa.string())
+    def sort(ids):
+        if isinstance(ids, _ArrowLabels):
+            if ids.array.null_count:
+                return None
+            return ids.sort_order()
+        array = pa.array(ids, pa.string())
+        if array.null_count:
+            return None
+        order = pc.sort_indices(array)
+        return order, array.take(order)
 
     try:
-        a, b = arrow(ids_a), arrow(ids_b)
-        if a.null_count or b.null_count:
+        sorted_a, sorted_b = sort(ids_a), sort(ids_b)
+        if sorted_a is None or sorted_b is None:
             return None
-        sort_a, sort_b = pc.sort_indices(a), pc.sort_indices(b)
-        if not pc.all(pc.equal(a.take(sort_a), b.take(sort_b))).as_py():
+        (order_a, a), (order_b, b) = sorted_a, sorted_b
+        if not pc.all(pc.equal(a, b)).as_py():
+            return None
+        # a permutation exactly when the ids of b are unique too (as id_column checks)
+        if len(b) > 1 and pc.any(pc.equal(b[1:], b[:-1])).as_py():
             return None
     except (pa.ArrowException, TypeError, ValueError):
         return None
     order = np.empty(len(a), dtype=np.intp)
-    order[sort_a.to_numpy()] = sort_b.to_numpy()
-    del sort_a
+    order[order_a.to_numpy()] = order_b.to_numpy()
     release_arrow_memory()
-    # a permutation exactly when the ids of b are unique too (as id_column checks)
-    if len(order) > 1:
-        sorted_b = b.take(sort_b)
-        if pc.any(pc.equal(sorted_b[1:], sorted_b[:-1])).as_py():
-            return None
     return order
 
 
