@@ -362,11 +362,15 @@ class _Statistic:
         """Gradient of phi at every stratum's sums (combined: at the pooled sums).
 
         Not combined, it does not depend on ``coef``: computed once and kept, for the
-        whole estimand and every stratum's own."""
+        whole estimand and every stratum's own ("diff": B's minus A's, both kept)."""
         if not combined:
             key = ("gradient", which, M is self.M)
             if key not in self._separate:
-                self._separate[key] = self._gradient_at(which, M)
+                if which == "diff":
+                    self._separate[key] = (self._gradient("b", M, coef, False)
+                                           - self._gradient("a", M, coef, False))
+                else:
+                    self._separate[key] = self._gradient_at(which, M)
             return self._separate[key]
         return np.broadcast_to(
             self._gradient_at(which, np.einsum("...hk,h->...k", M, coef)[..., None, :]),
@@ -374,36 +378,53 @@ class _Statistic:
         )
 
     def _gradient_at(self, which, at) -> np.ndarray:
-        """Central differences of phi at the sums ``at``, column by column."""
-        grad = np.empty_like(at)
-        for j in range(at.shape[-1]):
+        """Central differences of phi at the sums ``at``, column by column.
+
+        A system's phi depends on its own k columns only (the gradient is exactly zero in
+        the other system's), and phi("diff") = phi("b") - phi("a")."""
+        if which == "diff":
+            return self._gradient_at("b", at) - self._gradient_at("a", at)
+        k = self.design.k
+        grad = np.zeros_like(at)
+        moved = at.copy()  # one column moved at a time, then put back
+        for j in range(0, k) if which == "a" else range(k, 2 * k):
             step = 6e-6 * np.maximum(np.abs(at[..., j]), 1.0)
-            up, down = at.copy(), at.copy()
-            up[..., j] += step
-            down[..., j] -= step
-            grad[..., j] = (self.phi(which, up) - self.phi(which, down)) / (2 * step)
+            moved[..., j] = at[..., j] + step
+            up = self.phi(which, moved)
+            moved[..., j] = at[..., j] - step
+            grad[..., j] = (up - self.phi(which, moved)) / (2 * step)
+            moved[..., j] = at[..., j]
         return grad
 
-    def _variance(self, grad: np.ndarray, draw: np.ndarray, coef: np.ndarray) -> np.ndarray:
-        """Delta-method variance ``sum_d c_h^2 m_d g' Cov_d g`` from the summed products.
+    def _variance(self, grad: np.ndarray, draw: np.ndarray, coef: np.ndarray,
+                  key=None) -> np.ndarray:
+        """Delta-method variance ``sum_d c_h^2 m_d g' Cov_d g``: each draw stratum's term
+        (:meth:`_variance_terms`, kept under ``key`` when the gradient does not depend
+        on ``coef``) weighted by its stratum's squared coefficient."""
+        if key is None or key not in self._separate:
+            terms = self._variance_terms(grad, draw)
+            if key is not None:
+                self._separate[key] = terms
+        else:
+            terms = self._separate[key]
+        return np.maximum(terms @ coef[self.design.draw_to_stratum] ** 2, 0.0)
 
-        Products of two varying columns come from the engine; a product with a constant
-        column is the constant times the other column's mean, so it is not resampled.
+    def _variance_terms(self, grad: np.ndarray, draw: np.ndarray) -> np.ndarray:
+        """``m_d g' Cov_d g`` for every replicate and draw stratum ``d``, shape (R, D).
+
+        ``Cov_d`` is zero but for two varying columns (i <= j, the ``cross_pairs``):
+        a column constant within the stratum does not vary.  Their mean product comes
+        from the engine's sums of ``x_i x_j``, so the term is the sum over those pairs of
+        ``(2 - [i = j]) g_i g_j (S_ij - S_i S_j / m)``.
         """
-        k2, sizes = self.k2, self.design.plan.sizes
-        var = np.zeros(draw.shape[0])
-        for d, h in enumerate(self.design.draw_to_stratum.tolist()):
-            if coef[h] == 0:
-                continue
-            m = float(sizes[d])
-            mean = draw[:, d, :k2] / m
-            second = mean[:, :, None] * mean[:, None, :]
-            for p, (i, j) in enumerate(self.cross_pairs):
-                second[:, i, j] = second[:, j, i] = draw[:, d, k2 + p] / m
-            cov = second - mean[:, :, None] * mean[:, None, :]
-            g = grad[:, h, :]
-            var += coef[h] ** 2 * m * np.einsum("ri,rij,rj->r", g, cov, g)
-        return np.maximum(var, 0.0)
+        k2, d2h = self.k2, self.design.draw_to_stratum
+        m = self.design.plan.sizes.astype(np.float64)
+        g = grad if len(d2h) == self.n_strata else grad[:, d2h, :]  # paired: d2h = identity
+        out = np.zeros(draw.shape[:2])
+        for p, (i, j) in enumerate(self.cross_pairs):
+            cov_sum = draw[..., k2 + p] - draw[..., i] * draw[..., j] / m
+            out += (1.0 if i == j else 2.0) * g[..., i] * g[..., j] * cov_sum
+        return out
 
     def estimand(self, which: str, coef: np.ndarray, bca: bool, combined: bool) -> _Estimand:
         theta = self._value(which, self.M, coef, combined, count=which != "diff")
@@ -425,10 +446,14 @@ class _Statistic:
             influence = self._jackknife(which, coef, combined, est)
         se_hat, se_star = math.nan, None
         if self.cross_pairs is not None:
+            keys = (None, None) if combined else (("terms", which, True),
+                                                 ("terms", which, False))
             grad = self._gradient(which, self.M, coef, combined)
-            se_star = np.sqrt(self._variance(grad, self.draw_sums, coef))[ok]
+            se_star = np.sqrt(self._variance(grad, self.draw_sums, coef, keys[0]))[ok]
             grad_hat = self._gradient(which, self.M_hat, coef, combined)
-            se_hat = float(np.sqrt(self._variance(grad_hat, self.draw_observed, coef))[0])
+            se_hat = float(
+                np.sqrt(self._variance(grad_hat, self.draw_observed, coef, keys[1]))[0]
+            )
         boot = Bootstrap.from_replicates(
             est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
         )
