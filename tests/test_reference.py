@@ -492,6 +492,38 @@ def test_studentized_against_own_bootstrap_t(oracle):
     assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
 
 
+def test_stratified_studentized_against_own_bootstrap_t(oracle):
+    # The stratified bootstrap-t by hand: within each stratum (sizes 15, 40 and 90,
+    # population weights 0.5, 0.3, 0.2) the items are drawn with numpy's generator;
+    # theta* = sum_h w_h mean(d*_h), se*^2 = sum_h w_h^2 var_pop(d*_h) / n_h (the delta
+    # method's variance of a weighted mean).  Endpoints within Monte Carlo error.
+    a, b = paired_data(145, 0.03, seed=23, skew=True)
+    d = b - a
+    strata = np.repeat(["x", "y", "z"], [15, 40, 90])
+    weights = {"x": 0.5, "y": 0.3, "z": 0.2}
+    r = 20_000
+    res = pairboot.compare(a, b, strata=strata, strata_weights=weights, method="studentized",
+                           n_resamples=r, seed=31)
+
+    rng = np.random.default_rng(1)
+    theta, var, est, var_hat = np.zeros(r), np.zeros(r), 0.0, 0.0
+    for h, w in weights.items():
+        dh = d[strata == h]
+        draws = dh[rng.integers(0, len(dh), size=(r, len(dh)))]
+        theta += w * draws.mean(axis=1)
+        var += w**2 * draws.var(axis=1) / len(dh)
+        est += w * dh.mean()
+        var_hat += w**2 * dh.var() / len(dh)
+    t_star = (theta - est) / np.sqrt(var)
+    se_hat = math.sqrt(var_hat)
+    t_lo, t_hi = np.quantile(t_star, [0.025, 0.975])
+    assert res.estimate == pytest.approx(est, rel=1e-12)
+    expected = (est - se_hat * t_hi, est - se_hat * t_lo)
+    for ours, ref, t_q in zip(res.confidence_interval, expected, (t_hi, t_lo)):
+        tol = oracle.K * math.sqrt(2) * se_hat * oracle.quantile_se(t_star, t_q)
+        assert abs(ours - ref) <= tol, (ours, ref, tol)
+
+
 # --- 7. external references ------------------------------------------------------------------
 
 
