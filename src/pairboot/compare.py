@@ -69,16 +69,18 @@ def compare(
         contrast; then ``a`` and ``b`` may have different lengths).
     groups : array_like, optional
         One group label per item (document, conversation, user...).  Whole groups are
-        resampled (the cluster bootstrap): items of a group are not independent.
+        resampled (the cluster bootstrap): items of a group are not independent.  A
+        pandas ``Categorical`` (or category Series) is read as its labels, without a
+        Python object per item.
     group_weighting : {"items", "groups"}
         With ``groups``: ``"items"`` estimates the mean over items (each drawn group
         carries the sum of its items' statistics and its item count); ``"groups"`` the
         mean of the group means (``metric="mean"`` only).  They differ when group sizes
         differ.
     strata : array_like, optional
-        One stratum label per item: resampling is done within each stratum (groups kept
-        whole inside their stratum) and the stratum differences are combined with
-        ``strata_weights``.
+        One stratum label per item (as for ``groups``): resampling is done within each
+        stratum (groups kept whole inside their stratum) and the stratum differences are
+        combined with ``strata_weights``.
     strata_weights : mapping, optional
         Population weight of every stratum (normalised).  Default: the sample shares,
         which reproduce the plain estimate.
