@@ -31,7 +31,9 @@ Notes on the method, printed again with the results:
   it covers numba's and numpy's allocations alike; the input arrays already exist.
   Elsewhere it falls back to tracemalloc's peak (Python and numpy allocations only).
 - The machine limit is the time to draw the same n * R random indices with pairboot's
-  generator on all cores and do nothing else (``pairboot._numba.draw_only``).
+  generator on all cores and do nothing else (``pairboot._numba.draw_only``).  For
+  context, the same with xoshiro256** and Lemire's bounded draw (the generator the
+  issue's targets assumed), compiled here with numba.
 """
 
 from __future__ import annotations
@@ -214,6 +216,99 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
             note="draws only, all cores",
         )
     )
+    xoshiro = _xoshiro_draw_only()
+    xoshiro(16, len(a), keys[:2])  # compile outside the timing
+    run = timed(lambda: xoshiro(len(a), len(a), keys), repeat)
+    case.rows.append(
+        Row(
+            "  xoshiro256** draw only",
+            run.seconds,
+            run.cpu,
+            run.peak_mb,
+            resamples=r,
+            note="the issue's reference generator with Lemire's bounded draw, all cores",
+        )
+    )
+
+
+_XOSHIRO = None
+
+
+def _xoshiro_draw_only():
+    """The issue's reference generator, compiled once: xoshiro256** seeded per replicate
+    by SplitMix64, n bounded draws each by Lemire's multiply-shift with rejection, all
+    cores, summed so the compiler keeps them.  For context only: pairboot's kernel uses
+    its own counter-based generator."""
+    global _XOSHIRO
+    if _XOSHIRO is not None:
+        return _XOSHIRO
+    from llvmlite import ir  # noqa: PLC0415
+    from numba import njit, prange, types, uint64  # noqa: PLC0415
+    from numba.extending import intrinsic  # noqa: PLC0415
+
+    @intrinsic
+    def mul128(typingctx, a, b):
+        """(high, low) 64 bits of a * b: one multiply instruction."""
+        if a != types.uint64 or b != types.uint64:
+            return None
+
+        def codegen(context, builder, sig, args):
+            wide = ir.IntType(128)
+            p = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+            hi = builder.trunc(builder.lshr(p, ir.Constant(wide, 64)), ir.IntType(64))
+            lo = builder.trunc(p, ir.IntType(64))
+            return context.make_tuple(builder, sig.return_type, (hi, lo))
+
+        return types.UniTuple(types.uint64, 2)(types.uint64, types.uint64), codegen
+
+    @njit(inline="always")
+    def rotl(x, k):
+        return (x << uint64(k)) | (x >> uint64(64 - k))
+
+    @njit(nogil=True)
+    def one_replicate(z, n, m, threshold):
+        s0 = s1 = s2 = s3 = uint64(0)
+        for i in range(4):  # SplitMix64 seeding, as xoshiro's authors advise
+            z += uint64(0x9E3779B97F4A7C15)
+            t = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+            t = (t ^ (t >> uint64(27))) * uint64(0x94D049BB133111EB)
+            t ^= t >> uint64(31)
+            if i == 0:
+                s0 = t
+            elif i == 1:
+                s1 = t
+            elif i == 2:
+                s2 = t
+            else:
+                s3 = t
+        acc = uint64(0)
+        for _ in range(n):
+            while True:  # Lemire: reject the low part below 2**64 mod m (rarely)
+                out = rotl(s1 * uint64(5), 7) * uint64(9)
+                t = s1 << uint64(17)
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = rotl(s3, 45)
+                hi, lo = mul128(out, m)
+                if lo >= threshold:
+                    break
+            acc += hi
+        return acc
+
+    @njit(parallel=True, nogil=True)
+    def draw(n, m, keys):
+        sums = np.zeros(keys.shape[0], dtype=np.uint64)
+        mm = uint64(m)
+        threshold = (uint64(0) - mm) % mm
+        for r in prange(keys.shape[0]):
+            sums[r] = one_replicate(keys[r], n, mm, threshold)
+        return sums.sum()
+
+    _XOSHIRO = draw
+    return draw
 
 
 def run_numpy_backend(case: Case, r_peer: int, repeat: int) -> None:
@@ -599,6 +694,13 @@ def summary() -> None:
                 f"{kern.seconds / lim.seconds:.2f}  ({draws / kern.seconds / 1e6:.0f} vs "
                 f"{draws / lim.seconds / 1e6:.0f} M draws/s); compare() spends "
                 f"{kern.seconds / ref.seconds:.0%} of its time in the kernel"
+            )
+        xo = parts.get("xoshiro256** draw only")
+        if kern and xo:
+            print(
+                f"   {case.name:10s} numba kernel / xoshiro256** draws alone = "
+                f"{kern.seconds / xo.seconds:.2f}  (the whole resampling against merely "
+                "drawing the indices with the issue's reference generator)"
             )
 
 
