@@ -970,6 +970,33 @@ def test_user_defined_metric_from_a_file(tmp_path):
     assert out["confidence_interval"]["low"] == pytest.approx(ref.confidence_interval.low)
 
 
+ONE_STAT_METRIC = '''
+import numpy as np
+import pairboot
+
+# the geometric mean of per-item ratios: the mean of their logs, exponentiated
+geo = pairboot.Metric("geo", ("ratio",), lambda S: np.exp(S[..., 0] / S[..., 1]),
+                      prepare=lambda v: np.column_stack([np.log(v[:, 0]), np.ones(len(v))]))
+'''
+
+
+def test_metric_of_one_statistic_takes_score(tmp_path, capsys):
+    """--score names the column of a metric's single statistic (in both files)."""
+    path = tmp_path / "geo.py"
+    path.write_text(ONE_STAT_METRIC)
+    base, new = (write_rows(tmp_path / f"{k}.csv", "id,speedup",
+                            [(i, 1 + ((i * (7 + k)) % 13) / 10) for i in range(40)])
+                 for k in (0, 1))
+    out = json_run(capsys, "compare", base, new, "--id", "id", "--metric", f"{path}:geo",
+                   "--score", "speedup", *FAST)
+    ratios = [[1 + ((i * (7 + k)) % 13) / 10 for i in range(40)] for k in (0, 1)]
+    geo = [math.exp(np.mean(np.log(r))) for r in ratios]
+    assert out["estimate"] == pytest.approx(geo[1] - geo[0], rel=1e-12)
+    code, _, err = run_main(capsys, "compare", base, new, "--id", "id", "--metric", "f1",
+                            "--score", "speedup", *FAST)
+    assert code == 2 and "--metric f1 needs --stats with its per-item statistics" in err
+
+
 @pytest.mark.parametrize(
     ("spec", "words"),
     [

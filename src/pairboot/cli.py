@@ -130,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "are paired by position: the row counts must match, and an id-like "
                       "column in both files, such as 'id', must agree row by row)")
     data.add_argument("--score", metavar="COL",
-                      help="score column in each of the two files (default: score)")
+                      help="score column in each of the two files (default: score); for a "
+                      "metric of one statistic, that statistic's column")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
@@ -226,15 +227,14 @@ def _stat_names(args) -> list[str] | None:
     if args.stats is not None:
         return _split(args.stats, "--stats")
     stats = _metric_stats(args.metric_object)
-    mean_like = stats == ("score",)
-    if args.score is not None:
-        if not mean_like:
+    if args.score is not None:  # the column of a metric's one statistic
+        if len(stats) != 1:
             raise InputError(
                 f"--metric {args.metric} needs --stats with its per-item statistics "
                 f"({', '.join(stats)}), not --score"
             )
         return [args.score]
-    if mean_like:
+    if stats == ("score",):
         return None if len(args.files) == 1 else ["score"]
     return list(stats)
 
