@@ -320,26 +320,9 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     if order_b is not None:
         b = b[order_b]
 
-    def labels(column: str | None, what: str) -> list[str] | None:
-        if column is None:
-            return None
-        present = [t for t in tables if column in t.columns]
-        if not present:
-            both = [c for c in ta.columns if c in tb.columns]
-            raise InputError(
-                f"no column {column!r} in {ta.path} or {tb.path}; columns in both: "
-                f"{', '.join(map(repr, both)) or '(none)'}"
-            )
-        sources = []
-        for t in present:
-            values = readers.label_column(t, column)
-            if t is tb and order_b is not None:
-                values = readers.take_labels(values, order_b)
-            sources.append((t.path, values))
-        return readers.merge_labels(sources, ids, column=column, what=what)
-
-    groups = labels(args.group, "group")
-    strata = labels(args.stratum, "stratum")
+    sources = ((ta, None), (tb, order_b))
+    groups = _item_labels(sources, ids, args.group, "group")
+    strata = _item_labels(sources, ids, args.stratum, "stratum")
     context = _context(
         args,
         name_a=ta.path,
@@ -349,6 +332,37 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
         notes=(*notes, *_nudge(args, tables, layout_cols)),
     )
     return Inputs(a, b, groups, strata, _weights(args), context)
+
+
+def _item_labels(
+    sources: Sequence[tuple[readers.Table, np.ndarray | None]],
+    ids: Sequence[str] | None,
+    column: str | None,
+    what: str,
+) -> Sequence[str] | None:
+    """One ``what`` label per item from ``column`` of the files that have it.
+
+    ``sources`` are ``(table, order)``: ``order`` puts a file's rows in the items'
+    order (None: they are).  Files that both label an item must agree."""
+    if column is None:
+        return None
+    present = [(t, order) for t, order in sources if column in t.columns]
+    if not present:
+        if len(sources) == 1:
+            sources[0][0].column(column)  # its message names the columns there are
+        (ta, _), (tb, _) = sources
+        both = [c for c in ta.columns if c in tb.columns]
+        raise InputError(
+            f"no column {column!r} in {ta.path} or {tb.path}; columns in both: "
+            f"{', '.join(map(repr, both)) or '(none)'}"
+        )
+    labels = []
+    for table, order in present:
+        values = readers.label_column(table, column)
+        if order is not None:
+            values = readers.take_labels(values, order)
+        labels.append((table.path, values))
+    return readers.merge_labels(labels, ids, column=column, what=what)
 
 
 def _shared_id_columns(
@@ -403,12 +417,6 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
     ids = readers.id_column(table, args.id) if args.id is not None else None
     a, b = _values(table, cols_a), _values(table, cols_b)
 
-    def labels(column: str | None, what: str) -> list[str] | None:
-        if column is None:
-            return None
-        values = readers.label_column(table, column)
-        return readers.merge_labels([(table.path, values)], ids, column=column, what=what)
-
     systems = (
         f"columns {args.a!r} and {args.b!r}"
         if stats is None
@@ -423,8 +431,9 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
         layout=("unpaired, " if args.unpaired else "") + systems,
         notes=_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
     )
-    return Inputs(a, b, labels(args.group, "group"), labels(args.stratum, "stratum"),
-                  _weights(args), context)
+    sources = ((table, None),)
+    return Inputs(a, b, _item_labels(sources, ids, args.group, "group"),
+                  _item_labels(sources, ids, args.stratum, "stratum"), _weights(args), context)
 
 
 def _context(args, **fields) -> ReportContext:
