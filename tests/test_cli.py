@@ -294,6 +294,20 @@ def test_large_files_read_by_pyarrow_give_the_same_report(tmp_path, capsys, monk
     assert slow["n_items"] == n
 
 
+def test_large_file_read_without_pyarrow_gets_a_note(tmp_path, capsys, monkeypatch):
+    from pairboot import cli, readers
+
+    base, new = write_pair(tmp_path)
+    monkeypatch.setattr(cli, "SLOW_READ_ROWS", 10)
+    monkeypatch.setattr(readers, "arrow_available", lambda: False)
+    notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
+    assert any("read without pyarrow" in n and 'pip install "pairboot[parquet]"' in n
+               and f"{base} (" in n and f"{new} (" in n for n in notes), notes
+    monkeypatch.setattr(readers, "arrow_available", lambda: True)  # installed: no note
+    notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
+    assert not any("pyarrow" in n for n in notes)
+
+
 def test_stdin(tmp_path):
     base, new = write_pair(tmp_path)
     from_file = run_cli("compare", base, new, "--id", "id", "--format", "json", *FAST)

@@ -329,7 +329,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
         name_b=tb.path,
         files=(ta.path, tb.path),
         layout=("unpaired, " if args.unpaired else "") + layout,
-        notes=(*notes, *_nudge(args, tables, layout_cols)),
+        notes=(*notes, *_nudge(args, tables, layout_cols), *_reader_note(tables)),
     )
     return Inputs(a, b, groups, strata, _weights(args), context)
 
@@ -429,7 +429,7 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
         name_b=args.b,
         files=(table.path,),
         layout=("unpaired, " if args.unpaired else "") + systems,
-        notes=_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
+        notes=(*_nudge(args, (table,), {args.id, *cols_a, *cols_b}), *_reader_note((table,))),
     )
     sources = ((table, None),)
     return Inputs(a, b, _item_labels(sources, ids, args.group, "group"),
@@ -478,6 +478,23 @@ def _nudge(args, tables: Sequence[readers.Table], used: set) -> tuple[str, ...]:
         "single items makes the interval too narrow: rerun with "
         f"`--group {col}` to resample whole groups (the cluster bootstrap)."
         for col in seen
+    )
+
+
+SLOW_READ_ROWS = 200_000
+"""Files of this many rows read in pure Python because pyarrow is missing get a note."""
+
+
+def _reader_note(tables: Sequence[readers.Table]) -> tuple[str, ...]:
+    """A note that pyarrow would read these large files faster, when it is missing."""
+    slow = [t for t in tables if t.n_rows >= SLOW_READ_ROWS and not t.read_by_pyarrow]
+    if not slow or readers.arrow_available():
+        return ()
+    files = " and ".join(f"{t.path} ({t.n_rows:,} rows)" for t in slow)
+    return (
+        f"{files} read without pyarrow, which is not installed: `pip install "
+        '"pairboot[parquet]"` reads large files several times faster, in a fraction of '
+        "the memory.",
     )
 
 

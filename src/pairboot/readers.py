@@ -135,10 +135,14 @@ class Table:
     format: str
     lines: np.ndarray | range
 
+    @property
+    def read_by_pyarrow(self) -> bool:
+        """Whether pyarrow read the file (its columns are Arrow arrays)."""
+        return isinstance(self.columns, _ArrowColumns)
+
     def _arrow(self, name: str):
         """Column ``name`` as an Arrow array when read by pyarrow, else None."""
-        arrays = getattr(self.columns, "arrays", None)
-        return arrays.get(name) if arrays is not None else None
+        return self.columns.arrays.get(name) if self.read_by_pyarrow else None
 
     def where(self, i: int) -> str:
         """``"line 7"`` / ``"row 7"`` for the 0-based data row ``i``."""
@@ -367,6 +371,13 @@ def release_arrow_memory() -> None:
     pa = sys.modules.get("pyarrow")
     if pa is not None:
         pa.default_memory_pool().release_unused()
+
+
+def arrow_available() -> bool:
+    """Whether pyarrow can be imported (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyarrow") is not None
 
 
 def _nonempty_lines(data: bytes) -> tuple[np.ndarray | range, int, int]:
