@@ -207,6 +207,27 @@ def test_mixed_label_types_are_an_error():
         pairboot.compare(A, B, strata=[1, 2] * 20, strata_weights={1: 1.0, "1": 1.0, 2: 1.0})
 
 
+@pytest.mark.parametrize("method", ["percentile", "basic", "normal", "bca", "studentized"])
+def test_a_stratum_alone_is_its_own_result(method):
+    """A stratum's own interval is that of its items alone (its draws are the same), even
+    when another stratum's metric is undefined (0/0) in most resamples."""
+    rng = np.random.default_rng(0)
+    n1 = 60
+    num_a = np.concatenate([rng.random(n1), [0, 0, 0, 0.5]])
+    num_b = num_a + np.concatenate([0.1 * rng.random(n1), [0, 0, 0, 0.2]])
+    den = np.concatenate([np.ones(n1), [0, 0, 0, 1]])
+    a, b = np.column_stack([num_a, den]), np.column_stack([num_b, den])
+    strata = ["x"] * n1 + ["y"] * 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        both = pairboot.compare(a, b, metric="ratio", strata=strata, method=method,
+                                n_resamples=400, seed=1)
+        alone = pairboot.compare(a[:n1], b[:n1], metric="ratio", method=method,
+                                 n_resamples=400, seed=1)
+    assert both.strata[0].name == "x"
+    assert both.strata[0].confidence_interval == alone.confidence_interval
+
+
 def test_strata_keep_a_pooled_metric_pooled():
     """With the sample shares as weights, stratifying does not change micro F1 itself;
     population weights reweight the strata's counts before F1 is computed once."""

@@ -409,7 +409,9 @@ class _Statistic:
                 self._separate[key] = terms
         else:
             terms = self._separate[key]
-        return np.maximum(terms @ coef[self.design.draw_to_stratum] ** 2, 0.0)
+        weight = coef[self.design.draw_to_stratum] ** 2
+        used = np.flatnonzero(weight)  # another stratum's NaN must not reach this one
+        return np.maximum(terms[:, used] @ weight[used], 0.0)
 
     def _variance_terms(self, grad: np.ndarray, draw: np.ndarray) -> np.ndarray:
         """``m_d g' Cov_d g`` for every replicate and draw stratum ``d``, shape (R, D).
