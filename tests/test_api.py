@@ -194,10 +194,21 @@ def test_labels_as_codes_into_categories_are_the_labels():
         (["a", "b", "c", None, None] * 8, r"`groups` has no label for item 3 \(16 item"),
         (["a", " "] * 20, r"`groups` has no label for item 1 \(20 item"),
         ([1, "1"] * 20, "mixes label types"),
+        (["a", "  ", None, "a"] * 10, r"`groups` has no label for item 1 \(20 item"),
+        ([1, "x", None, "x"] * 10, "mixes label types"),
+        ([1, "x", " ", "x"] * 10, "mixes label types"),
+        (["a", "\u00a0", "a", "\x1c"] * 10, r"`groups` has no label for item 1 \(20 item"),
     ):
         for groups in (bad, pd.Categorical(bad)):
             with pytest.raises(InputError, match=message):
                 pairboot.compare(A, B, groups=groups, seed=0)
+
+
+def test_labels_that_differ_by_a_nul_stay_different():
+    """numpy's strings drop trailing NULs: "a\\0" and "a" must not become one group."""
+    groups = ["a\0", "a", "b", "\0"] * 10
+    res = pairboot.compare(A, B, groups=groups, seed=0, n_resamples=400)
+    assert res.n_groups == 4
 
 
 def test_mixed_label_types_are_an_error():

@@ -180,65 +180,78 @@ def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     if hasattr(values, "to_numpy"):
         values = values.to_numpy()
     if isinstance(values, np.ndarray) and values.dtype.kind != "O":
-        arr = values
+        arr, missing = values, _missing(values)
     else:  # a list or objects: numpy alone would turn 1 and "1" into the same "1"
         items = list(values.ravel()) if isinstance(values, np.ndarray) else list(values)
-        if set(map(type, items)) == {str}:
-            arr = np.array(items)
-        else:
-            kinds = {_label_kind(v) for v in items} - {"missing"}
-            if len(kinds) > 1:
-                raise InputError(
-                    f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
-                    "would be different labels; convert them to one type"
-                )
-            arr = np.empty(len(items), dtype=object)
-            arr[:] = items
+        arr, missing = _label_array(items, name)
     if arr.ndim != 1 or len(arr) != n:
         raise InputError(f"`{name}` must have one label per item ({n}), got shape {arr.shape}")
+    _refuse_missing(missing, name)
+    uniq, codes = np.unique(arr, return_inverse=True)
+    return codes.reshape(-1), uniq
+
+
+def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A list of labels as an array ``np.unique`` can sort, and which of them are missing.
+
+    Text only: a numpy string array (unless some label holds a NUL, which numpy's strings
+    would drop at the end: "a\\0" and "a" would become one label).  Otherwise objects, of
+    one kind: 1 and "1" would be different labels.
+    """
+    if set(map(type, items)) == {str} and not any("\0" in v for v in items):
+        arr = np.array(items)
+        return arr, _missing(arr)
+    kinds = {_label_kind(v) for v in items} - {"missing"}
+    if len(kinds) > 1:
+        raise InputError(
+            f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
+            "would be different labels; convert them to one type"
+        )
+    arr = np.empty(len(items), dtype=object)
+    arr[:] = items
+    return arr, _missing(arr)
+
+
+def _missing(arr: np.ndarray) -> np.ndarray:
+    """Which labels are missing: NaN, blank text, None."""
     if arr.dtype.kind == "f":
-        missing = np.isnan(arr)
-    elif arr.dtype.kind in "US":
-        missing = np.char.str_len(np.char.strip(arr)) == 0
-    elif arr.dtype.kind == "O":
-        missing = np.array([_label_kind(v) == "missing" for v in arr], dtype=bool)
-    else:
-        missing = np.zeros(n, dtype=bool)
+        return np.isnan(arr)
+    if arr.dtype.kind in "US":
+        return np.char.str_len(np.char.strip(arr)) == 0
+    if arr.dtype.kind == "O":
+        return np.array([_label_kind(v) == "missing" for v in arr.ravel()], dtype=bool)
+    return np.zeros(arr.shape, dtype=bool).ravel()
+
+
+def _refuse_missing(missing: np.ndarray, name: str) -> None:
     if missing.any():
         i = int(np.argmax(missing))
         raise InputError(
             f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)"
         )
-    uniq, codes = np.unique(arr, return_inverse=True)
-    return codes.reshape(-1), uniq
 
 
 def _coded_labels(
     codes: np.ndarray, categories: list, name: str, n: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_labels` of ``categories[codes]`` (a code of -1: no label)."""
+    """:func:`_labels` of ``categories[codes]`` (a code of -1: no label, None).
+
+    The categories that some item uses go through :func:`_label_array` with a None
+    when an item has no label, so that they are read as the list of labels would be
+    (numpy text or objects, the same checks and messages)."""
     if codes.ndim != 1 or len(codes) != n:
         raise InputError(f"`{name}` must have one label per item ({n}), got shape {codes.shape}")
-    if (codes < 0).any():
-        i = int(np.argmax(codes < 0))
-        raise InputError(
-            f"`{name}` has no label for item {i} ({int((codes < 0).sum())} item(s) without one)"
-        )
-    used = np.flatnonzero(np.bincount(codes, minlength=len(categories)))  # unused: no stratum
-    try:
-        category_codes, uniq = _labels([categories[j] for j in used], name, len(used))
-    except InputError as exc:
-        if "has no label for item" not in str(exc):
-            raise
-        blank = {int(j) for j in used if _label_kind(categories[j]) == "missing"}
-        missing = np.isin(codes, list(blank))
-        raise InputError(
-            f"`{name}` has no label for item {int(np.argmax(missing))} "
-            f"({int(missing.sum())} item(s) without one)"
-        ) from None
+    absent = codes < 0
+    used = np.flatnonzero(np.bincount(codes[~absent], minlength=len(categories)))
+    items = [categories[j] for j in used.tolist()]
+    arr, missing = _label_array(items + [None] * bool(absent.any()), name)
+    arr, missing = arr[: len(items)], missing[: len(items)]
     lookup = np.full(len(categories), -1, dtype=np.intp)
-    lookup[used] = category_codes
-    return lookup[codes], uniq
+    lookup[used] = np.arange(len(used))
+    position = lookup[np.where(absent, 0, codes)]  # (a placeholder where absent)
+    _refuse_missing(absent | missing[position], name)
+    uniq, category_codes = np.unique(arr, return_inverse=True)
+    return category_codes.reshape(-1)[position], uniq
 
 
 def _plain(label):
