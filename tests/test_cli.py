@@ -306,6 +306,16 @@ def test_large_file_read_without_pyarrow_gets_a_note(tmp_path, capsys, monkeypat
     monkeypatch.setattr(readers, "arrow_available", lambda: True)  # installed: no note
     notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
     assert not any("pyarrow" in n for n in notes)
+    monkeypatch.setattr(readers, "arrow_available", lambda: False)  # pyarrow never reads
+    arrays = []
+    for f in (base, new):  # as JSON arrays
+        rows = list(__import__("csv").DictReader(open(f, newline="")))
+        path = Path(f).with_suffix(".json")
+        path.write_text(json.dumps([{**r, "score": float(r["score"])} for r in rows]))
+        arrays.append(str(path))
+    base, new = arrays
+    notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
+    assert not any("pyarrow" in n for n in notes)
 
 
 def test_stdin(tmp_path):

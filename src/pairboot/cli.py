@@ -183,8 +183,8 @@ class Inputs:
 
     a: np.ndarray
     b: np.ndarray
-    groups: list[str] | None
-    strata: list[str] | None
+    groups: Sequence[str] | None
+    strata: Sequence[str] | None
     strata_weights: dict[str, float] | None
     context: ReportContext
 
@@ -487,14 +487,15 @@ SLOW_READ_ROWS = 200_000
 
 def _reader_note(tables: Sequence[readers.Table]) -> tuple[str, ...]:
     """A note that pyarrow would read these large files faster, when it is missing."""
-    slow = [t for t in tables if t.n_rows >= SLOW_READ_ROWS and not t.read_by_pyarrow]
+    slow = [t for t in tables if t.n_rows >= SLOW_READ_ROWS and not t.read_by_pyarrow
+            and t.format in readers.ARROW_FORMATS]
     if not slow or readers.arrow_available():
         return ()
     files = " and ".join(f"{t.path} ({t.n_rows:,} rows)" for t in slow)
     return (
-        f"{files} read without pyarrow, which is not installed: `pip install "
-        '"pairboot[parquet]"` reads large files several times faster, in a fraction of '
-        "the memory.",
+        f"{files} read without pyarrow, which is not installed: with it (`pip install "
+        '"pairboot[parquet]"`) large CSV, TSV and JSON Lines files are usually read several '
+        "times faster, in a fraction of the memory.",
     )
 
 

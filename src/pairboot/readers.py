@@ -91,6 +91,9 @@ FORMATS = {
 }
 """Extensions and the format each one means."""
 
+ARROW_FORMATS = ("csv", "tsv", "jsonl")
+"""The text formats pyarrow reads when it is installed (and the file is plain enough)."""
+
 STDIN = "-"
 _BOOLEANS = {"true": 1.0, "false": 0.0}  # as pandas writes a boolean column
 _SHOW = 5  # how many offending ids an error message lists
@@ -113,11 +116,12 @@ class Table:
     ----------
     path : str
         The file name as given (``"<stdin>"`` for ``-``); every message uses it.
-    columns : dict of str to list
+    columns : mapping of str to list
         Column name -> one raw value per row, in file order: strings for CSV/TSV, JSON
         values for JSON Lines (``None`` where a row lacks the key; a whole number may
         come as a float when its column also holds fractions), Python values for
-        Parquet.
+        Parquet.  For a file read by pyarrow, the lists are made on first use from the
+        Arrow arrays, which the functions below convert in bulk instead.
     n_rows : int
         Number of data rows.
     format : str
@@ -361,7 +365,10 @@ def _arrow_input(data: bytes, extra: tuple[bytes, ...]) -> bytes | None:
         import pyarrow  # noqa: F401
     except ImportError:
         return None
-    return data.removeprefix(b"\xef\xbb\xbf")
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    if data.startswith(b"\xef\xbb\xbf"):
+        return None  # a second BOM: text to Python, dropped by Arrow
+    return data
 
 
 def release_arrow_memory() -> None:
@@ -686,10 +693,11 @@ def _arrow_numbers(column) -> np.ndarray | None:
     return out if np.isfinite(out).all() else None
 
 
-_ASCII_SPACE = np.zeros(256, dtype=bool)
-_ASCII_SPACE[[ord(c) for c in _PY_WHITESPACE if ord(c) < 128]] = True
-_FIRST_MAYBE_SPACE = _ASCII_SPACE | (np.arange(256) >= 0xC2)  # or a Unicode space's lead
-_LAST_MAYBE_SPACE = _ASCII_SPACE | (np.arange(256) >= 0x80)  # or a Unicode character's end
+_FIRST_MAYBE_SPACE = np.zeros(256, dtype=bool)
+_LAST_MAYBE_SPACE = np.zeros(256, dtype=bool)
+for _c in _PY_WHITESPACE:  # the first and last UTF-8 byte of every whitespace character
+    _FIRST_MAYBE_SPACE[_c.encode()[0]] = _LAST_MAYBE_SPACE[_c.encode()[-1]] = True
+del _c
 
 
 def _strip(column):
@@ -781,7 +789,20 @@ def label_column(table: Table, name: str) -> Sequence[str | None]:
     return [_label(v) for v in table.column(name)]
 
 
-class _ArrowLabels(Sequence):
+class _LabelSequence(Sequence):
+    """A sequence of labels that compares equal to a list of the same labels."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (list, _LabelSequence)):
+            return NotImplemented
+        return same_labels(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a list
+
+
+class _ArrowLabels(_LabelSequence):
     """Labels as an Arrow string array (null where missing), read as a sequence of
     ``str | None``: one value at a time for messages, a chunk at a time when iterated."""
 
@@ -795,10 +816,7 @@ class _ArrowLabels(Sequence):
         """The indices that sort the labels, and the sorted labels (computed once:
         checking that ids are distinct and joining two files' ids both need them)."""
         if self._order is None:
-            import pyarrow.compute as pc
-
-            self._order = pc.sort_indices(self.array)
-            self._sorted = self.array.take(self._order)
+            self._order, self._sorted = _sort(self.array)
         return self._order, self._sorted
 
     def __len__(self) -> int:
@@ -815,15 +833,25 @@ class _ArrowLabels(Sequence):
             for start in range(0, len(chunk), 1 << 16):
                 yield from chunk.slice(start, 1 << 16).to_pylist()
 
-    def __eq__(self, other: object) -> bool:  # as a list of the same labels would
-        if not isinstance(other, (Sequence, np.ndarray)) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return same_labels(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable-looking, like a list
-
     def __repr__(self) -> str:
         return f"_ArrowLabels({len(self)} labels)"
+
+
+def _sort(array):
+    """The indices that sort an Arrow array, and the array sorted."""
+    import pyarrow.compute as pc
+
+    order = pc.sort_indices(array)
+    return order, array.take(order)
+
+
+def _repeats(ordered) -> int:
+    """How many values of a sorted Arrow array (without nulls) equal the one before."""
+    import pyarrow.compute as pc
+
+    if len(ordered) < 2:
+        return 0
+    return pc.sum(pc.equal(ordered[1:], ordered[:-1])).as_py()
 
 
 def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
@@ -831,15 +859,13 @@ def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
     if isinstance(labels, _ArrowLabels):
         import pyarrow.compute as pc
 
+        # by sorting: an eighth of the memory of Arrow's hash (count_distinct), and faster
         if labels.array.null_count:
             present = pc.drop_null(labels.array)
-            ordered = present.take(pc.sort_indices(present))
+            _, ordered = _sort(present)
         else:
             present, (_, ordered) = labels.array, labels.sort_order()
-        if len(present) < 2:
-            return len(present), len(present)
-        # by sorting: an eighth of the memory of Arrow's hash (count_distinct), and faster
-        repeats = pc.sum(pc.equal(ordered[1:], ordered[:-1])).as_py()
+        repeats = _repeats(ordered)
         del ordered
         release_arrow_memory()
         return len(present), len(present) - repeats
@@ -865,6 +891,8 @@ def same_labels(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
     """Whether ``a`` and ``b`` hold the same labels in the same order."""
     if len(a) != len(b):
         return False
+    if not len(a):
+        return True
     if isinstance(a, _ArrowLabels) and isinstance(b, _ArrowLabels):
         import pyarrow.compute as pc
 
@@ -984,10 +1012,7 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
                 return None
             return ids.sort_order()
         array = pa.array(ids, pa.string())
-        if array.null_count:
-            return None
-        order = pc.sort_indices(array)
-        return order, array.take(order)
+        return None if array.null_count else _sort(array)
 
     try:
         sorted_a, sorted_b = sort(ids_a), sort(ids_b)
@@ -996,8 +1021,7 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
         (order_a, a), (order_b, b) = sorted_a, sorted_b
         if not pc.all(pc.equal(a, b)).as_py():
             return None
-        # a permutation exactly when the ids of b are unique too (as id_column checks)
-        if len(b) > 1 and pc.any(pc.equal(b[1:], b[:-1])).as_py():
+        if _repeats(b):  # a permutation only when the ids of b are unique too
             return None
     except (pa.ArrowException, TypeError, ValueError):
         return None
@@ -1013,12 +1037,14 @@ def merge_labels(
     *,
     column: str,
     what: str,
-) -> list[str]:
+) -> Sequence[str]:
     """One label per item from one or more files' columns (already aligned).
 
     ``sources`` is ``[(file name, labels), ...]`` with labels in the common item order.
     Two files that both give a label for an item must agree (else an InputError names
-    the id); an item with no label in any file is an error too.
+    the id); an item with no label in any file is an error too.  A list; for labels
+    read by pyarrow, codes into the distinct labels (:class:`_CodedLabels`), which
+    :func:`pairboot.compare` reads as they are.
     """
     if all(isinstance(labels, _ArrowLabels) for _, labels in sources):
         coded = _arrow_merge([labels for _, labels in sources])
@@ -1074,7 +1100,7 @@ def _arrow_merge(sources: list[_ArrowLabels]) -> _CodedLabels | None:
     return coded
 
 
-class _CodedLabels(Sequence):
+class _CodedLabels(_LabelSequence):
     """Labels as codes into the distinct labels (``categories[codes[i]]`` is item ``i``'s),
     as pandas' Categorical has them: :func:`pairboot.compare` reads them as they are."""
 
@@ -1094,13 +1120,6 @@ class _CodedLabels(Sequence):
     def __iter__(self) -> Iterator[str]:
         categories = self.categories
         return (categories[c] for c in self.codes.tolist())
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, (Sequence, np.ndarray)) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"_CodedLabels({len(self)} labels, {len(self.categories)} distinct)"
