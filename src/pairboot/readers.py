@@ -47,6 +47,7 @@ Examples
 
 from __future__ import annotations
 
+import array
 import csv
 import difflib
 import gzip
@@ -277,8 +278,8 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
     header_line = 0
-    rows: list[list[str]] = []
-    lines: list[int] = []
+    fields: list[list[str]] = []  # column by column: no list per row
+    lines = array.array("q")  # eight bytes a row
     end = 0  # the last line consumed so far
     try:
         for record in reader:
@@ -287,6 +288,7 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
                 continue  # a blank line is not a row
             if header is None:
                 header, header_line = [h.strip() for h in record], start
+                fields = [[] for _ in header]
                 continue
             if len(record) != len(header):
                 raise InputError(
@@ -294,7 +296,8 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
                     f"(line {header_line}) has {len(header)}"
                     + (_delimiter_hint(header, delimiter) if len(header) == 1 else "")
                 )
-            rows.append(record)
+            for column, value in zip(fields, record):
+                column.append(value)
             lines.append(start)
     except csv.Error as exc:
         raise InputError(
@@ -303,10 +306,10 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
     if header is None:  # only blank lines (normally caught by _decode)
         raise InputError(f"{display}: the file is empty")
     _check_header(header, display)
-    if not rows:
+    if not lines:
         raise InputError(f"{display}: has a header (line {header_line}) but no data rows")
-    columns = {h: [r[j] for r in rows] for j, h in enumerate(header)}
-    return Table(display, columns, len(rows), fmt, np.array(lines, dtype=np.int64))
+    columns = dict(zip(header, fields))
+    return Table(display, columns, len(lines), fmt, np.frombuffer(lines, dtype=np.int64))
 
 
 class _ArrowColumns(Mapping):
@@ -549,8 +552,8 @@ def _check_header(header: Sequence[str], display: str) -> None:
 
 
 def _read_jsonl(text: str, display: str) -> Table:
-    records: list[dict] = []
-    lines: list[int] = []
+    columns = _ColumnBuilder()
+    lines = array.array("q")
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -563,9 +566,9 @@ def _read_jsonl(text: str, display: str) -> Table:
                 f"{display}, line {number}: expected a JSON object per line, "
                 f"got {type(record).__name__}"
             )
-        records.append(record)
+        columns.add(record)
         lines.append(number)
-    return _records_table(records, lines, display, "jsonl")
+    return columns.table(display, "jsonl", np.frombuffer(lines, dtype=np.int64))
 
 
 def _read_json_array(text: str, display: str) -> Table:
@@ -583,22 +586,37 @@ def _read_json_array(text: str, display: str) -> Table:
                 f"{display}, record {number}: expected a JSON object, "
                 f"got {type(record).__name__}"
             )
-    return _records_table(records, range(1, len(records) + 1), display, "json")
-
-
-def _records_table(
-    records: list[dict], lines: Sequence[int], display: str, fmt: str
-) -> Table:
-    names: dict[str, None] = {}
+    columns = _ColumnBuilder()
     for record in records:
-        for key in record:
-            names.setdefault(key, None)
-    columns = {k: [r.get(k) for r in records] for k in names}
-    if not columns:
-        raise InputError(f"{display}: the JSON objects have no fields")
-    if not isinstance(lines, range):
-        lines = np.array(lines, dtype=np.int64)
-    return Table(display, columns, len(records), fmt, lines)
+        columns.add(record)
+    return columns.table(display, "json", range(1, len(records) + 1))
+
+
+class _ColumnBuilder:
+    """Columns of JSON objects, filled one object at a time (no object is kept): a key
+    first seen in a later object is None before it, and None where an object lacks it."""
+
+    def __init__(self):
+        self.columns: dict[str, list] = {}
+        self.n = 0
+
+    def add(self, record: dict) -> None:
+        n = self.n
+        for key, value in record.items():
+            column = self.columns.get(key)
+            if column is None:
+                column = self.columns[key] = [None] * n
+            column.append(value)
+        self.n = n + 1
+        if len(record) != len(self.columns):
+            for column in self.columns.values():
+                if len(column) == n:
+                    column.append(None)
+
+    def table(self, display: str, fmt: str, lines: np.ndarray | range) -> Table:
+        if not self.columns:
+            raise InputError(f"{display}: the JSON objects have no fields")
+        return Table(display, self.columns, self.n, fmt, lines)
 
 
 def _read_parquet(data: bytes, display: str) -> Table:
