@@ -492,6 +492,24 @@ def test_studentized_against_own_bootstrap_t(oracle):
     assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_p_value_is_the_smallest_level_that_excludes_zero(method):
+    # By definition, for every method: the interval at 1 - p(1 + 1e-9) excludes 0 and
+    # the one at 1 - p(1 - 1e-9) does not (the same replicates: the same seed).  Data
+    # with ties (accuracy) put the crossing on replicates themselves.
+    rng = np.random.default_rng(4)
+    cases = [paired_data(40, 0.03, seed=5, skew=True),
+             (rng.integers(0, 2, 60).astype(float), rng.integers(0, 2, 60).astype(float))]
+    for a, b in cases:
+        res = quiet_compare(a, b, method=method, n_resamples=999, seed=3)
+        p = res.p_value
+        assert 0 < p < 1, p
+        for level, excludes in ((1 - p * (1 + 1e-9), True), (1 - p * (1 - 1e-9), False)):
+            ci = quiet_compare(a, b, method=method, n_resamples=999, seed=3,
+                               confidence_level=level).confidence_interval
+            assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
+
+
 def test_stratified_studentized_against_own_bootstrap_t(oracle):
     # The stratified bootstrap-t by hand: within each stratum (sizes 15, 40 and 90,
     # population weights 0.5, 0.3, 0.2) the items are drawn with numpy's generator;

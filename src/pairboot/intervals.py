@@ -162,7 +162,13 @@ def _bca_level(z0: float, a: float, z: float) -> float:
 
 
 def p_value(method: str, boot: Bootstrap) -> float:
-    """Two-sided p-value: the smallest alpha whose interval excludes 0 (by bisection)."""
+    """Two-sided p-value: the smallest alpha whose interval excludes 0.
+
+    In closed form for the percentile and basic intervals (their ends are quantiles of
+    the replicates: see :func:`_quantile_crossing`), by bisection for the others.
+    """
+    if method in ("percentile", "basic"):
+        return _quantile_p_value(boot.theta, 0.0 if method == "percentile" else 2 * boot.estimate)
 
     def excluded(alpha: float) -> bool:
         lo, hi = bounds(method, boot, alpha)
@@ -182,6 +188,45 @@ def p_value(method: str, boot: Bootstrap) -> float:
         else:
             lo_a = mid
     return hi_a
+
+
+def _quantile_p_value(q: np.ndarray, c: float) -> float:
+    """The smallest alpha with ``Q(alpha/2) > c`` or ``Q(1 - alpha/2) < c``, ``Q`` the
+    quantile function of the sorted ``q`` (:func:`quantile_sorted`), capped at 1.
+
+    The percentile interval excludes 0 exactly then with ``c = 0``, the basic interval
+    (``2 est - Q``) with ``c = 2 est``.  ``Q`` is continuous and non-decreasing, so the
+    first condition holds exactly when ``alpha / 2`` passes the last ``p`` with
+    ``Q(p) <= c``, the second when ``1 - alpha / 2`` falls below the first ``p`` with
+    ``Q(p) >= c``: each a point where the interpolation crosses ``c``.
+    """
+    n = len(q)
+    if n == 0 or math.isnan(c):
+        return math.nan
+    at_most = int(np.searchsorted(q, c, side="right"))  # how many q <= c
+    below = int(np.searchsorted(q, c, side="left"))  # how many q < c
+    # the lower end is above c once alpha / 2 > sup{p : Q(p) <= c}
+    if at_most == 0:
+        low_side = 0.0
+    elif at_most == n:
+        low_side = math.inf
+    else:
+        low_side = 2 * _quantile_crossing(q, at_most, c) / (n - 1)
+    # the upper end is below c once 1 - alpha / 2 < inf{p : Q(p) >= c}
+    if below == n:
+        high_side = 0.0
+    elif below == 0:
+        high_side = math.inf
+    else:
+        high_side = 2 * (1 - _quantile_crossing(q, below, c) / (n - 1))
+    return min(low_side, high_side, 1.0)
+
+
+def _quantile_crossing(q: np.ndarray, j: int, c: float) -> float:
+    """Where (as ``p (n - 1)``) the interpolation between ``q[j - 1] <= c`` and
+    ``q[j] >= c`` equals ``c``."""
+    lo, hi = float(q[j - 1]), float(q[j])
+    return j - 1 + ((c - lo) / (hi - lo) if hi != lo else 0.0)
 
 
 def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
