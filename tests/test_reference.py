@@ -510,6 +510,30 @@ def test_p_value_is_the_smallest_level_that_excludes_zero(method):
             assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
 
 
+@pytest.mark.parametrize(("a", "b", "r", "seed"), [
+    ([0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0],
+     [0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 1], 20, 3196),
+    ([0, 0, 0, 0, 0.1, 0], [0, 0, 0, 0.2, 0.1, 0], 50, 497),
+])
+def test_basic_p_value_where_rounding_ties_an_end_to_zero(a, b, r, seed):
+    # Replicates one ulp from 2 est: the interpolated basic end rounds to exactly 0 over
+    # a stretch of alpha, where the interval does not exclude 0; the p-value follows the
+    # interval (the closed form alone said 0 and 0.082; the interval says 0.053, 0.102).
+    res = quiet_compare(a, b, method="basic", n_resamples=r, seed=seed)
+    p = res.p_value
+    for level, excludes in ((1 - p * (1 + 1e-9), True), (1 - p * (1 - 1e-9), False)):
+        ci = quiet_compare(a, b, method="basic", n_resamples=r, seed=seed,
+                           confidence_level=level).confidence_interval
+        assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
+
+
+def test_p_value_near_the_largest_doubles():
+    from pairboot.intervals import Bootstrap, p_value
+
+    boot = Bootstrap.from_replicates(7.5e307, [-1e308, 1.6e308])  # inf / inf in the form
+    assert 0.0 <= p_value("basic", boot) < 1e-15
+
+
 def test_stratified_studentized_against_own_bootstrap_t(oracle):
     # The stratified bootstrap-t by hand: within each stratum (sizes 15, 40 and 90,
     # population weights 0.5, 0.3, 0.2) the items are drawn with numpy's generator;

@@ -2,8 +2,9 @@
 
 Every method is a function of the level through ``alpha = 1 - level`` alone, with nested
 intervals (a higher level never gives a shorter interval).  The p-value is the smallest
-``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found by
-bisection on that very function, so ``p < 1 - level`` exactly when the interval at
+``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found on
+that very function (by bisection; for the percentile and basic intervals a closed form,
+checked against the function), so ``p < 1 - level`` exactly when the interval at
 ``level`` excludes 0 (up to a tie where an endpoint is exactly 0).  A p-value of 0 means
 that no resample fell on the other side of 0: report it as ``p < 1 / n_resamples``.
 
@@ -103,7 +104,8 @@ class Bootstrap:
         if se_star is not None:
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = (theta - estimate) / se_star
-            t = np.where(np.isnan(t), 0.0, t)  # 0/0: a replicate equal to the estimate
+            # 0/0, a replicate equal to the estimate, is 0; any other NaN is dropped below
+            t = np.where((theta == estimate) & (se_star == 0), 0.0, t)
             finite = np.isfinite(t)
             t_dropped = int(len(t) - finite.sum())
             t_sorted = np.sort(t[finite])
@@ -164,16 +166,27 @@ def _bca_level(z0: float, a: float, z: float) -> float:
 def p_value(method: str, boot: Bootstrap) -> float:
     """Two-sided p-value: the smallest alpha whose interval excludes 0.
 
-    In closed form for the percentile and basic intervals (their ends are quantiles of
-    the replicates: see :func:`_quantile_crossing`), by bisection for the others.
+    By bisection on :func:`bounds`; for the percentile and basic intervals the closed
+    form of :func:`_quantile_p_value` first, kept when ``bounds`` agrees with it (it
+    does not when rounding makes an interpolated end exactly 0 over a stretch of alpha,
+    as with replicates one ulp from ``2 est``).
     """
-    if method in ("percentile", "basic"):
-        return _quantile_p_value(boot.theta, 0.0 if method == "percentile" else 2 * boot.estimate)
 
     def excluded(alpha: float) -> bool:
         lo, hi = bounds(method, boot, alpha)
         return lo > 0.0 or hi < 0.0
 
+    if method in ("percentile", "basic"):
+        c = 0.0 if method == "percentile" else 2 * boot.estimate
+        p = _quantile_p_value(boot.theta, c)
+        if p == 0.0 and excluded(0.0):
+            return p
+        if p == 1.0 and not excluded(1.0):
+            return p
+        if 0.0 < p < 1.0 and excluded(min(1.0, p * (1 + 1e-9))) and not excluded(
+            p * (1 - 1e-9)
+        ):
+            return p
     lo_a, hi_a = 0.0, 1.0
     if math.isnan(bounds(method, boot, 0.5)[0]):
         return math.nan
@@ -192,13 +205,15 @@ def p_value(method: str, boot: Bootstrap) -> float:
 
 def _quantile_p_value(q: np.ndarray, c: float) -> float:
     """The smallest alpha with ``Q(alpha/2) > c`` or ``Q(1 - alpha/2) < c``, ``Q`` the
-    quantile function of the sorted ``q`` (:func:`quantile_sorted`), capped at 1.
+    quantile function of the sorted ``q`` in exact arithmetic, capped at 1 (NaN when it
+    cannot say).
 
     The percentile interval excludes 0 exactly then with ``c = 0``, the basic interval
-    (``2 est - Q``) with ``c = 2 est``.  ``Q`` is continuous and non-decreasing, so the
-    first condition holds exactly when ``alpha / 2`` passes the last ``p`` with
-    ``Q(p) <= c``, the second when ``1 - alpha / 2`` falls below the first ``p`` with
-    ``Q(p) >= c``: each a point where the interpolation crosses ``c``.
+    (``2 est - Q``) with ``c = 2 est``.  In exact arithmetic ``Q`` is continuous and
+    non-decreasing, so the first condition holds exactly when ``alpha / 2`` passes the
+    last ``p`` with ``Q(p) <= c``, the second when ``1 - alpha / 2`` falls below the
+    first ``p`` with ``Q(p) >= c``: each a point where the interpolation crosses ``c``.
+    (:func:`quantile_sorted` rounds, which :func:`p_value` checks.)
     """
     n = len(q)
     if n == 0 or math.isnan(c):
@@ -219,14 +234,16 @@ def _quantile_p_value(q: np.ndarray, c: float) -> float:
         high_side = math.inf
     else:
         high_side = 2 * (1 - _quantile_crossing(q, below, c) / (n - 1))
+    if math.isnan(low_side) or math.isnan(high_side):
+        return math.nan  # inf / inf near the largest doubles
     return min(low_side, high_side, 1.0)
 
 
 def _quantile_crossing(q: np.ndarray, j: int, c: float) -> float:
     """Where (as ``p (n - 1)``) the interpolation between ``q[j - 1] <= c`` and
-    ``q[j] >= c`` equals ``c``."""
+    ``q[j] >= c`` (not both equal to c) equals ``c``."""
     lo, hi = float(q[j - 1]), float(q[j])
-    return j - 1 + ((c - lo) / (hi - lo) if hi != lo else 0.0)
+    return j - 1 + (c - lo) / (hi - lo)
 
 
 def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
