@@ -198,8 +198,12 @@ def test_labels_as_codes_into_categories_are_the_labels():
         ([1, "x", None, "x"] * 10, "mixes label types"),
         ([1, "x", " ", "x"] * 10, "mixes label types"),
         (["a", "\u00a0", "a", "\x1c"] * 10, r"`groups` has no label for item 1 \(20 item"),
+        ([None] * 40, r"`groups` has no label for item 0 \(40 item"),
+        (["x", pd.NA] * 20, r"`groups` has no label for item 1 \(20 item"),
+        ([np.float32("nan"), 1.0] * 20, r"`groups` has no label for item 0 \(20 item"),
     ):
-        for groups in (bad, pd.Categorical(bad)):
+        for groups in (bad, pd.Categorical(bad), pd.Categorical(bad, categories=["unused"])
+                       if all(v is None for v in bad) else pd.Series(bad, dtype=object)):
             with pytest.raises(InputError, match=message):
                 pairboot.compare(A, B, groups=groups, seed=0)
 

@@ -7,6 +7,7 @@ others call :func:`pairboot.cli.main` in-process, which is faster.
 from __future__ import annotations
 
 import contextlib
+import csv
 import hashlib
 import io
 import json
@@ -309,7 +310,8 @@ def test_large_file_read_without_pyarrow_gets_a_note(tmp_path, capsys, monkeypat
     monkeypatch.setattr(readers, "arrow_available", lambda: False)  # pyarrow never reads
     arrays = []
     for f in (base, new):  # as JSON arrays
-        rows = list(__import__("csv").DictReader(open(f, newline="")))
+        with open(f, newline="") as handle:
+            rows = list(csv.DictReader(handle))
         path = Path(f).with_suffix(".json")
         path.write_text(json.dumps([{**r, "score": float(r["score"])} for r in rows]))
         arrays.append(str(path))

@@ -242,6 +242,8 @@ def _coded_labels(
     if codes.ndim != 1 or len(codes) != n:
         raise InputError(f"`{name}` must have one label per item ({n}), got shape {codes.shape}")
     absent = codes < 0
+    if absent.all():
+        _refuse_missing(absent, name)  # (a list of Nones says the same)
     used = np.flatnonzero(np.bincount(codes[~absent], minlength=len(categories)))
     items = [categories[j] for j in used.tolist()]
     arr, missing = _label_array(items + [None] * bool(absent.any()), name)
@@ -260,7 +262,9 @@ def _plain(label):
 
 
 def _label_kind(v) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
+    if v is None or (isinstance(v, (float, np.floating)) and math.isnan(v)):
+        return "missing"
+    if type(v).__name__ in ("NAType", "NaTType"):  # pandas' missing values
         return "missing"
     if isinstance(v, str):
         return "missing" if not v.strip() else "text"
