@@ -837,6 +837,10 @@ class _ArrowLabels(_LabelSequence):
             self._order, self._sorted = _sort(self.array)
         return self._order, self._sorted
 
+    def forget_sort(self) -> None:
+        """Drop the kept sort (the size of the labels again, and eight bytes each)."""
+        self._order = self._sorted = None
+
     def __len__(self) -> int:
         return len(self.array)
 
@@ -988,9 +992,12 @@ def join_on_ids(
     InputError says how many ids are only in each file and shows up to five of each.
     """
     if len(ids_a) == len(ids_b):
-        if same_labels(ids_a, ids_b):
-            return np.arange(len(ids_a), dtype=np.intp)
-        order = _arrow_join(ids_a, ids_b)
+        order = (np.arange(len(ids_a), dtype=np.intp) if same_labels(ids_a, ids_b)
+                 else _arrow_join(ids_a, ids_b))
+        for ids in (ids_a, ids_b):  # the join is the last use of their sorts
+            if isinstance(ids, _ArrowLabels):
+                ids.forget_sort()
+        release_arrow_memory()
         if order is not None:
             return order
     ids_a, ids_b = list(ids_a), list(ids_b)
@@ -1045,7 +1052,6 @@ def _arrow_join(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray | None
         return None
     order = np.empty(len(a), dtype=np.intp)
     order[order_a.to_numpy()] = order_b.to_numpy()
-    release_arrow_memory()
     return order
 
 
