@@ -527,6 +527,30 @@ def test_basic_p_value_where_rounding_ties_an_end_to_zero(a, b, r, seed):
         assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_closed_form_p_value_is_the_bisection(method):
+    # Each method's closed form is what p_value returns on ordinary replicates (it falls
+    # back to bisecting only where rounding disagrees with it), and equals a bisection on
+    # the interval function itself, to rounding.
+    from pairboot.intervals import Bootstrap, _closed_form_p_value, bounds, p_value
+
+    rng = np.random.default_rng(6)
+    theta = rng.normal(0.3, 0.2, 999)
+    boot = Bootstrap.from_replicates(
+        0.29, theta, influence=[rng.normal(0.29, 0.01, 50)], se_hat=0.21,
+        se_star=np.abs(rng.normal(0.2, 0.02, 999)),
+    )
+    lo_a, hi_a = 0.0, 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo_a + hi_a)
+        lo, hi = bounds(method, boot, mid)
+        lo_a, hi_a = (lo_a, mid) if lo > 0 or hi < 0 else (mid, hi_a)
+    p = p_value(method, boot)
+    assert 0.01 < p < 0.99
+    assert _closed_form_p_value(method, boot) == p
+    assert p == pytest.approx(hi_a, rel=1e-12)
+
+
 def test_p_value_near_the_largest_doubles():
     from pairboot.intervals import Bootstrap, p_value
 

@@ -166,27 +166,23 @@ def _bca_level(z0: float, a: float, z: float) -> float:
 def p_value(method: str, boot: Bootstrap) -> float:
     """Two-sided p-value: the smallest alpha whose interval excludes 0.
 
-    By bisection on :func:`bounds`; for the percentile and basic intervals the closed
-    form of :func:`_quantile_p_value` first, kept when ``bounds`` agrees with it (it
-    does not when rounding makes an interpolated end exactly 0 over a stretch of alpha,
-    as with replicates one ulp from ``2 est``).
+    The closed form of :func:`_closed_form_p_value`, kept when :func:`bounds` agrees with
+    it just above and just below (it need not where rounding makes an interpolated end
+    exactly 0 over a stretch of alpha, as with replicates one ulp from ``2 est``); else
+    by bisection on :func:`bounds`.
     """
 
     def excluded(alpha: float) -> bool:
         lo, hi = bounds(method, boot, alpha)
         return lo > 0.0 or hi < 0.0
 
-    if method in ("percentile", "basic"):
-        c = 0.0 if method == "percentile" else 2 * boot.estimate
-        p = _quantile_p_value(boot.theta, c)
-        if p == 0.0 and excluded(0.0):
-            return p
-        if p == 1.0 and not excluded(1.0):
-            return p
-        if 0.0 < p < 1.0 and excluded(min(1.0, p * (1 + 1e-9))) and not excluded(
-            p * (1 - 1e-9)
-        ):
-            return p
+    p = _closed_form_p_value(method, boot)
+    if p == 0.0 and excluded(0.0):
+        return p
+    if p == 1.0 and not excluded(1.0):
+        return p
+    if 0.0 < p < 1.0 and excluded(min(1.0, p * (1 + 1e-9))) and not excluded(p * (1 - 1e-9)):
+        return p
     lo_a, hi_a = 0.0, 1.0
     if math.isnan(bounds(method, boot, 0.5)[0]):
         return math.nan
@@ -203,40 +199,86 @@ def p_value(method: str, boot: Bootstrap) -> float:
     return hi_a
 
 
-def _quantile_p_value(q: np.ndarray, c: float) -> float:
-    """The smallest alpha with ``Q(alpha/2) > c`` or ``Q(1 - alpha/2) < c``, ``Q`` the
-    quantile function of the sorted ``q`` in exact arithmetic, capped at 1 (NaN when it
-    cannot say).
+def _closed_form_p_value(method: str, boot: Bootstrap) -> float:
+    """The p-value of ``method`` in exact arithmetic (NaN when there is none to give).
 
-    The percentile interval excludes 0 exactly then with ``c = 0``, the basic interval
-    (``2 est - Q``) with ``c = 2 est``.  In exact arithmetic ``Q`` is continuous and
-    non-decreasing, so the first condition holds exactly when ``alpha / 2`` passes the
-    last ``p`` with ``Q(p) <= c``, the second when ``1 - alpha / 2`` falls below the
-    first ``p`` with ``Q(p) >= c``: each a point where the interpolation crosses ``c``.
-    (:func:`quantile_sorted` rounds, which :func:`p_value` checks.)
+    Percentile: the interval is ``[Q(alpha/2), Q(1 - alpha/2)]``, ``Q`` the replicates'
+    quantile function; it excludes 0 once ``alpha / 2`` passes the last ``p`` with
+    ``Q(p) <= 0``, or ``1 - alpha / 2`` falls below the first ``p`` with ``Q(p) >= 0``
+    (:func:`_crossings`).  Basic: the same with ``2 est`` for 0; studentized: with the
+    t-statistics and ``est / se``.  BCa: the same crossings, mapped back through the
+    BCa level function.  Normal: ``2 Phi(-|center| / sd)``.
+    """
+    est = boot.estimate
+    if method in ("percentile", "basic"):
+        low, high = _crossings(boot.theta, 0.0 if method == "percentile" else 2 * est)
+    elif method == "studentized":
+        t, se = boot.t_sorted, boot.se_hat
+        if t is None or not (math.isfinite(se) and se > 0.0):
+            return math.nan
+        low, high = _crossings(t, est / se)
+    elif method == "bca":
+        z0, a = boot.z0, boot.acceleration
+        if not (math.isfinite(z0) and math.isfinite(a)):
+            return math.nan
+        low, high = _crossings(boot.theta, 0.0)
+        low, high = _bca_inverse(z0, a, low), _bca_inverse(z0, a, high)
+    elif method == "normal":
+        sd = boot.sd
+        center = 2 * est - float(boot.theta.mean()) if len(boot.theta) else math.nan
+        if not (math.isfinite(sd) and math.isfinite(center)):
+            return math.nan
+        if sd == 0.0:
+            return 0.0 if center != 0.0 else 1.0
+        return min(1.0, 2 * _cdf(-abs(center) / sd))
+    else:
+        return math.nan
+    if math.isnan(low) or math.isnan(high):
+        return math.nan
+    # one end excludes 0 once alpha / 2 > low, the other once 1 - alpha / 2 < high
+    return min(max(2 * low, 0.0), max(2 * (1 - high), 0.0), 1.0)
+
+
+def _crossings(q: np.ndarray, c: float) -> tuple[float, float]:
+    """``(sup{p : Q(p) <= c}, inf{p : Q(p) >= c})`` for the quantile function ``Q`` of the
+    sorted ``q`` (:func:`quantile_sorted`) in exact arithmetic, over ``p`` in [0, 1]:
+    ``-inf`` for an empty first set and ``inf`` for an empty second (so the ends they
+    govern exclude ``c`` at every alpha); NaN for no replicates, NaN ``c``, or overflow.
     """
     n = len(q)
     if n == 0 or math.isnan(c):
-        return math.nan
+        return math.nan, math.nan
     at_most = int(np.searchsorted(q, c, side="right"))  # how many q <= c
     below = int(np.searchsorted(q, c, side="left"))  # how many q < c
-    # the lower end is above c once alpha / 2 > sup{p : Q(p) <= c}
     if at_most == 0:
-        low_side = 0.0
+        low = -math.inf
     elif at_most == n:
-        low_side = math.inf
+        low = math.inf  # (alpha / 2 never passes it: capped at 1 by the caller)
     else:
-        low_side = 2 * _quantile_crossing(q, at_most, c) / (n - 1)
-    # the upper end is below c once 1 - alpha / 2 < inf{p : Q(p) >= c}
+        low = _quantile_crossing(q, at_most, c) / (n - 1)
     if below == n:
-        high_side = 0.0
+        high = math.inf
     elif below == 0:
-        high_side = math.inf
+        high = -math.inf
     else:
-        high_side = 2 * (1 - _quantile_crossing(q, below, c) / (n - 1))
-    if math.isnan(low_side) or math.isnan(high_side):
-        return math.nan  # inf / inf near the largest doubles
-    return min(low_side, high_side, 1.0)
+        high = _quantile_crossing(q, below, c) / (n - 1)
+    return low, high
+
+
+def _bca_inverse(z0: float, a: float, level: float) -> float:
+    """The ``p`` whose BCa level (:func:`_bca_level` of ``z = Phi^-1(p)``) is ``level``;
+    infinities pass through, NaN past the pole."""
+    if math.isinf(level) or math.isnan(level):
+        return level
+    if level <= 0.0:
+        return 0.0
+    if level >= 1.0:
+        return 1.0
+    u = normal_quantile(level) - z0
+    denom = 1.0 + a * u
+    if denom <= 0.0:
+        return math.nan
+    return _cdf(u / denom - z0)
 
 
 def _quantile_crossing(q: np.ndarray, j: int, c: float) -> float:
