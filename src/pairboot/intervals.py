@@ -3,10 +3,11 @@
 Every method is a function of the level through ``alpha = 1 - level`` alone, with nested
 intervals (a higher level never gives a shorter interval).  The p-value is the smallest
 ``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found on
-that very function (by bisection; for the percentile and basic intervals a closed form,
-checked against the function), so ``p < 1 - level`` exactly when the interval at
-``level`` excludes 0 (up to a tie where an endpoint is exactly 0).  A p-value of 0 means
-that no resample fell on the other side of 0: report it as ``p < 1 / n_resamples``.
+that very function (a closed form per method, checked against the function, with a
+bisection on it where rounding makes them disagree), so ``p < 1 - level`` exactly when
+the interval at ``level`` excludes 0 (up to a tie where an endpoint is exactly 0).  A
+p-value of 0 means that no resample fell on the other side of 0: report it as
+``p < 1 / n_resamples``.
 
 Quantiles of the bootstrap distribution use linear interpolation between order statistics
 (numpy's default ``np.quantile``, as ``scipy.stats.bootstrap``).
