@@ -527,28 +527,46 @@ def test_basic_p_value_where_rounding_ties_an_end_to_zero(a, b, r, seed):
         assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_closed_form_p_value_is_the_bisection(method):
-    # Each method's closed form is what p_value returns on ordinary replicates (it falls
-    # back to bisecting only where rounding disagrees with it), and equals a bisection on
-    # the interval function itself, to rounding.
-    from pairboot.intervals import Bootstrap, _closed_form_p_value, bounds, p_value
+def _p_value_cases():
+    """Replicates with 0 in the lower tail, in the upper tail (a negative centre), and far
+    in BCa's tail (z0 about 2.6, where inverting its level function magnifies rounding)."""
+    from pairboot.intervals import Bootstrap
 
     rng = np.random.default_rng(6)
-    theta = rng.normal(0.3, 0.2, 999)
-    boot = Bootstrap.from_replicates(
-        0.29, theta, influence=[rng.normal(0.29, 0.01, 50)], se_hat=0.21,
-        se_star=np.abs(rng.normal(0.2, 0.02, 999)),
-    )
-    lo_a, hi_a = 0.0, 1.0
-    for _ in range(60):
-        mid = 0.5 * (lo_a + hi_a)
-        lo, hi = bounds(method, boot, mid)
-        lo_a, hi_a = (lo_a, mid) if lo > 0 or hi < 0 else (mid, hi_a)
-    p = p_value(method, boot)
-    assert 0.01 < p < 0.99
-    assert _closed_form_p_value(method, boot) == p
-    assert p == pytest.approx(hi_a, rel=1e-12)
+    out = []
+    for sign in (1, -1):
+        theta = sign * rng.normal(0.3, 0.2, 999)
+        out.append(Bootstrap.from_replicates(
+            sign * 0.29, theta, influence=[sign * rng.normal(0.29, 0.01, 50)], se_hat=0.21,
+            se_star=np.abs(rng.normal(0.2, 0.02, 999)),
+        ))
+    rng = np.random.default_rng(1176)
+    theta = rng.normal(0, 1, 999) - rng.uniform(2.0, 3.6)
+    est = float(np.quantile(theta, rng.uniform(0.95, 0.998)))
+    out.append(Bootstrap.from_replicates(est, theta, influence=[rng.normal(est, 0.1, 40)]))
+    return out
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_closed_form_p_value_is_the_bisection(method):
+    # p_value equals a 60-step bisection on the interval function itself (to the double
+    # next to it), and each method's closed form, which brackets it, is within 1e-9 of it
+    # (a wrong closed form falls back to the whole bisection: the same value, and this
+    # fails).
+    from pairboot.intervals import _closed_form_p_value, bounds, p_value
+
+    for k, boot in enumerate(_p_value_cases()):
+        if method == "studentized" and boot.t_sorted is None:
+            continue
+        lo_a, hi_a = 0.0, 1.0
+        for _ in range(60):
+            mid = 0.5 * (lo_a + hi_a)
+            lo, hi = bounds(method, boot, mid)
+            lo_a, hi_a = (lo_a, mid) if lo > 0 or hi < 0 else (mid, hi_a)
+        p = p_value(method, boot)
+        assert 0 < p < 1, (k, p)
+        assert abs(p - hi_a) <= 2 * math.ulp(p) + 2**-59, (k, p, hi_a)
+        assert abs(_closed_form_p_value(method, boot) - p) <= 1e-9 * p, k
 
 
 def test_p_value_near_the_largest_doubles():

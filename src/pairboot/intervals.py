@@ -2,12 +2,11 @@
 
 Every method is a function of the level through ``alpha = 1 - level`` alone, with nested
 intervals (a higher level never gives a shorter interval).  The p-value is the smallest
-``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found on
-that very function (a closed form per method, checked against the function, with a
-bisection on it where rounding makes them disagree), so ``p < 1 - level`` exactly when
-the interval at ``level`` excludes 0 (up to a tie where an endpoint is exactly 0).  A
-p-value of 0 means that no resample fell on the other side of 0: report it as
-``p < 1 / n_resamples``.
+``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found by
+bisection on that very function (in the bracket a closed form per method gives), so
+``p < 1 - level`` exactly when the interval at ``level`` excludes 0 (up to a tie where an
+endpoint is exactly 0).  A p-value of 0 means that no resample fell on the other side of
+0: report it as ``p < 1 / n_resamples``.
 
 Quantiles of the bootstrap distribution use linear interpolation between order statistics
 (numpy's default ``np.quantile``, as ``scipy.stats.bootstrap``).
@@ -167,10 +166,12 @@ def _bca_level(z0: float, a: float, z: float) -> float:
 def p_value(method: str, boot: Bootstrap) -> float:
     """Two-sided p-value: the smallest alpha whose interval excludes 0.
 
-    The closed form of :func:`_closed_form_p_value`, kept when :func:`bounds` agrees with
-    it just above and just below (it need not where rounding makes an interpolated end
-    exactly 0 over a stretch of alpha, as with replicates one ulp from ``2 est``); else
-    by bisection on :func:`bounds`.
+    :func:`_closed_form_p_value` brackets the answer: when :func:`bounds` excludes 0 just
+    above it and not just below, a bisection of that bracket on :func:`bounds` finds the
+    switch to adjacent doubles (the closed form rounds otherwise than the interval: a
+    far BCa tail, ``1 - alpha/2``).  Where they disagree (rounding makes an interpolated
+    end exactly 0 over a stretch of alpha, as with replicates one ulp from ``2 est``),
+    the bisection of [0, 1] as before.
     """
 
     def excluded(alpha: float) -> bool:
@@ -180,10 +181,18 @@ def p_value(method: str, boot: Bootstrap) -> float:
     p = _closed_form_p_value(method, boot)
     if p == 0.0 and excluded(0.0):
         return p
-    if p == 1.0 and not excluded(1.0):
+    if p == 1.0 and not excluded(1.0) and excluded(1.0 - 1e-9):
         return p
-    if 0.0 < p < 1.0 and excluded(min(1.0, p * (1 + 1e-9))) and not excluded(p * (1 - 1e-9)):
-        return p
+    if 0.0 < p < 1.0:
+        # the closed form brackets the switch; bisect the bracket down to adjacent doubles
+        lo_a, hi_a = p * (1 - 1e-9), min(1.0, p * (1 + 1e-9))
+        if excluded(hi_a) and not excluded(lo_a):
+            while lo_a < (mid := 0.5 * (lo_a + hi_a)) < hi_a:
+                if excluded(mid):
+                    hi_a = mid
+                else:
+                    lo_a = mid
+            return hi_a
     lo_a, hi_a = 0.0, 1.0
     if math.isnan(bounds(method, boot, 0.5)[0]):
         return math.nan
