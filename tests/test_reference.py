@@ -455,6 +455,18 @@ def test_interval_formulas_by_hand(oracle, method, level):
     assert res.confidence_level == level and res.method == method
 
 
+def test_acceleration_does_not_depend_on_the_scale():
+    # a is a ratio of third to 3/2-th powers: the same for scores a factor 1e150 apart
+    # (whose cubes overflow a double), and no OverflowError.
+    from pairboot.intervals import bca_constants
+
+    rng = np.random.default_rng(2)
+    theta, jack = rng.normal(size=99), [rng.exponential(size=30), rng.exponential(size=7)]
+    _, a = bca_constants(theta, 0.0, jack)
+    _, big = bca_constants(theta * 1e150, 0.0, [j * 1e150 for j in jack])
+    assert a != 0 and big == pytest.approx(a, rel=1e-13)
+
+
 def test_acceleration_reference_value(oracle):
     # The oracle's jackknife acceleration against a published value: an R package's
     # testthat suite (calcBCa tests) asserts calcBCaA(respVec, mean) == 0.1102757.

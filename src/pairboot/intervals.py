@@ -66,12 +66,16 @@ def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray
         return math.nan, math.nan  # a point distribution: no bias to correct, no skew
     prop = (np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)) / (2 * r)
     z0 = normal_quantile(prop) if 0.0 < prop < 1.0 else math.nan
+    parts = [((len(jack) - 1) * (jack.mean() - jack), len(jack))
+             for jack in influence if len(jack) >= 2]
+    # a does not change with the scale of l: divide by the largest |l|, so that cubes of
+    # huge scores do not overflow
+    scale = max((float(np.abs(lv).max()) for lv, _ in parts), default=0.0)
+    if not (0.0 < scale < math.inf):
+        return z0, math.nan
     num = den = 0.0
-    for jack in influence:
-        m = len(jack)
-        if m < 2:
-            continue
-        lv = (m - 1) * (jack.mean() - jack)
+    for lv, m in parts:
+        lv = lv / scale
         num += float(np.sum(lv**3)) / m**3
         den += float(np.sum(lv**2)) / m**2
     a = num / (6.0 * den**1.5) if den > 0 else math.nan
