@@ -259,9 +259,7 @@ def load_inputs(args) -> Inputs:
                 "--a/--b name the systems' columns in the one-file layout; with two files "
                 "give --score (or --stats) for the column in both"
             )
-        inputs = _two_files(args, files, stats)
-        readers.release_arrow_memory()  # the tables are gone: their text columns too
-        return inputs
+        return _two_files(args, files, stats)
     if args.a is None or args.b is None:
         raise InputError(
             "with one file, give --a COL and --b COL (the columns of systems A and B); "
@@ -271,9 +269,7 @@ def load_inputs(args) -> Inputs:
         raise InputError(f"--a and --b are the same column {args.a!r}")
     if args.score is not None:
         raise InputError("--score is for two files; with one file --a and --b name the columns")
-    inputs = _one_file(args, files[0], stats)
-    readers.release_arrow_memory()
-    return inputs
+    return _one_file(args, files[0], stats)
 
 
 def _values(table: readers.Table, columns: Sequence[str]) -> np.ndarray:
@@ -296,20 +292,20 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     notes: list[str] = []
     ids = None
     if args.id is not None:
-        ids = readers.id_column(ta, args.id)
-        ids_b = readers.id_column(tb, args.id)
+        ids = readers.id_column(ta, args.id, to_join=True)
+        ids_b = readers.id_column(tb, args.id, to_join=True)
         order_b = readers.join_on_ids(ids, ids_b, ta.path, tb.path)
         layout = f"{ta.n_rows} items joined on column {args.id!r}"
     else:
-        id_cols = _shared_id_columns(ta, tb)
         if ta.n_rows != tb.n_rows and (not args.unpaired or args.group or args.stratum):
             raise InputError(
                 f"{ta.path} has {ta.n_rows} rows but {tb.path} has {tb.n_rows}: without --id "
                 "the rows are paired by position, so the counts must match (give --id "
-                f"{next(iter(id_cols), 'COL')} to join the files on an id column)"
+                f"{next(iter(_shared_id_columns(ta, tb)), 'COL')} to join the files on an "
+                "id column)"
             )
         if not args.unpaired:
-            notes.extend(_check_position_pairing(id_cols))
+            notes.extend(_check_position_pairing(_shared_id_columns(ta, tb)))
         order_b = None
         layout = (
             f"{ta.n_rows} items paired by row position (no --id)"
@@ -325,6 +321,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     strata = _item_labels(sources, ids, args.stratum, "stratum")
     context = _context(
         args,
+        stats,
         name_a=ta.path,
         name_b=tb.path,
         files=(ta.path, tb.path),
@@ -349,7 +346,7 @@ def _item_labels(
     present = [(t, order) for t, order in sources if column in t.columns]
     if not present:
         if len(sources) == 1:
-            sources[0][0].column(column)  # its message names the columns there are
+            _check_columns(sources[0][0], [column])  # raises, naming the columns there
         (ta, _), (tb, _) = sources
         both = [c for c in ta.columns if c in tb.columns]
         raise InputError(
@@ -374,17 +371,13 @@ def _shared_id_columns(
     for col in ta.columns:
         if col.strip().lower() not in ID_HINTS or col not in tb.columns:
             continue
-        ids_a = _unique_labels(ta, col)
-        ids_b = _unique_labels(tb, col) if ids_a is not None else None
-        if ids_a is not None and ids_b is not None:
+        ids_a = readers.label_column(ta, col)
+        if not readers.all_distinct(ids_a):
+            continue
+        ids_b = readers.label_column(tb, col)
+        if readers.all_distinct(ids_b):
             found[col] = (ids_a, ids_b)
     return found
-
-
-def _unique_labels(table: readers.Table, column: str) -> Sequence[str] | None:
-    """The column as labels when every row has one and none repeats, else None."""
-    labels = readers.label_column(table, column)
-    return labels if readers.all_distinct(labels) else None  # type: ignore[return-value]
 
 
 def _check_position_pairing(
@@ -425,6 +418,7 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
     systems = f"{table.n_rows} items in {table.path} ({systems})"
     context = _context(
         args,
+        stats,
         name_a=args.a,
         name_b=args.b,
         files=(table.path,),
@@ -436,13 +430,14 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
                   _item_labels(sources, ids, args.stratum, "stratum"), _weights(args), context)
 
 
-def _context(args, **fields) -> ReportContext:
-    """The report's context: the given fields plus what the signature needs to rerun."""
+def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
+    """The report's context: the given fields plus what the signature needs to rerun
+    (``stats``: the statistic columns read, named in it when --stats named them)."""
     return ReportContext(
         group=args.group,
         stratum=args.stratum,
         id=args.id,
-        stats=tuple(_split(args.stats, "--stats")) if args.stats is not None else None,
+        stats=tuple(stats) if args.stats is not None else None,
         metric_source=args.metric if isinstance(args.metric_object, Metric) else None,
         stratum_weights=args.stratum_weights,
         reword=cli_words,
@@ -630,6 +625,7 @@ def run_compare(args) -> int:
         _check_output(args.output, args.files)
     args.metric_object = _metric(args.metric)
     inputs = load_inputs(args)
+    readers.release_arrow_memory()  # the tables are gone: their text columns too
     bar = ProgressBar(args.resamples, enabled=not args.no_progress)
     try:
         with warnings.catch_warnings():

@@ -831,8 +831,9 @@ class _ArrowLabels(_LabelSequence):
         self._order = self._sorted = None
 
     def sort_order(self):
-        """The indices that sort the labels, and the sorted labels (computed once:
-        checking that ids are distinct and joining two files' ids both need them)."""
+        """The indices that sort the labels, and the sorted labels, kept until
+        :meth:`forget_sort` (ids to be joined: checking that they are distinct and
+        joining them both use it; :func:`join_on_ids` forgets it)."""
         if self._order is None:
             self._order, self._sorted = _sort(self.array)
         return self._order, self._sorted
@@ -885,8 +886,10 @@ def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
         if labels.array.null_count:
             present = pc.drop_null(labels.array)
             _, ordered = _sort(present)
+        elif labels._sorted is not None:  # kept for a join (id_column)
+            present, ordered = labels.array, labels._sorted
         else:
-            present, (_, ordered) = labels.array, labels.sort_order()
+            present, (_, ordered) = labels.array, _sort(labels.array)
         repeats = _repeats(ordered)
         del ordered
         release_arrow_memory()
@@ -948,13 +951,16 @@ def _arrow_labels(column):
     return pc.if_else(blank, pa.scalar(None, pa.string()), text)
 
 
-def id_column(table: Table, name: str) -> Sequence[str]:
+def id_column(table: Table, name: str, *, to_join: bool = False) -> Sequence[str]:
     """Column ``name`` as string ids (see :func:`label_column`); missing or duplicate
-    ids raise InputError.
+    ids raise InputError.  ``to_join``: keep the sort that checks them for
+    :func:`join_on_ids`.
 
     A duplicate names the id and the lines (or rows) of its first two occurrences.
     """
     ids = label_column(table, name)
+    if to_join and isinstance(ids, _ArrowLabels) and not ids.array.null_count:
+        ids.sort_order()
     if all_distinct(ids):
         return ids  # type: ignore[return-value]
     ids = list(ids)  # for the message
