@@ -78,8 +78,7 @@ def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray
         lv = lv / scale
         num += float(np.sum(lv**3)) / m**3
         den += float(np.sum(lv**2)) / m**2
-    a = num / (6.0 * den**1.5) if den > 0 else math.nan
-    return z0, a
+    return z0, num / (6.0 * den**1.5)  # den > 0: some l / scale is +-1
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +96,11 @@ class Bootstrap:
     t_dropped: int = 0
     """Replicates left out of ``t_sorted``: a zero standard error with theta* != estimate
     (too few distinct units drawn), where the studentized value is infinite."""
+    sd: float = math.nan
+    """Standard deviation of the replicates (ddof 1; exactly 0 when they are all equal,
+    NaN for fewer than two)."""
+    mean: float = math.nan
+    """Mean of the replicates (NaN for none)."""
 
     @classmethod
     def from_replicates(cls, estimate, theta, *, influence=None, se_hat=math.nan, se_star=None):
@@ -113,15 +117,15 @@ class Bootstrap:
             finite = np.isfinite(t)
             t_dropped = int(len(t) - finite.sum())
             t_sorted = np.sort(t[finite])
-        return cls(float(estimate), np.sort(theta), z0, a, float(se_hat), t_sorted, t_dropped)
-
-    @property
-    def sd(self) -> float:
-        if len(self.theta) < 2:
-            return math.nan
-        if self.theta[0] == self.theta[-1]:
-            return 0.0  # exactly: np.std of equal values can be off by rounding
-        return float(np.std(self.theta, ddof=1))
+        theta = np.sort(theta)
+        if len(theta) < 2:
+            sd = math.nan
+        elif theta[0] == theta[-1]:
+            sd = 0.0  # exactly: np.std of equal values can be off by rounding
+        else:
+            sd = float(np.std(theta, ddof=1))
+        mean = float(theta.mean()) if len(theta) else math.nan
+        return cls(float(estimate), theta, z0, a, float(se_hat), t_sorted, t_dropped, sd, mean)
 
 
 def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
@@ -135,7 +139,7 @@ def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
         return 2 * est - quantile_sorted(q, hi_p), 2 * est - quantile_sorted(q, lo_p)
     if method == "normal":
         sd = boot.sd
-        center = 2 * est - float(q.mean())
+        center = 2 * est - boot.mean
         z = normal_quantile(hi_p)
         if sd == 0.0:
             return center, center
@@ -184,8 +188,6 @@ def p_value(method: str, boot: Bootstrap) -> float:
 
     p = _closed_form_p_value(method, boot)
     if p == 0.0 and excluded(0.0):
-        return p
-    if p == 1.0 and not excluded(1.0) and excluded(1.0 - 1e-9):
         return p
     if 0.0 < p < 1.0:
         # the closed form brackets the switch; bisect the bracket down to adjacent doubles
@@ -239,7 +241,7 @@ def _closed_form_p_value(method: str, boot: Bootstrap) -> float:
         low, high = _bca_inverse(z0, a, low), _bca_inverse(z0, a, high)
     elif method == "normal":
         sd = boot.sd
-        center = 2 * est - float(boot.theta.mean()) if len(boot.theta) else math.nan
+        center = 2 * est - boot.mean
         if not (math.isfinite(sd) and math.isfinite(center)):
             return math.nan
         if sd == 0.0:
