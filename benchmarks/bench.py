@@ -39,6 +39,7 @@ Notes on the method, printed again with the results:
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import platform
@@ -231,20 +232,18 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     )
 
 
-_XOSHIRO = None
-
-
+@functools.cache
 def _xoshiro_draw_only():
     """The issue's reference generator, compiled once: xoshiro256** seeded per replicate
     by SplitMix64, n bounded draws each by Lemire's multiply-shift with rejection, all
     cores, summed so the compiler keeps them.  For context only: pairboot's kernel uses
     its own counter-based generator."""
-    global _XOSHIRO
-    if _XOSHIRO is not None:
-        return _XOSHIRO
     from llvmlite import ir  # noqa: PLC0415
     from numba import njit, prange, types, uint64  # noqa: PLC0415
     from numba.extending import intrinsic  # noqa: PLC0415
+
+    from pairboot._numba import _GAMMA as gamma  # noqa: PLC0415
+    from pairboot._numba import _mix as mix  # noqa: PLC0415
 
     @intrinsic
     def mul128(typingctx, a, b):
@@ -267,20 +266,9 @@ def _xoshiro_draw_only():
 
     @njit(nogil=True)
     def one_replicate(z, n, m, threshold):
-        s0 = s1 = s2 = s3 = uint64(0)
-        for i in range(4):  # SplitMix64 seeding, as xoshiro's authors advise
-            z += uint64(0x9E3779B97F4A7C15)
-            t = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
-            t = (t ^ (t >> uint64(27))) * uint64(0x94D049BB133111EB)
-            t ^= t >> uint64(31)
-            if i == 0:
-                s0 = t
-            elif i == 1:
-                s1 = t
-            elif i == 2:
-                s2 = t
-            else:
-                s3 = t
+        # SplitMix64 seeding, as xoshiro's authors advise (pairboot's own mixer)
+        s0, s1 = mix(z + gamma), mix(z + uint64(2) * gamma)
+        s2, s3 = mix(z + uint64(3) * gamma), mix(z + uint64(4) * gamma)
         acc = uint64(0)
         for _ in range(n):
             while True:  # Lemire: reject the low part below 2**64 mod m (rarely)
@@ -307,7 +295,6 @@ def _xoshiro_draw_only():
             sums[r] = one_replicate(keys[r], n, mm, threshold)
         return sums.sum()
 
-    _XOSHIRO = draw
     return draw
 
 

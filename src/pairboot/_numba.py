@@ -55,7 +55,7 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from pairboot.engine import CELL_BITS, TREE_UNITS, check_tree, tree_levels
+from pairboot.engine import CELL_BITS, SPLIT_COUNTER, TREE_UNITS, check_tree, tree_levels
 
 __all__ = [
     "index_sums", "draw_only", "needs_compile", "COUNT_PATH_BYTES", "COUNT_PATH_BYTES_WIDE"
@@ -69,7 +69,6 @@ _S27, _S30, _S31, _S32 = (np.uint64(s) for s in (27, 30, 31, 32))
 _U1 = np.uint64(1)
 _B1 = np.uint8(1)
 _B255 = np.uint8(255)
-_SPLIT = np.uint64(1 << 63)
 
 _BLOCK = 256
 """Draws per vectorised step of the gather path (a 2 KiB index buffer, in L1)."""
@@ -162,7 +161,7 @@ def _split(start, size, key, h, levels):
     Level by level, a node's ``c`` draws go right as many times as ``c`` random bits
     have ones (see :mod:`pairboot.engine`).  ``levels`` is (2, 2**h) scratch.
     """
-    z = key + (_SPLIT + np.uint64(start) + _U1) * _GAMMA
+    z = key + (SPLIT_COUNTER + np.uint64(start) + _U1) * _GAMMA
     levels[0, 0] = size
     row = 0
     for level in range(h):
@@ -493,7 +492,7 @@ def _index_sums(x, starts, sizes, tree_h, keys, out, count_bytes, n_runs):
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
-        buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)
+        buf = np.empty(_BLOCK, dtype=np.uint64)  # (_COUNT_BLOCK <= _BLOCK)
         cnt = np.zeros(longest, dtype=np.uint8)
         wraps = np.empty(max(longest, longest_tree) // 256 + 1, dtype=np.uint64)
         acc = np.empty(k)

@@ -246,8 +246,6 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
-            elif f.name == "warnings":
-                value = list(value)
             out[f.name] = _json_safe(value)
         out["excludes_zero"] = self.excludes_zero
         out["reading"] = self.reading
