@@ -520,13 +520,14 @@ def test_every_method_runs(tmp_path, capsys):
         assert data["method"] == method
 
 
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal, as the progress bar asks."""
+
+    def isatty(self):
+        return True
+
+
 def test_progress_bar_only_on_a_terminal_and_after_the_delay():
-    import io
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
     tty = Terminal()
     bar = cli.ProgressBar(1000, tty, delay=0.0)
     bar(500)
@@ -550,12 +551,6 @@ def test_progress_bar_only_on_a_terminal_and_after_the_delay():
 
 def test_progress_bar_says_when_numba_compiles():
     """The one slow start after installing is announced at once, then cleared."""
-    import io
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
     tty = Terminal()
     bar = cli.ProgressBar(1000, tty, delay=3600)  # shown before any delay
     bar.compiling()
@@ -570,12 +565,6 @@ def test_progress_bar_says_when_numba_compiles():
 
 def test_time_left_leaves_out_the_compile(monkeypatch):
     """After a 20 s compile, 1,000 resamples a second leave 8 s for 8,000, not 168 s."""
-    import io
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
     clock = iter([0.0, 20.0, 21.0])
     monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
     tty = Terminal()

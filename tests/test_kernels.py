@@ -128,8 +128,8 @@ def test_default_threshold_uses_both_paths(nb, k):
 def test_count_overflow_is_exact(nb, k, n):
     """Counts are bytes; a count passing 255 must still contribute exactly.
 
-    Starting every count at 255 (the kernel expects 0 and leaves 0) makes the count of
-    every drawn unit wrap, most units once and some twice or more (counts from 254 wrap
+    Starting the counts at 0, 3, 254 or 255 (the kernel expects 0 and leaves 0) makes
+    the counts of the units started high wrap, some twice or more (counts from 254 wrap
     at the second draw); the result must then be the reference sums plus the start
     counts times the rows.  k = 1 and 2 use the vector sweeps, k = 3 the generic one;
     613 units leave a tail after the sweep's whole vector steps.
@@ -606,7 +606,19 @@ def test_progress_hears_before_numba_compiles(nb, monkeypatch, cold):
     resample_sums(plan, 10, 0, backend="numba", progress=lambda done: None)
 
 
-def test_needs_compile_is_false_once_compiled(nb):
+def test_needs_compile_reads_numba_cache(nb, tmp_path):
+    """In this process once compiled; in a new process from numba's cache index: False
+    with the warm cache this run used, True with an empty one (nothing compiles here)."""
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
     nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), replicate_keys(0, 0, 2),
                   np.empty((2, 1, 1)))
     assert nb.needs_compile() is False
+    code = "from pairboot import _numba; print(_numba.needs_compile())"
+    for cache, expected in ((None, "False"), (str(tmp_path), "True")):
+        env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {}))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        assert out == expected, (cache, out)

@@ -625,17 +625,16 @@ CSV_CASES = {
 }
 
 
-CSV_PYTHON = {"whitespace_only_line", "single_column_with_blank_line", "quoted_fields",
-              "lone_cr", "double_bom"}
-CSV_ERROR = {"ragged_row", "duplicate_header", "empty_header_name", "header_only", "not_utf8",
-             "not_utf8_in_the_header", "nul_byte"}
-
-
-@pytest.mark.parametrize("case", list(CSV_CASES))
-def test_arrow_csv_reader_is_exact(tmp_path, monkeypatch, case):
-    taken = same_both_ways(tmp_path, monkeypatch, "s.csv", CSV_CASES[case])
-    expected = "python" if case in CSV_PYTHON else "error" if case in CSV_ERROR else "arrow"
-    assert taken == expected
+CSV_PATHS = {
+    "arrow": {"plain", "bom_crlf_blank_lines_no_final_newline",
+              "padded_header_and_leading_blank_lines", "unicode_whitespace", "bad_values",
+              "underscores_and_unicode_digits", "booleans_and_numbers", "huge_and_tiny",
+              "infinities", "missing_and_duplicate_ids", "numeric_ids"},
+    "python": {"whitespace_only_line", "single_column_with_blank_line", "quoted_fields",
+               "lone_cr", "double_bom"},
+    "error": {"ragged_row", "duplicate_header", "empty_header_name", "header_only",
+              "not_utf8", "not_utf8_in_the_header", "nul_byte"},
+}
 
 
 def test_arrow_tsv_reader_is_exact(tmp_path, monkeypatch):
@@ -668,17 +667,22 @@ JSONL_CASES = {
 }
 
 
-JSONL_ARROW = {"plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
-               "strings_and_booleans", "key_order"}
-JSONL_ERROR = {"two_objects_on_one_line", "line_separator_in_a_string", "not_an_object",
-               "bare_number", "invalid_json", "empty_objects", "double_bom"}
+JSONL_PATHS = {
+    "arrow": {"plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
+              "strings_and_booleans", "key_order"},
+    "python": {"big_int_among_floats", "huge_int", "nan_and_infinity", "mixed_types",
+               "nested", "timestamps", "duplicate_key", "empty_key"},
+    "error": {"two_objects_on_one_line", "line_separator_in_a_string", "not_an_object",
+              "bare_number", "invalid_json", "empty_objects", "double_bom"},
+}
 
 
-@pytest.mark.parametrize("case", list(JSONL_CASES))
-def test_arrow_jsonl_reader_is_exact(tmp_path, monkeypatch, case):
-    taken = same_both_ways(tmp_path, monkeypatch, "s.jsonl", JSONL_CASES[case])
-    expected = "arrow" if case in JSONL_ARROW else "error" if case in JSONL_ERROR else "python"
-    assert taken == expected
+@pytest.mark.parametrize(("name", "case"), [("s.csv", c) for c in CSV_CASES]
+                         + [("s.jsonl", c) for c in JSONL_CASES])
+def test_arrow_reader_is_exact(tmp_path, monkeypatch, name, case):
+    cases, paths = (CSV_CASES, CSV_PATHS) if name == "s.csv" else (JSONL_CASES, JSONL_PATHS)
+    (expected,) = [path for path, names in paths.items() if case in names]  # listed once
+    assert same_both_ways(tmp_path, monkeypatch, name, cases[case]) == expected
 
 
 def test_arrow_readers_agree_on_random_files(tmp_path, monkeypatch):

@@ -504,6 +504,14 @@ def test_studentized_against_own_bootstrap_t(oracle):
     assert abs(res.standard_error**2 - var) <= oracle.K * oracle.var_se(var, k4, r)
 
 
+def assert_p_is_the_switch(a, b, p, **kwargs):
+    """The interval at level 1 - p(1 + 1e-9) excludes 0, the one at 1 - p(1 - 1e-9) not
+    (the same replicates: the same seed in ``kwargs``)."""
+    for level, excludes in ((1 - p * (1 + 1e-9), True), (1 - p * (1 - 1e-9), False)):
+        ci = quiet_compare(a, b, confidence_level=level, **kwargs).confidence_interval
+        assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_p_value_is_the_smallest_level_that_excludes_zero(method):
     # By definition, for every method: the interval at 1 - p(1 + 1e-9) excludes 0 and
@@ -513,13 +521,9 @@ def test_p_value_is_the_smallest_level_that_excludes_zero(method):
     cases = [paired_data(40, 0.03, seed=5, skew=True),
              (rng.integers(0, 2, 60).astype(float), rng.integers(0, 2, 60).astype(float))]
     for a, b in cases:
-        res = quiet_compare(a, b, method=method, n_resamples=999, seed=3)
-        p = res.p_value
+        p = quiet_compare(a, b, method=method, n_resamples=999, seed=3).p_value
         assert 0 < p < 1, p
-        for level, excludes in ((1 - p * (1 + 1e-9), True), (1 - p * (1 - 1e-9), False)):
-            ci = quiet_compare(a, b, method=method, n_resamples=999, seed=3,
-                               confidence_level=level).confidence_interval
-            assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
+        assert_p_is_the_switch(a, b, p, method=method, n_resamples=999, seed=3)
 
 
 @pytest.mark.parametrize(("a", "b", "r", "seed"), [
@@ -531,12 +535,8 @@ def test_basic_p_value_where_rounding_ties_an_end_to_zero(a, b, r, seed):
     # Replicates one ulp from 2 est: the interpolated basic end rounds to exactly 0 over
     # a stretch of alpha, where the interval does not exclude 0; the p-value follows the
     # interval (the closed form alone said 0 and 0.082; the interval says 0.053, 0.102).
-    res = quiet_compare(a, b, method="basic", n_resamples=r, seed=seed)
-    p = res.p_value
-    for level, excludes in ((1 - p * (1 + 1e-9), True), (1 - p * (1 - 1e-9), False)):
-        ci = quiet_compare(a, b, method="basic", n_resamples=r, seed=seed,
-                           confidence_level=level).confidence_interval
-        assert (ci.low > 0 or ci.high < 0) is excludes, (p, level, ci)
+    p = quiet_compare(a, b, method="basic", n_resamples=r, seed=seed).p_value
+    assert_p_is_the_switch(a, b, p, method="basic", n_resamples=r, seed=seed)
 
 
 def _p_value_cases():
