@@ -311,28 +311,36 @@ class _Statistic:
     def _value(self, which, M, coef, combined, count=False) -> np.ndarray:
         """The estimand on merged sums ``M`` of shape (..., H, 2k)."""
         if combined:
-            return self.phi(which, np.einsum("...hk,h->...k", M, coef), count)
-        values = self._separate_values(which, M, count)
+            pooled, key = self._pooled(M, coef)
+            return self._system_values(which, pooled, key, count)
+        values = self._system_values(which, M, ("separate", M is self.M), count)
         nonzero = np.flatnonzero(coef)  # (one stratum's own estimand: one column)
         return values[..., nonzero] @ coef[nonzero]
 
-    def _separate_values(self, which: str, M: np.ndarray, count: bool) -> np.ndarray:
-        """``phi(which, M)`` for every stratum, computed once per system and kept.
+    def _pooled(self, M, coef) -> tuple[np.ndarray, tuple]:
+        """The sums of all strata weighted by ``coef``, computed once, and their key."""
+        key = ("pooled", M is self.M, coef.tobytes())
+        if key not in self._separate:
+            self._separate[key] = np.einsum("...hk,h->...k", M, coef)
+        return self._separate[key], key
 
-        Every stratum's own estimand reuses them, and "diff" is B's values minus A's, as
-        in ``phi``.  Undefined values are counted once per system, at the first request
-        that counts them.
+    def _system_values(self, which: str, sums: np.ndarray, key: tuple, count: bool):
+        """``phi(which, sums)``, computed once per system and kept under ``key``.
+
+        Every estimand on the same sums reuses them (every stratum's own, on separate
+        sums), and "diff" is B's values minus A's, as in ``phi``.  Undefined values are
+        counted once per system, at the first request that counts them.
         """
-        key = (which, M is self.M)  # the resampled sums, or the observed ones
+        key = (which, *key)
         if which == "diff":
             if key not in self._separate:
-                b = self._separate_values("b", M, False)
-                self._separate[key] = b - self._separate_values("a", M, False)
+                b = self._system_values("b", sums, key[1:], False)
+                self._separate[key] = b - self._system_values("a", sums, key[1:], False)
             return self._separate[key]
         if key not in self._separate:
             sl = slice(0, self.design.k) if which == "a" else slice(self.design.k, self.k2)
-            values, n_bad = self.design.metric.evaluate(M[..., sl])
-            self._separate[key] = values.reshape(M.shape[:-1])
+            values, n_bad = self.design.metric.evaluate(sums[..., sl])
+            self._separate[key] = values.reshape(sums.shape[:-1])
             self._uncounted[key] = n_bad
         if count and key in self._uncounted:
             self._count_undefined(which, self._uncounted.pop(key), self._separate[key].size)
@@ -345,7 +353,8 @@ class _Statistic:
         plan, d2h = self.design.plan, self.design.draw_to_stratum
         M_hat = self.M_hat[0]
         pooled = coef @ M_hat if combined else None
-        base = None if combined else self._separate_values(which, self.M_hat, False)[0]
+        base = None if combined else self._system_values(
+            which, self.M_hat, ("separate", False), False)[0]
         out = []
         for d in np.flatnonzero(coef[d2h]).tolist():
             h, s, m = int(d2h[d]), int(plan.starts[d]), int(plan.sizes[d])
@@ -361,31 +370,32 @@ class _Statistic:
         return out
 
     def _gradient(self, which, M, coef, combined) -> np.ndarray:
-        """Gradient of phi at every stratum's sums (combined: at the pooled sums).
+        """Gradient of phi at every stratum's sums (combined: at the pooled sums, the same
+        for every stratum)."""
+        grad = self._kept_gradient(which, M, coef, combined)
+        return np.broadcast_to(grad, M.shape) if combined else grad
 
-        Not combined, it does not depend on ``coef``: computed once and kept, for the
-        whole estimand and every stratum's own ("diff": B's minus A's, both kept)."""
-        if not combined:
-            key = ("gradient", which, M is self.M)
-            if key not in self._separate:
-                if which == "diff":
-                    self._separate[key] = (self._gradient("b", M, coef, False)
-                                           - self._gradient("a", M, coef, False))
-                else:
-                    self._separate[key] = self._gradient_at(which, M)
-            return self._separate[key]
-        return np.broadcast_to(
-            self._gradient_at(which, np.einsum("...hk,h->...k", M, coef)[..., None, :]),
-            M.shape,
-        )
+    def _kept_gradient(self, which, M, coef, combined) -> np.ndarray:
+        """:meth:`_gradient`, computed once per system and sums and kept: for the whole
+        estimand and every stratum's own ("diff": B's minus A's)."""
+        if combined:
+            pooled, key = self._pooled(M, coef)
+            at = pooled[..., None, :]
+        else:
+            at, key = M, ("separate", M is self.M)
+        key = ("gradient", which, *key)
+        if key not in self._separate:
+            if which == "diff":
+                self._separate[key] = (self._kept_gradient("b", M, coef, combined)
+                                       - self._kept_gradient("a", M, coef, combined))
+            else:
+                self._separate[key] = self._gradient_at(which, at)
+        return self._separate[key]
 
     def _gradient_at(self, which, at) -> np.ndarray:
-        """Central differences of phi at the sums ``at``, column by column.
-
-        A system's phi depends on its own k columns only (the gradient is exactly zero in
-        the other system's), and phi("diff") = phi("b") - phi("a")."""
-        if which == "diff":
-            return self._gradient_at("b", at) - self._gradient_at("a", at)
+        """Central differences of a system's phi at the sums ``at``, column by column
+        (it depends on its own k columns only: the gradient is exactly zero in the other
+        system's)."""
         k = self.design.k
         grad = np.zeros_like(at)
         moved = at.copy()  # one column moved at a time, then put back
