@@ -358,21 +358,16 @@ def test_numba_draws_are_uniform(nb, size, path):
     np.testing.assert_array_equal(counts[:, 1].sum(axis=1), size)
 
 
-def test_engine_draws_are_uniform_over_many_units():
+@pytest.mark.parametrize("draw", [
+    lambda key, size: engine.draw_units(key, np.arange(size), size),  # flat
+    lambda key, size: engine.tree_draws(key, 3, size, 4),  # tree, 16 cells
+], ids=["flat", "tree"])
+def test_engine_draws_are_uniform_over_many_units(draw):
     size = 1000
     keys = replicate_keys(23, 0, 200)
     counts = np.zeros(size)
     for key in keys:
-        counts += np.bincount(engine.draw_units(key, np.arange(size), size), minlength=size)
-    assert _chi2_uniform_pvalue(counts) > P_FAIL
-
-
-def test_tree_draws_are_uniform_over_many_units():
-    size, h = 1000, 4
-    keys = replicate_keys(23, 0, 200)
-    counts = np.zeros(size)
-    for key in keys:
-        counts += np.bincount(engine.tree_draws(key, 3, size, h), minlength=size)
+        counts += np.bincount(draw(key, size), minlength=size)
     assert counts.sum() == size * len(keys)
     assert _chi2_uniform_pvalue(counts) > P_FAIL
 
@@ -438,15 +433,8 @@ def test_tree_cell_counts_are_multinomial():
     size, h = 200, 3
     keys = replicate_keys(41, 0, 4000)
     cells = np.array([engine.tree_cells(key, 5, size, h) for key in keys], dtype=float)
-    p = 2.0**-h
-    centered = cells - size * p
-    r = len(keys)
-    for i in range(1 << h):
-        assert abs(cells[:, i].mean() - size * p) <= Z * math.sqrt(size * p * (1 - p) / r)
-        for j in range(i, 1 << h):
-            prod = centered[:, i] * centered[:, j]
-            expected = size * p * (1 - p) if i == j else -size * p * p
-            assert abs(prod.mean() - expected) <= Z * math.sqrt(prod.var() / r), (i, j)
+    # cell counts are sums of one-hot rows: the moments of draws from the rows of eye(2**h)
+    _moment_checks(cells, np.eye(1 << h), size)
 
 
 def test_numba_split_equals_numpy_split(nb):
