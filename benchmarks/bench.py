@@ -33,7 +33,9 @@ Notes on the method, printed again with the results:
 - The machine limit is the time to draw the same n * R random indices with pairboot's
   generator on all cores and do nothing else (``pairboot._numba.draw_only``).  For
   context, the same with xoshiro256** and Lemire's bounded draw (the generator the
-  issue's targets assumed), compiled here with numba.
+  issue's targets assumed), compiled here with numba; and the kernel itself making the
+  same number of draws among 2,000 rows (32 KiB, in L1), which shows what adding up the
+  drawn rows costs the core when memory costs nothing.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ from pairboot import engine
 
 SLOW = 5.0
 """Seconds above which a tool is not repeated."""
+
+L1_ROWS = 2_000
+"""Rows of the kernel's in-cache run: two float64 columns, 32 KiB, in any core's L1."""
 
 MEMORY_BUDGET = 1 << 28
 """Bytes per batch for the peers that materialise resamples (scipy, numpy gather)."""
@@ -205,6 +210,24 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     run = timed(lambda: _numba.index_sums(xc, starts, sizes, keys, out), repeat)
     case.rows.append(
         Row("  numba kernel (index_sums)", run.seconds, run.cpu, run.peak_mb, resamples=r)
+    )
+    # The same number of draws among 2,000 rows of two columns (32 KiB, in L1): what
+    # using an index costs when memory costs nothing.
+    small, r_small = L1_ROWS, r * len(a) // L1_ROWS
+    xs = np.ascontiguousarray(x[:small])
+    keys_small = engine.replicate_keys(0, 0, r_small)
+    out_small = np.empty((r_small, 1, 2))
+    sizes_small = np.array([small])
+    run = timed(lambda: _numba.index_sums(xs, starts, sizes_small, keys_small, out_small), repeat)
+    case.rows.append(
+        Row(
+            "  numba kernel, rows in L1",
+            run.seconds,
+            run.cpu,
+            run.peak_mb,
+            resamples=r_small,
+            note=f"{small:,} rows, {r_small:,} resamples: the same number of draws",
+        )
     )
     run = timed(lambda: _numba.draw_only(len(a), keys), repeat)
     case.rows.append(
@@ -681,6 +704,13 @@ def summary() -> None:
                 f"{kern.seconds / lim.seconds:.2f}  ({draws / kern.seconds / 1e6:.0f} vs "
                 f"{draws / lim.seconds / 1e6:.0f} M draws/s); compare() spends "
                 f"{kern.seconds / ref.seconds:.0%} of its time in the kernel"
+            )
+        l1 = parts.get("numba kernel, rows in L1")
+        if l1 and lim:
+            print(
+                f"   {case.name:10s} the same with the rows in L1 = "
+                f"{l1.seconds / lim.seconds:.2f}  (what adding up costs the core per draw, "
+                "with memory costing nothing)"
             )
         xo = parts.get("xoshiro256** draw only")
         if kern and xo:
