@@ -1,6 +1,6 @@
 """The resampling engine: weights for every unit, and the only pass over the data.
 
-Every bootstrap pairboot runs is the same computation (see DESIGN.md): units carry a
+Every bootstrap pairboot runs is the same computation (README, "The method"): units carry a
 vector of sufficient statistics ``x_u``; each replicate ``r`` draws a weight ``w_ru`` for
 every unit, independently within each *draw stratum*; and the engine returns the sums
 ``S[r, d] = sum_{u in d} w_ru * x_u``.  Everything downstream (metrics, intervals) works
