@@ -1,0 +1,382 @@
+"""pairboot.readers, each test runs once: the pyarrow fast path checked against the
+pure-Python readers (each test picks the path, or builds the Arrow arrays, itself), and
+the functions that read no file.
+
+test_readers.py holds the tests that read files; each runs there under both paths.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from helpers import error
+
+from pairboot import readers
+from pairboot.errors import InputError
+
+# ---------------------------------------------------------------------- values
+
+
+def test_join_on_ids_reorders_b():
+    order = readers.join_on_ids(["a", "b", "c"], ["c", "a", "b"], "A.csv", "B.csv")
+    assert order.tolist() == [1, 2, 0]
+
+
+def test_join_reports_ids_on_each_side():
+    ids_a = [f"q{i}" for i in range(10)]
+    ids_b = [f"q{i}" for i in range(3, 10)] + ["x1", "x2"]
+    msg = error(readers.join_on_ids, ids_a, ids_b, "A.csv", "B.csv")
+    assert "3 only in A.csv ('q0', 'q1', 'q2')" in msg
+    assert "2 only in B.csv ('x1', 'x2')" in msg
+
+
+def test_join_shows_at_most_five():
+    msg = error(readers.join_on_ids, [str(i) for i in range(20)], ["0"], "A", "B")
+    assert "19 only in A" in msg and "'1', '2', '3', '4', '5', ..." in msg
+    assert "'6'" not in msg
+
+
+def test_arrow_labels_merge_into_codes_like_python():
+    """Labels of large files (Arrow arrays) merge in bulk into codes and categories; a
+    conflict or a missing label gets the Python loop's message."""
+    pa = pytest.importorskip("pyarrow")
+
+    def arrow(values, chunks=1):
+        cut = len(values) // chunks
+        parts = [values[i * cut: None if i == chunks - 1 else (i + 1) * cut]
+                 for i in range(chunks)]
+        return readers._ArrowLabels(pa.chunked_array([pa.array(p, pa.string()) for p in parts]))
+
+    a = ["g2", None, "g1", "g2", None, "g3"]
+    b = [None, "g1", "g1", "g2", "g3", None]
+    ids = ["q1", "q2", "q3", "q4", "q5", "q6"]
+    expected = readers.merge_labels([("A", a), ("B", b)], ids, column="c", what="group")
+    merged = readers.merge_labels([("A", arrow(a)), ("B", arrow(b, 2))], ids, column="c",
+                                  what="group")
+    assert isinstance(merged, readers._CodedLabels) and merged == expected
+    assert [merged.categories[c] for c in merged.codes] == expected == merged[:]
+    for sources in ([("A", a), ("B", ["g1"] * 6)], [("A", a)]):
+        msg = error(readers.merge_labels, sources, ids, column="c", what="group")
+        fast = [(f, arrow(v)) for f, v in sources]
+        assert error(readers.merge_labels, fast, ids, column="c", what="group") == msg
+
+
+def test_distinct_and_repeated_labels_in_bulk():
+    """all_distinct / has_repeats of Arrow labels are Python's, wherever the repeat is."""
+    pa = pytest.importorskip("pyarrow")
+    distinct = [f"id{i}" for i in range(6_000)]
+    cases = [distinct, distinct[:5_000] + ["id7"] + distinct[5_001:],  # a late repeat
+             distinct[:3] + [None] * 3 + distinct[3:], [None, "a", None], ["a"], [None],
+             ["b", "a", "b"]]
+    for values in cases:
+        present = [v for v in values if v is not None]
+        want = (None not in values and len(set(values)) == len(values),
+                len(set(present)) < len(present))
+        arrow = readers._ArrowLabels(pa.array(values, pa.string()))
+        assert (readers.all_distinct(arrow), readers.has_repeats(arrow)) == want
+        assert (readers.all_distinct(values), readers.has_repeats(values)) == want
+
+
+@pytest.mark.parametrize("chunks", [1, 3])
+def test_strip_is_str_strip(chunks):
+    """The Arrow strip skips its copy only when no value can start or end with a space."""
+    pa = pytest.importorskip("pyarrow")
+    cases = [
+        ["a", "bc", "d e"],  # nothing to strip: the column itself
+        ["a", " b", "c"], ["a", "b\t", "c"], ["\u3000x", "y"], ["x\x85", "y"],
+        ["\u00e9t\u00e9", "caf\u00e9"], ["", "a", None, "  "], ["x", "\u2003"],
+        ["\u65e5\u672c", "\u6771\u4eac"],  # CJK: no byte a space starts or ends with
+    ]
+    for values in cases:
+        column = pa.chunked_array([pa.array(values[i::chunks], pa.string())
+                                   for i in range(chunks)])
+        sliced = pa.array(["  pad  ", *values], pa.string()).slice(1)  # an offset
+        for col in (column, sliced):
+            out = readers._strip(col)
+            want = [v.strip() if v is not None else None for v in col.to_pylist()]
+            assert out.to_pylist() == want
+            if values in (["a", "bc", "d e"], ["\u65e5\u672c", "\u6771\u4eac"]):
+                assert out is col  # nothing can start or end with a space: no copy
+
+
+def test_merge_labels_conflict_names_the_id():
+    msg = error(
+        readers.merge_labels,
+        [("A.csv", ["g1", "g2"]), ("B.csv", ["g1", "g3"])],
+        ["q1", "q2"],
+        column="doc",
+        what="group",
+    )
+    assert "id 'q2'" in msg and "'g2' in A.csv" in msg and "'g3' in B.csv" in msg
+
+
+def test_merge_labels_fills_from_either_file_and_reports_missing():
+    merged = readers.merge_labels(
+        [("A", ["g1", None]), ("B", [None, "g2"])], ["q1", "q2"], column="c", what="group"
+    )
+    assert merged == ["g1", "g2"]
+    msg = error(
+        readers.merge_labels, [("A", ["g1", None, None])], ["q1", "q2", "q3"],
+        column="doc", what="group",
+    )
+    assert "missing" in msg and "2 of 3" in msg and "'q2', 'q3'" in msg
+
+
+# ------------------------------------------------------------------ stratum weights
+
+
+def test_stratum_weights_inline():
+    assert readers.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("web=0", "must be positive"),
+        ("web=-1", "must be positive"),
+        ("web=x", "not a number"),
+        ("web=nan", "NaN"),
+        ("web", "cannot read"),
+        ("web=1,web=2", "more than one weight"),
+        (",", "no weights"),
+    ],
+)
+def test_stratum_weights_inline_errors(spec, words):
+    assert words in error(readers.parse_stratum_weights, spec)
+
+
+# ------------------------------------------------------- the pyarrow fast path is exact
+
+
+def summary(path: str, monkeypatch, fast: bool):
+    """Everything the readers say about a file: the table, every column's numbers, labels
+    and ids, or the messages instead."""
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0 if fast else math.inf)
+    try:
+        t = readers.read_table(path)
+    except InputError as exc:
+        return ("error", str(exc))
+    out = {"n_rows": t.n_rows, "format": t.format, "lines": list(t.lines),
+           "columns": repr({k: [_plain(v) for v in t.columns[k]] for k in t.columns}),
+           "arrow": isinstance(t.columns, readers._ArrowColumns)}
+    for name in t.columns:
+        for what, call in (("numbers", readers.numeric_column), ("labels", readers.label_column),
+                           ("ids", readers.id_column)):
+            try:
+                value = call(t, name)
+                out[what, name] = repr(value.tolist() if what == "numbers" else list(value))
+            except InputError as exc:
+                out[what, name] = ("error", str(exc))
+        labels = readers.label_column(t, name)  # Arrow's bulk checks, or Python's
+        out["counts", name] = (readers.all_distinct(labels), readers.has_repeats(labels))
+    return out
+
+
+def _plain(value):
+    """1.0 as 1: pyarrow.json reads a column that mixes 1 and 0.5 as floats (the numbers
+    and labels made of them are the same)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def same_both_ways(tmp_path, monkeypatch, name: str, data: bytes) -> str:
+    """Both readers say the same of the file; return which path the fast setting took:
+    "arrow", "python" (pyarrow declined the file) or "error" (both refuse it)."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path / name
+    path.write_bytes(data)
+    slow = summary(str(path), monkeypatch, fast=False)
+    fast = summary(str(path), monkeypatch, fast=True)
+    taken = "error"
+    if isinstance(slow, dict):
+        assert slow.pop("arrow") is False
+        taken = "arrow" if fast.pop("arrow") else "python"
+    assert fast == slow
+    return taken
+
+
+# Each case names the path the fast setting takes (arrow, python or error; the sets
+# below), so that a change in what pyarrow accepts shows, instead of quietly comparing
+# the Python reader with itself.
+CSV_CASES = {
+    "plain": b"id,score,doc\nq1,0.5,d1\nq2,0.25,d1\nq3,1,d2\n",
+    "bom_crlf_blank_lines_no_final_newline":
+        b"\xef\xbb\xbfid,score,doc\r\n\r\nq1, 0.5 ,d1\r\n\r\n\r\nq2,1e-3,\r\nq3,TRUE,d2",
+    "padded_header_and_leading_blank_lines": b"\n\n id , score ,doc\nq1,1,d\nq2,-0,e\n",
+    "unicode_whitespace": "id,score\nq1,\u00a01.5\u3000\nq2,\u20092\x1c\n".encode(),
+    "bad_values": b"id,score\nq1,1\nq2,x\nq3,nan\nq4,\n",
+    "underscores_and_unicode_digits": "id,score\nq1,1_000\nq2,\u0661\u0662\n".encode(),
+    "booleans_and_numbers": b"id,c\nq1,true\nq2,0\nq3,False\nq4, TRUE \n",
+    "huge_and_tiny": b"id,s\nq1,1e308\nq2,4.9e-324\nq3,1e-400\nq4,1e400\n",
+    "infinities": b"id,s\nq1,1\nq2,-Infinity\n",
+    "missing_and_duplicate_ids": b"id,s\nq1,1\n ,2\nq1,3\nq4,4\n",
+    "numeric_ids": b"id,s\n1,1\n01,2\n1.0,3\n",
+    "whitespace_only_line": b"id,score\nq1,1\n   \nq2,2\n",
+    "single_column_with_blank_line": b"s\n1\n  \n2\n",
+    "ragged_row": b"id,score\nq1,1\nq2,1,2\n",
+    "quoted_fields": b'id,score\n"q1",1\n"q,2",2\n',
+    "lone_cr": b"id,score\rq1,1\rq2,2\r",
+    "duplicate_header": b"a,a\n1,2\n",
+    "empty_header_name": b"a,\n1,2\n",
+    "header_only": b"a,b\n\n",
+    "not_utf8": b"id,score\nq1,0.5\nq\xe9,0.5\n",  # Arrow reads before any decoding
+    "not_utf8_in_the_header": b"id,sc\xffore\nq1,0.5\n",
+    "nul_byte": b"id,score\nq1,0\x00\n",
+    "double_bom": b"\xef\xbb\xbf\xef\xbb\xbfid,score\nq1,1\nq2,2\n",
+}
+
+
+CSV_PATHS = {
+    "arrow": {"plain", "bom_crlf_blank_lines_no_final_newline",
+              "padded_header_and_leading_blank_lines", "unicode_whitespace", "bad_values",
+              "underscores_and_unicode_digits", "booleans_and_numbers", "huge_and_tiny",
+              "infinities", "missing_and_duplicate_ids", "numeric_ids"},
+    "python": {"whitespace_only_line", "single_column_with_blank_line", "quoted_fields",
+               "lone_cr", "double_bom"},
+    "error": {"ragged_row", "duplicate_header", "empty_header_name", "header_only",
+              "not_utf8", "not_utf8_in_the_header", "nul_byte"},
+}
+
+
+def test_arrow_tsv_reader_is_exact(tmp_path, monkeypatch):
+    data = b"id\tscore\tnote\nq1\t0.5\ta, b\n\nq2\t 2 \t\n"
+    assert same_both_ways(tmp_path, monkeypatch, "s.tsv", data) == "arrow"
+
+
+JSONL_CASES = {
+    "plain": b'{"id": "q1", "score": 0.5}\n{"id": "q2", "score": 1}\n',
+    "blank_lines_crlf": b'\r\n{"id": "q1", "score": 0.5}\r\n  \r\n{"id": "q2", "score": 2}',
+    "ints_floats_nulls_missing": b'{"id": 1, "s": 1}\n{"id": 2.0, "s": null}\n{"id": 3}\n',
+    "big_ints": b'{"id": 9007199254740993, "s": 1}\n{"id": 2, "s": 0.5}\n',
+    "big_int_among_floats": b'{"id": 9007199254740993, "s": 1}\n{"id": 0.5, "s": 0.5}\n',
+    "huge_int": b'{"id": 123456789012345678901234567890, "s": 1}\n',
+    "nan_and_infinity": b'{"s": 1}\n{"s": NaN}\n{"s": Infinity}\n',
+    "strings_and_booleans": b'{"s": "0.5", "c": true}\n{"s": " 2 ", "c": false}\n',
+    "mixed_types": b'{"s": 1}\n{"s": "x"}\n',
+    "nested": b'{"s": 1, "meta": {"a": 1}}\n{"s": 2, "meta": {"b": 2}}\n',
+    "timestamps": b'{"t": "2020-01-01", "s": 1}\n{"t": "2020-01-02", "s": 2}\n',
+    "two_objects_on_one_line": b'{"s": 1}{"s": 2}\n{"s": 3}\n',
+    "line_separator_in_a_string": '{"s": 1, "n": "a\u2028b"}\n{"s": 2, "n": "c"}\n'.encode(),
+    "duplicate_key": b'{"s": 1, "s": 2}\n',
+    "not_an_object": b'{"s": 1}\n[1, 2]\n',
+    "bare_number": b'{"s": 1}\n3\n',
+    "invalid_json": b'{"s": 1}\n{"s": \n',
+    "key_order": b'{"b": 1, "a": 2}\n{"c": 3, "a": 1}\n',
+    "empty_objects": b'{}\n{}\n',
+    "empty_key": b'{"": 1, "s": 2}\n',
+    "double_bom": b'\xef\xbb\xbf\xef\xbb\xbf{"s": 1}\n{"s": 2}\n',
+}
+
+
+JSONL_PATHS = {
+    "arrow": {"plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
+              "strings_and_booleans", "key_order"},
+    "python": {"big_int_among_floats", "huge_int", "nan_and_infinity", "mixed_types",
+               "nested", "timestamps", "duplicate_key", "empty_key"},
+    "error": {"two_objects_on_one_line", "line_separator_in_a_string", "not_an_object",
+              "bare_number", "invalid_json", "empty_objects", "double_bom"},
+}
+
+
+@pytest.mark.parametrize(("name", "case"), [("s.csv", c) for c in CSV_CASES]
+                         + [("s.jsonl", c) for c in JSONL_CASES])
+def test_arrow_reader_is_exact(tmp_path, monkeypatch, name, case):
+    cases, paths = (CSV_CASES, CSV_PATHS) if name == "s.csv" else (JSONL_CASES, JSONL_PATHS)
+    (expected,) = [path for path, names in paths.items() if case in names]  # listed once
+    assert same_both_ways(tmp_path, monkeypatch, name, cases[case]) == expected
+
+
+def test_arrow_readers_agree_on_random_files(tmp_path, monkeypatch):
+    rng = np.random.default_rng(5)
+    taken = []
+    cells = ["1", "0.5", " 2 ", "-3e-2", "x", "", "nan", "inf", "True", "false", "1_0",
+             "q1", "q2", " q1", "\u00a07", "+.5", "1e999"]
+    for k in range(60):
+        n_cols = int(rng.integers(1, 4))
+        rows = [",".join(f"c{j}" for j in range(n_cols))]
+        for _ in range(int(rng.integers(1, 8))):
+            if rng.random() < 0.1:
+                rows.append("" if rng.random() < 0.5 else "  ")
+            else:
+                rows.append(",".join(rng.choice(cells) for _ in range(n_cols)))
+        eol = "\r\n" if k % 3 == 0 else "\n"
+        taken.append(same_both_ways(tmp_path, monkeypatch, f"r{k}.csv", eol.join(rows).encode()))
+    # most of them went through pyarrow (35 of 60 with this seed): the comparison is real
+    assert taken.count("arrow") >= 20
+
+
+def test_arrow_joins_like_python(monkeypatch):
+    pytest.importorskip("pyarrow")
+    ids = [f"q{i}" for i in range(20_000)]
+    other = ids[::-1]
+    fast = readers.join_on_ids(ids, other, "A", "B")
+    assert fast.tolist() == list(range(19_999, -1, -1))
+    monkeypatch.setattr(readers, "_arrow_join", lambda a, b: None)
+    assert readers.join_on_ids(ids, other, "A", "B").tolist() == fast.tolist()
+    msg = error(readers.join_on_ids, ids, ids[:-1] + ["x"], "A", "B")
+    assert "1 only in A ('q19999')" in msg and "1 only in B ('x')" in msg
+
+
+def test_arrow_joins_arrow_ids_like_python(tmp_path, monkeypatch):
+    """Ids kept as Arrow arrays (a large file) are joined by sorting: any permutation."""
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+    rng = np.random.default_rng(3)
+    names = [f"item-{i:05d}" for i in range(12_000)]
+    shuffled = [names[j] for j in rng.permutation(len(names))]
+    tables = []
+    for k, ids in enumerate((names, shuffled)):
+        path = tmp_path / f"{k}.csv"
+        path.write_text("id,s\n" + "".join(f" {v},1\n" for v in ids), encoding="utf-8")
+        tables.append(readers.read_table(str(path)))
+    ids_a, ids_b = (readers.id_column(t, "id") for t in tables)
+    assert isinstance(ids_a, readers._ArrowLabels) and ids_a == names and ids_b == shuffled
+    order = readers.join_on_ids(ids_a, ids_b, "A", "B")
+    assert [shuffled[j] for j in order] == names
+    assert readers.join_on_ids(ids_a, ids_a, "A", "A").tolist() == list(range(len(names)))
+    assert readers.take_labels(ids_b, order) == names
+    # the same length but other ids: the sorted ids differ, and Python names them
+    other = names[:-1] + ["x"]
+    assert readers._arrow_join(other, ids_b) is None
+    msg = error(readers.join_on_ids, other, ids_b, "A", "B")
+    assert msg == ("the ids of A and B differ: 1 only in A ('x'); 1 only in B "
+                   f"({names[-1]!r}); every item needs a score from both systems")
+    assert readers._arrow_join(ids_a, names[:-1] + [names[0]]) is None  # b repeats an id
+
+
+def test_same_labels():
+    pa = pytest.importorskip("pyarrow")
+
+    def arrow(values):
+        return readers._ArrowLabels(pa.array(values, pa.string()))
+
+    for a, b in ((["a", "b"], ["a", "b"]), (["a", "b"], ["b", "a"]), ([], []),
+                 (["a", None], ["a", None]), (["a", None], ["a", "b"]), (["a"], ["a", "b"])):
+        want = a == b
+        for x, y in ((a, b), (arrow(a), arrow(b)), (arrow(a), b), (a, arrow(b))):
+            assert readers.same_labels(x, y) is want, (x, y)
+            assert (x == y) is want
+
+
+@pytest.mark.parametrize("data", [
+    b"a\nb\n", b"a\nb", b"a\r\nb\r\n", b"\na\n\nb", b"\r\na\r\n\r\nb\r\n\r\n", b"a\n\n",
+    b" a\r\n\n b", b"",
+])
+def test_nonempty_lines(data):
+    """The numbers of the non-empty lines, and the first one's span (without a CR)."""
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    expected = [i for i, line in enumerate(lines, 1) if line not in (b"", b"\r")]
+    numbers, start, end = readers._nonempty_lines(data)
+    assert list(numbers) == expected
+    if expected:
+        assert data[start:end] == lines[expected[0] - 1].removesuffix(b"\r")
+
+
+def test_python_whitespace_is_what_str_strip_removes():
+    every = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+    assert readers._PY_WHITESPACE == every
