@@ -201,11 +201,16 @@ def test_labels_as_codes_into_categories_are_the_labels():
         ([None] * 40, r"`groups` has no label for item 0 \(40 item"),
         (["x", pd.NA] * 20, r"`groups` has no label for item 1 \(20 item"),
         ([np.float32("nan"), 1.0] * 20, r"`groups` has no label for item 0 \(20 item"),
+        ([b"a", b" \t"] * 20, r"`groups` has no label for item 1 \(20 item"),
+        ([b"a", "a"] * 20, "mixes label types"),
     ):
         for groups in (bad, pd.Categorical(bad), pd.Categorical(bad, categories=["unused"])
                        if all(v is None for v in bad) else pd.Series(bad, dtype=object)):
             with pytest.raises(InputError, match=message):
                 pairboot.compare(A, B, groups=groups, seed=0)
+    # blank bytes are missing in a list as in a numpy bytes array
+    with pytest.raises(InputError, match=r"`groups` has no label for item 1 \(20 item"):
+        pairboot.compare(A, B, groups=np.array([b"a", b" \t"] * 20), seed=0)
 
 
 def test_labels_that_differ_by_a_nul_stay_different():

@@ -213,7 +213,7 @@ def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _missing(arr: np.ndarray) -> np.ndarray:
-    """Which labels are missing: NaN, blank text, None."""
+    """Which labels are missing: NaN, blank text or bytes, None."""
     if arr.dtype.kind == "f":
         return np.isnan(arr)
     if arr.dtype.kind in "US":
@@ -268,6 +268,8 @@ def _label_kind(v) -> str:
         return "missing"
     if isinstance(v, str):
         return "missing" if not v.strip() else "text"
+    if isinstance(v, bytes):  # blank is missing, as in a numpy bytes array
+        return "missing" if not v.strip() else "bytes"
     if isinstance(v, (numbers.Number, np.number)):
         return "number"
     return type(v).__name__
