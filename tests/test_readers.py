@@ -6,7 +6,6 @@ import gzip
 import io
 import json
 import math
-import os
 
 import numpy as np
 import pytest
@@ -151,8 +150,9 @@ def test_stdin_is_sniffed(monkeypatch, data, fmt):
 
 
 def test_stdin_parquet(monkeypatch, tmp_path):
-    data = open(write_parquet(tmp_path / "s.parquet"), "rb").read()
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    src = tmp_path / "s.parquet"
+    write_parquet(src)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(src.read_bytes())))
     assert readers.read_table("-").format == "parquet"
 
 
@@ -195,9 +195,10 @@ def test_binary_file(tmp_path):
 
 
 def test_parquet_named_csv_is_binary(tmp_path):
-    src = write_parquet(tmp_path / "s.parquet")
+    src = tmp_path / "s.parquet"
+    write_parquet(src)
     path = tmp_path / "s.csv"
-    path.write_bytes(open(src, "rb").read())
+    path.write_bytes(src.read_bytes())
     assert "binary" in error(readers.read_table, str(path))
 
 
@@ -241,10 +242,11 @@ def test_json_line_that_is_not_an_object(tmp_path):
 
 
 def test_input_file_is_not_modified(tmp_path):
-    path = write_csv(tmp_path / "s.csv")
-    before = open(path, "rb").read(), os.stat(path).st_mtime_ns
-    readers.numeric_column(readers.read_table(path), "score")
-    assert (open(path, "rb").read(), os.stat(path).st_mtime_ns) == before
+    path = tmp_path / "s.csv"
+    write_csv(path)
+    before = path.read_bytes(), path.stat().st_mtime_ns
+    readers.numeric_column(readers.read_table(str(path)), "score")
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
 # ---------------------------------------------------------------------- values
