@@ -64,8 +64,9 @@ def _reference(x, starts, sizes, keys, **tree):
 
 def _kernel(nb, x, starts, sizes, keys, count_bytes=None, **tree):
     out = np.full((len(keys), len(starts), x.shape[1]), np.nan)
-    kwargs = {} if count_bytes is None else {"count_bytes": count_bytes}
-    nb.index_sums(x, np.asarray(starts), np.asarray(sizes), keys, out, **kwargs, **tree)
+    nb.index_sums(
+        x, np.asarray(starts), np.asarray(sizes), keys, out, count_bytes=count_bytes, **tree
+    )
     return out
 
 
