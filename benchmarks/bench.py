@@ -23,9 +23,11 @@ Notes on the method, printed again with the results:
 - numba compiles (or loads from its cache) before anything is timed; that one-off
   time is reported on its own line.
 - Times are medians over ``--repeat`` runs, except that a tool whose first run takes
-  more than 5 s runs once.  Peers too slow for the full R at large n run fewer
-  resamples and their time is scaled up linearly (marked ``*``): their cost per
-  resample is constant, so this is accurate to a few per cent.
+  more than 5 s runs once.  The kernel, its in-L1 run and the two draw-only runs take
+  turns (one run of each per round), so that their ratios do not depend on when each
+  ran.  Peers too slow for the full R at large n run fewer resamples and their time is
+  scaled up linearly (marked ``*``): their cost per resample is constant, so this is
+  accurate to a few per cent.
 - Peak memory is the peak resident set size during the call minus the resident size
   before it (Linux: ``VmHWM`` after resetting it through ``/proc/self/clear_refs``), so
   it covers numba's and numpy's allocations alike; the input arrays already exist.
@@ -127,6 +129,21 @@ def timed(fn, repeat: int) -> Run:
     return Run(mid.seconds, mid.cpu, max(r.peak_mb for r in runs), mid.value)
 
 
+def timed_together(fns, repeat: int) -> list[Run]:
+    """:func:`timed` for several functions whose times are compared, run in turns (one
+    run of each per round), so that a slower or faster spell of the machine falls on
+    all of them alike."""
+    rounds = [[measure(fn) for fn in fns]]
+    while len(rounds) < repeat and max(r.seconds for r in rounds[0]) < SLOW:
+        rounds.append([measure(fn) for fn in fns])
+    result = []
+    for runs in zip(*rounds):
+        runs = sorted(runs, key=lambda r: r.seconds)
+        mid = runs[len(runs) // 2]
+        result.append(Run(mid.seconds, mid.cpu, max(r.peak_mb for r in runs), mid.value))
+    return result
+
+
 # --- the tools -----------------------------------------------------------------------------------
 
 
@@ -207,10 +224,6 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     starts, sizes = np.array([0]), np.array([len(a)])
     out = np.empty((r, 1, 2))
     xc = np.ascontiguousarray(x)
-    run = timed(lambda: _numba.index_sums(xc, starts, sizes, keys, out), repeat)
-    case.rows.append(
-        Row("  numba kernel (index_sums)", run.seconds, run.cpu, run.peak_mb, resamples=r)
-    )
     # The same number of draws among 2,000 rows of two columns (32 KiB, in L1): what
     # using an index costs when memory costs nothing.
     small, r_small = L1_ROWS, r * len(a) // L1_ROWS
@@ -218,41 +231,25 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     keys_small = engine.replicate_keys(0, 0, r_small)
     out_small = np.empty((r_small, 1, 2))
     sizes_small = np.array([small])
-    run = timed(lambda: _numba.index_sums(xs, starts, sizes_small, keys_small, out_small), repeat)
-    case.rows.append(
-        Row(
-            "  numba kernel, rows in L1",
-            run.seconds,
-            run.cpu,
-            run.peak_mb,
-            resamples=r_small,
-            note=f"{small:,} rows, {r_small:,} resamples: the same number of draws",
-        )
-    )
-    run = timed(lambda: _numba.draw_only(len(a), keys), repeat)
-    case.rows.append(
-        Row(
-            "  machine limit (draw_only)",
-            run.seconds,
-            run.cpu,
-            run.peak_mb,
-            resamples=r,
-            note="draws only, all cores",
-        )
-    )
     xoshiro = _xoshiro_draw_only()
     xoshiro(16, len(a), keys[:2])  # compile outside the timing
-    run = timed(lambda: xoshiro(len(a), len(a), keys), repeat)
-    case.rows.append(
-        Row(
-            "  xoshiro256** draw only",
-            run.seconds,
-            run.cpu,
-            run.peak_mb,
-            resamples=r,
-            note="the issue's reference generator with Lemire's bounded draw, all cores",
+    parts = [
+        ("  numba kernel (index_sums)", r, "",
+         lambda: _numba.index_sums(xc, starts, sizes, keys, out)),
+        ("  numba kernel, rows in L1", r_small,
+         f"{small:,} rows, {r_small:,} resamples: the same number of draws",
+         lambda: _numba.index_sums(xs, starts, sizes_small, keys_small, out_small)),
+        ("  machine limit (draw_only)", r, "draws only, all cores",
+         lambda: _numba.draw_only(len(a), keys)),
+        ("  xoshiro256** draw only", r,
+         "the issue's reference generator with Lemire's bounded draw, all cores",
+         lambda: xoshiro(len(a), len(a), keys)),
+    ]
+    runs = timed_together([fn for *_, fn in parts], repeat)
+    for (tool, resamples, note, _), run in zip(parts, runs):
+        case.rows.append(
+            Row(tool, run.seconds, run.cpu, run.peak_mb, resamples=resamples, note=note)
         )
-    )
 
 
 @functools.cache
