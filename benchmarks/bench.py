@@ -798,10 +798,12 @@ def main(argv=None) -> int:
         tiny = engine.replicate_keys(0, 0, 2)
         _numba.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)))
         _numba.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 1)))
+        _numba.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)),
+                          tree_units=4, cell_bits=2)  # the tree scheme's kernel
         _numba.draw_only(4, tiny)
         warm = time.perf_counter() - t0
-        st = _numba._index_sums.stats
-        cached = "loaded from the on-disk cache" if st.cache_hits else "compiled (cache was cold)"
+        hits = [k.stats.cache_hits for k in (_numba._flat_sums, _numba._tree_sums)]
+        cached = "loaded from the on-disk cache" if all(hits) else "compiled (cache was cold)"
         print(
             f"numba {numba.__version__}: {numba.get_num_threads()} threads, layer "
             f"{numba.threading_layer()}; kernels {cached} in {warm:.2f} s (not timed below)"

@@ -582,12 +582,14 @@ class _Recorder:
 
 @pytest.mark.parametrize("cold", [True, False])
 def test_progress_hears_before_numba_compiles(nb, monkeypatch, cold):
-    monkeypatch.setattr(nb, "needs_compile", lambda: cold)
+    asked = []
+    monkeypatch.setattr(nb, "needs_compile", lambda sizes: asked.append(list(sizes)) or cold)
     plan = DrawPlan.from_columns(np.arange(40.0)[:, None], [0], [40])
     progress = _Recorder()
     resample_sums(plan, 10, 0, backend="numba", progress=progress)
     assert (progress.calls[0] == "compiling") is cold
     assert progress.calls[-1] == 10
+    assert asked == [[40]]  # the sizes decide which kernel compiles
     # numpy never compiles; a plain function as progress has no compiling() to call
     progress = _Recorder()
     resample_sums(plan, 10, 0, backend="numpy", progress=progress)
@@ -602,11 +604,16 @@ def test_needs_compile_reads_numba_cache(nb, tmp_path):
     import subprocess  # noqa: PLC0415
     import sys  # noqa: PLC0415
 
-    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), replicate_keys(0, 0, 2),
-                  np.empty((2, 1, 1)))
+    keys, tree = replicate_keys(0, 0, 2), [engine.TREE_UNITS]
+    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), keys, np.empty((2, 1, 1)))
+    assert nb.needs_compile([4]) is False
+    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), keys, np.empty((2, 1, 1)),
+                  tree_units=4, cell_bits=2)
+    assert nb.needs_compile(tree) is False
     assert nb.needs_compile() is False
-    code = "from pairboot import _numba; print(_numba.needs_compile())"
-    for cache, expected in ((None, "False"), (str(tmp_path), "True")):
+    code = ("from pairboot import _numba; "
+            f"print(_numba.needs_compile([4]), _numba.needs_compile({tree}))")
+    for cache, expected in ((None, "False False"), (str(tmp_path), "True True")):
         env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {}))
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, check=True).stdout.strip()

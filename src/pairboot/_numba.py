@@ -32,6 +32,11 @@ rows are swept at once, for eight replicates together, so that ``x`` streams fro
 once per eight replicates.  The split draws ``Binomial(c, 1/2)`` as the number of ones
 in ``c`` random bits (LLVM's ``ctpop``).
 
+The flat paths and the tree path are two parallel kernels, ``_flat_sums`` and
+``_tree_sums``, each compiled (or loaded from numba's cache) when first needed: compiled
+from cold, the flat one takes about 10 s and the tree one 12 s here, against 16 s when
+they were one function that every first run compiled whole.
+
 The counter is advanced by adding ``GAMMA`` (wrapping), which equals ``(t + 1) * GAMMA``
 modulo 2**64 exactly.
 
@@ -473,58 +478,67 @@ def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, 
 
 
 @njit(parallel=True, **_OPTS)
-def _index_sums(x, starts, sizes, tree_h, keys, out, count_bytes, n_runs):
-    n_rep, n_strata, k = keys.shape[0], starts.shape[0], x.shape[1]
+def _flat_sums(x, starts, sizes, strata, keys, out, count_bytes, n_runs):
+    """``out[:, d]`` for the flat strata ``d`` in ``strata``: gathered or counted."""
+    n_rep, k = keys.shape[0], x.shape[1]
     xf = x.reshape(-1)
-    counted = np.zeros(n_strata, dtype=np.bool_)
-    longest = longest_tree = 0
-    plane = 1
-    h_max = 0
-    for d in range(n_strata):
-        if tree_h[d]:
-            plane = max(plane, -(-sizes[d] >> tree_h[d]) + 2)
-            h_max = max(h_max, tree_h[d])
-            longest_tree = max(longest_tree, sizes[d])  # any cell may (in principle) hold all
-        elif sizes[d] * k * 8 > count_bytes:
+    counted = np.zeros(starts.shape[0], dtype=np.bool_)
+    longest = 0
+    for d in strata:
+        if sizes[d] * k * 8 > count_bytes:
             counted[d] = True
             longest = max(longest, sizes[d])
-    group = _TREE_GROUP if h_max else 1
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
         buf = np.empty(_BLOCK, dtype=np.uint64)  # (_COUNT_BLOCK <= _BLOCK)
         cnt = np.zeros(longest, dtype=np.uint8)
-        wraps = np.empty(max(longest, longest_tree) // 256 + 1, dtype=np.uint64)
+        wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
         acc = np.empty(k)
-        planes = np.zeros((group, plane), dtype=np.uint8)
-        levels = np.empty((2, 1 << h_max), dtype=np.int64)
-        cells = np.empty((group, 1 << h_max), dtype=np.int64)
-        counters = np.empty(group, dtype=np.uint64)
-        accs = np.empty((group, k))
-        r_end = (run + 1) * n_rep // n_runs
-        for r0 in range(run * n_rep // n_runs, r_end, group):
-            r1 = min(r0 + group, r_end)
-            for d in range(n_strata):
+        for r in range(run * n_rep // n_runs, (run + 1) * n_rep // n_runs):
+            key = keys[r]
+            for d in strata:
                 start, size = starts[d], sizes[d]
-                if tree_h[d]:
-                    _tree(x, start, size, tree_h[d], keys[r0:r1], buf, planes, wraps, levels,
-                          cells, counters, accs)
-                    out[r0:r1, d, :] = accs[: r1 - r0]
-                    continue
-                for r in range(r0, r1):
-                    key = keys[r]
-                    if counted[d]:
-                        _count(x, start, size, key, buf, cnt, wraps, acc)
-                        for c in range(k):
-                            out[r, d, c] = acc[c]
-                    elif k == 1:
-                        out[r, d, 0] = _gather_1(xf, start, size, key, buf)
-                    elif k == 2:
-                        out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
-                    else:
-                        _gather_k(x, start, size, key, buf, acc)
-                        for c in range(k):
-                            out[r, d, c] = acc[c]
+                if counted[d]:
+                    _count(x, start, size, key, buf, cnt, wraps, acc)
+                    for c in range(k):
+                        out[r, d, c] = acc[c]
+                elif k == 1:
+                    out[r, d, 0] = _gather_1(xf, start, size, key, buf)
+                elif k == 2:
+                    out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
+                else:
+                    _gather_k(x, start, size, key, buf, acc)
+                    for c in range(k):
+                        out[r, d, c] = acc[c]
+
+
+@njit(parallel=True, **_OPTS)
+def _tree_sums(x, starts, sizes, tree_h, strata, keys, out, n_runs):
+    """``out[:, d]`` for the tree strata ``d`` in ``strata``, ``_TREE_GROUP`` replicates
+    at a time."""
+    n_rep, k = keys.shape[0], x.shape[1]
+    plane, h_max, longest = 1, 0, 0
+    for d in strata:
+        plane = max(plane, -(-sizes[d] >> tree_h[d]) + 2)
+        h_max = max(h_max, tree_h[d])
+        longest = max(longest, sizes[d])  # any cell may (in principle) hold all
+    n_runs = max(1, min(n_rep, n_runs))
+    for run in prange(n_runs):
+        buf = np.empty(_COUNT_BLOCK, dtype=np.uint64)
+        wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
+        planes = np.zeros((_TREE_GROUP, plane), dtype=np.uint8)
+        levels = np.empty((2, 1 << h_max), dtype=np.int64)
+        cells = np.empty((_TREE_GROUP, 1 << h_max), dtype=np.int64)
+        counters = np.empty(_TREE_GROUP, dtype=np.uint64)
+        accs = np.empty((_TREE_GROUP, k))
+        r_end = (run + 1) * n_rep // n_runs
+        for r0 in range(run * n_rep // n_runs, r_end, _TREE_GROUP):
+            r1 = min(r0 + _TREE_GROUP, r_end)
+            for d in strata:
+                _tree(x, starts[d], sizes[d], tree_h[d], keys[r0:r1], buf, planes, wraps,
+                      levels, cells, counters, accs)
+                out[r0:r1, d, :] = accs[: r1 - r0]
 
 
 def index_sums(
@@ -565,18 +579,18 @@ def index_sums(
     if count_bytes is None:
         count_bytes = COUNT_PATH_BYTES if x.shape[1] <= 2 else COUNT_PATH_BYTES_WIDE
     check_tree(tree_units, cell_bits)
-    tree_h = np.zeros(max(1, len(sizes)), dtype=np.int64)
-    for d, n in enumerate(sizes.tolist()):
-        if n >= tree_units:
-            tree_h[d] = tree_levels(n, cell_bits)
+    tree_h = np.array([tree_levels(n, cell_bits) if n >= tree_units else 0
+                       for n in sizes.tolist()], dtype=np.int64)
+    target = out if out.dtype == np.float64 and out.flags.c_contiguous else np.empty(shape)
     # Several runs per thread balance the load; any partition gives the same sums.
     runs = 4 * numba.get_num_threads()
-    if out.dtype == np.float64 and out.flags.c_contiguous:
-        _index_sums(x, starts, sizes, tree_h, keys, out, int(count_bytes), runs)
-    else:
-        tmp = np.empty(shape)
-        _index_sums(x, starts, sizes, tree_h, keys, tmp, int(count_bytes), runs)
-        out[...] = tmp
+    flat, tree = np.flatnonzero(tree_h == 0), np.flatnonzero(tree_h)
+    if len(flat):
+        _flat_sums(x, starts, sizes, flat, keys, target, int(count_bytes), runs)
+    if len(tree):
+        _tree_sums(x, starts, sizes, tree_h, tree, keys, target, runs)
+    if target is not out:
+        out[...] = target
 
 
 @njit(parallel=True, **_OPTS)
@@ -608,17 +622,28 @@ def draw_only(n: int, keys: np.ndarray, *, size: int | None = None) -> int:
     return int(_draw_only(int(n), np.uint64(m), keys))
 
 
-def needs_compile() -> bool:
-    """Whether the next :func:`index_sums` call compiles the kernel (about 15 s, once).
+def needs_compile(sizes=None) -> bool:
+    """Whether :func:`index_sums` on draw strata of these sizes (default: of any size)
+    compiles a kernel first (about 10 s for strata under ``TREE_UNITS`` units, 13 s from
+    it, once).
 
-    True when this process has not compiled it and numba's on-disk cache has no entry
-    for this version of the source (a fresh install, or a read-only install folder
-    without a usable ``NUMBA_CACHE_DIR``).  Best effort: it reads numba's cache index,
-    which is not a public interface, and says False when it cannot.
+    True when this process has not compiled that kernel and numba's on-disk cache has
+    no entry for this version of the source (a fresh install, or a read-only install
+    folder without a usable ``NUMBA_CACHE_DIR``).  Best effort: it reads numba's cache
+    index, which is not a public interface, and says False when it cannot.
     """
-    if _index_sums.signatures:
+    sizes = None if sizes is None else np.asarray(sizes)
+    used = (
+        (_flat_sums, sizes is None or bool((sizes < TREE_UNITS).any())),
+        (_tree_sums, sizes is None or bool((sizes >= TREE_UNITS).any())),
+    )
+    return any(_compiles(kernel) for kernel, needed in used if needed)
+
+
+def _compiles(kernel) -> bool:
+    if kernel.signatures:
         return False
     try:
-        return not _index_sums._cache._cache_file._load_index()
+        return not kernel._cache._cache_file._load_index()
     except Exception:  # noqa: BLE001  (numba internals changed: no notice, no harm)
         return False

@@ -543,7 +543,7 @@ class ProgressBar:
     def compiling(self) -> None:
         """Called before numba compiles the kernel: the one slow start after installing."""
         if self.enabled:
-            self._show("compiling the fast kernel (once after installing, ~15 s) ")
+            self._show("compiling the fast kernel (once after installing, ~10 s) ")
             self.compiled = True
 
     def _show(self, line: str) -> None:

@@ -105,7 +105,7 @@ def compare(
     progress : callable, optional
         Called as ``progress(done)`` with the number of finished resamples.  If it
         has a ``compiling()`` method, that is called first when numba is about to
-        compile its kernel (the first large run after installing: about 15 s).
+        compile its kernel (the first large run after installing: about 10 s).
 
     Returns
     -------

@@ -402,12 +402,12 @@ def resample_sums(
         if fast is None and backend == "numba":
             raise ImportError('the numba backend needs numba: pip install "pairboot[fast]"')
         name = "numba" if fast is not None else "numpy"
-        if fast is not None and callable(getattr(progress, "compiling", None)):
-            if fast.needs_compile():
-                progress.compiling()
         kernel = fast.index_sums if fast is not None else index_sums_numpy
         sel = np.asarray(index_strata)
         st, sz = starts[sel].astype(np.int64), sizes[sel].astype(np.int64)
+        if fast is not None and callable(getattr(progress, "compiling", None)):
+            if fast.needs_compile(sz):
+                progress.compiling()
         keys = replicate_keys(seed, stream, n_resamples)
         # Memory batches hold whole BLOCKs; every replicate's draws depend on its key only.
         batch = BLOCK * max(1, 16 if name == "numba" else 1)
