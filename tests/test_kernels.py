@@ -52,8 +52,14 @@ def nb():
 TREE = {"tree_units": 256, "cell_bits": 5}
 """Small strata drawn top bits first (1,000 units: 32 cells), for the tree path's tests."""
 
-PATHS = {"gather": {"count_bytes": 1 << 60}, "count": {"count_bytes": 0}, "tree": TREE}
-"""Keyword arguments of ``index_sums`` that select each path (tree strata are counted)."""
+PATHS = {
+    "gather": {"count_bytes": 1 << 60},
+    "count": {"count_bytes": 0},
+    "tree": TREE,
+    "tree+count": {"count_bytes": 0, **TREE},
+}
+"""Keyword arguments of ``index_sums`` that select each path (tree strata are counted;
+with "tree" the small strata are gathered, with "tree+count" counted: both kernels run)."""
 
 
 def _reference(x, starts, sizes, keys, **tree):
@@ -75,7 +81,7 @@ def _kernel(nb, x, starts, sizes, keys, count_bytes=None, **tree):
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("layout", range(len(LAYOUTS)))
-@pytest.mark.parametrize("path", ["gather", "count", "tree"])
+@pytest.mark.parametrize("path", list(PATHS))
 def test_numba_matches_numpy_reference(nb, k, layout, path):
     starts, sizes = LAYOUTS[layout]
     n = starts[-1] + sizes[-1]
@@ -85,11 +91,11 @@ def test_numba_matches_numpy_reference(nb, k, layout, path):
     x = rng.uniform(size=(n, k))
     x[:, -1] *= 1000.0
     keys = replicate_keys(7 + layout, 0, 67)
-    tree = TREE if path == "tree" else {}
+    tree = TREE if path.startswith("tree") else {}
     got = _kernel(nb, x, starts, sizes, keys, **PATHS[path])
     expected = _reference(x, starts, sizes, keys, **tree)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
-    if path == "tree":  # the strata of TREE_UNITS units or more draw other units
+    if tree:  # the strata of TREE_UNITS units or more draw other units
         flat = _reference(x, starts, sizes, keys)
         for d, size in enumerate(sizes):
             assert np.array_equal(expected[:, d], flat[:, d]) == (size < TREE["tree_units"])
@@ -595,6 +601,27 @@ def test_progress_hears_before_numba_compiles(nb, monkeypatch, cold):
     resample_sums(plan, 10, 0, backend="numpy", progress=progress)
     assert "compiling" not in progress.calls
     resample_sums(plan, 10, 0, backend="numba", progress=lambda done: None)
+
+
+def test_no_strata(nb):
+    out = np.empty((3, 0, 2))
+    nb.index_sums(np.zeros((5, 2)), np.array([], np.int64), np.array([], np.int64),
+                  replicate_keys(0, 0, 3), out)
+    assert out.shape == (3, 0, 2)
+
+
+def test_needs_compile_asks_about_the_kernel_the_sizes_use(nb, monkeypatch):
+    """Strata under TREE_UNITS units use the flat kernel, the others the tree kernel."""
+    big = engine.TREE_UNITS
+    for cold in (nb._flat_sums, nb._tree_sums):
+        monkeypatch.setattr(nb, "_compiles", lambda kernel, cold=cold: kernel is cold)
+        flat_cold = cold is nb._flat_sums
+        assert nb.needs_compile([4]) is flat_cold
+        assert nb.needs_compile([big - 1]) is flat_cold
+        assert nb.needs_compile([big]) is not flat_cold
+        assert nb.needs_compile([4, big]) is True
+        assert nb.needs_compile([]) is False
+        assert nb.needs_compile() is True  # sizes unknown: either kernel
 
 
 def test_needs_compile_reads_numba_cache(nb, tmp_path):

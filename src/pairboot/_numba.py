@@ -5,10 +5,10 @@
 GAMMA) * size[d] / 2**64)``, ``t`` counting over all units, stratum after stratum; strata
 of ``TREE_UNITS`` units or more draw by the tree scheme of :mod:`pairboot.engine`)
 without an index or weight array: indices live in a small buffer in L1, and the
-counting path below holds one byte per unit per thread.  Each replicate is summed by one
-thread in a fixed order, so the result is bit-identical for any number of threads and
-any split of the replicates into calls; it agrees with the numpy kernel to rounding (the
-two add the same numbers in different orders).
+counting path below holds one byte per unit per thread.  Each replicate's sum over a
+stratum is computed by one thread in a fixed order, so the result is bit-identical for
+any number of threads and any split of the replicates into calls; it agrees with the
+numpy kernel to rounding (the two add the same numbers in different orders).
 
 Two ways of adding, chosen per draw stratum by its size and width alone (never by the
 machine):
@@ -33,9 +33,10 @@ once per eight replicates.  The split draws ``Binomial(c, 1/2)`` as the number o
 in ``c`` random bits (LLVM's ``ctpop``).
 
 The flat paths and the tree path are two parallel kernels, ``_flat_sums`` and
-``_tree_sums``, each compiled (or loaded from numba's cache) when first needed: compiled
-from cold, the flat one takes about 10 s and the tree one 12 s here, against 16 s when
-they were one function that every first run compiled whole.
+``_tree_sums``, each compiled (or loaded from numba's cache) when first needed.  Compiled
+from cold here, the flat one takes about 10 s and the tree one 12 s; as one function,
+which every first run compiled whole, they took 16-18 s.  A job with strata of both kinds
+compiles both (about 21 s, once).
 
 The counter is advanced by adding ``GAMMA`` (wrapping), which equals ``(t + 1) * GAMMA``
 modulo 2**64 exactly.
@@ -624,8 +625,8 @@ def draw_only(n: int, keys: np.ndarray, *, size: int | None = None) -> int:
 
 def needs_compile(sizes=None) -> bool:
     """Whether :func:`index_sums` on draw strata of these sizes (default: of any size)
-    compiles a kernel first (about 10 s for strata under ``TREE_UNITS`` units, 13 s from
-    it, once).
+    compiles a kernel first (once each: about 10 s for strata under ``TREE_UNITS`` units,
+    12 s for the others).
 
     True when this process has not compiled that kernel and numba's on-disk cache has
     no entry for this version of the source (a fresh install, or a read-only install
