@@ -24,10 +24,11 @@ Notes on the method, printed again with the results:
   time is reported on its own line.
 - Times are medians over ``--repeat`` runs, except that a tool whose first run takes
   more than 5 s runs once.  The kernel, its in-L1 run and the two draw-only runs take
-  turns (one run of each per round), so that their ratios do not depend on when each
-  ran.  Peers too slow for the full R at large n run fewer resamples and their time is
-  scaled up linearly (marked ``*``): their cost per resample is constant, so this is
-  accurate to a few per cent.
+  turns (one run of each per round, one round when one of them takes over 5 s), so that
+  their ratios do not depend on when each ran: this machine has slow spells.  Peers too
+  slow for the full R at large n run fewer resamples and their time is scaled up
+  linearly (marked ``*``): their cost per resample is constant, so this is accurate to a
+  few per cent.
 - Peak memory is the peak resident set size during the call minus the resident size
   before it (Linux: ``VmHWM`` after resetting it through ``/proc/self/clear_refs``), so
   it covers numba's and numpy's allocations alike; the input arrays already exist.
@@ -36,8 +37,8 @@ Notes on the method, printed again with the results:
   generator on all cores and do nothing else (``pairboot._numba.draw_only``).  For
   context, the same with xoshiro256** and Lemire's bounded draw (the generator the
   issue's targets assumed), compiled here with numba; and the kernel itself making the
-  same number of draws among 2,000 rows (32 KiB, in L1), which shows what adding up the
-  drawn rows costs the core when memory costs nothing.
+  same number of draws on its counting path among 1,000 rows (rows and counts in L1),
+  which shows what using the drawn indices costs the core when memory costs nothing.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ from pairboot import engine
 SLOW = 5.0
 """Seconds above which a tool is not repeated."""
 
-L1_ROWS = 2_000
-"""Rows of the kernel's in-cache run: two float64 columns, 32 KiB, in any core's L1."""
+L1_ROWS = 1_000
+"""Rows of the kernel's in-cache run: two float64 columns (16 KiB) and their byte counts,
+in any core's L1 with the index buffer."""
 
 MEMORY_BUDGET = 1 << 28
 """Bytes per batch for the peers that materialise resamples (scipy, numpy gather)."""
@@ -121,18 +123,13 @@ def measure(fn) -> Run:
 
 def timed(fn, repeat: int) -> Run:
     """Median of ``repeat`` runs (one run when the first is slow)."""
-    runs = [measure(fn)]
-    while len(runs) < repeat and runs[0].seconds < SLOW:
-        runs.append(measure(fn))
-    runs.sort(key=lambda r: r.seconds)
-    mid = runs[len(runs) // 2]
-    return Run(mid.seconds, mid.cpu, max(r.peak_mb for r in runs), mid.value)
+    return timed_together([fn], repeat)[0]
 
 
 def timed_together(fns, repeat: int) -> list[Run]:
     """:func:`timed` for several functions whose times are compared, run in turns (one
     run of each per round), so that a slower or faster spell of the machine falls on
-    all of them alike."""
+    all of them alike.  One round when any of them first takes more than ``SLOW``."""
     rounds = [[measure(fn) for fn in fns]]
     while len(rounds) < repeat and max(r.seconds for r in rounds[0]) < SLOW:
         rounds.append([measure(fn) for fn in fns])
@@ -224,21 +221,28 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     starts, sizes = np.array([0]), np.array([len(a)])
     out = np.empty((r, 1, 2))
     xc = np.ascontiguousarray(x)
-    # The same number of draws among 2,000 rows of two columns (32 KiB, in L1): what
-    # using an index costs when memory costs nothing.
+    # The same number of draws, counted, among L1_ROWS rows: what using an index costs the
+    # core when memory costs nothing.  The keys are reused (the sums are not looked at).
     small, r_small = L1_ROWS, r * len(a) // L1_ROWS
     xs = np.ascontiguousarray(x[:small])
-    keys_small = engine.replicate_keys(0, 0, r_small)
-    out_small = np.empty((r_small, 1, 2))
+    keys_small = engine.replicate_keys(0, 0, min(r_small, 1 << 16))
+    out_small = np.empty((len(keys_small), 1, 2))
     sizes_small = np.array([small])
+
+    def in_l1():
+        for r0 in range(0, r_small, len(keys_small)):
+            m = min(len(keys_small), r_small - r0)
+            _numba.index_sums(xs, starts, sizes_small, keys_small[:m], out_small[:m],
+                              count_bytes=0)
+
     xoshiro = _xoshiro_draw_only()
     xoshiro(16, len(a), keys[:2])  # compile outside the timing
     parts = [
         ("  numba kernel (index_sums)", r, "",
          lambda: _numba.index_sums(xc, starts, sizes, keys, out)),
         ("  numba kernel, rows in L1", r_small,
-         f"{small:,} rows, {r_small:,} resamples: the same number of draws",
-         lambda: _numba.index_sums(xs, starts, sizes_small, keys_small, out_small)),
+         f"{small:,} rows counted, {r_small:,} resamples: the same number of draws",
+         in_l1),
         ("  machine limit (draw_only)", r, "draws only, all cores",
          lambda: _numba.draw_only(len(a), keys)),
         ("  xoshiro256** draw only", r,
@@ -706,8 +710,8 @@ def summary() -> None:
         if l1 and lim:
             print(
                 f"   {case.name:10s} the same with the rows in L1 = "
-                f"{l1.seconds / lim.seconds:.2f}  (what adding up costs the core per draw, "
-                "with memory costing nothing)"
+                f"{l1.seconds / lim.seconds:.2f}  (counting among {L1_ROWS:,} rows: what using "
+                "the indices costs the core when memory costs nothing)"
             )
         xo = parts.get("xoshiro256** draw only")
         if kern and xo:
@@ -802,8 +806,10 @@ def main(argv=None) -> int:
                           tree_units=4, cell_bits=2)  # the tree scheme's kernel
         _numba.draw_only(4, tiny)
         warm = time.perf_counter() - t0
-        hits = [k.stats.cache_hits for k in (_numba._flat_sums, _numba._tree_sums)]
-        cached = "loaded from the on-disk cache" if all(hits) else "compiled (cache was cold)"
+        hits = [bool(k.stats.cache_hits) for k in (_numba._flat_sums, _numba._tree_sums)]
+        cached = ("loaded from the on-disk cache" if all(hits) else
+                  "partly compiled (one was not in the cache)" if any(hits) else
+                  "compiled (cache was cold)")
         print(
             f"numba {numba.__version__}: {numba.get_num_threads()} threads, layer "
             f"{numba.threading_layer()}; kernels {cached} in {warm:.2f} s (not timed below)"
