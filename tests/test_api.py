@@ -373,3 +373,46 @@ def test_undefined_pooled_metric_counts_resamples_not_strata():
                          n_resamples=1000, seed=0)
     messages = [str(w.message) for w in caught if "undefined" in str(w.message)]
     assert messages and all(" of 1000 resamples" in m for m in messages)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "normal", "bca", "studentized"])
+def test_a_common_offset_changes_no_interval(method):
+    """``b - a`` is the same with 1e9 added to both systems, and so must every interval
+    be.  (Resampled differences spreading less than 1e-9 of the scores' size were once
+    taken for constant ones, and the studentized variance, from raw sums of squares,
+    lost all its digits.)"""
+    rng = np.random.default_rng(0)
+    x, d = rng.normal(0, 1, 100), rng.normal(0.2, 1, 100)
+    ref = pairboot.compare(x, x + d, seed=0, method=method, n_resamples=2000)
+    res = pairboot.compare(x + 1e9, x + 1e9 + d, seed=0, method=method, n_resamples=2000)
+    # b - a is off by about 1e9 * 2**-53 ~ 1e-7 per item at this offset
+    assert res.confidence_interval == pytest.approx(ref.confidence_interval, abs=1e-5)
+    assert res.p_value == pytest.approx(ref.p_value, abs=1e-3)
+
+
+def test_tiny_differences_are_not_constant():
+    """Two nearly equal systems (differences of 1e-10 on scores of 1) get the interval
+    of their differences, not the zero width of constant ones."""
+    rng = np.random.default_rng(0)
+    a, d = rng.uniform(0, 1, 200), rng.normal(0, 1e-10, 200)
+    ref = pairboot.compare(np.zeros(200), d, seed=0).confidence_interval
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pairboot.DegenerateDataWarning)
+        got = pairboot.compare(a, a + d, seed=0).confidence_interval
+    assert got.high - got.low == pytest.approx(ref.high - ref.low, rel=1e-4)
+    assert got.low < 0 < got.high
+
+
+def test_studentized_rounding_is_not_a_standard_error():
+    """The per-item differences are 0.5, 0.5, 2.5 in all three: a resample of the first
+    two items has a standard error of 0 (dropped, as documented), whatever rounding the
+    scores carry; left at 1e-9 it made t about 1e8 and the interval (0.5, 4e7)."""
+    cases = [([0, 0, 0], [0.5, 0.5, 2.5]), ([0, 1, 2], [0.5, 1.5, 4.5]),
+             ([0.1, 0.7, 0.3], [0.6, 1.2, 2.8])]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pairboot.PairbootWarning)
+        cis = [pairboot.compare(np.array(a), np.array(b), seed=0, method="studentized",
+                                n_resamples=2000).confidence_interval for a, b in cases]
+    for ci in cis:
+        assert ci == pytest.approx(cis[0], abs=1e-9)
+    assert cis[0] == pytest.approx((0.5, 7 / 6), abs=1e-9)  # the bootstrap-t's atoms

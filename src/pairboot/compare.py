@@ -28,7 +28,10 @@ SMALL_N = 30
 
 _JACK_CHUNK = 1 << 16
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
-_ROUNDING = 1e-9  # relative spread below which resampled values count as equal
+_ROUNDING_ULPS = 256.0
+"""Resampled values count as equal when they spread less than this many units of
+rounding (2**-53) times sqrt(items) times the size of the scores: the rounding of the
+resampled sums grows like sqrt(n) (worst case n, on data that then do not vary)."""
 _POWER_Z = 0.8416212335729143  # standard normal quantile at 0.8: 80% power
 
 
@@ -131,12 +134,13 @@ def compare(
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
     )
     studentized = args.method == "studentized"
-    plan, pairs = _with_cross_products(design.plan) if studentized else (design.plan, None)
+    plan, pairs, centers = (_with_cross_products(design.plan) if studentized
+                            else (design.plan, None, None))
     sums, engine = resample_sums(
         plan, args.n_resamples, args.seed, backend=args.backend, progress=progress
     )
     observed = _observed_sums(plan)
-    stat = _Statistic(design, sums, observed, pairs)
+    stat = _Statistic(design, sums, observed, pairs, centers)
     notes: list[tuple[type[Warning], str]] = []
     notes += _design_notes(design, args)
     draws = args.n_resamples * len(plan.x)
@@ -220,17 +224,29 @@ def _pairs(k: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(k) for j in range(i, k)]
 
 
-def _with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, list[tuple[int, int]]]:
-    """Append ``x_i * x_j`` (i <= j, both varying) so every replicate's covariance comes
-    with its sums; also returns the (i, j) of every appended column."""
-    varying = np.flatnonzero(np.isnan(plan.constant)).tolist()
-    pairs = [(varying[i], varying[j]) for i, j in _pairs(len(varying))]
+def _with_cross_products(plan: DrawPlan):
+    """Append ``(x_i - c_i) (x_j - c_j)`` (i <= j, both varying; ``c`` the column's mean
+    in the unit's draw stratum) so every replicate's covariance comes with its sums.
+
+    Centred, the products carry the covariance itself: raw products would leave it to
+    the difference of two sums of squares, all of whose digits a common offset of the
+    scores (1e8 on differences of 1) takes.  Returns the plan, the (i, j) of every
+    appended column and the centres, (draw strata, logical columns), 0 where constant.
+    """
+    varying = np.flatnonzero(np.isnan(plan.constant))
+    pairs = [(int(varying[i]), int(varying[j])) for i, j in _pairs(len(varying))]
+    centers = np.zeros((len(plan.starts), plan.n_columns))
+    xc = np.empty_like(plan.x)
+    for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+        if m:
+            centers[d, varying] = plan.x[s : s + m].mean(axis=0)
+            np.subtract(plan.x[s : s + m], centers[d, varying], out=xc[s : s + m])
     prods = np.empty((len(plan.x), len(pairs)))
     for p, (i, j) in enumerate(_pairs(len(varying))):
-        np.multiply(plan.x[:, i], plan.x[:, j], out=prods[:, p])
+        np.multiply(xc[:, i], xc[:, j], out=prods[:, p])
     x = np.concatenate([plan.x, prods], axis=1)
     constant = np.concatenate([plan.constant, np.full(len(pairs), np.nan)])
-    return DrawPlan(x, plan.starts, plan.sizes, constant), pairs
+    return DrawPlan(x, plan.starts, plan.sizes, constant), pairs, centers
 
 
 def _observed_sums(plan: DrawPlan) -> np.ndarray:
@@ -266,7 +282,7 @@ class _Statistic:
       same pooled value (micro F1, say) as without strata.
     """
 
-    def __init__(self, design: Design, sums, observed, cross_pairs):
+    def __init__(self, design: Design, sums, observed, cross_pairs, centers=None):
         self.design = design
         self.k2 = 2 * design.k
         self.n_strata = len(design.weights)
@@ -275,6 +291,7 @@ class _Statistic:
         self.M = self._merge(sums[..., : self.k2])  # (R, H, 2k)
         self.M_hat = self._merge(observed[..., : self.k2])  # (1, H, 2k)
         self.cross_pairs = cross_pairs  # None unless studentized
+        self.centers = centers  # (D, K): the cross products' centres (studentized)
         self.undefined = {"a": [0, 0], "b": [0, 0]}  # per system: undefined, evaluated
         self._separate: dict = {}
         self._uncounted: dict = {}
@@ -428,16 +445,26 @@ class _Statistic:
 
         ``Cov_d`` is zero but for two varying columns (i <= j, the ``cross_pairs``):
         a column constant within the stratum does not vary.  Their mean product comes
-        from the engine's sums of ``x_i x_j``, so the term is the sum over those pairs of
-        ``(2 - [i = j]) g_i g_j (S_ij - S_i S_j / m)``.
+        from the engine's sums of the centred products ``P_ij`` (the ``m`` draws of a
+        stratum make ``sum (x - c) = S - m c``), so the term is the sum over those pairs
+        of ``(2 - [i = j]) g_i g_j (P_ij - (S_i - m c_i) (S_j - m c_j) / m)``.
         """
         k2, d2h = self.k2, self.design.draw_to_stratum
         m = self.design.plan.sizes.astype(np.float64)
         g = grad if len(d2h) == self.n_strata else grad[:, d2h, :]  # paired: d2h = identity
         out = np.zeros(draw.shape[:2])
+        size = np.zeros(draw.shape[:2])  # what the terms' rounding is relative to
         for p, (i, j) in enumerate(self.cross_pairs):
-            cov_sum = draw[..., k2 + p] - draw[..., i] * draw[..., j] / m
-            out += (1.0 if i == j else 2.0) * g[..., i] * g[..., j] * cov_sum
+            si = draw[..., i] - m * self.centers[:, i]
+            sj = si if i == j else draw[..., j] - m * self.centers[:, j]
+            mean_part = si * sj / m
+            gg = (1.0 if i == j else 2.0) * g[..., i] * g[..., j]
+            out += gg * (draw[..., k2 + p] - mean_part)
+            size += np.abs(gg) * (np.abs(draw[..., k2 + p]) + np.abs(mean_part))
+        # Where the variance is 0 (a resample of units whose differences are equal: one
+        # distinct unit, or constant differences) only rounding is left, which must not
+        # pass for a tiny standard error (it would make t huge).
+        out[np.abs(out) <= _ROUNDING_ULPS * 2.0**-53 * size] = 0.0
         return out
 
     def estimand(self, which: str, coef: np.ndarray, bca: bool, combined: bool) -> _Estimand:
@@ -452,7 +479,8 @@ class _Statistic:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        tol = _ROUNDING * max(abs(est), self.scale)
+        tol = _ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(
+            abs(est), self.scale)
         if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
             theta = np.where(ok, est, theta)
         influence = None
