@@ -416,3 +416,19 @@ def test_studentized_rounding_is_not_a_standard_error():
     for ci in cis:
         assert ci == pytest.approx(cis[0], abs=1e-9)
     assert cis[0] == pytest.approx((0.5, 7 / 6), abs=1e-9)  # the bootstrap-t's atoms
+
+
+def test_studentized_ratio_does_not_depend_on_the_scale():
+    """A ratio of sums is the same on statistics scaled by 1e-9, and so must its
+    studentized interval be (the gradient's step had an absolute floor of 1, which
+    swamped sums below 1e-6)."""
+    rng = np.random.default_rng(0)
+    den = rng.uniform(1, 5, 60)
+    num_a = den * rng.uniform(0.3, 0.7, 60)
+    num_b = num_a + den * rng.normal(0.05, 0.1, 60)
+    res = [pairboot.compare(np.column_stack([num_a, den]) * s,
+                            np.column_stack([num_b, den]) * s, metric="ratio",
+                            method="studentized", seed=0, n_resamples=2000)
+           for s in (1.0, 1e-9)]
+    for get in (lambda r: r.confidence_interval, lambda r: r.score_a.confidence_interval):
+        assert get(res[1]) == pytest.approx(get(res[0]), rel=1e-6)

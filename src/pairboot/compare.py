@@ -417,7 +417,11 @@ class _Statistic:
         grad = np.zeros_like(at)
         moved = at.copy()  # one column moved at a time, then put back
         for j in range(0, k) if which == "a" else range(k, 2 * k):
-            step = 6e-6 * np.maximum(np.abs(at[..., j]), 1.0)
+            # relative steps, down to a thousandth of the column's typical sum: the
+            # gradient does not depend on the scale of the statistics
+            typical = float(np.abs(self.M_hat[..., j]).mean())
+            floor = 1e-3 * typical if typical > 0 else 1.0
+            step = 6e-6 * np.maximum(np.abs(at[..., j]), floor)
             moved[..., j] = at[..., j] + step
             up = self.phi(which, moved)
             moved[..., j] = at[..., j] - step
