@@ -432,3 +432,14 @@ def test_studentized_ratio_does_not_depend_on_the_scale():
            for s in (1.0, 1e-9)]
     for get in (lambda r: r.confidence_interval, lambda r: r.score_a.confidence_interval):
         assert get(res[1]) == pytest.approx(get(res[0]), rel=1e-6)
+
+
+def test_unpaired_samples_of_different_sizes_warn_on_the_smaller():
+    """n_items counts both samples when their sizes differ; the warning about few items
+    is about the smaller sample (5 items against 50 said nothing)."""
+    rng = np.random.default_rng(0)
+    for n_a, n_b, who in ((20, 21, "A"), (50, 5, "B")):
+        with pytest.warns(pairboot.SmallSampleWarning,
+                          match=f"only {min(n_a, n_b)} items in {who}'s sample"):
+            pairboot.compare(rng.normal(0, 1, n_a), rng.normal(0.1, 1, n_b), paired=False,
+                             seed=0)

@@ -561,10 +561,15 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
     notes = []
     unit = "groups" if design.n_groups is not None else "items"
     n_units = design.n_groups if design.n_groups is not None else design.n_items
+    where = ""
+    sizes = design.plan.sizes
+    if not args.paired and design.strata_names is None and sizes.min() != sizes.max():
+        # unpaired samples of different sizes (n_items counts both): the smaller one
+        n_units, where = int(sizes.min()), f" in {'AB'[int(sizes.argmin())]}'s sample"
     if n_units < SMALL_N:
         notes.append((
             SmallSampleWarning,
-            f"only {n_units} {unit}: with fewer than a few dozen independent {unit} the "
+            f"only {n_units} {unit}{where}: with fewer than a few dozen independent {unit} the "
             "bootstrap interval and p-value are rough (treat as rough: they tend to be too "
             "narrow and too small)",
         ))
