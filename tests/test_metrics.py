@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 import pytest
 
+import pairboot
 from pairboot.metrics import (
     ACCURACY,
     F1,
@@ -747,3 +748,27 @@ def test_compare_counts_undefined_resamples_in_warnings(oracle):
         p = (1 - k / 60) ** 60
         assert abs(counts[system] - p) <= oracle.K * math.sqrt(p * (1 - p) / R_BOOT), system
     assert np.isfinite(res.bootstrap_distribution).all()
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_pooled_bca_leaves_a_unit_out_of_its_stratum(paired):
+    """A ratio with unit denominators is the mean: with strata and population weights,
+    its BCa interval (the pooled path's jackknife) is the mean's (the separate path's).
+    The pooled jackknife once kept the stratum's weight on its remaining units fixed, as
+    if the unit left were replaced by zeros."""
+    rng = np.random.default_rng(0)
+    n = 24
+    a = rng.exponential(1, n)
+    b = a + rng.exponential(1, n) - 0.8
+    strata = np.array(["x"] * 4 + ["y"] * 20)
+    kw = dict(strata=strata, strata_weights={"x": 0.5, "y": 0.5}, method="bca", seed=3,
+              n_resamples=4000, paired=paired)
+    one = np.ones(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pairboot.PairbootWarning)
+        mean = pairboot.compare(a, b, **kw)
+        ratio = pairboot.compare(np.column_stack([a, one]), np.column_stack([b, one]),
+                                 metric="ratio", **kw)
+    assert ratio.confidence_interval == pytest.approx(mean.confidence_interval, abs=1e-9)
+    assert ratio.score_a.confidence_interval == pytest.approx(
+        mean.score_a.confidence_interval, abs=1e-9)

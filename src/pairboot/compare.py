@@ -366,7 +366,9 @@ class _Statistic:
     def _jackknife(self, which, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum of non-zero
         weight (leaving out a unit of a stratum without weight changes nothing, and adds
-        nothing to the acceleration)."""
+        nothing to the acceleration).  The stratum's other ``m - 1`` units keep its
+        population weight: for a pooled estimand its sums are scaled by ``m / (m - 1)``,
+        as a mean over them would be."""
         plan, d2h = self.design.plan, self.design.draw_to_stratum
         M_hat = self.M_hat[0]
         pooled = coef @ M_hat if combined else None
@@ -375,11 +377,14 @@ class _Statistic:
         out = []
         for d in np.flatnonzero(coef[d2h]).tolist():
             h, s, m = int(d2h[d]), int(plan.starts[d]), int(plan.sizes[d])
+            # pooled: the stratum's m - 1 other units keep its population weight
+            own = self.draw_observed[0, d, : self.k2]
+            grow = m / (m - 1) if m > 1 else 1.0
             vals = np.empty(m)
             for c in range(0, m, _JACK_CHUNK):
                 rows = plan.rows(s + c, s + min(c + _JACK_CHUNK, m))[:, : self.k2]
                 if combined:
-                    v = self.phi(which, pooled - coef[h] * rows)
+                    v = self.phi(which, pooled + coef[h] * ((own - rows) * grow - own))
                 else:
                     v = est + coef[h] * (self.phi(which, M_hat[h] - rows) - base[h])
                 vals[c : c + len(rows)] = v
