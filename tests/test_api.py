@@ -443,3 +443,18 @@ def test_unpaired_samples_of_different_sizes_warn_on_the_smaller():
                           match=f"only {min(n_a, n_b)} items in {who}'s sample"):
             pairboot.compare(rng.normal(0, 1, n_a), rng.normal(0.1, 1, n_b), paired=False,
                              seed=0)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e-200])
+def test_standard_error_at_extreme_scales(scale):
+    """Scores scaled by 1e160 or 1e-200 scale the standard error and the normal interval
+    (the replicates' squares overflowed to an infinite s.e., or underflowed to 0)."""
+    rng = np.random.default_rng(0)
+    x, d = rng.normal(0, 1, 100), rng.normal(0.2, 1, 100)
+    ref = pairboot.compare(x, x + d, seed=0, method="normal", n_resamples=2000)
+    res = pairboot.compare(x * scale, (x + d) * scale, seed=0, method="normal",
+                           n_resamples=2000)
+    assert res.standard_error / scale == pytest.approx(ref.standard_error, rel=1e-9)
+    ci = np.array(res.confidence_interval) / scale
+    assert ci == pytest.approx(np.array(ref.confidence_interval), rel=1e-9)
+    assert res.p_value == pytest.approx(ref.p_value, rel=1e-6)

@@ -123,7 +123,9 @@ class Bootstrap:
         elif theta[0] == theta[-1]:
             sd = 0.0  # exactly: np.std of equal values can be off by rounding
         else:
-            sd = float(np.std(theta, ddof=1))
+            # scaled by the largest |value|: squares of 1e160 overflow, of 1e-170 underflow
+            scale = max(abs(float(theta[0])), abs(float(theta[-1])))
+            sd = scale * float(np.std(theta / scale, ddof=1))
         mean = float(theta.mean()) if len(theta) else math.nan
         return cls(float(estimate), theta, z0, a, float(se_hat), t_sorted, t_dropped, sd, mean)
 
