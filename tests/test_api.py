@@ -458,3 +458,14 @@ def test_standard_error_at_extreme_scales(scale):
     ci = np.array(res.confidence_interval) / scale
     assert ci == pytest.approx(np.array(ref.confidence_interval), rel=1e-9)
     assert res.p_value == pytest.approx(ref.p_value, rel=1e-6)
+
+
+def test_one_resample_is_not_called_constant_differences():
+    rng = np.random.default_rng(0)
+    a = rng.uniform(size=40)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pairboot.compare(a, a + rng.normal(0, 0.1, 40), n_resamples=1, seed=0)
+    messages = [str(w.message) for w in caught]
+    assert any("1 resamples leave only" in m for m in messages), messages
+    assert not any("differences are constant" in m for m in messages), messages

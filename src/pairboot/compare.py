@@ -641,7 +641,7 @@ def _interval_notes(diff: _Estimand, design, args, interval, mc):
             f"the {args.method} interval is unbounded for these data; prefer "
             "method='bca' or 'percentile'",
         ))
-    if len(theta) and theta[0] == theta[-1]:
+    if len(theta) > 1 and theta[0] == theta[-1]:  # (one resample: the tail warning says it)
         notes.append((
             DegenerateDataWarning,
             f"every resampled difference equals {theta[0]:.6g}: the per-item differences "
