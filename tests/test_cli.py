@@ -389,8 +389,44 @@ def test_output_never_overwrites_an_input(tmp_path):
     base, new = write_pair(tmp_path)
     digest = sha(new)
     proc = run_cli("compare", base, new, "--output", new, *FAST)
-    assert_one_line_error(proc, "input file")
+    assert_one_line_error(proc, "is an input")
     assert sha(new) == digest
+    # nor the other files a run reads: stratum weights, a metric module, redirected stdin
+    weights = tmp_path / "w.csv"
+    weights.write_text("web,1\nnews,1\n")
+    module = tmp_path / "m.py"
+    module.write_text("import pairboot\nok = pairboot.metrics.MEAN\n")
+    for extra, victim in ((["--stratum", "source", "--stratum-weights", weights], weights),
+                          (["--metric", f"{module}:ok"], module)):
+        digest = sha(victim)
+        proc = run_cli("compare", base, new, "--id", "id", *extra, "--output", victim, *FAST)
+        assert_one_line_error(proc, "is an input")
+        assert sha(victim) == digest
+    digest = sha(new)
+    with open(new, "rb") as stdin:
+        proc = subprocess.run([sys.executable, "-m", "pairboot", "compare", base, "-", "--id",
+                               "id", "--output", new, *FAST], stdin=stdin,
+                              capture_output=True, timeout=120)
+    assert_one_line_error(proc, "is an input (standard input)")
+    assert sha(new) == digest
+
+
+def test_output_to_a_device_link_or_bad_name(tmp_path):
+    """A device is written, not replaced by a file; a symbolic link's target gets the
+    report; an unusable name is refused before the run."""
+    base, new = write_pair(tmp_path)
+    proc = run_in_process("compare", base, new, "--output", os.devnull, *FAST)
+    assert proc.returncode == 0, proc.stderr
+    assert not os.path.isfile(os.devnull)
+    link, real = tmp_path / "link.txt", tmp_path / "real.txt"
+    link.symlink_to(real.name)
+    proc = run_in_process("compare", base, new, "--output", link, *FAST)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and "B - A" in real.read_text()
+    assert_one_line_error(run_in_process("compare", base, new, "--output", "", *FAST),
+                          "no file name")
+    assert_one_line_error(run_in_process("compare", base, new, "--output",
+                                         f"{tmp_path}/nowhere/", *FAST), "names a folder")
 
 
 @pytest.mark.parametrize("fmt, marker", [

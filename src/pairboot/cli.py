@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import stat
 import sys
 import tempfile
 import time
@@ -592,17 +593,59 @@ def write_atomically(path: str, text: str) -> None:
         raise
 
 
-def _check_output(path: str, files: Sequence[str]) -> None:
+def _check_output(path: str, inputs: Sequence[str]) -> str:
+    """Refuse an --output that cannot be written or would overwrite an input, before the
+    run; return how to write it: "atomic" (a file, through a temporary one) or "direct"
+    (a device or pipe such as /dev/null, which must not be replaced by a file).
+
+    ``inputs`` are every file the run reads (data, stratum weights, metric module);
+    standard input counts when it is redirected from a file.
+    """
     if path == readers.STDIN:
-        return
-    if os.path.isdir(path):
-        raise InputError(f"--output {path}: is a directory")
-    for f in files:
-        if f != readers.STDIN and os.path.exists(path) and os.path.samefile(path, f):
-            raise InputError(f"--output {path} is an input file; it would be overwritten")
-    folder = os.path.dirname(os.path.abspath(path))
+        return "stdout"
+    if not path.strip():
+        raise InputError("--output: no file name given")
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        raise InputError(f"--output {path}: names a folder, not a file")
+    target = os.path.realpath(path)  # a symbolic link: its target is the report
+    exists = os.path.exists(target)
+    if exists and not stat.S_ISREG(os.stat(target).st_mode):
+        return "direct"
+    for f in inputs:
+        if f == readers.STDIN:
+            same = exists and _stdin_is(target)
+        else:
+            same = exists and os.path.exists(f) and os.path.samefile(target, f)
+        if same:
+            name = "standard input" if f == readers.STDIN else f
+            raise InputError(f"--output {path} is an input ({name}); it would be overwritten")
+    folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise InputError(f"--output {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--output {path}: cannot write in the folder {folder} (permission "
+                         "denied)")
+    return "atomic"
+
+
+def _stdin_is(path: str) -> bool:
+    try:
+        here, there = os.fstat(sys.stdin.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # (no real stdin: nothing to overwrite)
+        return False
+    return stat.S_ISREG(here.st_mode) and (here.st_dev, here.st_ino) == (there.st_dev,
+                                                                          there.st_ino)
+
+
+def _read_files(args) -> list[str]:
+    """Every file the run reads: the data, a stratum-weights file, a metric module."""
+    files = list(args.files)
+    if args.stratum_weights is not None and os.path.isfile(args.stratum_weights):
+        files.append(args.stratum_weights)
+    module = args.metric.rpartition(":")[0]
+    if module.endswith(".py"):
+        files.append(module)
+    return files
 
 
 # ----------------------------------------------------------------------------- main
@@ -621,8 +664,7 @@ def run_compare(args) -> int:
             f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
             f"interval give --level {args.level / 100:g})"
         )
-    if args.output is not None:
-        _check_output(args.output, args.files)
+    how = _check_output(args.output, _read_files(args)) if args.output is not None else None
     args.metric_object = _metric(args.metric)
     inputs = load_inputs(args)
     readers.release_arrow_memory()  # the tables are gone: their text columns too
@@ -648,12 +690,15 @@ def run_compare(args) -> int:
     finally:
         bar.close()
     text = render(result, args.format, inputs.context)
-    to_stdout = args.output is None or args.output == readers.STDIN
+    to_stdout = how in (None, "stdout")
     if to_stdout:
         sys.stdout.write(text)
         sys.stdout.flush()
+    elif how == "direct":
+        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
     else:
-        write_atomically(args.output, text)
+        write_atomically(os.path.realpath(args.output), text)
     if not (to_stdout and args.format in _SHOWS_WARNINGS):
         for w in result.warnings:  # a file or a machine format: say them where a user looks
             print(f"warning: {' '.join(cli_words(w).split())}", file=sys.stderr)
