@@ -1099,6 +1099,20 @@ def test_position_pairing_refused_when_the_ids_differ(tmp_path):
                           "id column 'QID'", "give --id QID")
 
 
+@pytest.mark.parametrize("flaw", ["repeated", "blank"])
+def test_position_pairing_refused_when_flawed_id_columns_disagree(tmp_path, flaw):
+    """An id column with one repeated or blank id is still a column of ids: reversed in
+    B, it shows the rows are not the same items (they were paired by position)."""
+    rows = scores(30)
+    ids = [f"q{i}" for i in range(30)]
+    ids[5] = ids[4] if flaw == "repeated" else ""
+    a = write_rows(tmp_path / "a.csv", "id,score", [(i, x) for i, (x, _) in zip(ids, rows)])
+    b = write_rows(tmp_path / "b.csv", "id,score",
+                   [(i, y) for i, (_, y) in zip(ids[::-1], rows[::-1])])
+    assert_one_line_error(run_in_process("compare", a, b, *FAST), "id column 'id'",
+                          "repeated or blank ids")
+
+
 def test_position_pairing_ignores_id_like_columns_that_are_not_ids(tmp_path, capsys):
     rows = scores(30)
     # 'key' repeats (not an id), 'uid' only in one file: rows are paired by position

@@ -363,38 +363,48 @@ def _item_labels(
     return readers.merge_labels(labels, ids, column=column, what=what)
 
 
+MOSTLY_IDS = 0.9
+"""Distinct values per row from which an id-named column is taken for a column of ids."""
+
+
 def _shared_id_columns(
     ta: readers.Table, tb: readers.Table
-) -> dict[str, tuple[Sequence[str], Sequence[str]]]:
-    """Columns of both files named like an item id (:data:`ID_HINTS`) and unique in each,
-    with their values in each file."""
+) -> dict[str, tuple[Sequence[str], Sequence[str], bool]]:
+    """Columns of both files named like an item id (:data:`ID_HINTS`) whose values are
+    (nearly) all distinct in each: their values in each file, and whether they are
+    unique in both (so that --id could join on them); unique ones first.  A column of
+    few distinct values (a 'key' of 3 kinds) is not an id; one with a repeated or blank
+    id among hundreds is a column of ids with a flaw."""
     found = {}
     for col in ta.columns:
         if col.strip().lower() not in ID_HINTS or col not in tb.columns:
             continue
-        ids_a = readers.label_column(ta, col)
-        if not readers.all_distinct(ids_a):
-            continue
-        ids_b = readers.label_column(tb, col)
-        if readers.all_distinct(ids_b):
-            found[col] = (ids_a, ids_b)
-    return found
+        ids_a, ids_b = readers.label_column(ta, col), readers.label_column(tb, col)
+        share = min(readers.distinct_fraction(ids_a), readers.distinct_fraction(ids_b))
+        if share >= MOSTLY_IDS:
+            found[col] = (ids_a, ids_b, share == 1.0 and readers.all_distinct(ids_a)
+                          and readers.all_distinct(ids_b))
+    return dict(sorted(found.items(), key=lambda kv: not kv[1][2]))
 
 
 def _check_position_pairing(
-    id_cols: dict[str, tuple[Sequence[str], Sequence[str]]],
+    id_cols: dict[str, tuple[Sequence[str], Sequence[str], bool]],
 ) -> list[str]:
     """Refuse to pair rows by position when both files' id columns say otherwise.
 
     Returns the report's notes for the id columns that agree row by row; raises
-    InputError for the first one that does not (other order, or other ids).
+    InputError for the first one that does not (other order, or other ids), also when it
+    has repeated or blank ids (it cannot join the files, but it shows they differ).
     """
     notes = []
-    for col, (ids_a, ids_b) in id_cols.items():
+    for col, (ids_a, ids_b, unique) in id_cols.items():
         if not readers.same_labels(ids_a, ids_b):
+            fix = (f"give --id {col} to join the files on it" if unique else
+                   "it has repeated or blank ids, so it cannot join them: fix the ids (or "
+                   "rename the column if it does not identify items)")
             raise InputError(
                 f"both files have an id column {col!r} but its rows are in a different "
-                f"order (or hold different ids): give --id {col} to join the files on it"
+                f"order (or hold different ids): {fix}"
             )
         notes.append(f"rows paired by position; their {col!r} columns agree")
     return notes

@@ -898,6 +898,11 @@ def _counts(labels: Sequence[str | None]) -> tuple[int, int]:
     return len(present_labels), len(set(present_labels))
 
 
+def distinct_fraction(labels: Sequence[str | None]) -> float:
+    """Distinct labels per item (missing ones not counted): 1 for a column of ids."""
+    return _counts(labels)[1] / len(labels) if len(labels) else 1.0
+
+
 def all_distinct(labels: Sequence[str | None]) -> bool:
     """Whether every item has a label and no two share one (a column of ids)."""
     return _counts(labels) == (len(labels), len(labels))
