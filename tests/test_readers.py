@@ -88,6 +88,32 @@ def test_line_numbers_count_the_header_and_blank_lines(tmp_path):
     assert msg.startswith(f"{path}, line 5, column 'score': 'x' is not a number")
 
 
+def test_a_quoted_empty_field_is_a_row_not_a_blank_line(tmp_path):
+    """In a one-column CSV, '""' is a row whose score is missing (it was skipped as a
+    blank line, and the next rows were paired with the wrong ones); spaces alone are a
+    blank line."""
+    path = tmp_path / "s.csv"
+    path.write_text('score\n0.1\n""\n   \n0.3\n', encoding="utf-8")
+    table = readers.read_table(str(path))
+    assert table.n_rows == 3 and list(table.lines) == [2, 3, 5]
+    assert "line 3" in error(readers.numeric_column, table, "score")
+
+
+def test_long_text_fields_and_unicode_line_separators_in_json(tmp_path):
+    """A 200,000-character text field (csv's default limit is 131,072) and a raw U+2028
+    or U+0085 inside a JSON string (valid JSON; str.splitlines cut the line there)."""
+    path = tmp_path / "s.csv"
+    path.write_text("id,note,score\nq1," + "x" * 200_000 + ",0.5\nq2,short,0.25\n",
+                    encoding="utf-8")
+    assert readers.numeric_column(readers.read_table(str(path)), "score").tolist() == [0.5, 0.25]
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": "q1", "note": "a\u2028b\u0085c", "score": 0.5}\n'
+                    '{"id": "q2", "note": "d", "score": 0.25}\n', encoding="utf-8")
+    table = readers.read_table(str(path))
+    assert readers.numeric_column(table, "score").tolist() == [0.5, 0.25]
+    assert list(table.lines) == [1, 2]
+
+
 def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")

@@ -55,6 +55,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -275,6 +276,15 @@ def _decode(data: bytes, display: str) -> str:
 
 
 def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, min(len(text), 2**31 - 1)))  # long text fields are fine
+    try:
+        return _read_delimited_rows(text, display, delimiter, fmt)
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str) -> Table:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
     header_line = 0
@@ -284,8 +294,8 @@ def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
     try:
         for record in reader:
             start, end = end + 1, reader.line_num
-            if not record or (len(record) == 1 and not record[0].strip()):
-                continue  # a blank line is not a row
+            if not record or (len(record) == 1 and record[0].isspace()):
+                continue  # a blank line is not a row ('""' is a row of one empty field)
             if header is None:
                 header, header_line = [h.strip() for h in record], start
                 fields = [[] for _ in header]
@@ -480,7 +490,7 @@ inferred from a string, a nested object) sends the file to the pure-Python reade
 def _read_jsonl_arrow(data: bytes, display: str) -> Table | None:
     """:func:`_read_jsonl`'s Table, parsed by pyarrow; None whenever that might differ.
 
-    Only for a large file whose lines are the lines ``str.splitlines`` finds (no form
+    Only for a large file without the line breaks the two might count differently (form
     feed, NEL, line or paragraph separator, lone CR) and where Arrow reads one record
     per non-blank line, with columns of plain types and no integer beyond 2**53 that
     Arrow would have turned into a float.
@@ -551,10 +561,15 @@ def _check_header(header: Sequence[str], display: str) -> None:
         seen[h] = j
 
 
+_JSONL_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def _read_jsonl(text: str, display: str) -> Table:
     columns = _ColumnBuilder()
     lines = array.array("q")
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at \n, \r\n or \r only: a JSON string may hold U+2028 or U+0085 as is
+    # (str.splitlines would cut it there); any other control character is invalid JSON.
+    for number, line in enumerate(_JSONL_BREAK.split(text), 1):
         if not line.strip():
             continue
         try:
