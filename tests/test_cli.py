@@ -1305,3 +1305,16 @@ def test_nudge_knows_more_grouping_names(tmp_path, capsys, column):
     runs = write_rows(tmp_path / "runs.csv", f"id,{column},a,b", rows)
     data = json_run(capsys, "compare", runs, "--a", "a", "--b", "b", *FAST)
     assert len(data["notes"]) == 1 and f"`--group {column}`" in data["notes"][0]
+
+
+def test_out_of_memory_is_one_line(tmp_path, monkeypatch):
+    """--resamples 1e12 ran out of memory with an 'internal error'."""
+    import pairboot  # noqa: PLC0415
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 29.1 TiB")
+
+    monkeypatch.setattr(pairboot, "compare", no_memory)
+    base, new = write_pair(tmp_path)
+    assert_one_line_error(run_in_process("compare", base, new, *FAST), "not enough memory",
+                          "29.1 TiB", "fewer --resamples")

@@ -772,3 +772,18 @@ def test_pooled_bca_leaves_a_unit_out_of_its_stratum(paired):
     assert ratio.confidence_interval == pytest.approx(mean.confidence_interval, abs=1e-9)
     assert ratio.score_a.confidence_interval == pytest.approx(
         mean.score_a.confidence_interval, abs=1e-9)
+
+
+@pytest.mark.parametrize("prepare, message", [
+    (lambda v: v[:3], r"prepare returned shape \(3, 1\) for 30 items"),
+    (lambda v: v[:, 0], r"prepare returned shape \(30,\) for 30 items"),
+    (lambda v: v.no_such_method(), "failed to prepare .* AttributeError"),
+    (lambda v: int("x"), "failed to prepare .* ValueError"),
+])
+def test_a_user_prepare_that_fails_is_named(prepare, message):
+    """A user's prepare that raises or returns the wrong shape is an InputError naming
+    the metric (it was an IndexError or TypeError from inside the engine)."""
+    a = np.random.default_rng(0).uniform(size=(30, 1))
+    metric = Metric("mine", ("s",), lambda S: S[..., 0], prepare=prepare)
+    with pytest.raises(pairboot.InputError, match="metric 'mine'.*" + message):
+        pairboot.compare(a, a + 0.1, metric=metric, n_resamples=100)

@@ -114,6 +114,23 @@ def test_long_text_fields_and_unicode_line_separators_in_json(tmp_path):
     assert list(table.lines) == [1, 2]
 
 
+@pytest.mark.parametrize("text", ["1_000", "\u0661\u0662", "\uff11", "0x10", "1e"])
+def test_numbers_are_written_in_ascii_decimal(tmp_path, text):
+    """float() takes underscores and any script's digits: a data file's numbers are
+    ASCII decimals, and anything else is named."""
+    path = tmp_path / "s.csv"
+    path.write_text(f"id,score\nq1,0.5\nq2,{text}\n", encoding="utf-8")
+    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    assert "line 3, column 'score'" in msg and "is not a number" in msg
+
+
+def test_a_json_integer_too_large_for_a_float(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"score": 0.5}\n{"score": 1' + "0" * 400 + "}\n", encoding="utf-8")
+    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    assert "line 2, column 'score'" in msg and "too large for a number" in msg
+
+
 def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")

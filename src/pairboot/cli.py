@@ -735,6 +735,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
         print(f"error: {_cli_message(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    except MemoryError as exc:
+        detail = f" ({_cli_message(exc)})" if str(exc) else ""
+        print(f"error: not enough memory{detail}; try fewer --resamples", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -161,7 +161,24 @@ class Metric:
     def per_item(self, values: np.ndarray) -> np.ndarray:
         """The (n, k) per-item sufficient statistics for (n, len(stats)) input values."""
         values = np.asarray(values, dtype=np.float64)
-        return values if self.prepare is None else np.asarray(self.prepare(values), float)
+        if self.prepare is None:
+            return values
+        try:
+            stats = np.asarray(self.prepare(values), dtype=np.float64)
+        except InputError:
+            raise
+        except Exception as exc:  # the user's prepare: say whose it is
+            raise InputError(
+                f"metric {self.name!r} failed to prepare per-item values of shape "
+                f"{values.shape}: {type(exc).__name__}: {exc}"
+            ) from exc
+        if stats.ndim != 2 or stats.shape[0] != values.shape[0] or not stats.shape[1]:
+            raise InputError(
+                f"metric {self.name!r}: prepare returned shape {stats.shape} for "
+                f"{values.shape[0]} items; it must give one row of statistics per item, "
+                "shape (n, k)"
+            )
+        return stats
 
     def evaluate(self, sums: np.ndarray) -> tuple[np.ndarray, int]:
         """``formula`` on ``sums`` (shape (..., k)), with undefined values replaced.

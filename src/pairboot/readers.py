@@ -758,6 +758,11 @@ def _strip(column):
     return pc.utf8_trim(column, characters=_PY_WHITESPACE)
 
 
+_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                      r"|(?i:nan|inf|infinity))")
+"""A number as written in a data file: ASCII digits, no underscores."""
+
+
 def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
     """``(number, None)``, or ``(anything, problem)`` naming the value; ``what`` says
     what the number is for in the message ("scores must be finite numbers")."""
@@ -766,7 +771,10 @@ def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
     if isinstance(value, bool):
         return float(value), None
     if isinstance(value, (int, float, np.integer, np.floating)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # a JSON integer of hundreds of digits
+            return 0.0, f"an integer of {int(value).bit_length()} bits is too large for a number"
         shown = repr(value)
     elif isinstance(value, str):
         text = value.strip()
@@ -774,10 +782,9 @@ def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
             return 0.0, "missing value (empty)"
         if text.lower() in _BOOLEANS:
             return _BOOLEANS[text.lower()], None
-        try:
-            number = float(text)
-        except ValueError:
+        if not _DECIMAL.fullmatch(text):  # float() would take 1_000, ١٢ and １
             return 0.0, f"{value!r} is not a number"
+        number = float(text)
         shown = repr(value)
     else:
         return 0.0, f"{value!r} is not a number"
