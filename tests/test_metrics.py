@@ -787,3 +787,14 @@ def test_a_user_prepare_that_fails_is_named(prepare, message):
     metric = Metric("mine", ("s",), lambda S: S[..., 0], prepare=prepare)
     with pytest.raises(pairboot.InputError, match="metric 'mine'.*" + message):
         pairboot.compare(a, a + 0.1, metric=metric, n_resamples=100)
+
+
+@pytest.mark.parametrize("row, message", [
+    ([3.0, 2.0], r"correct <= total; item 1 has correct 3 and total 2"),
+    ([-1.0, 2.0], r"non-negative counts; statistic 'correct' \(column 0\) of item 1"),
+])
+def test_accuracy_counts_are_checked(row, message):
+    """Correct above total made an accuracy of 1.2, and went through."""
+    a = np.array([[1.0, 2.0], row, [2.0, 2.0]] * 10)
+    with pytest.raises(pairboot.InputError, match=message):
+        pairboot.compare(a, a, metric="accuracy", n_resamples=100)

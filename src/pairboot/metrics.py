@@ -258,10 +258,24 @@ RATIO = Metric(
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
 )
 
+def _accuracy_counts(values: np.ndarray) -> np.ndarray:
+    """Counts of correct and total, checked: non-negative, and correct <= total."""
+    values = _checked_counts("accuracy", ("correct", "total"))(values)
+    over = values[:, 0] > values[:, 1]
+    if over.any():
+        row = int(np.argmax(over))
+        raise InputError(
+            f"metric 'accuracy' needs correct <= total; item {row} has correct "
+            f"{values[row, 0]:g} and total {values[row, 1]:g}"
+        )
+    return values
+
+
 ACCURACY = Metric(
     "accuracy",
     ("correct", "total"),
     lambda S: _ratio(S[..., 0], S[..., 1]),
+    prepare=_accuracy_counts,
     description="pooled accuracy: sum of correct / sum of total",
 )
 
