@@ -1,6 +1,6 @@
 """``python -m pairboot``: the command line."""
 
-from pairboot.cli import main
+from pairboot.cli import run
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

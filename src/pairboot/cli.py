@@ -723,6 +723,25 @@ def _cli_message(exc: BaseException) -> str:
     return " ".join(cli_words(text).split())  # one line
 
 
+def run() -> None:
+    """The ``pairboot`` command: :func:`main`, then exit.
+
+    When pyarrow has read a file, the process leaves without the interpreter's teardown:
+    Arrow's worker threads can abort it ("terminate called without an active
+    exception", exit 134, after the report or the error line: apache/arrow#34314).
+    Everything is written by then; the standard streams are flushed first.
+    """
+    code = main()
+    if "pyarrow" in sys.modules:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: nothing more to say
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or usage)."""
     parser = build_parser()
