@@ -1318,3 +1318,23 @@ def test_out_of_memory_is_one_line(tmp_path, monkeypatch):
     base, new = write_pair(tmp_path)
     assert_one_line_error(run_in_process("compare", base, new, *FAST), "not enough memory",
                           "29.1 TiB", "fewer --resamples")
+
+
+def test_a_refused_statistic_names_its_file_line_and_column(tmp_path):
+    """f1's counts must not be negative, accuracy's correct not above total: the error
+    names the value's file, line and column (it said 'column 1 of item 3', 0-based)."""
+    rows = [(f"q{i}", 1, 0, 0, 1, 0, 1) for i in range(30)]
+    rows[3] = ("q3", 1, -1, 0, 1, 0, 1)
+    one = write_rows(tmp_path / "ner.csv", "id,base_tp,base_fp,base_fn,new_tp,new_fp,new_fn",
+                     rows)
+    assert_one_line_error(
+        run_in_process("compare", one, "--a", "base", "--b", "new", "--metric", "f1",
+                       "--stats", "tp,fp,fn", *FAST),
+        "ner.csv, line 5, column 'base_fp'", "non-negative counts, got -1.0")
+    acc = [(f"q{i}", 1, 1) for i in range(30)]
+    acc[7] = ("q7", 5, 1)
+    b = write_rows(tmp_path / "b.csv", "id,correct,total", acc)
+    a = write_rows(tmp_path / "a.csv", "id,correct,total", [(f"q{i}", 1, 1) for i in range(30)])
+    assert_one_line_error(
+        run_in_process("compare", a, b, "--id", "id", "--metric", "accuracy", *FAST),
+        "b.csv, line 9, column 'correct'", "correct <= total")

@@ -33,7 +33,14 @@ from pairboot._version import __version__
 from pairboot.data import GROUP_WEIGHTINGS
 from pairboot.errors import InputError
 from pairboot.intervals import METHODS
-from pairboot.metrics import Metric, builtin_metrics, builtin_stats, load_metric
+from pairboot.metrics import (
+    Metric,
+    StatisticError,
+    builtin_metrics,
+    builtin_stats,
+    load_metric,
+    resolve_metric,
+)
 from pairboot.report import WRITERS, ReportContext, render
 
 EXIT_OK = 0
@@ -278,6 +285,20 @@ def _values(table: readers.Table, columns: Sequence[str]) -> np.ndarray:
     return values[:, 0] if values.shape[1] == 1 else values
 
 
+def _check_statistics(metric: str | Metric, table: readers.Table, columns: Sequence[str],
+                      values: np.ndarray) -> None:
+    """The metric's own checks of the per-item statistics (counts must not be negative,
+    ...), failing with the file, line and column of the value, in the file's row order."""
+    values = values.reshape(len(values), -1)
+    try:
+        resolve_metric(metric, values.shape[1]).per_item(values)
+    except StatisticError as exc:
+        raise InputError(
+            f"{table.path}, line {table.lines[exc.item]}, column {columns[exc.stat]!r}: "
+            f"{exc.reason}"
+        ) from None
+
+
 def _check_columns(table: readers.Table, names: Sequence[str | None]) -> None:
     for name in names:
         if name is not None and name not in table.columns:
@@ -314,6 +335,8 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
             else f"{ta.n_rows} and {tb.n_rows} items"
         )
     a, b = _values(ta, stats), _values(tb, stats)
+    for table, values in ((ta, a), (tb, b)):
+        _check_statistics(args.metric_object, table, stats, values)
     if order_b is not None:
         b = b[order_b]
 
@@ -420,6 +443,8 @@ def _one_file(args, file: str, stats: list[str] | None) -> Inputs:
     _check_columns(table, [args.id, *cols_a, *cols_b])
     ids = readers.id_column(table, args.id) if args.id is not None else None
     a, b = _values(table, cols_a), _values(table, cols_b)
+    for columns, values in ((cols_a, a), (cols_b, b)):
+        _check_statistics(args.metric_object, table, columns, values)
 
     systems = (
         f"columns {args.a!r} and {args.b!r}"

@@ -224,6 +224,16 @@ def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
         return np.where(denominator != 0, numerator / denominator, np.nan)
 
 
+class StatisticError(InputError):
+    """A per-item statistic that the metric refuses: ``item`` (0-based), ``stat`` (its
+    column among the metric's statistics) and ``reason`` let a caller that knows where
+    the values came from (the command line: file, line, column) say so."""
+
+    def __init__(self, message: str, item: int, stat: int, reason: str) -> None:
+        super().__init__(message)
+        self.item, self.stat, self.reason = item, stat, reason
+
+
 def _checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """A ``prepare`` that returns the counts unchanged after checking them."""
 
@@ -233,9 +243,10 @@ def _checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray
         if not ok.all():
             row, col = (int(i) for i in np.argwhere(~ok)[0])
             bad = float(values[row, col])
-            raise InputError(
+            raise StatisticError(
                 f"metric {metric!r} needs finite, non-negative counts; "
-                f"statistic {stats[col]!r} (column {col}) of item {row} is {bad!r}"
+                f"statistic {stats[col]!r} (column {col}) of item {row} is {bad!r}",
+                row, col, f"metric {metric!r} needs finite, non-negative counts, got {bad!r}",
             )
         return values
 
@@ -264,9 +275,11 @@ def _accuracy_counts(values: np.ndarray) -> np.ndarray:
     over = values[:, 0] > values[:, 1]
     if over.any():
         row = int(np.argmax(over))
-        raise InputError(
+        raise StatisticError(
             f"metric 'accuracy' needs correct <= total; item {row} has correct "
-            f"{values[row, 0]:g} and total {values[row, 1]:g}"
+            f"{values[row, 0]:g} and total {values[row, 1]:g}",
+            row, 0, f"metric 'accuracy' needs correct <= total, got correct "
+            f"{values[row, 0]:g} and total {values[row, 1]:g}",
         )
     return values
 
