@@ -1338,3 +1338,9 @@ def test_a_refused_statistic_names_its_file_line_and_column(tmp_path):
     assert_one_line_error(
         run_in_process("compare", a, b, "--id", "id", "--metric", "accuracy", *FAST),
         "b.csv, line 9, column 'correct'", "correct <= total")
+
+
+def test_a_metric_whose_columns_are_missing_hints_at_stats(tmp_path):
+    base, new = write_pair(tmp_path)
+    assert_one_line_error(run_in_process("compare", base, new, "--id", "id", "--metric", "f1"),
+                          "no column 'tp'", "reads the columns tp, fp, fn", "--stats")

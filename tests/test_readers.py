@@ -131,6 +131,13 @@ def test_a_json_integer_too_large_for_a_float(tmp_path):
     assert "line 2, column 'score'" in msg and "too large for a number" in msg
 
 
+def test_utf16_without_a_bom_gets_a_hint(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_bytes("id,score\nq1,0.5\n".encode("utf-16-le"))
+    msg = error(readers.read_table, str(path))
+    assert "binary file" in msg and "UTF-16" in msg
+
+
 def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")

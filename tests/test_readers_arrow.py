@@ -138,7 +138,10 @@ def test_stratum_weights_inline():
         ("web=-1", "must be positive"),
         ("web=x", "not a number"),
         ("web=nan", "NaN"),
-        ("web", "cannot read"),
+        ("web", "no file 'web', and not 'name=weight"),
+        ("w.txt", "no file 'w.txt'"),
+        ("-", "standard input is not read"),
+        ("web=1,news", "cannot read 'news'"),
         ("web=1,web=2", "more than one weight"),
         (",", "no weights"),
     ],
@@ -381,3 +384,7 @@ def test_nonempty_lines(data):
 def test_python_whitespace_is_what_str_strip_removes():
     every = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
     assert readers._PY_WHITESPACE == every
+
+
+def test_stratum_weights_from_a_directory(tmp_path):
+    assert "is a directory" in error(readers.parse_stratum_weights, str(tmp_path))

@@ -309,7 +309,14 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     ta, tb = readers.read_table(files[0]), readers.read_table(files[1])
     tables = (ta, tb)
     for t in tables:
-        _check_columns(t, [args.id, *stats])
+        _check_columns(t, [args.id])
+        missing = [s for s in stats if s not in t.columns]
+        if missing and args.stats is None and args.score is None and len(stats) > 1:
+            raise InputError(
+                f"{t.path}: no column {missing[0]!r}; --metric {args.metric} reads the "
+                f"columns {', '.join(stats)}: name yours with --stats (in that order)"
+            )
+        _check_columns(t, stats)
     layout_cols = {c for c in (args.id, *stats) if c}
     notes: list[str] = []
     ids = None

@@ -254,9 +254,11 @@ def _check_text(data: bytes, display: str) -> None:
         )
     nul = data.find(b"\x00")
     if nul >= 0:
+        head = data[:4096]
+        utf16 = len(head) >= 4 and max(head[0::2].count(0), head[1::2].count(0)) > len(head) // 4
         raise InputError(
             f"{display}: looks like a binary file (NUL byte at byte {nul}), not CSV, TSV or "
-            "JSON text"
+            "JSON text" + ("; if it is UTF-16 text, save it as UTF-8" if utf16 else "")
         )
 
 
@@ -1213,8 +1215,15 @@ def parse_stratum_weights(spec: str) -> dict[str, float]:
     column of weights, with or without a header.  Every weight must be a finite number
     above zero, and every stratum named once.
     """
+    if os.path.isdir(spec):
+        raise InputError(f"--stratum-weights {spec}: is a directory")
     if os.path.isfile(spec) or (spec != STDIN and os.path.splitext(spec)[1].lower() in FORMATS):
         pairs, source = _weights_from_file(spec)
+    elif "=" not in spec and "," not in spec:  # one name: a file that is not there
+        raise InputError(
+            f"--stratum-weights: no file {spec!r}, and not 'name=weight,...' either"
+            + (" (standard input is not read for weights)" if spec == STDIN else "")
+        )
     else:
         source = "--stratum-weights"
         pairs = []
