@@ -131,6 +131,17 @@ def test_a_json_integer_too_large_for_a_float(tmp_path):
     assert "line 2, column 'score'" in msg and "too large for a number" in msg
 
 
+def test_a_json_key_named_twice_is_refused(tmp_path):
+    """json.loads keeps the last of two values of one key, silently; a CSV header that
+    names a column twice is refused, and so is this."""
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": "q1", "score": 0.5}\n{"id": "q2", "score": 0.1, "score": 0.9}\n')
+    assert "line 2: key 'score' appears twice" in error(readers.read_table, str(path))
+    path = tmp_path / "s.json"
+    path.write_text('[{"id": "q1", "score": 0.5, "id": "q2"}]')
+    assert "key 'id' appears twice" in error(readers.read_table, str(path))
+
+
 def test_utf16_without_a_bom_gets_a_hint(tmp_path):
     path = tmp_path / "s.csv"
     path.write_bytes("id,score\nq1,0.5\n".encode("utf-16-le"))

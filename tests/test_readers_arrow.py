@@ -278,10 +278,9 @@ JSONL_PATHS = {
     "arrow": {"plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
               "strings_and_booleans", "key_order"},
     "python": {"big_int_among_floats", "huge_int", "nan_and_infinity", "mixed_types",
-               "nested", "timestamps", "duplicate_key", "empty_key",
-               "line_separator_in_a_string"},
+               "nested", "timestamps", "empty_key", "line_separator_in_a_string"},
     "error": {"two_objects_on_one_line", "not_an_object", "bare_number", "invalid_json",
-              "empty_objects", "double_bom"},
+              "empty_objects", "double_bom", "duplicate_key"},
 }
 
 

@@ -566,6 +566,32 @@ def _check_header(header: Sequence[str], display: str) -> None:
 _JSONL_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """json's object_pairs_hook: an object naming a key twice is refused (json.loads
+    would keep the last value, silently), as a CSV header naming a column twice is."""
+    record = dict(pairs)
+    if len(record) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _DuplicateKey(f"key {twice!r} appears twice in one object")
+    return record
+
+
+def _loads(text: str, display: str, where) -> object:
+    """json.loads with duplicate keys refused; ``where(exc)`` says where, for messages."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{display}, {where(exc)}: not valid JSON ({exc.msg})") from None
+    except _DuplicateKey as exc:
+        place = where(None)
+        raise InputError(f"{display}{', ' + place if place else ''}: {exc}") from None
+
+
 def _read_jsonl(text: str, display: str) -> Table:
     columns = _ColumnBuilder()
     lines = array.array("q")
@@ -574,10 +600,7 @@ def _read_jsonl(text: str, display: str) -> Table:
     for number, line in enumerate(_JSONL_BREAK.split(text), 1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{display}, line {number}: not valid JSON ({exc.msg})") from None
+        record = _loads(line, display, lambda exc, number=number: f"line {number}")
         if not isinstance(record, dict):
             raise InputError(
                 f"{display}, line {number}: expected a JSON object per line, "
@@ -589,10 +612,8 @@ def _read_jsonl(text: str, display: str) -> Table:
 
 
 def _read_json_array(text: str, display: str) -> Table:
-    try:
-        records = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{display}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    records = _loads(text, display,
+                     lambda exc: f"line {exc.lineno}" if exc is not None else None)
     if not isinstance(records, list):
         raise InputError(f"{display}: expected a JSON array of objects (one per item)")
     if not records:
