@@ -469,3 +469,12 @@ def test_one_resample_is_not_called_constant_differences():
     messages = [str(w.message) for w in caught]
     assert any("1 resamples leave only" in m for m in messages), messages
     assert not any("differences are constant" in m for m in messages), messages
+
+
+def test_studentized_systems_say_what_they_dropped():
+    """A system's studentized interval leaves out resamples whose standard error is 0
+    (one distinct value drawn): that is said, as for the difference."""
+    with pytest.warns(pairboot.DegenerateDataWarning,
+                      match="left out of A's studentized interval"):
+        pairboot.compare(np.array([0.0, 1.0]), np.array([0.5, 1.5]), method="studentized",
+                         seed=0, n_resamples=500)

@@ -167,6 +167,15 @@ def compare(
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
     notes += _interval_notes(diff, design, args, (low, high), mc)
+    if not diff.boot.t_dropped:  # (the difference's note covers the systems' too)
+        for name, system in (("A", score_a), ("B", score_b)):
+            if system.boot.t_dropped:
+                notes.append((
+                    DegenerateDataWarning,
+                    f"{system.boot.t_dropped} of {len(system.boot.theta)} resamples drew too "
+                    f"few distinct values of system {name} to estimate a standard error and "
+                    f"are left out of {name}'s studentized interval",
+                ))
 
     strata_results = ()
     if design.strata_names is not None:
