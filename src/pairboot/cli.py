@@ -290,8 +290,11 @@ def _check_statistics(metric: str | Metric, table: readers.Table, columns: Seque
     """The metric's own checks of the per-item statistics (counts must not be negative,
     ...), failing with the file, line and column of the value, in the file's row order."""
     values = values.reshape(len(values), -1)
+    metric = resolve_metric(metric, values.shape[1])
+    if metric.prepare is None or metric.mean_like:  # (the mean's only adds a count)
+        return
     try:
-        resolve_metric(metric, values.shape[1]).per_item(values)
+        metric.per_item(values)
     except StatisticError as exc:
         raise InputError(
             f"{table.path}, line {table.lines[exc.item]}, column {columns[exc.stat]!r}: "
