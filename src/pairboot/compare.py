@@ -28,6 +28,8 @@ SMALL_N = 30
 
 _JACK_CHUNK = 1 << 16
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
+_VARIANCE_ULPS = 16.0
+"""A delta-method variance within this many units of rounding of its terms is 0."""
 _ROUNDING_ULPS = 256.0
 """Resampled values count as equal when they spread less than this many units of
 rounding (2**-53) times sqrt(items) times the size of the scores: the rounding of the
@@ -134,13 +136,13 @@ def compare(
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
     )
     studentized = args.method == "studentized"
-    plan, pairs, centers = (_with_cross_products(design.plan) if studentized
+    plan, pairs, centred = (_with_cross_products(design.plan) if studentized
                             else (design.plan, None, None))
     sums, engine = resample_sums(
         plan, args.n_resamples, args.seed, backend=args.backend, progress=progress
     )
     observed = _observed_sums(plan)
-    stat = _Statistic(design, sums, observed, pairs, centers)
+    stat = _Statistic(design, sums, observed, pairs, centred)
     notes: list[tuple[type[Warning], str]] = []
     notes += _design_notes(design, args)
     draws = args.n_resamples * len(plan.x)
@@ -234,28 +236,29 @@ def _pairs(k: int) -> list[tuple[int, int]]:
 
 
 def _with_cross_products(plan: DrawPlan):
-    """Append ``(x_i - c_i) (x_j - c_j)`` (i <= j, both varying; ``c`` the column's mean
-    in the unit's draw stratum) so every replicate's covariance comes with its sums.
+    """Append, for the varying columns, ``x_i - c_i`` and ``(x_i - c_i) (x_j - c_j)``
+    (i <= j; ``c`` the column's mean in the unit's draw stratum), so that every
+    replicate's covariance comes with its sums.
 
-    Centred, the products carry the covariance itself: raw products would leave it to
-    the difference of two sums of squares, all of whose digits a common offset of the
-    scores (1e8 on differences of 1) takes.  Returns the plan, the (i, j) of every
-    appended column and the centres, (draw strata, logical columns), 0 where constant.
+    Centred, the sums carry the covariance itself: from raw sums it would be the
+    difference of two sums of squares, and a common offset of the scores (1e8 on
+    differences of 1) takes all its digits.  Returns the plan, the (i, j) of every
+    product column, and the column of each varying column's centred sum.
     """
     varying = np.flatnonzero(np.isnan(plan.constant))
     pairs = [(int(varying[i]), int(varying[j])) for i, j in _pairs(len(varying))]
-    centers = np.zeros((len(plan.starts), plan.n_columns))
     xc = np.empty_like(plan.x)
-    for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+    for s, m in zip(plan.starts.tolist(), plan.sizes.tolist()):
         if m:
-            centers[d, varying] = plan.x[s : s + m].mean(axis=0)
-            np.subtract(plan.x[s : s + m], centers[d, varying], out=xc[s : s + m])
+            np.subtract(plan.x[s : s + m], plan.x[s : s + m].mean(axis=0), out=xc[s : s + m])
     prods = np.empty((len(plan.x), len(pairs)))
     for p, (i, j) in enumerate(_pairs(len(varying))):
         np.multiply(xc[:, i], xc[:, j], out=prods[:, p])
-    x = np.concatenate([plan.x, prods], axis=1)
-    constant = np.concatenate([plan.constant, np.full(len(pairs), np.nan)])
-    return DrawPlan(x, plan.starts, plan.sizes, constant), pairs, centers
+    x = np.concatenate([plan.x, prods, xc], axis=1)
+    first = plan.n_columns + len(pairs)
+    centred = {int(v): first + n for n, v in enumerate(varying)}
+    constant = np.concatenate([plan.constant, np.full(len(pairs) + len(varying), np.nan)])
+    return DrawPlan(x, plan.starts, plan.sizes, constant), pairs, centred
 
 
 def _observed_sums(plan: DrawPlan) -> np.ndarray:
@@ -291,7 +294,7 @@ class _Statistic:
       same pooled value (micro F1, say) as without strata.
     """
 
-    def __init__(self, design: Design, sums, observed, cross_pairs, centers=None):
+    def __init__(self, design: Design, sums, observed, cross_pairs, centred=None):
         self.design = design
         self.k2 = 2 * design.k
         self.n_strata = len(design.weights)
@@ -300,7 +303,7 @@ class _Statistic:
         self.M = self._merge(sums[..., : self.k2])  # (R, H, 2k)
         self.M_hat = self._merge(observed[..., : self.k2])  # (1, H, 2k)
         self.cross_pairs = cross_pairs  # None unless studentized
-        self.centers = centers  # (D, K): the cross products' centres (studentized)
+        self.centred = centred  # column of each varying column's centred sum (studentized)
         self.undefined = {"a": [0, 0], "b": [0, 0]}  # per system: undefined, evaluated
         self._separate: dict = {}
         self._uncounted: dict = {}
@@ -463,9 +466,9 @@ class _Statistic:
 
         ``Cov_d`` is zero but for two varying columns (i <= j, the ``cross_pairs``):
         a column constant within the stratum does not vary.  Their mean product comes
-        from the engine's sums of the centred products ``P_ij`` (the ``m`` draws of a
-        stratum make ``sum (x - c) = S - m c``), so the term is the sum over those pairs
-        of ``(2 - [i = j]) g_i g_j (P_ij - (S_i - m c_i) (S_j - m c_j) / m)``.
+        from the engine's sums of the centred products ``P_ij`` and centred values
+        ``s_i``, so the term is the sum over those pairs of
+        ``(2 - [i = j]) g_i g_j (P_ij - s_i s_j / m)``.
         """
         k2, d2h = self.k2, self.design.draw_to_stratum
         m = self.design.plan.sizes.astype(np.float64)
@@ -473,16 +476,15 @@ class _Statistic:
         out = np.zeros(draw.shape[:2])
         size = np.zeros(draw.shape[:2])  # what the terms' rounding is relative to
         for p, (i, j) in enumerate(self.cross_pairs):
-            si = draw[..., i] - m * self.centers[:, i]
-            sj = si if i == j else draw[..., j] - m * self.centers[:, j]
-            mean_part = si * sj / m
+            mean_part = draw[..., self.centred[i]] * draw[..., self.centred[j]] / m
             gg = (1.0 if i == j else 2.0) * g[..., i] * g[..., j]
             out += gg * (draw[..., k2 + p] - mean_part)
             size += np.abs(gg) * (np.abs(draw[..., k2 + p]) + np.abs(mean_part))
         # Where the variance is 0 (a resample of units whose differences are equal: one
         # distinct unit, or constant differences) only rounding is left, which must not
-        # pass for a tiny standard error (it would make t huge).
-        out[np.abs(out) <= _ROUNDING_ULPS * 2.0**-53 * size] = 0.0
+        # pass for a tiny standard error (it would make t huge).  A few units of rounding
+        # of the terms: two highly correlated systems keep a small genuine variance.
+        out[np.abs(out) <= _VARIANCE_ULPS * 2.0**-53 * size] = 0.0
         return out
 
     def estimand(self, which: str, coef: np.ndarray, bca: bool, combined: bool) -> _Estimand:
@@ -641,8 +643,9 @@ def _interval_notes(diff: _Estimand, design, args, interval, mc):
             DegenerateDataWarning,
             f"{diff.boot.t_dropped} of {len(theta)} resamples drew too few distinct "
             f"{'groups' if design.n_groups is not None else 'items'} to estimate a standard "
-            "error and are left out of the studentized interval; with so few distinct "
-            "values prefer method='bca' or 'percentile'",
+            "error (or their differences vary below what double precision resolves next "
+            "to the scores) and are left out of the studentized interval; prefer "
+            "method='bca' or 'percentile'",
         ))
     if any(math.isinf(v) for v in interval):
         notes.append((
