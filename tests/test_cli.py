@@ -425,6 +425,17 @@ def test_output_to_a_device_link_or_bad_name(tmp_path):
     assert link.is_symlink() and "B - A" in real.read_text()
     assert_one_line_error(run_in_process("compare", base, new, "--output", "", *FAST),
                           "no file name")
+    # /dev/stdout is standard output: a file it is redirected to is not replaced
+    log = tmp_path / "log.txt"
+    log.write_text("earlier\n")
+    if os.path.exists("/dev/stdout"):
+        with open(log, "ab") as out:
+            proc = subprocess.run([sys.executable, "-m", "pairboot", "compare", base, new,
+                                   "--output", "/dev/stdout", *FAST], stdout=out,
+                                  stderr=subprocess.PIPE, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        text = log.read_text()
+        assert text.startswith("earlier\n") and "B - A" in text
     assert_one_line_error(run_in_process("compare", base, new, "--output",
                                          f"{tmp_path}/nowhere/", *FAST), "names a folder")
 

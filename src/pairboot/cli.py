@@ -646,12 +646,14 @@ def _check_output(path: str, inputs: Sequence[str]) -> str:
     ``inputs`` are every file the run reads (data, stratum weights, metric module);
     standard input counts when it is redirected from a file.
     """
-    if path == readers.STDIN:
-        return "stdout"
+    if path in (readers.STDIN, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        return "stdout"  # (through the link, a redirected stdout's file would be replaced)
     if not path.strip():
         raise InputError("--output: no file name given")
     if os.path.isdir(path) or path.endswith(("/", os.sep)):
         raise InputError(f"--output {path}: names a folder, not a file")
+    if path.startswith(("/dev/", "/proc/")):
+        return "direct"  # a device, a pipe (>(gzip > x)): written, never replaced
     target = os.path.realpath(path)  # a symbolic link: its target is the report
     exists = os.path.exists(target)
     if exists and not stat.S_ISREG(os.stat(target).st_mode):
