@@ -790,7 +790,7 @@ def test_a_user_prepare_that_fails_is_named(prepare, message):
 
 
 @pytest.mark.parametrize("row, message", [
-    ([3.0, 2.0], r"correct <= total; item 1 has correct 3 and total 2"),
+    ([3.0, 2.0], r"correct <= total; item 1 has correct 3.0 and total 2.0"),
     ([-1.0, 2.0], r"non-negative counts; statistic 'correct' \(column 0\) of item 1"),
 ])
 def test_accuracy_counts_are_checked(row, message):
@@ -798,3 +798,9 @@ def test_accuracy_counts_are_checked(row, message):
     a = np.array([[1.0, 2.0], row, [2.0, 2.0]] * 10)
     with pytest.raises(pairboot.InputError, match=message):
         pairboot.compare(a, a, metric="accuracy", n_resamples=100)
+
+
+def test_accuracy_allows_rounding_in_fractional_counts():
+    a = np.array([[(0.1 + 0.2) + 0.3, (0.3 + 0.2) + 0.1], [1.0, 2.0]] * 10)
+    assert a[0, 0] > a[0, 1]  # by one ulp
+    pairboot.compare(a, a, metric="accuracy", n_resamples=100)

@@ -92,11 +92,12 @@ def test_a_quoted_empty_field_is_a_row_not_a_blank_line(tmp_path):
     """In a one-column CSV, '""' is a row whose score is missing (it was skipped as a
     blank line, and the next rows were paired with the wrong ones); spaces alone are a
     blank line."""
-    path = tmp_path / "s.csv"
-    path.write_text('score\n0.1\n""\n   \n0.3\n', encoding="utf-8")
-    table = readers.read_table(str(path))
-    assert table.n_rows == 3 and list(table.lines) == [2, 3, 5]
-    assert "line 3" in error(readers.numeric_column, table, "score")
+    for quoted in ('""', '"  "'):
+        path = tmp_path / "s.csv"
+        path.write_text(f'score\n0.1\n{quoted}\n   \n0.3\n', encoding="utf-8")
+        table = readers.read_table(str(path))
+        assert table.n_rows == 3 and list(table.lines) == [2, 3, 5]
+        assert "line 3" in error(readers.numeric_column, table, "score")
 
 
 def test_long_text_fields_and_unicode_line_separators_in_json(tmp_path):

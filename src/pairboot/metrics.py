@@ -272,14 +272,13 @@ RATIO = Metric(
 def _accuracy_counts(values: np.ndarray) -> np.ndarray:
     """Counts of correct and total, checked: non-negative, and correct <= total."""
     values = _checked_counts("accuracy", ("correct", "total"))(values)
-    over = values[:, 0] > values[:, 1]
+    over = values[:, 0] > values[:, 1] * (1.0 + 2.0**-50)  # (a few ulps: fractional counts)
     if over.any():
         row = int(np.argmax(over))
+        got = f"correct {float(values[row, 0])!r} and total {float(values[row, 1])!r}"
         raise StatisticError(
-            f"metric 'accuracy' needs correct <= total; item {row} has correct "
-            f"{values[row, 0]:g} and total {values[row, 1]:g}",
-            row, 0, f"metric 'accuracy' needs correct <= total, got correct "
-            f"{values[row, 0]:g} and total {values[row, 1]:g}",
+            f"metric 'accuracy' needs correct <= total; item {row} has {got}",
+            row, 0, f"metric 'accuracy' needs correct <= total, got {got}",
         )
     return values
 

@@ -278,16 +278,39 @@ def _decode(data: bytes, display: str) -> str:
 
 
 def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
-    limit = csv.field_size_limit()
-    csv.field_size_limit(max(limit, min(len(text), 2**31 - 1)))  # long text fields are fine
-    try:
-        return _read_delimited_rows(text, display, delimiter, fmt)
-    finally:
-        csv.field_size_limit(limit)
+    # A long text field is no reason to refuse a file: csv's limit (131,072 characters
+    # by default, one setting for the whole process) is raised to the file's length and
+    # never lowered again, so that two threads reading files cannot undo each other.
+    if len(text) > csv.field_size_limit():
+        csv.field_size_limit(min(len(text), 2**31 - 1))
+    return _read_delimited_rows(text, display, delimiter, fmt)
+
+
+class _QuotedLines:
+    """Which lines (1-based, as csv counts them) of ``text`` hold a quote: a field of
+    spaces in quotes is a value, not a blank line.  Found in one pass, the first time a
+    line of spaces is met (rare)."""
+
+    def __init__(self, text: str):
+        self.text, self.lines = text, None
+
+    def __contains__(self, line: int) -> bool:
+        if self.lines is None:
+            self.lines, number = set(), 1
+            for match in _LINE_OR_QUOTE.finditer(self.text):
+                if match.group() == '"':
+                    self.lines.add(number)
+                else:
+                    number += 1
+        return line in self.lines
+
+
+_LINE_OR_QUOTE = re.compile(r'\r\n|\r|\n|"')
 
 
 def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str) -> Table:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    quoted = _QuotedLines(text)
     header: list[str] | None = None
     header_line = 0
     fields: list[list[str]] = []  # column by column: no list per row
@@ -296,7 +319,8 @@ def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str) -> T
     try:
         for record in reader:
             start, end = end + 1, reader.line_num
-            if not record or (len(record) == 1 and record[0].isspace()):
+            if not record or (len(record) == 1 and record[0].isspace()
+                              and start not in quoted):
                 continue  # a blank line is not a row ('""' is a row of one empty field)
             if header is None:
                 header, header_line = [h.strip() for h in record], start
