@@ -492,3 +492,19 @@ def test_studentized_systems_say_what_they_dropped():
                       match="left out of A's studentized interval"):
         pairboot.compare(np.array([0.0, 1.0]), np.array([0.5, 1.5]), method="studentized",
                          seed=0, n_resamples=500)
+
+
+def test_the_constant_snap_follows_the_rounding_not_the_mean():
+    """Constant differences on scores of +-1e3 whose mean is near 0 round like scores of
+    1e3: snapped (and said); tiny but real differences among 200,000 items (1e-9 on
+    scores of 1) are not (a tolerance growing with sqrt(n) once snapped them, p = 0)."""
+    rng = np.random.default_rng(0)
+    base = rng.normal(0, 1e3, 500)
+    a = np.concatenate([base, -base])
+    with pytest.warns(pairboot.DegenerateDataWarning, match="differences are constant"):
+        res = pairboot.compare(a, a + 1e-3, seed=0, n_resamples=500)
+    assert res.confidence_interval.low == res.confidence_interval.high
+    a, d = rng.uniform(0, 1, 200_000), rng.normal(0, 1e-9, 200_000)
+    ref = pairboot.compare(np.zeros_like(d), d, seed=0, n_resamples=500).confidence_interval
+    got = pairboot.compare(a, a + d, seed=0, n_resamples=500).confidence_interval
+    assert got.high - got.low == pytest.approx(ref.high - ref.low, rel=1e-2)

@@ -333,7 +333,7 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
             raise InputError(
                 f"{ta.path} has {ta.n_rows} rows but {tb.path} has {tb.n_rows}: without --id "
                 "the rows are paired by position, so the counts must match (give --id "
-                f"{next(iter(_shared_id_columns(ta, tb)), 'COL')} to join the files on an "
+                f"{_join_column(ta, tb)} to join the files on an "
                 "id column)"
             )
         if not args.unpaired:
@@ -396,6 +396,12 @@ def _item_labels(
     return readers.merge_labels(labels, ids, column=column, what=what)
 
 
+def _join_column(ta: readers.Table, tb: readers.Table) -> str:
+    """An id column both files share that --id could join on, or 'COL'."""
+    return next((c for c, (*_, unique) in _shared_id_columns(ta, tb).items() if unique),
+                "COL")
+
+
 MOSTLY_IDS = 0.9
 """Distinct values per row from which an id-named column is taken for a column of ids."""
 
@@ -414,9 +420,8 @@ def _shared_id_columns(
             continue
         ids_a, ids_b = readers.label_column(ta, col), readers.label_column(tb, col)
         share = min(readers.distinct_fraction(ids_a), readers.distinct_fraction(ids_b))
-        if share >= MOSTLY_IDS:
-            found[col] = (ids_a, ids_b, share == 1.0 and readers.all_distinct(ids_a)
-                          and readers.all_distinct(ids_b))
+        if share >= MOSTLY_IDS:  # (1.0: every row has an id, and no two the same)
+            found[col] = (ids_a, ids_b, share == 1.0)
     return dict(sorted(found.items(), key=lambda kv: not kv[1][2]))
 
 

@@ -30,7 +30,7 @@ _JACK_CHUNK = 1 << 16
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 _VARIANCE_ULPS = 16.0
 """A delta-method variance within this many units of rounding of its terms is 0."""
-_ROUNDING_ULPS = 256.0
+_ROUNDING_ULPS = 16.0
 """Resampled values count as equal when they spread less than this many units of
 rounding (2**-53) times sqrt(items) times the size of the scores: the rounding of the
 resampled sums grows like sqrt(n) (worst case n, on data that then do not vary)."""
@@ -307,9 +307,20 @@ class _Statistic:
         self.undefined = {"a": [0, 0], "b": [0, 0]}  # per system: undefined, evaluated
         self._separate: dict = {}
         self._uncounted: dict = {}
-        self.scale = float(
-            np.abs(self.phi("a", self.M_hat)).max() + np.abs(self.phi("b", self.M_hat)).max()
-        )
+        # the metric on the sums of |x| too: scores of +-1e3 with a mean near 0 round
+        # like scores of 1e3
+        plan = design.plan
+        sizes = np.zeros((1, len(plan.starts), plan.n_columns))
+        varying = np.isnan(plan.constant)
+        for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+            sizes[0, d, varying] = np.abs(plan.x[s : s + m]).sum(axis=0)
+            sizes[0, d, ~varying] = np.abs(plan.constant[~varying]) * m
+        M_abs = self._merge(sizes[..., : self.k2])
+        with np.errstate(all="ignore"):
+            sizes = np.abs(np.concatenate([self.phi(w, M).ravel() for w in ("a", "b")
+                                           for M in (self.M_hat, M_abs)]))
+        finite = sizes[np.isfinite(sizes)]
+        self.scale = float(finite.max()) if finite.size else 0.0
         """The size of the scores, against which rounding is judged."""
 
     def _merge(self, s: np.ndarray) -> np.ndarray:
