@@ -313,7 +313,8 @@ class _Statistic:
         sizes = np.zeros((1, len(plan.starts), plan.n_columns))
         varying = np.isnan(plan.constant)
         for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-            sizes[0, d, varying] = np.abs(plan.x[s : s + m]).sum(axis=0)
+            for c in range(s, s + m, _JACK_CHUNK):  # (in chunks: no copy of all of x)
+                sizes[0, d, varying] += np.abs(plan.x[c : min(c + _JACK_CHUNK, s + m)]).sum(0)
             sizes[0, d, ~varying] = np.abs(plan.constant[~varying]) * m
         M_abs = self._merge(sizes[..., : self.k2])
         with np.errstate(all="ignore"):
