@@ -8,6 +8,7 @@ test_readers.py holds the tests that read files; each runs there under both path
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -387,3 +388,15 @@ def test_python_whitespace_is_what_str_strip_removes():
 
 def test_stratum_weights_from_a_directory(tmp_path):
     assert "is a directory" in error(readers.parse_stratum_weights, str(tmp_path))
+
+
+def test_parquet_without_pyarrow_names_the_file(tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"score": [0.5, 0.25]}), str(path))
+    for name in ("pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails, as if not installed
+    with pytest.raises(ImportError, match=r"s\.parquet: reading Parquet needs pyarrow"):
+        readers.read_table(str(path))

@@ -687,7 +687,7 @@ def _read_parquet(data: bytes, display: str) -> Table:
         import pyarrow.parquet as pq
     except ImportError:
         raise ImportError(
-            'reading Parquet needs pyarrow: pip install "pairboot[parquet]"'
+            f'{display}: reading Parquet needs pyarrow: pip install "pairboot[parquet]"'
         ) from None
     try:
         table = pq.read_table(pa.BufferReader(data))
