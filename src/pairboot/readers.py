@@ -805,11 +805,6 @@ def _strip(column):
     return pc.utf8_trim(column, characters=_PY_WHITESPACE)
 
 
-_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-                      r"|(?i:nan|inf|infinity))")
-"""A number as written in a data file: ASCII digits, no underscores."""
-
-
 def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
     """``(number, None)``, or ``(anything, problem)`` naming the value; ``what`` says
     what the number is for in the message ("scores must be finite numbers")."""
@@ -829,9 +824,12 @@ def _to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
             return 0.0, "missing value (empty)"
         if text.lower() in _BOOLEANS:
             return _BOOLEANS[text.lower()], None
-        if not _DECIMAL.fullmatch(text):  # float() would take 1_000, ١٢ and １
+        try:
+            number = float(text)
+        except ValueError:
             return 0.0, f"{value!r} is not a number"
-        number = float(text)
+        if not text.isascii() or "_" in text:  # float() takes 1_000, ١٢ and １
+            return 0.0, f"{value!r} is not a number"
         shown = repr(value)
     else:
         return 0.0, f"{value!r} is not a number"
