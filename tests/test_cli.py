@@ -409,6 +409,11 @@ def test_output_never_overwrites_an_input(tmp_path):
                               capture_output=True, timeout=120)
     assert_one_line_error(proc, "is an input (standard input)")
     assert sha(new) == digest
+    if os.path.isdir("/proc/self/cwd"):  # an input reached through /proc is an input
+        proc = run_cli("compare", base, new, "--output", "/proc/self/cwd/new.csv", *FAST,
+                       cwd=tmp_path)
+        assert_one_line_error(proc, "is an input")
+        assert sha(new) == digest
 
 
 def test_output_to_a_device_link_or_bad_name(tmp_path):
@@ -1349,6 +1354,12 @@ def test_a_refused_statistic_names_its_file_line_and_column(tmp_path):
     assert_one_line_error(
         run_in_process("compare", a, b, "--id", "id", "--metric", "accuracy", *FAST),
         "b.csv, line 9, column 'correct'", "correct <= total")
+    records = [{"id": f"q{i}", "correct": c, "total": t} for (_, c, t), i in zip(acc, range(30))]
+    (tmp_path / "b.json").write_text(json.dumps(records))
+    assert_one_line_error(
+        run_in_process("compare", a, tmp_path / "b.json", "--id", "id", "--metric",
+                       "accuracy", *FAST),
+        "b.json, record 8, column 'correct'")
 
 
 def test_a_metric_whose_columns_are_missing_hints_at_stats(tmp_path):

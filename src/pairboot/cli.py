@@ -297,7 +297,7 @@ def _check_statistics(metric: str | Metric, table: readers.Table, columns: Seque
         metric.per_item(values)
     except StatisticError as exc:
         raise InputError(
-            f"{table.path}, line {table.lines[exc.item]}, column {columns[exc.stat]!r}: "
+            f"{table.path}, {table.where(exc.item)}, column {columns[exc.stat]!r}: "
             f"{exc.reason}"
         ) from None
 
@@ -312,14 +312,13 @@ def _two_files(args, files: list[str], stats: list[str]) -> Inputs:
     ta, tb = readers.read_table(files[0]), readers.read_table(files[1])
     tables = (ta, tb)
     for t in tables:
-        _check_columns(t, [args.id])
         missing = [s for s in stats if s not in t.columns]
-        if missing and args.stats is None and args.score is None and len(stats) > 1:
+        if missing and args.stats is None and len(stats) > 1:  # (--score: one stat)
             raise InputError(
                 f"{t.path}: no column {missing[0]!r}; --metric {args.metric} reads the "
                 f"columns {', '.join(stats)}: name yours with --stats (in that order)"
             )
-        _check_columns(t, stats)
+        _check_columns(t, [args.id, *stats])
     layout_cols = {c for c in (args.id, *stats) if c}
     notes: list[str] = []
     ids = None
@@ -418,8 +417,12 @@ def _shared_id_columns(
     for col in ta.columns:
         if col.strip().lower() not in ID_HINTS or col not in tb.columns:
             continue
-        ids_a, ids_b = readers.label_column(ta, col), readers.label_column(tb, col)
-        share = min(readers.distinct_fraction(ids_a), readers.distinct_fraction(ids_b))
+        ids_a = readers.label_column(ta, col)
+        share = readers.distinct_fraction(ids_a)
+        if share < MOSTLY_IDS:
+            continue
+        ids_b = readers.label_column(tb, col)
+        share = min(share, readers.distinct_fraction(ids_b))
         if share >= MOSTLY_IDS:  # (1.0: every row has an id, and no two the same)
             found[col] = (ids_a, ids_b, share == 1.0)
     return dict(sorted(found.items(), key=lambda kv: not kv[1][2]))
@@ -657,8 +660,8 @@ def _check_output(path: str, inputs: Sequence[str]) -> str:
         raise InputError("--output: no file name given")
     if os.path.isdir(path) or path.endswith(("/", os.sep)):
         raise InputError(f"--output {path}: names a folder, not a file")
-    if path.startswith(("/dev/", "/proc/")):
-        return "direct"  # a device, a pipe (>(gzip > x)): written, never replaced
+    if re.fullmatch(r"/dev/(fd/\d+|stderr)|/proc/self/fd/\d+", path):
+        return "direct"  # a descriptor (>(gzip > x)): through its link, never replaced
     target = os.path.realpath(path)  # a symbolic link: its target is the report
     exists = os.path.exists(target)
     if exists and not stat.S_ISREG(os.stat(target).st_mode):
