@@ -168,16 +168,7 @@ def compare(
     low, high = bounds(args.method, diff.boot, alpha)
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
-    notes += _interval_notes(diff, design, args, (low, high), mc)
-    if not diff.boot.t_dropped:  # (the difference's note covers the systems' too)
-        for name, system in (("A", score_a), ("B", score_b)):
-            if system.boot.t_dropped:
-                notes.append((
-                    DegenerateDataWarning,
-                    f"{system.boot.t_dropped} of {len(system.boot.theta)} resamples drew too "
-                    f"few distinct values of system {name} to estimate a standard error and "
-                    f"are left out of {name}'s studentized interval",
-                ))
+    notes += _interval_notes(diff, design, args, (low, high), mc, (score_a, score_b))
 
     strata_results = ()
     if design.strata_names is not None:
@@ -261,13 +252,19 @@ def _with_cross_products(plan: DrawPlan):
     return DrawPlan(x, plan.starts, plan.sizes, constant), pairs, centred
 
 
-def _observed_sums(plan: DrawPlan) -> np.ndarray:
-    """(1, D, K): every draw stratum's sums on the data themselves."""
-    out = np.empty((1, len(plan.starts), plan.n_columns))
+def _observed_sums(plan: DrawPlan, absolute: bool = False) -> np.ndarray:
+    """(1, D, K): every draw stratum's sums on the data themselves (of ``|x|`` with
+    ``absolute``, taken in chunks: no copy of all of x)."""
+    out = np.zeros((1, len(plan.starts), plan.n_columns))
     varying = np.isnan(plan.constant)
+    constant = np.abs(plan.constant) if absolute else plan.constant
     for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-        out[0, d, varying] = plan.x[s : s + m].sum(axis=0)
-        out[0, d, ~varying] = plan.constant[~varying] * m
+        if absolute:
+            for c in range(s, s + m, _JACK_CHUNK):
+                out[0, d, varying] += np.abs(plan.x[c : min(c + _JACK_CHUNK, s + m)]).sum(0)
+        else:
+            out[0, d, varying] = plan.x[s : s + m].sum(axis=0)
+        out[0, d, ~varying] = constant[~varying] * m
     return out
 
 
@@ -309,14 +306,7 @@ class _Statistic:
         self._uncounted: dict = {}
         # the metric on the sums of |x| too: scores of +-1e3 with a mean near 0 round
         # like scores of 1e3
-        plan = design.plan
-        sizes = np.zeros((1, len(plan.starts), plan.n_columns))
-        varying = np.isnan(plan.constant)
-        for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-            for c in range(s, s + m, _JACK_CHUNK):  # (in chunks: no copy of all of x)
-                sizes[0, d, varying] += np.abs(plan.x[c : min(c + _JACK_CHUNK, s + m)]).sum(0)
-            sizes[0, d, ~varying] = np.abs(plan.constant[~varying]) * m
-        M_abs = self._merge(sizes[..., : self.k2])
+        M_abs = self._merge(_observed_sums(design.plan, absolute=True)[..., : self.k2])
         with np.errstate(all="ignore"):
             sizes = np.abs(np.concatenate([self.phi(w, M).ravel() for w in ("a", "b")
                                            for M in (self.M_hat, M_abs)]))
@@ -640,7 +630,7 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
     return notes
 
 
-def _interval_notes(diff: _Estimand, design, args, interval, mc):
+def _interval_notes(diff: _Estimand, design, args, interval, mc, systems=()):
     notes = []
     theta = diff.boot.theta
     n_dropped = len(diff.replicates) - len(theta)
@@ -650,15 +640,18 @@ def _interval_notes(diff: _Estimand, design, args, interval, mc):
             f"{n_dropped} of {len(diff.replicates)} resampled differences were undefined "
             "and are left out of the interval",
         ))
-    if diff.boot.t_dropped:
-        notes.append((
-            DegenerateDataWarning,
-            f"{diff.boot.t_dropped} of {len(theta)} resamples drew too few distinct "
-            f"{'groups' if design.n_groups is not None else 'items'} to estimate a standard "
-            "error (or their differences vary below what double precision resolves next "
-            "to the scores) and are left out of the studentized interval; prefer "
-            "method='bca' or 'percentile'",
-        ))
+    units = "groups" if design.n_groups is not None else "items"
+    # the studentized interval's dropped resamples: the difference's, else a system's
+    for which, est in (("the", diff), *zip(("A's", "B's"), systems)):
+        if est.boot.t_dropped:
+            notes.append((
+                DegenerateDataWarning,
+                f"{est.boot.t_dropped} of {len(est.boot.theta)} resamples drew too few "
+                f"distinct {units} to estimate a standard error (or their differences vary "
+                "below what double precision resolves next to the scores) and are left out "
+                f"of {which} studentized interval; prefer method='bca' or 'percentile'",
+            ))
+            break
     if any(math.isinf(v) for v in interval):
         notes.append((
             DegenerateDataWarning,

@@ -269,9 +269,12 @@ RATIO = Metric(
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
 )
 
+_accuracy_nonnegative = _checked_counts("accuracy", ("correct", "total"))
+
+
 def _accuracy_counts(values: np.ndarray) -> np.ndarray:
     """Counts of correct and total, checked: non-negative, and correct <= total."""
-    values = _checked_counts("accuracy", ("correct", "total"))(values)
+    values = _accuracy_nonnegative(values)
     over = values[:, 0] > values[:, 1] * (1.0 + 2.0**-50)  # (a few ulps: fractional counts)
     if over.any():
         row = int(np.argmax(over))
