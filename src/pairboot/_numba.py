@@ -499,7 +499,7 @@ def _flat_sums(x, starts, sizes, strata, keys, out, count_bytes, n_runs):
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
-        buf = np.empty(_BLOCK, dtype=np.uint64)  # (_COUNT_BLOCK <= _BLOCK)
+        buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)  # (the two paths')
         cnt = np.zeros(longest, dtype=np.uint8)
         wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
         acc = np.empty(k)
@@ -587,12 +587,12 @@ def index_sums(
     if count_bytes is None:
         count_bytes = COUNT_PATH_BYTES if x.shape[1] <= 2 else COUNT_PATH_BYTES_WIDE
     check_tree(tree_units, cell_bits)
-    tree_h = np.array([tree_levels(n, cell_bits) if n >= tree_units else 0
-                       for n in sizes.tolist()], dtype=np.int64)
+    flat, tree = _kernel_strata(sizes, tree_units)
+    tree_h = np.zeros(len(sizes), dtype=np.int64)
+    tree_h[tree] = [tree_levels(n, cell_bits) for n in sizes[tree].tolist()]
     target = out if out.dtype == np.float64 and out.flags.c_contiguous else np.empty(shape)
     # Several runs per thread balance the load; any partition gives the same sums.
     runs = 4 * numba.get_num_threads()
-    flat, tree = np.flatnonzero(tree_h == 0), np.flatnonzero(tree_h)
     if len(flat):
         _flat_sums(x, starts, sizes, flat, keys, target, int(count_bytes), runs)
     if len(tree):
@@ -640,12 +640,16 @@ def needs_compile(sizes=None) -> bool:
     folder without a usable ``NUMBA_CACHE_DIR``).  Best effort: it reads numba's cache
     index, which is not a public interface, and says False when it cannot.
     """
-    sizes = None if sizes is None else np.asarray(sizes)
-    used = (
-        (_flat_sums, sizes is None or bool((sizes < TREE_UNITS).any())),
-        (_tree_sums, sizes is None or bool((sizes >= TREE_UNITS).any())),
-    )
-    return any(_compiles(kernel) for kernel, needed in used if needed)
+    if sizes is None:
+        return _compiles(_flat_sums) or _compiles(_tree_sums)
+    flat, tree = _kernel_strata(np.asarray(sizes, dtype=np.int64))
+    return bool((len(flat) and _compiles(_flat_sums)) or (len(tree) and _compiles(_tree_sums)))
+
+
+def _kernel_strata(sizes: np.ndarray, tree_units: int = TREE_UNITS):
+    """The strata each kernel draws: ``(flat, tree)`` indices (tree from ``tree_units``)."""
+    big = sizes >= tree_units
+    return np.flatnonzero(~big), np.flatnonzero(big)
 
 
 def _compiles(kernel) -> bool:
