@@ -14,6 +14,15 @@ from pairboot import InputError
 A = np.linspace(0.2, 0.8, 40)
 B = A + np.sin(np.arange(40)) * 0.05 + 0.01
 
+# pairboot's notes for tests that use few resamples or small strata for speed, not about them
+FEW_RESAMPLES = pytest.mark.filterwarnings(
+    r"ignore:(\d+ resamples leave only|the Monte Carlo error of the endpoints)"
+    ":pairboot.SmallSampleWarning"
+)
+SMALL_STRATA = pytest.mark.filterwarnings(
+    "ignore:strata with fewer than 30 items:pairboot.SmallSampleWarning"
+)
+
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
@@ -23,7 +32,7 @@ B = A + np.sin(np.arange(40)) * 0.05 + 0.01
         ({"n_resamples": 0}, "`n_resamples` must be a positive integer, got 0"),
         ({"n_resamples": 10.5}, "`n_resamples` must be a positive integer"),
         ({"method": "magic"}, "`method` must be one of percentile, basic, normal, bca"),
-        ({"seed": -1}, "`seed` must be a non-negative integer or None, got -1"),
+        ({"seed": -1}, "`seed` must be a non-negative integer, 'random' or None, got -1"),
         ({"seed": 1.5}, "`seed` must be a non-negative integer"),
         ({"paired": "yes"}, "`paired` must be True or False"),
         ({"group_weighting": "docs"}, "`group_weighting` must be one of items, groups"),
@@ -95,13 +104,16 @@ def test_result_is_frozen_and_json_ready():
     assert "values>" in repr(res)  # the bootstrap distribution is elided
 
 
-def test_seed_none_is_drawn_and_reported():
-    res = pairboot.compare(A, B, n_resamples=500)
+@FEW_RESAMPLES  # with some seeds
+@pytest.mark.parametrize("seed", [None, "random"])
+def test_seed_used_is_reported(seed):
+    res = pairboot.compare(A, B, n_resamples=500, seed=seed)
     again = pairboot.compare(A, B, n_resamples=500, seed=res.seed)
     assert isinstance(res.seed, int) and res.seed >= 0
     np.testing.assert_array_equal(res.bootstrap_distribution, again.bootstrap_distribution)
 
 
+@FEW_RESAMPLES
 def test_seed_zero_is_a_seed():
     r1 = pairboot.compare(A, B, n_resamples=500, seed=0)
     r2 = pairboot.compare(A, B, n_resamples=500, seed=0)
@@ -129,6 +141,7 @@ def test_warnings_are_issued_and_collected():
     assert any(issubclass(w.category, pairboot.SmallSampleWarning) for w in caught)
 
 
+@FEW_RESAMPLES
 def test_numpy_and_numba_backends_draw_the_same_items():
     pytest.importorskip("numba")
     r1 = pairboot.compare(A, B, seed=11, n_resamples=300, backend="numpy")
@@ -136,6 +149,7 @@ def test_numpy_and_numba_backends_draw_the_same_items():
     np.testing.assert_allclose(r1.bootstrap_distribution, r2.bootstrap_distribution, rtol=1e-12)
 
 
+@FEW_RESAMPLES
 def test_prefix_property():
     """The first resamples do not depend on how many are asked for."""
     r1 = pairboot.compare(A, B, seed=2, n_resamples=100)
@@ -143,6 +157,10 @@ def test_prefix_property():
     np.testing.assert_array_equal(r1.bootstrap_distribution, r2.bootstrap_distribution[:100])
 
 
+@FEW_RESAMPLES
+@pytest.mark.filterwarnings(  # b is a's data, reordered: the differences are all 0
+    "ignore:every resampled difference equals 0:pairboot.DegenerateDataWarning"
+)
 def test_dataframe_columns_are_matched_by_name():
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(4)
@@ -162,6 +180,7 @@ def test_dataframe_columns_are_matched_by_name():
         pairboot.compare(a, pd.DataFrame(counts, columns=["x", "y", "z"]), metric="f1")
 
 
+@FEW_RESAMPLES
 def test_pandas_inputs_are_aligned_on_the_index():
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(0)
@@ -178,6 +197,8 @@ def test_pandas_inputs_are_aligned_on_the_index():
         pairboot.compare(a, b.set_axis(b.index + 1000), seed=0)
 
 
+@FEW_RESAMPLES
+@SMALL_STRATA
 def test_labels_as_codes_into_categories_are_the_labels():
     """A pandas Categorical (or category Series) is read as its labels: unused categories
     make no stratum, a missing label and mixed types are the same errors as in a list."""
@@ -213,6 +234,7 @@ def test_labels_as_codes_into_categories_are_the_labels():
         pairboot.compare(A, B, groups=np.array([b"a", b" \t"] * 20), seed=0)
 
 
+@pytest.mark.filterwarnings("ignore:only 4 groups:pairboot.SmallSampleWarning")
 def test_labels_that_differ_by_a_nul_stay_different():
     """numpy's strings drop trailing NULs: "a\\0" and "a" must not become one group."""
     groups = ["a\0", "a", "b", "\0"] * 10
@@ -248,6 +270,7 @@ def test_a_stratum_alone_is_its_own_result(method):
     assert both.strata[0].confidence_interval == alone.confidence_interval
 
 
+@FEW_RESAMPLES
 def test_strata_keep_a_pooled_metric_pooled():
     """With the sample shares as weights, stratifying does not change micro F1 itself;
     population weights reweight the strata's counts before F1 is computed once."""
@@ -356,6 +379,8 @@ def test_no_numba_warning_when_numba_is_installed():
     assert not any("numba is not installed" in str(w.message) for w in caught)
 
 
+@FEW_RESAMPLES
+@SMALL_STRATA
 def test_undefined_pooled_metric_counts_resamples_not_strata():
     """A pooled F1 with strata is one value per resample: "k of R resamples"."""
     y = np.zeros(40, bool)
@@ -485,6 +510,10 @@ def test_one_resample_is_not_called_constant_differences():
     assert not any("differences are constant" in m for m in messages), messages
 
 
+@pytest.mark.filterwarnings("ignore:only 2 items:pairboot.SmallSampleWarning")
+@pytest.mark.filterwarnings(  # two items whose differences are both 0.5
+    "ignore:every resampled difference equals 0.5:pairboot.DegenerateDataWarning"
+)
 def test_studentized_systems_say_what_they_dropped():
     """A system's studentized interval leaves out resamples whose standard error is 0
     (one distinct value drawn): that is said, as for the difference."""

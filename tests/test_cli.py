@@ -6,7 +6,6 @@ others call :func:`pairboot.cli.main` in-process, which is faster.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
 import io
@@ -18,10 +17,10 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from helpers import assert_one_line_error, run_cli, run_in_process
 
 import pairboot
 from pairboot import cli, report
@@ -31,42 +30,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FAST = ["--resamples", "400", "--seed", "7"]
 
 
-def run_cli(*args, input: bytes | None = None, cwd=None, env=None):
-    return subprocess.run(
-        [sys.executable, "-m", "pairboot", *map(str, args)],
-        input=input,
-        capture_output=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
-
-
-def run_in_process(*args):
-    """main() with captured output, shaped like run_cli's result (faster, same checks)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli.main([str(a) for a in args])
-    return SimpleNamespace(returncode=code, stdout=out.getvalue().encode(),
-                           stderr=err.getvalue().encode())
-
-
 def run_either(in_subprocess: bool, *args):
     """The first case of a parametrized test runs the real process; the others main()."""
     return run_cli(*args) if in_subprocess else run_in_process(*args)
-
-
-def assert_one_line_error(proc, *words):
-    """Exit 2, one line 'error: ...' on stderr, no traceback, nothing on stdout."""
-    err = proc.stderr.decode()
-    assert proc.returncode == 2, err
-    assert "Traceback" not in err
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert err.startswith("error: "), err
-    assert proc.stdout == b""
-    for w in words:
-        assert w in err, (w, err)
-    return err
 
 
 def scores(n=40, shift=0.03, offset=0):
@@ -237,6 +203,7 @@ def test_csv_tsv_jsonl_parquet_give_identical_results(tmp_path, capsys):
         data = json_run(capsys, "compare", base, new, "--id", "id", "--group", "topic",
                         "--stratum", "source", *FAST)
         data.pop("input")
+        data["decision"].pop("headline")  # (names the files)
         results[kind] = data
     assert results["tsv"] == results["csv"]
     assert results["jsonl"] == results["csv"]
@@ -361,7 +328,7 @@ def test_output_is_written_atomically(tmp_path, capsys, monkeypatch):
 
     def spy(src, dst):
         calls.append((os.fspath(src), os.fspath(dst)))
-        assert Path(src).read_text().startswith("pairboot compare")  # complete before the swap
+        assert "\npairboot compare: " in Path(src).read_text()  # complete before the swap
         assert out.read_text() == "previous report\n"  # the old file is intact until then
         real_replace(src, dst)
 
@@ -371,7 +338,7 @@ def test_output_is_written_atomically(tmp_path, capsys, monkeypatch):
     assert stdout == ""
     (src, dst), = calls
     assert os.path.dirname(src) == str(out.parent) and dst == str(out)
-    assert out.read_text().startswith("pairboot compare")
+    assert "\npairboot compare: " in out.read_text()
     assert sorted(p.name for p in out.parent.iterdir()) == ["report.txt"]  # no temp left
 
 
@@ -1226,7 +1193,7 @@ def test_cli_words(api, cli_text):
 
 def test_negative_seed_is_spelled_as_the_option(pair):
     err = assert_one_line_error(run_in_process("compare", *pair, "--seed", "-1"))
-    assert "--seed must be a non-negative integer, got -1" in err
+    assert "--seed: must be a non-negative integer, got -1" in err
     assert "`seed`" not in err and "None" not in err
 
 

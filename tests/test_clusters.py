@@ -272,6 +272,7 @@ def test_stratified_per_stratum_results(oracle):
     assert sum(s.weight for s in res.strata) == pytest.approx(1.0)
 
 
+@pytest.mark.filterwarnings("ignore:strata with fewer than 30 items:pairboot.SmallSampleWarning")
 def test_single_unit_stratum_warns_and_runs():
     a, b, strata = stratified_data(seed=4)
     strata = strata.copy()

@@ -139,6 +139,12 @@ def _value(metric, per_item):
 # --- values on the full data against scikit-learn and sacrebleu ---------------------------
 
 
+def _prf(metric, stats: np.ndarray) -> np.ndarray:
+    """The columns of ``metric`` (f1: tp, fp, fn; precision: tp, fp; recall: tp, fn)
+    among per-item ``tp, fp, fn`` counts."""
+    return stats[..., [("tp", "fp", "fn").index(s) for s in metric.stats]]
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_binary_f1_precision_recall_match_sklearn(seed):
     skm = pytest.importorskip("sklearn.metrics")
@@ -149,7 +155,7 @@ def test_binary_f1_precision_recall_match_sklearn(seed):
         (PRECISION, skm.precision_score),
         (RECALL, skm.recall_score),
     ]:
-        value, n_undefined = _value(metric, stats)
+        value, n_undefined = _value(metric, _prf(metric, stats))
         assert value == pytest.approx(reference(y, pred), rel=1e-12, abs=1e-15)
         assert n_undefined == 0
 
@@ -166,7 +172,7 @@ def test_micro_f1_over_multilabel_items_matches_sklearn():
         (RECALL, skm.recall_score),
     ]:
         expected = reference(Y, P, average="micro")
-        assert _value(metric, stats)[0] == pytest.approx(expected, rel=1e-12)
+        assert _value(metric, _prf(metric, stats))[0] == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -187,7 +193,7 @@ def test_zero_division_follows_sklearn(y_true, y_pred):
         (PRECISION, skm.precision_score, tp + fp == 0),
         (RECALL, skm.recall_score, tp + fn == 0),
     ]:
-        value, n_undefined = _value(metric, stats)
+        value, n_undefined = _value(metric, _prf(metric, stats))
         assert value == reference(y_true, y_pred, zero_division=0)
         assert n_undefined == int(undefined)
 
@@ -368,7 +374,7 @@ def test_undefined_counts_include_nan_input_once():
 
 
 def test_builtin_names_resolve():
-    columns = {"mean": 1, "ratio": 2, "accuracy": 2, "f1": 3, "precision": 3, "recall": 3,
+    columns = {"mean": 1, "ratio": 2, "accuracy": 2, "f1": 3, "precision": 2, "recall": 2,
                "macro_f1": 9, "bleu": 10}  # fmt: skip
     assert set(builtin_metrics()) == set(columns)
     for name, k in columns.items():
@@ -573,8 +579,10 @@ def test_compare_prf_matches_reference(name, reference):
     import pairboot
 
     y, pa, pb = _binary_data(1)
+    metric = resolve_metric(name, len(builtin_stats(name)))
     res = pairboot.compare(
-        _prf_stats(y, pa), _prf_stats(y, pb), metric=name, n_resamples=R_BOOT, seed=0
+        _prf(metric, _prf_stats(y, pa)), _prf(metric, _prf_stats(y, pb)), metric=name,
+        n_resamples=R_BOOT, seed=0,
     )
     assert res.estimate == pytest.approx(reference(y, pb) - reference(y, pa), abs=1e-12)
     assert res.score_a.estimate == pytest.approx(reference(y, pa), abs=1e-12)
@@ -715,6 +723,9 @@ def test_compare_f1_bca_matches_scipy():
         assert abs(end - q) < 5 * _quantile_se(dist, q, p), (end, q)
 
 
+@pytest.mark.filterwarnings(
+    "ignore:the Monte Carlo error of the endpoints:pairboot.SmallSampleWarning"
+)
 def test_compare_counts_undefined_resamples_in_warnings(oracle):
     import pairboot
 
@@ -735,7 +746,8 @@ def test_compare_counts_undefined_resamples_in_warnings(oracle):
     pa[0] = pb[0] = pb[1] = True
     with pytest.warns(pairboot.DegenerateDataWarning, match="'precision' was undefined") as rec:
         res = pairboot.compare(
-            _prf_stats(y, pa), _prf_stats(y, pb), metric="precision", n_resamples=R_BOOT, seed=0
+            _prf(PRECISION, _prf_stats(y, pa)), _prf(PRECISION, _prf_stats(y, pb)),
+            metric="precision", n_resamples=R_BOOT, seed=0,
         )
     counts = {}
     for w in rec:
@@ -800,6 +812,11 @@ def test_accuracy_counts_are_checked(row, message):
         pairboot.compare(a, a, metric="accuracy", n_resamples=100)
 
 
+@pytest.mark.filterwarnings("ignore:only 20 items:pairboot.SmallSampleWarning")
+@pytest.mark.filterwarnings("ignore:100 resamples leave only:pairboot.SmallSampleWarning")
+@pytest.mark.filterwarnings(  # a against itself
+    "ignore:every resampled difference equals 0:pairboot.DegenerateDataWarning"
+)
 def test_accuracy_allows_rounding_in_fractional_counts():
     a = np.array([[(0.1 + 0.2) + 0.3, (0.3 + 0.2) + 0.1], [1.0, 2.0]] * 10)
     assert a[0, 0] > a[0, 1]  # by one ulp

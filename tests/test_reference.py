@@ -588,6 +588,7 @@ def test_p_value_near_the_largest_doubles():
     assert 0.0 <= p_value("basic", boot) < 1e-15
 
 
+@pytest.mark.filterwarnings("ignore:strata with fewer than 30 items:pairboot.SmallSampleWarning")
 def test_stratified_studentized_against_own_bootstrap_t(oracle):
     # The stratified bootstrap-t by hand: within each stratum (sizes 15, 40 and 90,
     # population weights 0.5, 0.3, 0.2) the items are drawn with numpy's generator;

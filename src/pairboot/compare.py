@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.data import Design, build_design, check_arguments
+from pairboot.data import Design, build_design, check_arguments, derived_seed
 from pairboot.engine import DrawPlan, resample_sums
 from pairboot.errors import (
     DegenerateDataWarning,
@@ -50,7 +50,7 @@ def compare(
     n_resamples: int = 10_000,
     confidence_level: float = 0.95,
     method: str = "percentile",
-    seed: int | None = None,
+    seed: int | str | None = None,
     backend: str = "auto",
     progress: Callable[[int], None] | None = None,
 ) -> CompareResult:
@@ -100,9 +100,11 @@ def compare(
         from the jackknife over units); ``studentized`` is the bootstrap-t with a
         delta-method standard error per resample; both help for skewed or bounded
         metrics and small samples.
-    seed : int, optional
-        Non-negative.  Without one, a seed is drawn and reported as ``result.seed``.
-        The same seed gives the same answer whatever the machine's thread count.
+    seed : int or "random", optional
+        Non-negative.  Without one, the seed is derived from a hash of the data and the
+        options, so the same inputs give the same answer on every run; ``"random"``
+        draws a fresh one.  Either way it is reported as ``result.seed``.  The same seed
+        gives the same answer whatever the machine's thread count.
     backend : {"auto", "numba", "numpy"}
         The resampling kernel; ``auto`` uses numba when it is installed and the job is
         large enough to repay its start-up (a deterministic rule on the job's size).
@@ -135,11 +137,12 @@ def compare(
         a, b, metric=metric, paired=args.paired, groups=groups,
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
     )
+    seed = args.seed if args.seed is not None else derived_seed(design, args)
     studentized = args.method == "studentized"
     plan, pairs, centred = (_with_cross_products(design.plan) if studentized
                             else (design.plan, None, None))
     sums, engine = resample_sums(
-        plan, args.n_resamples, args.seed, backend=args.backend, progress=progress
+        plan, args.n_resamples, seed, backend=args.backend, progress=progress
     )
     observed = _observed_sums(plan)
     stat = _Statistic(design, sums, observed, pairs, centred)
@@ -205,7 +208,7 @@ def compare(
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
         n_resamples=args.n_resamples,
-        seed=args.seed,
+        seed=seed,
         warnings=tuple(text for _, text in notes),
         metric=design.metric.name,
         paired=args.paired,
@@ -613,12 +616,15 @@ def _design_notes(design: Design, args) -> list[tuple[type[Warning], str]]:
     if sizes is not None and len(sizes) > 1:
         cv = float(sizes.std() / sizes.mean())
         if sizes.max() > 10 * np.median(sizes) or cv > 1.0:
-            notes.append((
-                SmallSampleWarning,
-                f"group sizes are very unequal (from {sizes.min()} to {sizes.max()} items, "
-                f"coefficient of variation {cv:.2f}): the largest groups dominate; "
-                "consider whether group_weighting='groups' is the estimand you want",
-            ))
+            spread = (f"group sizes are very unequal (from {sizes.min():,} to "
+                      f"{sizes.max():,} items, coefficient of variation {cv:.2f})")
+            if args.group_weighting == "items":
+                advice = ("the largest groups dominate; consider whether "
+                          "group_weighting='groups' is the estimand you want")
+            else:
+                advice = ("each group's mean counts the same however few items it has; "
+                          "consider whether group_weighting='items' is the estimand you want")
+            notes.append((SmallSampleWarning, f"{spread}: {advice}"))
     tail = args.n_resamples * (1 - args.confidence_level) / 2
     if tail < 10:
         notes.append((

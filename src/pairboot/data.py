@@ -7,9 +7,9 @@ vector is the sum of their items'), grouped by draw stratum for the engine.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
-import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +19,7 @@ import numpy as np
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.errors import InputError
 from pairboot.intervals import METHODS
-from pairboot.metrics import Metric, resolve_metric
+from pairboot.metrics import Metric, match_statistics, resolve_metric, statistics_for
 
 GROUP_WEIGHTINGS = ("items", "groups")
 BACKENDS = ("auto", "numba", "numpy")
@@ -34,7 +34,8 @@ class Arguments:
     n_resamples: int
     confidence_level: float
     method: str
-    seed: int
+    seed: int | None
+    """None: derived from the data and the options by :func:`derived_seed`."""
     backend: str
 
 
@@ -62,18 +63,46 @@ def check_arguments(
         )
     if not isinstance(method, str) or method.lower() not in METHODS:
         raise InputError(f"`method` must be one of {', '.join(METHODS)}, got {method!r}")
-    if seed is None:
+    if isinstance(seed, str) and seed == "random":
         seed = secrets.randbelow(2**32)
-    elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise InputError(f"`seed` must be a non-negative integer or None, got {seed!r}")
-    elif seed < 0:
-        raise InputError(f"`seed` must be a non-negative integer or None, got {seed}")
+    elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise InputError(
+            f"`seed` must be a non-negative integer, 'random' or None, got {seed!r}"
+        )
+    elif seed is not None and seed < 0:
+        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got {seed}")
     if backend not in BACKENDS:
         raise InputError(f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}")
     return Arguments(
         bool(paired), group_weighting, int(n_resamples), float(confidence_level),
-        method.lower(), int(seed), backend,
+        method.lower(), None if seed is None else int(seed), backend,
     )
+
+
+def derived_seed(design: Design, args: Arguments) -> int:
+    """The seed of a run given none: a hash of the units and the options that shape the
+    draws and the answer, so the same inputs and options give the same output.
+
+    BLAKE2b over the units' statistics (little-endian float64), the strata's layout,
+    weights and names, the metric's name and statistics, and the options; it is the same
+    on every platform and Python version.  Any change of data or options (an item, its
+    order, ``n_resamples``) gives another seed.
+    """
+    h = hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
+    plan = design.plan
+    for arr, dtype in ((plan.x, "<f8"), (plan.constant, "<f8"), (plan.starts, "<i8"),
+                       (plan.sizes, "<i8"), (design.draw_to_stratum, "<i8"),
+                       (design.weights, "<f8")):
+        arr = np.ascontiguousarray(arr, dtype=dtype)
+        h.update(str(arr.shape).encode())
+        h.update(memoryview(arr).cast("B"))
+    words = (
+        design.metric.name, *design.metric.stats, str(design.k),
+        *(design.strata_names or ()), str(design.n_groups), str(args.paired),
+        args.group_weighting, str(args.n_resamples), repr(args.confidence_level), args.method,
+    )
+    h.update("\x1f".join(words).encode("utf-8", "surrogatepass"))
+    return int.from_bytes(h.digest(), "little") % 2**32
 
 
 def as_statistics(values, name: str) -> np.ndarray:
@@ -107,33 +136,32 @@ def as_statistics(values, name: str) -> np.ndarray:
 def _by_name(values, metric, what: str):
     """A DataFrame's columns in the metric's order, found by their names.
 
-    A column matches a statistic by its exact name, the name in another case, or a name
-    with the statistic as a ``_``/``-``/``.``-separated part (``base_tp``).  A DataFrame
-    whose columns do not all match is an error rather than a guess by position; plain
+    The names must say which statistic each column holds (:func:`match_statistics`:
+    ``fn, fp, tp`` is read as ``tp, fp, fn``; columns no statistic names are left out);
+    a DataFrame whose names do not is an error rather than a guess by position.  Plain
     arrays are taken in column order.
     """
     columns = getattr(values, "columns", None)
-    if columns is None or len(columns) < 2:
+    if columns is None:
         return values
     names = [str(c) for c in columns]
     try:
-        m = resolve_metric(metric, len(names))
+        stats = statistics_for(metric, len(names))
     except ValueError:
         return values  # the count does not fit: resolve_metric will say so later
-    chosen = []
-    for stat in m.stats:
-        found = [c for c in names if c == stat]
-        found = found or [c for c in names if c.lower() == stat.lower()]
-        found = found or [
-            c for c in names if stat.lower() in re.split(r"[_\-. ]+", c.lower())
-        ]
-        if len(found) != 1 or found[0] in chosen:
-            raise InputError(
-                f"the columns of `{what}` ({', '.join(names)}) do not name the statistics of "
-                f"metric {m.name!r} ({', '.join(m.stats)}); rename them, or pass an array "
-                "whose columns are in that order"
-            )
-        chosen.append(found[0])
+    if len(stats) > len(names):
+        return values  # too few columns: the count check will say so
+    if len(stats) == len(names) == 1:
+        return values
+    order = match_statistics(stats, names, extra=True)
+    if order is None:
+        name = metric.name if isinstance(metric, Metric) else metric
+        raise InputError(
+            f"the columns of `{what}` ({', '.join(names)}) do not name the statistics of "
+            f"metric {name!r} ({', '.join(stats)}); rename them, or pass an array "
+            "whose columns are in that order"
+        )
+    chosen = [names[j] for j in order]
     return values if chosen == names else values[[columns[names.index(c)] for c in chosen]]
 
 
@@ -332,6 +360,11 @@ def build_design(
     m = resolve_metric(metric, A.shape[1])
     n = A.shape[0]
 
+    if groups is None and group_weighting == "groups":
+        raise InputError(
+            "`group_weighting='groups'` (the mean of group means) needs `groups`, the "
+            "group label of every item"
+        )
     if groups is not None:
         if group_weighting == "groups" and not m.mean_like:
             raise InputError(

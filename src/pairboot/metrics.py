@@ -19,8 +19,8 @@ mean          score                                       mean of the scores
 ratio         numerator, denominator                      sum(numerator) / sum(denominator)
 accuracy      correct, total                              sum(correct) / sum(total)
 f1            tp, fp, fn                                  2 TP / (2 TP + FP + FN)
-precision     tp, fp, fn                                  TP / (TP + FP)
-recall        tp, fp, fn                                  TP / (TP + FN)
+precision     tp, fp                                      TP / (TP + FP)
+recall        tp, fn                                      TP / (TP + FN)
 macro_f1      tp_1, fp_1, fn_1, ..., tp_C, fp_C, fn_C     mean over the C classes of F1_c
 bleu          sys_len, ref_len, correct_1..N, total_1..N  sacrebleu's corpus BLEU (0-100)
 ============  ==========================================  ===============================
@@ -50,7 +50,8 @@ are scikit-learn's ``zero_division=0`` and sacrebleu's:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -70,6 +71,8 @@ __all__ = [
     "builtin_metrics",
     "builtin_stats",
     "resolve_metric",
+    "match_statistics",
+    "statistics_for",
 ]
 
 
@@ -306,14 +309,12 @@ def _f1(S: np.ndarray) -> np.ndarray:
     return _ratio(2.0 * tp, 2.0 * tp + fp + fn)
 
 
-def _precision(S: np.ndarray) -> np.ndarray:
+def _share_of_tp(S: np.ndarray) -> np.ndarray:
+    """TP / (TP + X) for columns (tp, X): precision with X = fp, recall with X = fn."""
     S = np.asarray(S, dtype=np.float64)
+    if S.shape[-1] != 2:  # (tp, fp, fn) sums would give precision for recall, silently
+        raise ValueError(f"precision and recall take 2 summed columns, got {S.shape[-1]}")
     return _ratio(S[..., 0], S[..., 0] + S[..., 1])
-
-
-def _recall(S: np.ndarray) -> np.ndarray:
-    S = np.asarray(S, dtype=np.float64)
-    return _ratio(S[..., 0], S[..., 0] + S[..., 2])
 
 
 F1 = Metric(
@@ -327,19 +328,19 @@ F1 = Metric(
 
 PRECISION = Metric(
     "precision",
-    _PRF_STATS,
-    _precision,
+    ("tp", "fp"),
+    _share_of_tp,
     undefined=0.0,
-    prepare=_checked_counts("precision", _PRF_STATS),
+    prepare=_checked_counts("precision", ("tp", "fp")),
     description="pooled (micro) precision = TP / (TP + FP); 0 when TP + FP = 0",
 )
 
 RECALL = Metric(
     "recall",
-    _PRF_STATS,
-    _recall,
+    ("tp", "fn"),
+    _share_of_tp,
     undefined=0.0,
-    prepare=_checked_counts("recall", _PRF_STATS),
+    prepare=_checked_counts("recall", ("tp", "fn")),
     description="pooled (micro) recall = TP / (TP + FN); 0 when TP + FN = 0",
 )
 
@@ -612,3 +613,57 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
             f"({', '.join(m.stats)}), got {n_columns} column(s)"
         )
     return m
+
+
+def statistics_for(metric: str | Metric, n_columns: int) -> tuple[str, ...]:
+    """The statistic names ``metric`` reads: a fixed metric's own (whatever ``n_columns``),
+    and for ``macro_f1`` and ``bleu``, whose size follows the input, those of
+    ``n_columns`` columns (``ValueError`` when no size fits)."""
+    if isinstance(metric, Metric):
+        return metric.stats
+    if _key(str(metric)) in _FACTORIES:
+        return resolve_metric(metric, n_columns).stats
+    stats = builtin_stats(metric)
+    assert stats is not None  # only the factories have no fixed names
+    return stats
+
+
+def _name_parts(name: str) -> list[str]:
+    return re.split(r"[_\-. ]+", name.strip().lower())
+
+
+def match_statistics(
+    stats: Sequence[str], names: Sequence[str], *, extra: bool = False
+) -> tuple[int, ...] | None:
+    """Which of ``names`` (column names) holds each of ``stats``, judged by the names.
+
+    A statistic is held by the one name that is it exactly, in another case, or as a
+    ``_``/``-``/``.``-separated part (``base_tp`` holds ``tp``), every name holding one
+    (with ``extra``, names that hold none are allowed and left out).  Otherwise, names
+    that keep the statistics' order and each carry its kind (``tp_cat, fp_cat, fn_cat``
+    for macro-F1's ``tp_1, fp_1, fn_1``) are taken in that order.  None when the names
+    do not say: the caller must not guess by position then.
+
+    >>> match_statistics(("tp", "fp", "fn"), ["fn", "fp", "tp"])
+    (2, 1, 0)
+    >>> match_statistics(("correct", "total"), ["c", "t"]) is None
+    True
+    """
+    if len(stats) > len(names) or (len(stats) < len(names) and not extra):
+        return None
+    if len(stats) == len(names) == 1:
+        return (0,)
+    chosen: list[int] = []
+    for stat in stats:
+        found = [j for j, c in enumerate(names) if c == stat]
+        found = found or [j for j, c in enumerate(names) if c.lower() == stat.lower()]
+        found = found or [j for j, c in enumerate(names) if stat.lower() in _name_parts(c)]
+        if len(found) != 1 or found[0] in chosen:
+            break
+        chosen.append(found[0])
+    else:
+        return tuple(chosen)
+    kinds = (_name_parts(s)[0] in _name_parts(c) for s, c in zip(stats, names))
+    if len(stats) == len(names) and all(kinds):
+        return tuple(range(len(stats)))
+    return None

@@ -20,9 +20,10 @@ Nothing is ever written to an input file, and no row is dropped: a row that cann
 used is an error (:class:`pairboot.errors.InputError`, a ``ValueError``), never skipped.
 Blank lines are not rows and are ignored.
 
-Speed: when ``pyarrow`` is installed, large CSV and TSV files without quote characters
-are parsed by ``pyarrow.csv`` (every column as text), large JSON Lines files by
-``pyarrow.json``, and their columns converted with vectorised Arrow kernels.  That path
+Speed: when ``pyarrow`` is installed (``pip install "pairboot[fast]"`` installs it with
+the numba kernel, ``"pairboot[parquet]"`` alone), large CSV and TSV files without quote
+characters are parsed by ``pyarrow.csv`` (every column as text), large JSON Lines files
+by ``pyarrow.json``, and their columns converted with vectorised Arrow kernels.  That path
 gives exactly the values of the pure-Python one (Arrow's text-to-number cast accepts
 only text that Python's ``float`` accepts, and rounds it the same way; its JSON numbers
 are Python's), and whenever a file or a column holds anything it does not handle
@@ -52,12 +53,13 @@ import csv
 import difflib
 import gzip
 import io
+import itertools
 import json
 import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,6 +104,9 @@ _SHOW = 5  # how many offending ids an error message lists
 
 _ARROW_MIN_BYTES = 1 << 20
 """Files smaller than this are read in pure Python (fast enough, and nothing to import)."""
+
+PROGRESS_ROWS = 50_000
+"""How many lines (records) the pure-Python readers parse between two progress calls."""
 
 _PY_WHITESPACE = (
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
@@ -169,13 +174,39 @@ class Table:
 # --------------------------------------------------------------------------- reading
 
 
-def read_table(path: str | os.PathLike) -> Table:
+def read_table(
+    path: str | os.PathLike, *, progress: Callable[[int], None] | None = None
+) -> Table:
     """Read a CSV, TSV, JSON Lines or Parquet file (``"-"``: standard input) into a Table.
 
     Raises :class:`~pairboot.errors.InputError` naming the file when it is missing, a
     directory, unreadable, empty, binary, not UTF-8, or malformed (with the line).
+
+    ``progress``, if given, is called as ``progress(rows)`` with the number of data rows
+    read so far: every :data:`PROGRESS_ROWS` lines while the pure-Python reader parses
+    CSV, TSV or JSON Lines, and once when the table is read.  The counts increase and
+    the last is the table's ``n_rows``; a file that pyarrow reads, a Parquet file and a
+    JSON array are parsed in one go, so for them that last call is the only one.  Rows
+    only, no bytes: the whole file is in memory before parsing starts (standard input
+    too), so the bytes read say nothing about the parsing.  A file that fails to read
+    gets no final call.
     """
-    name = os.fspath(path)
+    if progress is None:
+        return _read_table(os.fspath(path), None)
+    last = 0
+
+    def report(rows: int) -> None:
+        nonlocal last
+        if rows > last:
+            last = rows
+            progress(rows)
+
+    table = _read_table(os.fspath(path), report)
+    report(table.n_rows)
+    return table
+
+
+def _read_table(name: str, progress: Callable[[int], None] | None) -> Table:
     if name == STDIN:
         display = "<stdin>"
         data = sys.stdin.buffer.read()
@@ -206,8 +237,8 @@ def read_table(path: str | os.PathLike) -> Table:
     if fmt == "json":
         return _read_json_array(text, display)
     if fmt == "jsonl":
-        return _read_jsonl_arrow(data, display) or _read_jsonl(text, display)
-    return _read_delimited(text, display, "\t" if fmt == "tsv" else ",", fmt)
+        return _read_jsonl_arrow(data, display) or _read_jsonl(text, display, progress)
+    return _read_delimited(text, display, "\t" if fmt == "tsv" else ",", fmt, progress)
 
 
 def _read_bytes(name: str) -> bytes:
@@ -277,13 +308,40 @@ def _decode(data: bytes, display: str) -> str:
     return text
 
 
-def _read_delimited(text: str, display: str, delimiter: str, fmt: str) -> Table:
+_END = object()
+
+
+def _in_batches(
+    records: Iterable, progress: Callable[[int], None] | None, rows: Callable[[], int]
+) -> Iterator[Iterable]:
+    """``records`` in runs of :data:`PROGRESS_ROWS`, with ``progress(rows())`` called
+    between two runs (not after the last: :func:`read_table` reports the total).
+
+    Without ``progress``, one run of everything: the reading loops cost nothing more.
+    With it, each run is the record that showed there are more, then an ``islice`` of
+    the rest: one C iterator a record, no Python code per row.
+    """
+    if progress is None:
+        yield records
+        return
+    records = iter(records)
+    started = False
+    while (first := next(records, _END)) is not _END:
+        if started:
+            progress(rows())
+        started = True
+        yield (first,)
+        yield itertools.islice(records, PROGRESS_ROWS - 1)
+
+
+def _read_delimited(text: str, display: str, delimiter: str, fmt: str,
+                    progress: Callable[[int], None] | None = None) -> Table:
     # A long text field is no reason to refuse a file: csv's limit (131,072 characters
     # by default, one setting for the whole process) is raised to the file's length and
     # never lowered again, so that two threads reading files cannot undo each other.
     if len(text) > csv.field_size_limit():
         csv.field_size_limit(min(len(text), 2**31 - 1))
-    return _read_delimited_rows(text, display, delimiter, fmt)
+    return _read_delimited_rows(text, display, delimiter, fmt, progress)
 
 
 class _QuotedLines:
@@ -308,7 +366,8 @@ class _QuotedLines:
 _LINE_OR_QUOTE = re.compile(r'\r\n|\r|\n|"')
 
 
-def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str) -> Table:
+def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str,
+                         progress: Callable[[int], None] | None = None) -> Table:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     quoted = _QuotedLines(text)
     header: list[str] | None = None
@@ -317,24 +376,25 @@ def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str) -> T
     lines = array.array("q")  # eight bytes a row
     end = 0  # the last line consumed so far
     try:
-        for record in reader:
-            start, end = end + 1, reader.line_num
-            if not record or (len(record) == 1 and record[0].isspace()
-                              and start not in quoted):
-                continue  # a blank line is not a row ('""' is a row of one empty field)
-            if header is None:
-                header, header_line = [h.strip() for h in record], start
-                fields = [[] for _ in header]
-                continue
-            if len(record) != len(header):
-                raise InputError(
-                    f"{display}, line {start}: {len(record)} field(s), but the header "
-                    f"(line {header_line}) has {len(header)}"
-                    + (_delimiter_hint(header, delimiter) if len(header) == 1 else "")
-                )
-            for column, value in zip(fields, record):
-                column.append(value)
-            lines.append(start)
+        for batch in _in_batches(reader, progress, lambda: len(lines)):
+            for record in batch:
+                start, end = end + 1, reader.line_num
+                if not record or (len(record) == 1 and record[0].isspace()
+                                  and start not in quoted):
+                    continue  # a blank line is not a row ('""': a row of one empty field)
+                if header is None:
+                    header, header_line = [h.strip() for h in record], start
+                    fields = [[] for _ in header]
+                    continue
+                if len(record) != len(header):
+                    raise InputError(
+                        f"{display}, line {start}: {len(record)} field(s), but the header "
+                        f"(line {header_line}) has {len(header)}"
+                        + (_delimiter_hint(header, delimiter) if len(header) == 1 else "")
+                    )
+                for column, value in zip(fields, record):
+                    column.append(value)
+                lines.append(start)
     except csv.Error as exc:
         raise InputError(
             f"{display}, line {reader.line_num}: malformed {fmt.upper()} ({exc})"
@@ -616,22 +676,25 @@ def _loads(text: str, display: str, where) -> object:
         raise InputError(f"{display}{', ' + place if place else ''}: {exc}") from None
 
 
-def _read_jsonl(text: str, display: str) -> Table:
+def _read_jsonl(text: str, display: str,
+                progress: Callable[[int], None] | None = None) -> Table:
     columns = _ColumnBuilder()
     lines = array.array("q")
     # Lines end at \n, \r\n or \r only: a JSON string may hold U+2028 or U+0085 as is
     # (str.splitlines would cut it there); any other control character is invalid JSON.
-    for number, line in enumerate(_JSONL_BREAK.split(text), 1):
-        if not line.strip():
-            continue
-        record = _loads(line, display, lambda exc, number=number: f"line {number}")
-        if not isinstance(record, dict):
-            raise InputError(
-                f"{display}, line {number}: expected a JSON object per line, "
-                f"got {type(record).__name__}"
-            )
-        columns.add(record)
-        lines.append(number)
+    numbered = enumerate(_JSONL_BREAK.split(text), 1)
+    for batch in _in_batches(numbered, progress, lambda: len(lines)):
+        for number, line in batch:
+            if not line.strip():
+                continue
+            record = _loads(line, display, lambda exc, number=number: f"line {number}")
+            if not isinstance(record, dict):
+                raise InputError(
+                    f"{display}, line {number}: expected a JSON object per line, "
+                    f"got {type(record).__name__}"
+                )
+            columns.add(record)
+            lines.append(number)
     return columns.table(display, "jsonl", np.frombuffer(lines, dtype=np.int64))
 
 

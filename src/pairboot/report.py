@@ -32,7 +32,10 @@ import numpy as np
 from pairboot.result import CompareResult, _json_safe, decimals, percent
 
 __all__ = [
+    "FAIL_IF",
     "ReportContext",
+    "decision",
+    "headline",
     "WRITERS",
     "render",
     "signature",
@@ -76,6 +79,10 @@ class ReportContext:
     reword : callable or None
         Applied to every message taken from the result (its warnings and reading), so
         that the command line can use its own spelling of the options.
+    lower_is_better : bool
+        The metric is an error rate or a loss: B is better when B - A is negative.
+    fail_if : str or None
+        The verdicts that fail the run (a key of :data:`FAIL_IF`), when asked for.
     """
 
     name_a: str = "A"
@@ -90,6 +97,8 @@ class ReportContext:
     metric_source: str | None = None
     stratum_weights: str | None = None
     reword: Callable[[str], str] | None = None
+    lower_is_better: bool = False
+    fail_if: str | None = None
 
     def say(self, text: str) -> str:
         """``text`` (a warning or the reading) as this report's reader should see it."""
@@ -133,6 +142,64 @@ def format_p(p: float | None, n_resamples: int) -> str:
 def _p_cell(p: float | None, n_resamples: int) -> str:
     """format_p without the leading "p" (and "="), for a table cell."""
     return format_p(p, n_resamples).removeprefix("p ").removeprefix("= ")
+
+
+FAIL_IF: dict[str, frozenset[str]] = {
+    "worse": frozenset({"worse"}),
+    "not-better": frozenset({"worse", "inconclusive", "undefined"}),
+    "different": frozenset({"better", "worse"}),
+}
+"""For each ``--fail-if`` choice, the verdicts (:meth:`CompareResult.verdict`) that fail
+the run: B surely worse; B not surely better (an undefined interval is not a yes); B
+surely different."""
+
+
+def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
+    """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
+    ctx = context or ReportContext()
+    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
+    return {
+        "verdict": verdict,
+        "lower_is_better": ctx.lower_is_better,
+        "fail_if": ctx.fail_if,
+        "failed": ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if],
+        "headline": headline(result, ctx),
+    }
+
+
+def headline(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The verdict in one sentence, the first line of the text report.
+
+    >>> import pairboot
+    >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
+    >>> print(headline(res))
+    B is better than A by +0.100 [+0.078, +0.122], 95% paired bootstrap, p < 1/10000.
+    """
+    ctx = context or ReportContext()
+    d = decimals(result.standard_error)
+    a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
+    b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
+    how = (f"{percent(result.confidence_level)} {'paired' if result.paired else 'unpaired'}"
+           f"{'' if result.method == 'percentile' else ' ' + result.method} bootstrap, "
+           f"{format_p(result.p_value, result.n_resamples)}")
+    numbers = (f"{_num(result.estimate, d, signed=True)} "
+               f"{_interval(result.confidence_interval, d, signed=True)}, {how}")
+    lower = " (lower is better)" if ctx.lower_is_better else ""
+    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
+    if verdict in ("better", "worse"):
+        return f"{b} is {verdict} than {a} by {numbers}{lower}."
+    if verdict == "undefined":
+        return (f"No verdict: the {result.method} interval is undefined for these data "
+                f"(B - A = {_num(result.estimate, d, signed=True)}; see the warnings).")
+    unit = f"{result.n_groups:,} groups" if result.n_groups is not None else (
+        f"{result.n_items:,} items")
+    needed = ""
+    if result.items_needed is not None:
+        more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
+                else f"{result.items_needed:,} items")
+        needed = f"; about {more} would be needed to detect a difference this large"
+    return (f"No difference detected at this test-set size ({unit}): B - A = {numbers}"
+            f"{needed}.")
 
 
 def signature(result: CompareResult, context: ReportContext | None = None) -> str:
@@ -188,12 +255,12 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     context = context or ReportContext()
     if result.n_groups is not None:
         col = f" of {context.group!r}" if context.group else ""
-        unit = f"{result.n_groups} whole groups{col} ({result.n_items} items)"
+        unit = f"{result.n_groups:,} whole groups{col} ({result.n_items:,} items)"
         units = "groups"
     else:
-        unit = f"{result.n_items} items"
+        unit = f"{result.n_items:,} items"
         units = "items"
-    within = f", within each of {result.n_strata} strata" if result.n_strata is not None else ""
+    within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
     if result.paired:
         how = (
             f"paired bootstrap: each resample draws {unit} with replacement{within}, and "
@@ -202,7 +269,7 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     else:
         how = f"unpaired bootstrap: A's and B's {units} are drawn independently{within}"
     words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
-    return f"{how}; {words}, {result.n_resamples} resamples."
+    return f"{how}; {words}, {result.n_resamples:,} resamples."
 
 
 # ------------------------------------------------------------------------------ text
@@ -213,18 +280,23 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
-    label_a, label_b = f"A  {ctx.name_a}", f"B  {ctx.name_b}"
+    label_a = "A" if ctx.name_a == "A" else f"A  {ctx.name_a}"
+    label_b = "B" if ctx.name_b == "B" else f"B  {ctx.name_b}"
     label_d = "B - A"
     width = max(len(label_a), len(label_b), len(label_d), 8)
     value_w = max(len(_num(v, d, signed=True)) for v in
                   (result.score_a.estimate, result.score_b.estimate, result.estimate))
     value_w = max(value_w, len(result.metric))
 
-    lines = []
-    title = f"pairboot compare: {ctx.name_b} (B) vs {ctx.name_a} (A)"
+    lines = [headline(result, ctx)]  # one line, whatever its length: easy to grep or quote
+    title = "pairboot compare: {} vs {}".format(
+        "B" if ctx.name_b == "B" else f"{ctx.name_b} (B)",
+        "A" if ctx.name_a == "A" else f"{ctx.name_a} (A)",
+    )
     if ctx.layout:
         title += f", {ctx.layout}"
-    lines.append(title)
+    lines.append("")
+    lines.extend(_wrap(title))
     lines.append("")
     lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval")
     for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
@@ -250,13 +322,14 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         col = f" (column {ctx.group!r})" if ctx.group else ""
         estimand = "items" if result.group_weighting == "items" else "groups"
         lines.append(
-            f"  groups: {result.n_groups}{col}, resampled whole; estimand: the mean over "
+            f"  groups: {result.n_groups:,}{col}, resampled whole; estimand: the mean over "
             f"{estimand}"
         )
     if result.n_strata is not None:
         col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
         lines.append(
-            f"  strata: {result.n_strata}{col}, resampled within each; weights in the table below"
+            f"  strata: {result.n_strata:,}{col}, resampled within each; weights in the table "
+            "below"
         )
     lines.append("")
     lines.extend(_wrap("Method: " + describe_method(result, ctx)))
@@ -296,9 +369,9 @@ def _strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:
         "A", "B", "B - A", f"{percent(result.confidence_level)} interval", "p"]
     rows = [header]
     for s in result.strata:
-        row = [name(s.name), f"{s.weight:.3f}", str(s.n_items)]
+        row = [name(s.name), f"{s.weight:.3f}", f"{s.n_items:,}"]
         if grouped:
-            row.append("" if s.n_groups is None else str(s.n_groups))
+            row.append("" if s.n_groups is None else f"{s.n_groups:,}")
         row += [
             _num(s.score_a, d),
             _num(s.score_b, d),
@@ -342,6 +415,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
         "stratum": ctx.stratum,
     }
     out["notes"] = list(ctx.notes)
+    out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
     return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
 
@@ -359,6 +433,8 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
     lines = [
+        f"**{_md(headline(result, ctx))}**",
+        "",
         f"| system | {_md(result.metric)} | {level} interval |",
         "|---|---:|:---:|",
         f"| A ({_md(ctx.name_a)}) | {_num(result.score_a.estimate, d)} | "

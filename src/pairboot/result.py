@@ -9,9 +9,8 @@ from typing import NamedTuple
 import numpy as np
 
 _NOT_COVERED = (
-    "The interval covers only the sampling of test {unit}; it does not cover differences "
-    "between the test set and real traffic, training randomness (run several seeds if the "
-    "systems are trained), or noise in the labels."
+    "It covers the sampling of test {unit} only: not training randomness (run several "
+    "seeds), noise in the labels, or the gap between the test set and real traffic."
 )
 
 
@@ -128,7 +127,8 @@ class CompareResult:
         Groups and strata seen, ``None`` when not used.
     n_resamples : int
     seed : int
-        The seed actually used: pass it again to repeat the run exactly.
+        The seed actually used (derived from the data and the options when none was
+        given): pass it again to repeat the run exactly.
     warnings : tuple of str
     metric : str
     paired : bool
@@ -179,6 +179,33 @@ class CompareResult:
         low, high = self.confidence_interval
         return bool(low > 0 or high < 0)
 
+    def verdict(self, *, lower_is_better: bool = False) -> str:
+        """B against A, as the interval says: ``"better"`` or ``"worse"`` when it
+        excludes 0, ``"inconclusive"`` when it includes 0, ``"undefined"`` when an
+        endpoint is NaN.  ``lower_is_better`` for error rates and losses.
+
+        >>> import pairboot
+        >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
+        >>> res.verdict(), res.verdict(lower_is_better=True)
+        ('better', 'worse')
+        """
+        low, high = self.confidence_interval
+        if math.isnan(low) or math.isnan(high):
+            return "undefined"
+        if not self.excludes_zero:
+            return "inconclusive"
+        return "better" if (low > 0) != lower_is_better else "worse"
+
+    def summary(self, *, name_a: str = "A", name_b: str = "B") -> str:
+        """The text report the command line prints (``print(result)`` shows it), the
+        verdict first; ``name_a`` and ``name_b`` label the systems."""
+        from pairboot.report import ReportContext, write_text  # (the report layer renders)
+
+        return write_text(self, ReportContext(name_a=name_a, name_b=name_b))
+
+    def __str__(self) -> str:
+        return self.summary()
+
     @property
     def reading(self) -> str:
         """The interval in plain words, as the spec reads it."""
@@ -186,9 +213,9 @@ class CompareResult:
         pct = percent(self.confidence_level)
         unit = "groups" if self.n_groups is not None else "items"
         size = (
-            f"{self.n_groups} groups, {self.n_items} items"
+            f"{self.n_groups:,} groups, {self.n_items:,} items"
             if self.n_groups is not None
-            else f"{self.n_items} items"
+            else f"{self.n_items:,} items"
         )
         d = decimals(self.standard_error)
         parts = []
@@ -198,37 +225,35 @@ class CompareResult:
                 "(see the warnings); try method='percentile'."
             )
         elif self.excludes_zero:
-            better = "B" if self.estimate > 0 else "A"
+            higher = "B" if self.estimate > 0 else "A"
             parts.append(
-                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: the data support a "
-                f"difference of the observed sign (system {better} scores higher) at this "
-                f"sample size ({size})."
+                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: on {size} the "
+                f"data show that {higher} scores higher."
             )
         else:
             parts.append(
-                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: at this sample size "
-                f"({size}) the data do not distinguish A from B."
+                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: {size} do not "
+                "tell A and B apart."
             )
             if self.items_needed is not None:
                 more = f"about {self.items_needed:,} items"
                 if self.groups_needed is not None:
                     more = f"about {self.groups_needed:,} groups (~{self.items_needed:,} items)"
                 parts.append(
-                    f"If the true difference were as large as observed ({self.estimate:.{d}f}), "
-                    f"a test set of {more} would give an 80% chance of an interval that "
-                    "excludes 0; a larger test set would help."
+                    f"To detect a difference as large as the observed {self.estimate:+.{d}f} "
+                    f"80% of the time, a test set of {more} would be needed."
                 )
         if self.n_groups is not None:
             est = (
-                "the mean over items (each group weighted by its size)"
+                "the mean over items (larger groups count more)"
                 if self.group_weighting == "items"
-                else "the mean over groups (each group's mean counts equally)"
+                else "the mean of the group means (every group counts the same)"
             )
-            parts.append(f"Whole groups were resampled; the difference estimates {est}.")
+            parts.append(f"Whole groups were resampled; the estimate is {est}.")
         if self.n_strata is not None:
             parts.append(
-                f"Resampling was stratified ({self.n_strata} strata, combined with the "
-                "population weights)."
+                f"Resampled within {self.n_strata:,} strata, combined with the population "
+                "weights."
             )
         parts.append(_NOT_COVERED.format(unit=unit))
         return " ".join(parts)

@@ -1,0 +1,146 @@
+"""The verdict: the headline of the report, print(result), and --fail-if's exit status."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from helpers import run_cli, run_in_process
+
+import pairboot
+from pairboot import report
+from pairboot.result import ConfidenceInterval
+
+RNG = np.random.default_rng(12)
+N = 200
+BASE = RNG.random(N)
+CASES = {  # B - A: surely positive, surely negative, about zero
+    "up": BASE + 0.05 + RNG.normal(0, 0.05, N),
+    "down": BASE - 0.05 + RNG.normal(0, 0.05, N),
+    "flat": BASE + RNG.normal(0, 0.05, N),
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("verdict")
+    out = {}
+    for name, values in {"base": BASE, **CASES}.items():
+        path = folder / f"{name}.csv"
+        rows = "".join(f"{i},{float(v)!r}\n" for i, v in enumerate(values))
+        path.write_text("id,score\n" + rows)
+        out[name] = str(path)
+    return out
+
+
+@pytest.mark.parametrize(("case", "higher", "lower"), [
+    ("up", "better", "worse"), ("down", "worse", "better"),
+    ("flat", "inconclusive", "inconclusive"),
+])
+def test_verdict_reads_the_interval(case, higher, lower):
+    res = pairboot.compare(BASE, CASES[case], seed=0)
+    assert res.verdict() == higher
+    assert res.verdict(lower_is_better=True) == lower
+    low, high = res.confidence_interval
+    assert (higher == "inconclusive") == (low <= 0 <= high)
+
+
+# exit status of --fail-if: 1 exactly when the verdict is one the choice fails on
+FAILS = {
+    ("worse", "better"): 0, ("worse", "worse"): 1, ("worse", "inconclusive"): 0,
+    ("not-better", "better"): 0, ("not-better", "worse"): 1,
+    ("not-better", "inconclusive"): 1,
+    ("different", "better"): 1, ("different", "worse"): 1, ("different", "inconclusive"): 0,
+}
+
+
+@pytest.mark.parametrize("lower_is_better", [False, True])
+@pytest.mark.parametrize("fail_if", ["worse", "not-better", "different"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_fail_if_exit_status(files, case, fail_if, lower_is_better):
+    args = ["compare", files["base"], files[case], "--id", "id", "--fail-if", fail_if,
+            "--format", "json"]
+    if lower_is_better:
+        args.append("--lower-is-better")
+    proc = run_in_process(*args)
+    data = json.loads(proc.stdout)
+    verdict = pairboot.compare(BASE, CASES[case], seed=data["seed"]).verdict(
+        lower_is_better=lower_is_better)
+    assert data["decision"]["verdict"] == verdict
+    assert proc.returncode == FAILS[fail_if, verdict], proc.stderr
+    assert data["decision"]["failed"] == bool(FAILS[fail_if, verdict])
+    assert data["decision"]["fail_if"] == fail_if
+    assert data["decision"]["lower_is_better"] == lower_is_better
+    err = proc.stderr.decode()
+    assert ("--fail-if" in err) == bool(proc.returncode), err
+
+
+def test_fail_if_in_a_real_process(files):
+    proc = run_cli("compare", files["base"], files["down"], "--id", "id", "--fail-if",
+                   "not-better")
+    assert proc.returncode == 1
+    assert proc.stdout.decode().startswith("B (")  # the report is still written
+    assert "--fail-if not-better: B (" in proc.stderr.decode()
+    ok = run_cli("compare", files["base"], files["up"], "--id", "id", "--fail-if",
+                 "not-better")
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_an_undefined_interval_is_not_better():
+    res = pairboot.compare(BASE, CASES["up"], seed=0)
+    nan = float("nan")
+    res = dataclasses.replace(res, confidence_interval=ConfidenceInterval(nan, nan))
+    assert res.verdict() == res.verdict(lower_is_better=True) == "undefined"
+    failed = {f: report.decision(res, report.ReportContext(fail_if=f))["failed"]
+              for f in report.FAIL_IF}
+    assert failed == {"worse": False, "not-better": True, "different": False}
+    assert str(res).startswith("No verdict: the percentile interval is undefined")
+
+
+@pytest.mark.parametrize(("case", "start"), [
+    ("up", "B is better than A by +0.0"),
+    ("down", "B is worse than A by -0.0"),
+    ("flat", "No difference detected at this test-set size (200 items): B - A = "),
+])
+def test_headline_is_the_first_line(case, start):
+    res = pairboot.compare(BASE, CASES[case], seed=0)
+    text = str(res)
+    assert text.startswith(start)
+    assert "95% paired bootstrap, p " in text.split("\n\n")[0]
+    if case == "flat":
+        assert f"about {res.items_needed:,} items would be needed" in text.split("\n\n")[0]
+    d = pairboot.result.decimals(res.standard_error)
+    low, high = res.confidence_interval
+    assert f"[{low:+.{d}f}, {high:+.{d}f}]" in text.split("\n\n")[0]
+
+
+def test_lower_is_better_headline():
+    res = pairboot.compare(BASE, CASES["down"], seed=0)
+    line = report.headline(res, report.ReportContext(lower_is_better=True))
+    assert line.startswith("B is better than A by -0.0") and "(lower is better)" in line
+
+
+def test_print_result_is_the_text_report():
+    res = pairboot.compare(BASE, CASES["up"], seed=0)
+    assert str(res) == res.summary() == report.write_text(res)
+    assert repr(res).startswith("CompareResult(estimate=") and "\n" not in repr(res)
+    assert "\npairboot compare: B vs A\n" in str(res)
+    named = res.summary(name_a="bm25", name_b="dense")
+    assert named.startswith("B (dense) is better than A (bm25) by ")
+    assert "\npairboot compare: dense (B) vs bm25 (A)\n" in named
+    assert "\n  A  bm25 " in named
+
+
+def test_markdown_starts_with_the_verdict():
+    res = pairboot.compare(BASE, CASES["up"], seed=0)
+    assert report.write_markdown(res).startswith(f"**{report.headline(res)}**\n")
+
+
+def test_large_counts_have_thousands_separators():
+    rng = np.random.default_rng(3)
+    a = rng.random(12_345)
+    res = pairboot.compare(a, a + rng.normal(0, 0.5, a.size), n_resamples=500, seed=0)
+    text = str(res)
+    assert "12,345 items" in text and "12345" not in text
