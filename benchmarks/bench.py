@@ -34,7 +34,7 @@ Notes on the method, printed again with the results:
   it covers numba's and numpy's allocations alike; the input arrays already exist.
   Elsewhere it falls back to tracemalloc's peak (Python and numpy allocations only).
 - The machine limit is the time to draw the same n * R random indices with pairboot's
-  generator on all cores and do nothing else (``pairboot._numba.draw_only``).  For
+  generator on all cores and do nothing else (``benchmarks/draw_only.py``).  For
   context, the same with xoshiro256** and Lemire's bounded draw (the generator the
   issue's targets assumed), compiled here with numba; and the kernel itself making the
   same number of draws on its counting path among 1,000 rows (rows and counts in L1),
@@ -59,6 +59,7 @@ import numpy as np
 
 import pairboot
 from pairboot import engine
+from pairboot.engine.spec import replicate_keys
 
 SLOW = 5.0
 """Seconds above which a tool is not repeated."""
@@ -215,9 +216,11 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     )
     if not numba_ok:
         return
-    from pairboot import _numba  # noqa: PLC0415
+    from draw_only import draw_only  # noqa: PLC0415
 
-    keys = engine.replicate_keys(0, 0, r)
+    from pairboot.engine import numba_kernels as nb  # noqa: PLC0415
+
+    keys = replicate_keys(0, 0, r)
     starts, sizes = np.array([0]), np.array([len(a)])
     out = np.empty((r, 1, 2))
     xc = np.ascontiguousarray(x)
@@ -225,26 +228,26 @@ def run_engine_parts(case: Case, repeat: int, numba_ok: bool) -> None:
     # core when memory costs nothing.  The keys are reused (the sums are not looked at).
     small, r_small = L1_ROWS, r * len(a) // L1_ROWS
     xs = np.ascontiguousarray(x[:small])
-    keys_small = engine.replicate_keys(0, 0, min(r_small, 1 << 16))
+    keys_small = replicate_keys(0, 0, min(r_small, 1 << 16))
     out_small = np.empty((len(keys_small), 1, 2))
     sizes_small = np.array([small])
 
     def in_l1():
         for r0 in range(0, r_small, len(keys_small)):
             m = min(len(keys_small), r_small - r0)
-            _numba.index_sums(xs, starts, sizes_small, keys_small[:m], out_small[:m],
-                              count_bytes=0)
+            nb.index_sums(xs, starts, sizes_small, keys_small[:m], out_small[:m],
+                          count_bytes=0)
 
     xoshiro = _xoshiro_draw_only()
     xoshiro(16, len(a), keys[:2])  # compile outside the timing
     parts = [
         ("  numba kernel (index_sums)", r, "",
-         lambda: _numba.index_sums(xc, starts, sizes, keys, out)),
+         lambda: nb.index_sums(xc, starts, sizes, keys, out)),
         ("  numba kernel, rows in L1", r_small,
          f"{small:,} rows counted, {r_small:,} resamples: the same number of draws",
          in_l1),
         ("  machine limit (draw_only)", r, "draws only, all cores",
-         lambda: _numba.draw_only(len(a), keys)),
+         lambda: draw_only(len(a), keys)),
         ("  xoshiro256** draw only", r,
          "the issue's reference generator with Lemire's bounded draw, all cores",
          lambda: xoshiro(len(a), len(a), keys)),
@@ -266,8 +269,8 @@ def _xoshiro_draw_only():
     from numba import njit, prange, types, uint64  # noqa: PLC0415
     from numba.extending import intrinsic  # noqa: PLC0415
 
-    from pairboot._numba import _GAMMA as gamma  # noqa: PLC0415
-    from pairboot._numba import _mix as mix  # noqa: PLC0415
+    from pairboot.engine.numba_kernels import _mix as mix  # noqa: PLC0415
+    from pairboot.engine.spec import GAMMA as gamma  # noqa: PLC0415
 
     @intrinsic
     def mul128(typingctx, a, b):
@@ -797,16 +800,18 @@ def main(argv=None) -> int:
         import numba  # noqa: PLC0415
 
         t0 = time.perf_counter()
-        from pairboot import _numba  # noqa: PLC0415
+        from draw_only import draw_only  # noqa: PLC0415
 
-        tiny = engine.replicate_keys(0, 0, 2)
-        _numba.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)))
-        _numba.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 1)))
-        _numba.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)),
-                          tree_units=4, cell_bits=2)  # the tree scheme's kernel
-        _numba.draw_only(4, tiny)
+        from pairboot.engine import numba_kernels as nb  # noqa: PLC0415
+
+        tiny = replicate_keys(0, 0, 2)
+        nb.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)))
+        nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 1)))
+        nb.index_sums(np.zeros((4, 2)), np.array([0]), np.array([4]), tiny, np.empty((2, 1, 2)),
+                      tree_units=4, cell_bits=2)  # the tree scheme's kernel
+        draw_only(4, tiny)
         warm = time.perf_counter() - t0
-        hits = [bool(k.stats.cache_hits) for k in (_numba._flat_sums, _numba._tree_sums)]
+        hits = [bool(k.stats.cache_hits) for k in (nb._flat_sums, nb._tree_sums)]
         cached = ("loaded from the on-disk cache" if all(hits) else
                   "partly compiled (one was not in the cache)" if any(hits) else
                   "compiled (cache was cold)")

@@ -32,7 +32,8 @@ SMALL_STRATA = pytest.mark.filterwarnings(
         ({"n_resamples": 0}, "`n_resamples` must be a positive integer, got 0"),
         ({"n_resamples": 10.5}, "`n_resamples` must be a positive integer"),
         ({"method": "magic"}, "`method` must be one of percentile, basic, normal, bca"),
-        ({"seed": -1}, "`seed` must be a non-negative integer, 'random' or None, got -1"),
+        ({"seed": -1}, "`seed` must be a non-negative integer, a SeedSequence, 'random' or "
+                       "None, got -1"),
         ({"seed": 1.5}, "`seed` must be a non-negative integer"),
         ({"paired": "yes"}, "`paired` must be True or False"),
         ({"group_weighting": "docs"}, "`group_weighting` must be one of items, groups"),

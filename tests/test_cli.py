@@ -23,7 +23,11 @@ import pytest
 from helpers import assert_one_line_error, run_cli, run_in_process
 
 import pairboot
+import pairboot.io as pbio
 from pairboot import cli, report
+from pairboot.cli import progress
+from pairboot.cli.parser import cli_spelling
+from pairboot.io import arrow, columns
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -212,8 +216,6 @@ def test_csv_tsv_jsonl_parquet_give_identical_results(tmp_path, capsys):
 
 def test_pyarrow_fast_path_gives_the_same_report(tmp_path, capsys, monkeypatch):
     pytest.importorskip("pyarrow")
-    from pairboot import readers
-
     for kind in ("csv", "tsv", "jsonl"):
         folder = tmp_path / kind
         folder.mkdir()
@@ -221,17 +223,17 @@ def test_pyarrow_fast_path_gives_the_same_report(tmp_path, capsys, monkeypatch):
         new = to_format(EXAMPLES / "new.csv", folder, kind)
         args = ("compare", base, new, "--id", "id", "--group", "topic", "--stratum", "source",
                 *FAST)
-        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+        monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", math.inf)
         slow = json_run(capsys, *args)
-        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
-        assert isinstance(readers.read_table(base).columns, readers._ArrowColumns)
+        monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0)
+        assert isinstance(pbio.read_table(base).columns, arrow.ArrowColumns)
         assert json_run(capsys, *args) == slow, kind
         lines = Path(new).read_text().splitlines()
         lines[5] = lines[5].replace("0.", "x0.", 1) if kind != "jsonl" else '{"id": 5'
         Path(new).write_text("\n".join(lines) + "\n")
         errors = []
         for limit in (math.inf, 0):
-            monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", limit)
+            monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", limit)
             errors.append(assert_one_line_error(run_in_process(*args), f"{new}, line 6"))
         assert errors[0] == errors[1]
 
@@ -240,8 +242,6 @@ def test_large_files_read_by_pyarrow_give_the_same_report(tmp_path, capsys, monk
     """12,000 items, B's rows shuffled: the ids are joined, and the groups and strata of
     both files merged, in bulk on Arrow arrays; the report is the pure-Python one's."""
     pytest.importorskip("pyarrow")
-    from pairboot import readers
-
     rng = np.random.default_rng(11)
     n = 12_000
     doc = rng.integers(0, 3_000, n)
@@ -253,28 +253,26 @@ def test_large_files_read_by_pyarrow_give_the_same_report(tmp_path, capsys, monk
     new.write_text("id,source,score\n" + "\n".join(rows) + "\n")
     args = ("compare", str(base), str(new), "--id", "id", "--group", "doc", "--stratum",
             "source", *FAST)
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", math.inf)
     slow = json_run(capsys, *args)
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
-    assert isinstance(readers.id_column(readers.read_table(str(new)), "id"),
-                      readers._ArrowLabels)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0)
+    assert isinstance(pbio.id_column(pbio.read_table(str(new)), "id"),
+                      columns.ArrowLabels)
     assert json_run(capsys, *args) == slow
     assert slow["n_items"] == n
 
 
 def test_large_file_read_without_pyarrow_gets_a_note(tmp_path, capsys, monkeypatch):
-    from pairboot import cli, readers
-
     base, new = write_pair(tmp_path)
-    monkeypatch.setattr(cli, "SLOW_READ_ROWS", 10)
-    monkeypatch.setattr(readers, "arrow_available", lambda: False)
+    monkeypatch.setattr(progress, "SLOW_READ_ROWS", 10)
+    monkeypatch.setattr(pbio, "arrow_available", lambda: False)
     notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
     assert any("read without pyarrow" in n and 'pip install "pairboot[parquet]"' in n
                and f"{base} (" in n and f"{new} (" in n for n in notes), notes
-    monkeypatch.setattr(readers, "arrow_available", lambda: True)  # installed: no note
+    monkeypatch.setattr(pbio, "arrow_available", lambda: True)  # installed: no note
     notes = json_run(capsys, "compare", base, new, "--id", "id", *FAST)["notes"]
     assert not any("pyarrow" in n for n in notes)
-    monkeypatch.setattr(readers, "arrow_available", lambda: False)  # pyarrow never reads
+    monkeypatch.setattr(pbio, "arrow_available", lambda: False)  # pyarrow never reads
     arrays = []
     for f in (base, new):  # as JSON arrays
         with open(f, newline="") as handle:
@@ -548,7 +546,7 @@ class Terminal(io.StringIO):
 
 def test_progress_bar_only_on_a_terminal_and_after_the_delay():
     tty = Terminal()
-    bar = cli.ProgressBar(1000, tty, delay=0.0)
+    bar = progress.ProgressBar(1000, tty, delay=0.0)
     bar(500)
     bar(1000)
     widest = max(len(part) for part in tty.getvalue().split("\r"))
@@ -557,13 +555,13 @@ def test_progress_bar_only_on_a_terminal_and_after_the_delay():
     assert tty.getvalue().endswith("\r" + " " * widest + "\r")  # the whole line blanked
 
     slow = Terminal()
-    bar = cli.ProgressBar(1000, slow, delay=3600)
+    bar = progress.ProgressBar(1000, slow, delay=3600)
     bar(1000)
     bar.close()
     assert slow.getvalue() == ""
 
     pipe = io.StringIO()
-    bar = cli.ProgressBar(1000, pipe, delay=0.0)
+    bar = progress.ProgressBar(1000, pipe, delay=0.0)
     bar(1000)
     assert pipe.getvalue() == ""
 
@@ -571,23 +569,23 @@ def test_progress_bar_only_on_a_terminal_and_after_the_delay():
 def test_progress_bar_says_when_numba_compiles():
     """The one slow start after installing is announced at once, then cleared."""
     tty = Terminal()
-    bar = cli.ProgressBar(1000, tty, delay=3600)  # shown before any delay
+    bar = progress.ProgressBar(1000, tty, delay=3600)  # shown before any delay
     bar.compiling()
     line = tty.getvalue()
     assert "compiling the fast kernel" in line
     bar.close()
     assert tty.getvalue() == line + "\r" + " " * (len(line) - 1) + "\r"  # blanked exactly
     pipe = io.StringIO()
-    cli.ProgressBar(1000, pipe).compiling()
+    progress.ProgressBar(1000, pipe).compiling()
     assert pipe.getvalue() == ""
 
 
 def test_time_left_leaves_out_the_compile(monkeypatch):
     """After a 20 s compile, 1,000 resamples a second leave 8 s for 8,000, not 168 s."""
     clock = iter([0.0, 20.0, 21.0])
-    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
     tty = Terminal()
-    bar = cli.ProgressBar(10_000, tty, delay=0.0)
+    bar = progress.ProgressBar(10_000, tty, delay=0.0)
     bar.compiling()
     bar(1000)  # the first batch, after the compile: no estimate yet
     assert "elapsed " in tty.getvalue() and "left" not in tty.getvalue()
@@ -938,7 +936,8 @@ def test_latex_escapes_names_and_markdown_escapes_pipes():
 
 def test_strata_table_in_every_format():
     stratum = StratumResult("web", 0.6, 60, None, 0.02, ConfidenceInterval(-0.01, 0.05), 0.015,
-                            0.2, 0.5, 0.52)
+                            0.2, SystemScore(0.5, ConfidenceInterval(0.45, 0.55), 0.03),
+                            SystemScore(0.52, ConfidenceInterval(0.47, 0.57), 0.03))
     result = make_result(n_strata=1, strata=(stratum,))
     for fmt in report.WRITERS:
         assert "web" in report.render(result, fmt)
@@ -1172,23 +1171,29 @@ def test_latex_shows_the_warnings():
 
 
 @pytest.mark.parametrize("api, cli_text", [
-    ("consider whether group_weighting='groups' is the estimand you want",
+    ("consider whether `group_weighting='groups'` is the estimand you want",
      "consider whether --group-weighting groups is the estimand you want"),
     ("`group_weighting='groups'` is defined for metric 'mean' only; use "
-     "group_weighting='items'",
+     "`group_weighting='items'`",
      "--group-weighting groups is defined for metric 'mean' only; use --group-weighting items"),
     ("`seed` must be a non-negative integer or None, got -1",
-     "--seed must be a non-negative integer, got -1"),
-    ("undefined (see the warnings); try method='percentile'.",
+     "--seed must be a non-negative integer or None, got -1"),
+    ("undefined (see the warnings); try `method='percentile'`.",
      "undefined (see the warnings); try --method percentile."),
-    ('try method="bca"', "try --method bca"),
-    ("n_resamples=100 leaves only 2.5 resamples", "--resamples 100 leaves only 2.5 resamples"),
-    ("increase n_resamples (now 100)", "increase --resamples (now 100)"),
+    ('try `method="bca"`', "try --method bca"),
+    ("`n_resamples=100` leaves only 2.5 resamples", "--resamples 100 leaves only 2.5 resamples"),
+    ("increase `n_resamples` (now 100)", "increase --resamples (now 100)"),
     ("`n_resamples` must be a positive integer", "--resamples must be a positive integer"),
+    ("`confidence_level` must be between 0 and 1", "--level must be between 0 and 1"),
+    ("with `paired=False`, `groups` and `strata`", "with --unpaired, --group and --stratum"),
+    ("`strata_weights` names 'x'", "--stratum-weights names 'x'"),
+    ("give `id='qid'` to join", "give --id qid to join"),
+    ("sacrebleu's `smooth_method='exp'`", "sacrebleu's `smooth_method='exp'`"),
     ("sacrebleu's smooth_method='exp'", "sacrebleu's smooth_method='exp'"),
 ])
-def test_cli_words(api, cli_text):
-    assert cli.cli_words(api) == cli_text
+def test_cli_spelling(api, cli_text):
+    """The library writes its arguments in backticks; the command line its options."""
+    assert cli_spelling(api) == cli_text
 
 
 def test_negative_seed_is_spelled_as_the_option(pair):
@@ -1230,7 +1235,7 @@ def test_warnings_in_every_format_use_the_options(tmp_path, capsys):
 def test_reading_uses_the_context_spelling():
     nan = float("nan")
     result = make_result(confidence_interval=ConfidenceInterval(nan, nan), method="bca")
-    ctx = report.ReportContext(reword=cli.cli_words)
+    ctx = report.ReportContext(reword=cli_spelling)
     for fmt in report.WRITERS:
         assert "method='" not in report.render(result, fmt, ctx), fmt
 
@@ -1247,10 +1252,12 @@ def test_report_uses_the_results_json_safe_and_no_metric_label():
     import inspect
 
     from pairboot import result as result_module
+    from pairboot.report import formats, parts, text
 
-    assert report._json_safe is result_module._json_safe
-    assert "def _json_safe" not in inspect.getsource(report)
-    assert not hasattr(report, "_metric_label")
+    assert formats._json_safe is result_module._json_safe
+    for module in (report, formats, parts, text):
+        assert "def _json_safe" not in inspect.getsource(module)
+        assert not hasattr(module, "_metric_label")
 
 
 def test_one_decimals_rule_for_the_report_and_the_reading():

@@ -261,8 +261,14 @@ def test_stratified_per_stratum_results(oracle):
         assert s.n_items == n and s.n_groups is None
         assert s.weight == pytest.approx(weights[h] / 4.0, rel=1e-12)
         assert s.estimate == pytest.approx(d[mask].mean(), abs=1e-14)
-        assert s.score_a == pytest.approx(a[mask].mean(), abs=1e-14)
-        assert s.score_b == pytest.approx(b[mask].mean(), abs=1e-14)
+        assert s.score_a.estimate == pytest.approx(a[mask].mean(), abs=1e-14)
+        assert s.score_b.estimate == pytest.approx(b[mask].mean(), abs=1e-14)
+        # each system's own stratum interval: the percentile interval of its resampled
+        # stratum means, which lies around its mean
+        for score, x in ((s.score_a, a[mask]), (s.score_b, b[mask])):
+            low, high = score.confidence_interval
+            assert low < x.mean() < high
+            assert score.standard_error == pytest.approx(x.std() / math.sqrt(n), rel=0.15)
         # The stratum's own bootstrap sd: sqrt(var_pop_h / n_h) within K s.e. of a sample
         # sd (a sample variance's s.e. over 2 sd, the delta method).
         sd = math.sqrt(np.var(d[mask]) / n)

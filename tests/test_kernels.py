@@ -22,8 +22,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from pairboot import engine
-from pairboot.engine import DrawPlan, index_sums_numpy, replicate_keys, resample_sums
+from pairboot import Progress
+from pairboot.engine import DrawPlan, multinomial, resample_sums, spec
+from pairboot.engine.numpy_kernel import index_sums_numpy, tree_cells, tree_draws
+from pairboot.engine.spec import replicate_keys
 
 P_FAIL = 1e-6
 """Chance that a statistical check fails without a bug."""
@@ -44,9 +46,9 @@ LAYOUTS = [
 def nb():
     """The numba kernel module (the tests using it skip when numba is missing)."""
     pytest.importorskip("numba")
-    from pairboot import _numba  # noqa: PLC0415
+    from pairboot.engine import numba_kernels  # noqa: PLC0415
 
-    return _numba
+    return numba_kernels
 
 
 TREE = {"tree_units": 256, "cell_bits": 5}
@@ -103,7 +105,7 @@ def test_numba_matches_numpy_reference(nb, k, layout, path):
 
 def test_default_tree_threshold(nb):
     """A stratum of TREE_UNITS units is drawn top bits first, one unit fewer is not."""
-    big = engine.TREE_UNITS
+    big = spec.TREE_UNITS
     starts, sizes = [0, big], [big, big - 1]
     x = np.random.default_rng(8).uniform(size=(2 * big - 1, 1))
     keys = replicate_keys(12, 0, 2)
@@ -155,7 +157,7 @@ def test_count_overflow_is_exact(nb, k, n):
     np.testing.assert_allclose(acc, expected, rtol=1e-12)
     assert not cnt.any(), "the counts must be left at zero"
     # Enough wraps happened for the test to mean something.
-    draws = engine.draw_units(keys[0], np.arange(7, 7 + n), n)
+    draws = spec.draw_units(keys[0], np.arange(7, 7 + n), n)
     per_unit = np.bincount(draws, minlength=n)
     assert ((start_counts.astype(int) + per_unit) >= 256).sum() > n // 5
 
@@ -190,9 +192,9 @@ def test_tree_count_overflow_is_exact(nb, k):
     np.testing.assert_allclose(accs, expected, rtol=1e-12)
     assert not planes.any(), "the planes must be left at zero"
     # Wraps did happen in the first cell, and of unit lo1 in the second one.
-    cells = [engine.tree_cells(key, 7, n, h) for key in keys]
+    cells = [tree_cells(key, 7, n, h) for key in keys]
     assert all(c[0] > 0 for c in cells)
-    second = [engine.tree_draws(key, 7, n, h)[c[0] : c[0] + c[1]] for key, c in zip(keys, cells)]
+    second = [tree_draws(key, 7, n, h)[c[0] : c[0] + c[1]] for key, c in zip(keys, cells)]
     assert any((units == lo1).any() for units in second)
 
 
@@ -229,16 +231,18 @@ def test_vector_sweep_is_the_documented_sum(nb, k):
 
 
 def test_large_sizes_use_the_exact_multiply_high(nb):
-    """Draws bounded by sizes near 2**32 equal engine.bounded's exact arithmetic."""
+    """The kernels' draws bounded by sizes near 2**32 equal spec.bounded's exact arithmetic."""
     keys = replicate_keys(17, 0, 5)
     draws = 1000
+    buf = np.empty(draws, dtype=np.uint64)
     for size in (3, 1000, 2**31 + 11, 2**32 - 1):
-        expected = 0
         for key in keys:
-            units = engine.draw_units(key, np.arange(draws), size)
+            units = spec.draw_units(key, np.arange(draws), size)
             assert units.min() >= 0 and units.max() < size
-            expected += int(units.astype(np.uint64).sum(dtype=np.uint64))
-        assert nb.draw_only(draws, keys, size=size) == expected % 2**64
+            with np.errstate(over="ignore"):
+                first = key + spec.GAMMA  # the counter of draw 0
+            nb._fill(buf, draws, first, np.uint64(size), np.uint64(0))
+            np.testing.assert_array_equal(buf, units)
 
 
 def test_out_may_be_any_float_array(nb):
@@ -366,8 +370,8 @@ def test_numba_draws_are_uniform(nb, size, path):
 
 
 @pytest.mark.parametrize("draw", [
-    lambda key, size: engine.draw_units(key, np.arange(size), size),  # flat
-    lambda key, size: engine.tree_draws(key, 3, size, 4),  # tree, 16 cells
+    lambda key, size: spec.draw_units(key, np.arange(size), size),  # flat
+    lambda key, size: tree_draws(key, 3, size, 4),  # tree, 16 cells
 ], ids=["flat", "tree"])
 def test_engine_draws_are_uniform_over_many_units(draw):
     size = 1000
@@ -388,7 +392,7 @@ def test_tree_split_is_binomial_and_cells_are_windows(size):
     """
     h = 3
     keys = replicate_keys(31, 0, 4000)
-    cells = np.array([engine.tree_cells(key, 11, size, h) for key in keys])
+    cells = np.array([tree_cells(key, 11, size, h) for key in keys])
     assert (cells.sum(axis=1) == size).all() and (cells >= 0).all()
     right = cells[:, 4:].sum(axis=1).astype(float)
     r, var = len(keys), size / 4
@@ -396,7 +400,7 @@ def test_tree_split_is_binomial_and_cells_are_windows(size):
     sq = (right - size / 2) ** 2  # centred at the true mean: its mean estimates var
     assert abs(sq.mean() - var) <= Z * math.sqrt(sq.var() / r) + 1e-12
     # windows: the units of cell j are those whose interval of 64-bit numbers meets j's
-    draws = engine.tree_draws(keys[0], 11, size, h)
+    draws = tree_draws(keys[0], 11, size, h)
     cell_of_draw = np.repeat(np.arange(1 << h), cells[0])
     lo = (np.arange(1 << h) * size) >> h  # floor(j * 2**(64-h) * size / 2**64)
     hi = ((np.arange(1, (1 << h) + 1) * size) - 1) >> h
@@ -406,12 +410,12 @@ def test_tree_split_is_binomial_and_cells_are_windows(size):
 def test_tree_draws_in_pieces_are_the_whole():
     """The numpy kernel draws a big stratum in pieces: any cut gives the same draws."""
     size, h, key = 1000, 5, replicate_keys(37, 0, 1)[0]
-    whole = engine.tree_draws(key, 4, size, h)
-    cells = engine.tree_cells(key, 4, size, h)
+    whole = tree_draws(key, 4, size, h)
+    cells = tree_cells(key, 4, size, h)
     cuts = [0, 1, 2, 31, 32, 500, 999, 1000]
-    parts = [engine.tree_draws(key, 4, size, h, a, b, cells) for a, b in zip(cuts, cuts[1:])]
+    parts = [tree_draws(key, 4, size, h, a, b, cells) for a, b in zip(cuts, cuts[1:])]
     np.testing.assert_array_equal(np.concatenate(parts), whole)
-    assert len(engine.tree_draws(key, 4, size, h, 7, 7)) == 0
+    assert len(tree_draws(key, 4, size, h, 7, 7)) == 0
 
 
 @pytest.mark.parametrize("sorted_rows", [False, True])
@@ -439,7 +443,7 @@ def test_tree_cell_counts_are_multinomial():
     """
     size, h = 200, 3
     keys = replicate_keys(41, 0, 4000)
-    cells = np.array([engine.tree_cells(key, 5, size, h) for key in keys], dtype=float)
+    cells = np.array([tree_cells(key, 5, size, h) for key in keys], dtype=float)
     # cell counts are sums of one-hot rows: the moments of draws from the rows of eye(2**h)
     _moment_checks(cells, np.eye(1 << h), size)
 
@@ -451,7 +455,7 @@ def test_numba_split_equals_numpy_split(nb):
         for h in (1, 2, 4):
             for key in replicate_keys(43, 0, 3):
                 got = nb._split(9, size, key, h, levels)[: 1 << h]
-                np.testing.assert_array_equal(got, engine.tree_cells(key, 9, size, h))
+                np.testing.assert_array_equal(got, tree_cells(key, 9, size, h))
 
 
 @pytest.mark.parametrize("kwargs", [{"tree_units": 1}, {"cell_bits": 1}, {"cell_bits": 0}])
@@ -486,7 +490,7 @@ def test_replicates_are_independent():
     size, n_rep = 50, 4000
     keys = replicate_keys(29, 0, n_rep)
     first = np.array(
-        [np.count_nonzero(engine.draw_units(k, np.arange(size), size) == 0) for k in keys],
+        [np.count_nonzero(spec.draw_units(k, np.arange(size), size) == 0) for k in keys],
         dtype=float,
     )
     r = np.corrcoef(first[:-1], first[1:])[0, 1]
@@ -534,7 +538,7 @@ def test_multinomial_and_index_paths_give_the_same_distribution(backend, monkeyp
     plan = DrawPlan.from_columns(x, [0], [n])
     exact, path = resample_sums(plan, n_rep, seed=5, backend=backend)
     assert path == "multinomial"
-    monkeypatch.setattr(engine, "MULTINOMIAL_RATIO", 10**12)
+    monkeypatch.setattr(multinomial, "MULTINOMIAL_RATIO", 10**12)
     drawn, path = resample_sums(plan, n_rep, seed=5, backend=backend)
     assert path == backend
     for sums in (exact, drawn):
@@ -575,7 +579,7 @@ def test_strata_mix_paths_with_the_right_moments():
 # --- the compile notice -----------------------------------------------------------------------
 
 
-class _Recorder:
+class _Recorder(Progress):
     def __init__(self):
         self.calls = []
 
@@ -586,16 +590,52 @@ class _Recorder:
         self.calls.append("compiling")
 
 
+def _fresh(func):
+    """A new dispatcher of one of the kernel module's functions: compiling it is a real,
+    short compile (no cache)."""
+    from numba import njit  # noqa: PLC0415
+
+    return njit(cache=False)(func.py_func)
+
+
+def test_compile_notice_hears_compiles_of_the_kernels_only(nb):
+    from numba import njit  # noqa: PLC0415
+
+    heard = []
+    add_wraps = _fresh(nb._add_wraps)
+    args = (np.ones((4, 2)), 0, np.array([1, 3], np.uint64), 2, np.zeros(2))
+    with nb.compile_notice(lambda: heard.append("compiling")):
+        njit(cache=False)(lambda v: v + 1)(1)  # not a kernel of the module: nothing said
+        assert heard == []
+        add_wraps(*args)  # compiles
+        assert heard == ["compiling"]
+        _fresh(nb._tally)(np.zeros(4, np.uint8), np.zeros(2, np.uint64), 2,
+                          np.zeros(2, np.uint64), 0)
+        assert heard == ["compiling"]  # once per notice
+    with nb.compile_notice(lambda: heard.append("again")):
+        add_wraps(*args)  # compiled already: nothing to say
+    assert heard == ["compiling"]
+
+
 @pytest.mark.parametrize("cold", [True, False])
-def test_progress_hears_before_numba_compiles(nb, monkeypatch, cold):
-    asked = []
-    monkeypatch.setattr(nb, "needs_compile", lambda sizes: asked.append(list(sizes)) or cold)
+def test_progress_hears_when_numba_compiles(nb, monkeypatch, cold):
+    """``progress.compiling()`` comes before the first ``progress(done)`` when a kernel
+    compiles, and not at all when none does (here: a real compile stands in for it)."""
+    flat_sums = nb._flat_sums
+    add_wraps = _fresh(nb._add_wraps)
+
+    def kernel(*args):
+        if cold:
+            add_wraps(np.ones((2, 1)), 0, np.zeros(1, np.uint64), 0, np.zeros(1))
+        return flat_sums(*args)
+
+    monkeypatch.setattr(nb, "_flat_sums", kernel)
     plan = DrawPlan.from_columns(np.arange(40.0)[:, None], [0], [40])
     progress = _Recorder()
     resample_sums(plan, 10, 0, backend="numba", progress=progress)
     assert (progress.calls[0] == "compiling") is cold
+    assert progress.calls.count("compiling") == int(cold)
     assert progress.calls[-1] == 10
-    assert asked == [[40]]  # the sizes decide which kernel compiles
     # numpy never compiles; a plain function as progress has no compiling() to call
     progress = _Recorder()
     resample_sums(plan, 10, 0, backend="numpy", progress=progress)
@@ -615,38 +655,33 @@ def test_no_strata(nb, monkeypatch):
                   replicate_keys(0, 0, 3), out)
 
 
-def test_needs_compile_asks_about_the_kernel_the_sizes_use(nb, monkeypatch):
-    """Strata under TREE_UNITS units use the flat kernel, the others the tree kernel."""
-    big = engine.TREE_UNITS
-    for cold in (nb._flat_sums, nb._tree_sums):
-        monkeypatch.setattr(nb, "_compiles", lambda kernel, cold=cold: kernel is cold)
-        flat_cold = cold is nb._flat_sums
-        assert nb.needs_compile([4]) is flat_cold
-        assert nb.needs_compile([big - 1]) is flat_cold
-        assert nb.needs_compile([big]) is not flat_cold
-        assert nb.needs_compile([4, big]) is True
-        assert nb.needs_compile([]) is False
-        assert nb.needs_compile() is True  # sizes unknown: either kernel
+_COLD_RUN = """
+import numpy as np
+from pairboot import Progress
+from pairboot.engine import DrawPlan, resample_sums
+
+class Recorder(Progress):
+    calls = []
+    def __call__(self, done):
+        self.calls.append(done)
+    def compiling(self):
+        self.calls.append("compiling")
+
+progress = Recorder()
+plan = DrawPlan.from_columns(np.arange(40.0)[:, None], [0], [40])
+resample_sums(plan, 10, 0, backend="numba", progress=progress)
+print(progress.calls[0])
+"""
 
 
-def test_needs_compile_reads_numba_cache(nb, tmp_path):
-    """In this process once compiled; in a new process from numba's cache index: False
-    with the warm cache this run used, True with an empty one (nothing compiles here)."""
+@pytest.mark.slow
+def test_compile_is_announced_with_an_empty_cache_only(nb, tmp_path):
+    """A new process with an empty numba cache compiles the flat kernel and says so
+    first; the next one loads it from the cache and says nothing (about 15 s)."""
     import os  # noqa: PLC0415
-    import subprocess  # noqa: PLC0415
-    import sys  # noqa: PLC0415
 
-    keys, tree = replicate_keys(0, 0, 2), [engine.TREE_UNITS]
-    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), keys, np.empty((2, 1, 1)))
-    assert nb.needs_compile([4]) is False
-    nb.index_sums(np.zeros((4, 1)), np.array([0]), np.array([4]), keys, np.empty((2, 1, 1)),
-                  tree_units=4, cell_bits=2)
-    assert nb.needs_compile(tree) is False
-    assert nb.needs_compile() is False
-    code = ("from pairboot import _numba; "
-            f"print(_numba.needs_compile([4]), _numba.needs_compile({tree}))")
-    for cache, expected in ((None, "False False"), (str(tmp_path), "True True")):
-        env = dict(os.environ, **({"NUMBA_CACHE_DIR": cache} if cache else {}))
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    for expected in ("compiling", "10"):
+        out = subprocess.run([sys.executable, "-c", _COLD_RUN], env=env, capture_output=True,
                              text=True, check=True).stdout.strip()
-        assert out == expected, (cache, out)
+        assert out == expected

@@ -1,5 +1,5 @@
-"""Progress while reading a file: ``readers.read_table(..., progress=...)`` and the command
-line's ``reading base.csv: 420,000 rows (85,000 rows/s)`` line (:class:`cli.ReadProgress`),
+"""Progress while reading a file: ``pairboot.io.read_table(..., progress=...)`` and the command
+line's ``reading base.csv: 420,000 rows (85,000 rows/s)`` line (:class:`progress.ReadProgress`),
 and the ``[fast]`` extra that brings pyarrow's reader."""
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pairboot import cli, readers
+import pairboot.io as pbio
+from pairboot import cli
+from pairboot.cli import progress
 from pairboot.errors import InputError
+from pairboot.io import arrow, tables
 
 EVERY = 10  # PROGRESS_ROWS in these tests: a progress call every 10 lines
 
@@ -28,8 +31,8 @@ class Terminal(io.StringIO):
 @pytest.fixture
 def python_reader(monkeypatch):
     """The pure-Python readers, reporting every EVERY lines."""
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
-    monkeypatch.setattr(readers, "PROGRESS_ROWS", EVERY)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", math.inf)
+    monkeypatch.setattr(tables, "PROGRESS_ROWS", EVERY)
 
 
 def write(folder: Path, name: str, n: int, *, blank_after: int = 0) -> str:
@@ -45,9 +48,9 @@ def write(folder: Path, name: str, n: int, *, blank_after: int = 0) -> str:
     return str(path)
 
 
-def read_counting(path: str) -> tuple[readers.Table, list[int]]:
+def read_counting(path: str) -> tuple[pbio.Table, list[int]]:
     calls: list[int] = []
-    table = readers.read_table(path, progress=calls.append)
+    table = pbio.read_table(path, progress=calls.append)
     return table, calls
 
 
@@ -82,7 +85,7 @@ def test_counts_only_increase_when_a_batch_holds_no_rows(tmp_path, python_reader
 def test_progress_does_not_change_the_table_or_the_errors(tmp_path, python_reader):
     path = write(tmp_path, "s.csv", 35)
     table, _ = read_counting(path)
-    plain = readers.read_table(path)
+    plain = pbio.read_table(path)
     assert dict(table.columns) == dict(plain.columns)
     assert list(table.lines) == list(plain.lines) and table.n_rows == plain.n_rows
 
@@ -90,9 +93,9 @@ def test_progress_does_not_change_the_table_or_the_errors(tmp_path, python_reade
     bad.write_text("".join(f'{{"id": "q{i}", "score": 1}}\n' for i in range(25)) + "{oops\n")
     calls: list[int] = []
     with pytest.raises(InputError) as with_progress:
-        readers.read_table(str(bad), progress=calls.append)
+        pbio.read_table(str(bad), progress=calls.append)
     with pytest.raises(InputError) as without:
-        readers.read_table(str(bad))
+        pbio.read_table(str(bad))
     assert str(with_progress.value) == str(without.value)
     assert "line 26" in str(without.value)
     assert calls == [10, 20]  # no final call for a file that failed
@@ -101,8 +104,8 @@ def test_progress_does_not_change_the_table_or_the_errors(tmp_path, python_reade
 @pytest.mark.parametrize("name", ["s.csv", "s.tsv", "s.jsonl"])
 def test_pyarrow_reader_reports_the_total_once(tmp_path, monkeypatch, name):
     pytest.importorskip("pyarrow")
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
-    monkeypatch.setattr(readers, "PROGRESS_ROWS", EVERY)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0)
+    monkeypatch.setattr(tables, "PROGRESS_ROWS", EVERY)
     table, calls = read_counting(write(tmp_path, name, 35))
     assert table.read_by_pyarrow
     assert calls == [35]
@@ -125,7 +128,7 @@ def test_one_call_for_what_is_parsed_in_one_go(tmp_path):
 
 def test_read_progress_draws_rows_and_rate_then_blanks_the_line():
     tty = Terminal()
-    line = cli.ReadProgress(tty, delay=0.0)
+    line = progress.ReadProgress(tty, delay=0.0)
     callback = line.reading("base.csv")
     callback(50_000)
     callback(420_000)
@@ -139,8 +142,8 @@ def test_read_progress_draws_rows_and_rate_then_blanks_the_line():
 @pytest.mark.parametrize("how", ["not a terminal", "--no-progress", "quick"])
 def test_read_progress_draws_nothing(how):
     stream = io.StringIO() if how == "not a terminal" else Terminal()
-    line = cli.ReadProgress(stream, delay=3600 if how == "quick" else 0.0,
-                            enabled=how != "--no-progress", hint="faster: get pyarrow")
+    line = progress.ReadProgress(stream, delay=3600 if how == "quick" else 0.0,
+                                 enabled=how != "--no-progress", hint="faster: get pyarrow")
     for rows in (50_000, 1_000_000):
         line.reading("base.csv")(rows)
     line.close()
@@ -149,9 +152,9 @@ def test_read_progress_draws_nothing(how):
 
 def test_rate_is_per_file(monkeypatch):
     clock = iter([0.0, 0.0, 2.0, 2.0, 3.0])
-    monkeypatch.setattr(cli.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
     tty = Terminal()
-    line = cli.ReadProgress(tty, delay=1.0)  # start: 0 s
+    line = progress.ReadProgress(tty, delay=1.0)  # start: 0 s
     line.reading("a.csv")  # 0 s
     line(100_000)  # 2 s: 50,000 rows/s
     assert tty.getvalue().endswith("reading a.csv: 100,000 rows (50,000 rows/s) ")
@@ -162,10 +165,10 @@ def test_rate_is_per_file(monkeypatch):
 
 
 def test_hint_on_the_first_slow_file_only(monkeypatch):
-    monkeypatch.setattr(cli, "SLOW_READ_ROWS", 100)
+    monkeypatch.setattr(progress, "SLOW_READ_ROWS", 100)
     hint = 'faster: pip install "pairboot[fast]"'
     tty = Terminal()
-    line = cli.ReadProgress(tty, delay=0.0, hint=hint)
+    line = progress.ReadProgress(tty, delay=0.0, hint=hint)
     line.columns = 200
     small = line.reading("small.csv")
     small(99)
@@ -179,7 +182,7 @@ def test_hint_on_the_first_slow_file_only(monkeypatch):
     assert tty.getvalue().split("\r")[-1].startswith("reading next.csv: 500 rows")
 
     narrow = Terminal()
-    line = cli.ReadProgress(narrow, delay=0.0, hint=hint)
+    line = progress.ReadProgress(narrow, delay=0.0, hint=hint)
     line.columns = 60  # a wrapped line could not be redrawn in place
     line.reading("base.csv")(150)
     assert "reading base.csv: 150 rows" in narrow.getvalue() and hint not in narrow.getvalue()
@@ -199,12 +202,12 @@ def test_cli_draws_the_reading_line_unless_no_progress(tmp_path, capsys, monkeyp
                                                        python_reader):
     base, new = write_pair(tmp_path)
     tty = Terminal()
-    real = cli.ReadProgress
+    real = progress.ReadProgress
 
     def on_the_terminal(stream=None, **kwargs):  # at once, on a terminal
         return real(tty, **{**kwargs, "delay": 0.0})
 
-    monkeypatch.setattr(cli, "ReadProgress", on_the_terminal)
+    monkeypatch.setattr(progress, "ReadProgress", on_the_terminal)
     args = ["compare", base, new, "--id", "id", "--score", "score", "--resamples", "200",
             "--seed", "1"]
     assert cli.main(args) == 0
@@ -225,33 +228,33 @@ def test_cli_draws_the_reading_line_unless_no_progress(tmp_path, capsys, monkeyp
 def test_cli_hints_at_the_fast_reader_only_without_pyarrow(tmp_path, capsys, monkeypatch):
     base, new = write_pair(tmp_path)
     hints = []
-    real = cli.ReadProgress
+    real = progress.ReadProgress
 
     def spy(stream=None, **kwargs):
         hints.append(kwargs.get("hint", ""))
         return real(stream, **kwargs)
 
-    monkeypatch.setattr(cli, "ReadProgress", spy)
+    monkeypatch.setattr(progress, "ReadProgress", spy)
     args = ["compare", base, new, "--score", "score", "--resamples", "200", "--seed", "1"]
     for installed in (False, True):
-        monkeypatch.setattr(readers, "arrow_available", lambda installed=installed: installed)
+        monkeypatch.setattr(pbio, "arrow_available", lambda installed=installed: installed)
         assert cli.main(args) == 0
-    assert hints == [f"faster: {cli.FAST_READER}", ""]
+    assert hints == [f"faster: {progress.FAST_READER}", ""]
     capsys.readouterr()
 
 
 def test_slow_read_note_once_and_names_the_fast_extra(tmp_path, capsys, monkeypatch,
                                                       python_reader):
     base, new = write_pair(tmp_path)
-    monkeypatch.setattr(cli, "SLOW_READ_ROWS", 10)
-    monkeypatch.setattr(readers, "arrow_available", lambda: False)
+    monkeypatch.setattr(progress, "SLOW_READ_ROWS", 10)
+    monkeypatch.setattr(pbio, "arrow_available", lambda: False)
     assert cli.main(["compare", base, new, "--id", "id", "--score", "score", "--resamples",
                      "200", "--seed", "1", "--format", "json"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     about = [n for n in notes if "pyarrow" in n]
     assert len(about) == 1, notes
-    assert cli.FAST_READER in about[0] and f"{base} (60 rows)" in about[0]
-    assert cli.FAST_READER == 'pip install "pairboot[fast]"'
+    assert progress.FAST_READER in about[0] and f"{base} (60 rows)" in about[0]
+    assert progress.FAST_READER == 'pip install "pairboot[fast]"'
 
 
 def test_the_fast_extra_brings_pyarrow():

@@ -1,4 +1,4 @@
-"""pairboot.readers: every format reads the same columns, and bad files are named errors."""
+"""pairboot.io: every format reads the same columns, and bad files are named errors."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from helpers import error
 
-from pairboot import readers
+import pairboot.io as pbio
+from pairboot.cli import inputs
+from pairboot.io import arrow
 
 ROWS = [("q1", "0.5", "d1"), ("q2", "0.25", "d1"), ("q3", "1", "d2")]
 
@@ -49,9 +51,9 @@ def reader(request, monkeypatch):
     or read no file are in test_readers_arrow.py, and run once."""
     if request.param == "arrow":
         pytest.importorskip("pyarrow")
-        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+        monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0)
     else:
-        monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", math.inf)
+        monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", math.inf)
     return request.param
 
 
@@ -71,20 +73,20 @@ def test_every_format_gives_the_same_columns(tmp_path, kind):
         path.write_bytes(gzip.compress(b"id,score,doc\nq1,0.5,d1\nq2,0.25,d1\nq3,1,d2\n"))
     else:
         write_csv(path)
-    table = readers.read_table(str(path))
+    table = pbio.read_table(str(path))
     assert table.n_rows == 3
     assert list(table.columns) == ["id", "score", "doc"]
-    assert readers.numeric_column(table, "score").tolist() == [0.5, 0.25, 1.0]
-    assert readers.id_column(table, "id") == ["q1", "q2", "q3"]
-    assert readers.label_column(table, "doc") == ["d1", "d1", "d2"]
+    assert pbio.numeric_column(table, "score").tolist() == [0.5, 0.25, 1.0]
+    assert pbio.id_column(table, "id") == ["q1", "q2", "q3"]
+    assert pbio.label_column(table, "doc") == ["d1", "d1", "d2"]
 
 
 def test_line_numbers_count_the_header_and_blank_lines(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text("id,score\n\nq1,0.5\n\nq2,x\n", encoding="utf-8")
-    table = readers.read_table(str(path))
+    table = pbio.read_table(str(path))
     assert list(table.lines) == [3, 5]
-    msg = error(readers.numeric_column, table, "score")
+    msg = error(pbio.numeric_column, table, "score")
     assert msg.startswith(f"{path}, line 5, column 'score': 'x' is not a number")
 
 
@@ -95,9 +97,9 @@ def test_a_quoted_empty_field_is_a_row_not_a_blank_line(tmp_path):
     for quoted in ('""', '"  "'):
         path = tmp_path / "s.csv"
         path.write_text(f'score\n0.1\n{quoted}\n   \n0.3\n', encoding="utf-8")
-        table = readers.read_table(str(path))
+        table = pbio.read_table(str(path))
         assert table.n_rows == 3 and list(table.lines) == [2, 3, 5]
-        assert "line 3" in error(readers.numeric_column, table, "score")
+        assert "line 3" in error(pbio.numeric_column, table, "score")
 
 
 def test_long_text_fields_and_unicode_line_separators_in_json(tmp_path):
@@ -106,12 +108,12 @@ def test_long_text_fields_and_unicode_line_separators_in_json(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text("id,note,score\nq1," + "x" * 200_000 + ",0.5\nq2,short,0.25\n",
                     encoding="utf-8")
-    assert readers.numeric_column(readers.read_table(str(path)), "score").tolist() == [0.5, 0.25]
+    assert pbio.numeric_column(pbio.read_table(str(path)), "score").tolist() == [0.5, 0.25]
     path = tmp_path / "s.jsonl"
     path.write_text('{"id": "q1", "note": "a\u2028b\u0085c", "score": 0.5}\n'
                     '{"id": "q2", "note": "d", "score": 0.25}\n', encoding="utf-8")
-    table = readers.read_table(str(path))
-    assert readers.numeric_column(table, "score").tolist() == [0.5, 0.25]
+    table = pbio.read_table(str(path))
+    assert pbio.numeric_column(table, "score").tolist() == [0.5, 0.25]
     assert list(table.lines) == [1, 2]
 
 
@@ -121,14 +123,14 @@ def test_numbers_are_written_in_ascii_decimal(tmp_path, text):
     ASCII decimals, and anything else is named."""
     path = tmp_path / "s.csv"
     path.write_text(f"id,score\nq1,0.5\nq2,{text}\n", encoding="utf-8")
-    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    msg = error(pbio.numeric_column, pbio.read_table(str(path)), "score")
     assert "line 3, column 'score'" in msg and "is not a number" in msg
 
 
 def test_a_json_integer_too_large_for_a_float(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_text('{"score": 0.5}\n{"score": 1' + "0" * 400 + "}\n", encoding="utf-8")
-    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    msg = error(pbio.numeric_column, pbio.read_table(str(path)), "score")
     assert "line 2, column 'score'" in msg and "too large for a number" in msg
 
 
@@ -137,28 +139,28 @@ def test_a_json_key_named_twice_is_refused(tmp_path):
     names a column twice is refused, and so is this."""
     path = tmp_path / "s.jsonl"
     path.write_text('{"id": "q1", "score": 0.5}\n{"id": "q2", "score": 0.1, "score": 0.9}\n')
-    assert "line 2: key 'score' appears twice" in error(readers.read_table, str(path))
+    assert "line 2: key 'score' appears twice" in error(pbio.read_table, str(path))
     path = tmp_path / "s.json"
     path.write_text('[{"id": "q1", "score": 0.5, "id": "q2"}]')
-    assert "key 'id' appears twice" in error(readers.read_table, str(path))
+    assert "key 'id' appears twice" in error(pbio.read_table, str(path))
 
 
 def test_quoted_fields_with_newlines_keep_their_start_line(tmp_path):
     path = tmp_path / "s.csv"
     path.write_text('id,note,score\nq1,"two\nlines",0.5\nq2,plain,bad\n', encoding="utf-8")
-    table = readers.read_table(str(path))
+    table = pbio.read_table(str(path))
     assert table.n_rows == 2
     assert list(table.lines) == [2, 4]
-    assert "line 4" in error(readers.numeric_column, table, "score")
+    assert "line 4" in error(pbio.numeric_column, table, "score")
 
 
 def test_jsonl_line_numbers_and_missing_keys(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_text('{"id": 1, "score": 0.5}\n\n{"id": 2}\n', encoding="utf-8")
-    table = readers.read_table(str(path))
+    table = pbio.read_table(str(path))
     assert list(table.lines) == [1, 3]
-    assert readers.id_column(table, "id") == ["1", "2"]
-    msg = error(readers.numeric_column, table, "score")
+    assert pbio.id_column(table, "id") == ["1", "2"]
+    msg = error(pbio.numeric_column, table, "score")
     assert "line 3" in msg and "'score'" in msg and "missing" in msg
 
 
@@ -167,7 +169,7 @@ def test_parquet_reports_rows(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     path = tmp_path / "s.parquet"
     pq.write_table(pa.table({"id": ["a", "b"], "score": [0.5, float("nan")]}), str(path))
-    msg = error(readers.numeric_column, readers.read_table(str(path)), "score")
+    msg = error(pbio.numeric_column, pbio.read_table(str(path)), "score")
     assert "row 2" in msg and "NaN" in msg
 
 
@@ -184,7 +186,7 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_pyarrow)
     with pytest.raises(ImportError, match=r'pip install "pairboot\[parquet\]"'):
-        readers.read_table(path)
+        pbio.read_table(path)
 
 
 @pytest.mark.parametrize(
@@ -198,23 +200,23 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
 )
 def test_stdin_is_sniffed(monkeypatch, data, fmt):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
-    table = readers.read_table("-")
+    table = pbio.read_table("-")
     assert table.path == "<stdin>"
     assert table.format == fmt
-    assert readers.numeric_column(table, "score").tolist() == [0.5]
+    assert pbio.numeric_column(table, "score").tolist() == [0.5]
 
 
 def test_stdin_parquet(monkeypatch, tmp_path):
     src = tmp_path / "s.parquet"
     write_parquet(src)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(src.read_bytes())))
-    assert readers.read_table("-").format == "parquet"
+    assert pbio.read_table("-").format == "parquet"
 
 
 def test_unknown_extension_is_sniffed(tmp_path):
     path = tmp_path / "scores.txt"
     path.write_text("id\tscore\nq1\t0.5\n", encoding="utf-8")
-    assert readers.read_table(str(path)).format == "tsv"
+    assert pbio.read_table(str(path)).format == "tsv"
 
 
 # ---------------------------------------------------------------------- bad files
@@ -222,30 +224,30 @@ def test_unknown_extension_is_sniffed(tmp_path):
 
 def test_missing_file(tmp_path):
     path = str(tmp_path / "nope.csv")
-    assert error(readers.read_table, path) == f"{path}: no such file"
+    assert error(pbio.read_table, path) == f"{path}: no such file"
 
 
 def test_directory(tmp_path):
-    assert "is a directory" in error(readers.read_table, str(tmp_path))
+    assert "is a directory" in error(pbio.read_table, str(tmp_path))
 
 
 @pytest.mark.parametrize("content", [b"", b"\n\n  \n"])
 def test_empty_file(tmp_path, content):
     path = tmp_path / "e.csv"
     path.write_bytes(content)
-    assert error(readers.read_table, str(path)) == f"{path}: the file is empty"
+    assert error(pbio.read_table, str(path)) == f"{path}: the file is empty"
 
 
 def test_header_only(tmp_path):
     path = tmp_path / "h.csv"
     path.write_text("id,score\n", encoding="utf-8")
-    assert "no data rows" in error(readers.read_table, str(path))
+    assert "no data rows" in error(pbio.read_table, str(path))
 
 
 def test_binary_file(tmp_path):
     path = tmp_path / "b.csv"
     path.write_bytes(b"id,score\nq1,\x00\x01\x02\n")
-    msg = error(readers.read_table, str(path))
+    msg = error(pbio.read_table, str(path))
     assert str(path) in msg and "binary" in msg
 
 
@@ -254,7 +256,7 @@ def test_parquet_named_csv_is_binary(tmp_path):
     write_parquet(src)
     path = tmp_path / "s.csv"
     path.write_bytes(src.read_bytes())
-    assert "binary" in error(readers.read_table, str(path))
+    assert "binary" in error(pbio.read_table, str(path))
 
 
 @pytest.mark.parametrize("encoding, words", [
@@ -264,7 +266,7 @@ def test_parquet_named_csv_is_binary(tmp_path):
 def test_not_utf8(tmp_path, encoding, words):
     path = tmp_path / "l.csv"
     path.write_bytes("id,score\nq\xe9,0.5\n".encode(encoding))
-    msg = error(readers.read_table, str(path))
+    msg = error(pbio.read_table, str(path))
     assert all(w in msg for w in words), msg
 
 
@@ -272,39 +274,39 @@ def test_corrupt_parquet(tmp_path):
     pytest.importorskip("pyarrow")
     path = tmp_path / "c.parquet"
     path.write_bytes(b"PAR1 this is not parquet")
-    assert "not a readable Parquet file" in error(readers.read_table, str(path))
+    assert "not a readable Parquet file" in error(pbio.read_table, str(path))
 
 
 def test_ragged_row(tmp_path):
     path = tmp_path / "r.csv"
     path.write_text("id,score\nq1,0.5\nq2,0.5,extra\n", encoding="utf-8")
-    msg = error(readers.read_table, str(path))
+    msg = error(pbio.read_table, str(path))
     assert "line 3" in msg and "3 field(s)" in msg
 
 
 def test_duplicate_header(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("id,score,score\nq1,1,2\n", encoding="utf-8")
-    assert "twice" in error(readers.read_table, str(path))
+    assert "twice" in error(pbio.read_table, str(path))
 
 
 def test_bad_json_line(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text('{"id": 1, "score": 1}\n{"id": 2, "score": \n', encoding="utf-8")
-    assert "line 2: not valid JSON" in error(readers.read_table, str(path))
+    assert "line 2: not valid JSON" in error(pbio.read_table, str(path))
 
 
 def test_json_line_that_is_not_an_object(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text('{"id": 1, "score": 1}\n[1, 2]\n', encoding="utf-8")
-    assert "line 2: expected a JSON object" in error(readers.read_table, str(path))
+    assert "line 2: expected a JSON object" in error(pbio.read_table, str(path))
 
 
 def test_input_file_is_not_modified(tmp_path):
     path = tmp_path / "s.csv"
     write_csv(path)
     before = path.read_bytes(), path.stat().st_mtime_ns
-    readers.numeric_column(readers.read_table(str(path)), "score")
+    pbio.numeric_column(pbio.read_table(str(path)), "score")
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
 
 
@@ -314,43 +316,43 @@ def test_input_file_is_not_modified(tmp_path):
 def table_of(tmp_path, text, name="t.csv"):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    return readers.read_table(str(path))
+    return pbio.read_table(str(path))
 
 
 def test_missing_column_lists_the_available_ones(tmp_path):
     t = table_of(tmp_path, "id,score\nq1,1\n")
-    msg = error(readers.numeric_column, t, "ndcg")
+    msg = error(pbio.numeric_column, t, "ndcg")
     assert msg == f"{t.path}: no column 'ndcg'; available columns: 'id', 'score'"
 
 
 def test_missing_column_lists_at_most_twenty(tmp_path):
     t = table_of(tmp_path, ",".join(f"c{i}" for i in range(30)) + "\n" + "1," * 29 + "1\n")
-    msg = error(readers.numeric_column, t, "score")
+    msg = error(pbio.numeric_column, t, "score")
     assert "'c19', ... (10 more)" in msg and "'c20'" not in msg
 
 
 def test_missing_column_suggests_a_near_miss(tmp_path):
     t = table_of(tmp_path, "id,Score\nq1,1\n")
-    assert "(did you mean 'Score'?)" in error(readers.numeric_column, t, "score")
+    assert "(did you mean 'Score'?)" in error(pbio.numeric_column, t, "score")
 
 
 def test_missing_column_hints_at_the_delimiter(tmp_path):
     t = table_of(tmp_path, "id;score\nq1;1\n")
-    assert "delimited by ';'" in error(readers.numeric_column, t, "score")
+    assert "delimited by ';'" in error(pbio.numeric_column, t, "score")
 
 
 def test_windows_line_endings_and_boolean_text(tmp_path):
     path = tmp_path / "w.csv"
     path.write_bytes(b"\xef\xbb\xbfid,correct\r\nq1,True\r\nq2,false\r\n")
-    t = readers.read_table(str(path))
+    t = pbio.read_table(str(path))
     assert list(t.columns) == ["id", "correct"] and list(t.lines) == [2, 3]
-    assert readers.numeric_column(t, "correct").tolist() == [1.0, 0.0]
+    assert pbio.numeric_column(t, "correct").tolist() == [1.0, 0.0]
 
 
 def test_json_array(tmp_path):
     t = table_of(tmp_path, '[{"id": "a", "s": 0.5},\n {"id": "b", "s": "x"}]', "t.json")
     assert t.format == "json" and t.n_rows == 2
-    assert "record 2, column 's'" in error(readers.numeric_column, t, "s")
+    assert "record 2, column 's'" in error(pbio.numeric_column, t, "s")
     lines = table_of(tmp_path, '{"id": "a", "s": 0.5}\n', "l.json")
     assert lines.format == "jsonl"
 
@@ -358,7 +360,7 @@ def test_json_array(tmp_path):
 def test_utf16(tmp_path):
     path = tmp_path / "u.csv"
     path.write_bytes("id,score\nq1,1\n".encode("utf-16"))
-    assert "UTF-16" in error(readers.read_table, str(path))
+    assert "UTF-16" in error(pbio.read_table, str(path))
 
 
 @pytest.mark.parametrize(
@@ -375,42 +377,42 @@ def test_utf16(tmp_path):
 )
 def test_bad_numbers_name_file_line_column_and_value(tmp_path, value, words):
     t = table_of(tmp_path, f"id,score\nq1,0.5\nq2,{value}\nq3,0.1\n")
-    msg = error(readers.numeric_column, t, "score")
+    msg = error(pbio.numeric_column, t, "score")
     assert msg.startswith(f"{t.path}, line 3, column 'score': ")
     assert words in msg
 
 
 def test_bad_numbers_are_counted(tmp_path):
     t = table_of(tmp_path, "id,score\nq1,x\nq2,y\nq3,z\n")
-    assert "(2 more bad value(s) in this column)" in error(readers.numeric_column, t, "score")
+    assert "(2 more bad value(s) in this column)" in error(pbio.numeric_column, t, "score")
 
 
 def test_numbers_accept_whitespace_exponents_and_json_booleans(tmp_path):
     t = table_of(tmp_path, "id,score\nq1, 1e-3 \nq2,-2\n")
-    assert readers.numeric_column(t, "score").tolist() == [0.001, -2.0]
+    assert pbio.numeric_column(t, "score").tolist() == [0.001, -2.0]
     j = table_of(tmp_path, '{"c": true}\n{"c": false}\n{"c": "0.5"}\n', "t.jsonl")
-    assert readers.numeric_column(j, "c").tolist() == [1.0, 0.0, 0.5]
+    assert pbio.numeric_column(j, "c").tolist() == [1.0, 0.0, 0.5]
 
 
 def test_json_nan_literal_is_rejected(tmp_path):
     j = table_of(tmp_path, '{"s": 1}\n{"s": NaN}\n', "t.jsonl")
-    assert "line 2" in error(readers.numeric_column, j, "s")
+    assert "line 2" in error(pbio.numeric_column, j, "s")
 
 
 def test_duplicate_ids_name_the_id_and_both_lines(tmp_path):
     t = table_of(tmp_path, "id,score\nq1,1\nq2,1\nq1,0\n")
-    msg = error(readers.id_column, t, "id")
+    msg = error(pbio.id_column, t, "id")
     assert "duplicate id 'q1'" in msg and "line 2 and line 4" in msg
 
 
 def test_missing_id(tmp_path):
     t = table_of(tmp_path, "id,score\nq1,1\n,1\n")
-    assert "line 3" in error(readers.id_column, t, "id")
+    assert "line 3" in error(pbio.id_column, t, "id")
 
 
 def test_json_numeric_ids_match_csv_ids(tmp_path):
     j = table_of(tmp_path, '{"id": 1}\n{"id": 2.0}\n', "t.jsonl")
-    assert readers.id_column(j, "id") == ["1", "2"]
+    assert pbio.id_column(j, "id") == ["1", "2"]
 
 @pytest.mark.parametrize(
     "columns, found",
@@ -423,13 +425,13 @@ def test_json_numeric_ids_match_csv_ids(tmp_path):
 )
 def test_find_system_column(tmp_path, columns, found):
     t = table_of(tmp_path, ",".join(columns) + "\n" + ",".join("1" for _ in columns) + "\n")
-    assert readers.find_system_column(t, "base", "tp") == found
+    assert inputs.find_system_column(t, "base", "tp") == found
 
 
 def test_find_system_column_none_or_several(tmp_path):
     t = table_of(tmp_path, "base_tp,tp_base,x\n1,1,1\n")
-    assert "several columns" in error(readers.find_system_column, t, "base", "tp")
-    assert "no column for statistic 'fp'" in error(readers.find_system_column, t, "base", "fp")
+    assert "several columns" in error(inputs.find_system_column, t, "base", "tp")
+    assert "no column for statistic 'fp'" in error(inputs.find_system_column, t, "base", "fp")
 
 
 # ------------------------------------------------------------------ stratum weights
@@ -440,11 +442,11 @@ def test_find_system_column_none_or_several(tmp_path):
     ("-inf", "'-inf' is infinite; stratum weights must be finite numbers"),
 ])
 def test_stratum_weight_errors_name_the_weight_and_the_value(tmp_path, value, words):
-    msg = error(readers.parse_stratum_weights, f"news=1,web={value}")
+    msg = error(inputs.parse_stratum_weights, f"news=1,web={value}")
     assert msg == f"--stratum-weights: weight of stratum 'web': {words}"
     path = tmp_path / "w.csv"
     path.write_text(f"stratum,weight\nweb,{value}\n", encoding="utf-8")
-    msg = error(readers.parse_stratum_weights, str(path))
+    msg = error(inputs.parse_stratum_weights, str(path))
     assert msg == f"{path}, line 2: weight of stratum 'web': {words}"
     assert "scores" not in msg
 
@@ -453,21 +455,21 @@ def test_stratum_weight_errors_name_the_weight_and_the_value(tmp_path, value, wo
 def test_stratum_weights_file(tmp_path, header):
     path = tmp_path / "w.csv"
     path.write_text(header + "web,3\nnews,1\n", encoding="utf-8")
-    assert readers.parse_stratum_weights(str(path)) == {"web": 3.0, "news": 1.0}
+    assert inputs.parse_stratum_weights(str(path)) == {"web": 3.0, "news": 1.0}
 
 
 def test_stratum_weights_file_errors(tmp_path):
     path = tmp_path / "w.csv"
     path.write_text("stratum,weight\nweb,3\nnews,0\n", encoding="utf-8")
-    msg = error(readers.parse_stratum_weights, str(path))
+    msg = error(inputs.parse_stratum_weights, str(path))
     assert str(path) in msg and "line 3" in msg and "positive" in msg
     path.write_text("stratum,weight,x\nweb,3,1\n", encoding="utf-8")
-    assert "exactly two columns" in error(readers.parse_stratum_weights, str(path))
-    assert "no such file" in error(readers.parse_stratum_weights, str(tmp_path / "none.csv"))
+    assert "exactly two columns" in error(inputs.parse_stratum_weights, str(path))
+    assert "no such file" in error(inputs.parse_stratum_weights, str(tmp_path / "none.csv"))
 
 
 def test_numeric_column_is_float64(tmp_path):
     t = table_of(tmp_path, "s\n1\n2\n")
-    values = readers.numeric_column(t, "s")
+    values = pbio.numeric_column(t, "s")
     assert values.dtype == np.float64
 

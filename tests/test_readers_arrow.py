@@ -1,4 +1,4 @@
-"""pairboot.readers, each test runs once: the pyarrow fast path checked against the
+"""pairboot.io, each test runs once: the pyarrow fast path checked against the
 pure-Python readers (each test picks the path, or builds the Arrow arrays, itself), and
 the functions that read no file.
 
@@ -14,27 +14,29 @@ import numpy as np
 import pytest
 from helpers import error
 
-from pairboot import readers
+import pairboot.io as pbio
+from pairboot.cli import inputs
 from pairboot.errors import InputError
+from pairboot.io import alignment, arrow, columns
 
 # ---------------------------------------------------------------------- values
 
 
 def test_join_on_ids_reorders_b():
-    order = readers.join_on_ids(["a", "b", "c"], ["c", "a", "b"], "A.csv", "B.csv")
+    order = pbio.join_on_ids(["a", "b", "c"], ["c", "a", "b"], "A.csv", "B.csv")
     assert order.tolist() == [1, 2, 0]
 
 
 def test_join_reports_ids_on_each_side():
     ids_a = [f"q{i}" for i in range(10)]
     ids_b = [f"q{i}" for i in range(3, 10)] + ["x1", "x2"]
-    msg = error(readers.join_on_ids, ids_a, ids_b, "A.csv", "B.csv")
+    msg = error(pbio.join_on_ids, ids_a, ids_b, "A.csv", "B.csv")
     assert "3 only in A.csv ('q0', 'q1', 'q2')" in msg
     assert "2 only in B.csv ('x1', 'x2')" in msg
 
 
 def test_join_shows_at_most_five():
-    msg = error(readers.join_on_ids, [str(i) for i in range(20)], ["0"], "A", "B")
+    msg = error(pbio.join_on_ids, [str(i) for i in range(20)], ["0"], "A", "B")
     assert "19 only in A" in msg and "'1', '2', '3', '4', '5', ..." in msg
     assert "'6'" not in msg
 
@@ -48,20 +50,20 @@ def test_arrow_labels_merge_into_codes_like_python():
         cut = len(values) // chunks
         parts = [values[i * cut: None if i == chunks - 1 else (i + 1) * cut]
                  for i in range(chunks)]
-        return readers._ArrowLabels(pa.chunked_array([pa.array(p, pa.string()) for p in parts]))
+        return columns.ArrowLabels(pa.chunked_array([pa.array(p, pa.string()) for p in parts]))
 
     a = ["g2", None, "g1", "g2", None, "g3"]
     b = [None, "g1", "g1", "g2", "g3", None]
     ids = ["q1", "q2", "q3", "q4", "q5", "q6"]
-    expected = readers.merge_labels([("A", a), ("B", b)], ids, column="c", what="group")
-    merged = readers.merge_labels([("A", arrow(a)), ("B", arrow(b, 2))], ids, column="c",
-                                  what="group")
-    assert isinstance(merged, readers._CodedLabels) and merged == expected
+    expected = pbio.merge_labels([("A", a), ("B", b)], ids, column="c", what="group")
+    merged = pbio.merge_labels([("A", arrow(a)), ("B", arrow(b, 2))], ids, column="c",
+                               what="group")
+    assert isinstance(merged, columns.CodedLabels) and merged == expected
     assert [merged.categories[c] for c in merged.codes] == expected == merged[:]
     for sources in ([("A", a), ("B", ["g1"] * 6)], [("A", a)]):
-        msg = error(readers.merge_labels, sources, ids, column="c", what="group")
+        msg = error(pbio.merge_labels, sources, ids, column="c", what="group")
         fast = [(f, arrow(v)) for f, v in sources]
-        assert error(readers.merge_labels, fast, ids, column="c", what="group") == msg
+        assert error(pbio.merge_labels, fast, ids, column="c", what="group") == msg
 
 
 def test_distinct_and_repeated_labels_in_bulk():
@@ -75,9 +77,9 @@ def test_distinct_and_repeated_labels_in_bulk():
         present = [v for v in values if v is not None]
         want = (None not in values and len(set(values)) == len(values),
                 len(set(present)) < len(present))
-        arrow = readers._ArrowLabels(pa.array(values, pa.string()))
-        assert (readers.all_distinct(arrow), readers.has_repeats(arrow)) == want
-        assert (readers.all_distinct(values), readers.has_repeats(values)) == want
+        arrow = columns.ArrowLabels(pa.array(values, pa.string()))
+        assert (pbio.all_distinct(arrow), pbio.has_repeats(arrow)) == want
+        assert (pbio.all_distinct(values), pbio.has_repeats(values)) == want
 
 
 @pytest.mark.parametrize("chunks", [1, 3])
@@ -95,7 +97,7 @@ def test_strip_is_str_strip(chunks):
                                    for i in range(chunks)])
         sliced = pa.array(["  pad  ", *values], pa.string()).slice(1)  # an offset
         for col in (column, sliced):
-            out = readers._strip(col)
+            out = arrow.strip(col)
             want = [v.strip() if v is not None else None for v in col.to_pylist()]
             assert out.to_pylist() == want
             if values in (["a", "bc", "d e"], ["\u65e5\u672c", "\u6771\u4eac"]):
@@ -104,7 +106,7 @@ def test_strip_is_str_strip(chunks):
 
 def test_merge_labels_conflict_names_the_id():
     msg = error(
-        readers.merge_labels,
+        pbio.merge_labels,
         [("A.csv", ["g1", "g2"]), ("B.csv", ["g1", "g3"])],
         ["q1", "q2"],
         column="doc",
@@ -114,12 +116,12 @@ def test_merge_labels_conflict_names_the_id():
 
 
 def test_merge_labels_fills_from_either_file_and_reports_missing():
-    merged = readers.merge_labels(
+    merged = pbio.merge_labels(
         [("A", ["g1", None]), ("B", [None, "g2"])], ["q1", "q2"], column="c", what="group"
     )
     assert merged == ["g1", "g2"]
     msg = error(
-        readers.merge_labels, [("A", ["g1", None, None])], ["q1", "q2", "q3"],
+        pbio.merge_labels, [("A", ["g1", None, None])], ["q1", "q2", "q3"],
         column="doc", what="group",
     )
     assert "missing" in msg and "2 of 3" in msg and "'q2', 'q3'" in msg
@@ -129,7 +131,7 @@ def test_merge_labels_fills_from_either_file_and_reports_missing():
 
 
 def test_stratum_weights_inline():
-    assert readers.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
+    assert inputs.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
 
 
 @pytest.mark.parametrize(
@@ -148,7 +150,7 @@ def test_stratum_weights_inline():
     ],
 )
 def test_stratum_weights_inline_errors(spec, words):
-    assert words in error(readers.parse_stratum_weights, spec)
+    assert words in error(inputs.parse_stratum_weights, spec)
 
 
 # ------------------------------------------------------- the pyarrow fast path is exact
@@ -157,24 +159,24 @@ def test_stratum_weights_inline_errors(spec, words):
 def summary(path: str, monkeypatch, fast: bool):
     """Everything the readers say about a file: the table, every column's numbers, labels
     and ids, or the messages instead."""
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0 if fast else math.inf)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0 if fast else math.inf)
     try:
-        t = readers.read_table(path)
+        t = pbio.read_table(path)
     except InputError as exc:
         return ("error", str(exc))
     out = {"n_rows": t.n_rows, "format": t.format, "lines": list(t.lines),
            "columns": repr({k: [_plain(v) for v in t.columns[k]] for k in t.columns}),
-           "arrow": isinstance(t.columns, readers._ArrowColumns)}
+           "arrow": isinstance(t.columns, arrow.ArrowColumns)}
     for name in t.columns:
-        for what, call in (("numbers", readers.numeric_column), ("labels", readers.label_column),
-                           ("ids", readers.id_column)):
+        for what, call in (("numbers", pbio.numeric_column), ("labels", pbio.label_column),
+                           ("ids", pbio.id_column)):
             try:
                 value = call(t, name)
                 out[what, name] = repr(value.tolist() if what == "numbers" else list(value))
             except InputError as exc:
                 out[what, name] = ("error", str(exc))
-        labels = readers.label_column(t, name)  # Arrow's bulk checks, or Python's
-        out["counts", name] = (readers.all_distinct(labels), readers.has_repeats(labels))
+        labels = pbio.label_column(t, name)  # Arrow's bulk checks, or Python's
+        out["counts", name] = (pbio.all_distinct(labels), pbio.has_repeats(labels))
     return out
 
 
@@ -316,18 +318,18 @@ def test_arrow_joins_like_python(monkeypatch):
     pytest.importorskip("pyarrow")
     ids = [f"q{i}" for i in range(20_000)]
     other = ids[::-1]
-    fast = readers.join_on_ids(ids, other, "A", "B")
+    fast = pbio.join_on_ids(ids, other, "A", "B")
     assert fast.tolist() == list(range(19_999, -1, -1))
-    monkeypatch.setattr(readers, "_arrow_join", lambda a, b: None)
-    assert readers.join_on_ids(ids, other, "A", "B").tolist() == fast.tolist()
-    msg = error(readers.join_on_ids, ids, ids[:-1] + ["x"], "A", "B")
+    monkeypatch.setattr(alignment, "_arrow_join", lambda a, b: None)
+    assert pbio.join_on_ids(ids, other, "A", "B").tolist() == fast.tolist()
+    msg = error(pbio.join_on_ids, ids, ids[:-1] + ["x"], "A", "B")
     assert "1 only in A ('q19999')" in msg and "1 only in B ('x')" in msg
 
 
 def test_arrow_joins_arrow_ids_like_python(tmp_path, monkeypatch):
     """Ids kept as Arrow arrays (a large file) are joined by sorting: any permutation."""
     pytest.importorskip("pyarrow")
-    monkeypatch.setattr(readers, "_ARROW_MIN_BYTES", 0)
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", 0)
     rng = np.random.default_rng(3)
     names = [f"item-{i:05d}" for i in range(12_000)]
     shuffled = [names[j] for j in rng.permutation(len(names))]
@@ -335,33 +337,33 @@ def test_arrow_joins_arrow_ids_like_python(tmp_path, monkeypatch):
     for k, ids in enumerate((names, shuffled)):
         path = tmp_path / f"{k}.csv"
         path.write_text("id,s\n" + "".join(f" {v},1\n" for v in ids), encoding="utf-8")
-        tables.append(readers.read_table(str(path)))
-    ids_a, ids_b = (readers.id_column(t, "id") for t in tables)
-    assert isinstance(ids_a, readers._ArrowLabels) and ids_a == names and ids_b == shuffled
-    order = readers.join_on_ids(ids_a, ids_b, "A", "B")
+        tables.append(pbio.read_table(str(path)))
+    ids_a, ids_b = (pbio.id_column(t, "id") for t in tables)
+    assert isinstance(ids_a, columns.ArrowLabels) and ids_a == names and ids_b == shuffled
+    order = pbio.join_on_ids(ids_a, ids_b, "A", "B")
     assert [shuffled[j] for j in order] == names
-    assert readers.join_on_ids(ids_a, ids_a, "A", "A").tolist() == list(range(len(names)))
-    assert readers.take_labels(ids_b, order) == names
+    assert pbio.join_on_ids(ids_a, ids_a, "A", "A").tolist() == list(range(len(names)))
+    assert pbio.take_labels(ids_b, order) == names
     # the same length but other ids: the sorted ids differ, and Python names them
     other = names[:-1] + ["x"]
-    assert readers._arrow_join(other, ids_b) is None
-    msg = error(readers.join_on_ids, other, ids_b, "A", "B")
+    assert alignment._arrow_join(other, ids_b) is None
+    msg = error(pbio.join_on_ids, other, ids_b, "A", "B")
     assert msg == ("the ids of A and B differ: 1 only in A ('x'); 1 only in B "
                    f"({names[-1]!r}); every item needs a score from both systems")
-    assert readers._arrow_join(ids_a, names[:-1] + [names[0]]) is None  # b repeats an id
+    assert alignment._arrow_join(ids_a, names[:-1] + [names[0]]) is None  # b repeats an id
 
 
 def test_same_labels():
     pa = pytest.importorskip("pyarrow")
 
     def arrow(values):
-        return readers._ArrowLabels(pa.array(values, pa.string()))
+        return columns.ArrowLabels(pa.array(values, pa.string()))
 
     for a, b in ((["a", "b"], ["a", "b"]), (["a", "b"], ["b", "a"]), ([], []),
                  (["a", None], ["a", None]), (["a", None], ["a", "b"]), (["a"], ["a", "b"])):
         want = a == b
         for x, y in ((a, b), (arrow(a), arrow(b)), (arrow(a), b), (a, arrow(b))):
-            assert readers.same_labels(x, y) is want, (x, y)
+            assert pbio.same_labels(x, y) is want, (x, y)
             assert (x == y) is want
 
 
@@ -375,7 +377,7 @@ def test_nonempty_lines(data):
     if data.endswith(b"\n"):
         lines.pop()
     expected = [i for i, line in enumerate(lines, 1) if line not in (b"", b"\r")]
-    numbers, start, end = readers._nonempty_lines(data)
+    numbers, start, end = arrow._nonempty_lines(data)
     assert list(numbers) == expected
     if expected:
         assert data[start:end] == lines[expected[0] - 1].removesuffix(b"\r")
@@ -383,11 +385,11 @@ def test_nonempty_lines(data):
 
 def test_python_whitespace_is_what_str_strip_removes():
     every = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
-    assert readers._PY_WHITESPACE == every
+    assert arrow._PY_WHITESPACE == every
 
 
 def test_stratum_weights_from_a_directory(tmp_path):
-    assert "is a directory" in error(readers.parse_stratum_weights, str(tmp_path))
+    assert "is a directory" in error(inputs.parse_stratum_weights, str(tmp_path))
 
 
 def test_parquet_without_pyarrow_names_the_file(tmp_path, monkeypatch):
@@ -399,4 +401,4 @@ def test_parquet_without_pyarrow_names_the_file(tmp_path, monkeypatch):
     for name in ("pyarrow", "pyarrow.parquet"):
         monkeypatch.setitem(sys.modules, name, None)  # import fails, as if not installed
     with pytest.raises(ImportError, match=r"s\.parquet: reading Parquet needs pyarrow"):
-        readers.read_table(str(path))
+        pbio.read_table(str(path))

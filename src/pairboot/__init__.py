@@ -11,17 +11,23 @@ are not plain means.  The whole public API:
 
 from pairboot._version import __version__
 from pairboot.compare import compare
+from pairboot.design import GROUP_WEIGHTINGS
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
+from pairboot.intervals import METHODS
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
+from pairboot.progress import Progress
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = [
+    "GROUP_WEIGHTINGS",
+    "METHODS",
     "CompareResult",
     "ConfidenceInterval",
     "DegenerateDataWarning",
     "InputError",
     "Metric",
     "PairbootWarning",
+    "Progress",
     "SmallSampleWarning",
     "StratumResult",
     "SystemScore",

@@ -1,8 +1,9 @@
 """Validation of compare()'s arguments, once, at the edge; and the units to resample.
 
 ``check_arguments`` turns what the user passed into a frozen :class:`Arguments`;
-``build_design`` turns the aligned per-item statistics into units (items, or groups whose
-vector is the sum of their items'), grouped by draw stratum for the engine.
+``build_design`` turns the aligned per-item statistics of M systems into units (items, or
+groups whose vector is the sum of their items'), each carrying every system's statistics
+side by side, grouped by draw stratum for the engine.
 """
 
 from __future__ import annotations
@@ -43,36 +44,54 @@ def check_arguments(
     *, paired, group_weighting, n_resamples, confidence_level, method, seed, backend
 ) -> Arguments:
     if not isinstance(paired, (bool, np.bool_)):
-        raise InputError(f"`paired` must be True or False, got {paired!r}")
+        raise InputError(f"`paired` must be True or False, got {paired!r}", param="paired")
     if group_weighting not in GROUP_WEIGHTINGS:
         raise InputError(
             f"`group_weighting` must be one of {', '.join(GROUP_WEIGHTINGS)}, "
-            f"got {group_weighting!r}"
+            f"got {group_weighting!r}",
+            param="group_weighting",
         )
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral):
-        raise InputError(f"`n_resamples` must be a positive integer, got {n_resamples!r}")
+        raise InputError(
+            f"`n_resamples` must be a positive integer, got {n_resamples!r}", param="n_resamples"
+        )
     if n_resamples < 1:
-        raise InputError(f"`n_resamples` must be a positive integer, got {n_resamples}")
+        raise InputError(
+            f"`n_resamples` must be a positive integer, got {n_resamples}", param="n_resamples"
+        )
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
         raise InputError(
-            f"`confidence_level` must be a number between 0 and 1, got {confidence_level!r}"
+            f"`confidence_level` must be a number between 0 and 1, got {confidence_level!r}",
+            param="confidence_level",
         )
     if not 0.0 < float(confidence_level) < 1.0:
         raise InputError(
-            f"`confidence_level` must be between 0 and 1, got {confidence_level}"
+            f"`confidence_level` must be between 0 and 1, got {confidence_level}",
+            param="confidence_level",
         )
     if not isinstance(method, str) or method.lower() not in METHODS:
-        raise InputError(f"`method` must be one of {', '.join(METHODS)}, got {method!r}")
-    if isinstance(seed, str) and seed == "random":
+        raise InputError(
+            f"`method` must be one of {', '.join(METHODS)}, got {method!r}", param="method"
+        )
+    if isinstance(seed, np.random.SeedSequence):  # (a child of the caller's own tree)
+        seed = int(seed.generate_state(1, np.uint64)[0])
+    elif isinstance(seed, str) and seed == "random":
         seed = secrets.randbelow(2**32)
     elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise InputError(
-            f"`seed` must be a non-negative integer, 'random' or None, got {seed!r}"
+            "`seed` must be a non-negative integer, a SeedSequence, 'random' or None, "
+            f"got {seed!r}",
+            param="seed",
         )
     elif seed is not None and seed < 0:
-        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got {seed}")
+        raise InputError(
+            "`seed` must be a non-negative integer, a SeedSequence, 'random' or None, "
+            f"got {seed}", param="seed",
+        )
     if backend not in BACKENDS:
-        raise InputError(f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise InputError(
+            f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}", param="backend"
+        )
     return Arguments(
         bool(paired), group_weighting, int(n_resamples), float(confidence_level),
         method.lower(), None if seed is None else int(seed), backend,
@@ -112,23 +131,25 @@ def as_statistics(values, name: str) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise InputError(f"`{name}` must hold numbers: {exc}") from None
+        raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:
         raise InputError(
             f"`{name}` must be 1-D (one score per item) or 2-D (items x statistics), "
-            f"got {arr.ndim} dimensions"
+            f"got {arr.ndim} dimensions",
+            param=name,
         )
     if arr.shape[0] == 0:
-        raise InputError(f"`{name}` is empty: there are no items to compare")
+        raise InputError(f"`{name}` is empty: there are no items to compare", param=name)
     bad = ~np.isfinite(arr)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         where = f"item {i}" + (f", column {j}" if arr.shape[1] > 1 else "")
         raise InputError(
             f"`{name}` has a non-finite value ({arr[i, j]}) at {where}; "
-            f"{int(bad.any(axis=1).sum())} item(s) are affected"
+            f"{int(bad.any(axis=1).sum())} item(s) are affected",
+            param=name,
         )
     return arr
 
@@ -165,18 +186,21 @@ def _by_name(values, metric, what: str):
     return values if chosen == names else values[[columns[names.index(c)] for c in chosen]]
 
 
-def _align(a, b, groups, strata):
-    """pandas inputs aligned on ``a``'s index, as pandas would; never paired by accident.
+def _align(systems, names, groups, strata):
+    """pandas inputs aligned on the first system's index, as pandas would; never paired
+    by accident.
 
-    When ``a`` has an index (a pandas Series or DataFrame) and ``b``, ``groups`` or
-    ``strata`` has another one holding the same labels, they are reordered to ``a``'s;
-    different labels are an error.
+    When the first system has an index (a pandas Series or DataFrame) and another
+    system, ``groups`` or ``strata`` has another one holding the same labels, they are
+    reordered to the first's; different labels are an error.
     """
+    a = systems[0]
     index = getattr(a, "index", None)
     if index is None or not hasattr(index, "equals"):
-        return a, b, groups, strata
+        return list(systems), groups, strata
     out = []
-    for name, other in (("b", b), ("groups", groups), ("strata", strata)):
+    others = (*zip(names[1:], systems[1:]), ("groups", groups), ("strata", strata))
+    for name, other in others:
         other_index = getattr(other, "index", None)
         if other_index is None or not hasattr(other_index, "equals") or index.equals(
             other_index
@@ -185,18 +209,19 @@ def _align(a, b, groups, strata):
             continue
         if not (index.is_unique and other_index.is_unique) or set(index) != set(other_index):
             raise InputError(
-                f"`a` and `{name}` have different indexes (pandas would align them by label): "
-                f"align them first, e.g. {name}.reindex(a.index), or pass arrays"
+                f"`{names[0]}` and `{name}` have different indexes (pandas would align them "
+                f"by label): align them first, e.g. {name}.reindex({names[0]}.index), or "
+                "pass arrays", param=name,
             )
         out.append(other.reindex(index))
-    return (a, *out)
+    return [a, *out[: len(systems) - 1]], out[-2], out[-1]
 
 
 def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Codes 0..L-1 and the distinct labels for one label per item.
 
     Labels given as codes into categories (a pandas ``Categorical`` or category Series,
-    or what :func:`pairboot.readers.merge_labels` returns for a large file) are read as
+    or what :func:`pairboot.io.merge_labels` returns for a large file) are read as
     the labels they stand for, without making one object per item: the same codes and
     labels, and the same messages, as a list of the labels.
     """
@@ -213,7 +238,9 @@ def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
         items = list(values.ravel()) if isinstance(values, np.ndarray) else list(values)
         arr, missing = _label_array(items, name)
     if arr.ndim != 1 or len(arr) != n:
-        raise InputError(f"`{name}` must have one label per item ({n}), got shape {arr.shape}")
+        raise InputError(
+            f"`{name}` must have one label per item ({n}), got shape {arr.shape}", param=name
+        )
     _refuse_missing(missing, name)
     uniq, codes = np.unique(arr, return_inverse=True)
     return codes.reshape(-1), uniq
@@ -233,7 +260,8 @@ def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
     if len(kinds) > 1:
         raise InputError(
             f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
-            "would be different labels; convert them to one type"
+            "would be different labels; convert them to one type",
+            param=name,
         )
     arr = np.empty(len(items), dtype=object)
     arr[:] = items
@@ -255,7 +283,8 @@ def _refuse_missing(missing: np.ndarray, name: str) -> None:
     if missing.any():
         i = int(np.argmax(missing))
         raise InputError(
-            f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)"
+            f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)",
+            param=name,
         )
 
 
@@ -268,7 +297,9 @@ def _coded_labels(
     when an item has no label, so that they are read as the list of labels would be
     (numpy text or objects, the same checks and messages)."""
     if codes.ndim != 1 or len(codes) != n:
-        raise InputError(f"`{name}` must have one label per item ({n}), got shape {codes.shape}")
+        raise InputError(
+            f"`{name}` must have one label per item ({n}), got shape {codes.shape}", param=name
+        )
     absent = codes < 0
     if absent.all():
         _refuse_missing(absent, name)  # (a list of Nones says the same)
@@ -309,11 +340,13 @@ class Design:
 
     metric: Metric
     k: int
-    """Sufficient statistics per system; ``x`` holds ``[A's k, B's k]``."""
+    """Sufficient statistics per system; ``x`` holds ``[system 0's k, system 1's k,
+    ...]`` (A's, then B's for a comparison)."""
+    n_systems: int
     plan: DrawPlan
     draw_to_stratum: np.ndarray
     """Analysis stratum of every draw stratum (paired: the identity; unpaired: each
-    stratum is drawn twice, once for A's units and once for B's)."""
+    stratum is drawn once per system, with that system's columns)."""
     strata_names: tuple[str, ...] | None
     weights: np.ndarray
     """Population weight of every analysis stratum (sums to 1)."""
@@ -330,6 +363,14 @@ class Design:
     def n_strata(self) -> int:
         return len(self.weights)
 
+    @property
+    def paired(self) -> bool:
+        return len(self.draw_to_stratum) == self.n_strata
+
+    def columns(self, system: int) -> slice:
+        """System ``system``'s columns among a unit's statistics."""
+        return slice(system * self.k, (system + 1) * self.k)
+
 
 def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
     out = np.empty((n_units, x.shape[1]))
@@ -339,37 +380,45 @@ def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
 
 
 def build_design(
-    a, b, *, metric, paired: bool, groups, group_weighting: str, strata, strata_weights
+    systems, *, names=("a", "b"), metric, paired: bool, groups, group_weighting: str,
+    strata, strata_weights,
 ) -> Design:
-    a, b, groups, strata = _align(a, b, groups, strata)
-    a, b = _by_name(a, metric, "a"), _by_name(b, metric, "b")
-    A = as_statistics(a, "a")
-    B = as_statistics(b, "b")
-    if A.shape[1] != B.shape[1]:
-        raise InputError(
-            f"`a` and `b` must have the same statistics per item, got {A.shape[1]} and "
-            f"{B.shape[1]} columns"
-        )
-    same_items = A.shape[0] == B.shape[0]
+    """The units of M systems' per-item scores (``systems``, in ``names``' order).
+
+    Paired: one draw of units serves every system, whose statistics sit side by side in
+    each unit.  Unpaired: every stratum is drawn once per system (the other systems'
+    columns zero), and samples of different sizes are allowed without groups or strata.
+    """
+    systems, groups, strata = _align(systems, names, groups, strata)
+    stats = [as_statistics(_by_name(v, metric, name), name) for v, name in zip(systems, names)]
+    for name, X in zip(names[1:], stats[1:]):
+        if X.shape[1] != stats[0].shape[1]:
+            raise InputError(
+                f"`{names[0]}` and `{name}` must have the same statistics per item, got "
+                f"{stats[0].shape[1]} and {X.shape[1]} columns", param=name,
+            )
+    same_items = len({X.shape[0] for X in stats}) == 1
     if not same_items and (paired or groups is not None or strata is not None):
         why = "a paired comparison" if paired else "groups or strata"
+        counts = " and ".join(str(X.shape[0]) for X in stats)
         raise InputError(
-            f"`a` and `b` must score the same items in the same order for {why}: "
-            f"got {A.shape[0]} and {B.shape[0]} items"
+            f"`{names[0]}` and `{names[1]}` must score the same items in the same order for "
+            f"{why}: got {counts} items", param=names[1],
         )
-    m = resolve_metric(metric, A.shape[1])
-    n = A.shape[0]
+    m = resolve_metric(metric, stats[0].shape[1])
+    n = stats[0].shape[0]
 
     if groups is None and group_weighting == "groups":
         raise InputError(
             "`group_weighting='groups'` (the mean of group means) needs `groups`, the "
-            "group label of every item"
+            "group label of every item", param="group_weighting",
         )
     if groups is not None:
         if group_weighting == "groups" and not m.mean_like:
             raise InputError(
                 "`group_weighting='groups'` (the mean of group means) is defined for "
-                f"metric 'mean' only, not {m.name!r}; use group_weighting='items'"
+                f"metric 'mean' only, not {m.name!r}; use `group_weighting='items'`",
+                param="group_weighting",
             )
         gcodes, gnames = _labels(groups, "groups", n)
         n_units = len(gnames)
@@ -389,16 +438,17 @@ def build_design(
                 s1, s2 = _plain(snames[unit_stratum[gcodes[i]]]), _plain(snames[scodes[i]])
                 raise InputError(
                     f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group "
-                    "must lie within one stratum (whole groups are resampled within it)"
+                    "must lie within one stratum (whole groups are resampled within it)",
+                    param="groups",
                 )
         else:
             unit_stratum = scodes
         n_strata = len(snames)
-        names = tuple(str(s) for s in snames)
+        strata_names = tuple(str(s) for s in snames)
         order = np.argsort(unit_stratum, kind="stable")
     else:
         unit_stratum = np.zeros(n_units, dtype=np.intp)
-        n_strata, names, scodes, snames = 1, None, np.zeros(n, dtype=np.intp), None
+        n_strata, strata_names, scodes, snames = 1, None, np.zeros(n, dtype=np.intp), None
         order = None
 
     items_per_stratum = np.bincount(scodes, minlength=n_strata)
@@ -417,48 +467,52 @@ def build_design(
                 x /= sizes[:, None]
         return x if order is None else x[order]
 
+    n_systems = len(stats)
     starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
     if not same_items:  # unpaired samples of different sizes, no groups or strata
-        xa, xb = m.per_item(A), m.per_item(B)
-        k = xa.shape[1]
-        x = np.zeros((len(xa) + len(xb), 2 * k))
-        x[: len(xa), :k], x[len(xa) :, k:] = xa, xb
-        plan = DrawPlan.from_columns(x, [0, len(xa)], [len(xa), len(xb)])
-        draw_to_stratum = np.zeros(2, dtype=np.intp)
-        n = len(xa) + len(xb)
+        xs = [m.per_item(X) for X in stats]
+        k = xs[0].shape[1]
+        lengths = [len(x) for x in xs]
+        x = np.zeros((sum(lengths), n_systems * k))
+        row = 0
+        for j, xj in enumerate(xs):
+            x[row : row + len(xj), j * k : (j + 1) * k] = xj
+            row += len(xj)
+        plan = DrawPlan.from_columns(x, np.cumsum([0, *lengths[:-1]]), lengths)
+        draw_to_stratum = np.zeros(n_systems, dtype=np.intp)
+        n = sum(lengths)
         items_per_stratum = units_per_stratum = np.array([n])
     elif paired:
-        # Memory: each system's constant columns are dropped before the two are joined.
-        parts = []
-        for values in (A, B):
-            parts.append(split_constant(units(values)))
+        # Memory: each system's constant columns are dropped before they are joined.
+        parts = [split_constant(units(X)) for X in stats]
         k = len(parts[0][1])
         x = np.concatenate([p[0] for p in parts], axis=1)
         plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
                         np.concatenate([p[1] for p in parts]))
         draw_to_stratum = np.arange(n_strata)
     else:
-        # Each stratum is drawn twice: A's units (B's columns zero), then B's.
-        ua, ub = units(A), units(B)
-        k = ua.shape[1]
+        # Each stratum is drawn once per system: its units, the other systems' columns 0.
+        us = [units(X) for X in stats]
+        k = us[0].shape[1]
         blocks, draw_sizes = [], []
         for h in range(n_strata):
             sl = slice(starts[h], starts[h] + units_per_stratum[h])
-            for own, cols in ((ua, slice(0, k)), (ub, slice(k, 2 * k))):
-                block = np.zeros((units_per_stratum[h], 2 * k))
-                block[:, cols] = own[sl]
+            for j, own in enumerate(us):
+                block = np.zeros((units_per_stratum[h], n_systems * k))
+                block[:, j * k : (j + 1) * k] = own[sl]
                 blocks.append(block)
-            draw_sizes += [units_per_stratum[h]] * 2
+            draw_sizes += [units_per_stratum[h]] * n_systems
         draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]])
         plan = DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes)
-        draw_to_stratum = np.repeat(np.arange(n_strata), 2)
+        draw_to_stratum = np.repeat(np.arange(n_strata), n_systems)
 
     return Design(
         metric=m,
         k=k,
+        n_systems=n_systems,
         plan=plan,
         draw_to_stratum=draw_to_stratum,
-        strata_names=names,
+        strata_names=strata_names,
         weights=weights,
         shares=shares,
         n_items=n,
@@ -473,33 +527,45 @@ def _strata_weights(given, names, shares: np.ndarray) -> np.ndarray:
     if given is None:
         return shares / shares.sum()
     if names is None:
-        raise InputError("`strata_weights` was given without `strata`")
+        raise InputError("`strata_weights` was given without `strata`", param="strata_weights")
     if not isinstance(given, Mapping):
-        raise InputError("`strata_weights` must be a mapping from stratum label to weight")
+        raise InputError(
+            "`strata_weights` must be a mapping from stratum label to weight",
+            param="strata_weights",
+        )
     lookup = {str(k): v for k, v in given.items()}
     if len(lookup) != len(given):
-        raise InputError("`strata_weights` has labels that are equal as text (e.g. 1 and '1')")
+        raise InputError(
+            "`strata_weights` has labels that are equal as text (e.g. 1 and '1')",
+            param="strata_weights",
+        )
     labels = [str(s) for s in names]
     missing = [s for s in labels if s not in lookup]
     extra = [k for k in lookup if k not in set(labels)]
     if extra:
         raise InputError(
             f"`strata_weights` names {len(extra)} stratum/strata not in the data: "
-            f"{', '.join(map(repr, extra[:5]))}"
+            f"{', '.join(map(repr, extra[:5]))}",
+            param="strata_weights",
         )
     if missing:
         raise InputError(
             f"`strata_weights` has no weight for {len(missing)} stratum/strata in the data: "
-            f"{', '.join(map(repr, missing[:5]))}"
+            f"{', '.join(map(repr, missing[:5]))}",
+            param="strata_weights",
         )
     w = []
     for s in labels:
         v = lookup[s]
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-            raise InputError(f"`strata_weights` for stratum {s!r} must be a number, got {v!r}")
+            raise InputError(
+                f"`strata_weights` for stratum {s!r} must be a number, got {v!r}",
+                param="strata_weights",
+            )
         if v <= 0:
             raise InputError(
-                f"`strata_weights` for stratum {s!r} must be positive, got {v}"
+                f"`strata_weights` for stratum {s!r} must be positive, got {v}",
+                param="strata_weights",
             )
         w.append(float(v))
     w = np.asarray(w)

@@ -54,6 +54,10 @@ class SystemScore:
     confidence_interval: ConfidenceInterval
     standard_error: float
 
+    def __float__(self) -> float:
+        """The estimate: ``float(result.score_a)`` is system A's metric."""
+        return float(self.estimate)
+
     def to_dict(self) -> dict:
         return {
             "estimate": self.estimate,
@@ -75,8 +79,9 @@ class StratumResult:
     n_items, n_groups : int, int or None
     estimate, confidence_interval, standard_error, p_value
         As in :class:`CompareResult`, for this stratum alone.
-    score_a, score_b : float
-        Each system's metric within the stratum.
+    score_a, score_b : SystemScore
+        Each system's metric within the stratum, with its own interval (NaN where the
+        metric is undefined on the stratum's items), as on :class:`CompareResult`.
     """
 
     name: str
@@ -87,12 +92,13 @@ class StratumResult:
     confidence_interval: ConfidenceInterval
     standard_error: float
     p_value: float
-    score_a: float
-    score_b: float
+    score_a: SystemScore
+    score_b: SystemScore
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["confidence_interval"] = self.confidence_interval._asdict()
+        out["score_a"], out["score_b"] = self.score_a.to_dict(), self.score_b.to_dict()
         return out
 
 
@@ -110,16 +116,22 @@ class CompareResult:
     confidence_level : float
     method : str
     standard_error : float
-        Standard deviation of ``bootstrap_distribution`` (``ddof=1``).
+        Standard deviation of ``bootstrap_distribution`` (``ddof=1``), without its
+        undefined values: ``np.nanstd(result.bootstrap_distribution, ddof=1)``, to
+        rounding.
     p_value : float
         Two-sided: the smallest ``1 - L`` at which the level-``L`` interval of the same
         method excludes 0, so ``p_value < 1 - confidence_level`` exactly when
         ``confidence_interval`` excludes 0.  0 means no resample fell on the other side
         of 0 (``p < 1 / n_resamples``).
     bootstrap_distribution : numpy.ndarray
-        The ``n_resamples`` resampled differences.
+        The ``n_resamples`` resampled differences, NaN where the metric was undefined
+        on a resample (a metric whose convention leaves 0/0 undefined); those are left
+        out of the interval, the p-value and ``standard_error``, and counted in
+        ``warnings``.  Differences that differ from the estimate only by rounding
+        (constant per-item differences) are the estimate itself.
     score_a, score_b : SystemScore
-        Each system's own metric and interval.
+        Each system's own metric and interval (``float(result.score_a)`` is the metric).
     n_items : int
         Items compared (for an unpaired comparison of samples of different sizes, the
         total over both).
@@ -222,7 +234,7 @@ class CompareResult:
         if math.isnan(low) or math.isnan(high):
             parts.append(
                 f"The {pct} {self.method} interval is undefined for these data "
-                "(see the warnings); try method='percentile'."
+                "(see the warnings); try `method='percentile'`."
             )
         elif self.excludes_zero:
             higher = "B" if self.estimate > 0 else "A"

@@ -1,0 +1,154 @@
+"""The command line: ``pairboot compare ...``, a thin shell over :func:`pairboot.compare`.
+
+It reads and aligns the inputs (:mod:`pairboot.io`), calls ``compare`` and writes a report
+(:mod:`pairboot.report`).  Two layouts::
+
+    pairboot compare base.csv new.csv --id id --score score     # a file per system
+    pairboot compare runs.csv --a base --b new [--id id]        # a column per system
+
+- :mod:`~pairboot.cli.parser` — the options, and how messages spell compare()'s arguments;
+- :mod:`~pairboot.cli.inputs` — from the options to compare()'s inputs;
+- :mod:`~pairboot.cli.output` — ``--output`` checked before the run, written atomically;
+- :mod:`~pairboot.cli.progress` — the status lines while reading and resampling.
+
+Exit status: 0 on success; 1 when ``--fail-if`` was given and the verdict fails it; 2
+on bad input or usage, with one line ``error: ...`` on standard error and never a
+traceback; 3 on an internal error (a bug: one line too).  The report carries
+compare()'s warnings; when it is not a text or Markdown report on standard output
+(``--output``, ``--format json`` or ``latex``), each warning is also one line
+``warning: ...`` on standard error.  Every message uses the command line's option
+names (``--resamples``, not ``n_resamples``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+
+import pairboot
+import pairboot.io as pbio
+from pairboot.cli.inputs import load_inputs, metric_option
+from pairboot.cli.output import check_output, input_files, write_report
+from pairboot.cli.parser import (
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    build_parser,
+    cli_spelling,
+)
+from pairboot.cli.progress import ProgressBar, read_progress
+from pairboot.errors import InputError
+from pairboot.report import decision, render
+
+__all__ = ["main", "run"]
+
+_SHOWS_WARNINGS = ("text", "markdown")
+"""Report formats a reader of standard output sees the warnings in; for the others, and
+for a report written to a file, each warning is also one line ``warning: ...`` on
+standard error."""
+
+
+def run_compare(args) -> int:
+    """``pairboot compare``: read, compare, report; the exit status."""
+    if 1 < args.level < 100:  # a percentage: compare() would reject it without the hint
+        raise InputError(
+            f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
+            f"interval give --level {args.level / 100:g})"
+        )
+    how = check_output(args.output, input_files(args)) if args.output is not None else None
+    args.metric_object = metric_option(args.metric)
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_inputs(args, status)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()  # the tables are gone: their text columns too
+    bar = ProgressBar(args.resamples, enabled=not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report shows result.warnings instead
+            result = pairboot.compare(
+                inputs.a,
+                inputs.b,
+                paired=not args.unpaired,
+                groups=inputs.groups,
+                group_weighting=args.group_weighting or "items",
+                strata=inputs.strata,
+                strata_weights=inputs.strata_weights,
+                metric=args.metric_object,
+                n_resamples=args.resamples,
+                confidence_level=args.level,
+                method=args.method,
+                seed=args.seed,
+                progress=bar,
+            )
+    finally:
+        bar.close()
+    write_report(render(result, args.format, inputs.context), how, args.output)
+    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
+        for w in result.warnings:  # a file or a machine format: say them where a user looks
+            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+    verdict = decision(result, inputs.context)
+    if verdict["failed"]:
+        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _cli_message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(cli_spelling(text).split())  # one line
+
+
+def run() -> None:
+    """The ``pairboot`` command: :func:`main`, then exit.
+
+    When pyarrow has read a file, the process leaves without the interpreter's teardown:
+    Arrow's worker threads can abort it ("terminate called without an active
+    exception", exit 134, after the report or the error line: apache/arrow#34314).
+    Everything is written by then; the standard streams are flushed first.
+    """
+    code = main()
+    if "pyarrow" in sys.modules:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe: nothing more to say
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 --fail-if failed, 2 bad
+    input or usage, 3 internal error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        return run_compare(args)
+    except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
+        print(f"error: {_cli_message(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except MemoryError as exc:
+        detail = f" ({_cli_message(exc)})" if str(exc) else ""
+        print(f"error: not enough memory{detail}; try fewer --resamples", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: still one line, and say so
+        print(
+            f"error: internal error ({type(exc).__name__}: {_cli_message(exc)}); "
+            "please report it with the command that caused it",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

@@ -1,0 +1,455 @@
+"""From the command line's options to compare()'s inputs: which columns, read and aligned.
+
+The options name files and columns; this module turns them into the per-item arrays,
+labels and weights of :func:`pairboot.compare` through :mod:`pairboot.io` (which reads,
+checks and aligns), and into the report's :class:`~pairboot.report.ReportContext`.  What
+only the command line needs lives here: ``--stats`` matched to a metric's statistics,
+``--a``/``--b`` columns found by name in one file, ``--stratum-weights`` parsed, and the
+nudge towards ``--group``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+import pairboot.io as pbio
+from pairboot.cli.parser import cli_spelling
+from pairboot.cli.progress import ReadProgress, read_progress, slow_read_note
+from pairboot.errors import InputError
+from pairboot.metrics import (
+    Metric,
+    StatisticError,
+    builtin_stats,
+    load_metric,
+    match_statistics,
+    resolve_metric,
+    statistics_for,
+)
+from pairboot.report import ReportContext
+
+GROUP_HINTS = (
+    "doc", "doc_id", "document", "document_id", "passage_id", "article_id", "group",
+    "group_id", "cluster", "cluster_id", "thread", "thread_id", "conversation",
+    "conversation_id", "dialog", "dialog_id", "dialogue", "dialogue_id", "session",
+    "session_id", "user", "user_id", "topic", "topic_id", "query_group", "prompt_id",
+    "task_id", "problem_id", "template", "template_id",
+)
+"""Column names (case-insensitive) that suggest items come in correlated groups."""
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """Aligned per-item inputs of compare(), and what the report says about them."""
+
+    a: np.ndarray
+    b: np.ndarray
+    groups: Sequence[str] | None
+    strata: Sequence[str] | None
+    strata_weights: dict[str, float] | None
+    context: ReportContext
+
+
+def load_inputs(args, status: ReadProgress | None = None) -> Inputs:
+    """Read, check and align the files named on the command line."""
+    files = list(args.files)
+    if len(files) > 2:
+        raise InputError(
+            f"compare takes two files (A then B) or one file with --a and --b, got {len(files)}"
+        )
+    if files.count(pbio.STDIN) > 1:
+        raise InputError("only one of the inputs can be standard input ('-')")
+    if args.group_weighting is not None and args.group is None:
+        raise InputError("--group-weighting needs --group (the column of group labels)")
+    if args.stratum_weights is not None and args.stratum is None:
+        raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+    stats = stat_names(args)
+    if len(files) == 2:
+        if args.a is not None or args.b is not None:
+            raise InputError(
+                "--a/--b name the systems' columns in the one-file layout; with two files "
+                "give --score (or --stats) for the column in both"
+            )
+        return _two_files(args, files, stats, status)
+    if args.a is None or args.b is None:
+        raise InputError(
+            "with one file, give --a COL and --b COL (the columns of systems A and B); "
+            "or give two files, A then B"
+        )
+    if args.a == args.b:
+        raise InputError(f"--a and --b are the same column {args.a!r}")
+    if args.score is not None:
+        raise InputError("--score is for two files; with one file --a and --b name the columns")
+    return _one_file(args, files[0], stats, status)
+
+
+def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
+    tables = _read_tables(args, files, status)
+    for t in tables:
+        missing = [s for s in stats if s not in t.columns]
+        if missing and args.stats is None and len(stats) > 1:  # (--score: one stat)
+            raise InputError(
+                f"{t.path}: no column {missing[0]!r}; --metric {args.metric} reads the "
+                f"columns {', '.join(stats)}: map yours with --stats "
+                f"{_mapping(stats, [s.upper() for s in stats])} (your column names)"
+            )
+        t.check_columns([args.id, *stats])
+    aligned = pbio.align(tables, columns=(stats, stats), id=args.id, groups=args.group,
+                         strata=args.stratum, paired=not args.unpaired,
+                         check=_statistics_check(args.metric_object))
+    ta, tb = tables
+    context = _context(
+        args,
+        stats,
+        name_a=ta.path,
+        name_b=tb.path,
+        files=(ta.path, tb.path),
+        layout=cli_spelling(aligned.layout),
+        notes=(*aligned.notes, *_nudge(args, tables, {args.id, *stats}),
+               *slow_read_note(tables)),
+    )
+    a, b = aligned.values
+    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context)
+
+
+def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
+    (table,) = _read_tables(args, [file], status)
+    if stats is None:
+        cols_a, cols_b = [args.a], [args.b]
+    else:
+        cols_a = [find_system_column(table, args.a, s) for s in stats]
+        cols_b = [find_system_column(table, args.b, s) for s in stats]
+    aligned = pbio.align([table], columns=(cols_a, cols_b), id=args.id, groups=args.group,
+                         strata=args.stratum, paired=not args.unpaired,
+                         check=_statistics_check(args.metric_object))
+    systems = (
+        f"columns {args.a!r} and {args.b!r}"
+        if stats is None
+        else f"statistics {', '.join(stats)} of {args.a!r} and {args.b!r}"
+    )
+    context = _context(
+        args,
+        stats,
+        name_a=args.a,
+        name_b=args.b,
+        files=(table.path,),
+        layout=f"{cli_spelling(aligned.layout)} ({systems})",
+        notes=(*aligned.notes, *_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
+               *slow_read_note((table,))),
+    )
+    a, b = aligned.values
+    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context)
+
+
+def _read_tables(args, files: Sequence[str], status: ReadProgress | None = None
+                 ) -> list[pbio.Table]:
+    """Read ``files``, with a :class:`ReadProgress` line on a terminal for slow reads.
+
+    With the caller's ``status`` the line stays up, saying the columns are being
+    prepared (numbers, ids, labels: the longer part without pyarrow), until the caller
+    closes it; without, it is blanked here."""
+    line = status if status is not None else read_progress(not args.no_progress)
+    try:
+        tables = [
+            pbio.read_table(f, progress=line.reading("<stdin>" if f == pbio.STDIN else f))
+            for f in files
+        ]
+    except BaseException:
+        line.close()
+        raise
+    if status is None:
+        line.close()
+    else:
+        line.preparing(sum(t.n_rows for t in tables))
+    return tables
+
+
+def _statistics_check(metric: str | Metric):
+    """:func:`pairboot.io.align`'s ``check``: the metric's own checks of the per-item
+    statistics (counts must not be negative, ...), failing with the file, line and
+    column of the value, in the file's row order."""
+
+    def check(values: np.ndarray, table: pbio.Table, columns: Sequence[str]) -> None:
+        values = values.reshape(len(values), -1)
+        resolved = resolve_metric(metric, values.shape[1])
+        if resolved.prepare is None or resolved.mean_like:  # (the mean's only adds a count)
+            return
+        try:
+            resolved.per_item(values)
+        except StatisticError as exc:
+            raise InputError(
+                f"{table.path}, {table.where(exc.item)}, column {columns[exc.stat]!r}: "
+                f"{exc.reason}"
+            ) from None
+
+    return check
+
+
+def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
+    """The report's context: the given fields plus what the signature needs to rerun
+    (``stats``: the statistic columns read, named in it when --stats named them, as
+    ``STAT=COL`` where their names alone would not say which is which)."""
+    shown = None
+    if args.stats is not None:
+        names = statistics_for(args.metric_object, len(stats))
+        by_name = match_statistics(names, stats) == tuple(range(len(stats)))
+        shown = tuple(stats) if by_name else tuple(_mapping(names, stats).split(","))
+    return ReportContext(
+        group=args.group,
+        stratum=args.stratum,
+        id=args.id,
+        stats=shown,
+        metric_source=args.metric if isinstance(args.metric_object, Metric) else None,
+        stratum_weights=args.stratum_weights,
+        reword=cli_spelling,
+        lower_is_better=args.lower_is_better,
+        fail_if=args.fail_if,
+        **fields,
+    )
+
+
+def _nudge(args, tables: Sequence[pbio.Table], used: set) -> tuple[str, ...]:
+    """A note suggesting --group when a column looks like a grouping of the items.
+
+    Only for a column whose name is in :data:`GROUP_HINTS` and in which some value
+    repeats (a column of unique values groups nothing).
+    """
+    if args.group is not None:
+        return ()
+    used = {c for c in used if c} | {args.stratum}
+    seen: list[str] = []
+    for t in tables:
+        for col in t.columns:
+            if col in used or col in seen or col.strip().lower() not in GROUP_HINTS:
+                continue
+            if pbio.has_repeats(pbio.label_column(t, col)):
+                seen.append(col)
+    return tuple(
+        f"The input has a column {col!r}. If items that share a {col} are correlated "
+        "(several questions about one document, turns of one conversation), resampling "
+        "single items makes the interval too narrow: rerun with "
+        f"`--group {col}` to resample whole groups (the cluster bootstrap)."
+        for col in seen
+    )
+
+
+# ---------------------------------------------------------------------------- columns
+
+
+def metric_option(text: str) -> str | Metric:
+    """--metric: a built-in metric's name, or the user's Metric for ``FILE.py:NAME`` /
+    ``MODULE:NAME``."""
+    return load_metric(text) if ":" in text else text
+
+
+def _metric_stats(metric: str | Metric) -> tuple[str, ...]:
+    """The default statistic columns of a metric (``--stats`` when not given)."""
+    if isinstance(metric, Metric):
+        return metric.stats
+    name = metric
+    stats = builtin_stats(name)  # ValueError for an unknown metric
+    if stats is None:
+        raise InputError(
+            f"--metric {name} needs --stats: the names of its per-item statistic columns "
+            "(for macro_f1, tp, fp, fn of every class: tp_1,fp_1,fn_1,tp_2,...)"
+        )
+    return stats
+
+
+def stat_names(args) -> list[str] | None:
+    """Statistic columns asked for by --stats/--score, or the metric's own names, in the
+    metric's order.
+
+    None means the one-file layout's plain --a/--b score columns.
+    """
+    if args.stats is not None and args.score is not None:
+        raise InputError("give either --score (one score column) or --stats (several), not both")
+    if args.stats is not None:
+        return stats_columns(args.stats, args.metric_object)
+    stats = _metric_stats(args.metric_object)
+    if args.score is not None:  # the column of a metric's one statistic
+        if len(stats) != 1:
+            raise InputError(
+                f"--metric {args.metric} needs --stats with its per-item statistics "
+                f"({', '.join(stats)}), not --score"
+            )
+        return [args.score]
+    if stats == ("score",):
+        return None if len(args.files) == 1 else ["score"]
+    return list(stats)
+
+
+def _split(text: str, option: str) -> list[str]:
+    names = [s.strip() for s in text.split(",")]
+    if not all(names):
+        raise InputError(f"{option}: empty column name in {text!r}")
+    if len(set(names)) != len(names):
+        raise InputError(f"{option}: a column is named twice in {text!r}")
+    return names
+
+
+def _mapping(stats: Sequence[str], columns: Sequence[str]) -> str:
+    return ",".join(f"{s}={c}" for s, c in zip(stats, columns))
+
+
+def stats_columns(spec: str, metric: str | Metric) -> list[str]:
+    """The columns ``--stats`` names, in the order of the metric's statistics.
+
+    A list is matched by name, in any order (``fn,fp,tp``: see
+    :func:`pairboot.metrics.match_statistics`); ``STAT=COL`` entries map every
+    statistic explicitly.  A list whose names do not say which statistic each column
+    holds is refused, showing the mapping a reading by position would have used: the
+    statistics are never assigned by position silently.
+    """
+    entries = _split(spec, "--stats")
+    name = metric.name if isinstance(metric, Metric) else metric
+    if any("=" in e for e in entries):
+        pairs = [tuple(x.strip() for x in e.partition("=")[::2]) for e in entries]
+        if not all(s and c for s, c in pairs):
+            raise InputError(
+                f"--stats {spec}: give every statistic as STAT=COLUMN (e.g. tp=TP,fp=FP,"
+                "fn=FN), or list the columns alone"
+            )
+        stats = statistics_for(metric, len(pairs))
+        given = dict(pairs)
+        unknown = [s for s, _ in pairs if s not in stats]
+        if unknown or len(given) != len(pairs):
+            what = (f"{unknown[0]!r} is not one of them" if unknown
+                    else "a statistic is named twice")
+            raise InputError(
+                f"--stats {spec}: metric {name!r} reads the statistics "
+                f"{', '.join(stats)}; {what}"
+            )
+        missing = [s for s in stats if s not in given]
+        if missing:
+            raise InputError(
+                f"--stats {spec}: metric {name!r} also needs {', '.join(missing)} "
+                f"(it reads {', '.join(stats)})"
+            )
+        return [given[s] for s in stats]
+    stats = statistics_for(metric, len(entries))
+    order = match_statistics(stats, entries)
+    if order is not None:
+        return [entries[j] for j in order]
+    if len(entries) > len(stats):
+        extra = match_statistics(stats, entries, extra=True)
+        unused = [e for j, e in enumerate(entries) if extra is None or j not in extra]
+        raise InputError(
+            f"--stats {spec}: metric {name!r} reads {len(stats)} statistic(s) "
+            f"({', '.join(stats)}), not {len(entries)}"
+            + (f"; leave out {', '.join(unused)}" if extra is not None else "")
+        )
+    if len(entries) < len(stats):
+        raise InputError(
+            f"--stats {spec}: metric {name!r} reads {len(stats)} statistics "
+            f"({', '.join(stats)}), got {len(entries)}"
+        )
+    raise InputError(
+        f"--stats {spec}: the names do not say which statistic of metric {name!r} "
+        f"({', '.join(stats)}) each column holds; by position they would be read as "
+        f"{_mapping(stats, entries)}: if that is right, give --stats "
+        f"{_mapping(stats, entries)}, or rename the columns"
+    )
+
+
+def find_system_column(table: pbio.Table, system: str, stat: str) -> str:
+    """The column of statistic ``stat`` for ``system`` in a one-file layout.
+
+    Tries ``{system}_{stat}``, ``{stat}_{system}``, ``{system}{stat}`` and
+    ``{stat}{system}``; exactly one must exist.
+    """
+    candidates = dict.fromkeys(
+        (f"{system}_{stat}", f"{stat}_{system}", f"{system}{stat}", f"{stat}{system}")
+    )
+    found = [c for c in candidates if c in table.columns]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise InputError(
+            f"{table.path}: no column for statistic {stat!r} of system {system!r} "
+            f"(looked for {', '.join(map(repr, candidates))}); available columns: "
+            f"{table.describe_columns()}"
+        )
+    raise InputError(
+        f"{table.path}: several columns could hold statistic {stat!r} of system {system!r} "
+        f"({', '.join(map(repr, found))}); rename the columns so only one matches"
+    )
+
+
+# ---------------------------------------------------------------------- stratum weights
+
+
+def _weights(args) -> dict[str, float] | None:
+    if args.stratum_weights is None:
+        return None
+    return parse_stratum_weights(args.stratum_weights)
+
+
+def parse_stratum_weights(spec: str) -> dict[str, float]:
+    """Stratum weights from ``"name=w,name=w"`` or from a file of two columns.
+
+    The file (any format :func:`pairboot.io.read_table` reads) has a column of stratum
+    names and a column of weights, with or without a header.  Every weight must be a
+    finite number above zero, and every stratum named once.
+    """
+    if os.path.isdir(spec):
+        raise InputError(f"--stratum-weights {spec}: is a directory")
+    if os.path.isfile(spec) or (spec != pbio.STDIN
+                                and os.path.splitext(spec)[1].lower() in pbio.FORMATS):
+        pairs, source = _weights_from_file(spec)
+    elif "=" not in spec and "," not in spec:  # one name: a file that is not there
+        raise InputError(
+            f"--stratum-weights: no file {spec!r}, and not 'name=weight,...' either"
+            + (" (standard input is not read for weights)" if spec == pbio.STDIN else "")
+        )
+    else:
+        source = "--stratum-weights"
+        pairs = []
+        for part in spec.split(","):
+            if not part.strip():
+                continue
+            name, sep, weight = part.rpartition("=")
+            if not sep or not name.strip():
+                raise InputError(
+                    f"--stratum-weights: cannot read {part.strip()!r}; give 'name=weight,"
+                    "name=weight' or a file with two columns, stratum and weight"
+                )
+            pairs.append((name.strip(), weight.strip(), None))
+        if not pairs:
+            raise InputError("--stratum-weights: no weights given")
+    weights: dict[str, float] = {}
+    for name, raw, place in pairs:
+        where = f"{source}, {place}" if place else source
+        number, problem = pbio.to_number(raw, "stratum weights")
+        if problem is not None:
+            raise InputError(f"{where}: weight of stratum {name!r}: {problem}")
+        if number <= 0:
+            raise InputError(
+                f"{where}: weight of stratum {name!r} must be positive, got {raw}"
+            )
+        if name in weights:
+            raise InputError(f"{where}: stratum {name!r} is given more than one weight")
+        weights[name] = number
+    return weights
+
+
+def _weights_from_file(path: str) -> tuple[list[tuple[str, object, str]], str]:
+    table = pbio.read_table(path)
+    if len(table.columns) != 2:
+        raise InputError(
+            f"{table.path}: a stratum weights file needs exactly two columns (stratum, "
+            f"weight), found {len(table.columns)}: {table.describe_columns()}"
+        )
+    (name_col, names), (weight_col, weights) = table.columns.items()
+    pairs: list[tuple[str, object, str]] = []
+    if table.format in ("csv", "tsv") and pbio.to_number(weight_col)[1] is None:
+        pairs.append((name_col, weight_col, "line 1"))  # no header: line 1 is data
+    for i, (name, weight) in enumerate(zip(names, weights)):
+        label = pbio.to_label(name)
+        if label is None:
+            raise InputError(f"{table.path}, {table.where(i)}: missing stratum name")
+        pairs.append((label, weight, table.where(i)))
+    return pairs, table.path

@@ -1,0 +1,116 @@
+"""Writing the report safely: ``--output`` is checked before the run and written atomically.
+
+A report must never overwrite one of the run's inputs, and a reader of the report file
+must never see it half-written (a failed run leaves the previous file as it was).  A
+device or a pipe (``/dev/null``, ``>(gzip > x)``) is written directly, never replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+import tempfile
+from collections.abc import Sequence
+
+from pairboot.errors import InputError
+from pairboot.io import STDIN
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace.
+
+    A reader never sees a half-written report, and a failed run leaves any previous file
+    untouched.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def check_output(path: str, inputs: Sequence[str]) -> str:
+    """Refuse an --output that cannot be written or would overwrite an input, before the
+    run; return how to write it: "stdout", "atomic" (a file, through a temporary one) or
+    "direct" (a device or pipe such as /dev/null, which must not be replaced by a file).
+
+    ``inputs`` are every file the run reads (data, stratum weights, metric module);
+    standard input counts when it is redirected from a file.
+    """
+    if path in (STDIN, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        return "stdout"  # (through the link, a redirected stdout's file would be replaced)
+    if not path.strip():
+        raise InputError("--output: no file name given")
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        raise InputError(f"--output {path}: names a folder, not a file")
+    if re.fullmatch(r"/dev/(fd/\d+|stderr)|/proc/self/fd/\d+", path):
+        return "direct"  # a descriptor (>(gzip > x)): through its link, never replaced
+    target = os.path.realpath(path)  # a symbolic link: its target is the report
+    exists = os.path.exists(target)
+    if exists and not stat.S_ISREG(os.stat(target).st_mode):
+        return "direct"
+    for f in inputs:
+        if f == STDIN:
+            same = exists and _stdin_is(target)
+        else:
+            same = exists and os.path.exists(f) and os.path.samefile(target, f)
+        if same:
+            name = "standard input" if f == STDIN else f
+            raise InputError(f"--output {path} is an input ({name}); it would be overwritten")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise InputError(f"--output {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--output {path}: cannot write in the folder {folder} (permission "
+                         "denied)")
+    return "atomic"
+
+
+def _stdin_is(path: str) -> bool:
+    try:
+        here, there = os.fstat(sys.stdin.fileno()), os.stat(path)
+    except (OSError, ValueError, AttributeError):  # (no real stdin: nothing to overwrite)
+        return False
+    return stat.S_ISREG(here.st_mode) and (here.st_dev, here.st_ino) == (there.st_dev,
+                                                                          there.st_ino)
+
+
+def input_files(args) -> list[str]:
+    """Every file the run reads: the data, a stratum-weights file, a metric module."""
+    files = list(args.files)
+    if args.stratum_weights is not None and os.path.isfile(args.stratum_weights):
+        files.append(args.stratum_weights)
+    module = args.metric.rpartition(":")[0]
+    if module.endswith(".py"):
+        files.append(module)
+    return files
+
+
+def write_report(text: str, how: str | None, path: str | None) -> None:
+    """Write the report as :func:`check_output` said (None: no --output, to stdout)."""
+    if how in (None, "stdout"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    elif how == "direct":
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    else:
+        write_atomically(os.path.realpath(path), text)

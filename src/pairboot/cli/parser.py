@@ -1,0 +1,189 @@
+"""The command line's options: the argparse parser, and how messages spell compare()'s arguments.
+
+The library writes an argument in its messages as `` `n_resamples` `` or
+`` `n_resamples=100` `` (:mod:`pairboot.errors`); :data:`OPTIONS` says how this command line
+writes each one (``--resamples``, ``--resamples 100``), and :func:`cli_spelling` applies it
+to every message the user sees: errors, warnings and the reading of the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pairboot import GROUP_WEIGHTINGS, METHODS
+from pairboot._version import __version__
+from pairboot.errors import Spelling, spell
+from pairboot.metrics import builtin_metrics
+from pairboot.report import FAIL_IF, WRITERS
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+"""``--fail-if`` was given and the verdict fails it."""
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+def _option(flag: str) -> Spelling:
+    """``flag``, followed by the value when the message gives one."""
+    return lambda value: flag if value is None else f"{flag} {value}"
+
+
+def _paired(value: str | None) -> str:
+    """`` `paired=True` `` is the default, without the flag; otherwise ``--unpaired``."""
+    return "without --unpaired" if value == "True" else "--unpaired"
+
+
+OPTIONS: dict[str, Spelling] = {
+    "n_resamples": _option("--resamples"),
+    "confidence_level": _option("--level"),
+    "method": _option("--method"),
+    "seed": _option("--seed"),
+    "metric": _option("--metric"),
+    "paired": _paired,
+    "groups": _option("--group"),
+    "group_weighting": _option("--group-weighting"),
+    "strata": _option("--stratum"),
+    "strata_weights": _option("--stratum-weights"),
+    "id": _option("--id"),
+}
+"""How the command line writes each argument of :func:`pairboot.compare` (and of
+:func:`pairboot.io.align`): `` `n_resamples=100` `` reads ``--resamples 100``,
+`` `group_weighting='groups'` `` ``--group-weighting groups``, `` `paired=False` ``
+``--unpaired``."""
+
+
+def cli_spelling(text: str) -> str:
+    """``text`` (a message of the library) with its arguments written as options.
+
+    >>> cli_spelling("consider whether `group_weighting='groups'` is the estimand you want")
+    'consider whether --group-weighting groups is the estimand you want'
+    >>> cli_spelling("increase `n_resamples` (now `n_resamples=100`)")
+    'increase --resamples (now --resamples 100)'
+    """
+    return spell(text, OPTIONS)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (``error: ...``) and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
+
+
+class _Once(argparse.Action):
+    """Store an option's value, refusing a second one: with argparse's default the later
+    value wins silently (``--b new --b v2`` would compare only v2)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        if self.dest in given:
+            first, then = given[self.dest]
+            parser.error(
+                f"{option_string} given twice ({first} {then!r}, then {option_string} "
+                f"{values!r}); give it once"
+            )
+        given[self.dest] = (option_string, values)
+        setattr(namespace, self.dest, values)
+
+
+def _seed(text: str) -> int | str:
+    """--seed: a non-negative integer, or 'random' for a fresh one."""
+    if text.strip().lower() == "random":
+        return "random"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a non-negative integer or 'random', got {text!r}"
+        ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pairboot",
+        description="Paired bootstrap confidence intervals for comparing two systems "
+        "on the same test items.",
+    )
+    parser.add_argument("--version", action="version", version=f"pairboot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser(
+        "compare",
+        help="compare system B with system A: the difference and its bootstrap interval",
+        description="Compare system B with system A on the same test items: B - A, its\n"
+        "bootstrap confidence interval and p-value.  Give two files (A then B, one row\n"
+        "per item, joined on --id) or one file with a column per system (--a, --b).\n"
+        "CSV, TSV, JSON Lines, JSON, Parquet by extension; '-' reads standard input.",
+        epilog="examples:\n"
+        "  pairboot compare base.csv new.csv --id id --score score\n"
+        "  pairboot compare runs.csv --a base --b new --id id\n"
+        "  pairboot compare base.csv new.csv --id id --group topic --stratum source\n"
+        "  pairboot compare ner.csv --a base --b new --metric f1 --stats tp,fp,fn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for name in (None, "store"):  # every option with a value is given at most once
+        p.register("action", name, _Once)
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="BASE NEW (one file per system) or RUNS (one file, with --a and --b)")
+    data = p.add_argument_group("columns")
+    data.add_argument("--id", metavar="COL",
+                      help="item id column: two files are joined on it (without it, rows "
+                      "are paired by position: the row counts must match, and an id-like "
+                      "column in both files, such as 'id', must agree row by row)")
+    data.add_argument("--score", metavar="COL",
+                      help="score column in each of the two files (default: score); for a "
+                      "metric of one statistic, that statistic's column")
+    data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
+                      "name prefix/suffix with --stats)")
+    data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
+    data.add_argument("--metric", default="mean", metavar="NAME",
+                      help="metric recomputed on every resample: "
+                      f"{', '.join(builtin_metrics())} (default mean), or your own "
+                      "pairboot.Metric as FILE.py:NAME or MODULE:NAME")
+    data.add_argument("--stats", metavar="COLS",
+                      help="the columns of the metric's per-item statistics, matched by "
+                      "name in any order (tp,fp,fn or fn,tp,fp), or mapped explicitly "
+                      "(tp=TP,fp=FP,fn=FN); one file: found as {a}_{stat}, {stat}_{a}, ...")
+    boot = p.add_argument_group("bootstrap")
+    boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
+                      help="number of bootstrap resamples (default 10000)")
+    boot.add_argument("--level", type=float, default=0.95, metavar="L",
+                      help="confidence level, between 0 and 1 (default 0.95)")
+    boot.add_argument("--method", default="percentile",
+                      metavar="{" + ",".join(METHODS) + "}",
+                      help="interval method (default percentile)")
+    boot.add_argument("--seed", type=_seed, default=None, metavar="S",
+                      help="random seed, >= 0, or 'random' for a fresh one (default: "
+                      "derived from the data and options, so a rerun gives the same "
+                      "output; always reported)")
+    boot.add_argument("--unpaired", action="store_true",
+                      help="draw A's and B's items independently (for contrast)")
+    design = p.add_argument_group("clusters and strata")
+    design.add_argument("--group", metavar="COL",
+                        help="group column: resample whole groups (the cluster bootstrap)")
+    design.add_argument("--group-weighting", choices=GROUP_WEIGHTINGS, default=None,
+                        help="with --group: the mean over items (default) or over groups")
+    design.add_argument("--stratum", metavar="COL",
+                        help="stratum column: resample within each stratum")
+    design.add_argument("--stratum-weights", metavar="W",
+                        help="population weights: 'name=w,name=w' or a file with two "
+                        "columns, stratum and weight (default: the sample shares)")
+    gate = p.add_argument_group("verdict")
+    gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
+                      help="exit with status 1 when B is surely worse than A, not surely "
+                      "better, or surely different (the interval decides; 2 stays for "
+                      "errors)")
+    gate.add_argument("--lower-is-better", action="store_true",
+                      help="the metric is an error rate or a loss: B is better when "
+                      "B - A < 0")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=tuple(WRITERS), default="text",
+                     help="report format (default text)")
+    out.add_argument("--output", "-o", metavar="FILE",
+                     help="write the report to FILE (atomically) instead of standard output")
+    out.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (it only shows on a terminal, for long runs)")
+    return parser

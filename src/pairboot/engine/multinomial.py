@@ -1,0 +1,94 @@
+"""The exact fast path: draw the counts of a stratum's few distinct rows, not its units.
+
+When a draw stratum's units take few distinct statistic vectors (0/1 correctness), the
+counts of the distinct vectors among ``size`` uniform draws are ``Multinomial(size,
+counts / size)``: drawing them is exactly the same distribution as drawing the units, at
+a cost that does not grow with the number of units.  The draws use numpy's
+``Generator(PCG64(SeedSequence(seed, spawn_key=(stream, j, 1 + d))))`` for block ``j`` of
+replicates and draw stratum ``d``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pairboot.engine.spec import BLOCK
+
+MULTINOMIAL_RATIO = 16
+"""A draw stratum takes this path when its distinct rows * this <= its size."""
+
+
+def distinct_rows(xd: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Distinct rows and their counts, or None when there are more than ``limit``.
+
+    Rows come in the order of their first appearance: the same whichever order the
+    columns (systems) come in, so swapping A and B negates the resampled differences
+    exactly.  Cost O(n) passes for few distinct values: each column is coded against
+    its distinct values, and the codes are counted, with no sort of the rows.
+    """
+    n = len(xd)
+    if limit < 1 or n == 0:
+        return None
+    codes = np.zeros(n, dtype=np.int64)
+    radix = 1
+    for j in range(xd.shape[1]):
+        col = xd[:, j]
+        values = np.unique(col[: 2 * limit + 1])  # a cheap look at the head first
+        if values.size > limit:
+            return None
+        idx = np.minimum(np.searchsorted(values, col), values.size - 1)
+        if not np.array_equal(values[idx], col):  # values the head did not show
+            values = np.unique(col)
+            if values.size > limit:
+                return None
+            idx = np.searchsorted(values, col)
+        codes += idx * radix
+        radix *= values.size
+        if radix > (1 << 20):  # keep the code space small: renumber the codes seen
+            _, codes = np.unique(codes, return_inverse=True)
+            codes = codes.reshape(-1)
+            radix = int(codes.max()) + 1
+            if radix > limit:
+                return None
+    if radix <= (1 << 20):
+        counts = np.bincount(codes, minlength=radix)
+        present = np.flatnonzero(counts)
+        if len(present) > limit:
+            return None
+        if len(present) <= 64:
+            first = np.array([np.argmax(codes == c) for c in present.tolist()], dtype=np.int64)
+        else:
+            first = np.full(radix, n, dtype=np.int64)
+            np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
+            first = first[present]
+        counts = counts[present]
+    else:
+        _, first, counts = np.unique(codes, return_index=True, return_counts=True)
+        if len(first) > limit:
+            return None
+    order = np.argsort(first)
+    return xd[first[order]], counts[order]
+
+
+def stratum_rows(xd: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``distinct_rows`` of a draw stratum's varying columns, when few enough for this path."""
+    return distinct_rows(xd, len(xd) // MULTINOMIAL_RATIO)
+
+
+def multinomial_sums(
+    rows: np.ndarray, counts: np.ndarray, n_resamples: int, seed: int, stream: int, d: int,
+) -> np.ndarray:
+    """(n_resamples, k) sums over ``counts.sum()`` draws from the distinct ``rows``.
+
+    ``d`` is the draw stratum's index, which keys its random numbers.
+    """
+    size = int(counts.sum())
+    probs = counts / size
+    out = np.empty((n_resamples, rows.shape[1]))
+    for j0 in range(0, n_resamples, BLOCK):
+        j1 = min(j0 + BLOCK, n_resamples)
+        seq = np.random.SeedSequence(seed, spawn_key=(stream, j0 // BLOCK, 1 + d))
+        rng = np.random.Generator(np.random.PCG64(seq))
+        draws = rng.multinomial(size, probs, size=j1 - j0)
+        out[j0:j1] = draws @ rows
+    return out

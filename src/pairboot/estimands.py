@@ -1,0 +1,287 @@
+"""Per-system values and contrasts on the replicates' sums: the M-system core.
+
+The engine sums every replicate's unit statistics per draw stratum; merged per analysis
+stratum they hold every system's statistics side by side, shape (R, H, M k).  A system's
+value is its metric on its own k columns, computed once per set of sums and kept; a
+contrast ``(i, j)`` is system j's value minus system i's on the same draws, so a family
+of contrasts costs a subtraction each.  An estimand combines the strata with
+coefficients ``c``, either
+
+- *separately*: ``sum_h c_h phi(M_h)``, the spec's rule for a mean (the strata's means
+  combined with the population weights); or
+- *pooled*: ``phi(sum_h c_h M_h)``, a pooled metric computed once on the statistics
+  reweighted to the population (with the sample shares, the plain pooled value).
+
+The jackknife (BCa) and the studentized standard errors work per system and contrast.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot import studentized
+from pairboot.design import Design
+from pairboot.engine import DrawPlan
+from pairboot.errors import InputError
+from pairboot.intervals import Bootstrap
+
+Target = int | tuple[int, int]
+"""System ``j``, or the contrast ``(i, j)``: system j's value minus system i's."""
+
+JACK_CHUNK = 1 << 16
+ROUNDING_ULPS = 16.0
+"""Resampled values count as equal when they spread less than this many units of
+rounding (2**-53) times sqrt(items) times the size of the scores: the rounding of the
+resampled sums grows like sqrt(n) (worst case n, on data that then do not vary)."""
+
+
+def observed_sums(plan: DrawPlan, absolute: bool = False) -> np.ndarray:
+    """(1, D, K): every draw stratum's sums on the data themselves (of ``|x|`` with
+    ``absolute``, taken in chunks: no copy of all of x)."""
+    out = np.zeros((1, len(plan.starts), plan.n_columns))
+    varying = np.isnan(plan.constant)
+    constant = np.abs(plan.constant) if absolute else plan.constant
+    for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+        if absolute:
+            for c in range(s, s + m, JACK_CHUNK):
+                out[0, d, varying] += np.abs(plan.x[c : min(c + JACK_CHUNK, s + m)]).sum(0)
+        else:
+            out[0, d, varying] = plan.x[s : s + m].sum(axis=0)
+        out[0, d, ~varying] = constant[~varying] * m
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """An estimand's resampled values (NaN where undefined) and their summary."""
+
+    replicates: np.ndarray
+    boot: Bootstrap
+
+
+class Estimands:
+    """Systems' values and contrasts on one set of replicates' sums.
+
+    ``sums`` (R, D, K) and ``observed`` (1, D, K) are per draw stratum; ``cross`` says
+    where the studentized interval's cross products are (None without).  ``names`` name
+    the systems in messages.
+    """
+
+    def __init__(self, design: Design, sums: np.ndarray, observed: np.ndarray,
+                 cross: studentized.CrossProducts | None = None, names=("A", "B")):
+        self.design = design
+        self.names = tuple(names)
+        self.width = design.n_systems * design.k
+        self.draw_sums = sums
+        self.draw_observed = observed
+        self.M = self._merge(sums[..., : self.width])  # (R, H, M k)
+        self.M_hat = self._merge(observed[..., : self.width])  # (1, H, M k)
+        self.cross = cross
+        self.undefined = np.zeros((design.n_systems, 2), dtype=np.int64)
+        """Per system: how many values were undefined, of how many evaluated."""
+        self._kept: dict = {}
+        self._uncounted: dict = {}
+        # the metric on the sums of |x| too: scores of +-1e3 with a mean near 0 round
+        # like scores of 1e3
+        M_abs = self._merge(observed_sums(design.plan, absolute=True)[..., : self.width])
+        with np.errstate(all="ignore"):
+            sizes = np.abs(np.concatenate([self.phi(j, M).ravel()
+                                           for j in range(design.n_systems)
+                                           for M in (self.M_hat, M_abs)]))
+        finite = sizes[np.isfinite(sizes)]
+        self.scale = float(finite.max()) if finite.size else 0.0
+        """The size of the scores, against which rounding is judged."""
+
+    def _merge(self, s: np.ndarray) -> np.ndarray:
+        """Sums per analysis stratum from sums per draw stratum (unpaired: every
+        system's draw of the stratum)."""
+        if self.design.paired:  # one draw stratum per stratum
+            return s
+        n_strata, n_systems = self.design.n_strata, self.design.n_systems
+        return s.reshape(s.shape[:-2] + (n_strata, n_systems, s.shape[-1])).sum(axis=-2)
+
+    def phi(self, target: Target, M: np.ndarray) -> np.ndarray:
+        """The target's value on sums ``M`` (..., M k), uncached."""
+        if isinstance(target, tuple):
+            i, j = target
+            return self.phi(j, M) - self.phi(i, M)
+        values, _ = self.design.metric.evaluate(M[..., self.design.columns(target)])
+        return values.reshape(M.shape[:-1])
+
+    # --- values, kept per system and set of sums ---------------------------------------
+
+    def value(self, target: Target, M: np.ndarray, coef: np.ndarray, combined: bool,
+              count: bool = False) -> np.ndarray:
+        """The estimand with stratum coefficients ``coef`` on merged sums ``M``."""
+        if combined:
+            pooled, key = self._pooled(M, coef)
+            return self._values(target, pooled, key, count)
+        values = self._values(target, M, ("separate", M is self.M), count)
+        nonzero = np.flatnonzero(coef)  # (one stratum's own estimand: one column)
+        return values[..., nonzero] @ coef[nonzero]
+
+    def systems(self, coef: np.ndarray, combined: bool, observed: bool = False) -> np.ndarray:
+        """Every system's estimand side by side: shape (R, M), or (1, M) on the data
+        (``observed``); the values any set of contrasts is read from."""
+        M = self.M_hat if observed else self.M
+        return np.stack([self.value(j, M, coef, combined)
+                         for j in range(self.design.n_systems)], axis=-1)
+
+    def _pooled(self, M, coef) -> tuple[np.ndarray, tuple]:
+        """The sums of all strata weighted by ``coef``, computed once, and their key."""
+        key = ("pooled", M is self.M, coef.tobytes())
+        if key not in self._kept:
+            self._kept[key] = np.einsum("...hk,h->...k", M, coef)
+        return self._kept[key], key
+
+    def _values(self, target: Target, sums: np.ndarray, key: tuple, count: bool):
+        """``phi(target, sums)``, each system's computed once and kept under ``key``;
+        a contrast is its systems' values subtracted.  A system's undefined values are
+        counted once, at the first request that counts them."""
+        if isinstance(target, tuple):
+            kept = ("contrast", target, *key)
+            if kept not in self._kept:
+                i, j = target
+                self._kept[kept] = (self._values(j, sums, key, False)
+                                    - self._values(i, sums, key, False))
+            return self._kept[kept]
+        kept = ("system", target, *key)
+        if kept not in self._kept:
+            values, n_bad = self.design.metric.evaluate(sums[..., self.design.columns(target)])
+            self._kept[kept] = values.reshape(sums.shape[:-1])
+            self._uncounted[kept] = n_bad
+        if count and kept in self._uncounted:
+            self.undefined[target] += (self._uncounted.pop(kept), self._kept[kept].size)
+        return self._kept[kept]
+
+    # --- the estimand --------------------------------------------------------------------
+
+    def estimate(self, target: Target, coef: np.ndarray, *, bca: bool, combined: bool,
+                 count: bool | None = None) -> Estimate:
+        """The target's replicates and their :class:`Bootstrap` summary (with the
+        jackknife for BCa and the standard errors for the studentized interval).
+
+        ``count``: whether a system's undefined values count in :attr:`undefined` (by
+        default for a system, never for a contrast, whose systems count their own)."""
+        if count is None:
+            count = not isinstance(target, tuple)
+        theta = self.value(target, self.M, coef, combined, count=count)
+        est = float(self.value(target, self.M_hat, coef, combined)[0])
+        if not math.isfinite(est):
+            who = ("a system" if isinstance(target, tuple)
+                   else f"system {self.names[target]}")
+            raise InputError(
+                f"metric {self.design.metric.name!r} is undefined on the full data "
+                f"({who}): check the statistics (e.g. a zero denominator)", param="metric",
+            )
+        ok = np.isfinite(theta)
+        # Values that differ only by rounding (constant differences computed as
+        # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
+        tol = ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(
+            abs(est), self.scale)
+        if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
+            theta = np.where(ok, est, theta)
+        influence = self._jackknife(target, coef, combined, est) if bca else None
+        se_hat, se_star = math.nan, None
+        if self.cross is not None:
+            keys = (None, None) if combined else (("terms", target, True),
+                                                 ("terms", target, False))
+            grad = self._gradient(target, self.M, coef, combined)
+            se_star = np.sqrt(self._variance(grad, self.draw_sums, coef, keys[0]))[ok]
+            grad_hat = self._gradient(target, self.M_hat, coef, combined)
+            se_hat = float(
+                np.sqrt(self._variance(grad_hat, self.draw_observed, coef, keys[1]))[0]
+            )
+        boot = Bootstrap.from_replicates(
+            est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
+        )
+        return Estimate(theta, boot)
+
+    def _jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
+        """The estimand with each unit left out: one array per draw stratum of non-zero
+        weight (leaving out a unit of a stratum without weight changes nothing, and adds
+        nothing to the acceleration).  The stratum's other ``m - 1`` units keep its
+        population weight: for a pooled estimand its sums are scaled by ``m / (m - 1)``,
+        as a mean over them would be."""
+        plan, d2h = self.design.plan, self.design.draw_to_stratum
+        M_hat = self.M_hat[0]
+        pooled = coef @ M_hat if combined else None
+        base = None if combined else self._values(
+            target, self.M_hat, ("separate", False), False)[0]
+        out = []
+        for d in np.flatnonzero(coef[d2h]).tolist():
+            h, s, m = int(d2h[d]), int(plan.starts[d]), int(plan.sizes[d])
+            own = self.draw_observed[0, d, : self.width]
+            grow = m / (m - 1) if m > 1 else 1.0
+            vals = np.empty(m)
+            for c in range(0, m, JACK_CHUNK):
+                rows = plan.rows(s + c, s + min(c + JACK_CHUNK, m))[:, : self.width]
+                if combined:
+                    v = self.phi(target, pooled + coef[h] * ((own - rows) * grow - own))
+                else:
+                    v = est + coef[h] * (self.phi(target, M_hat[h] - rows) - base[h])
+                vals[c : c + len(rows)] = v
+            out.append(vals)
+        return out
+
+    # --- studentized ---------------------------------------------------------------------
+
+    def _gradient(self, target, M, coef, combined) -> np.ndarray:
+        """Gradient of phi at every stratum's sums (pooled: at the pooled sums, the same
+        for every stratum)."""
+        grad = self._kept_gradient(target, M, coef, combined)
+        return np.broadcast_to(grad, M.shape) if combined else grad
+
+    def _kept_gradient(self, target, M, coef, combined) -> np.ndarray:
+        """:meth:`_gradient`, computed once per system and sums and kept (a contrast's:
+        its systems' subtracted)."""
+        if combined:
+            pooled, key = self._pooled(M, coef)
+            at = pooled[..., None, :]
+        else:
+            at, key = M, ("separate", M is self.M)
+        key = ("gradient", target, *key)
+        if key not in self._kept:
+            if isinstance(target, tuple):
+                i, j = target
+                self._kept[key] = (self._kept_gradient(j, M, coef, combined)
+                                   - self._kept_gradient(i, M, coef, combined))
+            else:
+                self._kept[key] = self._gradient_at(target, at)
+        return self._kept[key]
+
+    def _gradient_at(self, system: int, at) -> np.ndarray:
+        """Central differences of a system's phi at the sums ``at``, column by column
+        (it depends on its own k columns only: the gradient is exactly zero in the other
+        systems')."""
+        grad = np.zeros_like(at)
+        moved = at.copy()  # one column moved at a time, then put back
+        cols = self.design.columns(system)
+        for j in range(cols.start, cols.stop):
+            # relative steps, down to a thousandth of the column's typical sum: the
+            # gradient does not depend on the scale of the statistics
+            typical = float(np.abs(self.M_hat[..., j]).mean())
+            floor = 1e-3 * typical if typical > 0 else 1.0
+            step = 6e-6 * np.maximum(np.abs(at[..., j]), floor)
+            moved[..., j] = at[..., j] + step
+            up = self.phi(system, moved)
+            moved[..., j] = at[..., j] - step
+            grad[..., j] = (up - self.phi(system, moved)) / (2 * step)
+            moved[..., j] = at[..., j]
+        return grad
+
+    def _variance(self, grad, draw, coef, key=None) -> np.ndarray:
+        """Delta-method variance: the draw strata's terms (kept under ``key`` when the
+        gradient does not depend on ``coef``) weighted by their squared coefficients."""
+        if key is None or key not in self._kept:
+            terms = studentized.variance_terms(
+                grad, draw, self.cross, self.width, self.design.plan.sizes,
+                self.design.draw_to_stratum)
+            if key is not None:
+                self._kept[key] = terms
+        else:
+            terms = self._kept[key]
+        return studentized.combine_terms(terms, coef, self.design.draw_to_stratum)

@@ -1,0 +1,56 @@
+"""Reading per-item scores: files into tables, tables into checked columns, columns aligned.
+
+- :mod:`~pairboot.io.tables` — :class:`Table`, :func:`read_table` and the formats;
+- :mod:`~pairboot.io.arrow` — the optional pyarrow fast path (same values, same messages);
+- :mod:`~pairboot.io.columns` — numbers, ids and labels, each value checked;
+- :mod:`~pairboot.io.alignment` — :func:`align`: several systems' tables into per-item arrays in
+  one item order, for :func:`pairboot.compare`.
+
+A bad file is caught here, once, with a message (:class:`pairboot.errors.InputError`) that
+names the file, the place in it and the column.  Nothing is ever written to an input file,
+and no row is dropped silently.
+"""
+
+from pairboot.io.alignment import ID_HINTS, Aligned, align, join_on_ids
+from pairboot.io.arrow import arrow_available, release_arrow_memory
+from pairboot.io.columns import (
+    all_distinct,
+    distinct_fraction,
+    has_repeats,
+    id_column,
+    label_column,
+    merge_labels,
+    numeric_column,
+    same_labels,
+    stats_columns,
+    take_labels,
+    to_label,
+    to_number,
+)
+from pairboot.io.tables import ARROW_FORMATS, FORMATS, STDIN, Table, read_table
+
+__all__ = [
+    "ARROW_FORMATS",
+    "FORMATS",
+    "ID_HINTS",
+    "STDIN",
+    "Aligned",
+    "Table",
+    "align",
+    "all_distinct",
+    "arrow_available",
+    "distinct_fraction",
+    "has_repeats",
+    "id_column",
+    "join_on_ids",
+    "label_column",
+    "merge_labels",
+    "numeric_column",
+    "read_table",
+    "release_arrow_memory",
+    "same_labels",
+    "stats_columns",
+    "take_labels",
+    "to_label",
+    "to_number",
+]

@@ -1,0 +1,203 @@
+"""Metrics by name: the registry of built-ins, a user's metric from ``FILE.py:NAME``, and
+which input columns hold which statistic."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from pairboot.errors import InputError
+from pairboot.metrics.base import Metric
+from pairboot.metrics.builtin import (
+    ACCURACY,
+    F1,
+    MEAN,
+    PRECISION,
+    RATIO,
+    RECALL,
+    bleu_metric,
+    macro_f1_metric,
+)
+
+# --- name registry ------------------------------------------------------------------------
+
+
+def _macro_f1_for(n_columns: int) -> Metric:
+    if n_columns < 3 or n_columns % 3:
+        raise InputError(
+            "metric 'macro_f1' needs 3 per-item statistics per class "
+            "(tp_1, fp_1, fn_1, ..., tp_C, fp_C, fn_C), a multiple of 3 columns; "
+            f"got {n_columns} column(s)"
+        )
+    return macro_f1_metric(n_columns // 3)
+
+
+def _bleu_for(n_columns: int) -> Metric:
+    if n_columns < 4 or n_columns % 2:
+        raise InputError(
+            "metric 'bleu' needs sacrebleu's per-sentence statistics, 2 + 2N columns "
+            "(sys_len, ref_len, correct_1..N, total_1..N; 10 for N = 4); "
+            f"got {n_columns} column(s)"
+        )
+    return bleu_metric((n_columns - 2) // 2)
+
+
+_BUILTIN: dict[str, Metric] = {m.name: m for m in (MEAN, RATIO, ACCURACY, F1, PRECISION, RECALL)}
+
+_FACTORIES: dict[str, Callable[[int], Metric]] = {
+    "macro_f1": _macro_f1_for,
+    "bleu": _bleu_for,
+}
+"""Metrics whose number of statistics follows from the input's number of columns."""
+
+
+def builtin_metrics() -> tuple[str, ...]:
+    """Names of the built-in metrics."""
+    return (*_BUILTIN, *_FACTORIES)
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def builtin_stats(name: str) -> tuple[str, ...] | None:
+    """Default per-item statistic names of a built-in metric (e.g. the CLI's columns).
+
+    ``"bleu"`` gives sacrebleu's default 4-gram names; ``"macro_f1"`` gives None, since
+    its columns depend on the number of classes (name them explicitly).  Raises
+    ``ValueError`` for an unknown name.
+
+    >>> builtin_stats("f1")
+    ('tp', 'fp', 'fn')
+    >>> builtin_stats("bleu")[-2:], builtin_stats("macro_f1")
+    (('total_3', 'total_4'), None)
+    """
+    key = _key(name)
+    if key in _BUILTIN:
+        return _BUILTIN[key].stats
+    if key == "bleu":
+        return bleu_metric().stats
+    if key in _FACTORIES:
+        return None
+    raise InputError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
+
+
+def load_metric(spec: str) -> Metric:
+    """A user's :class:`Metric` named as ``"path/to/file.py:NAME"`` or ``"package.module:NAME"``.
+
+    This is how the command line takes a user-defined metric (``--metric
+    my_metrics.py:token_f1``).  Raises ``ValueError`` naming what could not be loaded.
+    """
+    import importlib
+    import importlib.util
+    import os
+    import sys
+
+    where, sep, attr = spec.rpartition(":")
+    if not sep or not where or not attr:
+        raise InputError(f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}")
+    if (where.endswith(".py") or os.sep in where) and not os.path.isfile(where):
+        raise InputError(f"metric file {where} does not exist")
+    try:
+        if where.endswith(".py") or os.sep in where:
+            name = "pairboot_user_metric_" + os.path.splitext(os.path.basename(where))[0]
+            module_spec = importlib.util.spec_from_file_location(name, where)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            # As `python -m` does, the current folder is importable.
+            if os.getcwd() not in sys.path and "" not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(where)
+    except Exception as exc:  # the user's code: any error becomes one message
+        raise InputError(f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}") from None
+    metric = getattr(module, attr, None)
+    if not isinstance(metric, Metric):
+        raise InputError(
+            f"{where} has no pairboot.Metric named {attr!r}"
+            + (f" (found {type(metric).__name__})" if metric is not None else "")
+        )
+    return metric
+
+
+def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
+    """The :class:`Metric` for a name or object, checked against the input's columns.
+
+    ``n_columns`` is the number of per-item input columns of ``a`` (1 for a 1-D input).
+    ``"macro_f1"`` and ``"bleu"`` are built for that many columns.  Raises ``ValueError``
+    naming the expected statistics when the count does not fit.
+    """
+    if isinstance(metric, Metric):
+        m = metric
+    elif isinstance(metric, str):
+        key = _key(metric)
+        if key in _FACTORIES:
+            return _FACTORIES[key](n_columns)
+        if key not in _BUILTIN:
+            raise InputError(
+                f"unknown metric {metric!r}; choose one of {', '.join(builtin_metrics())} "
+                "or pass a pairboot.Metric"
+            )
+        m = _BUILTIN[key]
+    else:
+        raise TypeError(f"`metric` must be a name or a pairboot.Metric, got {type(metric)!r}")
+    if len(m.stats) != n_columns:
+        raise InputError(
+            f"metric {m.name!r} needs {len(m.stats)} per-item statistic(s) "
+            f"({', '.join(m.stats)}), got {n_columns} column(s)"
+        )
+    return m
+
+
+def statistics_for(metric: str | Metric, n_columns: int) -> tuple[str, ...]:
+    """The statistic names ``metric`` reads: a fixed metric's own (whatever ``n_columns``),
+    and for ``macro_f1`` and ``bleu``, whose size follows the input, those of
+    ``n_columns`` columns (``ValueError`` when no size fits)."""
+    if isinstance(metric, Metric):
+        return metric.stats
+    if _key(str(metric)) in _FACTORIES:
+        return resolve_metric(metric, n_columns).stats
+    stats = builtin_stats(metric)
+    assert stats is not None  # only the factories have no fixed names
+    return stats
+
+
+def _name_parts(name: str) -> list[str]:
+    return re.split(r"[_\-. ]+", name.strip().lower())
+
+
+def match_statistics(
+    stats: Sequence[str], names: Sequence[str], *, extra: bool = False
+) -> tuple[int, ...] | None:
+    """Which of ``names`` (column names) holds each of ``stats``, judged by the names.
+
+    A statistic is held by the one name that is it exactly, in another case, or as a
+    ``_``/``-``/``.``-separated part (``base_tp`` holds ``tp``), every name holding one
+    (with ``extra``, names that hold none are allowed and left out).  Otherwise, names
+    that keep the statistics' order and each carry its kind (``tp_cat, fp_cat, fn_cat``
+    for macro-F1's ``tp_1, fp_1, fn_1``) are taken in that order.  None when the names
+    do not say: the caller must not guess by position then.
+
+    >>> match_statistics(("tp", "fp", "fn"), ["fn", "fp", "tp"])
+    (2, 1, 0)
+    >>> match_statistics(("correct", "total"), ["c", "t"]) is None
+    True
+    """
+    if len(stats) > len(names) or (len(stats) < len(names) and not extra):
+        return None
+    if len(stats) == len(names) == 1:
+        return (0,)
+    chosen: list[int] = []
+    for stat in stats:
+        found = [j for j, c in enumerate(names) if c == stat]
+        found = found or [j for j, c in enumerate(names) if c.lower() == stat.lower()]
+        found = found or [j for j, c in enumerate(names) if stat.lower() in _name_parts(c)]
+        if len(found) != 1 or found[0] in chosen:
+            break
+        chosen.append(found[0])
+    else:
+        return tuple(chosen)
+    kinds = (_name_parts(s)[0] in _name_parts(c) for s, c in zip(stats, names))
+    if len(stats) == len(names) and all(kinds):
+        return tuple(range(len(stats)))
+    return None

@@ -1,0 +1,78 @@
+"""Reports of a comparison: text, JSON, Markdown and LaTeX, from one :class:`CompareResult`.
+
+Every writer has the signature ``writer(result, context=None) -> str`` and is registered in
+:data:`WRITERS` under its format name; :func:`render` picks one.  ``context``
+(:class:`ReportContext`) carries what the result does not know: the names of the inputs,
+the grouping and stratum columns, and notes that the command line adds.
+
+- :mod:`~pairboot.report.parts` — what every format says: the verdict (:func:`headline`,
+  :func:`decision`), the method, the numbers and the signature;
+- :mod:`~pairboot.report.text` — the plain-text report (``print(result)``);
+- :mod:`~pairboot.report.formats` — JSON, Markdown and LaTeX;
+- :mod:`pairboot.plot` draws the bootstrap distribution (matplotlib).
+
+Every format ends with the same reproducibility line (:func:`signature`), in the manner of
+sacrebleu's signature::
+
+    pairboot 0.1.0 | paired percentile | metric mean | resamples 10000 | level 0.95 | seed 1
+    | engine numba | numpy 2.4.6
+
+(on one line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.parts import (
+    FAIL_IF,
+    ReportContext,
+    decision,
+    describe_method,
+    format_p,
+    headline,
+    signature,
+)
+from pairboot.report.text import write_text
+from pairboot.result import CompareResult, decimals
+
+__all__ = [
+    "FAIL_IF",
+    "ReportContext",
+    "WRITERS",
+    "decimals",
+    "decision",
+    "describe_method",
+    "format_p",
+    "headline",
+    "render",
+    "signature",
+    "write_json",
+    "write_latex",
+    "write_markdown",
+    "write_text",
+]
+
+Writer = Callable[[CompareResult, "ReportContext | None"], str]
+
+WRITERS: dict[str, Writer] = {
+    "text": write_text,
+    "json": write_json,
+    "markdown": write_markdown,
+    "latex": write_latex,
+}
+"""Format name -> writer; the command line's ``--format`` choices are its keys."""
+
+
+def render(
+    result: CompareResult, format: str = "text", context: ReportContext | None = None
+) -> str:
+    """The report of ``result`` in ``format`` (a key of :data:`WRITERS`)."""
+    try:
+        writer = WRITERS[format]
+    except KeyError:
+        raise ValueError(
+            f"unknown report format {format!r}; choose one of {', '.join(WRITERS)}"
+        ) from None
+    return writer(result, context)

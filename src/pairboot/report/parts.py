@@ -1,0 +1,265 @@
+"""What every report format says: its context, its numbers, the verdict, the method, the signature.
+
+``ReportContext`` carries what the result does not know (the names of the inputs, the
+grouping and stratum columns, notes the command line adds, and how to reword the result's
+messages for the reader).  The helpers here are shared by every writer, so that the text,
+Markdown, LaTeX and JSON reports give the same verdict, numbers and reproducibility line.
+
+Numbers are shown with as many decimals as the standard error of the difference warrants,
+the same for every number of one report: ``max(2, 1 - floor(log10(se)))``, at most 6 (4
+when the standard error is 0 or undefined).  That rule is one function,
+:func:`pairboot.result.decimals`, which the reading of the result uses too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.result import CompareResult, decimals, percent
+
+
+@dataclass(frozen=True, slots=True)
+class ReportContext:
+    """What a report says about the inputs, beyond the result itself.
+
+    Attributes
+    ----------
+    name_a, name_b : str
+        How systems A and B are labelled (a file name or a column name).
+    files : tuple of str
+        The input files, as given.
+    layout : str
+        One phrase on how items were aligned ("joined on column 'id'").
+    group, stratum : str or None
+        The grouping and stratum columns, when used.
+    notes : tuple of str
+        Extra remarks, printed after the warnings.
+    id : str or None
+        The id column the inputs were joined on (``--id``), for the signature.
+    stats : tuple of str or None
+        The statistic columns asked for (``--stats``), for the signature.
+    metric_source : str or None
+        Where a user-defined metric came from (``FILE.py:NAME`` as given), for the
+        signature.
+    stratum_weights : str or None
+        The population weights as given (``--stratum-weights``), for the signature.
+    reword : callable or None
+        Applied to every message taken from the result (its warnings and reading), so
+        that the command line can write the API's arguments as its options (with
+        :func:`pairboot.errors.spell`).
+    lower_is_better : bool
+        The metric is an error rate or a loss: B is better when B - A is negative.
+    fail_if : str or None
+        The verdicts that fail the run (a key of :data:`FAIL_IF`), when asked for.
+    """
+
+    name_a: str = "A"
+    name_b: str = "B"
+    files: tuple[str, ...] = ()
+    layout: str = ""
+    group: str | None = None
+    stratum: str | None = None
+    notes: tuple[str, ...] = ()
+    id: str | None = None
+    stats: tuple[str, ...] | None = None
+    metric_source: str | None = None
+    stratum_weights: str | None = None
+    reword: Callable[[str], str] | None = None
+    lower_is_better: bool = False
+    fail_if: str | None = None
+
+    def say(self, text: str) -> str:
+        """``text`` (a warning or the reading) as this report's reader should see it."""
+        return self.reword(text) if self.reword is not None else text
+
+
+# ------------------------------------------------------------------------ numbers
+
+
+def _finite(x) -> bool:
+    return x is not None and isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def num(x, d: int, *, signed: bool = False) -> str:
+    if not _finite(x):
+        return "n/a"
+    return f"{x:+.{d}f}" if signed else f"{x:.{d}f}"
+
+
+def interval_text(ci, d: int, *, signed: bool = False) -> str:
+    return f"[{num(ci[0], d, signed=signed)}, {num(ci[1], d, signed=signed)}]"
+
+
+def format_p(p: float | None, n_resamples: int) -> str:
+    """``"p = 0.0123"``, ``"p < 0.0001"``, or ``"p < 1/10000"`` when ``p`` is 0.
+
+    A p-value of exactly 0 means no resample fell on the other side of 0, so all the
+    resamples can tell is that p is below ``1 / n_resamples``.
+    """
+    if not _finite(p):
+        return "p = n/a"
+    if p == 0:
+        return f"p < 1/{n_resamples}"
+    if p < 1e-4:
+        return "p < 0.0001"
+    if p < 0.01:
+        return f"p = {p:.4f}"
+    return f"p = {p:.3f}"
+
+
+def p_cell(p: float | None, n_resamples: int) -> str:
+    """format_p without the leading "p" (and "="), for a table cell."""
+    return format_p(p, n_resamples).removeprefix("p ").removeprefix("= ")
+
+
+FAIL_IF: dict[str, frozenset[str]] = {
+    "worse": frozenset({"worse"}),
+    "not-better": frozenset({"worse", "inconclusive", "undefined"}),
+    "different": frozenset({"better", "worse"}),
+}
+"""For each ``--fail-if`` choice, the verdicts (:meth:`CompareResult.verdict`) that fail
+the run: B surely worse; B not surely better (an undefined interval is not a yes); B
+surely different."""
+
+
+def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
+    """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
+    ctx = context or ReportContext()
+    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
+    return {
+        "verdict": verdict,
+        "lower_is_better": ctx.lower_is_better,
+        "fail_if": ctx.fail_if,
+        "failed": ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if],
+        "headline": headline(result, ctx),
+    }
+
+
+def headline(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The verdict in one sentence, the first line of the text report.
+
+    >>> import pairboot
+    >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
+    >>> print(headline(res))
+    B is better than A by +0.100 [+0.078, +0.122], 95% paired bootstrap, p < 1/10000.
+    """
+    ctx = context or ReportContext()
+    d = decimals(result.standard_error)
+    a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
+    b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
+    how = (f"{percent(result.confidence_level)} {'paired' if result.paired else 'unpaired'}"
+           f"{'' if result.method == 'percentile' else ' ' + result.method} bootstrap, "
+           f"{format_p(result.p_value, result.n_resamples)}")
+    numbers = (f"{num(result.estimate, d, signed=True)} "
+               f"{interval_text(result.confidence_interval, d, signed=True)}, {how}")
+    lower = " (lower is better)" if ctx.lower_is_better else ""
+    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
+    if verdict in ("better", "worse"):
+        return f"{b} is {verdict} than {a} by {numbers}{lower}."
+    if verdict == "undefined":
+        return (f"No verdict: the {result.method} interval is undefined for these data "
+                f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
+    unit = f"{result.n_groups:,} groups" if result.n_groups is not None else (
+        f"{result.n_items:,} items")
+    needed = ""
+    if result.items_needed is not None:
+        more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
+                else f"{result.items_needed:,} items")
+        needed = f"; about {more} would be needed to detect a difference this large"
+    return (f"No difference detected at this test-set size ({unit}): B - A = {numbers}"
+            f"{needed}.")
+
+
+def signature(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The reproducibility line: everything needed to repeat the run exactly.
+
+    Besides the result's own settings it names, when the context knows them, the id
+    column, the ``--stats`` columns, where a user-defined metric came from, the stratum
+    weights as given, and numpy's version (the exact multinomial path draws with
+    numpy's generator).
+    """
+    context = context or ReportContext()
+    metric = f"metric {result.metric}"
+    if context.metric_source:
+        metric += f" ({context.metric_source})"
+    parts = [
+        f"pairboot {result.version}",
+        f"{'paired' if result.paired else 'unpaired'} {result.method}",
+        metric,
+    ]
+    if context.stats:
+        parts.append(f"stats {','.join(context.stats)}")
+    parts += [
+        f"resamples {result.n_resamples}",
+        f"level {result.confidence_level:g}",
+        f"seed {result.seed}",
+    ]
+    if context.id:
+        parts.append(f"id {context.id}")
+    if result.n_groups is not None:
+        parts.append(f"groups {context.group or 'yes'} ({result.group_weighting})")
+    if result.n_strata is not None:
+        strata = f"strata {context.stratum or 'yes'}"
+        if context.stratum_weights:
+            strata += f" (weights {context.stratum_weights})"
+        parts.append(strata)
+    parts.append(f"engine {result.engine}")
+    parts.append(f"numpy {np.__version__}")
+    return " | ".join(" ".join(p.replace("|", "/").split()) for p in parts)
+
+
+_METHOD_WORDS = {
+    "percentile": "percentile interval",
+    "basic": "basic (reverse percentile) interval",
+    "normal": "normal interval, bias-corrected as R boot's norm.ci (centred at "
+    "2 * estimate - mean of the resamples, +/- z * standard error)",
+    "bca": "BCa (bias-corrected and accelerated) interval",
+    "studentized": "studentized (bootstrap-t) interval",
+}
+
+
+def describe_method(result: CompareResult, context: ReportContext | None = None) -> str:
+    """One sentence: what was resampled, and which interval."""
+    context = context or ReportContext()
+    if result.n_groups is not None:
+        col = f" of {context.group!r}" if context.group else ""
+        unit = f"{result.n_groups:,} whole groups{col} ({result.n_items:,} items)"
+        units = "groups"
+    else:
+        unit = f"{result.n_items:,} items"
+        units = "items"
+    within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
+    if result.paired:
+        how = (
+            f"paired bootstrap: each resample draws {unit} with replacement{within}, and "
+            "scores both systems on the same draw"
+        )
+    else:
+        how = f"unpaired bootstrap: A's and B's {units} are drawn independently{within}"
+    words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
+    return f"{how}; {words}, {result.n_resamples:,} resamples."
+
+
+def strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:
+    """The per-stratum table's cells, header first (``name`` renders a stratum's name)."""
+    grouped = any(s.n_groups is not None for s in result.strata)
+    header = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
+        "A", "B", "B - A", f"{percent(result.confidence_level)} interval", "p"]
+    rows = [header]
+    for s in result.strata:
+        row = [name(s.name), f"{s.weight:.3f}", f"{s.n_items:,}"]
+        if grouped:
+            row.append("" if s.n_groups is None else f"{s.n_groups:,}")
+        row += [
+            num(s.score_a.estimate, d),
+            num(s.score_b.estimate, d),
+            num(s.estimate, d, signed=True),
+            interval_text(s.confidence_interval, d, signed=True),
+            p_cell(s.p_value, result.n_resamples),
+        ]
+        rows.append(row)
+    return rows

@@ -1,0 +1,122 @@
+"""The plain-text report: the verdict first, then a table, the method, the reading, notes.
+
+It reads like the spec's example, wraps its prose to :data:`WIDTH` columns and ends with
+the reproducibility line; ``print(result)`` shows it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from pairboot.report.parts import (
+    ReportContext,
+    describe_method,
+    format_p,
+    headline,
+    interval_text,
+    num,
+    signature,
+    strata_table,
+)
+from pairboot.result import CompareResult, decimals, percent
+
+WIDTH = 88
+"""Line width the text report wraps its prose to."""
+
+
+def write_text(result: CompareResult, context: ReportContext | None = None) -> str:
+    """A plain-text report that reads like the spec's example."""
+    ctx = context or ReportContext()
+    d = decimals(result.standard_error)
+    level = percent(result.confidence_level)
+    label_a = "A" if ctx.name_a == "A" else f"A  {ctx.name_a}"
+    label_b = "B" if ctx.name_b == "B" else f"B  {ctx.name_b}"
+    label_d = "B - A"
+    width = max(len(label_a), len(label_b), len(label_d), 8)
+    value_w = max(len(num(v, d, signed=True)) for v in
+                  (result.score_a.estimate, result.score_b.estimate, result.estimate))
+    value_w = max(value_w, len(result.metric))
+
+    lines = [headline(result, ctx)]  # one line, whatever its length: easy to grep or quote
+    title = "pairboot compare: {} vs {}".format(
+        "B" if ctx.name_b == "B" else f"{ctx.name_b} (B)",
+        "A" if ctx.name_a == "A" else f"{ctx.name_a} (A)",
+    )
+    if ctx.layout:
+        title += f", {ctx.layout}"
+    lines.append("")
+    lines.extend(_wrap(title))
+    lines.append("")
+    lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval")
+    for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
+        lines.append(
+            f"  {label:<{width}}  {num(score.estimate, d):>{value_w}}   "
+            f"{interval_text(score.confidence_interval, d)}"
+        )
+    lines.append(
+        f"  {label_d:<{width}}  {num(result.estimate, d, signed=True):>{value_w}}   "
+        f"{interval_text(result.confidence_interval, d, signed=True)}"
+    )
+    lines.append("")
+    lines.append(
+        f"  {format_p(result.p_value, result.n_resamples)} (two-sided; null hypothesis: "
+        "no difference between A and B)"
+    )
+    mc = result.monte_carlo_error
+    lines.append(
+        f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "
+        f"endpoints +/-{num(mc[0], d + 1)} / +/-{num(mc[1], d + 1)}"
+    )
+    if result.n_groups is not None:
+        col = f" (column {ctx.group!r})" if ctx.group else ""
+        estimand = "items" if result.group_weighting == "items" else "groups"
+        lines.append(
+            f"  groups: {result.n_groups:,}{col}, resampled whole; estimand: the mean over "
+            f"{estimand}"
+        )
+    if result.n_strata is not None:
+        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
+        lines.append(
+            f"  strata: {result.n_strata:,}{col}, resampled within each; weights in the table "
+            "below"
+        )
+    lines.append("")
+    lines.extend(_wrap("Method: " + describe_method(result, ctx)))
+    lines.extend(_wrap("Reading: " + ctx.say(result.reading)))
+    if result.strata:
+        lines.append("")
+        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
+        lines.append(f"Strata{col}: the difference within each stratum, same resamples")
+        lines.extend("  " + row for row in _strata_rows(result, d))
+    if result.warnings:
+        lines.append("")
+        lines.append("Warnings:")
+        for w in result.warnings:
+            lines.extend(_wrap(ctx.say(w), bullet="  - "))
+    if ctx.notes:
+        lines.append("")
+        lines.append("Notes:")
+        for note in ctx.notes:
+            lines.extend(_wrap(note, bullet="  - "))
+    lines.append("")
+    lines.append(signature(result, ctx))
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, bullet: str = "") -> list[str]:
+    indent = " " * len(bullet)
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
+        break_on_hyphens=False, break_long_words=False,
+    ) or [bullet]
+
+
+def _strata_rows(result: CompareResult, d: int) -> list[str]:
+    rows = strata_table(result, d)
+    header = rows[0]
+    widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
+    out = []
+    for r in rows:
+        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
+        out.append("  ".join(cells).rstrip())
+    return out

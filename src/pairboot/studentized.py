@@ -1,0 +1,93 @@
+"""The studentized (bootstrap-t) interval's standard errors, from the engine's sums.
+
+Every replicate's standard error comes by the delta method from sums the engine adds up
+with the statistics: the centred values and their cross products, appended as extra
+columns (:func:`with_cross_products`), so no nested bootstrap is needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.engine import DrawPlan
+
+VARIANCE_ULPS = 16.0
+"""A delta-method variance within this many units of rounding of its terms is 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrossProducts:
+    """Where the extra columns are: ``pairs[p] = (i, j)`` is product column
+    ``width + p`` (``width``: the columns of the statistics themselves), and
+    ``centred[i]`` the column of varying column ``i``'s centred sum."""
+
+    pairs: list[tuple[int, int]]
+    centred: dict[int, int]
+
+
+def _pairs(k: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(k) for j in range(i, k)]
+
+
+def with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, CrossProducts]:
+    """Append, for the varying columns, ``x_i - c_i`` and ``(x_i - c_i) (x_j - c_j)``
+    (i <= j; ``c`` the column's mean in the unit's draw stratum), so that every
+    replicate's covariance comes with its sums.
+
+    Centred, the sums carry the covariance itself: from raw sums it would be the
+    difference of two sums of squares, and a common offset of the scores (1e8 on
+    differences of 1) takes all its digits.
+    """
+    varying = np.flatnonzero(np.isnan(plan.constant))
+    pairs = [(int(varying[i]), int(varying[j])) for i, j in _pairs(len(varying))]
+    xc = np.empty_like(plan.x)
+    for s, m in zip(plan.starts.tolist(), plan.sizes.tolist()):
+        if m:
+            np.subtract(plan.x[s : s + m], plan.x[s : s + m].mean(axis=0), out=xc[s : s + m])
+    prods = np.empty((len(plan.x), len(pairs)))
+    for p, (i, j) in enumerate(_pairs(len(varying))):
+        np.multiply(xc[:, i], xc[:, j], out=prods[:, p])
+    x = np.concatenate([plan.x, prods, xc], axis=1)
+    first = plan.n_columns + len(pairs)
+    centred = {int(v): first + n for n, v in enumerate(varying)}
+    constant = np.concatenate([plan.constant, np.full(len(pairs) + len(varying), np.nan)])
+    return DrawPlan(x, plan.starts, plan.sizes, constant), CrossProducts(pairs, centred)
+
+
+def variance_terms(grad: np.ndarray, draw: np.ndarray, cross: CrossProducts, width: int,
+                   sizes: np.ndarray, draw_to_stratum: np.ndarray) -> np.ndarray:
+    """``m_d g' Cov_d g`` for every replicate and draw stratum ``d``, shape (R, D).
+
+    ``grad`` is the gradient at every analysis stratum's sums, ``draw`` the sums per draw
+    stratum.  ``Cov_d`` is zero but for two varying columns (i <= j): a column constant
+    within the stratum does not vary.  Their mean product comes from the sums of the
+    centred products ``P_ij`` and centred values ``s_i``, so the term is the sum over
+    those pairs of ``(2 - [i = j]) g_i g_j (P_ij - s_i s_j / m)``.
+    """
+    m = sizes.astype(np.float64)
+    paired = len(draw_to_stratum) == grad.shape[-2]
+    g = grad if paired else grad[:, draw_to_stratum, :]  # paired: the identity
+    out = np.zeros(draw.shape[:2])
+    size = np.zeros(draw.shape[:2])  # what the terms' rounding is relative to
+    for p, (i, j) in enumerate(cross.pairs):
+        mean_part = draw[..., cross.centred[i]] * draw[..., cross.centred[j]] / m
+        gg = (1.0 if i == j else 2.0) * g[..., i] * g[..., j]
+        out += gg * (draw[..., width + p] - mean_part)
+        size += np.abs(gg) * (np.abs(draw[..., width + p]) + np.abs(mean_part))
+    # Where the variance is 0 (a resample of units whose differences are equal: one
+    # distinct unit, or constant differences) only rounding is left, which must not
+    # pass for a tiny standard error (it would make t huge).  A few units of rounding
+    # of the terms: two highly correlated systems keep a small genuine variance.
+    out[np.abs(out) <= VARIANCE_ULPS * 2.0**-53 * size] = 0.0
+    return out
+
+
+def combine_terms(terms: np.ndarray, coef: np.ndarray, draw_to_stratum: np.ndarray
+                  ) -> np.ndarray:
+    """The delta-method variance ``sum_d c_h^2 m_d g' Cov_d g``: each draw stratum's
+    term weighted by its stratum's squared coefficient."""
+    weight = coef[draw_to_stratum] ** 2
+    used = np.flatnonzero(weight)  # another stratum's NaN must not reach this one
+    return np.maximum(terms[:, used] @ weight[used], 0.0)

@@ -1,0 +1,88 @@
+"""The M-system core: one draw of units for every system, contrasts read off it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pairboot
+from pairboot.design import build_design
+from pairboot.engine import resample_sums
+from pairboot.estimands import Estimands, observed_sums
+
+RNG = np.random.default_rng(21)
+N = 90
+BASE = RNG.random(N)
+SYSTEMS = [BASE + RNG.normal(shift, 0.1, N) for shift in (0.0, 0.03, -0.02)]
+GROUPS = np.repeat(np.arange(30), 3)
+STRATA = np.where(np.arange(N) < 42, "web", "news")  # (groups of 3 stay whole)
+
+
+def core(systems, *, n_resamples=400, seed=3, backend="numpy", **design):
+    keywords = {"groups": None, "group_weighting": "items", "strata": None,
+                "strata_weights": None, "paired": True, **design}
+    d = build_design(systems, names=tuple(f"s{j}" for j in range(len(systems))),
+                     metric="mean", **keywords)
+    sums, _ = resample_sums(d.plan, n_resamples, seed, backend=backend)
+    return Estimands(d, sums, observed_sums(d.plan), names=("s0", "s1", "s2")[: len(systems)])
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (400 resamples)
+@pytest.mark.parametrize("design", [{}, {"groups": GROUPS}, {"strata": STRATA},
+                                    {"groups": GROUPS, "strata": STRATA}])
+def test_a_contrast_among_three_systems_is_compare_on_the_same_draws(design):
+    c = core(SYSTEMS, **design)
+    coef = c.design.weights
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        est = c.estimate((i, j), coef, bca=False, combined=False)
+        res = pairboot.compare(SYSTEMS[i], SYSTEMS[j], n_resamples=400, seed=3,
+                               backend="numpy", **design)
+        # the same units drawn: the sums differ only in the order of additions
+        np.testing.assert_allclose(est.replicates, res.bootstrap_distribution,
+                                   rtol=0, atol=1e-13)
+        assert est.boot.estimate == pytest.approx(res.estimate, abs=1e-15)
+
+
+def test_contrasts_are_differences_of_the_systems_values():
+    c = core(SYSTEMS, strata=STRATA)
+    coef = c.design.weights
+    values = c.systems(coef, combined=False)
+    assert values.shape == (400, 3)
+    for i, j in ((0, 1), (2, 0)):
+        ij = c.estimate((i, j), coef, bca=False, combined=False).replicates
+        ji = c.estimate((j, i), coef, bca=False, combined=False).replicates
+        np.testing.assert_array_equal(ij, -ji)
+        np.testing.assert_allclose(ij, values[:, j] - values[:, i], rtol=0, atol=1e-15)
+    observed = c.systems(coef, combined=False, observed=True)[0]
+    np.testing.assert_allclose(observed, [s.mean() for s in SYSTEMS], rtol=1e-14)
+
+
+def test_unpaired_draws_every_system_on_its_own():
+    c = core(SYSTEMS, paired=False)
+    assert len(c.design.draw_to_stratum) == 3  # one draw stratum per system
+    coef = c.design.weights
+    values = c.systems(coef, combined=False)
+    # independent draws: the systems' resampled means are (nearly) uncorrelated, unlike
+    # the paired draw where they share the items' difficulty
+    paired = core(SYSTEMS).systems(coef, combined=False)
+    assert abs(np.corrcoef(values[:, 0], values[:, 1])[0, 1]) < 0.2
+    assert np.corrcoef(paired[:, 0], paired[:, 1])[0, 1] > 0.8
+
+
+def test_jackknife_and_standard_errors_work_per_contrast():
+    d = build_design(SYSTEMS, names=("s0", "s1", "s2"), metric="mean", paired=True,
+                     groups=None, group_weighting="items", strata=None, strata_weights=None)
+    from pairboot.studentized import with_cross_products
+
+    plan, cross = with_cross_products(d.plan)
+    sums, _ = resample_sums(plan, 400, 3, backend="numpy")
+    c = Estimands(d, sums, observed_sums(plan), cross, names=("s0", "s1", "s2"))
+    est = c.estimate((0, 2), d.weights, bca=True, combined=False)
+    diff = SYSTEMS[2] - SYSTEMS[0]
+    # the mean's delta-method standard error is the plug-in one, sd(d) / sqrt(n)
+    assert est.boot.se_hat == pytest.approx(diff.std() / np.sqrt(N), rel=1e-9)
+    # the jackknife: leave-one-out means of the differences, and of one system's scores
+    (jack,) = c._jackknife((0, 2), d.weights, False, est.boot.estimate)
+    np.testing.assert_allclose(jack, (diff.sum() - diff) / (N - 1), rtol=0, atol=1e-14)
+    (jack,) = c._jackknife(1, d.weights, False, float(SYSTEMS[1].mean()))
+    np.testing.assert_allclose(jack, (SYSTEMS[1].sum() - SYSTEMS[1]) / (N - 1), atol=1e-14)

@@ -1,0 +1,168 @@
+"""The package's layout keeps its promises: no import cycle, small modules, a thin CLI.
+
+Read from the source with ``ast`` (nothing is imported): the graph of the imports that run
+when a module is imported (its top-level statements, not the lazy imports inside functions
+nor those under ``if TYPE_CHECKING:``), the length of every module, and the modules the
+command line imports, anywhere in it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = "pairboot"
+
+MAX_LINES = 650
+"""No module is longer than this (the aim is ~600)."""
+
+CLI_MAY_IMPORT = {
+    "pairboot",
+    "pairboot._version",
+    "pairboot.errors",
+    "pairboot.io",
+    "pairboot.metrics",
+    "pairboot.report",
+}
+"""The command line is a thin shell over the public API, the readers and the reports."""
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its ``__init__``)."""
+    found = {}
+    for path in sorted((SRC / PACKAGE).rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _statements(body: list[ast.stmt], top_level: bool):
+    """The import statements of ``body``: with ``top_level``, those that run at import
+    time (into if/try/with blocks, not into functions, classes or TYPE_CHECKING)."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        if top_level:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.If) and _is_type_checking(node):
+                yield from _statements(node.orelse, top_level)
+                continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.AST):
+                yield from _statements(inner, top_level)
+
+
+def imports(name: str, path: Path, known: dict[str, Path], *, top_level: bool) -> set[str]:
+    """The package's modules that module ``name`` imports.
+
+    ``from X import y`` counts X.y when that is a module (as ``import X.y``: X is only
+    its parent package), and X when y is a name X defines.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+    out = set()
+    for node in _statements(tree.body, top_level):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            base = node.module or ""
+            if node.level:
+                here = name.split(".") if is_package else name.split(".")[:-1]
+                here = here[: len(here) - (node.level - 1)]
+                base = ".".join([*here, base] if base else here)
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                       for alias in node.names]
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+def graph(*, top_level: bool = True) -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, known, top_level=top_level)
+            for name, path in known.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, or with a self-loop
+    (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in edges.get(v, ()):
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycles_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_graph_sees_the_package():
+    edges = graph()
+    assert "pairboot.io.tables" in edges["pairboot.io"]
+    assert "pairboot.io.arrow" in edges["pairboot.io.tables"]
+    assert "pairboot.report" in edges["pairboot.cli.parser"]
+
+
+def test_no_import_cycle():
+    assert cycles(graph()) == []
+
+
+def test_no_module_is_long():
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_cli_imports_only_the_public_api_io_and_report():
+    edges = graph(top_level=False)  # lazy imports count too
+    cli = {name: deps for name, deps in edges.items()
+           if name == "pairboot.cli" or name.startswith("pairboot.cli.")}
+    assert cli, "no pairboot.cli modules found"
+    outside = {name: sorted(d for d in deps if not (d in CLI_MAY_IMPORT or d == "pairboot.cli"
+                                                     or d.startswith("pairboot.cli.")))
+               for name, deps in cli.items()}
+    assert {name: d for name, d in outside.items() if d} == {}
+
+
+def test_main_module_runs_the_cli():
+    tree = ast.parse((SRC / PACKAGE / "__main__.py").read_text(encoding="utf-8"))
+    assert any(isinstance(n, ast.ImportFrom) and n.module == "pairboot.cli"
+               and [a.name for a in n.names] == ["run"] for n in tree.body)
