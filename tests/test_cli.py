@@ -907,7 +907,7 @@ def test_signature_line():
 
 
 @pytest.mark.parametrize("p, text", [
-    (0.0, "p < 1/10000"), (3e-6, "p < 0.0001"), (0.0046, "p = 0.0046"), (0.43, "p = 0.430"),
+    (0.0, "p < 1/10,000"), (3e-6, "p < 0.0001"), (0.0046, "p = 0.0046"), (0.43, "p = 0.430"),
     (float("nan"), "p = n/a"),
 ])
 def test_format_p(p, text):
@@ -916,7 +916,7 @@ def test_format_p(p, text):
 
 def test_text_shows_p_below_one_over_r_and_warnings():
     out = report.write_text(make_result())
-    assert "p < 1/10000" in out
+    assert "p < 1/10,000" in out
     assert "Warnings:\n  - a warning" in out
 
 

@@ -74,7 +74,7 @@ def test_stats_mapping_names_other_columns(tmp_path):
     assert "stats tp=TruePos,fp=FalsePos,fn=FalseNeg" in data["signature"]
 
     # the same columns as a plain list: the names do not say, so it is refused, showing
-    # the mapping a reading by position would have used
+    # the mapping a reading by position would have used (exactly when no name says)
     err = assert_one_line_error(run_in_process(
         "compare", fa, fb, "--id", "id", "--metric", "f1", "--stats",
         "FalseNeg,TruePos,FalsePos"))
@@ -82,6 +82,8 @@ def test_stats_mapping_names_other_columns(tmp_path):
 
 
 @pytest.mark.parametrize(("spec", "words"), [
+    ("tp=tp,fp=tp,fn=fn", ["column 'tp' is given for two statistics (tp and fp)"]),
+    ("fp,a,b", ["'a' and 'b' are not among them", "--stats tp=COLUMN,fp=fp,fn=COLUMN"]),
     ("tp,fp", ["reads 3 statistics (tp, fp, fn), got 2"]),
     ("tp,fp,fn,id", ["not 4", "leave out id"]),
     ("tp=tp,fp=fp", ["also needs fn"]),
@@ -129,6 +131,12 @@ def test_match_statistics():
     names = ["tp_cat", "fp_cat", "fn_cat", "tp_dog", "fp_dog", "fn_dog"]
     assert match_statistics(stats, names) == (0, 1, 2, 3, 4, 5)
     assert match_statistics(stats, [names[1], names[0], *names[2:]]) is None
+    # each class's three columns must be one class's (tp_cat, fp_cat, fn_dog is not)
+    mixed = ["tp_cat", "fp_cat", "fn_dog", "tp_dog", "fp_dog", "fn_cat"]
+    assert match_statistics(stats, mixed) is None
+    bleu = ("sys_len", "ref_len", "correct_1", "correct_2", "total_1", "total_2")
+    reversed_orders = ["sys_len", "ref_len", "correct_2g", "correct_1g", "total_1g", "total_2g"]
+    assert match_statistics(bleu, reversed_orders) is None
     assert match_statistics(("tp", "fp", "fn"), ["tp_a", "tp_b", "fn"]) is None
     assert match_statistics(("score",), ["acc"]) == (0,)
 
@@ -191,13 +199,19 @@ def test_the_derived_seed_follows_the_data_and_the_options():
     assert res.confidence_interval == pairboot.compare(a, b, n_resamples=400).confidence_interval
     others = {
         pairboot.compare(a, b, n_resamples=401).seed,
-        pairboot.compare(a, b, n_resamples=400, confidence_level=0.9).seed,
-        pairboot.compare(a, b, n_resamples=400, method="basic").seed,
+        pairboot.compare(a, b, n_resamples=400, paired=False).seed,
         pairboot.compare(a, b + 1e-9 * (np.arange(80) == 3), n_resamples=400).seed,
         pairboot.compare(a[::-1], b[::-1], n_resamples=400).seed,
         pairboot.compare(a, b, n_resamples=400, groups=np.arange(80) // 2).seed,
     }
-    assert res.seed not in others and len(others) == 6
+    assert res.seed not in others and len(others) == 5
+    # the level and the method read the same draws: the p-value does not depend on the
+    # level, and methods can be compared on the same resamples
+    level = pairboot.compare(a, b, n_resamples=400, confidence_level=0.9)
+    basic = pairboot.compare(a, b, n_resamples=400, method="basic")
+    assert level.seed == basic.seed == res.seed
+    assert level.p_value == res.p_value
+    np.testing.assert_array_equal(basic.bootstrap_distribution, res.bootstrap_distribution)
     fresh = {pairboot.compare(a, b, n_resamples=400, seed="random").seed for _ in range(3)}
     assert len(fresh) == 3
 

@@ -134,3 +134,13 @@ def test_given_axes_are_drawn_into_and_the_layout_left_alone(result):
     assert right.patches and not left.patches
     assert right.get_title() == "B − A (mean)"
     assert fig.get_layout_engine() is None
+
+
+def test_in_given_axes_the_legend_stays_inside_the_figure(result):
+    # (outside the axes, a plain savefig of the caller's figure cut it off)
+    fig, ax = plt.subplots()
+    plot(result, ax)
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    assert fig.bbox.x0 <= legend.x0 and legend.x1 <= fig.bbox.x1
+    assert ax.bbox.x0 <= legend.x0 and legend.x1 <= ax.bbox.x1

@@ -187,6 +187,15 @@ def test_hint_on_the_first_slow_file_only(monkeypatch):
     line.reading("base.csv")(150)
     assert "reading base.csv: 150 rows" in narrow.getvalue() and hint not in narrow.getvalue()
 
+    # on 80 columns the hint shows, in place of the rate if need be; a long path is cut
+    usual = Terminal()
+    line = progress.ReadProgress(usual, delay=0.0, hint=hint)
+    line.columns = 80
+    line.reading("/data/evaluations/2026/november/very-long-folder/base.csv")(1_000_000)
+    shown = usual.getvalue().split("\r")[-1].rstrip()
+    assert shown == "reading base.csv: 1,000,000 rows; " + hint
+    assert len(shown) < 80
+
 
 # ------------------------------------------------------------------ the command line
 
@@ -212,6 +221,7 @@ def test_cli_draws_the_reading_line_unless_no_progress(tmp_path, capsys, monkeyp
             "--seed", "1"]
     assert cli.main(args) == 0
     drawn = tty.getvalue()
+    base, new = progress._short(base), progress._short(new)  # (long temporary paths)
     assert f"reading {base}: 60 rows" in drawn and f"reading {new}: 60 rows" in drawn
     assert f"reading {base}: 9 rows" in drawn  # a batch before the end
     # then, until the inputs are ready, what takes the time without pyarrow

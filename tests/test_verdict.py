@@ -97,12 +97,15 @@ def test_an_undefined_interval_is_not_better():
               for f in report.FAIL_IF}
     assert failed == {"worse": False, "not-better": True, "different": False}
     assert str(res).startswith("No verdict: the percentile interval is undefined")
+    bca = dataclasses.replace(res, method="bca")
+    assert str(bca).startswith("No verdict: the BCa interval is undefined")
 
 
 @pytest.mark.parametrize(("case", "start"), [
     ("up", "B is better than A by +0.0"),
     ("down", "B is worse than A by -0.0"),
-    ("flat", "No difference detected at this test-set size (200 items): B - A = "),
+    ("flat", "No difference detected between B and A at this test-set size (200 items): "
+             "B - A = "),
 ])
 def test_headline_is_the_first_line(case, start):
     res = pairboot.compare(BASE, CASES[case], seed=0)
@@ -120,6 +123,7 @@ def test_lower_is_better_headline():
     res = pairboot.compare(BASE, CASES["down"], seed=0)
     line = report.headline(res, report.ReportContext(lower_is_better=True))
     assert line.startswith("B is better than A by -0.0") and "(lower is better)" in line
+    assert res.summary(lower_is_better=True).startswith(line + "\n")
 
 
 def test_print_result_is_the_text_report():
@@ -144,3 +148,23 @@ def test_large_counts_have_thousands_separators():
     res = pairboot.compare(a, a + rng.normal(0, 0.5, a.size), n_resamples=500, seed=0)
     text = str(res)
     assert "12,345 items" in text and "12345" not in text
+
+
+def test_the_readmes_printed_result_is_what_print_shows():
+    import csv
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```text\nB is better than A") + len("```text\n")
+    shown = readme[start:readme.index("```", start)].rstrip("\n").split("\n")
+
+    def scores(name):
+        with open(root / "examples" / name, newline="") as f:
+            return [float(row["score"]) for row in csv.DictReader(f)]
+
+    printed = str(pairboot.compare(scores("base.csv"), scores("new.csv"))).rstrip("\n")
+    printed = printed.split("\n")
+    # all but the signature's versions (pairboot's and numpy's own)
+    assert printed[:-1] == shown[:-1]
+    assert printed[-1].split(" | ")[1:-2] == shown[-1].split(" | ")[1:-2]

@@ -75,7 +75,7 @@ def check_arguments(
         )
     if isinstance(seed, np.random.SeedSequence):  # (a child of the caller's own tree)
         seed = int(seed.generate_state(1, np.uint64)[0])
-    elif isinstance(seed, str) and seed == "random":
+    elif isinstance(seed, str) and seed.strip().lower() == "random":
         seed = secrets.randbelow(2**32)
     elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
         raise InputError(
@@ -103,9 +103,10 @@ def derived_seed(design: Design, args: Arguments) -> int:
     draws and the answer, so the same inputs and options give the same output.
 
     BLAKE2b over the units' statistics (little-endian float64), the strata's layout,
-    weights and names, the metric's name and statistics, and the options; it is the same
-    on every platform and Python version.  Any change of data or options (an item, its
-    order, ``n_resamples``) gives another seed.
+    weights and names, the metric's name and statistics, and the options that decide
+    what is drawn (``paired``, ``group_weighting``, ``n_resamples``); it is the same on
+    every platform and Python version.  Any change of those (an item, its order) gives
+    another seed; the level and the method do not, so they read the same draws.
     """
     h = hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
     plan = design.plan
@@ -118,8 +119,8 @@ def derived_seed(design: Design, args: Arguments) -> int:
     words = (
         design.metric.name, *design.metric.stats, str(design.k),
         *(design.strata_names or ()), str(design.n_groups), str(args.paired),
-        args.group_weighting, str(args.n_resamples), repr(args.confidence_level), args.method,
-    )
+        args.group_weighting, str(args.n_resamples),
+    )  # (not the level or the method: they read the same draws differently)
     h.update("\x1f".join(words).encode("utf-8", "surrogatepass"))
     return int.from_bytes(h.digest(), "little") % 2**32
 

@@ -33,7 +33,8 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
     ----------
     result : CompareResult
     ax : matplotlib.axes.Axes, optional
-        Draw into these axes (the figure's layout is left alone).  By default a new
+        Draw into these axes (the figure's layout is left alone, and the legend goes
+        inside the axes).  By default a new
         figure with the constrained layout, so a plain ``fig.savefig(path)`` keeps every
         label.
     name_a, name_b : str
@@ -64,7 +65,8 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
         from matplotlib.patches import Patch
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError('plotting needs matplotlib: pip install "pairboot[plot]"') from None
-    if ax is None:
+    own_figure = ax is None
+    if own_figure:
         _, ax = plt.subplots(figsize=(7.2, 4), layout="constrained")
     values = np.asarray(result.bootstrap_distribution, dtype=float)
     ax.hist(values[np.isfinite(values)], bins=bins, color="0.8", edgecolor="0.65")
@@ -114,15 +116,12 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
     ax.set_title(_title(result.metric, name_a, name_b), pad=2 * _ROW + 6)
     ax.set_xlabel(f"B − A ({result.metric}), {result.n_resamples:,} resamples")
     ax.set_ylabel("resamples")
-    # On the right, outside the axes, where no bar, line or value label can be.
-    ax.legend(
-        handles=[span, estimate, zero],
-        fontsize="small",
-        frameon=False,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1),
-        borderaxespad=0,
-    )
+    if own_figure:  # on the right, outside the axes, where no bar or label can be
+        ax.legend(handles=[span, estimate, zero], fontsize="small", frameon=False,
+                  loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+    else:  # the caller's layout may leave no room outside: inside, where it fits best
+        ax.legend(handles=[span, estimate, zero], fontsize="small", framealpha=0.85,
+                  loc="best")
     return ax
 
 

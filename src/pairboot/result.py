@@ -208,12 +208,15 @@ class CompareResult:
             return "inconclusive"
         return "better" if (low > 0) != lower_is_better else "worse"
 
-    def summary(self, *, name_a: str = "A", name_b: str = "B") -> str:
+    def summary(self, *, name_a: str = "A", name_b: str = "B",
+                lower_is_better: bool = False) -> str:
         """The text report the command line prints (``print(result)`` shows it), the
-        verdict first; ``name_a`` and ``name_b`` label the systems."""
+        verdict first; ``name_a`` and ``name_b`` label the systems, ``lower_is_better``
+        reads the verdict for an error rate or a loss."""
         from pairboot.report import ReportContext, write_text  # (the report layer renders)
 
-        return write_text(self, ReportContext(name_a=name_a, name_b=name_b))
+        return write_text(self, ReportContext(name_a=name_a, name_b=name_b,
+                                              lower_is_better=lower_is_better))
 
     def __str__(self) -> str:
         return self.summary()

@@ -24,6 +24,7 @@ from pairboot.metrics import (
     Metric,
     StatisticError,
     builtin_stats,
+    holds,
     load_metric,
     match_statistics,
     resolve_metric,
@@ -329,6 +330,14 @@ def stats_columns(spec: str, metric: str | Metric) -> list[str]:
                 f"--stats {spec}: metric {name!r} also needs {', '.join(missing)} "
                 f"(it reads {', '.join(stats)})"
             )
+        columns = [c for _, c in pairs]
+        twice = next((c for c in columns if columns.count(c) > 1), None)
+        if twice is not None:
+            both = " and ".join(s for s, c in pairs if c == twice)
+            raise InputError(
+                f"--stats {spec}: column {twice!r} is given for two statistics ({both}); "
+                "each statistic needs its own column"
+            )
         return [given[s] for s in stats]
     stats = statistics_for(metric, len(entries))
     order = match_statistics(stats, entries)
@@ -346,6 +355,17 @@ def stats_columns(spec: str, metric: str | Metric) -> list[str]:
         raise InputError(
             f"--stats {spec}: metric {name!r} reads {len(stats)} statistics "
             f"({', '.join(stats)}), got {len(entries)}"
+        )
+    named = [e for e in entries if any(holds(s, e) for s in stats)]
+    if named:  # some names do say: a reading by position is no candidate
+        strays = [e for e in entries if e not in named]
+        unnamed = [s for s in stats if not any(holds(s, e) for e in entries)]
+        what = (f"{' and '.join(map(repr, strays))} {'is' if len(strays) == 1 else 'are'} "
+                "not among them" if strays else "some of them are named by two columns")
+        known = [next((e for e in named if holds(st, e)), "COLUMN") for st in stats]
+        fix = f"; map them: --stats {_mapping(stats, known)}" if unnamed else ""
+        raise InputError(
+            f"--stats {spec}: metric {name!r} reads {', '.join(stats)}; {what}{fix}"
         )
     raise InputError(
         f"--stats {spec}: the names do not say which statistic of metric {name!r} "

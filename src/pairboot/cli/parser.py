@@ -185,5 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--output", "-o", metavar="FILE",
                      help="write the report to FILE (atomically) instead of standard output")
     out.add_argument("--no-progress", action="store_true",
-                     help="no progress bar (it only shows on a terminal, for long runs)")
+                     help="no status lines: neither the reading nor the resampling progress "
+                     "(they only show on a terminal, for long runs)")
     return parser

@@ -146,14 +146,23 @@ class ReadProgress(_StatusLine):
         now = time.monotonic()
         if now - self.start < self.delay:
             return
-        line = f"reading {self.name}: {rows:,} rows"
-        if now > self.file_start:
-            line += f" ({rows / (now - self.file_start):,.0f} rows/s)"
+        count = f": {rows:,} rows"
+        rate = f" ({rows / (now - self.file_start):,.0f} rows/s)" if now > self.file_start else ""
+        name, base = _short(self.name), os.path.basename(self.name) or self.name
+        line = f"reading {name}{count}{rate}"
         if self.hint and not self.hinted and rows >= SLOW_READ_ROWS:
             self.hinted = self.file
-        if self.hinted == self.file and len(line) + len(self.hint) + 3 < self.columns:
-            line += f"; {self.hint}"
+        if self.hinted == self.file:  # the hint, with less of the rest if need be
+            hinted = (f"reading {n}{count}{r}; {self.hint}"
+                      for n, r in ((name, rate), (base, rate), (base, "")))
+            line = next((t for t in hinted if len(t) + 2 < self.columns), line)
         self._show(line + " ")
+
+
+def _short(name: str, width: int = 32) -> str:
+    """A file name short enough for the status line: its last ``width`` characters
+    (paths differ at their end), marked with an ellipsis."""
+    return name if len(name) <= width else "..." + name[-(width - 3):]
 
 
 def read_progress(enabled: bool) -> ReadProgress:

@@ -62,6 +62,7 @@ from pairboot.metrics.builtin import (
 from pairboot.metrics.names import (
     builtin_metrics,
     builtin_stats,
+    holds,
     load_metric,
     match_statistics,
     resolve_metric,
@@ -84,5 +85,6 @@ __all__ = [
     "load_metric",
     "StatisticError",
     "match_statistics",
+    "holds",
     "statistics_for",
 ]

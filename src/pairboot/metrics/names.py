@@ -166,6 +166,12 @@ def _name_parts(name: str) -> list[str]:
     return re.split(r"[_\-. ]+", name.strip().lower())
 
 
+def holds(stat: str, name: str) -> bool:
+    """Whether column ``name`` names statistic ``stat``: it is the statistic, in any case,
+    or has it as a ``_``/``-``/``.``-separated part (``base_tp`` holds ``tp``)."""
+    return name.lower() == stat.lower() or stat.lower() in _name_parts(name)
+
+
 def match_statistics(
     stats: Sequence[str], names: Sequence[str], *, extra: bool = False
 ) -> tuple[int, ...] | None:
@@ -174,13 +180,18 @@ def match_statistics(
     A statistic is held by the one name that is it exactly, in another case, or as a
     ``_``/``-``/``.``-separated part (``base_tp`` holds ``tp``), every name holding one
     (with ``extra``, names that hold none are allowed and left out).  Otherwise, names
-    that keep the statistics' order and each carry its kind (``tp_cat, fp_cat, fn_cat``
-    for macro-F1's ``tp_1, fp_1, fn_1``) are taken in that order.  None when the names
-    do not say: the caller must not guess by position then.
+    that keep the statistics' order, each carrying its kind, and whose other parts
+    group them as the statistics are grouped (``tp_cat, fp_cat, fn_cat, tp_dog, ...``
+    for macro-F1's ``tp_1, fp_1, fn_1, tp_2, ...``) are taken in that order.  None when
+    the names do not say: the caller must not guess by position then.
 
     >>> match_statistics(("tp", "fp", "fn"), ["fn", "fp", "tp"])
     (2, 1, 0)
     >>> match_statistics(("correct", "total"), ["c", "t"]) is None
+    True
+    >>> match_statistics(("tp_1", "fp_1", "tp_2", "fp_2"), ["tp_a", "fp_a", "tp_b", "fp_b"])
+    (0, 1, 2, 3)
+    >>> match_statistics(("tp_1", "fp_1", "tp_2", "fp_2"), ["tp_a", "fp_b", "tp_b", "fp_a"]) is None
     True
     """
     if len(stats) > len(names) or (len(stats) < len(names) and not extra):
@@ -190,14 +201,27 @@ def match_statistics(
     chosen: list[int] = []
     for stat in stats:
         found = [j for j, c in enumerate(names) if c == stat]
-        found = found or [j for j, c in enumerate(names) if c.lower() == stat.lower()]
-        found = found or [j for j, c in enumerate(names) if stat.lower() in _name_parts(c)]
+        found = found or [j for j, c in enumerate(names) if holds(stat, c)]
         if len(found) != 1 or found[0] in chosen:
             break
         chosen.append(found[0])
     else:
         return tuple(chosen)
-    kinds = (_name_parts(s)[0] in _name_parts(c) for s, c in zip(stats, names))
-    if len(stats) == len(names) and all(kinds):
+    if len(stats) == len(names) and _same_kinds_and_groups(stats, names):
         return tuple(range(len(stats)))
     return None
+
+
+def _same_kinds_and_groups(stats: Sequence[str], names: Sequence[str]) -> bool:
+    """Each name carries its statistic's kind (its first part), and the rest of the
+    names groups them exactly as the rest of the statistics does (class by class)."""
+    pairs = {}
+    for stat, name in zip(stats, names):
+        kind, *group = _name_parts(stat)
+        parts = _name_parts(name)
+        if kind not in parts:
+            return False
+        parts.remove(kind)
+        pairs.setdefault(tuple(group), set()).add(tuple(parts))
+    named = [next(iter(v)) for v in pairs.values() if len(v) == 1]
+    return len(named) == len(pairs) and len(set(named)) == len(named)

@@ -95,7 +95,7 @@ def interval_text(ci, d: int, *, signed: bool = False) -> str:
 
 
 def format_p(p: float | None, n_resamples: int) -> str:
-    """``"p = 0.0123"``, ``"p < 0.0001"``, or ``"p < 1/10000"`` when ``p`` is 0.
+    """``"p = 0.0123"``, ``"p < 0.0001"``, or ``"p < 1/10,000"`` when ``p`` is 0.
 
     A p-value of exactly 0 means no resample fell on the other side of 0, so all the
     resamples can tell is that p is below ``1 / n_resamples``.
@@ -103,7 +103,7 @@ def format_p(p: float | None, n_resamples: int) -> str:
     if not _finite(p):
         return "p = n/a"
     if p == 0:
-        return f"p < 1/{n_resamples}"
+        return f"p < 1/{n_resamples:,}"
     if p < 1e-4:
         return "p < 0.0001"
     if p < 0.01:
@@ -145,14 +145,15 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     >>> import pairboot
     >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
     >>> print(headline(res))
-    B is better than A by +0.100 [+0.078, +0.122], 95% paired bootstrap, p < 1/10000.
+    B is better than A by +0.100 [+0.078, +0.122], 95% paired bootstrap, p < 1/10,000.
     """
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
     a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
     b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
+    method = _METHOD_NAMES.get(result.method, result.method)
     how = (f"{percent(result.confidence_level)} {'paired' if result.paired else 'unpaired'}"
-           f"{'' if result.method == 'percentile' else ' ' + result.method} bootstrap, "
+           f"{'' if result.method == 'percentile' else ' ' + method} bootstrap, "
            f"{format_p(result.p_value, result.n_resamples)}")
     numbers = (f"{num(result.estimate, d, signed=True)} "
                f"{interval_text(result.confidence_interval, d, signed=True)}, {how}")
@@ -161,7 +162,7 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     if verdict in ("better", "worse"):
         return f"{b} is {verdict} than {a} by {numbers}{lower}."
     if verdict == "undefined":
-        return (f"No verdict: the {result.method} interval is undefined for these data "
+        return (f"No verdict: the {method} interval is undefined for these data "
                 f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
     unit = f"{result.n_groups:,} groups" if result.n_groups is not None else (
         f"{result.n_items:,} items")
@@ -170,8 +171,12 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
         more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
                 else f"{result.items_needed:,} items")
         needed = f"; about {more} would be needed to detect a difference this large"
-    return (f"No difference detected at this test-set size ({unit}): B - A = {numbers}"
-            f"{needed}.")
+    return (f"No difference detected between {b} and {a} at this test-set size ({unit}): "
+            f"B - A = {numbers}{needed}.")
+
+
+_METHOD_NAMES = {"bca": "BCa"}
+"""How a method's name is written in a sentence."""
 
 
 def signature(result: CompareResult, context: ReportContext | None = None) -> str:
