@@ -1,4 +1,4 @@
-"""Shared test set-up: which tests are ``slow``, and the ``oracle`` of exact references.
+"""Shared test set-up: the ``oracle`` of exact references.
 
 The oracle holds independent re-implementations used as references by the statistical
 tests: exact enumeration of tiny bootstrap distributions, the Monte Carlo standard errors
@@ -19,35 +19,6 @@ from scipy import stats
 K_SIGMA = 4.5
 """Tolerances are K_SIGMA Monte Carlo standard errors: a two-sided false alarm rate of
 about 7e-6 per check, so a failure means a real discrepancy, not bad luck."""
-
-
-# --- the slow tests (`python -m pytest -m "not slow"` is the fast subset) ----------------------
-
-SLOW_TESTS = {
-    # coverage simulations: thousands of bootstraps each
-    "test_coverage.py": {"*"},
-    "test_reference.py": {"test_against_R_boot", "test_spec_example_script"},
-    # many-draw checks of the tree split's distribution
-    "test_kernels.py": {"test_tree_split_is_binomial_and_cells_are_windows",
-                        "test_tree_cell_counts_are_multinomial"},
-    "test_cli.py": {"test_output_never_overwrites_an_input"},
-    "test_verdict.py": {"test_fail_if_in_a_real_process"},
-}
-"""Tests marked ``slow`` by file and function name (every parametrization), here rather
-than in files that are being edited; ``test_slow_marks.py`` checks that each name exists.
-A test that calls ``run_cli`` (a fresh Python process, about 0.25 s) is slow too."""
-
-SUBPROCESS_HELPERS = {"run_cli"}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        names = SLOW_TESTS.get(item.path.name, ())
-        function = getattr(item, "function", None)
-        starts_python = function is not None and not SUBPROCESS_HELPERS.isdisjoint(
-            function.__code__.co_names)
-        if "*" in names or getattr(item, "originalname", None) in names or starts_python:
-            item.add_marker(pytest.mark.slow)
 
 
 # --- exact bootstrap distributions ---------------------------------------------------------

@@ -83,6 +83,7 @@ def sha(path) -> str:
 # ------------------------------------------------------------------------ happy paths
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_readme_first_command_on_the_examples():
     proc = run_cli("compare", EXAMPLES / "base.csv", EXAMPLES / "new.csv", "--id", "id",
                    "--score", "score", *FAST)
@@ -129,6 +130,7 @@ def test_json_has_the_contract_keys(tmp_path, capsys):
     assert math.isclose(data["estimate"], mean_diff, rel_tol=1e-12, abs_tol=1e-12)
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_same_seed_gives_identical_json(tmp_path):
     base, new = write_pair(tmp_path)
     args = ("compare", base, new, "--id", "id", "--group", "doc_id", "--format", "json", *FAST)
@@ -285,6 +287,7 @@ def test_large_file_read_without_pyarrow_gets_a_note(tmp_path, capsys, monkeypat
     assert not any("pyarrow" in n for n in notes)
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_stdin(tmp_path):
     base, new = write_pair(tmp_path)
     from_file = run_cli("compare", base, new, "--id", "id", "--format", "json", *FAST)
@@ -340,6 +343,7 @@ def test_output_is_written_atomically(tmp_path, capsys, monkeypatch):
     assert sorted(p.name for p in out.parent.iterdir()) == ["report.txt"]  # no temp left
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_failed_run_leaves_the_output_untouched(tmp_path):
     base, new = write_pair(tmp_path)
     out = tmp_path / "report.txt"
@@ -350,6 +354,7 @@ def test_failed_run_leaves_the_output_untouched(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["base.csv", "new.csv", "report.txt"]
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_output_never_overwrites_an_input(tmp_path):
     base, new = write_pair(tmp_path)
     digest = sha(new)
@@ -517,6 +522,7 @@ def test_unpaired_files_of_different_sizes(tmp_path, capsys):
     assert data["signature"].startswith(f"pairboot {pairboot.__version__} | unpaired percentile")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_python_warnings_become_report_warnings(tmp_path):
     base, new = write_pair(tmp_path, n=8)
     proc = run_cli("compare", base, new, "--id", "id", *FAST)
@@ -609,6 +615,7 @@ def test_cli_passes_a_progress_callback(tmp_path, capsys, monkeypatch):
     assert code == 0 and not seen[1].enabled
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_version_and_help():
     proc = run_cli("--version")
     assert proc.returncode == 0
@@ -631,6 +638,7 @@ def edit(path, old, new):
     Path(path).write_text(text.replace(old, new, 1))
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_ids_only_in_one_file(tmp_path, pair):
     base, new = pair
     lines = Path(new).read_text().splitlines()
@@ -641,6 +649,7 @@ def test_ids_only_in_one_file(tmp_path, pair):
     assert "'q000', 'q001', 'q002', 'q003', 'q004', ..." in err
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_duplicate_ids(pair):
     base, new = pair
     edit(new, "q005,", "q003,")
@@ -664,6 +673,7 @@ def test_bad_scores_name_file_line_and_column(pair, value, words):
                           f"{new}, line 4, column 'score'", words)
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_empty_file(tmp_path, pair):
     base, _ = pair
     empty = tmp_path / "empty.csv"
@@ -671,6 +681,7 @@ def test_empty_file(tmp_path, pair):
     assert_one_line_error(run_cli("compare", base, empty), str(empty), "empty")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_header_without_rows(tmp_path, pair):
     base, _ = pair
     header = tmp_path / "header.csv"
@@ -678,6 +689,7 @@ def test_header_without_rows(tmp_path, pair):
     assert_one_line_error(run_cli("compare", base, header), str(header), "no data rows")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_missing_column(pair):
     base, new = pair
     assert_one_line_error(run_cli("compare", base, new, "--score", "ndcg"),
@@ -686,6 +698,7 @@ def test_missing_column(pair):
                           "no column 'qid'")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_binary_file(tmp_path, pair):
     base, _ = pair
     binary = tmp_path / "binary.csv"
@@ -693,6 +706,7 @@ def test_binary_file(tmp_path, pair):
     assert_one_line_error(run_cli("compare", base, binary), str(binary), "binary")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_not_utf8(tmp_path, pair):
     base, _ = pair
     latin = tmp_path / "latin.csv"
@@ -700,6 +714,7 @@ def test_not_utf8(tmp_path, pair):
     assert_one_line_error(run_cli("compare", base, latin), str(latin), "UTF-8")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_missing_file_and_directory(tmp_path, pair):
     base, _ = pair
     assert_one_line_error(run_cli("compare", base, tmp_path / "nope.csv"), "no such file")
@@ -722,11 +737,13 @@ def test_non_positive_resamples(pair, resamples):
                           "--resamples", "positive")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_unknown_method(pair):
     assert_one_line_error(run_cli("compare", *pair, "--method", "jackknife"),
                           "--method", "'jackknife'", "percentile")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_negative_seed(pair):
     assert_one_line_error(run_cli("compare", *pair, "--seed", "-1"), "--seed", "non-negative")
 
@@ -741,11 +758,13 @@ def test_usage_errors_are_one_line(pair, args, words):
     assert_one_line_error(run_either(args[0] == "--resamples", "compare", *pair, *args), words)
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_usage_errors_without_files():
     assert_one_line_error(run_cli("compare"), "required")
     assert_one_line_error(run_in_process(), "required")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_layout_errors(tmp_path, pair):
     base, new = pair
     assert_one_line_error(run_cli("compare", base), "--a COL and --b COL")
@@ -755,12 +774,14 @@ def test_layout_errors(tmp_path, pair):
     assert_one_line_error(run_in_process("compare", "-", "-"), "standard input")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_row_counts_differ_without_id(pair):
     base, new = pair
     Path(new).write_text("\n".join(Path(new).read_text().splitlines()[:-1]) + "\n")
     assert_one_line_error(run_cli("compare", base, new), "40 rows", "39", "--id")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_unknown_metric_and_missing_stats(pair):
     base, new = pair
     assert_one_line_error(run_cli("compare", base, new, "--metric", "bleurt"),
@@ -773,6 +794,7 @@ def test_unknown_metric_and_missing_stats(pair):
         run_in_process("compare", base, new, "--score", "score", "--stats", "a,b"), "not both")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_one_file_stats_not_found_or_ambiguous(tmp_path):
     runs = tmp_path / "runs.csv"
     runs.write_text("id,base_tp,tp_base,base_fp,base_fn,new_tp,new_fp,new_fn\n"
@@ -785,6 +807,7 @@ def test_one_file_stats_not_found_or_ambiguous(tmp_path):
         "no column for statistic 'tp' of system 'old'")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_group_labels_missing(pair):
     base, new = pair
     edit(base, "q006,d1,", "q006,,")
@@ -800,6 +823,7 @@ def test_group_label_missing_in_one_file_is_filled_from_the_other(pair, capsys):
     assert data["n_groups"] == 10
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_stratum_labels_missing(pair):
     base, new = pair
     edit(base, "q006,d1,web,", "q006,d1,,")
@@ -808,6 +832,7 @@ def test_stratum_labels_missing(pair):
                           "stratum labels missing", "'q006'")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_conflicting_group_labels_between_files(pair):
     base, new = pair
     edit(new, "q009,d2,", "q009,d7,")
@@ -816,6 +841,7 @@ def test_conflicting_group_labels_between_files(pair):
                           f"'d7' in {new}")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_conflicting_stratum_labels_between_files(pair):
     base, new = pair
     edit(new, "q009,d2,news,", "q009,d2,web,")
@@ -823,6 +849,7 @@ def test_conflicting_stratum_labels_between_files(pair):
                           "conflicting stratum labels", "id 'q009'")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_stratum_weight_for_a_stratum_not_in_the_data(pair):
     assert_one_line_error(
         run_cli("compare", *pair, "--stratum", "source", "--stratum-weights",
@@ -830,6 +857,7 @@ def test_stratum_weight_for_a_stratum_not_in_the_data(pair):
         "--stratum-weights", "not in the data", "'forum'")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_stratum_in_the_data_without_a_weight(pair):
     assert_one_line_error(
         run_cli("compare", *pair, "--stratum", "source", "--stratum-weights", "web=1"),
@@ -844,6 +872,7 @@ def test_zero_or_negative_weight(pair, weight):
         "weight of stratum 'web' must be positive")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_bad_weights_file(tmp_path, pair):
     weights = tmp_path / "w.csv"
     weights.write_text("stratum,weight\nweb,1\nnews,zero\n")
@@ -852,11 +881,13 @@ def test_bad_weights_file(tmp_path, pair):
         str(weights), "line 3", "'zero' is not a number")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_weights_without_stratum(pair):
     assert_one_line_error(run_cli("compare", *pair, "--stratum-weights", "web=1"),
                           "--stratum-weights needs --stratum")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_group_split_across_strata(pair):
     base, new = pair
     edit(base, "q001,d0,news,", "q001,d0,web,")
@@ -866,6 +897,7 @@ def test_group_split_across_strata(pair):
         "group 'd0'", "more than one stratum")
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_parquet_without_pyarrow_names_the_extra(tmp_path, pair):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
@@ -1062,6 +1094,7 @@ def test_position_pairing_with_agreeing_id_columns_is_noted(pair, capsys):
     assert code == 0 and "their 'id' columns agree" in out
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_position_pairing_refused_when_the_id_columns_disagree(tmp_path):
     base, new = write_pair(tmp_path, shuffle_b=True)  # same ids, B's rows reversed
     err = assert_one_line_error(run_cli("compare", base, new, *FAST))

@@ -13,10 +13,13 @@ import math
 import warnings
 
 import numpy as np
+import pytest
 from scipy import stats
 
 import pairboot
 from pairboot.errors import PairbootWarning
+
+pytestmark = pytest.mark.slow  # coverage simulations: thousands of bootstraps each
 
 N_SIM = 400
 R = 1000

@@ -383,6 +383,7 @@ def test_engine_draws_are_uniform_over_many_units(draw):
     assert _chi2_uniform_pvalue(counts) > P_FAIL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [1, 63, 64, 65, 1000])
 def test_tree_split_is_binomial_and_cells_are_windows(size):
     """Each split is Binomial(c, 1/2); cell j's draws lie in its window of units.
@@ -434,6 +435,7 @@ def test_tree_sums_have_the_multinomial_moments(nb, sorted_rows):
     _moment_checks(sums[:, 0, :], x, n)
 
 
+@pytest.mark.slow
 def test_tree_cell_counts_are_multinomial():
     """All 2**h cell counts of the split: Multinomial(size, 2**-h) means and covariances.
 

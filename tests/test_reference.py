@@ -207,6 +207,7 @@ def test_spec_worked_example(oracle):
     assert paired.p_value < 0.2 < unpaired.p_value
 
 
+@pytest.mark.slow
 def test_spec_example_script(oracle, capsys, monkeypatch):
     spec = importlib.util.spec_from_file_location("spec_example", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
@@ -627,6 +628,7 @@ def test_stratified_studentized_against_own_bootstrap_t(oracle):
 R_BOOT = {"basic": (23.77, 79.12), "percentile": (28.86, 84.21), "bca": (32.31, 91.43)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", R_BOOT)
 def test_against_R_boot(method):
     # Port of scipy's test_bootstrap_against_R (scipy/stats/tests/test_resampling.py):

@@ -77,6 +77,7 @@ def test_fail_if_exit_status(files, case, fail_if, lower_is_better):
     assert ("--fail-if" in err) == bool(proc.returncode), err
 
 
+@pytest.mark.slow  # (a fresh Python process)
 def test_fail_if_in_a_real_process(files):
     proc = run_cli("compare", files["base"], files["down"], "--id", "id", "--fail-if",
                    "not-better")
