@@ -86,3 +86,57 @@ def test_jackknife_and_standard_errors_work_per_contrast():
     np.testing.assert_allclose(jack, (diff.sum() - diff) / (N - 1), rtol=0, atol=1e-14)
     (jack,) = c._jackknife(1, d.weights, False, float(SYSTEMS[1].mean()))
     np.testing.assert_allclose(jack, (SYSTEMS[1].sum() - SYSTEMS[1]) / (N - 1), atol=1e-14)
+
+
+@pytest.mark.parametrize(("kwargs", "param"), [
+    ({"confidence_level": 2.0}, "confidence_level"),
+    ({"n_resamples": 0}, "n_resamples"),
+    ({"method": "magic"}, "method"),
+    ({"seed": -1}, "seed"),
+    ({"metric": "nope"}, "metric"),
+    ({"group_weighting": "groups"}, "group_weighting"),
+    ({"strata": ["x"] * 89 + ["y"], "strata_weights": {"x": 1}}, "strata_weights"),
+    ({"groups": [1] * 89 + [None]}, "groups"),
+])
+def test_argument_errors_carry_the_argument(kwargs, param):
+    with pytest.raises(pairboot.InputError) as info:
+        pairboot.compare(SYSTEMS[0], SYSTEMS[1], **kwargs)
+    assert info.value.param == param
+    if param != "metric":  # (which names the metric itself)
+        assert f"`{param}" in str(info.value)  # named as the API spells it, in backticks
+
+
+def test_stratum_scores_are_system_scores_with_their_own_interval():
+    res = pairboot.compare(SYSTEMS[0], SYSTEMS[1], strata=STRATA, n_resamples=2000, seed=4)
+    for s in res.strata:
+        mask = STRATA == s.name
+        for score, x in ((s.score_a, SYSTEMS[0][mask]), (s.score_b, SYSTEMS[1][mask])):
+            assert isinstance(score, pairboot.SystemScore)
+            assert float(score) == pytest.approx(x.mean(), abs=1e-14)
+            # the percentile interval of the stratum's resampled means: about the mean
+            # +- 1.96 sd / sqrt(n), to Monte Carlo error at 2,000 resamples
+            half = 1.96 * x.std() / np.sqrt(len(x))
+            low, high = score.confidence_interval
+            assert low == pytest.approx(x.mean() - half, abs=0.25 * half)
+            assert high == pytest.approx(x.mean() + half, abs=0.25 * half)
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (400 resamples)
+def test_seed_sequence_is_turned_into_the_reported_seed():
+    ss = np.random.SeedSequence(2024).spawn(3)[1]
+    res = pairboot.compare(SYSTEMS[0], SYSTEMS[1], n_resamples=400, seed=ss)
+    assert res.seed == int(ss.generate_state(1, np.uint64)[0])
+    again = pairboot.compare(SYSTEMS[0], SYSTEMS[1], n_resamples=400, seed=res.seed)
+    np.testing.assert_array_equal(res.bootstrap_distribution, again.bootstrap_distribution)
+
+
+def test_standard_error_is_the_distributions_without_undefined_values():
+    metric = pairboot.Metric("ratio_of_sums", ("n", "d"), lambda S: S[..., 0] / S[..., 1])
+    d = np.r_[np.ones(3), np.zeros(27)]  # resamples without the first three: 0/0
+    a = np.column_stack([d * 0.5, d])
+    b = np.column_stack([d * 0.8, d])
+    with pytest.warns(pairboot.DegenerateDataWarning):
+        res = pairboot.compare(a, b, metric=metric, n_resamples=1000, seed=2)
+    assert np.isnan(res.bootstrap_distribution).any()
+    assert res.standard_error == pytest.approx(
+        np.nanstd(res.bootstrap_distribution, ddof=1), rel=1e-12)

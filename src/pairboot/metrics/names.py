@@ -27,7 +27,8 @@ def _macro_f1_for(n_columns: int) -> Metric:
         raise InputError(
             "metric 'macro_f1' needs 3 per-item statistics per class "
             "(tp_1, fp_1, fn_1, ..., tp_C, fp_C, fn_C), a multiple of 3 columns; "
-            f"got {n_columns} column(s)"
+            f"got {n_columns} column(s)",
+            param="metric",
         )
     return macro_f1_metric(n_columns // 3)
 
@@ -37,7 +38,8 @@ def _bleu_for(n_columns: int) -> Metric:
         raise InputError(
             "metric 'bleu' needs sacrebleu's per-sentence statistics, 2 + 2N columns "
             "(sys_len, ref_len, correct_1..N, total_1..N; 10 for N = 4); "
-            f"got {n_columns} column(s)"
+            f"got {n_columns} column(s)",
+            param="metric",
         )
     return bleu_metric((n_columns - 2) // 2)
 
@@ -79,7 +81,9 @@ def builtin_stats(name: str) -> tuple[str, ...] | None:
         return bleu_metric().stats
     if key in _FACTORIES:
         return None
-    raise InputError(f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}")
+    raise InputError(
+        f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}", param="metric"
+    )
 
 
 def load_metric(spec: str) -> Metric:
@@ -95,9 +99,11 @@ def load_metric(spec: str) -> Metric:
 
     where, sep, attr = spec.rpartition(":")
     if not sep or not where or not attr:
-        raise InputError(f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}")
+        raise InputError(
+            f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}", param="metric"
+        )
     if (where.endswith(".py") or os.sep in where) and not os.path.isfile(where):
-        raise InputError(f"metric file {where} does not exist")
+        raise InputError(f"metric file {where} does not exist", param="metric")
     try:
         if where.endswith(".py") or os.sep in where:
             name = "pairboot_user_metric_" + os.path.splitext(os.path.basename(where))[0]
@@ -110,12 +116,15 @@ def load_metric(spec: str) -> Metric:
                 sys.path.insert(0, os.getcwd())
             module = importlib.import_module(where)
     except Exception as exc:  # the user's code: any error becomes one message
-        raise InputError(f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}") from None
+        raise InputError(
+            f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}", param="metric"
+        ) from None
     metric = getattr(module, attr, None)
     if not isinstance(metric, Metric):
         raise InputError(
             f"{where} has no pairboot.Metric named {attr!r}"
-            + (f" (found {type(metric).__name__})" if metric is not None else "")
+            + (f" (found {type(metric).__name__})" if metric is not None else ""),
+            param="metric",
         )
     return metric
 
@@ -136,7 +145,8 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
         if key not in _BUILTIN:
             raise InputError(
                 f"unknown metric {metric!r}; choose one of {', '.join(builtin_metrics())} "
-                "or pass a pairboot.Metric"
+                "or pass a pairboot.Metric",
+                param="metric",
             )
         m = _BUILTIN[key]
     else:
@@ -144,7 +154,8 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     if len(m.stats) != n_columns:
         raise InputError(
             f"metric {m.name!r} needs {len(m.stats)} per-item statistic(s) "
-            f"({', '.join(m.stats)}), got {n_columns} column(s)"
+            f"({', '.join(m.stats)}), got {n_columns} column(s)",
+            param="metric",
         )
     return m
 
