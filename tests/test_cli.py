@@ -1221,6 +1221,8 @@ def test_latex_shows_the_warnings():
     ("with `paired=False`, `groups` and `strata`", "with --unpaired, --group and --stratum"),
     ("`strata_weights` names 'x'", "--stratum-weights names 'x'"),
     ("give `id='qid'` to join", "give --id qid to join"),
+    ("their own intervals (`result.strata`) are rough",
+     "their own intervals (in the strata table) are rough"),
     ("sacrebleu's `smooth_method='exp'`", "sacrebleu's `smooth_method='exp'`"),
     ("sacrebleu's smooth_method='exp'", "sacrebleu's smooth_method='exp'"),
 ])

@@ -140,3 +140,51 @@ def test_standard_error_is_the_distributions_without_undefined_values():
     assert np.isnan(res.bootstrap_distribution).any()
     assert res.standard_error == pytest.approx(
         np.nanstd(res.bootstrap_distribution, ddof=1), rel=1e-12)
+
+
+def test_three_unpaired_systems_of_different_sizes_are_warned_about_by_name():
+    from pairboot.design import check_arguments
+    from pairboot.diagnostics import design_notes
+
+    systems = [RNG.random(50), RNG.random(40), RNG.random(20)]
+    d = build_design(systems, names=("base", "v1", "v2"), metric="mean", paired=False,
+                     groups=None, group_weighting="items", strata=None, strata_weights=None)
+    args = check_arguments(paired=False, group_weighting="items", n_resamples=1000,
+                           confidence_level=0.95, method="percentile", seed=1,
+                           backend="auto")
+    (note,) = [text for _, text in design_notes(d, args, d.names)]
+    assert note.startswith("only 20 items in v2's sample")
+
+
+def test_a_family_of_contrasts_counts_each_systems_undefined_values_once():
+    from pairboot.diagnostics import undefined_notes
+
+    metric = pairboot.Metric("ratio_of_sums", ("n", "d"), lambda S: S[..., 0] / S[..., 1])
+    d = np.r_[np.ones(3), np.zeros(27)]
+    stats = [np.column_stack([d * v, d]) for v in (0.2, 0.5, 0.9)]
+    design = build_design(stats, names=("x", "y", "z"), metric=metric, paired=True,
+                          groups=None, group_weighting="items", strata=None,
+                          strata_weights=None)
+    sums, _ = resample_sums(design.plan, 1000, 5, backend="numpy")
+    c = Estimands(design, sums, observed_sums(design.plan))
+    assert c.names == ("x", "y", "z")
+    for target in ((0, 1), (0, 2), (1, 2)):  # contrasts only, each system twice
+        c.estimate(target, design.weights, bca=False, combined=False, count=True)
+    notes = [text for _, text in undefined_notes(c)]
+    # a resample without the first three items is 0/0 for every system alike
+    n_bad = int(np.isnan(c.value(0, design.weights, False)).sum())
+    assert n_bad > 0
+    assert notes == [f"metric 'ratio_of_sums' was undefined (e.g. 0/0) for system {s} in "
+                     f"{n_bad} of 1000 resamples; left out of the interval" for s in "xyz"]
+
+
+def test_another_systems_scale_does_not_snap_a_contrast():
+    # the rounding tolerance of contrast (0, 1) is judged on systems 0 and 1 alone
+    huge = SYSTEMS[2] * 1e13
+    with_huge = core([SYSTEMS[0], SYSTEMS[1], huge])
+    alone = core(SYSTEMS[:2])
+    coef = alone.design.weights
+    spread = with_huge.estimate((0, 1), coef, bca=False, combined=False).boot.sd
+    assert spread == pytest.approx(
+        alone.estimate((0, 1), coef, bca=False, combined=False).boot.sd, rel=1e-9)
+    assert spread > 0

@@ -4,9 +4,15 @@ A paired bootstrap confidence interval for the difference of two systems' scores
 same test items, done right for clustered and stratified test sets and for metrics that
 are not plain means.  The whole public API:
 
-- :func:`compare` and its :class:`CompareResult`;
-- :class:`Metric` and :func:`builtin_metrics` for pooled metrics;
-- the warnings :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`.
+- :func:`compare` and its :class:`CompareResult` (with :class:`ConfidenceInterval`,
+  :class:`SystemScore`, :class:`StratumResult`);
+- :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
+  for pooled metrics (more in :mod:`pairboot.metrics`);
+- :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`;
+- :class:`InputError` and the warnings :class:`PairbootWarning`,
+  :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`;
+- the modules :mod:`pairboot.io` (files to aligned tables), :mod:`pairboot.report`
+  (reports of a result), :mod:`pairboot.plot`.
 """
 
 from pairboot._version import __version__

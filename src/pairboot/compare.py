@@ -132,7 +132,7 @@ def compare(
         plan, args.n_resamples, seed, backend=args.backend, progress=progress
     )
     core = Estimands(design, sums, observed_sums(plan), cross, names=("A", "B"))
-    notes = design_notes(design, args)
+    notes = design_notes(design, args, core.names)
     draws = args.n_resamples * len(plan.x)
     slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
     if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
@@ -156,7 +156,7 @@ def compare(
     low, high = bounds(args.method, diff.boot, alpha)
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
-    notes += interval_notes(diff, design, args, (low, high), mc, (score_a, score_b))
+    notes += interval_notes(diff, design, args, (low, high), mc, {"A": score_a, "B": score_b})
 
     strata_results = ()
     if design.strata_names is not None:
@@ -237,7 +237,7 @@ def _stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, b
     """A system's own value and interval within one stratum (NaN where its metric is
     undefined on the stratum's data: a stratum with no predicted positive has no
     precision, and that is no error)."""
-    est = float(core.value(system, core.M_hat, w, False)[0])
+    est = float(core.value(system, w, False, observed=True)[0])
     if not math.isfinite(est):
         nan = math.nan
         return SystemScore(est, ConfidenceInterval(nan, nan), nan)

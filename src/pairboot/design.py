@@ -344,6 +344,8 @@ class Design:
     """Sufficient statistics per system; ``x`` holds ``[system 0's k, system 1's k,
     ...]`` (A's, then B's for a comparison)."""
     n_systems: int
+    names: tuple[str, ...]
+    """The systems' names as given (``("a", "b")`` for compare()'s arguments)."""
     plan: DrawPlan
     draw_to_stratum: np.ndarray
     """Analysis stratum of every draw stratum (paired: the identity; unpaired: each
@@ -401,10 +403,11 @@ def build_design(
     same_items = len({X.shape[0] for X in stats}) == 1
     if not same_items and (paired or groups is not None or strata is not None):
         why = "a paired comparison" if paired else "groups or strata"
-        counts = " and ".join(str(X.shape[0]) for X in stats)
+        other = next(j for j, X in enumerate(stats) if X.shape[0] != stats[0].shape[0])
         raise InputError(
-            f"`{names[0]}` and `{names[1]}` must score the same items in the same order for "
-            f"{why}: got {counts} items", param=names[1],
+            f"`{names[0]}` and `{names[other]}` must score the same items in the same order "
+            f"for {why}: got {stats[0].shape[0]} and {stats[other].shape[0]} items",
+            param=names[other],
         )
     m = resolve_metric(metric, stats[0].shape[1])
     n = stats[0].shape[0]
@@ -511,6 +514,7 @@ def build_design(
         metric=m,
         k=k,
         n_systems=n_systems,
+        names=tuple(names),
         plan=plan,
         draw_to_stratum=draw_to_stratum,
         strata_names=strata_names,

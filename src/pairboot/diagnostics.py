@@ -25,9 +25,9 @@ POWER_Z = 0.8416212335729143
 """The standard normal quantile at 0.8: 80% power for the test-set size needed."""
 
 
-def design_notes(design: Design, args: Arguments) -> list[Note]:
-    """Too few units (overall, per stratum, in the smaller unpaired sample), very unequal
-    groups, too few resamples for the level."""
+def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> list[Note]:
+    """Too few units (overall, per stratum, in the smallest unpaired sample), very
+    unequal groups, too few resamples for the level; ``names`` name the systems."""
     notes = []
     unit = "groups" if design.n_groups is not None else "items"
     n_units = design.n_groups if design.n_groups is not None else design.n_items
@@ -35,7 +35,7 @@ def design_notes(design: Design, args: Arguments) -> list[Note]:
     sizes = design.plan.sizes
     if not args.paired and design.strata_names is None and sizes.min() != sizes.max():
         # unpaired samples of different sizes (n_items counts both): the smaller one
-        n_units, where = int(sizes.min()), f" in {'AB'[int(sizes.argmin())]}'s sample"
+        n_units, where = int(sizes.min()), f" in {names[int(sizes.argmin())]}'s sample"
     if n_units < SMALL_N:
         notes.append((
             SmallSampleWarning,
@@ -113,9 +113,11 @@ def undefined_notes(estimands: Estimands) -> list[Note]:
 
 
 def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc,
-                   systems: tuple[Estimate, ...] = ()) -> list[Note]:
+                   systems: dict[str, Estimate] | None = None) -> list[Note]:
     """Undefined or dropped resamples, an unbounded or undefined interval, constant
-    differences, and a Monte Carlo error too large for the interval's width."""
+    differences, and a Monte Carlo error too large for the interval's width.
+    ``systems``: each system's own estimate, by name, whose studentized interval may
+    have dropped resamples too."""
     notes = []
     theta = diff.boot.theta
     n_dropped = len(diff.replicates) - len(theta)
@@ -127,7 +129,7 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
         ))
     units = "groups" if design.n_groups is not None else "items"
     # the studentized interval's dropped resamples: the difference's, else a system's
-    for which, est in (("the", diff), *zip(("A's", "B's"), systems)):
+    for which, est in (("the", diff), *((f"{n}'s", e) for n, e in (systems or {}).items())):
         if est.boot.t_dropped:
             notes.append((
                 DegenerateDataWarning,

@@ -67,13 +67,15 @@ class Estimands:
 
     ``sums`` (R, D, K) and ``observed`` (1, D, K) are per draw stratum; ``cross`` says
     where the studentized interval's cross products are (None without).  ``names`` name
-    the systems in messages.
+    the systems in messages (by default the design's).
     """
 
     def __init__(self, design: Design, sums: np.ndarray, observed: np.ndarray,
-                 cross: studentized.CrossProducts | None = None, names=("A", "B")):
+                 cross: studentized.CrossProducts | None = None, names=None):
         self.design = design
-        self.names = tuple(names)
+        self.names = tuple(design.names if names is None else names)
+        if len(self.names) != design.n_systems:
+            raise ValueError(f"{design.n_systems} systems need as many names, got {names!r}")
         self.width = design.n_systems * design.k
         self.draw_sums = sums
         self.draw_observed = observed
@@ -87,13 +89,14 @@ class Estimands:
         # the metric on the sums of |x| too: scores of +-1e3 with a mean near 0 round
         # like scores of 1e3
         M_abs = self._merge(observed_sums(design.plan, absolute=True)[..., : self.width])
-        with np.errstate(all="ignore"):
-            sizes = np.abs(np.concatenate([self.phi(j, M).ravel()
-                                           for j in range(design.n_systems)
-                                           for M in (self.M_hat, M_abs)]))
-        finite = sizes[np.isfinite(sizes)]
-        self.scale = float(finite.max()) if finite.size else 0.0
-        """The size of the scores, against which rounding is judged."""
+        self.scales = []
+        """Every system's size of scores, against which rounding is judged."""
+        for j in range(design.n_systems):
+            with np.errstate(all="ignore"):
+                sizes = np.abs(np.concatenate([self.phi(j, M).ravel()
+                                               for M in (self.M_hat, M_abs)]))
+            finite = sizes[np.isfinite(sizes)]
+            self.scales.append(float(finite.max()) if finite.size else 0.0)
 
     def _merge(self, s: np.ndarray) -> np.ndarray:
         """Sums per analysis stratum from sums per draw stratum (unpaired: every
@@ -113,40 +116,46 @@ class Estimands:
 
     # --- values, kept per system and set of sums ---------------------------------------
 
-    def value(self, target: Target, M: np.ndarray, coef: np.ndarray, combined: bool,
-              count: bool = False) -> np.ndarray:
-        """The estimand with stratum coefficients ``coef`` on merged sums ``M``."""
+    def value(self, target: Target, coef: np.ndarray, combined: bool, *,
+              observed: bool = False, count: bool = False) -> np.ndarray:
+        """The estimand with stratum coefficients ``coef``: on every replicate's sums,
+        shape (R,), or on the data's (``observed``), shape (1,)."""
+        M = self.M_hat if observed else self.M
         if combined:
-            pooled, key = self._pooled(M, coef)
+            pooled, key = self._pooled(observed, coef)
             return self._values(target, pooled, key, count)
-        values = self._values(target, M, ("separate", M is self.M), count)
+        values = self._values(target, M, ("separate", observed), count)
         nonzero = np.flatnonzero(coef)  # (one stratum's own estimand: one column)
         return values[..., nonzero] @ coef[nonzero]
 
     def systems(self, coef: np.ndarray, combined: bool, observed: bool = False) -> np.ndarray:
         """Every system's estimand side by side: shape (R, M), or (1, M) on the data
         (``observed``); the values any set of contrasts is read from."""
-        M = self.M_hat if observed else self.M
-        return np.stack([self.value(j, M, coef, combined)
+        return np.stack([self.value(j, coef, combined, observed=observed)
                          for j in range(self.design.n_systems)], axis=-1)
 
-    def _pooled(self, M, coef) -> tuple[np.ndarray, tuple]:
+    def _pooled(self, observed: bool, coef) -> tuple[np.ndarray, tuple]:
         """The sums of all strata weighted by ``coef``, computed once, and their key."""
-        key = ("pooled", M is self.M, coef.tobytes())
+        key = ("pooled", observed, coef.tobytes())
         if key not in self._kept:
+            M = self.M_hat if observed else self.M
             self._kept[key] = np.einsum("...hk,h->...k", M, coef)
         return self._kept[key], key
 
     def _values(self, target: Target, sums: np.ndarray, key: tuple, count: bool):
         """``phi(target, sums)``, each system's computed once and kept under ``key``;
-        a contrast is its systems' values subtracted.  A system's undefined values are
-        counted once, at the first request that counts them."""
+        a contrast is its systems' values subtracted.  A system's undefined values on a
+        set of sums are counted once, at the first request that counts them (a counting
+        request for a contrast counts both its systems)."""
         if isinstance(target, tuple):
             kept = ("contrast", target, *key)
+            i, j = target
             if kept not in self._kept:
-                i, j = target
-                self._kept[kept] = (self._values(j, sums, key, False)
-                                    - self._values(i, sums, key, False))
+                self._kept[kept] = (self._values(j, sums, key, count)
+                                    - self._values(i, sums, key, count))
+            elif count:
+                for system in target:
+                    self._values(system, sums, key, True)
             return self._kept[kept]
         kept = ("system", target, *key)
         if kept not in self._kept:
@@ -168,8 +177,8 @@ class Estimands:
         default for a system, never for a contrast, whose systems count their own)."""
         if count is None:
             count = not isinstance(target, tuple)
-        theta = self.value(target, self.M, coef, combined, count=count)
-        est = float(self.value(target, self.M_hat, coef, combined)[0])
+        theta = self.value(target, coef, combined, count=count)
+        est = float(self.value(target, coef, combined, observed=True)[0])
         if not math.isfinite(est):
             who = ("a system" if isinstance(target, tuple)
                    else f"system {self.names[target]}")
@@ -180,8 +189,9 @@ class Estimands:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        tol = ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(
-            abs(est), self.scale)
+        systems = target if isinstance(target, tuple) else (target,)
+        scale = max(self.scales[j] for j in systems)  # (another system's size is not this one's)
+        tol = ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(abs(est), scale)
         if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
             theta = np.where(ok, est, theta)
         influence = self._jackknife(target, coef, combined, est) if bca else None
@@ -189,9 +199,9 @@ class Estimands:
         if self.cross is not None:
             keys = (None, None) if combined else (("terms", target, True),
                                                  ("terms", target, False))
-            grad = self._gradient(target, self.M, coef, combined)
+            grad = self._gradient(target, False, coef, combined)
             se_star = np.sqrt(self._variance(grad, self.draw_sums, coef, keys[0]))[ok]
-            grad_hat = self._gradient(target, self.M_hat, coef, combined)
+            grad_hat = self._gradient(target, True, coef, combined)
             se_hat = float(
                 np.sqrt(self._variance(grad_hat, self.draw_observed, coef, keys[1]))[0]
             )
@@ -210,7 +220,7 @@ class Estimands:
         M_hat = self.M_hat[0]
         pooled = coef @ M_hat if combined else None
         base = None if combined else self._values(
-            target, self.M_hat, ("separate", False), False)[0]
+            target, self.M_hat, ("separate", True), False)[0]
         out = []
         for d in np.flatnonzero(coef[d2h]).tolist():
             h, s, m = int(d2h[d]), int(plan.starts[d]), int(plan.sizes[d])
@@ -229,26 +239,27 @@ class Estimands:
 
     # --- studentized ---------------------------------------------------------------------
 
-    def _gradient(self, target, M, coef, combined) -> np.ndarray:
-        """Gradient of phi at every stratum's sums (pooled: at the pooled sums, the same
-        for every stratum)."""
-        grad = self._kept_gradient(target, M, coef, combined)
-        return np.broadcast_to(grad, M.shape) if combined else grad
+    def _gradient(self, target, observed: bool, coef, combined) -> np.ndarray:
+        """Gradient of phi at every stratum's sums, of the replicates or of the data
+        (pooled: at the pooled sums, the same for every stratum)."""
+        grad = self._kept_gradient(target, observed, coef, combined)
+        shape = (self.M_hat if observed else self.M).shape
+        return np.broadcast_to(grad, shape) if combined else grad
 
-    def _kept_gradient(self, target, M, coef, combined) -> np.ndarray:
+    def _kept_gradient(self, target, observed: bool, coef, combined) -> np.ndarray:
         """:meth:`_gradient`, computed once per system and sums and kept (a contrast's:
         its systems' subtracted)."""
         if combined:
-            pooled, key = self._pooled(M, coef)
+            pooled, key = self._pooled(observed, coef)
             at = pooled[..., None, :]
         else:
-            at, key = M, ("separate", M is self.M)
+            at, key = (self.M_hat if observed else self.M), ("separate", observed)
         key = ("gradient", target, *key)
         if key not in self._kept:
             if isinstance(target, tuple):
                 i, j = target
-                self._kept[key] = (self._kept_gradient(j, M, coef, combined)
-                                   - self._kept_gradient(i, M, coef, combined))
+                self._kept[key] = (self._kept_gradient(j, observed, coef, combined)
+                                   - self._kept_gradient(i, observed, coef, combined))
             else:
                 self._kept[key] = self._gradient_at(target, at)
         return self._kept[key]

@@ -29,9 +29,3 @@ class Progress(ABC):
 
     def compiling(self) -> None:  # noqa: B027 (optional: most displays need nothing here)
         """numba is about to compile its kernel; the next call may be some seconds away."""
-
-
-def notify_compiling(progress) -> None:
-    """Tell ``progress`` that numba is about to compile, if it is a :class:`Progress`."""
-    if isinstance(progress, Progress):
-        progress.compiling()

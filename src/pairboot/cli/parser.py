@@ -45,6 +45,7 @@ OPTIONS: dict[str, Spelling] = {
     "strata": _option("--stratum"),
     "strata_weights": _option("--stratum-weights"),
     "id": _option("--id"),
+    "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
 :func:`pairboot.io.align`): `` `n_resamples=100` `` reads ``--resamples 100``,

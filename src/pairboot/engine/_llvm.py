@@ -7,7 +7,7 @@ A reader can skip this file: ``popcount(v)`` is the number of ones in a uint64, 
 numba runs LLVM without its SLP vectoriser, and LLVM may not reorder floating-point sums,
 so that loop written in Python compiles to one scalar multiply-add chain per column.  The
 sweep writes it over vectors of eight doubles instead, which makes the whole kernel
-1.3-2.3x faster on the counting and tree paths (docs/performance.md, "The resampling
+1.45-2.35x faster on the counting and tree paths (docs/performance.md, "The resampling
 kernel").
 """
 
