@@ -234,3 +234,19 @@ def test_unequal_groups_warning_fits_the_weighting():
     unequal = [w for w in by_groups.warnings if "very unequal" in w]
     assert unequal and "group_weighting='items'" in unequal[0]
     assert "group_weighting='groups'" not in unequal[0]
+
+
+def test_stratum_weights_with_semicolons_are_refused(tmp_path):
+    runs = write(tmp_path / "runs.csv", ["base", "new", "s"],
+                 [(i % 3, (i + 1) % 3, "ab"[i % 2]) for i in range(40)])
+    # ('a=1;b=2' was read as one stratum named 'a=1;b' with weight 2)
+    assert_one_line_error(run_in_process(
+        "compare", runs, "--a", "base", "--b", "new", "--stratum", "s",
+        "--stratum-weights", "a=1;b=2"), "cannot read 'a=1;b=2'", "commas")
+
+
+def test_an_unknown_option_points_to_the_commands_help(tmp_path):
+    runs = write(tmp_path / "runs.csv", ["base", "new"], [(i % 3, i % 2) for i in range(40)])
+    err = assert_one_line_error(run_in_process("compare", runs, "--a", "base", "--b", "new",
+                                               "--bogus"))
+    assert "unrecognized arguments: --bogus (see 'pairboot compare --help')" in err

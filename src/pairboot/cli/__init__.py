@@ -38,6 +38,7 @@ from pairboot.cli.parser import (
     EXIT_USAGE,
     build_parser,
     cli_spelling,
+    parse,
 )
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.errors import InputError
@@ -130,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     input or usage, 3 internal error)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse(parser, argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:

@@ -432,6 +432,12 @@ def parse_stratum_weights(spec: str) -> dict[str, float]:
             if not part.strip():
                 continue
             name, sep, weight = part.rpartition("=")
+            if "=" in name:  # ('a=1;b=2': which '=' ends the name cannot be told)
+                raise InputError(
+                    f"--stratum-weights: cannot read {part.strip()!r}: separate the "
+                    "weights with commas ('a=1,b=2'); a stratum named with '=' needs a "
+                    "file of two columns, stratum and weight"
+                )
             if not sep or not name.strip():
                 raise InputError(
                     f"--stratum-weights: cannot read {part.strip()!r}; give 'name=weight,"

@@ -188,4 +188,14 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--no-progress", action="store_true",
                      help="no status lines: neither the reading nor the resampling progress "
                      "(they only show on a terminal, for long runs)")
+    parser.set_defaults(command_parser=p)  # (unknown options are its to report)
     return parser
+
+
+def parse(parser: argparse.ArgumentParser, argv) -> argparse.Namespace:
+    """The command line's arguments; an unknown option is reported by the subcommand's
+    parser, whose --help lists the options (the top-level one would point to its own)."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
