@@ -13,6 +13,12 @@ coefficients ``c``, either
   reweighted to the population (with the sample shares, the plain pooled value).
 
 The jackknife (BCa) and the studentized standard errors work per system and contrast.
+
+A paired contrast among M systems draws the same units as compare() of the two systems
+with the same seed (its replicates equal to rounding) wherever the units are drawn by
+index.  The exact multinomial path draws counts over the distinct rows of all M systems'
+statistics, and an unpaired design draws each system in its own draw stratum, so there a
+contrast has compare()'s distribution but other draws.
 """
 
 from __future__ import annotations
