@@ -5,7 +5,8 @@ same test items, done right for clustered and stratified test sets and for metri
 are not plain means.  The whole public API:
 
 - :func:`compare` and its :class:`CompareResult` (with :class:`ConfidenceInterval`,
-  :class:`SystemScore`, :class:`StratumResult`);
+  :class:`SystemScore`, :class:`StratumResult`); :func:`compare_many` and its
+  :class:`FamilyResult` of :class:`Comparison` s;
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`;
@@ -20,14 +21,24 @@ from pairboot.compare import compare
 from pairboot.design import GROUP_WEIGHTINGS
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
 from pairboot.intervals import METHODS
+from pairboot.many import compare_many
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
 from pairboot.progress import Progress
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.result import (
+    CompareResult,
+    Comparison,
+    ConfidenceInterval,
+    FamilyResult,
+    StratumResult,
+    SystemScore,
+)
 
 __all__ = [
     "GROUP_WEIGHTINGS",
     "METHODS",
     "CompareResult",
+    "Comparison",
+    "FamilyResult",
     "ConfidenceInterval",
     "DegenerateDataWarning",
     "InputError",
@@ -42,4 +53,5 @@ __all__ = [
     "builtin_metrics",
     "macro_f1_metric",
     "compare",
+    "compare_many",
 ]

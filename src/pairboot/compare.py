@@ -6,11 +6,12 @@ import importlib.util
 import math
 import warnings as _warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.design import Design, build_design, check_arguments, derived_seed
+from pairboot.design import Arguments, Design, build_design, check_arguments, derived_seed
 from pairboot.diagnostics import design_notes, interval_notes, undefined_notes, units_needed
 from pairboot.engine import resample_sums
 from pairboot.errors import PairbootWarning
@@ -116,38 +117,16 @@ def compare(
     >>> res.excludes_zero
     True
     """
-    args = check_arguments(
-        paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=seed, backend=backend,
+    run = resample(
+        (a, b), names=("a", "b"), display=("A", "B"), paired=paired, groups=groups,
+        group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
+        metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
+        method=method, seed=seed, backend=backend, progress=progress,
     )
-    design = build_design(
-        (a, b), names=("a", "b"), metric=metric, paired=args.paired, groups=groups,
-        group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
-    )
-    seed = args.seed if args.seed is not None else derived_seed(design, args)
-    plan, cross = design.plan, None
-    if args.method == "studentized":
-        plan, cross = with_cross_products(design.plan)
-    sums, engine = resample_sums(
-        plan, args.n_resamples, seed, backend=args.backend, progress=progress
-    )
-    core = Estimands(design, sums, observed_sums(plan), cross, names=("A", "B"))
-    notes = design_notes(design, args, core.names)
-    draws = args.n_resamples * len(plan.x)
-    slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
-    if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
-        notes.append((
-            PairbootWarning,
-            "numba is not installed, so the pure-numpy kernel ran (several times slower, "
-            'same draws); for the fast path: pip install "pairboot[fast]"',
-        ))
-
+    args, design, core, notes = run.args, run.design, run.core, run.notes
+    seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
-    # A mean combines the strata's means with the population weights (the spec's rule);
-    # a pooled metric is computed once on the statistics reweighted to the population.
-    combined = design.n_strata > 1 and not design.metric.mean_like
-    coef = design.weights / design.shares if combined else design.weights
     diff = core.estimate(_B_MINUS_A, coef, bca=bca, combined=combined)
     score_a = core.estimate(0, coef, bca=bca, combined=combined)
     score_b = core.estimate(1, coef, bca=bca, combined=combined)
@@ -182,8 +161,8 @@ def compare(
         standard_error=se,
         p_value=p,
         bootstrap_distribution=diff.replicates,
-        score_a=_system_score(score_a, args.method, alpha),
-        score_b=_system_score(score_b, args.method, alpha),
+        score_a=system_score(score_a, args.method, alpha),
+        score_b=system_score(score_b, args.method, alpha),
         n_items=design.n_items,
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
@@ -206,7 +185,61 @@ _B_MINUS_A = (0, 1)
 """compare()'s contrast: system B (1) minus system A (0)."""
 
 
-def _system_score(e: Estimate, method: str, alpha: float) -> SystemScore:
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Systems resampled once: what compare() and compare_many() read their answers off.
+
+    ``coef`` are the strata's coefficients and ``combined`` says how they combine: a
+    mean combines the strata's means with the population weights (the spec's rule); a
+    pooled metric is computed once on the statistics reweighted to the population."""
+
+    args: Arguments
+    design: Design
+    seed: int
+    engine: str
+    core: Estimands
+    notes: list
+    coef: np.ndarray
+    combined: bool
+
+
+def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
+             strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
+             progress) -> Run:
+    """Check the arguments, build the design of ``systems``, draw the resamples (seed
+    derived when none is given) and set up the estimands; ``display`` names the systems
+    in messages (default ``names``)."""
+    args = check_arguments(
+        paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, seed=seed, backend=backend,
+    )
+    design = build_design(
+        systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
+        group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
+    )
+    seed = args.seed if args.seed is not None else derived_seed(design, args)
+    plan, cross = design.plan, None
+    if args.method == "studentized":
+        plan, cross = with_cross_products(design.plan)
+    sums, engine = resample_sums(
+        plan, args.n_resamples, seed, backend=args.backend, progress=progress
+    )
+    core = Estimands(design, sums, observed_sums(plan), cross, names=display)
+    notes = design_notes(design, args, core.names)
+    draws = args.n_resamples * len(plan.x)
+    slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
+    if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
+        notes.append((
+            PairbootWarning,
+            "numba is not installed, so the pure-numpy kernel ran (several times slower, "
+            'same draws); for the fast path: pip install "pairboot[fast]"',
+        ))
+    combined = design.n_strata > 1 and not design.metric.mean_like
+    coef = design.weights / design.shares if combined else design.weights
+    return Run(args, design, seed, engine, core, notes, coef, combined)
+
+
+def system_score(e: Estimate, method: str, alpha: float) -> SystemScore:
     low, high = bounds(method, e.boot, alpha)
     return SystemScore(e.boot.estimate, ConfidenceInterval(low, high), e.boot.sd)
 
@@ -242,4 +275,4 @@ def _stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, b
         nan = math.nan
         return SystemScore(est, ConfidenceInterval(nan, nan), nan)
     e = core.estimate(system, w, bca=bca, combined=False, count=False)
-    return _system_score(e, method, alpha)
+    return system_score(e, method, alpha)

@@ -302,6 +302,127 @@ class CompareResult:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One comparison of a family: system ``b`` against system ``a`` (``b - a``).
+
+    Attributes
+    ----------
+    a, b : str
+    estimate : float
+    confidence_interval : ConfidenceInterval
+        The family's interval: simultaneous under max-t, Bonferroni's under holm and
+        bonferroni, the marginal one under none.
+    marginal_interval : ConfidenceInterval
+        The comparison's own interval by ``method``, as :func:`pairboot.compare` gives it.
+    standard_error : float
+    p_value : float
+        The comparison's own p-value by ``method``, as :func:`pairboot.compare` gives it.
+    p_adjusted : float
+        The correction's: Romano-Wolf stepdown under max-t, Holm's, Bonferroni's, or
+        ``p_value`` under none.
+    p_single_step : float or None
+        Max-t's single-step p-value: below ``1 - confidence_level`` exactly when the
+        simultaneous interval excludes 0 (None under the other corrections).
+    significant : bool
+        ``p_adjusted < 1 - confidence_level``.
+    note : str or None
+        Where the stepdown decision and the simultaneous interval disagree.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    marginal_interval: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    p_adjusted: float
+    p_single_step: float | None
+    significant: bool
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in ("confidence_interval", "marginal_interval"):
+            out[key] = out[key]._asdict()
+        return out
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FamilyResult:
+    """The answer of :func:`pairboot.compare_many`: a family of comparisons on shared
+    draws, with its error rate controlled.
+
+    Attributes
+    ----------
+    comparisons : tuple of Comparison
+    systems : dict of str to SystemScore
+        Each system's own score and interval.
+    rank_intervals : dict of str to (int, int) or None
+        With all pairs compared: a simultaneous confidence set for every system's rank
+        (1 is the best), from the family's decisions.  None for other families.
+    best_set : tuple of str or None
+        The systems that could be the best (rank 1 in their set).
+    correction, family_size, critical_value, confidence_level, n_resamples, seed,
+    method, metric, n_items, n_groups, n_strata, engine, version, warnings
+        ``critical_value`` is max-t's ``c`` (None under other corrections).
+    """
+
+    comparisons: tuple[Comparison, ...]
+    systems: dict
+    rank_intervals: dict | None
+    best_set: tuple[str, ...] | None
+    correction: str
+    family_size: int
+    critical_value: float | None
+    confidence_level: float
+    n_resamples: int
+    seed: int
+    method: str
+    metric: str
+    lower_is_better: bool
+    n_items: int
+    n_groups: int | None
+    n_strata: int | None
+    engine: str
+    version: str
+    warnings: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["comparisons"] = [c.to_dict() for c in self.comparisons]
+        out["systems"] = {name: score.to_dict() for name, score in self.systems.items()}
+        if self.rank_intervals is not None:
+            out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
+        return _json_safe(out)
+
+    def to_frame(self):
+        """One row per comparison, as a pandas DataFrame (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from None
+        rows = []
+        for c in self.comparisons:
+            rows.append({
+                "a": c.a, "b": c.b, "estimate": c.estimate,
+                "low": c.confidence_interval.low, "high": c.confidence_interval.high,
+                "marginal_low": c.marginal_interval.low,
+                "marginal_high": c.marginal_interval.high,
+                "standard_error": c.standard_error, "p_value": c.p_value,
+                "p_adjusted": c.p_adjusted, "significant": c.significant,
+            })
+        return pd.DataFrame(rows)
+
+    def __repr__(self) -> str:
+        return (
+            f"FamilyResult(family_size={self.family_size}, correction={self.correction!r}, "
+            f"significant={sum(c.significant for c in self.comparisons)}, "
+            f"best_set={self.best_set}, n_resamples={self.n_resamples}, seed={self.seed})"
+        )
+
+
 def _json_safe(value):
     """NaN and infinities become None (JSON has no spelling for them); numpy scalars and
     tuples become their Python forms."""

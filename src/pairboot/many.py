@@ -1,0 +1,267 @@
+"""compare_many(): a family of comparisons among M systems on one set of draws."""
+
+from __future__ import annotations
+
+import warnings as _warnings
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from pairboot._version import __version__
+from pairboot.compare import resample, system_score
+from pairboot.diagnostics import undefined_notes
+from pairboot.errors import InputError, PairbootWarning
+from pairboot.intervals import bounds, p_value
+from pairboot.metrics import Metric
+from pairboot.multiple import CORRECTIONS, bonferroni, holm, max_t, rank_intervals
+from pairboot.progress import Progress
+from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
+
+UNCORRECTED_MAX = 3
+"""More uncorrected comparisons than this are warned about."""
+
+
+def compare_many(
+    scores,
+    *,
+    baseline: str | None = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    correction: str = "max-t",
+    lower_is_better: bool = False,
+    paired: bool = True,
+    groups=None,
+    group_weighting: str = "items",
+    strata=None,
+    strata_weights=None,
+    metric: str | Metric = "mean",
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    seed=None,
+    backend: str = "auto",
+    progress: Callable[[int], None] | Progress | None = None,
+) -> FamilyResult:
+    """Many comparisons, decided in advance, on shared draws, with the family-wise error
+    rate controlled.
+
+    One draw of units per resample serves every system, so every comparison is read
+    off the same resamples and their joint distribution is known.
+
+    Parameters
+    ----------
+    scores : mapping or DataFrame
+        ``name -> per-item scores`` (1-D, or items x statistics for pooled metrics), or
+        a DataFrame with one column per system; all on the same items in the same order.
+    baseline : str, optional
+        Compare every other system with it (``b - baseline``).
+    pairs : sequence of (a, b), optional
+        The comparisons (``b - a``).  Neither ``baseline`` nor ``pairs``: all pairs, in
+        the systems' order.
+    correction : {"max-t", "holm", "bonferroni", "none"}
+        ``"max-t"``: simultaneous intervals ``estimate +- c se`` with ``c`` the
+        ``1 - alpha`` quantile of the largest standardised root over the family, and
+        Romano-Wolf stepdown p-values (``p_single_step`` too).  ``"holm"``: Holm's
+        adjusted p-values with Bonferroni intervals (each comparison's ``method``
+        interval at level ``1 - alpha / m``).  ``"bonferroni"``: the same intervals and
+        ``min(1, m p)`` (``p`` at least ``1 / (n_resamples + 1)``).  ``"none"``: each
+        comparison as :func:`pairboot.compare` gives it.  A family of one comparison is
+        :func:`pairboot.compare`'s answer under every correction.
+    lower_is_better : bool
+        For rank intervals and the best set: the metric is an error rate or a loss.
+    paired, groups, group_weighting, strata, strata_weights, metric, n_resamples,
+    confidence_level, method, seed, backend, progress
+        As for :func:`pairboot.compare`.
+
+    Returns
+    -------
+    FamilyResult
+
+    Examples
+    --------
+    >>> import numpy as np, pairboot
+    >>> rng = np.random.default_rng(0)
+    >>> base = rng.random(300)
+    >>> scores = {"base": base, "v1": base + rng.normal(0.05, 0.05, 300),
+    ...           "v2": base + rng.normal(0.0, 0.05, 300)}
+    >>> res = pairboot.compare_many(scores, baseline="base", seed=1)
+    >>> [(c.b, c.significant) for c in res.comparisons]
+    [('v1', True), ('v2', False)]
+    """
+    names, systems = _systems(scores)
+    targets = _family(names, baseline, pairs)
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction",
+        )
+    run = resample(
+        systems, names=names, paired=paired, groups=groups, group_weighting=group_weighting,
+        strata=strata, strata_weights=strata_weights, metric=metric,
+        n_resamples=n_resamples, confidence_level=confidence_level, method=method,
+        seed=seed, backend=backend, progress=progress,
+    )
+    args, design, core, notes = run.args, run.design, run.core, run.notes
+    coef, combined = run.coef, run.combined
+    alpha = 1.0 - args.confidence_level
+    bca = args.method == "bca"
+    estimates = [core.estimate(t, coef, bca=bca, combined=combined, count=True)
+                 for t in targets]
+    scores_by_name = {name: system_score(core.estimate(j, coef, bca=bca, combined=combined,
+                                                        count=False), args.method, alpha)
+                      for j, name in enumerate(names)}
+    notes += undefined_notes(core)
+
+    m = len(targets)
+    est = np.array([e.boot.estimate for e in estimates])
+    se = np.array([e.boot.sd for e in estimates])
+    marginal = [bounds(args.method, e.boot, alpha) for e in estimates]
+    p_raw = np.array([p_value(args.method, e.boot) for e in estimates])
+    p_single = [None] * m
+    critical = None
+    floor = 1.0 / (args.n_resamples + 1)  # (the (1 + count) / (B + 1) convention)
+    if m == 1:  # a family of one needs no correction: compare()'s answer
+        intervals, p_adjusted = marginal, p_raw
+    elif correction == "max-t":
+        replicates = np.column_stack([e.replicates for e in estimates])
+        mt = max_t(est, se, replicates, alpha)
+        critical = mt.critical_value
+        intervals = [_simultaneous(e, s, t, critical) for e, s, t in zip(est, se, mt.t)]
+        p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
+    elif correction in ("holm", "bonferroni"):
+        intervals = [bounds(args.method, e.boot, alpha / m) for e in estimates]
+        adjust = holm if correction == "holm" else bonferroni
+        p_adjusted = adjust(np.maximum(p_raw, floor))
+    else:
+        intervals, p_adjusted = marginal, p_raw
+        if m > UNCORRECTED_MAX:
+            notes.append((
+                PairbootWarning,
+                f"{m} comparisons without a correction: the chance that one of them "
+                f"excludes 0 by luck is well above {alpha:g}; use `correction='max-t'`",
+            ))
+
+    comparisons = []
+    for k, (i, j) in enumerate(targets):
+        low, high = intervals[k]
+        significant = bool(p_adjusted[k] < alpha)
+        excludes = bool(low > 0 or high < 0)
+        note = None
+        if correction == "max-t" and significant != excludes:
+            note = ("the stepdown rejects, but the simultaneous interval includes 0"
+                    if significant else
+                    "the simultaneous interval excludes 0, but the stepdown does not reject")
+        comparisons.append(Comparison(
+            a=names[i], b=names[j], estimate=float(est[k]),
+            confidence_interval=ConfidenceInterval(float(low), float(high)),
+            marginal_interval=ConfidenceInterval(*map(float, marginal[k])),
+            standard_error=float(se[k]), p_value=float(p_raw[k]),
+            p_adjusted=float(p_adjusted[k]),
+            p_single_step=None if p_single[k] is None else float(p_single[k]),
+            significant=significant, note=note,
+        ))
+
+    ranks = best = None
+    if len(targets) == len(names) * (len(names) - 1) // 2 and pairs is None and baseline is None:
+        better = np.zeros((len(names), len(names)), dtype=bool)
+        for (i, j), c in zip(targets, comparisons):
+            low, high = c.confidence_interval
+            up = low > 0  # b surely above a
+            down = high < 0
+            if lower_is_better:
+                up, down = down, up
+            better[j, i] |= up
+            better[i, j] |= down
+        ranks = rank_intervals(names, better)
+        best = tuple(name for name in names if ranks[name][0] == 1)
+
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=2)
+
+    return FamilyResult(
+        comparisons=tuple(comparisons),
+        systems=scores_by_name,
+        rank_intervals=ranks,
+        best_set=best,
+        correction=correction,
+        family_size=m,
+        critical_value=critical,
+        confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples,
+        seed=run.seed,
+        method=args.method,
+        metric=design.metric.name,
+        lower_is_better=bool(lower_is_better),
+        n_items=design.n_items,
+        n_groups=design.n_groups,
+        n_strata=len(design.strata_names) if design.strata_names is not None else None,
+        engine=run.engine,
+        version=__version__,
+        warnings=tuple(text for _, text in notes),
+    )
+
+
+def _simultaneous(estimate: float, se: float, t: float, c: float) -> tuple[float, float]:
+    """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test):
+    at ``|t| = c`` rounding could put the near end a hair past 0 either way."""
+    low, high = estimate - c * se, estimate + c * se
+    if abs(t) <= c:
+        return min(low, 0.0), max(high, 0.0)
+    if low <= 0.0 <= high:  # (|t| > c: the near end belongs on the far side of 0)
+        if estimate > 0:
+            low = np.nextafter(0.0, 1.0)
+        else:
+            high = np.nextafter(0.0, -1.0)
+    return low, high
+
+
+def _systems(scores) -> tuple[list[str], list]:
+    """The systems' names and scores, from a mapping or a DataFrame's columns."""
+    if hasattr(scores, "columns") and hasattr(scores, "__getitem__") and not isinstance(
+            scores, Mapping):
+        names = [str(c) for c in scores.columns]
+        systems = [scores[c] for c in scores.columns]
+    elif isinstance(scores, Mapping):
+        names = [str(k) for k in scores]
+        systems = list(scores.values())
+    else:
+        raise InputError(
+            "`scores` must be a mapping from system name to per-item scores, or a "
+            f"DataFrame with a column per system; got {type(scores).__name__}",
+            param="scores",
+        )
+    if len(names) < 2:
+        raise InputError(f"`scores` must hold at least two systems, got {len(names)}",
+                         param="scores")
+    if len(set(names)) != len(names):
+        raise InputError("`scores` names a system twice (as text)", param="scores")
+    return names, systems
+
+
+def _family(names: list[str], baseline, pairs) -> list[tuple[int, int]]:
+    """The comparisons as (i, j): system j minus system i."""
+    index = {name: j for j, name in enumerate(names)}
+    if baseline is not None and pairs is not None:
+        raise InputError("give `baseline` or `pairs`, not both", param="pairs")
+    if baseline is not None:
+        if baseline not in index:
+            raise InputError(f"`baseline` {baseline!r} is not one of the systems "
+                             f"({', '.join(names)})", param="baseline")
+        b = index[baseline]
+        return [(b, j) for j in range(len(names)) if j != b]
+    if pairs is None:
+        return [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    out = []
+    for pair in pairs:
+        if len(pair) != 2 or any(p not in index for p in pair):
+            raise InputError(f"`pairs`: {pair!r} must name two of the systems "
+                             f"({', '.join(names)})", param="pairs")
+        i, j = index[pair[0]], index[pair[1]]
+        if i == j:
+            raise InputError(f"`pairs`: {pair!r} compares a system with itself",
+                             param="pairs")
+        if (i, j) in out or (j, i) in out:
+            raise InputError(f"`pairs`: {pair!r} is in the family twice", param="pairs")
+        out.append((i, j))
+    if not out:
+        raise InputError("`pairs` is empty: no comparison to make", param="pairs")
+    return out
