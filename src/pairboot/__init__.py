@@ -9,6 +9,7 @@ are not plain means.  The whole public API:
   :class:`FamilyResult` of :class:`Comparison` s;
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
+- :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
 - :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`;
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
   :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`;
@@ -23,6 +24,8 @@ from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, 
 from pairboot.intervals import METHODS
 from pairboot.many import compare_many
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
+from pairboot.multiple import CORRECTIONS
+from pairboot.plan import Plan, plan_sha256, read_plan
 from pairboot.progress import Progress
 from pairboot.result import (
     CompareResult,
@@ -34,6 +37,7 @@ from pairboot.result import (
 )
 
 __all__ = [
+    "CORRECTIONS",
     "GROUP_WEIGHTINGS",
     "METHODS",
     "CompareResult",
@@ -44,6 +48,7 @@ __all__ = [
     "InputError",
     "Metric",
     "PairbootWarning",
+    "Plan",
     "Progress",
     "SmallSampleWarning",
     "StratumResult",
@@ -54,4 +59,6 @@ __all__ = [
     "macro_f1_metric",
     "compare",
     "compare_many",
+    "plan_sha256",
+    "read_plan",
 ]

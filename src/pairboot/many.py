@@ -191,6 +191,8 @@ def compare_many(
         method=args.method,
         metric=design.metric.name,
         lower_is_better=bool(lower_is_better),
+        paired=args.paired,
+        group_weighting=args.group_weighting if design.n_groups is not None else None,
         n_items=design.n_items,
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,

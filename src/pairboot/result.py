@@ -365,8 +365,10 @@ class FamilyResult:
     best_set : tuple of str or None
         The systems that could be the best (rank 1 in their set).
     correction, family_size, critical_value, confidence_level, n_resamples, seed,
-    method, metric, n_items, n_groups, n_strata, engine, version, warnings
-        ``critical_value`` is max-t's ``c`` (None under other corrections).
+    method, metric, lower_is_better, paired, group_weighting, n_items, n_groups,
+    n_strata, engine, version, warnings
+        ``critical_value`` is max-t's ``c`` (None under other corrections);
+        ``group_weighting`` is None without groups.
     """
 
     comparisons: tuple[Comparison, ...]
@@ -382,6 +384,8 @@ class FamilyResult:
     method: str
     metric: str
     lower_is_better: bool
+    paired: bool
+    group_weighting: str | None
     n_items: int
     n_groups: int | None
     n_strata: int | None

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import pairboot
 import pairboot.io as pbio
-from pairboot.cli.inputs import load_inputs, metric_option
+from pairboot.cli.inputs import load_inputs, load_many, many_systems, metric_option
 from pairboot.cli.output import check_output, input_files, write_report
 from pairboot.cli.parser import (
     EXIT_FAILED,
@@ -42,7 +42,7 @@ from pairboot.cli.parser import (
 )
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.errors import InputError
-from pairboot.report import decision, render
+from pairboot.report import FamilyContext, decision, render, render_family
 
 __all__ = ["main", "run"]
 
@@ -61,6 +61,8 @@ def run_compare(args) -> int:
         )
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     args.metric_object = metric_option(args.metric)
+    if many_systems(args):
+        return run_many(args, how)
     status = read_progress(not args.no_progress)
     try:
         inputs = load_inputs(args, status)
@@ -96,6 +98,70 @@ def run_compare(args) -> int:
     if verdict["failed"]:
         print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
         return EXIT_FAILED
+    return EXIT_OK
+
+
+def run_many(args, how: str | None) -> int:
+    """``pairboot compare`` with a family of systems: compare_many, its report.
+
+    With ``--plan``, the plan's settings are the run's, its group and stratum columns
+    are read, and any option given on the command line must be the plan's."""
+    plan = pairboot.read_plan(args.plan) if args.plan is not None else None
+    if plan is not None:
+        args.group = args.group if args.group is not None else plan.group
+        args.stratum = args.stratum if args.stratum is not None else plan.stratum
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_many(args, status)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    scores = dict(zip(inputs.names, inputs.values))
+    if plan is None:
+        keywords = {
+            "baseline": args.baseline, "correction": args.correction or "max-t",
+            "lower_is_better": args.lower_is_better, "paired": not args.unpaired,
+            "groups": inputs.groups, "group_weighting": args.group_weighting or "items",
+            "strata": inputs.strata, "strata_weights": inputs.strata_weights,
+            "metric": args.metric_object, "n_resamples": args.resamples,
+            "confidence_level": args.level, "method": args.method, "seed": args.seed,
+        }
+    else:
+        given = {dest for dest in getattr(args, "_given", {})}
+        plan.check_family(
+            inputs.names, baseline=args.baseline,
+            metric=args.metric if "metric" in given else None,
+            confidence_level=args.level if "level" in given else None,
+            correction=args.correction,
+            n_resamples=args.resamples if "resamples" in given else None,
+            seed=args.seed, method=args.method if "method" in given else None,
+            paired=False if args.unpaired else None,
+            lower_is_better=True if args.lower_is_better else None,
+            group=args.group if "group" in given else None,
+            group_weighting=args.group_weighting, stratum=args.stratum if "stratum" in given
+            else None, stratum_weights=inputs.strata_weights,
+        )
+        scores = {name: scores[name] for name in plan.systems}  # (the plan's order)
+        keywords = plan.compare_many_keywords(groups=inputs.groups, strata=inputs.strata)
+    bar = ProgressBar(keywords["n_resamples"], enabled=not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the report shows result.warnings instead
+            result = pairboot.compare_many(scores, progress=bar, **keywords)
+    finally:
+        bar.close()
+    context = FamilyContext(
+        files=inputs.files, layout=inputs.layout, notes=inputs.notes,
+        plan_sha256=None if plan is None else plan.sha256,
+        family_note=None if plan is not None or len(scores) < 3 else (
+            "the family was chosen when the command was run (no --plan): decide the "
+            "comparisons in advance"),
+        reword=cli_spelling,
+    )
+    write_report(render_family(result, args.format, context), how, args.output)
+    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
+        for w in result.warnings:
+            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -135,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
+        if args.command == "plan":
+            print(pairboot.plan_sha256(args.plan_file))
+            return EXIT_OK
         return run_compare(args)
     except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
         print(f"error: {_cli_message(exc)}", file=sys.stderr)

@@ -54,6 +54,105 @@ class Inputs:
     context: ReportContext
 
 
+@dataclass(frozen=True, slots=True)
+class ManyInputs:
+    """Aligned per-item inputs of compare_many(): the systems' names and values."""
+
+    names: tuple[str, ...]
+    values: tuple[np.ndarray, ...]
+    groups: Sequence[str] | None
+    strata: Sequence[str] | None
+    strata_weights: dict[str, float] | None
+    files: tuple[str, ...]
+    layout: str
+    notes: tuple[str, ...]
+
+
+def many_systems(args) -> bool:
+    """Whether the command compares a family of systems: more than two files, or
+    --systems, --baseline, --names or --correction given."""
+    return len(args.files) > 2 or any(
+        getattr(args, option) is not None
+        for option in ("systems", "baseline", "names", "correction"))
+
+
+def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
+    """Read, check and align the systems of a family: a file per system (named by
+    --names or the files' stems), or one file with --systems."""
+    files = list(args.files)
+    if args.a is not None or args.b is not None:
+        raise InputError("--a/--b name two systems; with several, give a file per system "
+                         "or --systems COLS")
+    if args.fail_if is not None:
+        raise InputError("--fail-if decides between two systems; for a family, read the "
+                         "adjusted p-values in the report (or compare two systems)")
+    _check_common(args, files)
+    stats = stat_names(args)
+    if args.systems is not None:
+        if len(files) != 1:
+            raise InputError(f"--systems names the columns of one file, got {len(files)} files")
+        if args.score is not None:
+            raise InputError("--score is for a file per system; with --systems the columns "
+                             "are the systems'")
+        columns = _split(args.systems, "--systems")
+        if len(columns) < 2:
+            raise InputError("--systems needs at least two columns")
+        names = _names(args, columns)
+        (table,) = _read_tables(args, files, status)
+        per_system = [[c] if stats is None else [find_system_column(table, c, st)
+                                                 for st in stats] for c in columns]
+        tables = [table]
+    else:
+        if len(files) < 2:
+            raise InputError("with one file, give --systems COLS (or --a and --b)")
+        stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
+                 for f in files]
+        names = _names(args, stems)
+        stats = stats if stats is not None else ["score"]
+        tables = _read_tables(args, files, status)
+        for t in tables:
+            t.check_columns([args.id, *stats])
+        per_system = [stats] * len(tables)
+    aligned = pbio.align(tables, columns=per_system, id=args.id, groups=args.group,
+                         strata=args.stratum, paired=not args.unpaired,
+                         check=_statistics_check(args.metric_object))
+    used = {args.id, *(c for cols in per_system for c in cols)}
+    return ManyInputs(
+        names=tuple(names),
+        values=tuple(aligned.values),
+        groups=aligned.groups,
+        strata=aligned.strata,
+        strata_weights=_weights(args),
+        files=tuple(t.path for t in tables),
+        layout=cli_spelling(aligned.layout),
+        notes=(*aligned.notes, *_nudge(args, tables, used), *slow_read_note(tables)),
+    )
+
+
+def _check_common(args, files: Sequence[str]) -> None:
+    """What every layout refuses: stdin twice, a weighting or weights without labels."""
+    if files.count(pbio.STDIN) > 1:
+        raise InputError("only one of the inputs can be standard input ('-')")
+    if args.group_weighting is not None and args.group is None:
+        raise InputError("--group-weighting needs --group (the column of group labels)")
+    if args.stratum_weights is not None and args.stratum is None:
+        raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+
+
+def _names(args, default: Sequence[str]) -> list[str]:
+    """The systems' names: --names, else ``default``; each once."""
+    names = _split(args.names, "--names") if args.names is not None else list(default)
+    if len(names) != len(default):
+        raise InputError(f"--names gives {len(names)} names for {len(default)} systems")
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise InputError(f"two systems are named {twice!r}: give --names to tell them apart")
+    if args.baseline is not None and args.baseline not in names:
+        raise InputError(f"--baseline {args.baseline}: not one of the systems "
+                         f"({', '.join(names)})")
+    return names
+
+
 def load_inputs(args, status: ReadProgress | None = None) -> Inputs:
     """Read, check and align the files named on the command line."""
     files = list(args.files)
@@ -61,12 +160,7 @@ def load_inputs(args, status: ReadProgress | None = None) -> Inputs:
         raise InputError(
             f"compare takes two files (A then B) or one file with --a and --b, got {len(files)}"
         )
-    if files.count(pbio.STDIN) > 1:
-        raise InputError("only one of the inputs can be standard input ('-')")
-    if args.group_weighting is not None and args.group is None:
-        raise InputError("--group-weighting needs --group (the column of group labels)")
-    if args.stratum_weights is not None and args.stratum is None:
-        raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+    _check_common(args, files)
     stats = stat_names(args)
     if len(files) == 2:
         if args.a is not None or args.b is not None:

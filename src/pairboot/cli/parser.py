@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from pairboot import GROUP_WEIGHTINGS, METHODS
+from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -122,13 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
         "  pairboot compare base.csv new.csv --id id --score score\n"
         "  pairboot compare runs.csv --a base --b new --id id\n"
         "  pairboot compare base.csv new.csv --id id --group topic --stratum source\n"
-        "  pairboot compare ner.csv --a base --b new --metric f1 --stats tp,fp,fn",
+        "  pairboot compare ner.csv --a base --b new --metric f1 --stats tp,fp,fn\n"
+        "  pairboot compare base.jsonl v1.jsonl v2.jsonl --id id --score acc --baseline base\n"
+        "  pairboot compare runs.csv --systems base,v1,v2 --id id",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     for name in (None, "store"):  # every option with a value is given at most once
         p.register("action", name, _Once)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="BASE NEW (one file per system) or RUNS (one file, with --a and --b)")
+                   help="BASE NEW [MORE...] (one file per system) or RUNS (one file, with "
+                   "--a and --b, or --systems)")
     data = p.add_argument_group("columns")
     data.add_argument("--id", metavar="COL",
                       help="item id column: two files are joined on it (without it, rows "
@@ -172,6 +175,24 @@ def build_parser() -> argparse.ArgumentParser:
     design.add_argument("--stratum-weights", metavar="W",
                         help="population weights: 'name=w,name=w' or a file with two "
                         "columns, stratum and weight (default: the sample shares)")
+    many = p.add_argument_group(
+        "many systems", "more than two files, or one file with --systems: a family of "
+        "comparisons on shared draws, with the error rate controlled")
+    many.add_argument("--systems", metavar="COLS",
+                      help="one-file layout: the systems' columns (or name prefixes with "
+                      "--stats), comma-separated")
+    many.add_argument("--names", metavar="NAMES",
+                      help="the systems' names, comma-separated, in the files' order "
+                      "(default: the file names without their extension)")
+    many.add_argument("--baseline", metavar="NAME",
+                      help="compare every other system with this one (default: all pairs)")
+    many.add_argument("--plan", metavar="FILE",
+                      help="a plan (TOML) fixed in advance: its systems, family, metric, "
+                      "level, correction, resamples and seed; anything else is refused, and "
+                      "the report carries the plan's SHA-256")
+    many.add_argument("--correction", choices=CORRECTIONS, default=None,
+                      help="max-t (default: simultaneous intervals, stepdown p-values), "
+                      "holm, bonferroni, or none")
     gate = p.add_argument_group("verdict")
     gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
                       help="exit with status 1 when B is surely worse than A, not surely "
@@ -188,7 +209,14 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--no-progress", action="store_true",
                      help="no status lines: neither the reading nor the resampling progress "
                      "(they only show on a terminal, for long runs)")
-    parser.set_defaults(command_parser=p)  # (unknown options are its to report)
+    plan = sub.add_parser(
+        "plan", help="plans of comparisons fixed in advance",
+        description="pairboot plan hash FILE: the SHA-256 of a plan file's bytes, which "
+        "reports of runs with --plan FILE carry.")
+    plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
+    plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
+    for command in (p, plan):  # (unknown options are the subcommand's to report)
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -197,5 +225,5 @@ def parse(parser: argparse.ArgumentParser, argv) -> argparse.Namespace:
     parser, whose --help lists the options (the top-level one would point to its own)."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     return args

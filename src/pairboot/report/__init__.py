@@ -9,7 +9,11 @@ the grouping and stratum columns, and notes that the command line adds.
   :func:`decision`), the method, the numbers and the signature;
 - :mod:`~pairboot.report.text` — the plain-text report (``print(result)``);
 - :mod:`~pairboot.report.formats` — JSON, Markdown and LaTeX;
-- :mod:`pairboot.plot` draws the bootstrap distribution (matplotlib).
+- :mod:`~pairboot.report.family` — the reports of a family of comparisons
+  (:class:`~pairboot.result.FamilyResult`), registered in :data:`FAMILY_WRITERS` and
+  picked by :func:`render_family`, with a :class:`FamilyContext`;
+- :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot
+  (matplotlib).
 
 Every format ends with the same reproducibility line (:func:`signature`), in the manner of
 sacrebleu's signature::
@@ -24,6 +28,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pairboot.report.family import (
+    UNPLANNED,
+    FamilyContext,
+    family_json,
+    family_latex,
+    family_markdown,
+    family_signature,
+    family_text,
+)
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.parts import (
     FAIL_IF,
@@ -35,18 +48,27 @@ from pairboot.report.parts import (
     signature,
 )
 from pairboot.report.text import write_text
-from pairboot.result import CompareResult, decimals
+from pairboot.result import CompareResult, FamilyResult, decimals
 
 __all__ = [
     "FAIL_IF",
+    "FAMILY_WRITERS",
+    "FamilyContext",
     "ReportContext",
+    "UNPLANNED",
     "WRITERS",
     "decimals",
     "decision",
     "describe_method",
+    "family_json",
+    "family_latex",
+    "family_markdown",
+    "family_signature",
+    "family_text",
     "format_p",
     "headline",
     "render",
+    "render_family",
     "signature",
     "write_json",
     "write_latex",
@@ -74,5 +96,31 @@ def render(
     except KeyError:
         raise ValueError(
             f"unknown report format {format!r}; choose one of {', '.join(WRITERS)}"
+        ) from None
+    return writer(result, context)
+
+
+FamilyWriter = Callable[[FamilyResult, "FamilyContext | None"], str]
+
+FAMILY_WRITERS: dict[str, FamilyWriter] = {
+    "text": family_text,
+    "json": family_json,
+    "markdown": family_markdown,
+    "latex": family_latex,
+}
+"""Format name -> writer of a family's report (the same names as :data:`WRITERS`)."""
+
+
+def render_family(
+    result: FamilyResult, format: str = "text", context: FamilyContext | None = None
+) -> str:
+    """The report of a family of comparisons in ``format`` (a key of
+    :data:`FAMILY_WRITERS`); ``context`` may carry the plan's SHA-256 or a note on how
+    the family was chosen."""
+    try:
+        writer = FAMILY_WRITERS[format]
+    except KeyError:
+        raise ValueError(
+            f"unknown report format {format!r}; choose one of {', '.join(FAMILY_WRITERS)}"
         ) from None
     return writer(result, context)

@@ -1,0 +1,597 @@
+"""Plans: a family of comparisons decided in advance, in a TOML file.
+
+A plan fixes everything that decides a family's answer before anyone sees the results:
+the systems, the comparisons, the metric, the level, the correction, the resamples and
+the seed.  Its SHA-256 (of the file's bytes) goes into the report, so a reader who was
+shown the hash before the results can check with ``sha256sum plan.toml`` that the plan
+was not changed after them.  A run of a plan runs exactly that plan:
+:meth:`Plan.check_family` refuses a comparison, a system or an option outside it.
+
+The keys (any other key is refused, so a misspelt one is never silently ignored):
+
+==================== ========= ==============================================================
+key                  required  value
+==================== ========= ==============================================================
+``systems``          yes       the systems' names, in order (two or more, each once)
+``baseline``         no        one of ``systems``: every other system minus it
+``pairs``            no        ``[["a", "b"], ...]``: the comparisons ``b - a``
+``metric``           yes       a built-in metric's name, or ``"FILE.py:NAME"`` (the file
+                               relative to the plan's folder) or ``"MODULE:NAME"``
+``confidence_level`` yes       between 0 and 1
+``correction``       yes       ``"max-t"``, ``"holm"``, ``"bonferroni"`` or ``"none"``
+``n_resamples``      yes       a positive integer
+``seed``             yes       a non-negative integer
+``method``           no        the interval's method (default ``"percentile"``)
+``paired``           no        true (default) or false
+``lower_is_better``  no        true when the metric is a loss (default false)
+``group``            no        the column of group labels (the cluster bootstrap)
+``group_weighting``  no        with ``group``: ``"items"`` (default) or ``"groups"``
+``stratum``          no        the column of stratum labels
+``stratum_weights``  no        with ``stratum``: a table ``label = weight``
+==================== ========= ==============================================================
+
+``baseline`` and ``pairs`` are one or the other, or neither: then the family is every
+pair of ``systems``, each ``later - earlier`` in their order, and the result has rank
+intervals and a best set.  A plan must state the seed: a seed derived from the data
+would be fixed only once the data are.
+
+The hash covers the plan file only.  A metric read from ``FILE.py`` is named, not
+hashed: fix that file too (its own ``sha256sum``), or use a built-in metric.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> folder = tempfile.TemporaryDirectory()
+>>> path = pathlib.Path(folder.name, "plan.toml")
+>>> _ = path.write_text('''
+... systems = ["base", "v1", "v2"]
+... baseline = "base"
+... metric = "mean"
+... confidence_level = 0.95
+... correction = "max-t"
+... n_resamples = 10000
+... seed = 20261201
+... ''')
+>>> plan = read_plan(path)
+>>> plan.comparisons()
+(('base', 'v1'), ('base', 'v2'))
+>>> plan.sha256 == plan_sha256(path)
+True
+>>> plan.check_family(["v2", "v1", "base"], seed=20261201)  # (what the command line gave)
+>>> plan.check_family(["base", "v1", "v2"], seed=7)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pairboot.errors.InputError: `seed=7` differs from the plan (...plan.toml: seed = 20261201)
+>>> folder.cleanup()
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import math
+import numbers
+import os
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from pairboot.design import GROUP_WEIGHTINGS
+from pairboot.errors import InputError
+from pairboot.intervals import METHODS
+from pairboot.metrics import Metric
+from pairboot.metrics.names import builtin_metrics, load_metric
+from pairboot.multiple import CORRECTIONS
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # (Python 3.10 has no tomllib; tomli is the same parser)
+    import tomli as tomllib
+
+REQUIRED = ("systems", "metric", "confidence_level", "correction", "n_resamples", "seed")
+"""The keys every plan states."""
+
+OPTIONAL = ("baseline", "pairs", "method", "paired", "lower_is_better", "group",
+            "group_weighting", "stratum", "stratum_weights")
+"""The keys a plan may state; without them, the defaults of :func:`pairboot.compare_many`
+(and without ``baseline`` and ``pairs``, all pairs)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
+    """A family of comparisons fixed in advance, as :func:`read_plan` reads it from a file.
+
+    Attributes
+    ----------
+    path : str
+        The plan file, as it was given.
+    sha256 : str
+        The SHA-256 of the file's bytes (hex), as ``sha256sum`` prints it.
+    systems : tuple of str
+        The systems, in order.
+    baseline : str or None
+    pairs : tuple of (str, str) or None
+        The comparisons ``b - a``.  Neither ``baseline`` nor ``pairs``: all pairs.
+    metric : str
+        As the file writes it: a built-in metric's name, ``"FILE.py:NAME"`` (relative to
+        the plan's folder) or ``"MODULE:NAME"``.
+    confidence_level, correction, n_resamples, seed
+    method, paired, lower_is_better
+        The file's, or :func:`pairboot.compare_many`'s defaults.
+    group, stratum : str or None
+        The columns of group and stratum labels.
+    group_weighting : str
+    stratum_weights : mapping of str to float, or None
+    """
+
+    path: str
+    sha256: str
+    systems: tuple[str, ...]
+    metric: str
+    confidence_level: float
+    correction: str
+    n_resamples: int
+    seed: int
+    baseline: str | None = None
+    pairs: tuple[tuple[str, str], ...] | None = None
+    method: str = "percentile"
+    paired: bool = True
+    lower_is_better: bool = False
+    group: str | None = None
+    group_weighting: str = "items"
+    stratum: str | None = None
+    stratum_weights: Mapping[str, float] | None = None
+
+    def comparisons(self) -> tuple[tuple[str, str], ...]:
+        """The family as ``(a, b)`` pairs, each compared as ``b - a``, in the order
+        :func:`pairboot.compare_many` reports them (given ``systems`` in their order)."""
+        return _family(self.systems, self.baseline, self.pairs)
+
+    def compare_many_keywords(self, *, groups=None, strata=None) -> dict:
+        """The keywords of :func:`pairboot.compare_many` that run this plan.
+
+        ``groups`` and ``strata`` are the labels of the plan's ``group`` and ``stratum``
+        columns, one per item: required when the plan names the column, refused when it
+        does not.  A ``"FILE.py:NAME"`` metric is loaded (its code runs).
+
+        Pass the scores in the plan's order, ``{name: scores[name] for name in
+        plan.systems}``: with all pairs, that order decides each comparison's direction.
+        """
+        for labels, column, argument in ((groups, self.group, "groups"),
+                                         (strata, self.stratum, "strata")):
+            key = "group" if argument == "groups" else "stratum"
+            if column is not None and labels is None:
+                raise InputError(
+                    f"{self.path} names a {key} column, {column!r}: pass its labels as "
+                    f"`{argument}`", param=argument,
+                )
+            if column is None and labels is not None:
+                raise InputError(
+                    f"`{argument}` is outside the plan: {self.path} names no {key} column",
+                    param=argument,
+                )
+        return {
+            "baseline": self.baseline,
+            "pairs": None if self.pairs is None else list(self.pairs),
+            "correction": self.correction,
+            "lower_is_better": self.lower_is_better,
+            "paired": self.paired,
+            "groups": groups,
+            "group_weighting": self.group_weighting,
+            "strata": strata,
+            "strata_weights": None if self.stratum_weights is None else dict(
+                self.stratum_weights),
+            "metric": self._metric(),
+            "n_resamples": self.n_resamples,
+            "confidence_level": self.confidence_level,
+            "method": self.method,
+            "seed": self.seed,
+        }
+
+    def check_family(
+        self,
+        names: Iterable[str],
+        *,
+        baseline: str | None = None,
+        pairs: Sequence[tuple[str, str]] | None = None,
+        metric: str | None = None,
+        confidence_level: float | None = None,
+        correction: str | None = None,
+        n_resamples: int | None = None,
+        seed: int | str | None = None,
+        method: str | None = None,
+        paired: bool | None = None,
+        lower_is_better: bool | None = None,
+        group: str | None = None,
+        group_weighting: str | None = None,
+        stratum: str | None = None,
+        stratum_weights: Mapping[str, float] | None = None,
+    ) -> None:
+        """Refuse a run that is not exactly this plan (an :class:`InputError`).
+
+        ``names`` are the run's systems, in any order; they must be the plan's, all of
+        them.  Every other argument is what the user gave for the run (say, on the
+        command line), None where nothing was given: the plan's value is used then.
+        What was given must be the plan's: the same family (``baseline`` or ``pairs``
+        as the plan has them, or the same comparisons listed as ``pairs``), the same
+        options.  ``metric`` is a name as :func:`read_plan` takes it, a ``FILE.py``
+        relative to the current folder; ``group`` and ``stratum`` are column names.
+        """
+        names = [str(n) for n in names]
+        here = f"{self.path}: systems = {_toml(list(self.systems))}"
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise InputError(f"the run names system {twice!r} twice", param="scores")
+        for name in names:
+            if name not in self.systems:
+                raise InputError(
+                    f"system {name!r} is not in the plan ({here})", param="scores")
+        for name in self.systems:
+            if name not in names:
+                raise InputError(
+                    f"the plan's system {name!r} is missing from the run ({here})",
+                    param="scores",
+                )
+
+        if baseline is not None or pairs is not None:
+            if baseline is not None and pairs is not None:
+                raise InputError("give `baseline` or `pairs`, not both", param="pairs")
+            asked = (f"`baseline={baseline!r}`" if baseline is not None else "`pairs`")
+            run = _family(self.systems, baseline, pairs, asked=asked)
+            planned = self.comparisons()
+            if self.baseline is not None:
+                here = f"{self.path}: baseline = {_toml(self.baseline)}"
+            elif self.pairs is not None:
+                here = f"{self.path}: pairs = {_toml([list(p) for p in self.pairs])}"
+            else:
+                here = f"{self.path}: all pairs of {_toml(list(self.systems))}"
+            for a, b in run:
+                if (a, b) not in planned:
+                    turned = " (the plan has it the other way round)" if (
+                        b, a) in planned else ""
+                    raise InputError(
+                        f"{asked} asks for {b} - {a}, outside the plan{turned} ({here})",
+                        param="pairs" if pairs is not None else "baseline",
+                    )
+            for a, b in planned:
+                if (a, b) not in run:
+                    raise InputError(
+                        f"{asked} leaves out the plan's {b} - {a} ({here})",
+                        param="pairs" if pairs is not None else "baseline",
+                    )
+
+        if metric is not None and not self._same_metric(metric):
+            self._differs("metric", metric, "metric", self.metric)
+        given = (
+            ("confidence_level", confidence_level, "confidence_level", self.confidence_level),
+            ("correction", correction, "correction", self.correction),
+            ("n_resamples", n_resamples, "n_resamples", self.n_resamples),
+            ("seed", seed, "seed", self.seed),
+            ("method", method, "method", self.method),
+            ("paired", paired, "paired", self.paired),
+            ("lower_is_better", lower_is_better, "lower_is_better", self.lower_is_better),
+            ("groups", group, "group", self.group),
+            ("group_weighting", group_weighting, "group_weighting", self.group_weighting),
+            ("strata", stratum, "stratum", self.stratum),
+        )
+        for argument, value, key, planned_value in given:
+            if value is not None and not _same(value, planned_value):
+                self._differs(argument, value, key, planned_value)
+        if stratum_weights is not None:
+            run_weights = ({str(k): v for k, v in stratum_weights.items()}
+                           if isinstance(stratum_weights, Mapping) else stratum_weights)
+            planned = None if self.stratum_weights is None else dict(self.stratum_weights)
+            if run_weights != planned:
+                self._differs("strata_weights", None, "stratum_weights", planned)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _differs(self, argument: str, value, key: str, planned) -> None:
+        token = f"`{argument}`" if value is None else f"`{argument}={value!r}`"
+        where = (f"{self.path}: {key} = {_toml(planned)}" if planned is not None
+                 else f"{self.path} has no {key!r}")
+        raise InputError(f"{token} differs from the plan ({where})", param=argument)
+
+    def _metric_file(self) -> str | None:
+        """The plan's ``FILE.py`` metric file as a path from here, or None."""
+        where, _, _ = self.metric.rpartition(":")
+        if not _is_file(where):
+            return None
+        return os.path.join(os.path.dirname(self.path), where)
+
+    def _metric(self) -> str | Metric:
+        if ":" not in self.metric:
+            return self.metric
+        file = self._metric_file()
+        if file is None:
+            return load_metric(self.metric)
+        return load_metric(f"{file}:{self.metric.rpartition(':')[2]}")
+
+    def _same_metric(self, metric) -> bool:
+        if not isinstance(metric, str):
+            return False
+        if ":" not in metric or ":" not in self.metric:
+            return _metric_key(metric) == _metric_key(self.metric)
+        where, _, name = metric.rpartition(":")
+        file = self._metric_file()
+        if name != self.metric.rpartition(":")[2] or _is_file(where) != (file is not None):
+            return False
+        if file is None:
+            return where == self.metric.rpartition(":")[0]
+        return os.path.realpath(where) == os.path.realpath(file)
+
+
+def plan_sha256(path) -> str:
+    """The SHA-256 (hex) of the plan file's bytes: what ``sha256sum plan.toml`` prints.
+
+    It is the hash of the bytes, not of the parsed content, so a changed comment, space
+    or line ending changes it: the file must reach the reader as it was hashed.
+    """
+    return hashlib.sha256(_read(path)).hexdigest()
+
+
+def read_plan(path) -> Plan:
+    """The :class:`Plan` in the TOML file ``path``, checked.
+
+    Raises :class:`InputError` with a one-line message naming the file and the key (or
+    the line, when the file is not valid TOML): a key that is not a plan key, a missing
+    required key, a value of the wrong kind, a system named twice, a baseline or a pair
+    naming no system, a pair given twice, both ``baseline`` and ``pairs``, a level
+    outside (0, 1), resamples below 1, a negative seed, an unknown correction, method
+    or metric.  The hash is of the very bytes parsed.
+    """
+    where = os.fspath(path)
+    raw = _read(path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}{_toml_error(exc, text)}") from None
+    check = _Checker(where, data)
+    return Plan(path=where, sha256=hashlib.sha256(raw).hexdigest(), **check.fields())
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _read(path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise InputError(
+            f"plan file {os.fspath(path)}: cannot be read ({exc.strerror or exc})"
+        ) from None
+
+
+def _toml_error(exc: Exception, text: str) -> str:
+    """", line L, column C: not valid TOML: ..." from tomllib's message."""
+    message = str(exc)
+    found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if found:
+        reason = message[:found.start()]
+        place = f", line {found[1]}, column {found[2]}"
+    elif message.endswith("(at end of document)"):
+        reason = message[:-len("(at end of document)")].rstrip()
+        place = f", line {max(1, len(text.splitlines()))} (the end)"
+    else:
+        reason, place = message, ""
+    reason = reason[:1].lower() + reason[1:]
+    return f"{place}: not valid TOML: {reason}"
+
+
+class _Checker:
+    """The keys of one plan file, checked one by one with messages naming the key."""
+
+    def __init__(self, where: str, data: dict) -> None:
+        self.where = where
+        self.data = data
+
+    def fail(self, key: str, problem: str):
+        raise InputError(f"{self.where}: key {key!r}: {problem}")
+
+    def fields(self) -> dict:
+        d = self.data
+        known = REQUIRED + OPTIONAL
+        for key in d:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else (
+                    f" (the keys: {', '.join(known)})")
+                self.fail(key, f"not a plan key{hint}")
+        for key in REQUIRED:
+            if key not in d:
+                raise InputError(f"{self.where}: key {key!r} is missing: a plan states "
+                                 f"{', '.join(REQUIRED)}")
+        out: dict = {}
+        systems = out["systems"] = self.systems()
+        if "baseline" in d and "pairs" in d:
+            self.fail("pairs", "give 'baseline' or 'pairs', not both")
+        if "baseline" in d:
+            baseline = self.text("baseline")
+            if baseline not in systems:
+                self.fail("baseline", f"{baseline!r} is not one of the systems "
+                                      f"({', '.join(systems)})")
+            out["baseline"] = baseline
+        if "pairs" in d:
+            out["pairs"] = self.pairs(systems)
+        out["metric"] = self.metric()
+        out["confidence_level"] = self.level()
+        out["correction"] = self.choice("correction", CORRECTIONS)
+        out["n_resamples"] = self.integer("n_resamples", 1, "a positive integer")
+        out["seed"] = self.integer("seed", 0, "a non-negative integer")
+        if "method" in d:
+            out["method"] = self.choice("method", METHODS)
+        for key in ("paired", "lower_is_better"):
+            if key in d:
+                if not isinstance(d[key], bool):
+                    self.fail(key, f"must be true or false, got {_toml(d[key])}")
+                out[key] = d[key]
+        for key in ("group", "stratum"):
+            if key in d:
+                out[key] = self.text(key)
+        if "group_weighting" in d:
+            if "group" not in d:
+                self.fail("group_weighting", "given without 'group' (the column of "
+                                             "group labels)")
+            out["group_weighting"] = self.choice("group_weighting", GROUP_WEIGHTINGS)
+        if "stratum_weights" in d:
+            if "stratum" not in d:
+                self.fail("stratum_weights", "given without 'stratum' (the column of "
+                                             "stratum labels)")
+            out["stratum_weights"] = self.weights()
+        return out
+
+    def text(self, key: str) -> str:
+        value = self.data[key]
+        if not isinstance(value, str) or not value:
+            self.fail(key, f"must be a non-empty string, got {_toml(value)}")
+        return value
+
+    def choice(self, key: str, options: Sequence[str]) -> str:
+        value = self.data[key]
+        if value not in options:
+            self.fail(key, f"must be one of {', '.join(options)}, got {_toml(value)}")
+        return value
+
+    def integer(self, key: str, low: int, what: str) -> int:
+        value = self.data[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            self.fail(key, f"must be {what}, got {_toml(value)}")
+        return value
+
+    def level(self) -> float:
+        value = self.data["confidence_level"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail("confidence_level", f"must be a number, got {_toml(value)}")
+        if not 0.0 < value < 1.0:
+            self.fail("confidence_level", f"must be between 0 and 1, got {_toml(value)}")
+        return float(value)
+
+    def systems(self) -> tuple[str, ...]:
+        value = self.data["systems"]
+        if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
+            self.fail("systems", f"must be a list of system names, got {_toml(value)}")
+        if len(value) < 2:
+            self.fail("systems", f"must name at least two systems, got {_toml(value)}")
+        for s in value:
+            if value.count(s) > 1:
+                self.fail("systems", f"names {s!r} twice")
+        return tuple(value)
+
+    def pairs(self, systems: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        value = self.data["pairs"]
+        if not isinstance(value, list):
+            self.fail("pairs", f"must be a list of pairs [a, b], got {_toml(value)}")
+        if not value:
+            self.fail("pairs", "empty; leave it out for all pairs")
+        out: list[tuple[str, str]] = []
+        for pair in value:
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(s, str) for s in pair)):
+                self.fail("pairs", f"{_toml(pair)} must be a pair of system names")
+            for s in pair:
+                if s not in systems:
+                    self.fail("pairs", f"{_toml(pair)}: {s!r} is not one of the systems "
+                                       f"({', '.join(systems)})")
+            a, b = pair
+            if a == b:
+                self.fail("pairs", f"{_toml(pair)} compares a system with itself")
+            if (a, b) in out or (b, a) in out:
+                self.fail("pairs", f"{_toml(pair)} is in the family twice")
+            out.append((a, b))
+        return tuple(out)
+
+    def metric(self) -> str:
+        value = self.text("metric")
+        if ":" not in value:
+            if _metric_key(value) not in builtin_metrics():
+                self.fail("metric", f"unknown metric {value!r}; choose one of "
+                                    f"{', '.join(builtin_metrics())}, FILE.py:NAME or "
+                                    "MODULE:NAME")
+            return value
+        where, _, name = value.rpartition(":")
+        if not where or not name:
+            self.fail("metric", f"must be a metric's name, FILE.py:NAME or MODULE:NAME, "
+                                f"got {value!r}")
+        if _is_file(where):
+            file = os.path.join(os.path.dirname(self.where), where)
+            if not os.path.isfile(file):
+                self.fail("metric", f"metric file {file} does not exist (a FILE.py is "
+                                    "relative to the plan's folder)")
+        return value
+
+    def weights(self) -> Mapping[str, float]:
+        value = self.data["stratum_weights"]
+        if not isinstance(value, dict) or not value:
+            self.fail("stratum_weights", "must be a table of stratum = weight, got "
+                                         f"{_toml(value)}")
+        for label, w in value.items():
+            if (isinstance(w, bool) or not isinstance(w, numbers.Real)
+                    or not math.isfinite(w) or w <= 0):
+                self.fail("stratum_weights", f"the weight of stratum {label!r} must be a "
+                                             f"positive number, got {_toml(w)}")
+        return MappingProxyType({label: float(w) for label, w in value.items()})
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _family(systems: Sequence[str], baseline, pairs, *, asked: str = "`pairs`"
+            ) -> tuple[tuple[str, str], ...]:
+    """The comparisons (a, b) of a family, as :func:`pairboot.compare_many` orders them."""
+    if baseline is not None:
+        if baseline not in systems:
+            raise InputError(f"`baseline` {baseline!r} is not one of the systems "
+                             f"({', '.join(systems)})", param="baseline")
+        return tuple((baseline, s) for s in systems if s != baseline)
+    if pairs is None:
+        return tuple((a, b) for i, a in enumerate(systems) for b in systems[i + 1:])
+    out = []
+    for pair in pairs:
+        if isinstance(pair, str) or len(pair) != 2:
+            raise InputError(f"{asked}: {pair!r} must be a pair of system names",
+                             param="pairs")
+        out.append((str(pair[0]), str(pair[1])))
+    return tuple(out)
+
+
+def _is_file(where: str) -> bool:
+    """Whether a metric's ``where`` (before the ``:``) is a file rather than a module."""
+    return where.endswith(".py") or os.sep in where or "/" in where
+
+
+def _metric_key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def _same(value, planned) -> bool:
+    if isinstance(planned, bool) or isinstance(value, bool):
+        return type(value) is type(planned) and value == planned
+    if isinstance(planned, float):
+        return isinstance(value, numbers.Real) and float(value) == planned
+    if isinstance(planned, int):
+        return isinstance(value, numbers.Integral) and int(value) == planned
+    return value == planned
+
+
+def _toml(value) -> str:
+    """``value`` as TOML writes it (for messages)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}"
+                               for k, v in value.items()) + "}"
+    return repr(value)

@@ -1,0 +1,145 @@
+"""The command line with a family of systems: a file per system, or --systems."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, run_in_process
+
+import pairboot
+
+RNG = np.random.default_rng(31)
+N = 150
+BASE = RNG.random(N)
+SCORES = {"base": BASE, "v1": BASE + RNG.normal(0.06, 0.05, N),
+          "v2": BASE + RNG.normal(0.0, 0.05, N), "v3": BASE + RNG.normal(-0.04, 0.05, N)}
+FAST = ("--resamples", "2000", "--seed", "5")
+
+
+def write_files(folder):
+    paths = []
+    for name, values in SCORES.items():
+        order = np.random.default_rng(len(name)).permutation(N)  # rows in another order
+        rows = "".join(f"q{i},{float(values[i])!r}\n" for i in order)
+        path = folder / f"{name}.csv"
+        path.write_text("id,score\n" + rows)
+        paths.append(str(path))
+    return paths
+
+
+def json_of(*args):
+    proc = run_in_process(*args, "--format", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    return json.loads(proc.stdout)
+
+
+def test_a_file_per_system_is_compare_many_on_the_aligned_scores(tmp_path):
+    files = write_files(tmp_path)
+    data = json_of("compare", *files, "--id", "id", "--baseline", "base", *FAST)
+    order = np.random.default_rng(len("base")).permutation(N)  # (the first file's rows)
+    aligned = {name: values[order] for name, values in SCORES.items()}
+    expected = pairboot.compare_many(aligned, baseline="base", n_resamples=2000, seed=5)
+    assert [(c["a"], c["b"]) for c in data["comparisons"]] == [
+        ("base", "v1"), ("base", "v2"), ("base", "v3")]
+    for got, want in zip(data["comparisons"], expected.comparisons):
+        assert got["estimate"] == pytest.approx(want.estimate, abs=1e-12)
+        assert got["p_adjusted"] == pytest.approx(want.p_adjusted, abs=1e-12)
+        assert got["significant"] == want.significant
+    assert data["correction"] == "max-t" and data["family_size"] == 3
+
+
+def test_one_file_with_systems_and_names(tmp_path):
+    path = tmp_path / "runs.csv"
+    cols = list(SCORES)
+    rows = "".join(",".join([f"q{i}", *(repr(float(SCORES[c][i])) for c in cols)]) + "\n"
+                   for i in range(N))
+    path.write_text("id," + ",".join(cols) + "\n" + rows)
+    data = json_of("compare", str(path), "--systems", ",".join(cols), "--id", "id",
+                   "--names", "B0,V1,V2,V3", "--correction", "holm", *FAST)
+    expected = pairboot.compare_many(dict(zip(["B0", "V1", "V2", "V3"], SCORES.values())),
+                                     correction="holm", n_resamples=2000, seed=5)
+    assert [(c["a"], c["b"]) for c in data["comparisons"]] == [
+        (c.a, c.b) for c in expected.comparisons]
+    assert [c["p_adjusted"] for c in data["comparisons"]] == pytest.approx(
+        [c.p_adjusted for c in expected.comparisons], abs=1e-12)
+    assert set(data["rank_intervals"]) == {"B0", "V1", "V2", "V3"}
+
+
+def test_text_report_of_a_family(tmp_path):
+    files = write_files(tmp_path)
+    proc = run_in_process("compare", *files, "--id", "id", *FAST)
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = proc.stdout.decode()
+    for name in SCORES:
+        assert name in text
+    assert "chosen when the command was run" in text
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--fail-if", "worse"], ["--fail-if decides between two systems"]),
+    (["--names", "a,b"], ["--names gives 2 names for 4 systems"]),
+    (["--names", "a,b,a,c"], ["--names", "named twice"]),
+    (["--baseline", "nope"], ["--baseline nope: not one of the systems"]),
+    (["--a", "base"], ["--a/--b name two systems"]),
+])
+def test_family_errors(tmp_path, extra, words):
+    files = write_files(tmp_path)
+    assert_one_line_error(run_in_process("compare", *files, "--id", "id", *FAST, *extra),
+                          *words)
+
+
+def test_systems_needs_one_file(tmp_path):
+    files = write_files(tmp_path)
+    assert_one_line_error(run_in_process("compare", *files[:2], "--systems", "a,b"),
+                          "--systems names the columns of one file")
+
+
+PLAN = """\
+systems = ["base", "v1", "v2", "v3"]
+baseline = "base"
+metric = "mean"
+confidence_level = 0.95
+correction = "max-t"
+n_resamples = 2000
+seed = 5
+"""
+
+
+def test_a_plan_runs_exactly_and_its_hash_is_in_the_report(tmp_path):
+    import hashlib
+
+    files = write_files(tmp_path)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    digest = hashlib.sha256(plan.read_bytes()).hexdigest()
+    proc = run_in_process("plan", "hash", str(plan))
+    assert proc.returncode == 0 and proc.stdout.decode().strip() == digest
+    data = json_of("compare", *files, "--id", "id", "--plan", str(plan))
+    planned = json_of("compare", *files, "--id", "id", "--baseline", "base", *FAST)
+    assert [c["p_adjusted"] for c in data["comparisons"]] == [
+        c["p_adjusted"] for c in planned["comparisons"]]
+    assert digest in json.dumps(data)
+    text = run_in_process("compare", *files, "--id", "id", "--plan", str(plan))
+    assert digest in text.stdout.decode()
+    assert "chosen when the command was run" not in text.stdout.decode()
+
+
+@pytest.mark.parametrize("extra", [
+    ["--seed", "6"], ["--level", "0.9"], ["--correction", "holm"], ["--resamples", "999"],
+])
+def test_a_run_outside_the_plan_is_refused(tmp_path, extra):
+    files = write_files(tmp_path)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    assert_one_line_error(run_in_process("compare", *files, "--id", "id", "--plan",
+                                         str(plan), *extra), "plan")
+
+
+def test_a_plan_refuses_a_system_outside_it(tmp_path):
+    files = write_files(tmp_path)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN.replace('"v3"]', '"v4"]'))
+    assert_one_line_error(run_in_process("compare", *files, "--id", "id", "--plan",
+                                         str(plan)), "plan")
