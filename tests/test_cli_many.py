@@ -143,3 +143,20 @@ def test_a_plan_refuses_a_system_outside_it(tmp_path):
     plan.write_text(PLAN.replace('"v3"]', '"v4"]'))
     assert_one_line_error(run_in_process("compare", *files, "--id", "id", "--plan",
                                          str(plan)), "plan")
+
+
+def test_plot_draws_the_family_or_the_distribution(tmp_path):
+    pytest.importorskip("matplotlib")
+    files = write_files(tmp_path)
+    forest, dist = tmp_path / "forest.png", tmp_path / "dist.svg"
+    assert run_in_process("compare", *files, "--id", "id", *FAST, "--plot",
+                          str(forest)).returncode == 0
+    assert forest.read_bytes().startswith(b"\x89PNG")
+    assert run_in_process("compare", *files[:2], "--id", "id", *FAST, "--plot",
+                          str(dist)).returncode == 0
+    assert b"<svg" in dist.read_bytes()[:500]
+    assert_one_line_error(run_in_process("compare", *files[:2], "--id", "id", "--plot",
+                                         str(tmp_path / "x.txt")), "--plot", ".png")
+    # never over an input, and checked before the run
+    assert_one_line_error(run_in_process("compare", *files[:2], "--id", "id", "--plot",
+                                         files[0]), "--plot")

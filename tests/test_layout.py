@@ -23,6 +23,7 @@ CLI_MAY_IMPORT = {
     "pairboot.errors",
     "pairboot.io",
     "pairboot.metrics",
+    "pairboot.plot",
     "pairboot.report",
 }
 """The command line is a thin shell over the public API, the readers and the reports."""

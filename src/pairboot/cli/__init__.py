@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import pairboot
 import pairboot.io as pbio
 from pairboot.cli.inputs import load_inputs, load_many, many_systems, metric_option
-from pairboot.cli.output import check_output, input_files, write_report
+from pairboot.cli.output import check_output, check_plot, input_files, write_plot, write_report
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -60,6 +60,7 @@ def run_compare(args) -> int:
             f"interval give --level {args.level / 100:g})"
         )
     how = check_output(args.output, input_files(args)) if args.output is not None else None
+    args.plot_kind = check_plot(args.plot, input_files(args)) if args.plot else None
     args.metric_object = metric_option(args.metric)
     if many_systems(args):
         return run_many(args, how)
@@ -91,6 +92,9 @@ def run_compare(args) -> int:
     finally:
         bar.close()
     write_report(render(result, args.format, inputs.context), how, args.output)
+    if args.plot:
+        _draw(args, lambda plot: plot.plot(result, name_a=inputs.context.name_a,
+                                           name_b=inputs.context.name_b))
     if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
         for w in result.warnings:  # a file or a machine format: say them where a user looks
             print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
@@ -159,10 +163,25 @@ def run_many(args, how: str | None) -> int:
         reword=cli_spelling,
     )
     write_report(render_family(result, args.format, context), how, args.output)
+    if args.plot:
+        _draw(args, lambda plot: plot.plot_family(result))
     if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
         for w in result.warnings:
             print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
     return EXIT_OK
+
+
+def _draw(args, draw) -> None:
+    """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # (a file, never a window)
+        import pairboot.plot as plot
+    except ImportError:
+        raise ImportError('--plot needs matplotlib: pip install "pairboot[plot]"') from None
+    ax = draw(plot)
+    write_plot(ax.figure, args.plot, args.plot_kind)
 
 
 def _cli_message(exc: BaseException) -> str:

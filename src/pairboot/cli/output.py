@@ -18,8 +18,9 @@ from pairboot.errors import InputError
 from pairboot.io import STDIN
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace.
+def write_atomically(path: str, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to ``path`` via a temporary file in the same folder and
+    os.replace.
 
     A reader never sees a half-written report, and a failed run leaves any previous file
     untouched.
@@ -27,7 +28,9 @@ def write_atomically(path: str, text: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        binary = isinstance(text, bytes)
+        with (os.fdopen(fd, "wb") if binary
+              else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -114,3 +117,29 @@ def write_report(text: str, how: str | None, path: str | None) -> None:
             f.write(text)
     else:
         write_atomically(os.path.realpath(path), text)
+
+
+PLOT_FORMATS = ("png", "svg", "pdf")
+"""The --plot file's formats, by its extension."""
+
+
+def check_plot(path: str, inputs: Sequence[str]) -> str:
+    """Refuse a --plot file of another format, standard output, or one that cannot be
+    written or would overwrite an input, before the run; its format."""
+    kind = os.path.splitext(path)[1].lower().lstrip(".")
+    if kind not in PLOT_FORMATS:
+        raise InputError(f"--plot {path}: give a file ending in "
+                         f"{', '.join('.' + k for k in PLOT_FORMATS)}")
+    how = check_output(path, inputs)
+    if how == "stdout":
+        raise InputError("--plot: a picture is not written to standard output; name a file")
+    return kind
+
+
+def write_plot(figure, path: str, kind: str) -> None:
+    """Save a matplotlib figure to ``path``, atomically, as ``kind``."""
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=kind)
+    write_atomically(os.path.realpath(path), buffer.getvalue())

@@ -206,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="report format (default text)")
     out.add_argument("--output", "-o", metavar="FILE",
                      help="write the report to FILE (atomically) instead of standard output")
+    out.add_argument("--plot", metavar="FILE",
+                     help="also draw the result to FILE (.png, .svg or .pdf; needs "
+                     "matplotlib): the bootstrap distribution of B - A, or a family's "
+                     "forest plot")
     out.add_argument("--no-progress", action="store_true",
                      help="no status lines: neither the reading nor the resampling progress "
                      "(they only show on a terminal, for long runs)")
