@@ -80,7 +80,7 @@ def test_text_report_of_a_family(tmp_path):
 @pytest.mark.parametrize(("extra", "words"), [
     (["--fail-if", "worse"], ["--fail-if decides between two systems"]),
     (["--names", "a,b"], ["--names gives 2 names for 4 systems"]),
-    (["--names", "a,b,a,c"], ["--names", "named twice"]),
+    (["--names", "a,b,a,c"], ["--names names 'a' twice"]),
     (["--baseline", "nope"], ["--baseline nope: not one of the systems"]),
     (["--a", "base"], ["--a/--b name two systems"]),
 ])
@@ -160,3 +160,12 @@ def test_plot_draws_the_family_or_the_distribution(tmp_path):
     # never over an input, and checked before the run
     assert_one_line_error(run_in_process("compare", *files[:2], "--id", "id", "--plot",
                                          files[0]), "--plot")
+
+
+def test_a_plan_with_two_files_is_still_the_plan(tmp_path):
+    # (with two files --plan was ignored: a plain two-system compare ran)
+    files = write_files(tmp_path)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN)
+    assert_one_line_error(run_in_process("compare", *files[:2], "--id", "id", "--plan",
+                                         str(plan)), "plan")

@@ -47,14 +47,16 @@ def reference_max_t(estimates, se, replicates, alpha):
     """Max-t in plain Python, from the definitions.
 
     Returns ``(critical, t, p_single, p_stepdown, p_marginal)``.  A comparison without
-    spread (se 0 or undefined) has no roots; its statistic is 0 for a zero estimate and
-    +-inf otherwise.  A NaN replicate gives no root.  The critical value is the
+    spread (se 0 or undefined) has roots 0; its statistic is 0 for a zero estimate and
+    +-inf otherwise.  A replicate with a NaN for some comparison is left out, as
+    compare() leaves undefined replicates out.  The critical value is the
     ``(k + 1)``-th largest maximum for the largest count ``k`` with
     ``(1 + k) / (B + 1) < alpha`` (infinite when there is none).
     """
     estimates = [float(e) for e in estimates]
     se = [float(s) for s in se]
-    rows = [[float(v) for v in row] for row in np.asarray(replicates)]
+    rows = [[float(v) for v in row] for row in np.asarray(replicates)
+            if not any(math.isnan(float(v)) for v in row)]
     b, m = len(rows), len(estimates)
     spread = [math.isfinite(s) and s > 0 for s in se]
     t = []
@@ -63,8 +65,7 @@ def reference_max_t(estimates, se, replicates, alpha):
             t.append(e / s)
         else:
             t.append(0.0 if e == 0 else math.copysign(math.inf, e))
-    roots = [[abs((row[j] - estimates[j]) / se[j])
-              if spread[j] and not math.isnan(row[j]) else None for j in range(m)]
+    roots = [[abs((row[j] - estimates[j]) / se[j]) if spread[j] else 0.0 for j in range(m)]
              for row in rows]
 
     def maxima(columns):
@@ -77,6 +78,7 @@ def reference_max_t(estimates, se, replicates, alpha):
     def p(values, x):
         return (1 + sum(1 for v in values if v >= x)) / (b + 1)
 
+    alpha = round(alpha, 12)  # (as the level is written: 1 - 0.95 is not 0.05 in binary)
     everything = maxima(range(m))
     k_best = None
     for k in range(b):
@@ -409,7 +411,10 @@ def test_holm_and_bonferroni_rows(correction, method):
             np.testing.assert_array_equal(expected, by_definition)
         np.testing.assert_array_equal([c.p_adjusted for c in res.comparisons], expected)
         for c in res.comparisons:
-            assert c.p_single_step is None and c.note is None
+            assert c.p_single_step is None
+            low, high = c.confidence_interval
+            # Holm may reject where the Bonferroni interval includes 0; the row says so
+            assert (c.note is not None) == (c.significant != (low > 0 or high < 0))
             assert c.significant == (c.p_adjusted < 0.05)
             # Bonferroni's interval: compare's at level 1 - alpha / m, on the same draws
             wide = pairboot.compare(FOUR[c.a], FOUR[c.b], confidence_level=1 - 0.05 / m,
@@ -648,3 +653,75 @@ def test_family_wise_error_under_a_global_null():
         1 - alpha / (2 * (4 if family == "baseline" else 10))) for family, c in criticals.items()}
     assert ratio < 0.9, (f"max-t c / Bonferroni z = {ratio:.3f} for strongly correlated "
                          f"comparisons; {null_ratios} under the null; FWER {rates}")
+
+
+# --- from the review of the first version ------------------------------------------------
+
+
+@quiet
+def test_identical_systems_are_not_significant():
+    # (their comparisons had no roots: c was -inf, every p 1/(B+1), intervals NaN)
+    x = np.random.default_rng(1).random(200)
+    res = pairboot.compare_many({"a": x, "b": x.copy(), "c": x.copy()}, seed=1,
+                                n_resamples=999, backend="numpy")
+    for c in res.comparisons:
+        assert not c.significant and c.p_adjusted == 1.0
+        assert tuple(c.confidence_interval) == (0.0, 0.0)
+    mixed = pairboot.compare_many(
+        {"a": x, "b": x + np.random.default_rng(2).normal(0.2, 0.1, 200), "c": x.copy()},
+        baseline="a", seed=1, n_resamples=999, backend="numpy")
+    (_, same) = mixed.comparisons
+    assert not same.significant and same.p_adjusted == 1.0 and same.p_single_step == 1.0
+
+
+def test_undefined_replicates_are_left_out_of_max_t():
+    rng = np.random.default_rng(3)
+    replicates = rng.normal(0, 1, (400, 2))
+    full = max_t(np.array([1.8, 0.0]), np.ones(2), replicates[:200], 0.05)
+    holed = replicates.copy()
+    holed[200:, 0] = np.nan  # half the rows undefined for one comparison
+    half = max_t(np.array([1.8, 0.0]), np.ones(2), holed, 0.05)
+    assert half.n_used == 200
+    assert half.critical_value == full.critical_value
+    np.testing.assert_array_equal(half.p_stepdown, full.p_stepdown)
+
+
+def test_a_p_value_of_exactly_alpha_does_not_reject():
+    # B = 999 replicates whose maxima are 1, 2, ..., 999: a statistic equal to the 49th
+    # largest is reached by 49 maxima, p = (1 + 49) / 1000 = 0.05 exactly, which does not
+    # reject at 95% (1 - 0.95 is 0.050000000000000044 in binary: it once did)
+    maxima = np.arange(1, 1000, dtype=float)
+    t = float(maxima[-49])
+    reps = np.column_stack([maxima + t, np.zeros(999)])  # roots |rep - t| = maxima
+    res = max_t(np.array([t, 0.0]), np.ones(2), reps, 1 - 0.95)
+    assert res.p_single_step[0] == pytest.approx(0.05, abs=1e-15)
+    assert not abs(res.t[0]) > res.critical_value
+    assert res.critical_value == maxima[-49]
+
+
+@quiet
+def test_max_t_rows_keep_p_value_below_adjusted_below_single_step():
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        base = rng.random(120)
+        scores = {f"s{j}": base + rng.normal(0.01 * j, 0.08, 120) for j in range(4)}
+        res = pairboot.compare_many(scores, seed=seed, n_resamples=999, backend="numpy")
+        for c in res.comparisons:
+            assert c.p_value <= c.p_adjusted <= c.p_single_step <= 1.0
+            low, high = c.marginal_interval
+            assert (c.p_value < 0.05) == (low > 0 or high < 0)
+
+
+@quiet
+def test_ranks_follow_the_same_decisions_as_the_letters():
+    from pairboot.report.family import better_than
+
+    rng = np.random.default_rng(5)
+    base = rng.random(150)
+    scores = {f"s{j}": base + rng.normal(0.02 * j, 0.1, 150) for j in range(4)}
+    res = pairboot.compare_many(scores, seed=5, n_resamples=999, backend="numpy")
+    beats = better_than(res)
+    for name, (low, high) in res.rank_intervals.items():
+        surely_better = sum(name in beaten for beaten in beats.values())
+        assert low == 1 + surely_better
+        assert high == len(scores) - len(beats[name])

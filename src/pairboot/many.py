@@ -119,13 +119,22 @@ def compare_many(
     p_single = [None] * m
     critical = None
     floor = 1.0 / (args.n_resamples + 1)  # (the (1 + count) / (B + 1) convention)
+    # The family's decisions compare p-values with the level's complement as written
+    # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
+    family_alpha = round(alpha, 12)
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
+        # Max-t is a bootstrap-t procedure: each comparison's own interval and p are the
+        # symmetric bootstrap-t ones on the same roots, so that
+        # p_value <= p_stepdown <= p_single_step holds exactly.
         replicates = np.column_stack([e.replicates for e in estimates])
-        mt = max_t(est, se, replicates, alpha)
+        mt = max_t(est, se, replicates, family_alpha)
         critical = mt.critical_value
         intervals = [_simultaneous(e, s, t, critical) for e, s, t in zip(est, se, mt.t)]
+        marginal = [_simultaneous(e, s, t, c)
+                    for e, s, t, c in zip(est, se, mt.t, mt.marginal_critical)]
+        p_raw = mt.p_marginal
         p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
         intervals = [bounds(args.method, e.boot, alpha / m) for e in estimates]
@@ -143,13 +152,13 @@ def compare_many(
     comparisons = []
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
-        significant = bool(p_adjusted[k] < alpha)
+        significant = bool(p_adjusted[k] < family_alpha)
         excludes = bool(low > 0 or high < 0)
         note = None
-        if correction == "max-t" and significant != excludes:
-            note = ("the stepdown rejects, but the simultaneous interval includes 0"
-                    if significant else
-                    "the simultaneous interval excludes 0, but the stepdown does not reject")
+        if significant != excludes:
+            test, interval = _WORDS[correction if m > 1 else "none"]
+            note = (f"{test} rejects, but {interval} includes 0" if significant else
+                    f"{interval} excludes 0, but {test} does not reject")
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(float(low), float(high)),
@@ -161,16 +170,15 @@ def compare_many(
         ))
 
     ranks = best = None
-    if len(targets) == len(names) * (len(names) - 1) // 2 and pairs is None and baseline is None:
+    if {frozenset(t) for t in targets} == {frozenset((i, j)) for i in range(len(names))
+                                           for j in range(i + 1, len(names))}:
+        # every pair decided: a system's rank lies between 1 + the systems surely better
+        # and M - the systems surely worse (the family's decisions, as the report's letters)
         better = np.zeros((len(names), len(names)), dtype=bool)
         for (i, j), c in zip(targets, comparisons):
-            low, high = c.confidence_interval
-            up = low > 0  # b surely above a
-            down = high < 0
-            if lower_is_better:
-                up, down = down, up
-            better[j, i] |= up
-            better[i, j] |= down
+            if c.significant and c.estimate != 0:
+                b_wins = (c.estimate > 0) != lower_is_better
+                better[(j, i) if b_wins else (i, j)] = True
         ranks = rank_intervals(names, better)
         best = tuple(name for name in names if ranks[name][0] == 1)
 
@@ -202,10 +210,23 @@ def compare_many(
     )
 
 
+_WORDS = {
+    "max-t": ("the stepdown", "the simultaneous interval"),
+    "holm": ("Holm's test", "the Bonferroni interval"),
+    "bonferroni": ("the Bonferroni test", "the Bonferroni interval"),
+    "none": ("the test", "the interval"),
+}
+"""How a row's note names its test and its interval, by correction."""
+
+
 def _simultaneous(estimate: float, se: float, t: float, c: float) -> tuple[float, float]:
     """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test):
-    at ``|t| = c`` rounding could put the near end a hair past 0 either way."""
-    low, high = estimate - c * se, estimate + c * se
+    at ``|t| = c`` rounding could put the near end a hair past 0 either way.  Without
+    spread (``se`` 0) the interval is the estimate itself."""
+    if se == 0 or not np.isfinite(se):
+        low = high = estimate
+    else:
+        low, high = estimate - c * se, estimate + c * se
     if abs(t) <= c:
         return min(low, 0.0), max(high, 0.0)
     if low <= 0.0 <= high:  # (|t| > c: the near end belongs on the far side of 0)

@@ -41,6 +41,12 @@ class MaxT:
     p_single_step: np.ndarray
     p_stepdown: np.ndarray
     p_marginal: np.ndarray
+    marginal_critical: np.ndarray
+    """Each comparison's own ``c_j`` (the same rule on its ``|T*_j|`` alone): the
+    symmetric bootstrap-t interval ``estimate +- c_j se`` excludes 0 exactly when
+    ``p_marginal < alpha``."""
+    n_used: int
+    """Replicates used: those where every comparison is defined."""
 
 
 def _exceed(maxima: np.ndarray, t: float) -> int:
@@ -51,32 +57,44 @@ def _exceed(maxima: np.ndarray, t: float) -> int:
 def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: float
           ) -> MaxT:
     """Max-t on ``replicates`` (B, m) of m comparisons with ``estimates`` and standard
-    errors ``se`` (m,).  A replicate undefined for some comparison (NaN) counts with the
-    comparisons it has; a comparison with no spread (``se`` 0) has no root to add.
+    errors ``se`` (m,).  Replicates where some comparison is undefined (NaN) are left
+    out, as compare() leaves them out.  A comparison without spread (``se`` 0: constant
+    differences) has roots 0, and ``t`` 0 or infinite as its estimate is 0 or not.
 
     ``c`` is the ``(m* + 1)``-th largest maximum, ``m*`` the most maxima that may reach a
     statistic whose single-step p-value is below ``alpha``: ``|t| > c`` exactly when
-    ``(1 + #{max >= |t|}) / (B + 1) < alpha``, ties included.
+    ``(1 + #{max >= |t|}) / (B + 1) < alpha``, ties included.  ``alpha`` is taken to 12
+    decimals, as the level is written (a p of exactly 0.05 does not reject at 95%).
     """
+    alpha = round(float(alpha), 12)  # (1 - 0.95 is 0.050000000000000044 in binary)
     estimates = np.asarray(estimates, dtype=np.float64)
     se = np.asarray(se, dtype=np.float64)
+    replicates = np.asarray(replicates, dtype=np.float64)
+    replicates = replicates[np.isfinite(replicates).all(axis=1)]
     spread = np.isfinite(se) & (se > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(spread, estimates / np.where(spread, se, 1.0),
                      np.where(estimates == 0, 0.0, np.inf * np.sign(estimates)))
-        roots = np.abs((replicates - estimates) / np.where(spread, se, np.nan))
-    roots = np.where(np.isnan(roots), -np.inf, roots)  # (no root: never the maximum)
+        roots = np.where(spread, np.abs((replicates - estimates) / np.where(spread, se, 1.0)),
+                         0.0)
     n = len(replicates)
     at = np.abs(t)
 
     def p_of(maxima_sorted: np.ndarray, value: float) -> float:
         return (1 + _exceed(maxima_sorted, value)) / (n + 1)
 
+    # the most maxima >= |t| with p < alpha (the product rounded: 0.1 * 140 is not 14)
+    most = math.ceil(round(alpha * (n + 1), 9)) - 2
+
+    def critical_of(sorted_values: np.ndarray) -> float:
+        return math.inf if most < 0 or n == 0 else float(sorted_values[n - 1 - most])
+
     maxima = np.sort(roots.max(axis=1)) if roots.shape[1] else np.zeros(n)
-    most = math.ceil(alpha * (n + 1)) - 2  # the most maxima >= |t| with p < alpha
-    critical = math.inf if most < 0 else float(maxima[n - 1 - most])
+    critical = critical_of(maxima)
     single = np.array([p_of(maxima, v) for v in at])
-    marginal = np.array([p_of(np.sort(roots[:, j]), at[j]) for j in range(len(at))])
+    own = [np.sort(roots[:, j]) for j in range(len(at))]
+    marginal = np.array([p_of(own[j], at[j]) for j in range(len(at))])
+    marginal_critical = np.array([critical_of(own[j]) for j in range(len(at))])
     # Romano-Wolf: the largest |t| first, each against the maximum over the comparisons
     # not yet rejected, the p-values made non-decreasing along the way
     stepdown = np.empty(len(at))
@@ -86,7 +104,7 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
         rest = roots[:, order[k:]].max(axis=1)
         previous = max(previous, p_of(np.sort(rest), at[j]))
         stepdown[j] = previous
-    return MaxT(critical, t, single, stepdown, marginal)
+    return MaxT(critical, t, single, stepdown, marginal, marginal_critical, n)
 
 
 def holm(p: np.ndarray) -> np.ndarray:

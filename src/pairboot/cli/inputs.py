@@ -70,10 +70,10 @@ class ManyInputs:
 
 def many_systems(args) -> bool:
     """Whether the command compares a family of systems: more than two files, or
-    --systems, --baseline, --names or --correction given."""
+    --systems, --baseline, --names, --correction or --plan given."""
     return len(args.files) > 2 or any(
         getattr(args, option) is not None
-        for option in ("systems", "baseline", "names", "correction"))
+        for option in ("systems", "baseline", "names", "correction", "plan"))
 
 
 def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
@@ -141,12 +141,18 @@ def _check_common(args, files: Sequence[str]) -> None:
 
 def _names(args, default: Sequence[str]) -> list[str]:
     """The systems' names: --names, else ``default``; each once."""
-    names = _split(args.names, "--names") if args.names is not None else list(default)
+    if args.names is not None:
+        names = [n.strip() for n in args.names.split(",")]
+        if not all(names):
+            raise InputError(f"--names: an empty name in {args.names!r}")
+    else:
+        names = list(default)
     if len(names) != len(default):
         raise InputError(f"--names gives {len(names)} names for {len(default)} systems")
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
-        raise InputError(f"two systems are named {twice!r}: give --names to tell them apart")
+        raise InputError(f"--names names {twice!r} twice" if args.names is not None else
+                         f"two systems are named {twice!r}: give --names to tell them apart")
     if args.baseline is not None and args.baseline not in names:
         raise InputError(f"--baseline {args.baseline}: not one of the systems "
                          f"({', '.join(names)})")

@@ -294,9 +294,12 @@ def describe_family(result: FamilyResult) -> str:
     else:
         unit = f"{result.n_items:,} items"
     within = f" within each of {result.n_strata:,} strata" if result.n_strata else ""
-    shared = (f"{result.n_resamples:,} resamples of {unit}{within}, the same draws for "
-              f"every system; {result.method} intervals for each system and the marginal "
-              "ones")
+    draws = ("the same draws for every system" if result.paired
+             else "each system's units drawn independently (unpaired)")
+    marginal = ("the marginal ones are symmetric bootstrap-t intervals on the same roots"
+                if result.correction == "max-t" and m > 1 else "for the marginal ones")
+    shared = (f"{result.n_resamples:,} resamples of {unit}{within}, {draws}; "
+              f"{result.method} intervals for each system, {marginal}")
     if m == 1:
         how = "a family of one comparison needs no correction"
     elif result.correction == "max-t":
