@@ -9,9 +9,10 @@ the grouping and stratum columns, and notes that the command line adds.
   :func:`decision`), the method, the numbers and the signature;
 - :mod:`~pairboot.report.text` — the plain-text report (``print(result)``);
 - :mod:`~pairboot.report.formats` — JSON, Markdown and LaTeX;
-- :mod:`~pairboot.report.family` — the reports of a family of comparisons
-  (:class:`~pairboot.result.FamilyResult`), registered in :data:`FAMILY_WRITERS` and
-  picked by :func:`render_family`, with a :class:`FamilyContext`;
+- :mod:`~pairboot.report.family` — what a family's reports say (decisions, letters,
+  ranks, the signature) and its :class:`FamilyContext`;
+  :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
+  registered in :data:`FAMILY_WRITERS` and picked by :func:`render_family`;
 - :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot
   (matplotlib).
 
@@ -28,13 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pairboot.report.family import (
-    UNPLANNED,
-    FamilyContext,
+from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
+from pairboot.report.family_formats import (
     family_json,
     family_latex,
     family_markdown,
-    family_signature,
     family_text,
 )
 from pairboot.report.formats import write_json, write_latex, write_markdown

@@ -1,8 +1,6 @@
-"""Reports of a family of comparisons (:class:`~pairboot.result.FamilyResult`): text, JSON,
-Markdown and LaTeX.
+"""What every report of a family of comparisons (:class:`~pairboot.result.FamilyResult`)
+says; the writers (text, JSON, Markdown, LaTeX) are in :mod:`pairboot.report.family_formats`.
 
-Every writer has the signature ``writer(result, context=None) -> str`` and is registered in
-:data:`pairboot.report.FAMILY_WRITERS`; :func:`pairboot.report.render_family` picks one.
 ``context`` (:class:`FamilyContext`) carries what the result does not know: the inputs,
 the plan's SHA-256 when a plan fixed the family, or a note that it did not.
 
@@ -23,21 +21,13 @@ smallest standard error among the comparisons.
 
 from __future__ import annotations
 
-import json
 import math
 import string
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
-from pairboot.report.formats import _md, _tex, _tex_interval, _tex_num
-from pairboot.report.parts import interval_text, num, p_cell
-from pairboot.result import FamilyResult, _json_safe, decimals, percent
-
-WIDTH = 88
-"""Line width the text report wraps its prose to."""
+from pairboot.report.parts import interval_text, num, p_cell, signature
+from pairboot.result import FamilyResult, decimals, percent
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
 """A ``family_note`` for a family that no plan fixed."""
@@ -104,7 +94,7 @@ def procedure(result: FamilyResult) -> str:
     return _PROCEDURES.get(result.correction, result.correction)
 
 
-def _corrected(result: FamilyResult) -> bool:
+def is_corrected(result: FamilyResult) -> bool:
     """Whether the family's intervals and p-values differ from the marginal ones."""
     return result.family_size > 1 and result.correction != "none"
 
@@ -113,14 +103,14 @@ def interval_name(result: FamilyResult) -> str:
     """The family's interval, as a column header: "95% simultaneous", "95% Bonferroni",
     or "95% interval" when there is no correction."""
     level = percent(result.confidence_level)
-    if not _corrected(result):
+    if not is_corrected(result):
         return f"{level} interval"
     return f"{level} {'simultaneous' if result.correction == 'max-t' else 'Bonferroni'}"
 
 
-def _level_words(result: FamilyResult) -> str:
+def level_words(result: FamilyResult) -> str:
     level = percent(result.confidence_level)
-    if not _corrected(result):
+    if not is_corrected(result):
         return f"{level} interval" if result.family_size == 1 else f"{level} per comparison"
     return f"{level} {'simultaneous' if result.correction == 'max-t' else 'family-wise'}"
 
@@ -147,7 +137,7 @@ def family_kind(result: FamilyResult) -> str:
     return "chosen pairs"
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
@@ -160,7 +150,7 @@ def _names(names) -> str:
     return "one of " + ", ".join(names)
 
 
-def _comparison_cells(c, d: int, corrected: bool, n_resamples: int, name=str) -> list[str]:
+def comparison_cells(c, d: int, corrected: bool, n_resamples: int, name=str) -> list[str]:
     """A comparison's cells: b - a, the estimate, the family's interval, and (corrected)
     the marginal interval, p and adjusted p, else p; ``name`` renders a system's name."""
     row = [f"{name(c.b)} - {name(c.a)}", num(c.estimate, d, signed=True),
@@ -180,8 +170,8 @@ def summary(result: FamilyResult) -> str:
     m = len(result.comparisons)
     kind = "" if m == 1 else f" ({family_kind(result)})"
     significant = sum(c.significant for c in result.comparisons)
-    line = (f"{_plural(len(result.systems), 'system')}, {_plural(m, 'comparison')}{kind}, "
-            f"{procedure(result)}, {_level_words(result)}: {significant} significant")
+    line = (f"{plural(len(result.systems), 'system')}, {plural(m, 'comparison')}{kind}, "
+            f"{procedure(result)}, {level_words(result)}: {significant} significant")
     if result.best_set:
         lower = " (lower is better)" if result.lower_is_better else ""
         line += f"; best{lower}: {_names(result.best_set)}"
@@ -237,7 +227,7 @@ def superscripts(result: FamilyResult) -> dict[str, str]:
             for name, others in better_than(result).items()}
 
 
-def _rank(result: FamilyResult, name: str) -> str:
+def rank_text(result: FamilyResult, name: str) -> str:
     if result.rank_intervals is None or name not in result.rank_intervals:
         return ""
     low, high = result.rank_intervals[name]
@@ -245,44 +235,16 @@ def _rank(result: FamilyResult, name: str) -> str:
 
 
 def family_signature(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """The reproducibility line: version, correction, method, metric, resamples, level,
-    seed, what the context knows (plan, id, columns, metric source), engine and numpy.
+    """The reproducibility line (:func:`pairboot.report.parts.signature`'s, with the
+    correction and family size, lower-is-better and the plan's hash).
 
     The family itself (which comparisons) is in the report, or in the plan.
     """
-    ctx = context or FamilyContext()
-    metric = f"metric {result.metric}"
-    if ctx.metric_source:
-        metric += f" ({ctx.metric_source})"
-    parts = [
-        f"pairboot {result.version}",
-        f"correction {result.correction} ({result.family_size})",
-        f"{'paired' if result.paired else 'unpaired'} {result.method}",
-        metric,
-    ]
-    if ctx.stats:
-        parts.append(f"stats {','.join(ctx.stats)}")
-    parts += [
-        f"resamples {result.n_resamples}",
-        f"level {result.confidence_level:g}",
-        f"seed {result.seed}",
-    ]
-    if result.lower_is_better:
-        parts.append("lower is better")
-    if ctx.plan_sha256:
-        parts.append(f"plan sha256:{ctx.plan_sha256[:12]}")
-    if ctx.id:
-        parts.append(f"id {ctx.id}")
-    if result.n_groups is not None:
-        parts.append(f"groups {ctx.group or 'yes'} ({result.group_weighting})")
-    if result.n_strata is not None:
-        strata = f"strata {ctx.stratum or 'yes'}"
-        if ctx.stratum_weights:
-            strata += f" (weights {ctx.stratum_weights})"
-        parts.append(strata)
-    parts.append(f"engine {result.engine}")
-    parts.append(f"numpy {np.__version__}")
-    return " | ".join(" ".join(str(p).replace("|", "/").split()) for p in parts)
+    after = (["lower is better"] if result.lower_is_better else []) + (
+        [f"plan sha256:{context.plan_sha256[:12]}"] if context and context.plan_sha256 else [])
+    return signature(result, context or FamilyContext(),
+                     first=[f"correction {result.correction} ({result.family_size})"],
+                     after_seed=after)
 
 
 def describe_family(result: FamilyResult) -> str:
@@ -322,326 +284,13 @@ def describe_family(result: FamilyResult) -> str:
     return f"{shared}; {how}."
 
 
-def _family_line(result: FamilyResult) -> str:
+def family_line(result: FamilyResult) -> str:
     m = len(result.comparisons)
     kind = family_kind(result)
     n = len(result.systems)
     if kind == "all pairs":
-        return f"all pairs of {n} systems ({_plural(m, 'comparison')}, b - a)"
+        return f"all pairs of {n} systems ({plural(m, 'comparison')}, b - a)"
     base = baseline_of(result)
     if base is not None:
-        return f"{_plural(m, 'system')} against the baseline {base} (b - {base})"
-    return f"{_plural(m, 'chosen pair')} of {n} systems (b - a)"
-
-
-# ---------------------------------------------------------------------------------- text
-
-
-def _table(rows: list[list[str]], align: str) -> list[str]:
-    """Columns padded to their widest cell, each left- or right-aligned as ``align`` says
-    ("l" or "r" per column)."""
-    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-    out = []
-    for r in rows:
-        cells = [c.ljust(w) if a == "l" else c.rjust(w)
-                 for c, w, a in zip(r, widths, align)]
-        out.append("  " + "  ".join(cells).rstrip())
-    return out
-
-
-def _wrap(text: str, bullet: str = "") -> list[str]:
-    indent = " " * len(bullet)
-    return textwrap.wrap(
-        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
-        break_on_hyphens=False, break_long_words=False,
-    ) or [bullet]
-
-
-def family_text(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """The plain-text report: the summary line, the systems, the comparisons, the method,
-    the warnings and notes, the signature."""
-    ctx = context or FamilyContext()
-    d = family_decimals(result)
-    level = percent(result.confidence_level)
-    corrected = _corrected(result)
-    alpha = 1 - result.confidence_level
-
-    lines = [summary(result), ""]
-    lines += _wrap(f"Family: {_family_line(result)}")
-    if ctx.family_note:  # (one line, whatever its length: easy to grep or quote)
-        lines.append(f"Note: {ctx.family_note}")
-    if ctx.plan_sha256:
-        lines.append(f"Plan: sha256 {ctx.plan_sha256}")
-    if ctx.layout:
-        lines += _wrap(f"Inputs: {ctx.layout}")
-
-    # the systems
-    ranked = result.rank_intervals is not None
-    best = set(result.best_set or ())
-    head = ["system", result.metric, f"{level} interval"]
-    if ranked:
-        head += ["rank", ""]
-    rows = [head]
-    for name, score in result.systems.items():
-        row = [name, num(score.estimate, d), interval_text(score.confidence_interval, d)]
-        if ranked:
-            row += [_rank(result, name), "could be best" if name in best else ""]
-        rows.append(row)
-    lines.append("")
-    lines += _table(rows, "lrrrl")
-    if ranked:
-        lower = ", lower is better" if result.lower_is_better else ""
-        kind = ("simultaneous confidence set" if corrected or result.family_size == 1
-                else "confidence set (from uncorrected intervals: not simultaneous)")
-        lines += _wrap(f"  rank: a {level} {kind} for the system's rank (1 is the best{lower})")
-
-    # the comparisons
-    head = ["b - a", "estimate", interval_name(result)]
-    if corrected:
-        head += [f"{level} marginal", "p", "adjusted p"]
-    else:
-        head += ["p"]
-    head.append("")
-    rows = [head]
-    notes: list[str] = []
-    for c in result.comparisons:
-        row = _comparison_cells(c, d, corrected, result.n_resamples)
-        mark = "*" if c.significant else ""
-        if c.note:
-            notes.append(ctx.say(c.note))
-            mark += f" ({len(notes)})"
-        row.append(mark.strip())
-        rows.append(row)
-    lines.append("")
-    lines += _table(rows, "l" + "r" * (len(head) - 2) + "l")
-    p_name = "adjusted p" if corrected else "p"
-    after = "after the correction" if corrected else "without a correction"
-    lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
-    for k, note in enumerate(notes, 1):
-        lines += _wrap(f"({k}) {note}", bullet="  ")
-
-    lines.append("")
-    lines += _wrap("Method: " + describe_family(result))
-    if result.warnings:
-        lines += ["", "Warnings:"]
-        for w in result.warnings:
-            lines += _wrap(ctx.say(w), bullet="  - ")
-    if ctx.notes:
-        lines += ["", "Notes:"]
-        for note in ctx.notes:
-            lines += _wrap(note, bullet="  - ")
-    lines += ["", family_signature(result, ctx)]
-    return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------------- json
-
-
-def family_json(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """``result.to_dict()`` as indented JSON, plus the summary, who beats whom, the
-    inputs, the plan's hash or the family's note, the notes and the signature.
-
-    NaN and infinities are written as ``null`` (JSON has no spelling for them).
-    """
-    ctx = context or FamilyContext()
-    out = result.to_dict()
-    out["warnings"] = [ctx.say(w) for w in result.warnings]
-    for row in out["comparisons"]:
-        if row.get("note"):
-            row["note"] = ctx.say(row["note"])
-    out["summary"] = summary(result)
-    out["better_than"] = {name: list(v) for name, v in better_than(result).items()}
-    out["input"] = {"files": list(ctx.files), "layout": ctx.layout or None}
-    out["plan_sha256"] = ctx.plan_sha256
-    out["family_note"] = ctx.family_note
-    out["notes"] = list(ctx.notes)
-    out["signature"] = family_signature(result, ctx)
-    return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
-
-
-# ------------------------------------------------------------------------------ markdown
-
-
-def _explain(result: FamilyResult) -> str:
-    """What the superscripts, the bold scores and the ranks of a systems table mean."""
-    corrected = _corrected(result)
-    text = ("A superscript names the systems a score is significantly better than "
-            f"{'after the correction' if corrected else '(no correction)'}")
-    if result.best_set:
-        text += "; bold: could be the best"
-    if result.rank_intervals is not None:
-        kind = "simultaneous " if corrected or result.family_size == 1 else ""
-        text += (f"; rank: a {percent(result.confidence_level)} {kind}confidence set "
-                 "(1 is the best)")
-    return text
-
-
-def _caption(result: FamilyResult) -> str:
-    """Family size, procedure, level, resamples and seed, in one sentence."""
-    m = len(result.comparisons)
-    kind = "" if m == 1 else f" ({family_kind(result)})"
-    return (f"{_plural(len(result.systems), 'system')}, {_plural(m, 'comparison')}{kind}; "
-            f"{procedure(result)}, {_level_words(result)}; "
-            f"{result.n_resamples:,} resamples, seed {result.seed}.")
-
-
-def family_markdown(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """A table of the systems (score with the letters of the systems it is significantly
-    better than), the comparisons table, a caption line, then the details."""
-    ctx = context or FamilyContext()
-    d = family_decimals(result)
-    level = percent(result.confidence_level)
-    corrected = _corrected(result)
-    mark = letters(result.systems)
-    sup = superscripts(result)
-    ranked = result.rank_intervals is not None
-    best = set(result.best_set or ())
-
-    lines = [f"**{_md(summary(result))}**", ""]
-    head = ["", "system", _md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
-    lines += ["| " + " | ".join(head) + " |",
-              "|---|---|---:|:---:|" + (":---:|" if ranked else "")]
-    for name, score in result.systems.items():
-        value = num(score.estimate, d) + (f"<sup>{sup[name]}</sup>" if sup[name] else "")
-        if name in best:
-            value = f"**{value}**"
-        row = [mark[name], _md(name), value, interval_text(score.confidence_interval, d)]
-        if ranked:
-            row.append(_rank(result, name))
-        lines.append("| " + " | ".join(row) + " |")
-
-    head = ["b - a", "estimate", interval_name(result)]
-    head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
-    head.append("")
-    lines += ["", "| " + " | ".join(head) + " |",
-              "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
-              + "---:|" * (2 if corrected else 1) + "---|"]
-    for c in result.comparisons:
-        row = _comparison_cells(c, d, corrected, result.n_resamples, name=_md)
-        cell = "**significant**" if c.significant else ""
-        if c.note:
-            cell = (cell + "; " if cell else "") + _md(ctx.say(c.note))
-        row.append(cell)
-        lines.append("| " + " | ".join(row) + " |")
-
-    lines += ["", f"*{_md(_caption(result))} {_explain(result)}.*"]
-    if ctx.plan_sha256:
-        lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
-    if ctx.family_note:
-        lines += ["", f"Family: {_md(ctx.family_note)}"]
-    if result.warnings:
-        lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
-    if ctx.notes:
-        lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
-    lines += ["", f"`{family_signature(result, ctx)}`"]
-    return "\n".join(lines) + "\n"
-
-
-# --------------------------------------------------------------------------------- latex
-
-
-def _tex_caption(result: FamilyResult, extra: str) -> str:
-    return _tex(_caption(result)) + " " + extra
-
-
-def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """A ``table`` with a booktabs ``tabular`` and a caption, ready to ``\\input``.
-
-    A baseline family (every comparison shares the same ``a``) gets the baseline layout:
-    each system's score, its difference from the baseline, the family's interval and the
-    adjusted p-value.  Any other family gets ranx's layout: each system's score with
-    superscript letters naming the systems it is significantly better than after the
-    correction, its interval and, for all pairs, its rank interval.
-    """
-    ctx = context or FamilyContext()
-    lines = [
-        f"% {family_signature(result, ctx)}",
-        r"% needs \usepackage{booktabs}",
-    ]
-    if ctx.plan_sha256:
-        lines.append(f"% plan sha256 {ctx.plan_sha256}")
-    if ctx.family_note:
-        lines.append(f"% {' '.join(_tex(ctx.family_note).split())}")
-    base = baseline_of(result)
-    body = _latex_baseline(result, base) if base is not None else _latex_letters(result)
-    lines += body
-    warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
-    lines += [f"% warning: {_tex(w)}" for w in warnings]
-    return "\n".join(lines) + "\n"
-
-
-def _latex_letters(result: FamilyResult) -> list[str]:
-    d = family_decimals(result)
-    level = percent(result.confidence_level)
-    mark = letters(result.systems)
-    sup = superscripts(result)
-    ranked = result.rank_intervals is not None
-    best = set(result.best_set or ())
-    lines = [
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\begin{tabular}{ll" + "r" + "c" + ("c" if ranked else "") + "}",
-        r"\toprule",
-        f" & System & {_tex(result.metric.capitalize())} & {_tex(level)} interval"
-        + (" & Rank" if ranked else "") + r" \\",
-        r"\midrule",
-    ]
-    for name, score in result.systems.items():
-        value = num(score.estimate, d)
-        if name in best and value != "n/a":
-            value = rf"\mathbf{{{value}}}"
-        if sup[name]:
-            value += rf"^{{\mathrm{{{sup[name]}}}}}"
-        cell = "n/a" if value == "n/a" else f"${value}$"
-        row = f"{mark[name]} & {_tex(name)} & {cell} & " + _tex_interval(
-            score.confidence_interval, d)
-        if ranked:
-            row += f" & {_rank(result, name).replace('-', '--')}"
-        lines.append(row + r" \\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, _tex(_explain(result)) + '.')}}}",
-        r"\end{table}",
-    ]
-    return lines
-
-
-def _latex_baseline(result: FamilyResult, base: str) -> list[str]:
-    d = family_decimals(result)
-    corrected = _corrected(result)
-    interval = interval_name(result)
-    against = {c.b: c for c in result.comparisons}
-    lines = [
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\begin{tabular}{lrrcr}",
-        r"\toprule",
-        f"System & {_tex(result.metric.capitalize())} & $\\Delta$ vs {_tex(base)} & "
-        f"{_tex(interval)} & " + ("adjusted $p$" if corrected else "$p$") + r" \\",
-        r"\midrule",
-        f"{_tex(base)} (baseline) & {_tex_num(result.systems[base].estimate, d)} & & & \\\\",
-    ]
-    for name, score in result.systems.items():
-        if name == base:
-            continue
-        c = against.get(name)
-        if c is None:  # (a system outside the family)
-            lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & & & \\\\")
-            continue
-        delta = num(c.estimate, d, signed=True)
-        if delta != "n/a":
-            delta = f"${delta}{'^{*}' if c.significant else ''}$"
-        p = p_cell(c.p_adjusted, result.n_resamples)
-        lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & {delta} & "
-                     f"{_tex_interval(c.confidence_interval, d, signed=True)} & ${p}$ \\\\")
-    alpha = 1 - result.confidence_level
-    star = (f"$^{{*}}$: {'adjusted ' if corrected else ''}$p < {alpha:g}$"
-            + (" after the correction" if corrected else " (no correction)"))
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, star + '.')}}}",
-        r"\end{table}",
-    ]
-    return lines
+        return f"{plural(m, 'system')} against the baseline {base} (b - {base})"
+    return f"{plural(m, 'chosen pair')} of {n} systems (b - a)"

@@ -14,6 +14,7 @@ when the standard error is 0 or undefined).  That rule is one function,
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -179,13 +180,15 @@ _METHOD_NAMES = {"bca": "BCa"}
 """How a method's name is written in a sentence."""
 
 
-def signature(result: CompareResult, context: ReportContext | None = None) -> str:
+def signature(result, context=None, *, first=(), after_seed=()) -> str:
     """The reproducibility line: everything needed to repeat the run exactly.
 
     Besides the result's own settings it names, when the context knows them, the id
     column, the ``--stats`` columns, where a user-defined metric came from, the stratum
     weights as given, and numpy's version (the exact multinomial path draws with
-    numpy's generator).
+    numpy's generator).  ``result`` is a :class:`CompareResult` or a family's result,
+    ``context`` any context with those fields; ``first`` and ``after_seed`` are parts a
+    family's line adds (its correction; lower-is-better and the plan).
     """
     context = context or ReportContext()
     metric = f"metric {result.metric}"
@@ -193,6 +196,7 @@ def signature(result: CompareResult, context: ReportContext | None = None) -> st
         metric += f" ({context.metric_source})"
     parts = [
         f"pairboot {result.version}",
+        *first,
         f"{'paired' if result.paired else 'unpaired'} {result.method}",
         metric,
     ]
@@ -202,6 +206,7 @@ def signature(result: CompareResult, context: ReportContext | None = None) -> st
         f"resamples {result.n_resamples}",
         f"level {result.confidence_level:g}",
         f"seed {result.seed}",
+        *after_seed,
     ]
     if context.id:
         parts.append(f"id {context.id}")
@@ -214,7 +219,29 @@ def signature(result: CompareResult, context: ReportContext | None = None) -> st
         parts.append(strata)
     parts.append(f"engine {result.engine}")
     parts.append(f"numpy {np.__version__}")
-    return " | ".join(" ".join(p.replace("|", "/").split()) for p in parts)
+    return " | ".join(" ".join(str(p).replace("|", "/").split()) for p in parts)
+
+
+WIDTH = 88
+"""Line width the text reports wrap their prose to."""
+
+
+def wrap(text: str, bullet: str = "") -> list[str]:
+    """``text`` wrapped to :data:`WIDTH`, after ``bullet`` (continued under it, or two
+    spaces in)."""
+    indent = " " * len(bullet)
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
+        break_on_hyphens=False, break_long_words=False,
+    ) or [bullet]
+
+
+def pad_table(rows: list[list[str]], align: str) -> list[str]:
+    """Rows of cells as lines, each column padded to its widest cell and left- or
+    right-aligned as ``align`` says ("l" or "r" per column)."""
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) if a == "l" else c.rjust(w)
+                      for c, w, a in zip(r, widths, align)).rstrip() for r in rows]
 
 
 _METHOD_WORDS = {

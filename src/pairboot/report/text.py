@@ -1,12 +1,10 @@
 """The plain-text report: the verdict first, then a table, the method, the reading, notes.
 
-It reads like the spec's example, wraps its prose to :data:`WIDTH` columns and ends with
-the reproducibility line; ``print(result)`` shows it.
+It reads like the spec's example, wraps its prose to :data:`~pairboot.report.parts.WIDTH`
+columns and ends with the reproducibility line; ``print(result)`` shows it.
 """
 
 from __future__ import annotations
-
-import textwrap
 
 from pairboot.report.parts import (
     ReportContext,
@@ -15,13 +13,12 @@ from pairboot.report.parts import (
     headline,
     interval_text,
     num,
+    pad_table,
     signature,
     strata_table,
 )
+from pairboot.report.parts import wrap as _wrap
 from pairboot.result import CompareResult, decimals, percent
-
-WIDTH = 88
-"""Line width the text report wraps its prose to."""
 
 
 def write_text(result: CompareResult, context: ReportContext | None = None) -> str:
@@ -103,20 +100,6 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     return "\n".join(lines) + "\n"
 
 
-def _wrap(text: str, bullet: str = "") -> list[str]:
-    indent = " " * len(bullet)
-    return textwrap.wrap(
-        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
-        break_on_hyphens=False, break_long_words=False,
-    ) or [bullet]
-
-
 def _strata_rows(result: CompareResult, d: int) -> list[str]:
     rows = strata_table(result, d)
-    header = rows[0]
-    widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
-    out = []
-    for r in rows:
-        cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
-        out.append("  ".join(cells).rstrip())
-    return out
+    return pad_table(rows, "l" + "r" * (len(rows[0]) - 1))

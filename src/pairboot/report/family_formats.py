@@ -1,0 +1,331 @@
+"""The writers of a family's report: text, JSON, Markdown and LaTeX.
+
+Each is ``writer(result, context=None) -> str``, registered in
+:data:`pairboot.report.FAMILY_WRITERS`; what they all say comes from
+:mod:`pairboot.report.family`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pairboot.report.family import (
+    FamilyContext,
+    baseline_of,
+    better_than,
+    comparison_cells,
+    describe_family,
+    family_decimals,
+    family_kind,
+    family_line,
+    family_signature,
+    interval_name,
+    is_corrected,
+    letters,
+    level_words,
+    plural,
+    procedure,
+    rank_text,
+    summary,
+    superscripts,
+)
+from pairboot.report.formats import _md, _tex, _tex_interval, _tex_num
+from pairboot.report.parts import interval_text, num, p_cell, pad_table
+from pairboot.report.parts import wrap as _wrap
+from pairboot.result import FamilyResult, _json_safe, percent
+
+# ---------------------------------------------------------------------------------- text
+
+
+def _table(rows: list[list[str]], align: str) -> list[str]:
+    return ["  " + line for line in pad_table(rows, align)]
+
+
+def family_text(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """The plain-text report: the summary line, the systems, the comparisons, the method,
+    the warnings and notes, the signature."""
+    ctx = context or FamilyContext()
+    d = family_decimals(result)
+    level = percent(result.confidence_level)
+    corrected = is_corrected(result)
+    alpha = 1 - result.confidence_level
+
+    lines = [summary(result), ""]
+    lines += _wrap(f"Family: {family_line(result)}")
+    if ctx.family_note:  # (one line, whatever its length: easy to grep or quote)
+        lines.append(f"Note: {ctx.family_note}")
+    if ctx.plan_sha256:
+        lines.append(f"Plan: sha256 {ctx.plan_sha256}")
+    if ctx.layout:
+        lines += _wrap(f"Inputs: {ctx.layout}")
+
+    # the systems
+    ranked = result.rank_intervals is not None
+    best = set(result.best_set or ())
+    head = ["system", result.metric, f"{level} interval"]
+    if ranked:
+        head += ["rank", ""]
+    rows = [head]
+    for name, score in result.systems.items():
+        row = [name, num(score.estimate, d), interval_text(score.confidence_interval, d)]
+        if ranked:
+            row += [rank_text(result, name), "could be best" if name in best else ""]
+        rows.append(row)
+    lines.append("")
+    lines += _table(rows, "lrrrl")
+    if ranked:
+        lower = ", lower is better" if result.lower_is_better else ""
+        kind = ("simultaneous confidence set" if corrected or result.family_size == 1
+                else "confidence set (from uncorrected intervals: not simultaneous)")
+        lines += _wrap(f"  rank: a {level} {kind} for the system's rank (1 is the best{lower})")
+
+    # the comparisons
+    head = ["b - a", "estimate", interval_name(result)]
+    if corrected:
+        head += [f"{level} marginal", "p", "adjusted p"]
+    else:
+        head += ["p"]
+    head.append("")
+    rows = [head]
+    notes: list[str] = []
+    for c in result.comparisons:
+        row = comparison_cells(c, d, corrected, result.n_resamples)
+        mark = "*" if c.significant else ""
+        if c.note:
+            notes.append(ctx.say(c.note))
+            mark += f" ({len(notes)})"
+        row.append(mark.strip())
+        rows.append(row)
+    lines.append("")
+    lines += _table(rows, "l" + "r" * (len(head) - 2) + "l")
+    p_name = "adjusted p" if corrected else "p"
+    after = "after the correction" if corrected else "without a correction"
+    lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
+    for k, note in enumerate(notes, 1):
+        lines += _wrap(f"({k}) {note}", bullet="  ")
+
+    lines.append("")
+    lines += _wrap("Method: " + describe_family(result))
+    if result.warnings:
+        lines += ["", "Warnings:"]
+        for w in result.warnings:
+            lines += _wrap(ctx.say(w), bullet="  - ")
+    if ctx.notes:
+        lines += ["", "Notes:"]
+        for note in ctx.notes:
+            lines += _wrap(note, bullet="  - ")
+    lines += ["", family_signature(result, ctx)]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------- json
+
+
+def family_json(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """``result.to_dict()`` as indented JSON, plus the summary, who beats whom, the
+    inputs, the plan's hash or the family's note, the notes and the signature.
+
+    NaN and infinities are written as ``null`` (JSON has no spelling for them).
+    """
+    ctx = context or FamilyContext()
+    out = result.to_dict()
+    out["warnings"] = [ctx.say(w) for w in result.warnings]
+    for row in out["comparisons"]:
+        if row.get("note"):
+            row["note"] = ctx.say(row["note"])
+    out["summary"] = summary(result)
+    out["better_than"] = {name: list(v) for name, v in better_than(result).items()}
+    out["input"] = {"files": list(ctx.files), "layout": ctx.layout or None}
+    out["plan_sha256"] = ctx.plan_sha256
+    out["family_note"] = ctx.family_note
+    out["notes"] = list(ctx.notes)
+    out["signature"] = family_signature(result, ctx)
+    return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
+
+
+# ------------------------------------------------------------------------------ markdown
+
+
+def _explain(result: FamilyResult) -> str:
+    """What the superscripts, the bold scores and the ranks of a systems table mean."""
+    corrected = is_corrected(result)
+    text = ("A superscript names the systems a score is significantly better than "
+            f"{'after the correction' if corrected else '(no correction)'}")
+    if result.best_set:
+        text += "; bold: could be the best"
+    if result.rank_intervals is not None:
+        kind = "simultaneous " if corrected or result.family_size == 1 else ""
+        text += (f"; rank: a {percent(result.confidence_level)} {kind}confidence set "
+                 "(1 is the best)")
+    return text
+
+
+def _caption(result: FamilyResult) -> str:
+    """Family size, procedure, level, resamples and seed, in one sentence."""
+    m = len(result.comparisons)
+    kind = "" if m == 1 else f" ({family_kind(result)})"
+    return (f"{plural(len(result.systems), 'system')}, {plural(m, 'comparison')}{kind}; "
+            f"{procedure(result)}, {level_words(result)}; "
+            f"{result.n_resamples:,} resamples, seed {result.seed}.")
+
+
+def family_markdown(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """A table of the systems (score with the letters of the systems it is significantly
+    better than), the comparisons table, a caption line, then the details."""
+    ctx = context or FamilyContext()
+    d = family_decimals(result)
+    level = percent(result.confidence_level)
+    corrected = is_corrected(result)
+    mark = letters(result.systems)
+    sup = superscripts(result)
+    ranked = result.rank_intervals is not None
+    best = set(result.best_set or ())
+
+    lines = [f"**{_md(summary(result))}**", ""]
+    head = ["", "system", _md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
+    lines += ["| " + " | ".join(head) + " |",
+              "|---|---|---:|:---:|" + (":---:|" if ranked else "")]
+    for name, score in result.systems.items():
+        value = num(score.estimate, d) + (f"<sup>{sup[name]}</sup>" if sup[name] else "")
+        if name in best:
+            value = f"**{value}**"
+        row = [mark[name], _md(name), value, interval_text(score.confidence_interval, d)]
+        if ranked:
+            row.append(rank_text(result, name))
+        lines.append("| " + " | ".join(row) + " |")
+
+    head = ["b - a", "estimate", interval_name(result)]
+    head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
+    head.append("")
+    lines += ["", "| " + " | ".join(head) + " |",
+              "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
+              + "---:|" * (2 if corrected else 1) + "---|"]
+    for c in result.comparisons:
+        row = comparison_cells(c, d, corrected, result.n_resamples, name=_md)
+        cell = "**significant**" if c.significant else ""
+        if c.note:
+            cell = (cell + "; " if cell else "") + _md(ctx.say(c.note))
+        row.append(cell)
+        lines.append("| " + " | ".join(row) + " |")
+
+    lines += ["", f"*{_md(_caption(result))} {_explain(result)}.*"]
+    if ctx.plan_sha256:
+        lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
+    if ctx.family_note:
+        lines += ["", f"Family: {_md(ctx.family_note)}"]
+    if result.warnings:
+        lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
+    if ctx.notes:
+        lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
+    lines += ["", f"`{family_signature(result, ctx)}`"]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------- latex
+
+
+def _tex_caption(result: FamilyResult, extra: str) -> str:
+    return _tex(_caption(result)) + " " + extra
+
+
+def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """A ``table`` with a booktabs ``tabular`` and a caption, ready to ``\\input``.
+
+    A baseline family (every comparison shares the same ``a``) gets the baseline layout:
+    each system's score, its difference from the baseline, the family's interval and the
+    adjusted p-value.  Any other family gets ranx's layout: each system's score with
+    superscript letters naming the systems it is significantly better than after the
+    correction, its interval and, for all pairs, its rank interval.
+    """
+    ctx = context or FamilyContext()
+    lines = [
+        f"% {family_signature(result, ctx)}",
+        r"% needs \usepackage{booktabs}",
+    ]
+    if ctx.plan_sha256:
+        lines.append(f"% plan sha256 {ctx.plan_sha256}")
+    if ctx.family_note:
+        lines.append(f"% {' '.join(_tex(ctx.family_note).split())}")
+    base = baseline_of(result)
+    body = _latex_baseline(result, base) if base is not None else _latex_letters(result)
+    lines += body
+    warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
+    lines += [f"% warning: {_tex(w)}" for w in warnings]
+    return "\n".join(lines) + "\n"
+
+
+def _latex_letters(result: FamilyResult) -> list[str]:
+    d = family_decimals(result)
+    level = percent(result.confidence_level)
+    mark = letters(result.systems)
+    sup = superscripts(result)
+    ranked = result.rank_intervals is not None
+    best = set(result.best_set or ())
+    lines = [
+        r"\begin{table}[htbp]",
+        r"\centering",
+        r"\begin{tabular}{ll" + "r" + "c" + ("c" if ranked else "") + "}",
+        r"\toprule",
+        f" & System & {_tex(result.metric.capitalize())} & {_tex(level)} interval"
+        + (" & Rank" if ranked else "") + r" \\",
+        r"\midrule",
+    ]
+    for name, score in result.systems.items():
+        value = num(score.estimate, d)
+        if name in best and value != "n/a":
+            value = rf"\mathbf{{{value}}}"
+        if sup[name]:
+            value += rf"^{{\mathrm{{{sup[name]}}}}}"
+        cell = "n/a" if value == "n/a" else f"${value}$"
+        row = f"{mark[name]} & {_tex(name)} & {cell} & " + _tex_interval(
+            score.confidence_interval, d)
+        if ranked:
+            row += f" & {rank_text(result, name).replace('-', '--')}"
+        lines.append(row + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        rf"\caption{{{_tex_caption(result, _tex(_explain(result)) + '.')}}}",
+        r"\end{table}",
+    ]
+    return lines
+
+
+def _latex_baseline(result: FamilyResult, base: str) -> list[str]:
+    d = family_decimals(result)
+    corrected = is_corrected(result)
+    interval = interval_name(result)
+    against = {c.b: c for c in result.comparisons}
+    lines = [
+        r"\begin{table}[htbp]",
+        r"\centering",
+        r"\begin{tabular}{lrrcr}",
+        r"\toprule",
+        f"System & {_tex(result.metric.capitalize())} & $\\Delta$ vs {_tex(base)} & "
+        f"{_tex(interval)} & " + ("adjusted $p$" if corrected else "$p$") + r" \\",
+        r"\midrule",
+        f"{_tex(base)} (baseline) & {_tex_num(result.systems[base].estimate, d)} & & & \\\\",
+    ]
+    for name, score in result.systems.items():
+        if name == base:
+            continue
+        c = against.get(name)
+        if c is None:  # (a system outside the family)
+            lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & & & \\\\")
+            continue
+        delta = num(c.estimate, d, signed=True)
+        if delta != "n/a":
+            delta = f"${delta}{'^{*}' if c.significant else ''}$"
+        p = p_cell(c.p_adjusted, result.n_resamples)
+        lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & {delta} & "
+                     f"{_tex_interval(c.confidence_interval, d, signed=True)} & ${p}$ \\\\")
+    alpha = 1 - result.confidence_level
+    star = (f"$^{{*}}$: {'adjusted ' if corrected else ''}$p < {alpha:g}$"
+            + (" after the correction" if corrected else " (no correction)"))
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        rf"\caption{{{_tex_caption(result, star + '.')}}}",
+        r"\end{table}",
+    ]
+    return lines
