@@ -135,7 +135,8 @@ def compare(
     low, high = bounds(args.method, diff.boot, alpha)
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
-    notes += interval_notes(diff, design, args, (low, high), mc, {"A": score_a, "B": score_b})
+    notes += interval_notes(diff, design, args, (low, high), mc,
+                            dict(zip(core.names, (score_a, score_b))))
 
     strata_results = ()
     if design.strata_names is not None:

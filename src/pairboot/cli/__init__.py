@@ -38,11 +38,12 @@ from pairboot.cli.parser import (
     EXIT_USAGE,
     build_parser,
     cli_spelling,
+    given_options,
     parse,
 )
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.errors import InputError
-from pairboot.report import FamilyContext, decision, render, render_family
+from pairboot.report import UNPLANNED, FamilyContext, decision, render, render_family
 
 __all__ = ["main", "run"]
 
@@ -70,34 +71,24 @@ def run_compare(args) -> int:
     finally:
         status.close()
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
-    bar = ProgressBar(args.resamples, enabled=not args.no_progress)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report shows result.warnings instead
-            result = pairboot.compare(
-                inputs.a,
-                inputs.b,
-                paired=not args.unpaired,
-                groups=inputs.groups,
-                group_weighting=args.group_weighting or "items",
-                strata=inputs.strata,
-                strata_weights=inputs.strata_weights,
-                metric=args.metric_object,
-                n_resamples=args.resamples,
-                confidence_level=args.level,
-                method=args.method,
-                seed=args.seed,
-                progress=bar,
-            )
-    finally:
-        bar.close()
-    write_report(render(result, args.format, inputs.context), how, args.output)
-    if args.plot:
-        _draw(args, lambda plot: plot.plot(result, name_a=inputs.context.name_a,
-                                           name_b=inputs.context.name_b))
-    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
-        for w in result.warnings:  # a file or a machine format: say them where a user looks
-            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
+        inputs.a,
+        inputs.b,
+        paired=not args.unpaired,
+        groups=inputs.groups,
+        group_weighting=args.group_weighting or "items",
+        strata=inputs.strata,
+        strata_weights=inputs.strata_weights,
+        metric=args.metric_object,
+        n_resamples=args.resamples,
+        confidence_level=args.level,
+        method=args.method,
+        seed=args.seed,
+        progress=bar,
+    ))
+    _deliver(args, how, render(result, args.format, inputs.context), result.warnings,
+             lambda plot: plot.plot(result, name_a=inputs.context.name_a,
+                                    name_b=inputs.context.name_b))
     verdict = decision(result, inputs.context)
     if verdict["failed"]:
         print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
@@ -131,7 +122,7 @@ def run_many(args, how: str | None) -> int:
             "confidence_level": args.level, "method": args.method, "seed": args.seed,
         }
     else:
-        given = {dest for dest in getattr(args, "_given", {})}
+        given = given_options(args)
         plan.check_family(
             inputs.names, baseline=args.baseline,
             metric=args.metric if "metric" in given else None,
@@ -147,28 +138,41 @@ def run_many(args, how: str | None) -> int:
         )
         scores = {name: scores[name] for name in plan.systems}  # (the plan's order)
         keywords = plan.compare_many_keywords(groups=inputs.groups, strata=inputs.strata)
-    bar = ProgressBar(keywords["n_resamples"], enabled=not args.no_progress)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the report shows result.warnings instead
-            result = pairboot.compare_many(scores, progress=bar, **keywords)
-    finally:
-        bar.close()
+    result = _resampled(args, keywords["n_resamples"],
+                        lambda bar: pairboot.compare_many(scores, progress=bar, **keywords))
     context = FamilyContext(
         files=inputs.files, layout=inputs.layout, notes=inputs.notes,
         plan_sha256=None if plan is None else plan.sha256,
-        family_note=None if plan is not None or len(scores) < 3 else (
-            "the family was chosen when the command was run (no --plan): decide the "
-            "comparisons in advance"),
+        family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
         reword=cli_spelling,
     )
-    write_report(render_family(result, args.format, context), how, args.output)
-    if args.plot:
-        _draw(args, lambda plot: plot.plot_family(result))
-    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
-        for w in result.warnings:
-            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+    _deliver(args, how, render_family(result, args.format, context), result.warnings,
+             lambda plot: plot.plot_family(result))
     return EXIT_OK
+
+
+def _resampled(args, total: int, run):
+    """``run(bar)``, with a progress bar of ``total`` resamples and the library's
+    warnings held back (the report shows the result's warnings instead)."""
+    bar = ProgressBar(total, enabled=not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return run(bar)
+    finally:
+        bar.close()
+
+
+def _deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
+    """Write the report, the --plot picture (``draw(pairboot.plot)``), and the warnings
+    as ``warning: ...`` lines where the report does not show them (a file, or a machine
+    format)."""
+    write_report(text, how, args.output)
+    if args.plot:
+        _draw(args, draw)
+    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
+        for w in result_warnings:
+            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
 
 
 def _draw(args, draw) -> None:

@@ -87,6 +87,12 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+def given_options(args: argparse.Namespace) -> set[str]:
+    """The destinations of the options with a value that the command line gave (as
+    :class:`_Once` records them), as opposed to their defaults."""
+    return set(getattr(args, "_given", {}))
+
+
 def _seed(text: str) -> int | str:
     """--seed: a non-negative integer, or 'random' for a fresh one."""
     if text.strip().lower() == "random":
