@@ -113,12 +113,18 @@ def test_stratum_scores_are_system_scores_with_their_own_interval():
         for score, x in ((s.score_a, SYSTEMS[0][mask]), (s.score_b, SYSTEMS[1][mask])):
             assert isinstance(score, pairboot.SystemScore)
             assert float(score) == pytest.approx(x.mean(), abs=1e-14)
-            # the percentile interval of the stratum's resampled means: about the mean
-            # +- 1.96 sd / sqrt(n), to Monte Carlo error at 2,000 resamples
-            half = 1.96 * x.std() / np.sqrt(len(x))
+            # the stratum's own bootstrap: its resampled means have sd sqrt(var / n)
+            # exactly; the estimate of it over R resamples has relative s.e. 1/sqrt(2R)
+            R, sd = 2000, x.std() / np.sqrt(len(x))
+            assert score.standard_error == pytest.approx(sd, rel=4.5 / np.sqrt(2 * R))
+            # its percentile interval: about the mean +- 1.96 sd, each end to 4.5 Monte
+            # Carlo s.e. of a 2.5% quantile (sqrt(p (1 - p) / R) / phi(1.96) sd), plus
+            # 5% of the half-width for the means' skewness at n ~ 45
+            mc = np.sqrt(0.025 * 0.975 / R) / 0.05844 * sd
             low, high = score.confidence_interval
-            assert low == pytest.approx(x.mean() - half, abs=0.25 * half)
-            assert high == pytest.approx(x.mean() + half, abs=0.25 * half)
+            tol = 4.5 * mc + 0.05 * 1.96 * sd
+            assert low == pytest.approx(x.mean() - 1.96 * sd, abs=tol)
+            assert high == pytest.approx(x.mean() + 1.96 * sd, abs=tol)
 
 
 @pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (400 resamples)
