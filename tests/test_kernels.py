@@ -140,26 +140,49 @@ def test_count_overflow_is_exact(nb, k, n):
     Starting the counts at 0, 3, 254 or 255 (the kernel expects 0 and leaves 0) makes
     the counts of the units started high wrap, some twice or more (counts from 254 wrap
     at the second draw); the result must then be the reference sums plus the start
-    counts times the rows.  k = 1 and 2 use the vector sweeps, k = 3 the generic one;
-    613 units leave a tail after the sweep's whole vector steps.
+    counts times the rows.  k = 1 and 2 use the vector sweeps of the counting path, k = 3
+    the wide path (three replicates counted together); 613 units leave a tail after the
+    sweep's whole vector steps.
     """
     rng = np.random.default_rng(5)
     x = rng.uniform(size=(n + 7, k))
-    keys = replicate_keys(13, 0, 1)
+    xt = np.ascontiguousarray(x.T)
+    n_keys = 1 if k <= 2 else 3
+    keys = replicate_keys(13, 0, n_keys)
     buf = np.empty(256, dtype=np.uint64)
     start_counts = rng.choice(np.array([0, 3, 254, 255], dtype=np.uint8), size=n)
-    cnt = np.concatenate([start_counts, np.zeros(5, dtype=np.uint8)])
-    acc = np.empty(k)
+    planes = np.zeros((n_keys, n + 5), dtype=np.uint8)
+    planes[:, :n] = start_counts
+    accs = np.empty((n_keys, k))
     wraps = np.empty(n + 1, dtype=np.uint64)  # with counts started high: up to n wraps
-    nb._count(x, 7, n, keys[0], buf, cnt, wraps, acc)
-    drawn = _reference(x, [7], [n], keys)[0, 0]
+    lanes = np.empty((n_keys, k, 16))
+    if k <= 2:
+        nb._count(x, xt, 7, n, keys[0], buf, planes[0], wraps, accs[0], lanes[0, 0])
+    else:
+        nb._block(x, xt, 7, n, keys, buf, planes, wraps, lanes, accs)
+    drawn = _reference(x, [7], [n], keys)[:, 0]
     expected = drawn + start_counts.astype(float) @ x[7:]
-    np.testing.assert_allclose(acc, expected, rtol=1e-12)
-    assert not cnt.any(), "the counts must be left at zero"
+    np.testing.assert_allclose(accs, expected, rtol=1e-12)
+    assert not planes.any(), "the counts must be left at zero"
     # Enough wraps happened for the test to mean something.
     draws = spec.draw_units(keys[0], np.arange(7, 7 + n), n)
     per_unit = np.bincount(draws, minlength=n)
     assert ((start_counts.astype(int) + per_unit) >= 256).sum() > n // 5
+
+
+@pytest.mark.parametrize("path", ["count", "tree+count"])
+@pytest.mark.parametrize("k", [3, 7])
+def test_wide_columns_sum_as_one_column(nb, path, k):
+    """Three columns or more are counted column by column, each exactly as a one-column
+    stratum is (the vector sweep's lanes and order), bit for bit, in every group of
+    replicates (67 keys: eight groups and a ragged one)."""
+    starts, sizes = [0, 1000, 1003], [1000, 3, 2113]
+    x = np.random.default_rng(21).normal(size=(3116, k))
+    keys = replicate_keys(22, 0, 67)
+    got = _kernel(nb, x, starts, sizes, keys, **PATHS[path])
+    for c in range(k):
+        one = _kernel(nb, x[:, [c]], starts, sizes, keys, **PATHS[path])
+        np.testing.assert_array_equal(got[:, :, c], one[:, :, 0])
 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
@@ -181,10 +204,10 @@ def test_tree_count_overflow_is_exact(nb, k):
     planes[:, : lo1 + 1] = 255
     accs = np.empty((n_keys, k))
     nb._tree(
-        x, 7, n, h, keys, np.empty(256, dtype=np.uint64), planes,
+        x, np.ascontiguousarray(x.T), 7, n, h, keys, np.empty(256, dtype=np.uint64), planes,
         np.empty(n + 1, dtype=np.uint64),  # with counts started high: up to n wraps
         np.empty((2, 1 << h), dtype=np.int64), np.empty((n_keys, 1 << h), dtype=np.int64),
-        np.empty(n_keys, dtype=np.uint64), accs,
+        np.empty(n_keys, dtype=np.uint64), accs, np.empty(16),
     )
     tree = {"tree_units": n, "cell_bits": (n - 1).bit_length() - h}
     drawn = _reference(x, [7], [n], keys, **tree)[:, 0]

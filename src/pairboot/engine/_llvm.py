@@ -18,7 +18,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-__all__ = ["popcount", "make_sweep"]
+__all__ = ["popcount", "make_sweep", "dot_lanes", "DOT_STEP"]
 
 
 @intrinsic
@@ -121,3 +121,60 @@ def make_sweep(k):
         return types.void(cnt, x, start, size, acc), codegen
 
     return sweep
+
+
+_DOT_GROUP = 8
+DOT_STEP = _DOT_GROUP * _LANE_SETS
+"""Units per step of :func:`dot_lanes`: ranges passed to it start and end on a multiple."""
+
+
+@intrinsic
+def dot_lanes(typingctx, cnt, c0, x, x0, n, lanes):
+    """``lanes`` += the per-lane products of ``cnt[c0 : c0 + n]`` and ``x[x0 : x0 + n]``.
+
+    The inner step of ``make_sweep(1)``, with its sixteen lanes kept in ``lanes`` (float64,
+    16) between calls: lane ``8 s + g`` adds the unit at offset ``16 j + 8 s + g``.  ``n``
+    is a multiple of :data:`DOT_STEP`, and calls over consecutive ranges starting at a
+    multiple of it add each unit to the lane one call over the whole range would, in the
+    same order.  The counts are read, not zeroed.
+    """
+    arrays = ((cnt, types.uint8, 1), (x, types.float64, 1), (lanes, types.float64, 1))
+    ok = all(
+        isinstance(a, types.Array) and a.dtype == dt and a.ndim == nd and a.layout == "C"
+        for a, dt, nd in arrays
+    ) and all(isinstance(v, types.Integer) for v in (c0, x0, n))
+    if not ok:
+        return None
+    f64, i8, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(64)
+    vec_w = ir.VectorType(f64, _DOT_GROUP)
+    vec_c = ir.VectorType(i8, _DOT_GROUP)
+
+    def codegen(context, builder, sig, args):
+        cnt_a = context.make_array(sig.args[0])(context, builder, args[0])
+        x_a = context.make_array(sig.args[2])(context, builder, args[2])
+        lanes_a = context.make_array(sig.args[5])(context, builder, args[5])
+        c0_v = context.cast(builder, args[1], sig.args[1], types.int64)
+        x0_v = context.cast(builder, args[3], sig.args[3], types.int64)
+        n_v = context.cast(builder, args[4], sig.args[4], types.int64)
+        cp = builder.gep(cnt_a.data, [c0_v])
+        xp = builder.gep(x_a.data, [x0_v])
+        state = builder.bitcast(lanes_a.data, vec_w.as_pointer())
+        slots = [
+            cgutils.alloca_once_value(builder, builder.load(builder.gep(state, [i64(s)]), align=8))
+            for s in range(_LANE_SETS)
+        ]
+        n_steps = builder.sdiv(n_v, i64(DOT_STEP))
+        with cgutils.for_range(builder, n_steps) as loop:
+            u0 = builder.mul(loop.index, i64(DOT_STEP))
+            for s, slot in enumerate(slots):
+                u = builder.add(u0, i64(s * _DOT_GROUP))
+                pc = builder.bitcast(builder.gep(cp, [u]), vec_c.as_pointer())
+                w = builder.uitofp(builder.load(pc, align=1), vec_w)
+                px = builder.bitcast(builder.gep(xp, [u]), vec_w.as_pointer())
+                xv = builder.load(px, align=8)
+                builder.store(builder.fadd(builder.load(slot), builder.fmul(w, xv)), slot)
+        for s, slot in enumerate(slots):
+            builder.store(builder.load(slot), builder.gep(state, [i64(s)]), align=8)
+        return context.get_dummy_value()
+
+    return types.void(cnt, c0, x, x0, n, lanes), codegen

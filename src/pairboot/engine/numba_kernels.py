@@ -4,7 +4,7 @@
 :func:`.numpy_kernel.index_sums_numpy`) without an index or weight array.  Each replicate's
 sum over a stratum is computed by one thread in a fixed order, so the sums are
 bit-identical for any number of threads and any split of the replicates into calls; they
-agree with the numpy kernel to rounding.  Each draw stratum takes one of three paths,
+agree with the numpy kernel to rounding.  Each draw stratum takes one of four paths,
 chosen by its size and width alone (never by the machine, so rounding is the same
 everywhere):
 
@@ -13,9 +13,13 @@ everywhere):
 * *count*: draw 16 indices at a time and increment a per-unit byte count (a count passing
   255 is recorded and added back exactly), then add ``count * x`` in one sequential sweep
   (:func:`._llvm.make_sweep`).  Random access touches a byte per unit, not a row.
+* *wide*, the counting path for three columns or more (many systems, pooled metrics):
+  count eight replicates, each in its own plane, then sweep the planes together tile by
+  tile of ``x`` transposed, one column at a time (:func:`._llvm.dot_lanes`).  Each
+  column's sum is the one the counting path gives that column alone, bit for bit.
 * *tree*, for strata of ``TREE_UNITS`` units or more: count cell by cell of the split, for
   eight replicates together, so the counts sit in L1 or L2 and each cell's rows are read
-  from memory once per eight replicates.
+  from memory once per eight replicates (three columns or more: column by column).
 
 The flat paths and the tree path are two kernels, ``_flat_sums`` and ``_tree_sums``, each
 compiled (or loaded from numba's cache) when first needed.  numba freezes the constants of
@@ -36,7 +40,7 @@ from numba import njit, prange
 from numba.core import event
 
 from pairboot.engine import spec
-from pairboot.engine._llvm import make_sweep, popcount
+from pairboot.engine._llvm import DOT_STEP, dot_lanes, make_sweep, popcount
 from pairboot.engine.spec import (
     CELL_BITS,
     GAMMA,
@@ -61,6 +65,14 @@ _COUNT_BLOCK = 16
 """Draws per step of the counting path: small on purpose, so that the processor overlaps
 one block's counting (scalar) with the next block's drawing (vector arithmetic)."""
 
+_BLOCK_GROUP = 8
+"""Replicates counted together by the wide counting path before one sweep of their planes:
+a tile of ``x`` is then read from the cache once per 8 replicates."""
+
+_BLOCK_TILE = 1024
+"""Units per tile of the wide path's sweep (a multiple of the sweep's 16-unit step): one
+column's tile (8 KiB) and the planes' tiles stay in L1 while the replicates take turns."""
+
 _TREE_GROUP = 8
 """Replicates taken together through a tree stratum's cells: a cell's rows of ``x`` are
 then read from memory once per 8 replicates, and the 8 planes of counts (4 KiB each at
@@ -71,8 +83,9 @@ COUNT_PATH_BYTES = 1 << 16
 (the two paths are even at about 4,000 units of two columns).  Constants, not properties
 of the machine, so that the rounding of the sums is the same everywhere."""
 
-COUNT_PATH_BYTES_WIDE = 1 << 23
-"""The same for three columns or more, whose sweep is scalar code."""
+COUNT_PATH_BYTES_WIDE = 1 << 13
+"""The same for three columns or more (the wide path, :func:`_block`): it is faster than
+gathering from about 200 units of three columns or 100 of ten."""
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 
@@ -237,33 +250,42 @@ _sweep_1 = make_sweep(1)
 _sweep_2 = make_sweep(2)
 
 
+@njit(inline="always", **_OPTS)
+def _lane_total(lane, cnt, xc, start, full, size):
+    """Finish a column's sum as ``make_sweep(1)`` does: the two lane sets added, then
+    the eight lanes in order, plus the tail ``full <= u < size`` in order."""
+    s = lane[0] + lane[8]
+    for i in range(1, 8):
+        s += lane[i] + lane[8 + i]
+    tail = 0.0
+    for u in range(full, size):
+        tail += np.float64(cnt[u]) * xc[start + u]
+    return s + tail
+
+
 @njit(**_OPTS)
-def _sweep(cnt, x, start, size, acc):
-    """``acc[c] += sum_u cnt[u] * x[start + u, c]`` for ``u < size``; zero ``cnt[:size]``."""
+def _sweep(cnt, x, xt, start, size, acc, lane):
+    """``acc[c] += sum_u cnt[u] * x[start + u, c]`` for ``u < size``; zero ``cnt[:size]``.
+
+    Three columns or more are swept one column of ``xt`` (``x`` transposed) at a time,
+    each exactly as ``make_sweep(1)`` sweeps one column; ``lane`` is scratch.
+    """
     k = x.shape[1]
     if k == 1:
         _sweep_1(cnt, x, start, size, acc)
     elif k == 2:
         _sweep_2(cnt, x, start, size, acc)
     else:
-        # Scalar: the vector sweeps need 8 // k units per step.
-        n4 = size & ~3
-        for col in range(k):
-            s0 = s1 = s2 = s3 = 0.0
-            for u in range(0, n4, 4):
-                s0 += np.float64(cnt[u]) * x[start + u, col]
-                s1 += np.float64(cnt[u + 1]) * x[start + u + 1, col]
-                s2 += np.float64(cnt[u + 2]) * x[start + u + 2, col]
-                s3 += np.float64(cnt[u + 3]) * x[start + u + 3, col]
-            for u in range(n4, size):
-                s0 += np.float64(cnt[u]) * x[start + u, col]
-            acc[col] += (s0 + s1) + (s2 + s3)
-        for u in range(size):
-            cnt[u] = 0
+        full = size - size % DOT_STEP
+        for c in range(k):
+            lane[:] = 0.0
+            dot_lanes(cnt, 0, xt[c], start, full, lane)
+            acc[c] += _lane_total(lane, cnt, xt[c], start, full, size)
+        cnt[:size] = 0
 
 
 @njit(**_OPTS)
-def _count(x, start, size, key, buf, cnt, wraps, acc):
+def _count(x, xt, start, size, key, buf, cnt, wraps, acc, lane):
     """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
 
     ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
@@ -284,11 +306,51 @@ def _count(x, start, size, key, buf, cnt, wraps, acc):
     n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
     acc[:] = 0.0
     _add_wraps(x, start, wraps, n_wraps, acc)
-    _sweep(cnt, x, start, size, acc)
+    _sweep(cnt, x, xt, start, size, acc, lane)
 
 
 @njit(**_OPTS)
-def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, accs):
+def _block(x, xt, start, size, keys, buf, planes, wraps, lanes, accs):
+    """``accs[g] = sum of x over the units replicate g draws`` in a wide stratum.
+
+    One replicate per key (at most ``len(planes)``): each counts its draws in its own
+    plane of byte counts (as :func:`_count` does), then the planes are swept together,
+    tile by tile of units and column by column of ``xt`` (``x`` transposed), so that a
+    tile of ``x`` is read once for all the replicates and every loop runs over contiguous
+    memory.  Each column's sum takes the lanes and order of ``make_sweep(1)`` over that
+    column alone, so it is the sum the counting path gives a one-column stratum, bit for
+    bit, whatever ``k`` and the number of keys.
+    """
+    m = np.uint64(size)
+    zero = np.uint64(0)
+    n_keys, k = keys.shape[0], x.shape[1]
+    for g in range(n_keys):
+        cnt = planes[g]
+        z = keys[g] + (np.uint64(start) + _U1) * GAMMA
+        n_wraps = 0
+        for _ in range(size // _COUNT_BLOCK):
+            z = _fill(buf, _COUNT_BLOCK, z, m, zero)
+            n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
+        n = size % _COUNT_BLOCK
+        z = _fill(buf, n, z, m, zero)
+        n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
+        accs[g, :] = 0.0
+        _add_wraps(x, start, wraps, n_wraps, accs[g])
+    lanes[:n_keys] = 0.0
+    full = size - size % DOT_STEP
+    for t0 in range(0, full, _BLOCK_TILE):
+        tn = min(_BLOCK_TILE, full - t0)
+        for c in range(k):
+            for g in range(n_keys):
+                dot_lanes(planes[g], t0, xt[c], start + t0, tn, lanes[g, c])
+    for g in range(n_keys):
+        for c in range(k):
+            accs[g, c] += _lane_total(lanes[g, c], planes[g], xt[c], start, full, size)
+        planes[g, :size] = 0
+
+
+@njit(**_OPTS)
+def _tree(x, xt, start, size, h, keys, buf, planes, wraps, levels, cells, counters, accs, lane):
     """``accs[g] = sum of x over the units replicate g draws`` in a tree stratum.
 
     One replicate per key (at most ``len(planes)``), all taken cell by cell together:
@@ -326,7 +388,7 @@ def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, 
             n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
             counters[g] = z
             _add_wraps(x, start + lo, wraps, n_wraps, accs[g])
-            _sweep(cnt, x, start + lo, nxt - lo, accs[g])
+            _sweep(cnt, x, xt, start + lo, nxt - lo, accs[g], lane)
             if nxt > lo:  # (an empty window, possible only with 2**h > size, keeps its count)
                 cnt[0] = cnt[nxt - lo]  # the straddling unit, if drawn, starts the next cell
                 cnt[nxt - lo] = 0
@@ -334,8 +396,13 @@ def _tree(x, start, size, h, keys, buf, planes, wraps, levels, cells, counters, 
 
 
 @njit(parallel=True, **_OPTS)
-def _flat_sums(x, starts, sizes, strata, keys, out, count_bytes, n_runs):
-    """``out[:, d]`` for the flat strata ``d`` in ``strata``: gathered or counted."""
+def _flat_sums(x, xt, starts, sizes, strata, keys, out, count_bytes, n_runs):
+    """``out[:, d]`` for the flat strata ``d`` in ``strata``: gathered or counted.
+
+    Strata of three columns or more that are counted take the wide path (:func:`_block`),
+    ``_BLOCK_GROUP`` replicates at a time; ``xt`` is ``x`` transposed (an empty array when
+    no stratum takes that path).
+    """
     n_rep, k = keys.shape[0], x.shape[1]
     xf = x.reshape(-1)
     counted = np.zeros(starts.shape[0], dtype=np.bool_)
@@ -344,33 +411,44 @@ def _flat_sums(x, starts, sizes, strata, keys, out, count_bytes, n_runs):
         if sizes[d] * k * 8 > count_bytes:
             counted[d] = True
             longest = max(longest, sizes[d])
+    wide = k > 2
+    group = _BLOCK_GROUP if wide else 1
     # Contiguous runs of replicates (several per thread), each with its own buffers.
     n_runs = max(1, min(n_rep, n_runs))
     for run in prange(n_runs):
-        buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)  # (the two paths')
-        cnt = np.zeros(longest, dtype=np.uint8)
+        buf = np.empty(max(_BLOCK, _COUNT_BLOCK), dtype=np.uint64)  # (the paths')
+        planes = np.zeros((group, longest), dtype=np.uint8)
         wraps = np.empty(longest // 256 + 1, dtype=np.uint64)
-        acc = np.empty(k)
-        for r in range(run * n_rep // n_runs, (run + 1) * n_rep // n_runs):
-            key = keys[r]
+        lanes = np.empty((group, k, DOT_STEP))
+        accs = np.empty((group, k))
+        acc = accs[0]
+        r_end = (run + 1) * n_rep // n_runs
+        for r0 in range(run * n_rep // n_runs, r_end, group):
+            r1 = min(r0 + group, r_end)
             for d in strata:
                 start, size = starts[d], sizes[d]
-                if counted[d]:
-                    _count(x, start, size, key, buf, cnt, wraps, acc)
-                    for c in range(k):
-                        out[r, d, c] = acc[c]
-                elif k == 1:
-                    out[r, d, 0] = _gather_1(xf, start, size, key, buf)
-                elif k == 2:
-                    out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
-                else:
-                    _gather_k(x, start, size, key, buf, acc)
-                    for c in range(k):
-                        out[r, d, c] = acc[c]
+                if counted[d] and wide:
+                    _block(x, xt, start, size, keys[r0:r1], buf, planes, wraps, lanes, accs)
+                    out[r0:r1, d, :] = accs[: r1 - r0]
+                    continue
+                for r in range(r0, r1):
+                    key = keys[r]
+                    if counted[d]:
+                        _count(x, xt, start, size, key, buf, planes[0], wraps, acc, lanes[0, 0])
+                        for c in range(k):
+                            out[r, d, c] = acc[c]
+                    elif k == 1:
+                        out[r, d, 0] = _gather_1(xf, start, size, key, buf)
+                    elif k == 2:
+                        out[r, d, 0], out[r, d, 1] = _gather_2(xf, start, size, key, buf)
+                    else:
+                        _gather_k(x, start, size, key, buf, acc)
+                        for c in range(k):
+                            out[r, d, c] = acc[c]
 
 
 @njit(parallel=True, **_OPTS)
-def _tree_sums(x, starts, sizes, tree_h, strata, keys, out, n_runs):
+def _tree_sums(x, xt, starts, sizes, tree_h, strata, keys, out, n_runs):
     """``out[:, d]`` for the tree strata ``d`` in ``strata``, ``_TREE_GROUP`` replicates
     at a time."""
     n_rep, k = keys.shape[0], x.shape[1]
@@ -388,12 +466,13 @@ def _tree_sums(x, starts, sizes, tree_h, strata, keys, out, n_runs):
         cells = np.empty((_TREE_GROUP, 1 << h_max), dtype=np.int64)
         counters = np.empty(_TREE_GROUP, dtype=np.uint64)
         accs = np.empty((_TREE_GROUP, k))
+        lane = np.empty(DOT_STEP)
         r_end = (run + 1) * n_rep // n_runs
         for r0 in range(run * n_rep // n_runs, r_end, _TREE_GROUP):
             r1 = min(r0 + _TREE_GROUP, r_end)
             for d in strata:
-                _tree(x, starts[d], sizes[d], tree_h[d], keys[r0:r1], buf, planes, wraps,
-                      levels, cells, counters, accs)
+                _tree(x, xt, starts[d], sizes[d], tree_h[d], keys[r0:r1], buf, planes, wraps,
+                      levels, cells, counters, accs, lane)
                 out[r0:r1, d, :] = accs[: r1 - r0]
 
 
@@ -441,10 +520,13 @@ def index_sums(
     target = out if out.dtype == np.float64 and out.flags.c_contiguous else np.empty(shape)
     # Several runs per thread balance the load; any partition gives the same sums.
     runs = 4 * numba.get_num_threads()
+    # The wide paths read x by columns.
+    counted = len(tree) or np.any(sizes[flat] * x.shape[1] * 8 > count_bytes)
+    xt = np.ascontiguousarray(x.T) if x.shape[1] > 2 and counted else np.empty((x.shape[1], 0))
     if len(flat):
-        _flat_sums(x, starts, sizes, flat, keys, target, int(count_bytes), runs)
+        _flat_sums(x, xt, starts, sizes, flat, keys, target, int(count_bytes), runs)
     if len(tree):
-        _tree_sums(x, starts, sizes, tree_h, tree, keys, target, runs)
+        _tree_sums(x, xt, starts, sizes, tree_h, tree, keys, target, runs)
     if target is not out:
         out[...] = target
 
