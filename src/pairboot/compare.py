@@ -39,6 +39,8 @@ def compare(
     confidence_level: float = 0.95,
     method: str = "percentile",
     seed: int | str | None = None,
+    resampling: str = "classic",
+    ids=None,
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
 ) -> CompareResult:
@@ -93,6 +95,18 @@ def compare(
         options, so the same inputs give the same answer on every run; ``"random"``
         draws a fresh one.  Either way it is reported as ``result.seed``.  The same seed
         gives the same answer whatever the machine's thread count.
+    resampling : {"classic", "poisson"}
+        ``"classic"`` draws ``n`` units with replacement (the spec's bootstrap).
+        ``"poisson"`` gives every unit an independent Poisson(1) weight that depends only
+        on the seed, the unit's key and the replicate (Chamandy et al. 2012): the same
+        answer for any order of the items, and what :mod:`pairboot.dask` and files
+        larger than memory compute.  Its intervals agree with the classic ones to Monte
+        Carlo error once strata have a few hundred units (a warning says when they may
+        not).
+    ids : array_like, optional
+        One id per item (text or integers; no two alike): the keys of the Poisson
+        weights (default: the items' positions).  With ``groups``, a group's key is its
+        label.  With ``"classic"`` they are only checked.
     backend : {"auto", "numba", "numpy"}
         The resampling kernel; ``auto`` uses numba when it is installed and the job is
         large enough to repay its start-up (a deterministic rule on the job's size).
@@ -122,6 +136,7 @@ def compare(
         group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
         metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
         method=method, seed=seed, backend=backend, progress=progress,
+        resampling=resampling, ids=ids,
     )
     args, design, core, notes = run.args, run.design, run.core, run.notes
     seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
@@ -179,6 +194,7 @@ def compare(
         groups_needed=groups_needed,
         engine=engine,
         version=__version__,
+        resampling=args.resampling,
     )
 
 
@@ -206,24 +222,27 @@ class Run:
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
-             progress) -> Run:
+             progress, resampling="classic", ids=None) -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
     in messages (default ``names``)."""
     args = check_arguments(
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
+        resampling=resampling,
     )
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
+        ids=ids, poisson=args.resampling == "poisson",
     )
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     plan, cross = design.plan, None
     if args.method == "studentized":
         plan, cross = with_cross_products(design.plan)
     sums, engine = resample_sums(
-        plan, args.n_resamples, seed, backend=args.backend, progress=progress
+        plan, args.n_resamples, seed, scheme=args.resampling, backend=args.backend,
+        progress=progress,
     )
     core = Estimands(design, sums, observed_sums(plan), cross, names=display)
     notes = design_notes(design, args, core.names)

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.engine import DrawPlan, split_constant
+from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
 from pairboot.intervals import METHODS
+from pairboot.itemkeys import group_keys, item_keys, ordered, take
 from pairboot.metrics import Metric, match_statistics, resolve_metric, statistics_for
 
 GROUP_WEIGHTINGS = ("items", "groups")
 BACKENDS = ("auto", "numba", "numpy")
+RESAMPLINGS = ("classic", "poisson")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +41,12 @@ class Arguments:
     seed: int | None
     """None: derived from the data and the options by :func:`derived_seed`."""
     backend: str
+    resampling: str = "classic"
 
 
 def check_arguments(
-    *, paired, group_weighting, n_resamples, confidence_level, method, seed, backend
+    *, paired, group_weighting, n_resamples, confidence_level, method, seed, backend,
+    resampling="classic",
 ) -> Arguments:
     if not isinstance(paired, (bool, np.bool_)):
         raise InputError(f"`paired` must be True or False, got {paired!r}", param="paired")
@@ -92,9 +97,14 @@ def check_arguments(
         raise InputError(
             f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}", param="backend"
         )
+    if resampling not in RESAMPLINGS:
+        raise InputError(
+            f"`resampling` must be one of {', '.join(RESAMPLINGS)}, got {resampling!r}",
+            param="resampling",
+        )
     return Arguments(
         bool(paired), group_weighting, int(n_resamples), float(confidence_level),
-        method.lower(), None if seed is None else int(seed), backend,
+        method.lower(), None if seed is None else int(seed), backend, resampling,
     )
 
 
@@ -120,7 +130,8 @@ def derived_seed(design: Design, args: Arguments) -> int:
         design.metric.name, *design.metric.stats, str(design.k),
         *(design.strata_names or ()), str(design.n_groups), str(args.paired),
         args.group_weighting, str(args.n_resamples),
-    )  # (not the level or the method: they read the same draws differently)
+    ) + (("poisson",) if args.resampling == "poisson" else ())
+    # (not the level or the method: they read the same draws differently)
     h.update("\x1f".join(words).encode("utf-8", "surrogatepass"))
     return int.from_bytes(h.digest(), "little") % 2**32
 
@@ -384,16 +395,29 @@ def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
 
 def build_design(
     systems, *, names=("a", "b"), metric, paired: bool, groups, group_weighting: str,
-    strata, strata_weights,
+    strata, strata_weights, ids=None, poisson: bool = False,
 ) -> Design:
     """The units of M systems' per-item scores (``systems``, in ``names``' order).
 
     Paired: one draw of units serves every system, whose statistics sit side by side in
     each unit.  Unpaired: every stratum is drawn once per system (the other systems'
     columns zero), and samples of different sizes are allowed without groups or strata.
+
+    ``poisson``: the plan carries every unit's key (:mod:`pairboot.engine.keys`: an item's
+    id, or its position without ``ids``; a group's label) and the items are taken in the
+    order of their keys, so that the answer does not depend on the order of the rows.
     """
     systems, groups, strata = _align(systems, names, groups, strata)
     stats = [as_statistics(_by_name(v, metric, name), name) for v, name in zip(systems, names)]
+    keyed = None
+    if ids is not None or poisson:
+        keyed = item_keys(ids, len(stats[0]), len({len(X) for X in stats}) == 1)
+    if poisson and keyed is not None:
+        canon = np.argsort(keyed, kind="stable")
+        stats = [X[canon] for X in stats]
+        keyed = keyed[canon]
+        groups = None if groups is None else take(groups, canon, "groups", len(canon))
+        strata = None if strata is None else take(strata, canon, "strata", len(canon))
     for name, X in zip(names[1:], stats[1:]):
         if X.shape[1] != stats[0].shape[1]:
             raise InputError(
@@ -429,6 +453,9 @@ def build_design(
         sizes = np.bincount(gcodes, minlength=n_units)
     else:
         gcodes, gnames, sizes, n_units = None, None, None, n
+    unit_keys = None
+    if poisson and keyed is not None:
+        unit_keys = keyed if gcodes is None else group_keys(gnames)
 
     if strata is not None:
         scodes, snames = _labels(strata, "strata", n)
@@ -482,7 +509,11 @@ def build_design(
         for j, xj in enumerate(xs):
             x[row : row + len(xj), j * k : (j + 1) * k] = xj
             row += len(xj)
-        plan = DrawPlan.from_columns(x, np.cumsum([0, *lengths[:-1]]), lengths)
+        keys = salts = None
+        if poisson:  # each system's items by position, drawn independently
+            keys = np.concatenate([position_keys(0, m) for m in lengths])
+            salts = np.arange(n_systems, dtype=np.int64)
+        plan = DrawPlan.from_columns(x, np.cumsum([0, *lengths[:-1]]), lengths, keys, salts)
         draw_to_stratum = np.zeros(n_systems, dtype=np.intp)
         n = sum(lengths)
         items_per_stratum = units_per_stratum = np.array([n])
@@ -492,7 +523,8 @@ def build_design(
         k = len(parts[0][1])
         x = np.concatenate([p[0] for p in parts], axis=1)
         plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
-                        np.concatenate([p[1] for p in parts]))
+                        np.concatenate([p[1] for p in parts]), ordered(unit_keys, order),
+                        np.zeros(n_strata, dtype=np.int64) if poisson else None)
         draw_to_stratum = np.arange(n_strata)
     else:
         # Each stratum is drawn once per system: its units, the other systems' columns 0.
@@ -507,7 +539,15 @@ def build_design(
                 blocks.append(block)
             draw_sizes += [units_per_stratum[h]] * n_systems
         draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]])
-        plan = DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes)
+        keys = salts = None
+        if poisson:  # the same keys, drawn independently for every system
+            in_order = ordered(unit_keys, order)
+            keys = np.concatenate([
+                in_order[starts[h] : starts[h] + units_per_stratum[h]]
+                for h in range(n_strata) for _ in range(n_systems)
+            ])
+            salts = np.tile(np.arange(n_systems, dtype=np.int64), n_strata)
+        plan = DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes, keys, salts)
         draw_to_stratum = np.repeat(np.arange(n_strata), n_systems)
 
     return Design(

@@ -38,6 +38,8 @@ def compare_many(
     confidence_level: float = 0.95,
     method: str = "percentile",
     seed=None,
+    resampling: str = "classic",
+    ids=None,
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
 ) -> FamilyResult:
@@ -69,7 +71,7 @@ def compare_many(
     lower_is_better : bool
         For rank intervals and the best set: the metric is an error rate or a loss.
     paired, groups, group_weighting, strata, strata_weights, metric, n_resamples,
-    confidence_level, method, seed, backend, progress
+    confidence_level, method, seed, resampling, ids, backend, progress
         As for :func:`pairboot.compare`.
 
     Returns
@@ -98,7 +100,7 @@ def compare_many(
         systems, names=names, paired=paired, groups=groups, group_weighting=group_weighting,
         strata=strata, strata_weights=strata_weights, metric=metric,
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
-        seed=seed, backend=backend, progress=progress,
+        seed=seed, backend=backend, progress=progress, resampling=resampling, ids=ids,
     )
     args, design, core, notes = run.args, run.design, run.core, run.notes
     coef, combined = run.coef, run.combined
@@ -205,6 +207,7 @@ def compare_many(
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
         engine=run.engine,
+        resampling=run.args.resampling,
         version=__version__,
         warnings=tuple(text for _, text in notes),
     )

@@ -156,8 +156,10 @@ class CompareResult:
         ``1/sqrt(n)``); ``None`` when the interval already excludes 0.
     engine : str
         Which resampling path ran: ``multinomial`` (exact, few distinct values),
-        ``numba`` or ``numpy``.
+        ``numba`` or ``numpy`` (``poisson+numba`` or ``poisson+numpy`` for Poisson weights).
     version : str
+    resampling : str
+        ``"classic"`` (n draws with replacement) or ``"poisson"`` (Poisson(1) weights).
     """
 
     estimate: float
@@ -184,6 +186,7 @@ class CompareResult:
     groups_needed: int | None
     engine: str
     version: str
+    resampling: str = "classic"
 
     @property
     def excludes_zero(self) -> bool:
@@ -366,7 +369,7 @@ class FamilyResult:
         The systems that could be the best (rank 1 in their set).
     correction, family_size, critical_value, confidence_level, n_resamples, seed,
     method, metric, lower_is_better, paired, group_weighting, n_items, n_groups,
-    n_strata, engine, version, warnings
+    n_strata, engine, version, warnings, resampling
         ``critical_value`` is max-t's ``c`` (None under other corrections);
         ``group_weighting`` is None without groups.
     """
@@ -392,6 +395,7 @@ class FamilyResult:
     engine: str
     version: str
     warnings: tuple[str, ...]
+    resampling: str = "classic"
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -25,6 +25,9 @@ class CrossProducts:
 
     pairs: list[tuple[int, int]]
     centred: dict[int, int]
+    count: int | None = None
+    """The column of the resample's size (a constant 1, summed by Poisson weights, whose
+    resamples vary in size); None: the size is the draw stratum's."""
 
 
 def _pairs(k: int) -> list[tuple[int, int]]:
@@ -53,7 +56,12 @@ def with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, CrossProducts]:
     first = plan.n_columns + len(pairs)
     centred = {int(v): first + n for n, v in enumerate(varying)}
     constant = np.concatenate([plan.constant, np.full(len(pairs) + len(varying), np.nan)])
-    return DrawPlan(x, plan.starts, plan.sizes, constant), CrossProducts(pairs, centred)
+    count = None
+    if plan.keys is not None:  # Poisson weights: each resample's size is its total weight
+        count = len(constant)
+        constant = np.append(constant, 1.0)
+    return (DrawPlan(x, plan.starts, plan.sizes, constant, plan.keys, plan.salts),
+            CrossProducts(pairs, centred, count))
 
 
 def variance_terms(grad: np.ndarray, draw: np.ndarray, cross: CrossProducts, width: int,
@@ -66,7 +74,7 @@ def variance_terms(grad: np.ndarray, draw: np.ndarray, cross: CrossProducts, wid
     centred products ``P_ij`` and centred values ``s_i``, so the term is the sum over
     those pairs of ``(2 - [i = j]) g_i g_j (P_ij - s_i s_j / m)``.
     """
-    m = sizes.astype(np.float64)
+    m = sizes.astype(np.float64) if cross.count is None else draw[..., cross.count]
     paired = len(draw_to_stratum) == grad.shape[-2]
     g = grad if paired else grad[:, draw_to_stratum, :]  # paired: the identity
     out = np.zeros(draw.shape[:2])

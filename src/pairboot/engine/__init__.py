@@ -5,11 +5,12 @@ Units carry a vector of sufficient statistics ``x_u``; each replicate ``r`` draw
 ``S[r, d] = sum_{u in d} w_ru * x_u``, and everything downstream works on ``S`` alone.
 
 :func:`resample_sums` is the one entry point.  It hands the plan to a *producer* of sums
-named in :data:`PRODUCERS`: today ``"classic"``, multinomial weights (``size`` draws with
+named in :data:`PRODUCERS`: ``"classic"``, multinomial weights (``size`` draws with
 replacement per stratum), drawn by :mod:`.multinomial` when a stratum has few distinct
 rows and otherwise by a kernel (:mod:`.numba_kernels`, or :mod:`.numpy_kernel` without
-numba or for small jobs); :mod:`.spec` says which units every replicate draws.  Another
-weighting (Poisson) is another producer with the same signature.
+numba or for small jobs), :mod:`.spec` saying which units every replicate draws; and
+``"poisson"`` (:mod:`.poisson`) gives every unit an independent Poisson(1) weight that is a
+pure function of the seed, the unit's key and the replicate (:mod:`.keys`).
 """
 
 from __future__ import annotations
@@ -60,13 +61,18 @@ class DrawPlan:
     sizes: np.ndarray
     constant: np.ndarray
     """(k,) float64: each logical column's common value, NaN where it varies."""
+    keys: np.ndarray | None = None
+    """(n_units,) uint64: every unit's key (:mod:`.keys`), for the Poisson producer."""
+    salts: np.ndarray | None = None
+    """(n_draw_strata,) int64: which independent draw each stratum takes under Poisson
+    weights (0 when paired; the system's number for an unpaired draw)."""
 
     @classmethod
-    def from_columns(cls, x: np.ndarray, starts, sizes) -> DrawPlan:
+    def from_columns(cls, x: np.ndarray, starts, sizes, keys=None, salts=None) -> DrawPlan:
         """A plan for a full (n_units, k) matrix, with its constant columns factored out."""
         xv, constant = split_constant(np.asarray(x, dtype=np.float64))
         return cls(np.ascontiguousarray(xv), np.asarray(starts, np.int64),
-                   np.asarray(sizes, np.int64), constant)
+                   np.asarray(sizes, np.int64), constant, keys, salts)
 
     @property
     def n_columns(self) -> int:
@@ -194,6 +200,12 @@ def classic_sums(
     return out, "+".join(sorted(paths)) or "constant"
 
 
-PRODUCERS: dict[str, Producer] = {"classic": classic_sums}
+def _poisson(plan, n_resamples, seed, *, backend="auto", progress=None):
+    from pairboot.engine.poisson import poisson_sums  # noqa: PLC0415
+
+    return poisson_sums(plan, n_resamples, seed, backend=backend, progress=progress)
+
+
+PRODUCERS: dict[str, Producer] = {"classic": classic_sums, "poisson": _poisson}
 """The producers of sums by scheme name, each called as ``producer(plan, n_resamples,
 seed, *, backend, progress) -> (sums, path)``."""

@@ -198,6 +198,7 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
         f"pairboot {result.version}",
         *first,
         f"{'paired' if result.paired else 'unpaired'} {result.method}",
+        *(["poisson weights"] if getattr(result, "resampling", "classic") == "poisson" else []),
         metric,
     ]
     if context.stats:

@@ -1,0 +1,123 @@
+"""The Poisson producer: every unit an independent Poisson(1) weight in every replicate.
+
+``S[r, d] = sum_u w_ru x_u`` over the units of draw stratum ``d``, where ``w_ru`` is a pure
+function of the seed, the unit's key and ``r`` (:mod:`.keys`), so the sums of any split of
+the units add up to the sums of the whole (:func:`partial_sums` computes one part's; this
+is how files larger than memory and Dask partitions are resampled).  A constant column
+(the count of a mean) sums to the constant times the replicate's total weight, which
+varies: a mean is then ``sum w x / sum w``, the Poisson bootstrap's ratio form.
+
+The numba kernel (:mod:`.poisson_kernels`) and the numpy reference here give the same
+weights; their sums agree to rounding.  Each replicate's sum runs over the units in row
+order, so it is the same for any number of threads or batches of replicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pairboot.engine.keys import poisson_weights, seed_word
+
+__all__ = ["poisson_sums", "partial_sums", "weight_sums_numpy"]
+
+AUTO_NUMBA_WEIGHTS = 5_000_000
+"""Below this many weights the numpy reference finishes before numba would have loaded."""
+
+_BATCH = 1024
+"""Replicates per batch: the unit of progress and of the output's memory."""
+
+_CHUNK = 2048
+"""Units per step of the numpy reference (a (batch x chunk) matrix of weights)."""
+
+
+def weight_sums_numpy(x, keys, starts, sizes, words, r0: int, r1: int, out, totals) -> None:
+    """``out[r - r0, d] = sum_u w_ru x_u`` and ``totals[r - r0, d] = sum_u w_ru`` for
+    replicates ``r0 <= r < r1``: the reference, with numpy's matrix products."""
+    reps = np.arange(r0, r1)
+    out[:] = 0.0
+    totals[:] = 0.0
+    for d, (s, m) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        for c in range(s, s + m, _CHUNK):
+            e = min(c + _CHUNK, s + m)
+            w = poisson_weights(keys[c:e], words[d], reps).astype(np.float64)
+            out[:, d] += w @ x[c:e]
+            totals[:, d] += w.sum(axis=1)
+
+
+def _kernel(backend: str, n_weights: int):
+    """The weight-sum function for ``backend``, and its name."""
+    if backend == "numpy" or (backend == "auto" and n_weights < AUTO_NUMBA_WEIGHTS):
+        return weight_sums_numpy, "numpy"
+    try:
+        from pairboot.engine import poisson_kernels  # noqa: PLC0415
+    except ImportError:
+        if backend == "numba":
+            raise ImportError(
+                'the numba backend needs numba: pip install "pairboot[fast]"') from None
+        return weight_sums_numpy, "numpy"
+    return poisson_kernels.weight_sums, "numba"
+
+
+def poisson_sums(
+    plan,
+    n_resamples: int,
+    seed: int,
+    *,
+    backend: str = "auto",
+    progress: Callable[[int], None] | None = None,
+) -> tuple[np.ndarray, str]:
+    """The Poisson bootstrap's sums of a :class:`~pairboot.engine.DrawPlan` with keys.
+
+    Draw stratum ``d`` takes the seed word of salt ``plan.salts[d]`` (0 by default), so
+    the draw strata of one salt weigh a key alike: an item in two of them would get the
+    same weights.
+    """
+    if plan.keys is None:
+        raise ValueError("the Poisson producer needs the units' keys (`plan.keys`)")
+    salts = np.zeros(len(plan.starts), dtype=np.int64) if plan.salts is None else plan.salts
+    words = np.array([seed_word(seed, s) for s in salts.tolist()], dtype=np.uint64)
+    n_strata, k = len(plan.starts), plan.n_columns
+    out = np.zeros((n_resamples, n_strata, k))
+    if n_strata == 0 or n_resamples == 0:
+        return out, "poisson"
+    kernel, name = _kernel(backend, n_resamples * len(plan.x))
+    varying = np.flatnonzero(np.isnan(plan.constant))
+    constant = np.flatnonzero(~np.isnan(plan.constant))
+    x = np.ascontiguousarray(plan.x, dtype=np.float64)
+    keys = np.ascontiguousarray(plan.keys, dtype=np.uint64)
+    starts = np.ascontiguousarray(plan.starts, dtype=np.int64)
+    sizes = np.ascontiguousarray(plan.sizes, dtype=np.int64)
+    part = np.empty((min(_BATCH, n_resamples), n_strata, x.shape[1]))
+    totals = np.empty((min(_BATCH, n_resamples), n_strata))
+    for r0 in range(0, n_resamples, _BATCH):
+        r1 = min(r0 + _BATCH, n_resamples)
+        kernel(x, keys, starts, sizes, words, r0, r1, part[: r1 - r0], totals[: r1 - r0])
+        out[r0:r1, :, varying] = part[: r1 - r0]
+        out[r0:r1, :, constant] = totals[: r1 - r0, :, None] * plan.constant[constant]
+        if progress is not None:
+            progress(r1)
+    return out, f"poisson+{name}"
+
+
+def partial_sums(x, keys, codes, n_strata: int, words, n_resamples: int, *,
+                 backend: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """One part's Poisson sums: ``(S (R, n_strata, k), totals (R, n_strata))`` for units
+    ``x`` (n, k) with ``keys`` in strata ``codes`` (0..n_strata-1), with the seed words
+    ``words`` (one per stratum).  The parts of a split of the units add up to the sums of
+    the whole, to rounding (exactly for integer-valued statistics)."""
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
+    codes = np.asarray(codes, dtype=np.int64)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=n_strata).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    if not np.all(order[1:] > order[:-1]):
+        x, keys = x[order], keys[order]
+    kernel, _ = _kernel(backend, n_resamples * len(x))
+    out = np.zeros((n_resamples, n_strata, x.shape[1]))
+    totals = np.zeros((n_resamples, n_strata))
+    kernel(x, keys, starts, sizes, np.asarray(words, dtype=np.uint64), 0, n_resamples,
+           out, totals)
+    return out, totals

@@ -1,0 +1,83 @@
+"""The keys of the Poisson bootstrap's units: items' ids (checked) or positions, groups' labels.
+
+:func:`pairboot.design.build_design` takes the items in the order of their keys under
+Poisson weights, so that the answer does not depend on the order of the rows; the keys
+themselves are defined in :mod:`pairboot.engine.keys`.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from pairboot.engine.keys import id_keys, position_keys
+from pairboot.errors import InputError
+
+__all__ = ["item_keys", "group_keys", "take", "ordered"]
+
+
+def _plain(label):
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
+    """Every item's key: from ``ids`` (one per item, no two alike), else its position
+    (None for unpaired samples of different sizes, which are keyed per system)."""
+    if ids is None:
+        return position_keys(0, n) if same_items else None
+    if not same_items:
+        raise InputError("`ids` needs systems that score the same items", param="ids")
+    if hasattr(ids, "to_numpy"):
+        ids = ids.to_numpy()
+    if not isinstance(ids, np.ndarray):
+        ids = np.asarray(ids, dtype=object) if isinstance(ids, (list, tuple)) else np.asarray(ids)
+    if ids.ndim != 1 or len(ids) != n:
+        raise InputError(f"`ids` must have one id per item ({n}), got shape {ids.shape}",
+                         param="ids")
+    try:
+        keys = id_keys(ids)
+    except ValueError as exc:
+        raise InputError(str(exc), param="ids") from None
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if same.size:
+        i, j = sorted((int(order[same[0]]), int(order[same[0] + 1])))
+        raise InputError(
+            f"`ids` has the id {_plain(ids[i])!r} twice (items {i} and {j}); "
+            f"{same.size} id(s) repeat", param="ids",
+        )
+    return keys
+
+
+def take(labels, order: np.ndarray, name: str, n: int):
+    """Per-item labels reordered (pandas: by position), their length checked first."""
+    if hasattr(labels, "iloc"):
+        if len(labels) != n:
+            return labels  # (_labels says what is wrong)
+        return labels.iloc[order].reset_index(drop=True)
+    if hasattr(labels, "codes") and hasattr(labels, "categories"):
+        codes = np.asarray(labels.codes)
+        if codes.shape != (n,):
+            return labels
+        return SimpleNamespace(codes=codes[order], categories=list(labels.categories))
+    arr = labels if isinstance(labels, np.ndarray) else np.asarray(labels, dtype=object)
+    if arr.ndim != 1 or len(arr) != n:
+        return labels
+    return arr[order]
+
+
+def group_keys(labels: np.ndarray) -> np.ndarray:
+    """The groups' keys: their labels as ids."""
+    try:
+        return id_keys(labels, "groups")
+    except ValueError as exc:
+        raise InputError(f"{exc} (under Poisson resampling a group's key is its label)",
+                         param="groups") from None
+
+
+def ordered(keys, order):
+    """The units' keys in draw order (None without keys)."""
+    if keys is None:
+        return None
+    return keys if order is None else keys[order]
