@@ -10,7 +10,8 @@ are not plain means.  The whole public API:
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
-- :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`;
+- :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`,
+  :data:`RESAMPLINGS`;
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
   :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`;
 - the modules :mod:`pairboot.io` (files to aligned tables), :mod:`pairboot.report`
@@ -19,7 +20,7 @@ are not plain means.  The whole public API:
 
 from pairboot._version import __version__
 from pairboot.compare import compare
-from pairboot.design import GROUP_WEIGHTINGS
+from pairboot.design import GROUP_WEIGHTINGS, RESAMPLINGS
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
 from pairboot.intervals import METHODS
 from pairboot.many import compare_many
@@ -39,6 +40,7 @@ from pairboot.result import (
 __all__ = [
     "CORRECTIONS",
     "GROUP_WEIGHTINGS",
+    "RESAMPLINGS",
     "METHODS",
     "CompareResult",
     "Comparison",

@@ -21,6 +21,11 @@ Note = tuple[type[Warning], str]
 SMALL_N = 30
 """Below this many independent units the interval is rough (the spec: 'a few dozen')."""
 
+POISSON_MIN_UNITS = 100
+"""Below this many units in a draw stratum, Poisson weights' intervals may differ from the
+classic bootstrap's by more than Monte Carlo error: the resample's size varies (its sd is
+sqrt(m)), and with few units that spread is not negligible."""
+
 POWER_Z = 0.8416212335729143
 """The standard normal quantile at 0.8: 80% power for the test-set size needed."""
 
@@ -36,6 +41,15 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> lis
     if not args.paired and design.strata_names is None and sizes.min() != sizes.max():
         # unpaired samples of different sizes (n_items counts both): the smaller one
         n_units, where = int(sizes.min()), f" in {names[int(sizes.argmin())]}'s sample"
+    smallest = int(sizes.min()) if len(sizes) else 0
+    if args.resampling == "poisson" and smallest < POISSON_MIN_UNITS:
+        notes.append((
+            SmallSampleWarning,
+            f"Poisson weights on {smallest} {unit} (in the smallest draw): below about "
+            f"{POISSON_MIN_UNITS} the resamples' sizes vary enough for the interval to "
+            "differ from the classic bootstrap's; prefer `resampling='classic'` when the "
+            f"{unit} fit in memory",
+        ))
     if n_units < SMALL_N:
         notes.append((
             SmallSampleWarning,

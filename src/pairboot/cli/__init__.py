@@ -84,6 +84,7 @@ def run_compare(args) -> int:
         confidence_level=args.level,
         method=args.method,
         seed=args.seed,
+        **_resampling(args, inputs.ids),
         progress=bar,
     ))
     _deliver(args, how, render(result, args.format, inputs.context), result.warnings,
@@ -120,6 +121,7 @@ def run_many(args, how: str | None) -> int:
             "strata": inputs.strata, "strata_weights": inputs.strata_weights,
             "metric": args.metric_object, "n_resamples": args.resamples,
             "confidence_level": args.level, "method": args.method, "seed": args.seed,
+            **_resampling(args, inputs.ids),
         }
     else:
         given = given_options(args)
@@ -138,6 +140,7 @@ def run_many(args, how: str | None) -> int:
         )
         scores = {name: scores[name] for name in plan.systems}  # (the plan's order)
         keywords = plan.compare_many_keywords(groups=inputs.groups, strata=inputs.strata)
+        keywords.update(_resampling(args, inputs.ids))
     result = _resampled(args, keywords["n_resamples"],
                         lambda bar: pairboot.compare_many(scores, progress=bar, **keywords))
     context = FamilyContext(
@@ -149,6 +152,14 @@ def run_many(args, how: str | None) -> int:
     _deliver(args, how, render_family(result, args.format, context), result.warnings,
              lambda plot: plot.plot_family(result))
     return EXIT_OK
+
+
+def _resampling(args, ids) -> dict:
+    """The resampling keywords: Poisson weights keyed by the items' ids (positions
+    without --id); nothing for the classic bootstrap, the default."""
+    if args.resampling in (None, "classic"):
+        return {}
+    return {"resampling": args.resampling, "ids": ids}
 
 
 def _resampled(args, total: int, run):

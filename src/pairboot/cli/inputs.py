@@ -52,6 +52,8 @@ class Inputs:
     strata: Sequence[str] | None
     strata_weights: dict[str, float] | None
     context: ReportContext
+    ids: Sequence[str] | None = None
+    """The items' ids in item order (with --id): the Poisson weights' keys."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ class ManyInputs:
     files: tuple[str, ...]
     layout: str
     notes: tuple[str, ...]
+    ids: Sequence[str] | None = None
 
 
 def many_systems(args) -> bool:
@@ -126,6 +129,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         files=tuple(t.path for t in tables),
         layout=cli_spelling(aligned.layout),
         notes=(*aligned.notes, *_nudge(args, tables, used), *slow_read_note(tables)),
+        ids=aligned.ids,
     )
 
 
@@ -213,7 +217,7 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
                *slow_read_note(tables)),
     )
     a, b = aligned.values
-    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context)
+    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context, aligned.ids)
 
 
 def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
@@ -242,7 +246,7 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
                *slow_read_note((table,))),
     )
     a, b = aligned.values
-    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context)
+    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context, aligned.ids)
 
 
 def _read_tables(args, files: Sequence[str], status: ReadProgress | None = None

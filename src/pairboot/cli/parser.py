@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS
+from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -45,6 +45,8 @@ OPTIONS: dict[str, Spelling] = {
     "strata": _option("--stratum"),
     "strata_weights": _option("--stratum-weights"),
     "id": _option("--id"),
+    "ids": _option("--id"),
+    "resampling": _option("--resampling"),
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
@@ -169,6 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "
                       "output; always reported)")
+    boot.add_argument("--resampling", choices=RESAMPLINGS, default=None,
+                      help="classic (default: n draws with replacement) or poisson "
+                      "(Poisson(1) weights keyed by --id: the same answer for any row "
+                      "order; what distributed runs compute)")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
     design = p.add_argument_group("clusters and strata")

@@ -106,7 +106,14 @@ def id_keys(ids, name: str = "ids") -> np.ndarray:
     """
     if hasattr(ids, "to_numpy"):
         ids = ids.to_numpy()
-    arr = np.asarray(ids) if not isinstance(ids, np.ndarray) else ids
+    if isinstance(ids, (list, tuple)):  # (numpy text would drop a trailing NUL)
+        arr = np.empty(len(ids), dtype=object)
+        arr[:] = ids
+        kinds = set(map(type, ids))
+        if kinds <= {int} and ids:
+            arr = np.asarray(ids) if all(-(2**63) <= v < 2**63 for v in ids) else arr
+    else:
+        arr = np.asarray(ids)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be one id per item, got shape {arr.shape}")
     if arr.dtype.kind in "iu":

@@ -266,13 +266,23 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
         unit = f"{result.n_items:,} items"
         units = "items"
     within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
-    if result.paired:
+    poisson = getattr(result, "resampling", "classic") == "poisson"
+    if result.paired and poisson:
+        key = "label" if result.n_groups is not None else "id, or position"
+        how = (
+            f"paired Poisson bootstrap: each resample gives each of the {unit} an "
+            f"independent Poisson(1) weight (from its {key}){within}, the same for both "
+            "systems"
+        )
+    elif result.paired:
         how = (
             f"paired bootstrap: each resample draws {unit} with replacement{within}, and "
             "scores both systems on the same draw"
         )
     else:
         how = f"unpaired bootstrap: A's and B's {units} are drawn independently{within}"
+        if poisson:
+            how += " (Poisson(1) weights)"
     words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
     return f"{how}; {words}, {result.n_resamples:,} resamples."
 
