@@ -138,6 +138,12 @@ def compare(
         method=method, seed=seed, backend=backend, progress=progress,
         resampling=resampling, ids=ids,
     )
+    return compare_result(run, stacklevel=3)
+
+
+def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
+    """compare()'s result read off a :class:`Run` of two systems (B minus A); its notes
+    are issued as warnings ``stacklevel`` frames up."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
     alpha = 1.0 - args.confidence_level
@@ -167,7 +173,7 @@ def compare(
         design, estimate, se, alpha)
 
     for category, text in notes:
-        _warnings.warn(text, category, stacklevel=2)
+        _warnings.warn(text, category, stacklevel=stacklevel)
 
     return CompareResult(
         estimate=estimate,
@@ -245,15 +251,22 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         progress=progress,
     )
     core = Estimands(design, sums, observed_sums(plan), cross, names=display)
-    notes = design_notes(design, args, core.names)
+    run = make_run(args, design, seed, engine, core)
     draws = args.n_resamples * len(plan.x)
     slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
     if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
-        notes.append((
+        run.notes.append((
             PairbootWarning,
             "numba is not installed, so the pure-numpy kernel ran (several times slower, "
             'same draws); for the fast path: pip install "pairboot[fast]"',
         ))
+    return run
+
+
+def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Estimands) -> Run:
+    """A :class:`Run` of estimands already set up: the design's notes, and how the
+    strata combine."""
+    notes = design_notes(design, args, core.names)
     combined = design.n_strata > 1 and not design.metric.mean_like
     coef = design.weights / design.shares if combined else design.weights
     return Run(args, design, seed, engine, core, notes, coef, combined)

@@ -73,11 +73,13 @@ class Estimands:
 
     ``sums`` (R, D, K) and ``observed`` (1, D, K) are per draw stratum; ``cross`` says
     where the studentized interval's cross products are (None without).  ``names`` name
-    the systems in messages (by default the design's).
+    the systems in messages (by default the design's).  ``absolute`` (1, D, K): the sums
+    of ``|x|`` (by default from the design's plan), for the scale of rounding.
     """
 
     def __init__(self, design: Design, sums: np.ndarray, observed: np.ndarray,
-                 cross: studentized.CrossProducts | None = None, names=None):
+                 cross: studentized.CrossProducts | None = None, names=None,
+                 absolute: np.ndarray | None = None):
         self.design = design
         self.names = tuple(design.names if names is None else names)
         if len(self.names) != design.n_systems:
@@ -94,7 +96,9 @@ class Estimands:
         self._uncounted: dict = {}
         # the metric on the sums of |x| too: scores of +-1e3 with a mean near 0 round
         # like scores of 1e3
-        M_abs = self._merge(observed_sums(design.plan, absolute=True)[..., : self.width])
+        if absolute is None:
+            absolute = observed_sums(design.plan, absolute=True)
+        M_abs = self._merge(absolute[..., : self.width])
         self.scales = []
         """Every system's size of scores, against which rounding is judged."""
         for j in range(design.n_systems):

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.compare import resample, system_score
+from pairboot.compare import Run, resample, system_score
 from pairboot.diagnostics import undefined_notes
 from pairboot.errors import InputError, PairbootWarning
 from pairboot.intervals import bounds, p_value
@@ -102,6 +102,15 @@ def compare_many(
         n_resamples=n_resamples, confidence_level=confidence_level, method=method,
         seed=seed, backend=backend, progress=progress, resampling=resampling, ids=ids,
     )
+    return family_result(run, targets, correction, lower_is_better, stacklevel=3)
+
+
+def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
+                  lower_is_better: bool, *, stacklevel: int = 2) -> FamilyResult:
+    """compare_many()'s result read off a :class:`~pairboot.compare.Run` of M systems:
+    the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``;
+    its notes are issued as warnings ``stacklevel`` frames up."""
+    names = list(run.design.names)
     args, design, core, notes = run.args, run.design, run.core, run.notes
     coef, combined = run.coef, run.combined
     alpha = 1.0 - args.confidence_level
@@ -185,7 +194,7 @@ def compare_many(
         best = tuple(name for name in names if ranks[name][0] == 1)
 
     for category, text in notes:
-        _warnings.warn(text, category, stacklevel=2)
+        _warnings.warn(text, category, stacklevel=stacklevel)
 
     return FamilyResult(
         comparisons=tuple(comparisons),
