@@ -1,0 +1,493 @@
+"""The Poisson bootstrap from parts of the data that are never in one place.
+
+Under Poisson weights a unit's weight in every replicate is a pure function of the seed
+and the unit's key (:mod:`pairboot.engine.keys`), so each part of the items (a file, a
+Dask partition, a Spark partition) computes its own replicate sums, and the sums of the
+parts add up to the sums of the whole.  :func:`part_from_arrays` computes one part's
+:class:`PoissonPart`; parts of disjoint items are added (``a + b``, :func:`merge`) in any
+order and grouping; :func:`finish` and :func:`finish_many` read the answer of
+:func:`pairboot.compare` and :func:`pairboot.compare_many` off the total, with
+``resampling="poisson"``, the same ``ids`` and seed: the same bootstrap distribution and
+interval (bit for bit for integer-valued statistics, to rounding otherwise).
+
+Only the sums travel: per stratum the replicate sums (R x M k), the observed sums, the
+item count, and with groups every group's key and item count.  What needs every item in
+one place is refused: BCa (its jackknife leaves out one unit at a time), the studentized
+interval (per-unit cross products), unpaired draws, and ``group_weighting='groups'``
+(a group's mean needs all its items).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.compare import compare_result, make_run
+from pairboot.design import (
+    Arguments,
+    Design,
+    _by_name,
+    _labels,
+    _strata_weights,
+    as_statistics,
+    check_arguments,
+)
+from pairboot.engine import DrawPlan, split_constant
+from pairboot.engine.keys import key_checksum, position_keys, seed_word
+from pairboot.engine.poisson import partial_sums
+from pairboot.errors import InputError
+from pairboot.estimands import Estimands
+from pairboot.itemkeys import group_keys, item_keys
+from pairboot.many import _family, _systems, family_result
+from pairboot.metrics import Metric, resolve_metric
+from pairboot.multiple import CORRECTIONS
+from pairboot.result import CompareResult, FamilyResult
+
+__all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many"]
+
+ENGINE = "poisson+partitioned"
+"""The result's ``engine`` when it was finished from parts."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PoissonPart:
+    """One part's contribution to a Poisson bootstrap: sums only, never the items.
+
+    Parts of disjoint items add up (``a + b`` or :func:`merge`), strata aligned by label;
+    the sum is the same whatever the order and grouping of the additions (exactly for
+    integer-valued statistics, to rounding otherwise).
+
+    Attributes
+    ----------
+    names : tuple of str
+        The systems, in order.
+    metric : Metric
+    k : int
+        Logical columns per system (the metric's statistics, a mean's count included).
+    n_resamples, seed : int
+    stratified, grouped : bool
+        Whether the part was given strata and groups.
+    strata : numpy.ndarray
+        The stratum labels seen, sorted as ``numpy.unique`` sorts them (one ``None``
+        label without strata; none in an empty part).
+    sums : numpy.ndarray
+        (R, H, M k): every replicate's sums of every system's logical columns.
+    totals : numpy.ndarray
+        (R, H): every replicate's total weight of the items.
+    observed, absolute : numpy.ndarray
+        (H, M k): the sums of the statistics, and of their absolute values.
+    constant : numpy.ndarray
+        (M k,): a column's common value over the part's items, NaN where it varies.
+    items : numpy.ndarray
+        (H,): the items of every stratum.
+    groups : tuple of (keys, counts), or None
+        Per stratum: the sorted keys of its groups and their item counts.
+    checksum : (int, int) or None
+        :func:`~pairboot.engine.keys.key_checksum` of the items' ids (None without ids).
+    """
+
+    names: tuple[str, ...]
+    metric: Metric
+    k: int
+    n_resamples: int
+    seed: int
+    stratified: bool
+    grouped: bool
+    strata: np.ndarray
+    sums: np.ndarray
+    totals: np.ndarray
+    observed: np.ndarray
+    absolute: np.ndarray
+    constant: np.ndarray
+    items: np.ndarray
+    groups: tuple | None
+    checksum: tuple[int, int] | None
+
+    @property
+    def n_items(self) -> int:
+        return int(self.items.sum())
+
+    @property
+    def n_groups(self) -> int | None:
+        return None if self.groups is None else sum(len(g[0]) for g in self.groups)
+
+    def __add__(self, other: PoissonPart) -> PoissonPart:
+        if not isinstance(other, PoissonPart):
+            return NotImplemented
+        return merge([self, other])
+
+    def __repr__(self) -> str:
+        return (f"PoissonPart(names={self.names!r}, metric={self.metric.name!r}, "
+                f"n_items={self.n_items}, strata={len(self.strata)}, "
+                f"n_resamples={self.n_resamples}, seed={self.seed})")
+
+
+def _check_count(value, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        what = "a positive" if minimum > 0 else "a non-negative"
+        raise InputError(f"`{name}` must be {what} integer, got {value!r}", param=name)
+    return int(value)
+
+
+def _width(values) -> int:
+    """Columns of one system's (possibly empty) per-item input."""
+    arr = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values)
+    return 1 if arr.ndim == 1 else int(arr.shape[1])
+
+
+def part_from_arrays(
+    systems,
+    *,
+    ids=None,
+    keys=None,
+    id_offset: int | None = None,
+    groups=None,
+    strata=None,
+    metric: str | Metric = "mean",
+    n_resamples: int = 10_000,
+    seed: int,
+    backend: str = "auto",
+) -> PoissonPart:
+    """One part's replicate sums, keyed as :func:`pairboot.compare` keys the items under
+    ``resampling="poisson"``, so that the parts of any split add up to the whole.
+
+    Parameters
+    ----------
+    systems : mapping or DataFrame
+        ``name -> per-item scores`` of the part's items (1-D, or items x statistics for
+        pooled metrics), as for :func:`pairboot.compare_many`; every part names the same
+        systems in the same order.
+    ids : array_like
+        One id per item (text or integers, no two alike in the whole data): the keys of
+        the weights.  Required unless ``groups`` is given (then a group's label is its
+        key) or ``id_offset`` says where the part's rows sit in the whole.
+    id_offset : int, optional
+        Without ids: the position of the part's first row in the whole data (its items
+        are keyed by their global row positions, as compare() keys items without ids).
+        Only meaningful when every part knows its offset; prefer ids.
+    keys : numpy.ndarray, optional
+        The ids' keys already computed (:func:`pairboot.itemkeys.item_keys`, which also
+        refuses an id twice), instead of ``ids``.
+    groups, strata : array_like, optional
+        One group and one stratum label per item, as for :func:`pairboot.compare`.  A
+        group may be spread over several parts, but must lie in one stratum.
+    metric, n_resamples
+        As for :func:`pairboot.compare`; the same in every part.
+    seed : int
+        The run's seed, the same in every part (there is no data to derive one from).
+    backend : {"auto", "numba", "numpy"}
+        The kernel of the sums.
+    """
+    seed = _check_count(seed, "seed", 0)
+    n_resamples = _check_count(n_resamples, "n_resamples", 1)
+    names, values = _systems(systems)
+    n = len(values[0])
+    for name, v in zip(names, values):
+        if len(v) != n:
+            raise InputError(f"`{names[0]}` and `{name}` must score the same items: got "
+                             f"{n} and {len(v)} items", param=name)
+    if ids is not None and keys is not None:
+        raise InputError("give `ids` or `keys`, not both", param="keys")
+    if ids is None and keys is None and id_offset is None and groups is None:
+        raise InputError(
+            "`ids` is required for partitioned data: the weights are keyed by id, and "
+            "row positions mean nothing across parts (or give `id_offset`, the part's "
+            "first row in the whole data)", param="ids")
+    if n == 0:
+        return _empty_part(names, values, metric, n_resamples, seed, groups, strata)
+    stats = [as_statistics(_by_name(v, metric, name), name) for name, v in zip(names, values)]
+    for name, X in zip(names[1:], stats[1:]):
+        if X.shape[1] != stats[0].shape[1]:
+            raise InputError(f"`{names[0]}` and `{name}` must have the same statistics per "
+                             f"item, got {stats[0].shape[1]} and {X.shape[1]} columns",
+                             param=name)
+    m = resolve_metric(metric, stats[0].shape[1])
+    x = np.concatenate([m.per_item(X) for X in stats], axis=1)
+    k = x.shape[1] // len(names)
+
+    checksum = None
+    if ids is not None or keys is not None:
+        if keys is None:
+            keys = item_keys(ids, n, True)
+        elif np.shape(keys) != (n,):
+            raise InputError(f"`keys` must have one key per item ({n}), got shape "
+                             f"{np.shape(keys)}", param="keys")
+        keys = np.asarray(keys, dtype=np.uint64)
+        checksum = key_checksum(keys)
+    elif groups is None:
+        keys = position_keys(_check_count(id_offset, "id_offset", 0), n)
+        checksum = key_checksum(keys)
+    if strata is not None:
+        scodes, labels = _labels(strata, "strata", n)
+    else:
+        scodes, labels = np.zeros(n, dtype=np.intp), np.array([None], dtype=object)
+    n_strata = len(labels)
+    group_list = None
+    if groups is not None:
+        gcodes, gnames = _labels(groups, "groups", n)
+        gkeys = group_keys(gnames)
+        keys = gkeys[gcodes]
+        home = np.full(len(gnames), -1)
+        home[gcodes] = scodes
+        split = home[gcodes] != scodes
+        if split.any():
+            i = int(np.flatnonzero(split)[0])
+            raise InputError(
+                f"group {_plain(gnames[gcodes[i]])!r} spans more than one stratum "
+                f"({_plain(labels[home[gcodes[i]]])!r} and {_plain(labels[scodes[i]])!r})"
+                "; a group must lie within one stratum", param="groups")
+        sizes = np.bincount(gcodes, minlength=len(gnames)).astype(np.int64)
+        group_list = tuple(_sorted_groups(gkeys[home == h], sizes[home == h])
+                           for h in range(n_strata))
+
+    xv, constant = split_constant(x)
+    words = np.full(n_strata, seed_word(seed, 0), dtype=np.uint64)
+    varying_sums, totals = partial_sums(xv, keys, scodes, n_strata, words, n_resamples,
+                                        backend=backend)
+    sums = np.empty((n_resamples, n_strata, x.shape[1]))
+    varying = np.isnan(constant)
+    sums[..., varying] = varying_sums
+    sums[..., ~varying] = totals[..., None] * constant[~varying]
+    observed = np.zeros((n_strata, x.shape[1]))
+    absolute = np.zeros((n_strata, x.shape[1]))
+    for h in range(n_strata):
+        rows = x[scodes == h] if n_strata > 1 else x
+        observed[h] = rows.sum(axis=0)
+        absolute[h] = np.abs(rows).sum(axis=0)
+    return PoissonPart(
+        names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
+        stratified=strata is not None, grouped=groups is not None, strata=labels,
+        sums=sums, totals=totals, observed=observed, absolute=absolute, constant=constant,
+        items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
+        checksum=checksum,
+    )
+
+
+def _plain(label):
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _sorted_groups(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Group keys (duplicates' counts added) in sorted order."""
+    uniq, inverse = np.unique(keys, return_inverse=True)
+    return uniq, np.bincount(inverse.reshape(-1), weights=counts,
+                             minlength=len(uniq)).astype(np.int64)
+
+
+def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> PoissonPart:
+    """A part without items: the identity of :func:`merge`."""
+    m = resolve_metric(metric, _width(_by_name(values[0], metric, names[0])))
+    k = m.per_item(np.ones((1, len(m.stats)))).shape[1]
+    width = k * len(names)
+    return PoissonPart(
+        names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
+        stratified=strata is not None, grouped=groups is not None,
+        strata=np.array([], dtype=object), sums=np.zeros((n_resamples, 0, width)),
+        totals=np.zeros((n_resamples, 0)), observed=np.zeros((0, width)),
+        absolute=np.zeros((0, width)), constant=np.full(width, np.nan),
+        items=np.zeros(0, dtype=np.int64), groups=() if groups is not None else None,
+        checksum=(0, 0),
+    )
+
+
+_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped")
+
+
+def _same_settings(a: PoissonPart, b: PoissonPart) -> None:
+    if (a.metric.name, a.metric.stats) != (b.metric.name, b.metric.stats):
+        raise InputError(f"the parts differ in `metric` ({a.metric.name!r} and "
+                         f"{b.metric.name!r}): only parts of one run can be added",
+                         param="parts")
+    for field in _SETTINGS:
+        if getattr(a, field) != getattr(b, field):
+            raise InputError(
+                f"the parts differ in `{field}` ({getattr(a, field)!r} and "
+                f"{getattr(b, field)!r}): only parts of one run can be added", param="parts")
+
+
+def _label_kind(labels: np.ndarray) -> str:
+    kind = labels.dtype.kind
+    return "number" if kind in "iuf" else ("text" if kind == "U" else kind)
+
+
+def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
+    """The sum of parts of disjoint items (strata aligned by label).
+
+    What is detected: parts of different runs (systems, metric, resamples, seed, strata
+    or groups given or not), a group found in two strata, and the same set of ids added
+    twice (equal id checksums: the same part added again).  What is not: an id in two
+    parts among other ids, since a checksum of disjoint sets adds up like any other;
+    only a comparison of id sets known to be equal (each system's file of the same items)
+    or a pass over the ids (``pairboot.dask`` does one) can prove the parts disjoint.
+    """
+    parts = list(parts)
+    if not parts or not all(isinstance(p, PoissonPart) for p in parts):
+        raise InputError("`parts` must be one or more PoissonParts", param="parts")
+    first = parts[0]
+    for p in parts[1:]:
+        _same_settings(first, p)
+    full = [p for p in parts if len(p.strata)]
+    if len(full) <= 1:
+        return full[0] if full else first
+    seen = set()
+    for p in full:
+        if p.checksum is not None and p.checksum in seen:
+            raise InputError(
+                f"two parts hold the same {p.checksum[0]} ids (equal checksums): the same "
+                "part was added twice", param="parts")
+        seen.add(p.checksum)
+    kinds = {_label_kind(p.strata) for p in full}
+    if len(kinds) > 1:
+        raise InputError(f"the parts label their strata with different types "
+                         f"({', '.join(sorted(kinds))}); convert them to one type",
+                         param="strata")
+    labels = np.unique(np.concatenate([p.strata for p in full])) if first.stratified else (
+        np.array([None], dtype=object))
+    R, width = first.n_resamples, first.sums.shape[2]
+    sums, totals = np.zeros((R, len(labels), width)), np.zeros((R, len(labels)))
+    observed, absolute = np.zeros((len(labels), width)), np.zeros((len(labels), width))
+    items = np.zeros(len(labels), dtype=np.int64)
+    constant = full[0].constant.copy()
+    count, total = 0, 0
+    group_parts = [[] for _ in labels]
+    for p in full:
+        at = np.searchsorted(labels, p.strata) if first.stratified else np.zeros(1, int)
+        sums[:, at] += p.sums
+        totals[:, at] += p.totals
+        observed[at] += p.observed
+        absolute[at] += p.absolute
+        items[at] += p.items
+        constant[constant != p.constant] = np.nan  # (NaN stays NaN)
+        if p.checksum is None or count is None:
+            count = None
+        else:
+            count, total = count + p.checksum[0], (total + p.checksum[1]) % 2**64
+        if p.groups is not None:
+            for h, g in zip(at.tolist(), p.groups):
+                group_parts[h].append(g)
+    groups = None
+    if first.grouped:
+        groups = tuple(_sorted_groups(np.concatenate([g[0] for g in gs]),
+                                      np.concatenate([g[1] for g in gs])) for gs in group_parts)
+        uniq, seen_in = np.unique(np.concatenate([g[0] for g in groups]), return_counts=True)
+        if (seen_in > 1).any():
+            key = uniq[np.argmax(seen_in > 1)]
+            where = [repr(_plain(labels[h])) for h, g in enumerate(groups) if key in g[0]]
+            raise InputError(
+                f"a group lies in strata {' and '.join(where[:2])} across the parts; a "
+                "group must lie within one stratum", param="groups")
+    return PoissonPart(
+        names=first.names, metric=first.metric, k=first.k, n_resamples=R, seed=first.seed,
+        stratified=first.stratified, grouped=first.grouped, strata=labels, sums=sums,
+        totals=totals, observed=observed, absolute=absolute, constant=constant,
+        items=items, groups=groups, checksum=None if count is None else (count, total),
+    )
+
+
+def _refuse(method: str, paired, group_weighting) -> None:
+    """What needs every item in one place, refused with the reason."""
+    if isinstance(method, str) and method.lower() in ("bca", "studentized"):
+        why = ("BCa's jackknife leaves out one unit at a time" if method.lower() == "bca"
+               else "the studentized interval needs every unit's cross products")
+        raise InputError(f"`method={method.lower()!r}` is not available on partitioned data: "
+                         f"{why}; use 'percentile', 'basic' or 'normal'", param="method")
+    if paired is not True:
+        raise InputError("`paired=False` is not available on partitioned data: it draws "
+                         "every system independently; parts hold paired sums", param="paired")
+    if group_weighting != "items":
+        raise InputError("`group_weighting='groups'` is not available on partitioned data: "
+                         "a group's mean needs all its items in one place",
+                         param="group_weighting")
+
+
+def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.ndarray,
+                                                         np.ndarray]:
+    """The design of the whole data, from its sums: what the estimands and the notes
+    read (the plan has the units' layout but no rows); and the sums, observed sums and
+    sums of |x| with every column constant over all items computed as compare() does."""
+    n_strata = len(part.strata)
+    sums, observed, absolute = part.sums, part.observed[None], part.absolute[None]
+    constant = part.constant if not part.grouped else np.full(len(part.constant), np.nan)
+    fixed = ~np.isnan(constant)
+    if part.grouped:
+        units = np.array([len(g[0]) for g in part.groups], dtype=np.int64)
+        group_sizes = np.concatenate([g[1] for g in part.groups])
+    else:
+        units, group_sizes = part.items, None
+    if fixed.any():  # (the plan's constant columns: value times the weights, exactly)
+        sums, observed, absolute = sums.copy(), observed.copy(), absolute.copy()
+        sums[..., fixed] = part.totals[..., None] * constant[fixed]
+        for h, m in enumerate(units.tolist()):
+            observed[0, h, fixed] = constant[fixed] * m
+            absolute[0, h, fixed] = np.abs(constant[fixed]) * m
+    shares = part.items / part.items.sum()
+    snames = part.strata if part.stratified else None
+    weights = _strata_weights(strata_weights, snames, shares)
+    starts = np.concatenate([[0], np.cumsum(units)[:-1]]).astype(np.int64)
+    plan = DrawPlan(np.empty((0, int((~fixed).sum()))), starts, units, constant, None,
+                    np.zeros(n_strata, dtype=np.int64))
+    design = Design(
+        metric=part.metric, k=part.k, n_systems=len(part.names), names=part.names,
+        plan=plan, draw_to_stratum=np.arange(n_strata),
+        strata_names=tuple(str(s) for s in snames) if snames is not None else None,
+        weights=weights, shares=shares, n_items=part.n_items, n_groups=part.n_groups,
+        items_per_stratum=part.items, units_per_stratum=units, group_sizes=group_sizes,
+    )
+    return design, sums, observed, absolute
+
+
+def _run(part, *, confidence_level, method, strata_weights, paired, group_weighting,
+         display=None):
+    if not isinstance(part, PoissonPart):
+        raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
+                         param="part")
+    _refuse(method, paired, group_weighting)
+    if part.n_items == 0:
+        raise InputError("the parts hold no items: there is nothing to compare", param="part")
+    args: Arguments = check_arguments(
+        paired=True, group_weighting="items", n_resamples=part.n_resamples,
+        confidence_level=confidence_level, method=method, seed=part.seed, backend="auto",
+        resampling="poisson")
+    design, sums, observed, absolute = _design(part, strata_weights)
+    core = Estimands(design, sums, observed, None, names=display, absolute=absolute)
+    return make_run(args, design, part.seed, ENGINE, core)
+
+
+def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "percentile",
+           strata_weights: Mapping | None = None, paired: bool = True,
+           group_weighting: str = "items") -> CompareResult:
+    """:func:`pairboot.compare`'s result for the two systems of ``part`` (B minus A, in
+    the part's order): what ``compare(a, b, ids=..., resampling="poisson", seed=...)``
+    gives on the whole data.  ``paired`` and ``group_weighting`` take their defaults
+    only; ``method`` is ``"percentile"``, ``"basic"`` or ``"normal"``."""
+    if isinstance(part, PoissonPart) and len(part.names) != 2:
+        raise InputError(f"`part` holds {len(part.names)} systems: finish() compares two; "
+                         "use finish_many()", param="part")
+    run = _run(part, confidence_level=confidence_level, method=method,
+               strata_weights=strata_weights, paired=paired,
+               group_weighting=group_weighting, display=("A", "B"))
+    return compare_result(run, stacklevel=3)
+
+
+def finish_many(part: PoissonPart, *, baseline: str | None = None,
+                pairs: Sequence[tuple[str, str]] | None = None, correction: str = "max-t",
+                lower_is_better: bool = False, confidence_level: float = 0.95,
+                method: str = "percentile", strata_weights: Mapping | None = None,
+                paired: bool = True, group_weighting: str = "items") -> FamilyResult:
+    """:func:`pairboot.compare_many`'s result for the systems of ``part``: what
+    ``compare_many(scores, ids=..., resampling="poisson", seed=...)`` gives on the whole
+    data (the arguments as there)."""
+    if not isinstance(part, PoissonPart):
+        raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
+                         param="part")
+    targets = _family(list(part.names), baseline, pairs)
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction")
+    run = _run(part, confidence_level=confidence_level, method=method,
+               strata_weights=strata_weights, paired=paired, group_weighting=group_weighting)
+    return family_result(run, targets, correction, lower_is_better, stacklevel=3)
