@@ -1,0 +1,273 @@
+"""The Poisson bootstrap on Dask DataFrames: each partition's sums on the workers.
+
+Every partition becomes a :class:`~pairboot.partitioned.PoissonPart` where it lies (its
+replicate sums, R x M k numbers per stratum), the parts are added in a tree, and the
+client reads the interval off the total.  The answer is
+``pairboot.compare(a, b, ids=..., resampling="poisson", seed=...)``'s on the whole data
+computed in memory, whatever the number of partitions, the order of the rows or the
+cluster (the weights depend on the seed and the ids only).  Dask is imported when a
+function is called; any active ``distributed.Client`` is used, else Dask's local
+scheduler.
+"""
+
+from __future__ import annotations
+
+import numbers
+import secrets
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from pairboot.design import check_arguments
+from pairboot.errors import InputError
+from pairboot.itemkeys import item_keys
+from pairboot.many import _family
+from pairboot.metrics import Metric
+from pairboot.multiple import CORRECTIONS
+from pairboot.partitioned import (
+    PoissonPart,
+    _refuse,
+    finish,
+    finish_many,
+    merge,
+    part_from_arrays,
+)
+from pairboot.result import CompareResult, FamilyResult
+
+__all__ = ["compare", "compare_many", "parts"]
+
+FAN_IN = 8
+"""Parts added per task of the tree (the sums are small: a wide tree is cheap)."""
+
+MAX_CHECK_BUCKETS = 16
+"""The id check sorts the keys in at most this many buckets (by their top bits)."""
+
+
+def _dask():
+    try:
+        import dask  # noqa: PLC0415
+        import dask.dataframe  # noqa: F401, PLC0415
+    except ImportError:
+        raise ImportError(
+            'pairboot.dask needs Dask: pip install "pairboot[dask]"') from None
+    return dask
+
+
+def _columns(spec, name: str) -> list[str]:
+    """A system's column, or its list of columns (a pooled metric's statistics)."""
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, Sequence) and spec and all(isinstance(c, str) for c in spec):
+        return list(spec)
+    raise InputError(f"`{name}` must be a column name or a list of column names, got "
+                     f"{spec!r}", param=name)
+
+
+def _check_columns(ddf, wanted: dict[str, list[str]]) -> None:
+    have = {str(c) for c in ddf.columns}
+    for param, cols in wanted.items():
+        for c in cols:
+            if c not in have:
+                raise InputError(f"`{param}`: the DataFrame has no column {c!r} (it has "
+                                 f"{', '.join(sorted(have)[:10])})", param=param)
+
+
+def _partition(df, spec: dict, n_buckets: int):
+    """One partition's part, and (with ``n_buckets``) its id keys sorted into buckets by
+    their top bits, for the check across partitions."""
+    systems = {}
+    for name, cols in spec["systems"].items():
+        values = df[cols].to_numpy(dtype=np.float64, na_value=np.nan)
+        systems[name] = values[:, 0] if len(cols) == 1 else values
+    keys = None
+    if spec["id"] is not None:
+        try:
+            keys = item_keys(df[spec["id"]], len(df), True)
+        except InputError as exc:
+            raise InputError(f"`id` (column {spec['id']!r}, in one partition): {exc}",
+                             param="id") from None
+    part = part_from_arrays(
+        systems, keys=keys,
+        groups=None if spec["groups"] is None else df[spec["groups"]],
+        strata=None if spec["strata"] is None else df[spec["strata"]],
+        metric=spec["metric"], n_resamples=spec["n_resamples"], seed=spec["seed"],
+    )
+    if not n_buckets:
+        return part, ()
+    keys = np.sort(keys)
+    shift = np.uint64(64 - (n_buckets.bit_length() - 1))  # (n_buckets: a power of 2, > 1)
+    edges = np.searchsorted(keys >> shift, np.arange(n_buckets + 1, dtype=np.uint64))
+    return part, tuple(keys[edges[j]:edges[j + 1]] for j in range(n_buckets))
+
+
+def _repeats(*arrays) -> int:
+    """How many keys repeat among sorted arrays (of one bucket)."""
+    keys = np.sort(np.concatenate(arrays)) if arrays else np.zeros(0, np.uint64)
+    return int(np.count_nonzero(keys[1:] == keys[:-1]))
+
+
+def _total(part: PoissonPart, id_column, *repeats) -> PoissonPart:
+    n = sum(repeats)
+    if n:
+        raise InputError(f"`id`: {n} id(s) of column {id_column!r} are on more than one row "
+                         "(in different partitions); every item needs its own id", param="id")
+    return part
+
+
+def _merge(*parts) -> PoissonPart:
+    return merge(parts)
+
+
+def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "id",
+          groups: str | None = None, strata: str | None = None,
+          metric: str | Metric = "mean", n_resamples: int = 10_000, seed: int,
+          check_ids: bool = True):
+    """A Dask ``Delayed`` of the sum of every partition's :class:`PoissonPart`.
+
+    ``systems``: system name -> its column (or list of columns, in the order of the
+    metric's statistics).  ``check_ids`` also proves that no id is on two rows across
+    partitions: every partition sorts its ids' 64-bit keys into buckets by their top
+    bits and each bucket is checked on its own (8 bytes per row travel once; within a
+    partition the check is always made).  Compute it with any scheduler, e.g.
+    ``client.compute(p).result(timeout=600)``, and read the answer with
+    :func:`pairboot.partitioned.finish`.
+    """
+    dask = _dask()
+    spec_systems = {str(name): _columns(cols, str(name)) for name, cols in systems.items()}
+    wanted = dict(spec_systems)
+    for param, col in (("id", id), ("groups", groups), ("strata", strata)):
+        if col is not None and not isinstance(col, str):
+            raise InputError(f"`{param}` must be a column name, got {col!r}", param=param)
+        if col is not None:
+            wanted[param] = [col]
+    if id is None and groups is None:
+        raise InputError("`id` is required (the column of item ids that key the weights), "
+                         "unless `groups` is given", param="id")
+    _check_columns(ddf, wanted)
+    used = list(dict.fromkeys(c for cols in wanted.values() for c in cols))
+    spec = {"systems": spec_systems, "id": id, "groups": groups, "strata": strata,
+            "metric": metric, "n_resamples": n_resamples, "seed": seed}
+    chunks = ddf[used].to_delayed()
+    check = check_ids and id is not None and len(chunks) > 1
+    n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
+    task = dask.delayed(_partition, nout=2, pure=True)
+    outputs = [task(chunk, spec, n_buckets) for chunk in chunks]
+    level = [out[0] for out in outputs]
+    while len(level) > 1:
+        level = [dask.delayed(_merge, pure=True)(*level[i:i + FAN_IN])
+                 for i in range(0, len(level), FAN_IN)]
+    repeats = [dask.delayed(_repeats, pure=True)(*[out[1][j] for out in outputs])
+               for j in range(n_buckets)]
+    return dask.delayed(_total, pure=True)(level[0], id, *repeats)
+
+
+def _compute(obj, timeout: float | None):
+    """``obj`` computed on the active distributed Client (waiting at most ``timeout``
+    seconds), else on Dask's default scheduler."""
+    try:
+        from distributed import default_client  # noqa: PLC0415
+        client = default_client()
+    except (ImportError, ValueError):
+        client = None
+    if client is not None:
+        return client.compute(obj).result(timeout=timeout)
+    return _dask().compute(obj)[0]
+
+
+def _seed(seed) -> int:
+    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
+        return secrets.randbelow(2**32)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got "
+                         f"{seed!r}", param="seed")
+    return int(seed)
+
+
+def _check(n_resamples, confidence_level, method, paired, group_weighting) -> None:
+    """The arguments checked before any partition is read."""
+    _refuse(method, paired, group_weighting)
+    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
+                    confidence_level=confidence_level, method=method, seed=0,
+                    backend="auto", resampling="poisson")
+
+
+def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | None = "id",
+            groups: str | None = None, strata: str | None = None, strata_weights=None,
+            metric: str | Metric = "mean", n_resamples: int = 10_000,
+            confidence_level: float = 0.95, method: str = "percentile", seed=None,
+            paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
+            timeout: float | None = None) -> CompareResult:
+    """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One row per item.
+    a, b : str or list of str
+        System A's and B's column; a pooled metric's columns as a list, in the order of
+        its statistics (``["tp_a", "fp_a", "fn_a"]`` for ``metric="f1"``).
+    id : str or None
+        The column of item ids (text or integers, no two alike): the keys of the weights.
+        May be None with ``groups`` (a group's key is its label).
+    groups, strata : str, optional
+        Columns of group and stratum labels, as for :func:`pairboot.compare`.  A group
+        may be spread over partitions.
+    strata_weights, metric, n_resamples, confidence_level, method
+        As for :func:`pairboot.compare`; ``method`` is ``"percentile"``, ``"basic"`` or
+        ``"normal"`` (BCa and the studentized interval need every item in one place).
+    seed : int, "random" or None
+        Without one a seed is drawn (there is no data in one place to derive it from),
+        and reported as ``result.seed``.
+    paired, group_weighting
+        Their defaults only (an unpaired draw and a mean of group means need the items
+        in one place).
+    check_ids : bool, default True
+        Prove that no id is on two rows in different partitions (:func:`parts`).
+    timeout : float, optional
+        Seconds to wait for a distributed Client's result.
+    """
+    _check(n_resamples, confidence_level, method, paired, group_weighting)
+    total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
+                  n_resamples=n_resamples, seed=_seed(seed), check_ids=check_ids)
+    return finish(_compute(total, timeout), confidence_level=confidence_level,
+                  method=method, strata_weights=strata_weights)
+
+
+def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
+                 id: str | None = "id", baseline: str | None = None,
+                 pairs: Sequence[tuple[str, str]] | None = None, correction: str = "max-t",
+                 lower_is_better: bool = False, groups: str | None = None,
+                 strata: str | None = None, strata_weights=None,
+                 metric: str | Metric = "mean", n_resamples: int = 10_000,
+                 confidence_level: float = 0.95, method: str = "percentile", seed=None,
+                 paired: bool = True, group_weighting: str = "items",
+                 check_ids: bool = True, timeout: float | None = None) -> FamilyResult:
+    """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
+
+    ``systems``: a list of columns (one per system, named by its column), or a mapping
+    from system name to its column or list of columns (a pooled metric's statistics, in
+    the metric's order).  The other arguments as for :func:`compare` and
+    :func:`pairboot.compare_many`.
+    """
+    if isinstance(systems, Mapping):
+        spec = {str(k): v for k, v in systems.items()}
+    elif isinstance(systems, Sequence) and not isinstance(systems, str):
+        spec = {str(c): c for c in systems}
+    else:
+        raise InputError(f"`systems` must be a list of columns or a mapping from system "
+                         f"name to columns, got {type(systems).__name__}", param="systems")
+    if len(spec) < 2:
+        raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
+                         param="systems")
+    _family(list(spec), baseline, pairs)  # (checked before any partition is read)
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction")
+    _check(n_resamples, confidence_level, method, paired, group_weighting)
+    total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
+                  n_resamples=n_resamples, seed=_seed(seed), check_ids=check_ids)
+    return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
+                       correction=correction, lower_is_better=lower_is_better,
+                       confidence_level=confidence_level, method=method,
+                       strata_weights=strata_weights)
