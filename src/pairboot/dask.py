@@ -150,15 +150,15 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     chunks = ddf[used].to_delayed()
     check = check_ids and id is not None and len(chunks) > 1
     n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
-    task = dask.delayed(_partition, nout=2, pure=True)
+    task = dask.delayed(_partition, nout=2, pure=False)
     outputs = [task(chunk, spec, n_buckets) for chunk in chunks]
     level = [out[0] for out in outputs]
     while len(level) > 1:
-        level = [dask.delayed(_merge, pure=True)(*level[i:i + FAN_IN])
+        level = [dask.delayed(_merge, pure=False)(*level[i:i + FAN_IN])
                  for i in range(0, len(level), FAN_IN)]
-    repeats = [dask.delayed(_repeats, pure=True)(*[out[1][j] for out in outputs])
+    repeats = [dask.delayed(_repeats, pure=False)(*[out[1][j] for out in outputs])
                for j in range(n_buckets)]
-    return dask.delayed(_total, pure=True)(level[0], id, *repeats)
+    return dask.delayed(_total, pure=False)(level[0], id, *repeats)
 
 
 def _compute(obj, timeout: float | None):
