@@ -6,7 +6,8 @@ are not plain means.  The whole public API:
 
 - :func:`compare` and its :class:`CompareResult` (with :class:`ConfidenceInterval`,
   :class:`SystemScore`, :class:`StratumResult`); :func:`compare_many` and its
-  :class:`FamilyResult` of :class:`Comparison` s;
+  :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_files`, the Poisson
+  bootstrap of files larger than memory, read in chunks;
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
@@ -15,7 +16,8 @@ are not plain means.  The whole public API:
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
   :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`;
 - the modules :mod:`pairboot.io` (files to aligned tables), :mod:`pairboot.report`
-  (reports of a result), :mod:`pairboot.plot`.
+  (reports of a result), :mod:`pairboot.plot`, :mod:`pairboot.partitioned` (the Poisson
+  bootstrap from parts of the data) and :mod:`pairboot.dask`.
 """
 
 from pairboot._version import __version__
@@ -36,6 +38,7 @@ from pairboot.result import (
     StratumResult,
     SystemScore,
 )
+from pairboot.streaming import compare_files
 
 __all__ = [
     "CORRECTIONS",
@@ -58,6 +61,7 @@ __all__ = [
     "__version__",
     "bleu_metric",
     "builtin_metrics",
+    "compare_files",
     "macro_f1_metric",
     "compare",
     "compare_many",

@@ -42,6 +42,7 @@ from pairboot.cli.parser import (
     parse,
 )
 from pairboot.cli.progress import ProgressBar, read_progress
+from pairboot.cli.stream import stream_compare
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext, decision, render, render_family
 
@@ -63,6 +64,8 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     args.plot_kind = check_plot(args.plot, input_files(args)) if args.plot else None
     args.metric_object = metric_option(args.metric)
+    if args.stream:
+        return run_stream(args, how)
     if many_systems(args):
         return run_many(args, how)
     status = read_progress(not args.no_progress)
@@ -151,6 +154,28 @@ def run_many(args, how: str | None) -> int:
     )
     _deliver(args, how, render_family(result, args.format, context), result.warnings,
              lambda plot: plot.plot_family(result))
+    return EXIT_OK
+
+
+def run_stream(args, how: str | None) -> int:
+    """``pairboot compare --stream``: the files read once in chunks, then the report."""
+    status = read_progress(not args.no_progress)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result, context, family = stream_compare(args, status)
+    finally:
+        status.close()
+    if family:
+        _deliver(args, how, render_family(result, args.format, context), result.warnings,
+                 lambda plot: plot.plot_family(result))
+        return EXIT_OK
+    _deliver(args, how, render(result, args.format, context), result.warnings,
+             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
+    verdict = decision(result, context)
+    if verdict["failed"]:
+        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
 
 

@@ -175,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="classic (default: n draws with replacement) or poisson "
                       "(Poisson(1) weights keyed by --id: the same answer for any row "
                       "order; what distributed runs compute)")
+    boot.add_argument("--stream", action="store_true",
+                      help="read the files once in chunks, for files larger than memory "
+                      "(Poisson weights; needs pyarrow; percentile, basic or normal)")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
     design = p.add_argument_group("clusters and strata")

@@ -27,7 +27,8 @@ import numpy as np
 
 from pairboot.engine.spec import GAMMA, mix64
 
-__all__ = ["KEY_BASIS", "POISSON_THRESHOLDS", "id_keys", "position_keys", "seed_word",
+__all__ = ["KEY_BASIS", "POISSON_THRESHOLDS", "id_keys", "text_keys", "position_keys",
+           "seed_word",
            "poisson_weights", "key_checksum"]
 
 KEY_BASIS = np.uint64(0x70616972626F6F74)
@@ -64,15 +65,27 @@ def _hash_words(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return h
 
 
+def text_keys(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
+    """Keys of texts stored end to end: text ``i`` is the UTF-8 bytes
+    ``data[offsets[i]:offsets[i + 1]]`` (Arrow's layout of a string column), hashed in
+    numpy without a Python object per text."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    data = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
+    lengths = np.diff(offsets)
+    n = len(lengths)
+    width = max(8, -(-int(lengths.max(initial=0)) // 8) * 8)
+    raw = np.zeros((n, width), dtype=np.uint8)
+    for j in range(int(lengths.max(initial=0))):  # byte j of every text that long
+        live = np.flatnonzero(lengths > j)
+        raw[live, j] = data[offsets[:-1][live] + j]
+    return _hash_words(raw.view("<u8"), lengths)
+
+
 def _text_keys(texts: list[str]) -> np.ndarray:
     encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
     lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
-    width = max(8, -(-int(lengths.max(initial=0)) // 8) * 8)
-    raw = np.zeros((len(encoded), width), dtype=np.uint8)
-    if encoded:  # (a bytes array drops trailing NULs; they are zeros, as the padding is)
-        fixed = np.array(encoded, dtype=f"S{width}")
-        raw[:] = fixed.view(np.uint8).reshape(len(encoded), width)
-    return _hash_words(raw.view("<u8"), lengths)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    return text_keys(offsets, np.frombuffer(b"".join(encoded), dtype=np.uint8))
 
 
 def _integer_keys(values: np.ndarray) -> np.ndarray:

@@ -1,0 +1,286 @@
+"""Files larger than memory: the Poisson bootstrap, reading each file once in chunks.
+
+Under Poisson weights a unit's weights depend only on its key, so every chunk of rows
+adds its own replicate sums (:func:`pairboot.partitioned.part_from_arrays`) and the
+file's sums are their total: memory holds one chunk and the R x k sums, whatever the
+file's size.  Two files (a system each) need no join either: each file is summed on its
+own, and the two are put side by side once their id sets are shown to be the same.
+
+That check, and refusing an id twice, is exact and in bounded memory: every id's 64-bit
+key goes to one of 256 temporary files by its top byte, and each bucket is sorted and
+compared on its own at the end (8 bytes of temporary disk per row).
+
+What streams: one file with both systems' columns, or two files with an id column;
+metrics that are sums of per-item statistics (all built-in ones); groups (the mean over
+items) and strata; the percentile, basic and normal intervals.  The rest needs the items
+in memory (:func:`pairboot.compare`): BCa, studentized, unpaired, ``group_weighting=
+"groups"``, and a JSON array file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+
+from pairboot.design import check_arguments
+from pairboot.errors import InputError
+from pairboot.io.stream import CHUNK_ROWS, scan
+from pairboot.metrics import Metric
+from pairboot.partitioned import (
+    PoissonPart,
+    _refuse,
+    finish,
+    finish_many,
+    merge,
+    part_from_arrays,
+)
+from pairboot.result import CompareResult, FamilyResult
+
+__all__ = ["compare_files"]
+
+_BUCKETS = 256
+
+
+class _KeyStore:
+    """Every id's key, on disk in 256 buckets by its top byte: duplicates and the
+    difference of two files' id sets, exactly, one bucket in memory at a time."""
+
+    def __init__(self, folder: str, tag: str) -> None:
+        self.paths = [os.path.join(folder, f"{tag}-{b:02x}.u64") for b in range(_BUCKETS)]
+
+    def add(self, keys: np.ndarray) -> None:
+        bucket = (keys >> np.uint64(56)).astype(np.intp)
+        order = np.argsort(bucket, kind="stable")
+        bounds = np.searchsorted(bucket[order], np.arange(_BUCKETS + 1))
+        for b in np.flatnonzero(np.diff(bounds)):
+            with open(self.paths[b], "ab") as f:
+                keys[order[bounds[b] : bounds[b + 1]]].tofile(f)
+
+    def bucket(self, b: int) -> np.ndarray:
+        path = self.paths[b]
+        if not os.path.exists(path):
+            return np.zeros(0, dtype=np.uint64)
+        return np.sort(np.fromfile(path, dtype=np.uint64))
+
+    def repeated(self) -> np.ndarray:
+        """The keys that occur more than once (at most ten)."""
+        found = []
+        for b in range(_BUCKETS):
+            keys = self.bucket(b)
+            found.extend(keys[1:][keys[1:] == keys[:-1]][:10].tolist())
+            if len(found) >= 10:
+                break
+        return np.array(found[:10], dtype=np.uint64)
+
+    def difference(self, other: _KeyStore) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """How many keys only this store has and only ``other`` has, and a few of each."""
+        only_a = only_b = 0
+        some_a, some_b = [], []
+        for b in range(_BUCKETS):
+            ka, kb = self.bucket(b), other.bucket(b)
+            da, db = np.setdiff1d(ka, kb, True), np.setdiff1d(kb, ka, True)
+            only_a += len(da)
+            only_b += len(db)
+            some_a.extend(da[:3].tolist())
+            some_b.extend(db[:3].tolist())
+        return only_a, only_b, np.array(some_a[:3], np.uint64), np.array(some_b[:3], np.uint64)
+
+
+def _columns(spec, what: str) -> list[str]:
+    cols = [spec] if isinstance(spec, str) else list(spec or [])
+    if not cols:
+        raise InputError(f"`{what}` names no column", param=what)
+    return cols
+
+
+def _stack(chunk, cols: list[str]) -> np.ndarray:
+    if len(cols) == 1:
+        return chunk.numbers[cols[0]]
+    return np.column_stack([chunk.numbers[c] for c in cols])
+
+
+def _labels(chunk, col: str | None):
+    if col is None:
+        return None
+    names, codes = chunk.labels[col]
+    return np.array(names, dtype=object)[codes]
+
+
+def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, metric,
+               n_resamples, seed, chunk_rows, backend, store, progress) -> PoissonPart:
+    """One file's sums: its chunks' parts, added as they come."""
+    numbers = [c for cols in systems.values() for c in cols]
+    keys = [id] if id is not None else []
+    labels = [c for c in (group, stratum) if c is not None]
+    total = None
+    for chunk in scan(path, numbers=numbers, keys=keys, labels=labels, chunk_rows=chunk_rows):
+        item_keys = chunk.keys[id] if id is not None else None
+        if store is not None:
+            store.add(item_keys)
+        values = {name: _stack(chunk, cols) for name, cols in systems.items()}
+        alone = len(values) == 1
+        if alone:  # (parts hold two systems or more: a copy, dropped below)
+            values["\0"] = next(iter(values.values()))
+        part = part_from_arrays(
+            values,
+            keys=item_keys, id_offset=None if id is not None else chunk.first,
+            groups=_labels(chunk, group), strata=_labels(chunk, stratum), metric=metric,
+            n_resamples=n_resamples, seed=seed, backend=backend)
+        if alone:
+            k = part.k
+            part = dataclasses.replace(
+                part, names=part.names[:1], sums=part.sums[..., :k],
+                observed=part.observed[:, :k], absolute=part.absolute[:, :k],
+                constant=part.constant[:k])
+        total = part if total is None else merge([total, part])
+        if progress is not None:
+            progress(path, chunk.first + chunk.n)
+    if total is None:
+        raise InputError(f"{path}: no rows: there are no items to compare")
+    return total
+
+
+def _id_text(path: str, id: str, wanted: np.ndarray, chunk_rows: int) -> dict:
+    """The ids (and data rows) whose keys are ``wanted``: a second read, for a message."""
+    found: dict = {}
+    for chunk in scan(path, labels=[id], keys=[id], chunk_rows=chunk_rows):
+        hit = np.flatnonzero(np.isin(chunk.keys[id], wanted))
+        names, codes = chunk.labels[id]
+        for i in hit.tolist():
+            found.setdefault(int(chunk.keys[id][i]), (names[codes[i]], []))[1].append(
+                chunk.first + i + 1)
+        if len(found) == len(wanted) and all(len(v[1]) > 1 for v in found.values()):
+            break
+    return found
+
+
+def _refuse_repeats(path, id, store, chunk_rows) -> None:
+    repeated = store.repeated()
+    if len(repeated):
+        text, rows = next(iter(_id_text(path, id, repeated[:1], chunk_rows).values()))
+        where = " and ".join(str(r) for r in rows[:2])
+        raise InputError(f"{path}, column {id!r}: duplicate id {text!r} (data rows {where}); "
+                         "ids must be unique", param="id")
+
+
+def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> PoissonPart:
+    """Parts of the same items holding different systems, as one part of all systems."""
+    first = parts[0]
+    for path, p in zip(files[1:], parts[1:]):
+        same = (np.array_equal(p.strata, first.strata) and np.array_equal(p.items, first.items)
+                and np.array_equal(p.totals, first.totals))
+        if same and first.groups is not None:
+            same = all(np.array_equal(ga[0], gb[0]) and np.array_equal(ga[1], gb[1])
+                       for ga, gb in zip(first.groups, p.groups))
+        if not same:
+            raise InputError(f"{files[0]} and {path} have the same ids but not the same "
+                             "groups or strata: give each file the same group and stratum "
+                             "of every item")
+    return dataclasses.replace(
+        first, names=tuple(n for p in parts for n in p.names),
+        sums=np.concatenate([p.sums for p in parts], axis=2),
+        observed=np.concatenate([p.observed for p in parts], axis=1),
+        absolute=np.concatenate([p.absolute for p in parts], axis=1),
+        constant=np.concatenate([p.constant for p in parts]))
+
+
+def compare_files(
+    files: Sequence[str],
+    *,
+    a=None,
+    b=None,
+    systems: Mapping[str, Sequence[str] | str] | None = None,
+    score=None,
+    names: Sequence[str] | None = None,
+    id: str | None = None,
+    group: str | None = None,
+    stratum: str | None = None,
+    strata_weights: Mapping | None = None,
+    metric: str | Metric = "mean",
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    seed: int | str | None = None,
+    family: Mapping | None = None,
+    chunk_rows: int = CHUNK_ROWS,
+    backend: str = "auto",
+    progress: Callable[[str, int], None] | None = None,
+) -> CompareResult | FamilyResult:
+    """The Poisson bootstrap of files read once in chunks (see the module's docstring).
+
+    One file: ``a`` and ``b`` (a column each, or the columns of the metric's statistics)
+    or ``systems`` (name -> columns) in it.  Several files, a system each: ``score`` (the
+    column, or the statistics' columns, in every file), ``names`` (default the files'
+    stems) and ``id`` (required).  ``family`` (keywords of :func:`pairboot.compare_many`:
+    ``baseline``, ``pairs``, ``correction``, ``lower_is_better``) makes it a family;
+    without it, two systems give :func:`pairboot.compare`'s result (B minus A).
+    The answer is ``compare(..., ids=..., resampling="poisson", seed=...)``'s on the same
+    data (to rounding; exactly for integer-valued statistics).  Without ``seed`` a fresh
+    one is drawn (there is no data to derive one from before reading); it is reported.
+    ``progress(path, rows)`` is told the rows of file ``path`` read so far.
+    """
+    files = list(files)
+    _refuse(method, True, "items")  # before reading: what the sums cannot give
+    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
+                    confidence_level=confidence_level, method=method, seed=None,
+                    backend=backend, resampling="poisson")
+    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
+        seed = secrets.randbelow(2**32)
+    if len(files) == 1:
+        if systems is None:
+            if a is None or b is None:
+                raise InputError("one file needs `a` and `b` (or `systems`): the columns of "
+                                 "the systems", param="a")
+            systems = {"A": a, "B": b}
+        systems = {str(k): _columns(v, k) for k, v in systems.items()}
+    else:
+        if id is None:
+            raise InputError("several files need `id`: the column that pairs their items",
+                             param="id")
+        cols = _columns(score if score is not None else "score", "score")
+        names = list(names) if names is not None else [
+            os.path.basename(f).split(".")[0] for f in files]
+        if len(names) != len(files) or len(set(names)) != len(names):
+            raise InputError(f"`names` must name the {len(files)} files, each once",
+                             param="names")
+        if family is None and len(files) == 2:
+            names = ["A", "B"]
+        systems = None
+    if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
+        family = {}
+    with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
+        common = dict(id=id, group=group, stratum=stratum, metric=metric,
+                      n_resamples=n_resamples, seed=seed, chunk_rows=chunk_rows,
+                      backend=backend, progress=progress)
+        if systems is not None:
+            store = _KeyStore(folder, "0") if id is not None else None
+            part = _file_part(files[0], systems, store=store, **common)
+            if store is not None:
+                _refuse_repeats(files[0], id, store, chunk_rows)
+        else:
+            parts, stores = [], []
+            for j, (path, name) in enumerate(zip(files, names)):
+                stores.append(_KeyStore(folder, str(j)))
+                parts.append(_file_part(path, {name: cols}, store=stores[-1], **common))
+                _refuse_repeats(path, id, stores[-1], chunk_rows)
+            for path, store in zip(files[1:], stores[1:]):
+                only_a, only_b, some_a, some_b = stores[0].difference(store)
+                if only_a or only_b:
+                    shown = [t for t, _ in _id_text(files[0], id, some_a, chunk_rows).values()]
+                    shown += [t for t, _ in _id_text(path, id, some_b, chunk_rows).values()]
+                    raise InputError(
+                        f"{files[0]} and {path} do not hold the same ids: {only_a:,} only in "
+                        f"the first, {only_b:,} only in the second (e.g. "
+                        f"{', '.join(map(repr, shown[:4]))})", param="id")
+            part = _side_by_side(parts, files)
+    if family is None:
+        return finish(part, confidence_level=confidence_level, method=method,
+                      strata_weights=strata_weights)
+    return finish_many(part, confidence_level=confidence_level, method=method,
+                       strata_weights=strata_weights, **family)
+
