@@ -135,3 +135,18 @@ def test_without_dask_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)
     with pytest.raises(ImportError, match=r'pip install "pairboot\[dask\]"'):
         pbd._dask()
+
+
+def test_local_scheduler_without_a_client(monkeypatch, frame):
+    import dask  # noqa: PLC0415
+
+    def no_client():
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed, "default_client", no_client)
+    ref = pairboot.compare(frame["a"], frame["b"], ids=frame["id"], resampling="poisson",
+                           seed=8, n_resamples=R)
+    with dask.config.set(scheduler="threads"):
+        res = pbd.compare(dd.from_pandas(frame, npartitions=3), "a", "b", id="id", seed=8,
+                          n_resamples=R)
+    np.testing.assert_array_equal(res.bootstrap_distribution, ref.bootstrap_distribution)
