@@ -214,3 +214,46 @@ def test_memory_is_bounded_by_the_chunk(tmp_path):
     size_mb = path.stat().st_size / 2**20
     assert int(out[0]) == n
     assert int(out[1]) < 0.4 * size_mb, (out, size_mb)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """An in-process Dask cluster's address (the workers are threads of this process)."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword:Warning")  # (dask's parquet reader)
+def test_files_on_a_dask_cluster(data, scheduler):
+    d = data
+    memory = pairboot.compare(d["a"], d["b"], ids=d["ids"], resampling="poisson", seed=5,
+                              n_resamples=R, groups=d["docs"], strata=d["strata"])
+    for files, kw in (([d["one"]], {"a": "a", "b": "b"}),
+                      ([d["fa"], d["fb"]], {"score": "score"}),
+                      ([d["fa"], d["pb"]], {"score": "score"})):
+        got = pairboot.compare_files(files, id="id", group="doc", stratum="level", seed=5,
+                                     n_resamples=R, scheduler=scheduler, timeout=120, **kw)
+        _same(memory, got)
+    other = d["folder"] / "fewer.csv"
+    other.write_text("id,score\n" + "".join(f"{i},1\n" for i in d["ids"][:-1]))
+    with pytest.raises(InputError, match="do not hold the same ids"):
+        pairboot.compare_files([d["fa"], str(other)], score="score", id="id", seed=5,
+                               n_resamples=50, scheduler=scheduler, timeout=120)
+
+
+def test_cli_scheduler(data, scheduler):
+    d = data
+    proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",
+                          "--stream", "--scheduler", scheduler, "--seed", "5",
+                          "--resamples", R, "--format", "json", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    memory = pairboot.compare(d["a"], d["b"], ids=d["ids"], resampling="poisson", seed=5,
+                              n_resamples=R)
+    got = json.loads(proc.stdout)["confidence_interval"]
+    assert got["high"] == pytest.approx(memory.confidence_interval.high, rel=1e-12)
+    proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",
+                          "--scheduler", scheduler, "--no-progress")
+    assert_one_line_error(proc, "--stream")

@@ -249,8 +249,9 @@ def _simultaneous(estimate: float, se: float, t: float, c: float) -> tuple[float
     return low, high
 
 
-def _systems(scores) -> tuple[list[str], list]:
-    """The systems' names and scores, from a mapping or a DataFrame's columns."""
+def _systems(scores, minimum: int = 2) -> tuple[list[str], list]:
+    """The systems' names and scores, from a mapping or a DataFrame's columns (at least
+    ``minimum`` of them)."""
     if hasattr(scores, "columns") and hasattr(scores, "__getitem__") and not isinstance(
             scores, Mapping):
         names = [str(c) for c in scores.columns]
@@ -264,8 +265,9 @@ def _systems(scores) -> tuple[list[str], list]:
             f"DataFrame with a column per system; got {type(scores).__name__}",
             param="scores",
         )
-    if len(names) < 2:
-        raise InputError(f"`scores` must hold at least two systems, got {len(names)}",
+    if len(names) < minimum:
+        what = "two systems" if minimum == 2 else "one system"
+        raise InputError(f"`scores` must hold at least {what}, got {len(names)}",
                          param="scores")
     if len(set(names)) != len(names):
         raise InputError("`scores` names a system twice (as text)", param="scores")

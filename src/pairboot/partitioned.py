@@ -183,7 +183,7 @@ def part_from_arrays(
     """
     seed = _check_count(seed, "seed", 0)
     n_resamples = _check_count(n_resamples, "n_resamples", 1)
-    names, values = _systems(systems)
+    names, values = _systems(systems, minimum=1)  # (a file per system: one each)
     n = len(values[0])
     for name, v in zip(names, values):
         if len(v) != n:

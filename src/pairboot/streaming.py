@@ -29,7 +29,7 @@ import numpy as np
 
 from pairboot.design import check_arguments
 from pairboot.errors import InputError
-from pairboot.io.stream import CHUNK_ROWS, scan
+from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
 from pairboot.partitioned import (
     PoissonPart,
@@ -122,21 +122,11 @@ def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, me
         item_keys = chunk.keys[id] if id is not None else None
         if store is not None:
             store.add(item_keys)
-        values = {name: _stack(chunk, cols) for name, cols in systems.items()}
-        alone = len(values) == 1
-        if alone:  # (parts hold two systems or more: a copy, dropped below)
-            values["\0"] = next(iter(values.values()))
         part = part_from_arrays(
-            values,
+            {name: _stack(chunk, cols) for name, cols in systems.items()},
             keys=item_keys, id_offset=None if id is not None else chunk.first,
             groups=_labels(chunk, group), strata=_labels(chunk, stratum), metric=metric,
             n_resamples=n_resamples, seed=seed, backend=backend)
-        if alone:
-            k = part.k
-            part = dataclasses.replace(
-                part, names=part.names[:1], sums=part.sums[..., :k],
-                observed=part.observed[:, :k], absolute=part.absolute[:, :k],
-                constant=part.constant[:k])
         total = part if total is None else merge([total, part])
         if progress is not None:
             progress(path, chunk.first + chunk.n)
@@ -210,6 +200,8 @@ def compare_files(
     chunk_rows: int = CHUNK_ROWS,
     backend: str = "auto",
     progress: Callable[[str, int], None] | None = None,
+    scheduler: str | None = None,
+    timeout: float | None = None,
 ) -> CompareResult | FamilyResult:
     """The Poisson bootstrap of files read once in chunks (see the module's docstring).
 
@@ -223,6 +215,12 @@ def compare_files(
     data (to rounding; exactly for integer-valued statistics).  Without ``seed`` a fresh
     one is drawn (there is no data to derive one from before reading); it is reported.
     ``progress(path, rows)`` is told the rows of file ``path`` read so far.
+
+    ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``): the workers
+    read the files (paths they can reach: a shared disk, ``s3://...``) with
+    ``dask.dataframe`` and sum their partitions (:mod:`pairboot.dask`); the same answer.
+    Two files' id sets are then compared by their checksums (count and an
+    order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
     """
     files = list(files)
     _refuse(method, True, "items")  # before reading: what the sums cannot give
@@ -253,6 +251,11 @@ def compare_files(
         systems = None
     if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
         family = {}
+    if scheduler is not None:
+        part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
+                        timeout, id=id, group=group, stratum=stratum, metric=metric,
+                        n_resamples=n_resamples, seed=seed)
+        return _finish(part, family, confidence_level, method, strata_weights)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, metric=metric,
                       n_resamples=n_resamples, seed=seed, chunk_rows=chunk_rows,
@@ -278,9 +281,70 @@ def compare_files(
                         f"the first, {only_b:,} only in the second (e.g. "
                         f"{', '.join(map(repr, shown[:4]))})", param="id")
             part = _side_by_side(parts, files)
+    return _finish(part, family, confidence_level, method, strata_weights)
+
+
+def _finish(part, family, confidence_level, method, strata_weights):
     if family is None:
         return finish(part, confidence_level=confidence_level, method=method,
                       strata_weights=strata_weights)
     return finish_many(part, confidence_level=confidence_level, method=method,
                        strata_weights=strata_weights, **family)
+
+
+def _dask_frame(path: str, text: list[str]):
+    """A file as a Dask DataFrame (read by the workers), its id and label columns as
+    stripped text or integers, as the chunked reader reads them."""
+    import dask.dataframe as dd  # noqa: PLC0415
+
+    name = path.lower()
+    fmt = (stream_format(path) if "://" not in path else
+           next((f for ext, f in ((".parquet", "parquet"), (".pq", "parquet"),
+                                  (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".tsv", "tsv"))
+                 if ext in name), "csv"))
+    if fmt == "parquet":
+        ddf = dd.read_parquet(path)
+    elif fmt == "jsonl":
+        ddf = dd.read_json(path, lines=True, blocksize=None if name.endswith(".gz") else 2**26)
+    else:
+        gz = name.endswith(".gz")
+        ddf = dd.read_csv(path, sep="\t" if fmt == "tsv" else ",",
+                          dtype={c: "string" for c in text},
+                          blocksize=None if gz else "64MB",
+                          compression="gzip" if gz else None)
+    missing = [c for c in text if c not in ddf.columns]
+    if missing:
+        raise InputError(f"{path}: no column {missing[0]!r}")
+    for c in text:
+        if str(ddf[c].dtype) in ("string", "object", "str"):
+            ddf[c] = ddf[c].str.strip()
+    return ddf
+
+
+def _on_dask(files, systems, cols, names, scheduler, timeout, **keywords) -> PoissonPart:
+    """The total part of the files, summed by a Dask cluster's workers."""
+    try:
+        from distributed import Client  # noqa: PLC0415
+
+        from pairboot import dask as pdask  # noqa: PLC0415
+    except ImportError:
+        raise ImportError('--scheduler needs dask: pip install "pairboot[dask]"') from None
+    text = [c for c in (keywords["id"], keywords["group"], keywords["stratum"]) if c]
+    spec = dict(id=keywords["id"], groups=keywords["group"], strata=keywords["stratum"],
+                metric=keywords["metric"], n_resamples=keywords["n_resamples"],
+                seed=keywords["seed"])
+    with Client(scheduler, timeout=timeout or 30, set_as_default=False) as client:
+        if systems is not None:
+            total = pdask.parts(_dask_frame(files[0], text), systems, **spec)
+            return client.compute(total).result(timeout=timeout)
+        pending = [pdask.parts(_dask_frame(path, text), {name: cols}, **spec)
+                   for path, name in zip(files, names)]
+        parts = client.compute(pending, sync=False)
+        parts = [f.result(timeout=timeout) for f in parts]
+    for path, part in zip(files[1:], parts[1:]):
+        if (part.n_items, part.checksum) != (parts[0].n_items, parts[0].checksum):
+            raise InputError(
+                f"{files[0]} and {path} do not hold the same ids ({parts[0].n_items:,} and "
+                f"{part.n_items:,} rows; their ids' checksums differ)", param="id")
+    return _side_by_side(parts, files)
 

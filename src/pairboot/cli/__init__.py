@@ -64,6 +64,9 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     args.plot_kind = check_plot(args.plot, input_files(args)) if args.plot else None
     args.metric_object = metric_option(args.metric)
+    if args.scheduler is not None and not args.stream:
+        raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
+                         "--stream too")
     if args.stream:
         return run_stream(args, how)
     if many_systems(args):

@@ -178,6 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     boot.add_argument("--stream", action="store_true",
                       help="read the files once in chunks, for files larger than memory "
                       "(Poisson weights; needs pyarrow; percentile, basic or normal)")
+    boot.add_argument("--scheduler", metavar="ADDRESS",
+                      help="with --stream: a Dask scheduler (tcp://host:8786) whose workers "
+                      "read the files (paths they can reach, e.g. s3://...) and sum them")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
     design = p.add_argument_group("clusters and strata")

@@ -48,7 +48,7 @@ def stream_compare(args, status):
         id=args.id, group=args.group, stratum=args.stratum,
         strata_weights=_weights(args), metric=args.metric_object,
         n_resamples=args.resamples, confidence_level=args.level, method=args.method,
-        seed=args.seed, progress=_progress(status),
+        seed=args.seed, progress=_progress(status), scheduler=args.scheduler,
     )
     if family:
         keywords["family"] = {"baseline": args.baseline,
