@@ -1,0 +1,214 @@
+"""Evaluation-harness logs as per-item scores: one reader per format, one shared table.
+
+Each reader (a module of this package, named in :data:`READERS`) turns a log into
+:class:`Scores`: item ids, one or more systems' per-item scores (or sufficient statistics
+for a pooled metric), and group and stratum labels where the log has them, with notes on
+what was read (items, systems, the field chosen, rows skipped and why).  :func:`read`
+dispatches on ``format`` (or detects it where the file leaves no doubt); :func:`join`
+aligns several reads on their ids for :func:`pairboot.compare` and
+:func:`pairboot.compare_many`.
+
+A reader module defines ``NAME`` (the format's name for ``--from``), ``OPTIONS`` (the
+keyword options it takes, among ``score``, ``group``, ``stratum``, ``system`` and its
+own), ``detect(path) -> bool`` (True only when the file or directory is unmistakably in
+its format) and ``read(path, **options) -> Scores``.  A bad log raises
+:class:`~pairboot.errors.InputError` naming the file and, where there is one, the line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pairboot.errors import InputError
+
+__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats"]
+
+READERS = {
+    "table": "table",
+    "lm-eval": "lm_eval",
+    "inspect": "inspect_log",
+    "comet": "comet",
+    "sacrebleu": "sacrebleu",
+    "wmt": "wmt",
+    "trec": "trec",
+}
+"""Format name (``--from``) -> the module of this package that reads it."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Per-item scores read from a log: the table every reader returns.
+
+    ``systems`` maps a system's name to its values in item order: 1-D scores, or
+    (items x statistics) for a pooled metric, whose statistic names are ``stats`` and
+    whose pairboot metric is ``metric``.  ``ids`` are the items' ids as text, each once.
+    ``groups`` and ``strata`` hold a label per item (None when the log has none).
+    ``notes`` say what was read: items, systems, the field chosen, what was skipped and why.
+    """
+
+    path: str
+    format: str
+    ids: np.ndarray
+    systems: dict
+    score: str | None = None
+    metric: str = "mean"
+    stats: tuple[str, ...] | None = None
+    groups: np.ndarray | None = None
+    strata: np.ndarray | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        ids = np.asarray(self.ids, dtype=object)
+        object.__setattr__(self, "ids", ids)
+        n = len(ids)
+        for name, values in self.systems.items():
+            if len(values) != n:
+                raise ValueError(f"system {name!r} has {len(values)} values for {n} ids")
+        for name in ("groups", "strata"):
+            labels = getattr(self, name)
+            if labels is not None:
+                labels = np.asarray(labels, dtype=object)
+                if len(labels) != n:
+                    raise ValueError(f"{name}: {len(labels)} labels for {n} ids")
+                object.__setattr__(self, name, labels)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.ids)
+
+    def to_frame(self):
+        """A pandas DataFrame: ``id``, a column per system (per statistic for a pooled
+        metric: ``system:stat``), and ``group``/``stratum`` when present."""
+        import pandas as pd  # noqa: PLC0415
+
+        columns = {"id": self.ids}
+        for name, values in self.systems.items():
+            if np.ndim(values) == 1:
+                columns[name] = values
+            else:
+                for j, stat in enumerate(self.stats or range(np.shape(values)[1])):
+                    columns[f"{name}:{stat}"] = np.asarray(values)[:, j]
+        if self.groups is not None:
+            columns["group"] = self.groups
+        if self.strata is not None:
+            columns["stratum"] = self.strata
+        return pd.DataFrame(columns)
+
+
+def _module(name: str):
+    if name not in READERS:
+        raise InputError(f"unknown log format {name!r}; known: {', '.join(formats())}",
+                         param="format")
+    return importlib.import_module(f"{__name__}.{READERS[name]}")
+
+
+def formats() -> list[str]:
+    """The formats there is a reader for."""
+    out = []
+    for name, module in READERS.items():
+        try:
+            importlib.import_module(f"{__name__}.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{module}":
+                raise
+            continue
+        out.append(name)
+    return out
+
+
+def detect(path: str) -> str | None:
+    """The format of ``path`` when one reader recognises it unmistakably, else None."""
+    found = [name for name in formats() if _module(name).detect(path)]
+    return found[0] if len(found) == 1 else None
+
+
+def read(path: str, format: str | None = None, **options) -> Scores:
+    """Read one log (or an lm-evaluation-harness output directory) into :class:`Scores`.
+
+    ``format`` is a name of :data:`READERS` (``--from``); without it, the format is
+    detected where the file leaves no doubt.  ``options`` are the reader's (``score``:
+    the metric, scorer or measure to read; ``group``, ``stratum``: which field labels
+    the items; ``system``: which systems of a file holding several); an option the
+    reader does not take is an error, as is an option given as None.
+    """
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file or directory")
+    if format is None:
+        format = detect(path)
+        if format is None:
+            raise InputError(f"{path}: cannot tell which harness wrote it; give the format "
+                             f"(one of {', '.join(formats())})", param="format")
+    module = _module(format)
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = sorted(set(given) - set(module.OPTIONS))
+    if unknown:
+        raise InputError(f"{path}: the {format} reader takes no option {unknown[0]!r} (it "
+                         f"takes {', '.join(sorted(module.OPTIONS)) or 'none'})",
+                         param=unknown[0])
+    return module.read(path, **given)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Several reads aligned on their ids: the systems' names and values in one item
+    order (the first read's), with its groups and strata, and every read's notes."""
+
+    names: tuple[str, ...]
+    values: tuple
+    ids: np.ndarray
+    metric: str
+    stats: tuple[str, ...] | None
+    groups: np.ndarray | None
+    strata: np.ndarray | None
+    notes: tuple[str, ...]
+
+
+def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
+    """The systems of ``reads`` on the items they all score, in the first read's order.
+
+    Every read must hold the same ids (a clear error says how many differ and shows
+    some); the metric and statistics must agree; systems are named by ``names`` (one
+    per system, in order) or by their reads, with the file's stem added when two
+    reads name a system alike.
+    """
+    first = reads[0]
+    base = {v: i for i, v in enumerate(first.ids.tolist())}
+    for r in reads[1:]:
+        if (r.metric, r.stats) != (first.metric, first.stats):
+            raise InputError(f"{r.path} holds {r.metric} ({r.score}) but {first.path} "
+                             f"{first.metric} ({first.score}): they do not compare")
+        other = set(r.ids.tolist())
+        if other != set(base):
+            only_a = [v for v in base if v not in other]
+            only_b = [v for v in r.ids.tolist() if v not in base]
+            shown = ", ".join(repr(v) for v in (only_a[:2] + only_b[:2]))
+            raise InputError(
+                f"{first.path} and {r.path} do not score the same items: {len(only_a):,} "
+                f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown})")
+    raw_names, values = [], []
+    for r in reads:
+        order = None if r is first else np.array([base[v] for v in r.ids.tolist()])
+        inverse = None
+        if order is not None:
+            inverse = np.empty(len(order), dtype=np.intp)
+            inverse[order] = np.arange(len(order))
+        for name, v in r.systems.items():
+            raw_names.append((name, r.path))
+            arr = np.asarray(v, dtype=np.float64)
+            values.append(arr if inverse is None else arr[inverse])
+    if names is None:
+        plain = [n for n, _ in raw_names]
+        names = [n if plain.count(n) == 1 else f"{n} ({os.path.basename(p)})"
+                 for n, p in raw_names]
+    names = tuple(str(n) for n in names)
+    if len(names) != len(values) or len(set(names)) != len(names):
+        raise InputError(f"the logs hold {len(values)} systems; name each once "
+                         f"(got {', '.join(names)})", param="names")
+    notes = tuple(note for r in reads for note in r.notes)
+    return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
+                  first.strata, notes)
