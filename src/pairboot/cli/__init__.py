@@ -29,7 +29,8 @@ from collections.abc import Sequence
 
 import pairboot
 import pairboot.io as pbio
-from pairboot.cli.inputs import load_inputs, load_many, many_systems, metric_option
+from pairboot.cli.harness import load_harness, wants_harness
+from pairboot.cli.inputs import ManyInputs, load_inputs, load_many, many_systems, metric_option
 from pairboot.cli.output import check_output, check_plot, input_files, write_plot, write_report
 from pairboot.cli.parser import (
     EXIT_FAILED,
@@ -69,13 +70,16 @@ def run_compare(args) -> int:
                          "--stream too")
     if args.stream:
         return run_stream(args, how)
-    if many_systems(args):
+    logs = wants_harness(args)
+    if many_systems(args) and not logs:
         return run_many(args, how)
     status = read_progress(not args.no_progress)
     try:
-        inputs = load_inputs(args, status)
+        inputs = load_harness(args, status) if logs else load_inputs(args, status)
     finally:
         status.close()
+    if isinstance(inputs, ManyInputs):
+        return run_many(args, how, inputs)
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a,
@@ -103,20 +107,22 @@ def run_compare(args) -> int:
     return EXIT_OK
 
 
-def run_many(args, how: str | None) -> int:
+def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     """``pairboot compare`` with a family of systems: compare_many, its report.
 
     With ``--plan``, the plan's settings are the run's, its group and stratum columns
-    are read, and any option given on the command line must be the plan's."""
+    are read, and any option given on the command line must be the plan's.  ``inputs``:
+    already read (harness logs)."""
     plan = pairboot.read_plan(args.plan) if args.plan is not None else None
     if plan is not None:
         args.group = args.group if args.group is not None else plan.group
         args.stratum = args.stratum if args.stratum is not None else plan.stratum
-    status = read_progress(not args.no_progress)
-    try:
-        inputs = load_many(args, status)
-    finally:
-        status.close()
+    if inputs is None:
+        status = read_progress(not args.no_progress)
+        try:
+            inputs = load_many(args, status)
+        finally:
+            status.close()
     pbio.release_arrow_memory()
     scores = dict(zip(inputs.names, inputs.values))
     if plan is None:

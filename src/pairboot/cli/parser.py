@@ -140,6 +140,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="BASE NEW [MORE...] (one file per system) or RUNS (one file, with "
                    "--a and --b, or --systems)")
+    logs = p.add_argument_group(
+        "harness logs", "lm-evaluation-harness, Inspect AI, COMET, sacrebleu, WMT and "
+        "trec_eval outputs, and plain tables; --score names the metric, scorer or measure")
+    logs.add_argument("--from", dest="from_format", metavar="FORMAT",
+                      help="the inputs' format: lm-eval, inspect, comet, sacrebleu, wmt, trec, "
+                      "table (directories and .eval logs are recognised without it)")
+    logs.add_argument("--correct", metavar="COL=COL|COL=VALUE",
+                      help="a 0/1 score from comparing a column with another column or a "
+                      "value (pred=answer, grade=A); no expressions")
+    logs.add_argument("--system-column", metavar="COL",
+                      help="the long layout: one row per system and item, COL names the system")
+    logs.add_argument("--null", choices=("refuse", "wrong"), default=None,
+                      help="with --correct: a missing prediction is refused (default) or "
+                      "counted as wrong")
     data = p.add_argument_group("columns")
     data.add_argument("--id", metavar="COL",
                       help="item id column: two files are joined on it (without it, rows "

@@ -4,13 +4,17 @@
 - :mod:`~pairboot.io.arrow` — the optional pyarrow fast path (same values, same messages);
 - :mod:`~pairboot.io.columns` — numbers, ids and labels, each value checked;
 - :mod:`~pairboot.io.alignment` — :func:`align`: several systems' tables into per-item arrays in
-  one item order, for :func:`pairboot.compare`.
+  one item order, for :func:`pairboot.compare`;
+- :mod:`~pairboot.io.harness` — evaluation-harness logs (lm-evaluation-harness, Inspect,
+  COMET, sacrebleu, WMT, trec_eval) and plain tables as per-item scores;
+- :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory).
 
 A bad file is caught here, once, with a message (:class:`pairboot.errors.InputError`) that
 names the file, the place in it and the column.  Nothing is ever written to an input file,
 and no row is dropped silently.
 """
 
+from pairboot.io import harness  # (logs of evaluation harnesses, one reader each)
 from pairboot.io.alignment import ID_HINTS, Aligned, align, join_on_ids
 from pairboot.io.arrow import arrow_available, release_arrow_memory
 from pairboot.io.columns import (
@@ -37,6 +41,7 @@ __all__ = [
     "Aligned",
     "Table",
     "align",
+    "harness",
     "all_distinct",
     "arrow_available",
     "distinct_fraction",

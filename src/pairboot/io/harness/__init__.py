@@ -26,7 +26,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 
-__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats"]
+__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks"]
 
 READERS = {
     "table": "table",
@@ -127,8 +127,9 @@ def detect(path: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def read(path: str, format: str | None = None, **options) -> Scores:
-    """Read one log (or an lm-evaluation-harness output directory) into :class:`Scores`.
+def read(path, format: str | None = None, **options) -> Scores:
+    """Read one log (or an lm-evaluation-harness output directory, or a pandas, polars or
+    Arrow table: ``format="table"``) into :class:`Scores`.
 
     ``format`` is a name of :data:`READERS` (``--from``); without it, the format is
     detected where the file leaves no doubt.  ``options`` are the reader's (``score``:
@@ -136,7 +137,12 @@ def read(path: str, format: str | None = None, **options) -> Scores:
     the items; ``system``: which systems of a file holding several); an option the
     reader does not take is an error, as is an option given as None.
     """
-    if not os.path.exists(path):
+    if not isinstance(path, (str, os.PathLike)):  # a pandas, polars or Arrow table
+        format = format or "table"
+        if format != "table":
+            raise InputError(f"a {type(path).__name__} is read as a table "
+                             "(format='table'), not as a log", param="format")
+    elif not os.path.exists(path):
         raise InputError(f"{path}: no such file or directory")
     if format is None:
         format = detect(path)
@@ -151,6 +157,11 @@ def read(path: str, format: str | None = None, **options) -> Scores:
                          f"takes {', '.join(sorted(module.OPTIONS)) or 'none'})",
                          param=unknown[0])
     return module.read(path, **given)
+
+
+def common_tasks(paths: Sequence[str]) -> list[str]:
+    """The lm-evaluation-harness tasks every one of ``paths`` holds."""
+    return list(_module("lm-eval").common_tasks(paths))
 
 
 @dataclass(frozen=True)
