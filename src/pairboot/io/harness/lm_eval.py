@@ -1,0 +1,554 @@
+"""lm-evaluation-harness ``--log_samples`` output as per-item scores.
+
+lm-eval writes one ``samples_<task>_<time>.jsonl`` per task (a JSON object per document and
+filter: ``doc_id``, ``filter``, ``metrics`` and one field per metric) and a
+``results_<time>.json`` beside it (the aggregated scores, configs, ``n-shot``, the model).
+This reader takes a samples file, or a directory in lm-eval's ``--output_path`` layout
+(``<dir>/<model_name_sanitized>/samples_*.jsonl``, or the samples files directly in it),
+and returns one system's per-document scores: the item id is ``doc_id`` (``<task>/<doc_id>``
+when several tasks are read, each task then a stratum).
+
+Only metrics that lm-eval averages over documents are read as scores.  A pooled metric (its
+aggregation is not ``mean``, or its per-sample field holds a list such as ``[gold, pred]``)
+is refused, since the mean of per-item values is not the task's score; ``counts="span-f1"``
+turns the span-F1 fields of MasakhaNER-style tasks into per-document ``tp, fp, fn``
+(checked against the F1 in the results file), compared with ``metric="f1"``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import os
+import re
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.errors import InputError
+from pairboot.io.harness import Scores
+
+__all__ = ["NAME", "OPTIONS", "detect", "read", "common_tasks", "TaskList", "span_counts"]
+
+NAME = "lm-eval"
+OPTIONS = ("score", "filter", "tasks", "counts")
+"""``score``: the metric field (``acc``, ``acc_norm``, ``exact_match``...); ``filter``: the
+filter whose rows to read when a task logs several; ``tasks``: the tasks to read from a
+directory; ``counts``: ``"span-f1"`` derives per-document span-F1 counts."""
+
+DOCS = "docs/harnesses/lm-eval.md, section \"Pooled metrics\""
+COUNTS = ("span-f1",)
+SAMPLES = re.compile(
+    r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$")
+"""lm-eval's samples file name: the task, then ``datetime.isoformat()`` with ``:`` -> ``-``."""
+
+LOGGED = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
+                    "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"})
+"""The fields lm-eval logs per sample besides the metrics (read when ``metrics`` is absent)."""
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One task's chosen samples file, its timestamp, and the results read beside it."""
+
+    task: str
+    path: str
+    time: str
+    results: dict | None
+    results_path: str | None
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A samples file's rows: line number, doc_id, filter and metric fields of each."""
+
+    path: str
+    lines: list
+    doc_ids: list
+    filters: list
+    metrics: list
+    names: tuple  # the metric names of the first row, in order
+
+
+class TaskList(list):
+    """The tasks every directory holds (a list of names), with ``notes`` about the rest."""
+
+    notes: tuple[str, ...] = ()
+
+
+# --- finding files ---------------------------------------------------------------------
+
+
+def _first_record(path: str) -> dict | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            line = f.readline()
+        record = json.loads(line)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _is_samples(path: str) -> bool:
+    return (SAMPLES.match(os.path.basename(path)) is not None
+            and "doc_id" in (_first_record(path) or {}))
+
+
+def _samples_in(folder: str) -> list[str]:
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if SAMPLES.match(n)]
+
+
+def _folders(path: str) -> list[str]:
+    """The folders of ``path`` (itself, or its subfolders: lm-eval's layout) holding samples."""
+    if _samples_in(path):
+        return [path]
+    subs = [os.path.join(path, n) for n in sorted(os.listdir(path))]
+    return [s for s in subs if os.path.isdir(s) and _samples_in(s)]
+
+
+def detect(path) -> bool:
+    """True for a samples file whose first line has ``doc_id``, or a directory holding
+    such files (directly or one level down, as lm-eval's ``--output_path`` does)."""
+    path = os.fspath(path)
+    if os.path.isfile(path):
+        return _is_samples(path)
+    if os.path.isdir(path):
+        return any(_is_samples(f) for folder in _folders(path) for f in _samples_in(folder))
+    return False
+
+
+def _runs(path: str) -> tuple[dict[str, list[tuple[str, str]]], str]:
+    """Every task's samples files, ``{task: [(time, file), ...]}`` oldest first, and the
+    folder they are in."""
+    if os.path.isfile(path):
+        m = SAMPLES.match(os.path.basename(path))
+        if m is None:
+            raise InputError(f"{path}: not an lm-eval samples file (its name is not "
+                             "samples_<task>_<time>.jsonl)")
+        return {m["task"]: [(m["time"], path)]}, os.path.dirname(path) or "."
+    folders = _folders(path)
+    if not folders:
+        raise InputError(f"{path}: no lm-eval samples files (samples_<task>_<time>.jsonl) "
+                         "in it or in its subdirectories")
+    if len(folders) > 1:
+        shown = ", ".join(os.path.basename(f) for f in folders)
+        raise InputError(f"{path}: holds the samples of several models ({shown}); "
+                         "give one of these directories")
+    found: dict[str, list[tuple[str, str]]] = {}
+    for f in _samples_in(folders[0]):
+        m = SAMPLES.match(os.path.basename(f))
+        found.setdefault(m["task"], []).append((m["time"], f))
+    for runs in found.values():
+        runs.sort()
+    return found, folders[0]
+
+
+def _results(samples: str, time: str) -> tuple[dict | None, str | None, str | None]:
+    """The results JSON written with ``samples`` (same folder, name ending ``_<time>.json``;
+    ``results_<time>.json`` preferred), its path, and a note when it cannot be read."""
+    folder = os.path.dirname(samples) or "."
+    names = [n for n in sorted(os.listdir(folder)) if n.endswith(f"_{time}.json")]
+    if not names:
+        return None, None, None
+    name = f"results_{time}.json" if f"results_{time}.json" in names else names[0]
+    where = os.path.join(folder, name)
+    try:
+        with open(where, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return None, None, f"{where}: not read ({type(exc).__name__}); the run is unnamed"
+    if not isinstance(data, dict):
+        return None, None, f"{where}: not a results object; the run is unnamed"
+    return data, where, None
+
+
+def _select(path: str, tasks) -> tuple[list[_Run], str, list[str]]:
+    """The runs to read (the latest per task, restricted to ``tasks``) and notes."""
+    found, folder = _runs(path)
+    notes = []
+    if tasks is not None:
+        wanted = [tasks] if isinstance(tasks, str) else list(tasks)
+        missing = [t for t in wanted if t not in found]
+        if missing:
+            raise InputError(f"{path}: no task {missing[0]!r} (it holds "
+                             f"{', '.join(sorted(found))})", param="tasks")
+        if not wanted:
+            raise InputError(f"{path}: `tasks` is empty", param="tasks")
+        order = list(dict.fromkeys(wanted))
+    else:
+        order = sorted(found)
+    runs = []
+    for task in order:
+        time, file = found[task][-1]
+        if len(found[task]) > 1:
+            older = ", ".join(t for t, _ in found[task][:-1])
+            notes.append(f"task {task}: {len(found[task])} runs; read the latest ({time}), "
+                         f"not {older}")
+        results, where, problem = _results(file, time)
+        if problem:
+            notes.append(problem)
+        runs.append(_Run(task, file, time, results, where))
+    return runs, folder, notes
+
+
+def _tasks_of(path) -> list[str]:
+    return sorted(_runs(os.fspath(path))[0])
+
+
+def common_tasks(paths: Sequence) -> TaskList:
+    """The tasks every one of ``paths`` (directories or samples files) holds, sorted.
+
+    The result is a list of task names for ``read(path, tasks=...)``; its ``notes`` name
+    the tasks only some paths hold, which are left out.  No common task is an error.
+    """
+    paths = [os.fspath(p) for p in paths]
+    for p in paths:
+        if not os.path.exists(p):
+            raise InputError(f"{p}: no such file or directory")
+    each = {p: _tasks_of(p) for p in paths}
+    common = sorted(set.intersection(*(set(t) for t in each.values())))
+    if not common:
+        shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in each.items())
+        raise InputError(f"the lm-eval runs share no task ({shown})", param="tasks")
+    out = TaskList(common)
+    notes = []
+    for p, tasks in each.items():
+        left = [t for t in tasks if t not in common]
+        if left:
+            notes.append(f"{p}: left out {len(left)} task(s) the other runs lack: "
+                         f"{', '.join(left)}")
+    out.notes = tuple(notes)
+    return out
+
+
+# --- reading a samples file ------------------------------------------------------------
+
+
+def _rows(path: str) -> _Rows:
+    """Parse every line of a samples file; a bad line is an error naming it."""
+    lines, doc_ids, filters, metrics = [], [], [], []
+    names: tuple = ()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    all_lines = text.split("\n")
+    for number, line in enumerate(all_lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            if number == len(all_lines):
+                raise InputError(f"{path}: line {number}: truncated (the file ends inside "
+                                 "a record)") from None
+            raise InputError(f"{path}: line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{path}: line {number}: expected a JSON object, got "
+                             f"{type(record).__name__}")
+        if "doc_id" not in record:
+            raise InputError(f"{path}: line {number}: no doc_id")
+        listed = record.get("metrics")
+        keys = listed if isinstance(listed, list) else [k for k in record if k not in LOGGED]
+        if not names:
+            names = tuple(str(k) for k in keys)
+        lines.append(number)
+        doc_ids.append(record["doc_id"])
+        filters.append(record.get("filter"))
+        metrics.append({k: record[k] for k in keys if k in record})
+    if not lines:
+        raise InputError(f"{path}: no samples (the file is empty)")
+    return _Rows(path, lines, doc_ids, filters, metrics, names)
+
+
+def _pick_filter(rows: _Rows, task: str, wanted, notes: list) -> str | None:
+    seen = list(dict.fromkeys(rows.filters))
+    if len(seen) == 1:
+        if wanted is not None and wanted != seen[0]:
+            notes.append(f"task {task}: logs only filter {seen[0]!r}; read it "
+                         f"(not {wanted!r})")
+        return seen[0]
+    shown = ", ".join(repr(f) for f in seen)
+    if wanted is None:
+        raise InputError(f"{rows.path}: task {task} logs several filters ({shown}); choose "
+                         "one with `filter`", param="filter")
+    if wanted not in seen:
+        raise InputError(f"{rows.path}: no filter {wanted!r} (it logs {shown})",
+                         param="filter")
+    skipped = sum(f != wanted for f in rows.filters)
+    notes.append(f"task {task}: read filter {wanted!r}; skipped {skipped} rows of the "
+                 "other filters")
+    return wanted
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float))  # bool too: lm-eval logs some 0/1 metrics as bools
+
+
+def _aggregation(results: dict | None, task: str, metric: str) -> str | None:
+    """The task's aggregation of ``metric`` from the results file's configs: ``"mean"``,
+    another name, ``"custom"`` for a function, or None when unknown."""
+    config = ((results or {}).get("configs") or {}).get(task)
+    if not isinstance(config, dict):
+        return None
+    listed = config.get("metric_list")
+    if isinstance(listed, str):
+        try:
+            listed = ast.literal_eval(listed)
+        except (ValueError, SyntaxError):
+            m = re.search(r"['\"]metric['\"]:\s*['\"]" + re.escape(metric)
+                          + r"['\"],\s*['\"]aggregation['\"]:\s*['\"](\w+)", listed)
+            return None if m is None else ("custom" if m[1] == "def" else m[1])
+    for entry in listed if isinstance(listed, list) else ():
+        if isinstance(entry, dict) and entry.get("metric") == metric:
+            agg = entry.get("aggregation")
+            if agg is None:
+                return None
+            agg = str(agg)
+            return "custom" if agg.lstrip().startswith("def ") or "<function" in agg else agg
+    return None
+
+
+def _pooled(path: str, task: str, metric: str, why: str) -> InputError:
+    return InputError(
+        f"{path}: metric {metric!r} of task {task} is pooled ({why}): the mean of "
+        "per-item values is not the task's score; compare per-item counts (tp, fp, fn per "
+        f"doc) with `metric='f1'` instead (see {DOCS}; span F1: `counts='span-f1'`)",
+        param="score")
+
+
+def _pick_metric(rows: _Rows, run: _Run, wanted, counts, notes: list) -> str:
+    names = rows.names
+    if wanted is not None:
+        if wanted not in names:
+            raise InputError(f"{rows.path}: no metric {wanted!r} in task {run.task} (it logs "
+                             f"{', '.join(names) or 'none'})", param="score")
+        return wanted
+    first = rows.metrics[0]
+    numeric = [n for n in names if _is_number(first.get(n))]
+    candidates = [n for n in names if n not in numeric] if counts else numeric
+    if len(candidates) == 1:
+        notes.append(f"task {run.task}: read metric {candidates[0]!r}, its only per-sample "
+                     f"{'[gold, predictions] field' if counts else 'numeric metric'}")
+        return candidates[0]
+    if candidates:
+        raise InputError(f"{rows.path}: task {run.task} logs several metrics "
+                         f"({', '.join(candidates)}); choose one with `score`", param="score")
+    if counts:
+        raise InputError(f"{rows.path}: task {run.task} logs no [gold, predictions] field for "
+                         f"`counts={counts!r}` (it logs {', '.join(names) or 'none'})",
+                         param="counts")
+    if not names:
+        raise InputError(f"{rows.path}: line {rows.lines[0]}: no metric fields")
+    raise _pooled(rows.path, run.task, ", ".join(names), "its per-sample field is a "
+                  f"{type(first.get(names[0])).__name__}, not a number")
+
+
+def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list, list]:
+    """The chosen filter's doc ids and per-doc values (scores, or span counts)."""
+    ids, values, where = [], [], {}
+    aggregation = _aggregation(run.results, run.task, metric)
+    if counts is None and aggregation not in (None, "mean"):
+        raise _pooled(rows.path, run.task, metric, f"lm-eval aggregates it with "
+                      f"{aggregation!r}, not the mean")
+    for line, doc, filt, fields in zip(rows.lines, rows.doc_ids, rows.filters, rows.metrics):
+        if filt != filter_:
+            continue
+        key = str(doc)
+        if key in where:
+            raise InputError(f"{rows.path}: line {line}: doc_id {doc!r} again (first on line "
+                             f"{where[key]}) for filter {filter_!r}")
+        where[key] = line
+        if metric not in fields:
+            raise InputError(f"{rows.path}: line {line}: no metric {metric!r}")
+        v = fields[metric]
+        if counts is not None:
+            value = _counts_of(v, rows.path, line, metric)
+        elif _is_number(v):
+            value = float(v)
+            if not math.isfinite(value):
+                raise InputError(f"{rows.path}: line {line}: {metric} is {value}")
+        elif v is None:
+            raise InputError(f"{rows.path}: line {line}: {metric} is null")
+        else:
+            raise _pooled(rows.path, run.task, metric, f"line {line} holds a "
+                          f"{type(v).__name__}, not a number")
+        ids.append(key)
+        values.append(value)
+    return ids, values
+
+
+def _check_size(run: _Run, n: int, notes: list) -> None:
+    """A file with fewer docs than its results file counts was cut short."""
+    sizes = ((run.results or {}).get("n-samples") or {}).get(run.task)
+    effective = sizes.get("effective") if isinstance(sizes, dict) else None
+    if isinstance(effective, int) and effective != n:
+        raise InputError(f"{run.path}: {n} docs, but {run.results_path} says {effective} "
+                         "were evaluated (a truncated or mismatched file)")
+
+
+# --- span F1 counts --------------------------------------------------------------------
+
+_PUNCTUATION = re.compile("[" + re.escape(string.punctuation + "\u2022") + "]+")
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def _normalise(text: str) -> str:
+    text = _ARTICLES.sub(" ", _PUNCTUATION.sub(" ", text))
+    text = re.sub(r"\s+", " ", re.sub(r"\s{3,}|\t", "", text))
+    return text.lower()
+
+
+def _spans(text) -> list[tuple[str, str]]:
+    """The ``(label, entity)`` spans of ``label: entity $$ label: entity`` text, as the
+    MasakhaNER tasks' ``span_f1_agg`` reads them (pieces also split at ``$``, ``. ``
+    and ``, ``; a piece without exactly one ``: `` is not a span)."""
+    if isinstance(text, list):
+        text = " ".join(str(t).strip() for t in text)
+    pieces = [p.strip() for chunk in str(text).strip().split("$$")
+              for p in chunk.split("$") if p]
+    pieces = [q.strip() for p in pieces for s in p.split(". ") for q in s.split(", ")]
+    out = []
+    for piece in pieces:
+        parts = piece.split(": ")
+        if len(parts) == 2:
+            out.append((_normalise(parts[0].strip()), _normalise(parts[1].strip())))
+    return out
+
+
+def span_counts(gold, predicted) -> tuple[int, int, int]:
+    """``(tp, fp, fn)`` of one document's predicted spans against its gold spans.
+
+    Each predicted span matching a gold span not yet matched is a true positive, any
+    other a false positive; gold spans left unmatched are false negatives.  Summed over
+    documents, ``2 tp / (2 tp + fp + fn)`` is the task's pooled span F1.
+
+    >>> span_counts("PER: Ochieng $$ LOC: Kisumu", ["per: ochieng $ date: 2020"])
+    (1, 1, 1)
+    """
+    gold_spans = _spans(gold)
+    tp = fp = 0
+    for span in _spans(predicted):
+        if span in gold_spans:
+            tp += 1
+            gold_spans.remove(span)
+        else:
+            fp += 1
+    return tp, fp, len(gold_spans)
+
+
+def _counts_of(value, path: str, line: int, metric: str) -> tuple[int, int, int]:
+    if not (isinstance(value, list) and len(value) == 2
+            and isinstance(value[0], (str, list)) and isinstance(value[1], (str, list))):
+        raise InputError(f"{path}: line {line}: {metric} is not [gold, predictions] "
+                         "(`counts='span-f1'` needs the span strings)")
+    return span_counts(value[0], value[1])
+
+
+def _check_f1(run: _Run, metric: str, filter_, values: list, notes: list) -> None:
+    """The summed counts must give the F1 the harness reported, when it is known."""
+    tp, fp, fn = np.sum(np.asarray(values, dtype=np.float64), axis=0)
+    f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
+    reported = ((run.results or {}).get("results") or {}).get(run.task, {})
+    reported = reported.get(f"{metric},{filter_}") if isinstance(reported, dict) else None
+    if not _is_number(reported):
+        notes.append(f"task {run.task}: span counts give F1 {f1:.5f} (no reported F1 to "
+                     "check them against)")
+        return
+    if abs(f1 - reported) > 1e-6:
+        raise InputError(f"{run.path}: the span counts give F1 {f1:.5f} but the harness "
+                         f"reported {reported:.5f}: this task's {metric} is not the span F1 "
+                         f"`counts='span-f1'` computes (see {DOCS})", param="counts")
+    notes.append(f"task {run.task}: span counts (tp, fp, fn) give F1 {f1:.5f}, as reported")
+
+
+# --- the system's name -----------------------------------------------------------------
+
+
+def _model(results: dict) -> str | None:
+    config = results.get("config") if isinstance(results.get("config"), dict) else {}
+    for name in (results.get("model_name"), config.get("model_name")):
+        if isinstance(name, str) and name:
+            return name
+    args = config.get("model_args")
+    if isinstance(args, dict):
+        return str(args.get("pretrained") or args.get("model") or "") or None
+    if isinstance(args, str) and args:
+        m = re.search(r"(?:pretrained|model)=([^,]+)", args)
+        return m[1] if m else args
+    return None
+
+
+def _system(runs: list[_Run], fallback: str, notes: list) -> str:
+    models = {r.task: _model(r.results) for r in runs if r.results is not None}
+    named = {m for m in models.values() if m}
+    if len(named) > 1:
+        shown = ", ".join(f"{t}: {m}" for t, m in models.items())
+        raise InputError(f"{fallback}: its tasks come from different models ({shown})")
+    if not named:
+        notes.append(f"no model named in a results file; the system is called {fallback!r}")
+        return fallback
+    name = named.pop()
+    shots = {((r.results or {}).get("n-shot") or {}).get(r.task) for r in runs}
+    if len(shots) == 1 and isinstance(next(iter(shots)), int):
+        name = f"{name} {next(iter(shots))}-shot"
+    return name
+
+
+# --- read ------------------------------------------------------------------------------
+
+
+def read(path, *, score: str | None = None, filter: str | None = None,
+         tasks: Iterable[str] | str | None = None, counts: str | None = None) -> Scores:
+    """Read an lm-eval samples file, or every task (or ``tasks``) of an output directory.
+
+    ``score`` names the metric field; without it, the task's one per-sample numeric
+    metric is read (several: an error listing them).  ``filter`` picks the rows of one
+    filter where a task logs several.  Each task's latest run is read; several tasks are
+    strata, their items ``<task>/<doc_id>``.  ``counts="span-f1"`` reads span-F1 fields
+    as per-document ``tp, fp, fn`` for ``metric="f1"``.
+    """
+    path = os.fspath(path)
+    if counts is not None and counts not in COUNTS:
+        raise InputError(f"`counts` must be one of {', '.join(COUNTS)}, got {counts!r}",
+                         param="counts")
+    runs, folder, notes = _select(path, tasks)
+    several = len(runs) > 1
+    all_ids, all_values, strata, metrics = [], [], [], {}
+    for run in runs:
+        rows = _rows(run.path)
+        filter_ = _pick_filter(rows, run.task, filter, notes)
+        metric = _pick_metric(rows, run, score, counts, notes)
+        ids, values = _values(rows, run, metric, filter_, counts)
+        _check_size(run, len(ids), notes)
+        if counts is not None:
+            _check_f1(run, metric, filter_, values, notes)
+        metrics[run.task] = metric
+        notes.append(f"task {run.task}: {len(ids)} docs of {os.path.basename(run.path)}"
+                     f" (filter {filter_!r}, metric {metric!r}"
+                     + (f", results {os.path.basename(run.results_path)})"
+                        if run.results_path else ", no results file beside it)"))
+        all_ids += [f"{run.task}/{i}" for i in ids] if several else ids
+        all_values += values
+        strata += [run.task] * len(ids)
+    if len(set(metrics.values())) > 1:
+        shown = ", ".join(f"{t}: {m}" for t, m in metrics.items())
+        raise InputError(f"{path}: the tasks' metrics differ ({shown}); choose one with "
+                         "`score` or restrict `tasks`", param="score")
+    fallback = os.path.basename(os.path.normpath(os.path.abspath(folder)))
+    if os.path.isfile(path):
+        fallback = os.path.splitext(os.path.basename(path))[0]
+    name = _system(runs, fallback, notes)
+    values = np.asarray(all_values, dtype=np.float64)
+    metric = next(iter(metrics.values()))
+    return Scores(
+        path=path, format=NAME, ids=np.asarray(all_ids, dtype=object),
+        systems={name: values}, score=metric,
+        metric="f1" if counts else "mean", stats=("tp", "fp", "fn") if counts else None,
+        strata=np.asarray(strata, dtype=object) if several else None,
+        notes=tuple(notes))
