@@ -1,0 +1,502 @@
+"""Inspect AI logs (the JSON format and the ``.eval`` zip) as per-item scores.
+
+One item per sample id, one system per log (its model, ``eval.model``).  A sample's score
+is its chosen scorer's value mapped to a number as Inspect's ``value_to_float`` maps it
+(``C`` 1, ``P`` 0.5, ``I`` and ``N`` 0, yes/true 1, no/false 0, numeric text and numbers
+as numbers), except that a value Inspect could only turn into 0 with a warning is refused
+here.  Several epochs of a sample are averaged into its item, and the notes say how many.
+A sample without the score, or one that stopped on an error, is refused unless
+``missing`` says what to do with it: it never disappears silently.
+
+The layout followed is inspect_ai's ``log/_log.py`` (EvalLog, EvalSample, Score) and
+``log/_recorders/eval.py``: ``header.json`` (or ``_journal/start.json`` for a run that
+did not finish) and ``samples/<id>_epoch_<n>.json`` in the zip; ``eval``, ``status`` and
+``samples`` at the top level of the JSON log.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.errors import InputError
+from pairboot.io.harness import Scores
+
+NAME = "inspect"
+OPTIONS = ("score", "group", "stratum", "missing")
+"""``score``: the scorer (``"name"``, or ``"name/key"`` for a scorer whose value is a
+dict); ``group``, ``stratum``: a sample metadata field labelling the items; ``missing``:
+what to do with a sample epoch without the score or stopped by an error (:data:`MISSING`)."""
+
+MISSING = {
+    "error": "refused (the default)",
+    "wrong": "counted as 0",
+    "skip": "left out",
+}
+"""The choices of ``missing``, and what each does with a sample epoch that has no score."""
+
+LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
+"""Inspect's CORRECT, PARTIAL, INCORRECT and NOANSWER, as its ``value_to_float`` maps them."""
+
+WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
+"""Text ``value_to_float`` maps after lower-casing it."""
+
+START = "_journal/start.json"
+SAMPLE_MEMBER = re.compile(r"samples/[^/]+\.json")
+JSON_HEAD = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[a-z]+"\s*,'
+    rb'\s*"eval"\s*:\s*\{')
+"""The start of a JSON log as Inspect writes it (EvalLog's fields in their fixed order)."""
+SNIFF_BYTES = 1 << 16
+PARSE_TO_DETECT = 4 << 20
+"""A JSON file up to this size that does not start as Inspect writes it is parsed whole
+to detect it (a log rewritten with its keys in another order)."""
+
+
+# --- detection ---------------------------------------------------------------------------
+
+
+def detect(path) -> bool:
+    """True when ``path`` is unmistakably an Inspect log: a zip holding Inspect's
+    ``_journal/start.json``, or ``header.json`` and ``samples/``; or a JSON object whose
+    top level has ``eval`` (with ``task`` and ``model``) beside ``samples`` or ``status``."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+        if head.startswith(b"PK\x03\x04"):
+            with zipfile.ZipFile(path) as z:
+                names = set(z.namelist())
+            return START in names or ("header.json" in names and any(
+                SAMPLE_MEMBER.fullmatch(n) for n in names))
+        if JSON_HEAD.match(head):
+            return True
+        if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{" or \
+                os.path.getsize(path) > PARSE_TO_DETECT:
+            return False
+        with open(path, encoding="utf-8-sig") as f:
+            data = json.load(f)
+        return _looks_like_log(data)
+    except (OSError, ValueError, zipfile.BadZipFile, zlib.error, EOFError):
+        return False
+
+
+def _looks_like_log(data) -> bool:
+    spec = data.get("eval") if isinstance(data, dict) else None
+    return (isinstance(spec, dict) and "task" in spec and "model" in spec
+            and ("samples" in data or "status" in data))
+
+
+# --- loading the two formats -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Log:
+    """What the reader needs of a log: its header's ``eval`` and ``status``, its samples
+    (each a dict with its place in the file, for messages), and how it was stored."""
+
+    spec: dict
+    status: str | None
+    samples: list
+    kind: str
+    notes: tuple[str, ...] = ()
+
+
+def _load(path: str) -> _Log:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    if not head:
+        raise InputError(f"{path}: empty file, not an Inspect log")
+    if head.startswith(b"PK") or path.endswith(".eval"):
+        return _load_eval(path)
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return _load_json(path)
+    raise InputError(f"{path}: not an Inspect log (neither a .eval zip nor a JSON log)")
+
+
+def _parse(path: str, text: bytes | str, where: str = ""):
+    """JSON from ``text``, or a one-line error naming the file, member, line and column."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
+        return json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: {where}not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        cut = " (the file ends early: truncated?)" if exc.pos >= len(text.rstrip()) else ""
+        raise InputError(f"{path}: {where}malformed JSON at line {exc.lineno}, column "
+                         f"{exc.colno}: {exc.msg}{cut}") from None
+
+
+def _load_json(path: str) -> _Log:
+    with open(path, "rb") as f:
+        data = _parse(path, f.read())
+    if not isinstance(data, dict) or not isinstance(data.get("eval"), dict):
+        raise InputError(f"{path}: not an Inspect log (a JSON log has an 'eval' object at "
+                         f"its top level)")
+    samples = data.get("samples")
+    if samples is None:
+        raise InputError(f"{path}: the log holds no samples (was it written with "
+                         f"log_samples=False?)")
+    if not isinstance(samples, list):
+        raise InputError(f"{path}: 'samples' is not a list")
+    places = [f"samples[{i}]" for i in range(len(samples))]
+    return _Log(data["eval"], data.get("status"), list(zip(places, samples)), "JSON")
+
+
+def _load_eval(path: str) -> _Log:
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            notes = []
+            if "header.json" in names:
+                header = _parse(path, z.read("header.json"), "header.json: ")
+            elif START in names:
+                header = _parse(path, z.read(START), f"{START}: ")
+                notes.append(f"no header.json (the run did not finish): read {START}")
+            else:
+                raise InputError(f"{path}: a zip but not an Inspect .eval log (no "
+                                 f"header.json or {START})")
+            members = sorted(n for n in names if SAMPLE_MEMBER.fullmatch(n))
+            samples = [(n, _parse(path, z.read(n), f"{n}: ")) for n in members]
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise InputError(f"{path}: not a readable zip archive: a .eval log truncated or "
+                         f"damaged ({exc})") from None
+    except NotImplementedError as exc:
+        raise InputError(f"{path}: this Python cannot decompress it ({exc})") from None
+    if not isinstance(header, dict) or not isinstance(header.get("eval"), dict):
+        raise InputError(f"{path}: header.json has no 'eval' object: not an Inspect log")
+    if not samples:
+        raise InputError(f"{path}: the log holds no samples/ (was it written with "
+                         f"log_samples=False?)")
+    return _Log(header["eval"], header.get("status"), samples, ".eval", tuple(notes))
+
+
+# --- samples -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Epoch:
+    """One sample epoch: its id as text, the epoch, its scores (scorer -> Score dict),
+    metadata, whether it stopped on an error, and where it is in the file."""
+
+    id: str
+    key: tuple
+    epoch: int
+    scores: dict
+    metadata: dict
+    error: bool
+    place: str
+
+
+def _epoch(path: str, place: str, raw) -> _Epoch:
+    if not isinstance(raw, dict) or "id" not in raw:
+        raise InputError(f"{path}: {place}: not an Inspect sample (no 'id')")
+    sid = raw["id"]
+    if not isinstance(sid, int | str) or isinstance(sid, bool):
+        raise InputError(f"{path}: {place}: sample id {sid!r} is neither a number nor text")
+    epoch = raw.get("epoch", 1)
+    if not isinstance(epoch, int) or isinstance(epoch, bool):
+        raise InputError(f"{path}: {place}: sample {sid!r} has epoch {epoch!r}, not a number")
+    scores = raw.get("scores")
+    if scores is None and isinstance(raw.get("score"), dict):  # log format version 1
+        scores = {"score": raw["score"]}
+    if scores is None:
+        scores = {}
+    if not isinstance(scores, dict):
+        raise InputError(f"{path}: {place}: sample {sid!r}: 'scores' is not an object")
+    metadata = raw.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise InputError(f"{path}: {place}: sample {sid!r}: 'metadata' is not an object")
+    # Inspect's own order (sort_samples): text ids as they are, numbers zero-padded
+    key = (sid,) if isinstance(sid, str) else (str(sid).zfill(20),)
+    return _Epoch(str(sid), key, epoch, scores, metadata, raw.get("error") is not None,
+                  place)
+
+
+def _items(path: str, log: _Log) -> dict[str, list[_Epoch]]:
+    """The sample epochs grouped by id (as text), in Inspect's order of ids."""
+    epochs = sorted((_epoch(path, place, raw) for place, raw in log.samples),
+                    key=lambda e: (e.key, e.epoch))
+    items: dict[str, list[_Epoch]] = {}
+    raw_of: dict[str, tuple] = {}
+    for e in epochs:
+        if e.id in raw_of and raw_of[e.id] != e.key:
+            raise InputError(f"{path}: the ids {e.id!r} (text) and {e.id} (a number) are "
+                             f"both sample {e.id}: ids must differ as text")
+        raw_of[e.id] = e.key
+        same = items.setdefault(e.id, [])
+        if same and same[-1].epoch == e.epoch:
+            raise InputError(f"{path}: sample {e.id} epoch {e.epoch} appears twice "
+                             f"({same[-1].place} and {e.place})")
+        same.append(e)
+    return items
+
+
+# --- the scorer and its values -----------------------------------------------------------
+
+
+def _scorers(items) -> list[str]:
+    seen: dict[str, None] = {}
+    for epochs in items.values():
+        for e in epochs:
+            seen.update(dict.fromkeys(e.scores))
+    return list(seen)
+
+
+def _choose(path: str, items, score: str | None) -> tuple[str, str | None, str]:
+    """The scorer, the key into a dict value (or None), and a note on the choice."""
+    names = _scorers(items)
+    if not names:
+        raise InputError(f"{path}: the log holds no scores: no sample was scored (score "
+                         f"it first with Inspect's 'inspect score')")
+    listed = ", ".join(repr(n) for n in names)
+    if score is None:
+        if len(names) > 1:
+            raise InputError(f"{path}: the log has {len(names)} scorers ({listed}): "
+                             f"choose one with `score` (e.g. `score='{names[0]}'`)",
+                             param="score")
+        scorer, key, note = names[0], None, f"scorer {names[0]!r} (the log's only one)"
+    elif score in names:
+        scorer, key = score, None
+        others = [n for n in names if n != score]
+        note = f"scorer {score!r}" + (f" (the log also has {', '.join(map(repr, others))})"
+                                      if others else "")
+    elif "/" in score and score.rsplit("/", 1)[0] in names:
+        scorer, key = score.rsplit("/", 1)
+        note = f"scorer {scorer!r}, its value {key!r}"
+    else:
+        raise InputError(f"{path}: no scorer {score!r} in the log; its scorers: {listed}",
+                         param="score")
+    values = [e.scores[scorer].get("value") for es in items.values() for e in es
+              if isinstance(e.scores.get(scorer), dict)]
+    dicts = [v for v in values if isinstance(v, dict)]
+    if key is None and dicts:
+        keys = list(dict.fromkeys(k for d in dicts for k in d))
+        raise InputError(f"{path}: scorer {scorer!r} gives several values per sample "
+                         f"({', '.join(map(repr, keys))}): choose one with "
+                         f"`score='{scorer}/{keys[0] if keys else 'KEY'}'`", param="score")
+    if key is not None and len(dicts) < len(values):
+        raise InputError(f"{path}: scorer {scorer!r} gives one value per sample, not "
+                         f"several: choose it with `score='{scorer}'`", param="score")
+    return scorer, key, note
+
+
+def to_float(value):
+    """A Score value as a number, as Inspect's ``value_to_float`` maps it; None for no
+    value (``null``, or NaN: Inspect's "unscored"); ValueError for what has no number.
+
+    >>> [to_float(v) for v in ("C", "P", "I", "N", "Yes", "false", "0.25", True, 3)]
+    [1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.25, 1.0, 3.0]
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool | int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        if value in LETTERS:
+            return LETTERS[value]
+        if value.lower() in WORDS:
+            return WORDS[value.lower()]
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"the text {value!r}, which Inspect maps to no number") from None
+        if not math.isfinite(number):
+            raise ValueError(f"the text {value!r}, not a finite number")
+    else:
+        kind = "a list" if isinstance(value, list) else type(value).__name__
+        raise ValueError(f"{kind} ({json.dumps(value)[:40]}), not one number")
+    if math.isnan(number):
+        return None
+    if not math.isfinite(number):
+        raise ValueError(f"{value!r}, not a finite number")
+    return number
+
+
+def _value(path: str, e: _Epoch, scorer: str, key: str | None):
+    """The epoch's number, or None when it has none (no score, no value, an error)."""
+    if e.error:
+        return None
+    entry = e.scores.get(scorer)
+    if entry is None:
+        return None
+    if not isinstance(entry, dict):
+        raise InputError(f"{path}: {e.place}: sample {e.id}: score {scorer!r} is not an "
+                         f"object with a 'value'")
+    value = entry.get("value")
+    if key is not None:
+        value = value.get(key) if isinstance(value, dict) else None
+    try:
+        return to_float(value)
+    except ValueError as exc:
+        name = scorer if key is None else f"{scorer}/{key}"
+        raise InputError(f"{path}: sample {e.id} (epoch {e.epoch}): the {name!r} value "
+                         f"is {exc}") from None
+
+
+def _ids_shown(ids, limit: int = 5) -> str:
+    shown = ", ".join(str(i) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def _scored(path: str, items, scorer: str, key: str | None, missing: str):
+    """Per-item means over the epochs kept, the epochs per item, and the missing note."""
+    name = scorer if key is None else f"{scorer}/{key}"
+    means, counts, lacking, errored, kept_ids = [], [], [], 0, []
+    for sid, epochs in items.items():
+        values = []
+        for e in epochs:
+            v = _value(path, e, scorer, key)
+            if v is None:
+                lacking.append(e)
+                errored += e.error
+                if missing == "wrong":
+                    values.append(0.0)
+                continue
+            values.append(v)
+        if values:
+            kept_ids.append(sid)
+            means.append(math.fsum(values) / len(values))
+            counts.append(len(values))
+    note = None
+    if lacking:
+        ids = list(dict.fromkeys(e.id for e in lacking))
+        what = (f"{len(lacking)} sample epoch{'s' * (len(lacking) > 1)} without a {name!r} "
+                f"score" + (f" ({errored} stopped by an error)" if errored else ""))
+        if missing == "error":
+            first = lacking[0]
+            why = "stopped on an error" if first.error else f"has no {name!r} score"
+            raise InputError(
+                f"{path}: sample {first.id} (epoch {first.epoch}) {why}; {what}, samples "
+                f"{_ids_shown(ids)}: give `missing='wrong'` to count them as 0 or "
+                f"`missing='skip'` to leave them out")
+        note = f"{what}, samples {_ids_shown(ids)}: {MISSING[missing]} (`missing='{missing}'`)"
+        if missing == "skip" and len(kept_ids) < len(items):
+            note += f"; {len(items) - len(kept_ids)} samples had no score left and are dropped"
+    if not kept_ids:
+        raise InputError(f"{path}: no sample has a {name!r} score")
+    return kept_ids, np.array(means, dtype=np.float64), counts, note
+
+
+def _epoch_note(log: _Log, counts: list[int]) -> str:
+    tally: dict[int, int] = {}
+    for c in counts:
+        tally[c] = tally.get(c, 0) + 1
+    if len(tally) == 1:
+        n = counts[0]
+        note = "1 epoch per sample" if n == 1 else f"{n} epochs per sample, averaged"
+    else:
+        parts = ", ".join(f"{k} for {v}" for k, v in sorted(tally.items(), reverse=True))
+        note = f"unequal epochs per sample ({parts} samples), each sample's averaged"
+    reducer = (log.spec.get("config") or {}).get("epochs_reducer")
+    if max(counts) > 1 and reducer and list(reducer) != ["mean"]:
+        note += (f"; the log's own epochs_reducer is {', '.join(map(str, reducer))}, "
+                 f"so its headline score may differ from the mean")
+    return note
+
+
+def _values_note(path: str, items, scorer: str, key: str | None) -> str:
+    """What the values were: letter and word tallies, or 'numbers'."""
+    tally: dict[str, int] = {}
+    for epochs in items.values():
+        for e in epochs:
+            entry = e.scores.get(scorer)
+            v = entry.get("value") if isinstance(entry, dict) and not e.error else None
+            if key is not None:
+                v = v.get(key) if isinstance(v, dict) else None
+            if v is None:
+                continue
+            label = v if isinstance(v, str) else "number"
+            tally[label] = tally.get(label, 0) + 1
+    texts = [k for k in tally if k != "number"]
+    if not texts:
+        return "values: numbers"
+    shown = ", ".join(f"{k}={to_float(k):g} ({tally[k]})" for k in sorted(texts)[:8])
+    more = f", numbers ({tally['number']})" if "number" in tally else ""
+    return f"values mapped as Inspect's value_to_float does: {shown}{more}"
+
+
+# --- labels from metadata ----------------------------------------------------------------
+
+
+def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.ndarray:
+    """A label per item from the sample metadata ``field`` (every epoch must agree)."""
+    out = []
+    for sid in ids:
+        seen = set()
+        for e in items[sid]:
+            if field not in e.metadata or e.metadata[field] is None:
+                raise InputError(f"{path}: sample {sid} has no metadata field {field!r} "
+                                 f"(`{option}='{field}'`)", param=option)
+            value = e.metadata[field]
+            if not isinstance(value, str | int | float | bool):
+                raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
+                                 f"{type(value).__name__}, not a label", param=option)
+            seen.add(str(value))
+        if len(seen) > 1:
+            raise InputError(f"{path}: sample {sid}: metadata {field!r} differs between "
+                             f"its epochs ({', '.join(sorted(seen))})", param=option)
+        out.append(seen.pop())
+    return np.array(out, dtype=object)
+
+
+# --- the reader --------------------------------------------------------------------------
+
+
+def read(path, *, score: str | None = None, group: str | None = None,
+         stratum: str | None = None, missing: str = "error") -> Scores:
+    """Read an Inspect log (JSON or ``.eval``) into :class:`Scores` of one system.
+
+    ``score`` names the scorer (required when the log has several; ``"name/key"`` picks
+    one value of a scorer whose value is a dict); ``group`` and ``stratum`` name a sample
+    metadata field; ``missing`` is what to do with a sample epoch without the score or
+    stopped by an error: ``"error"`` (refuse, the default), ``"wrong"`` (count it as 0)
+    or ``"skip"`` (leave it out; a sample left with no epoch is dropped).
+    """
+    path = os.fspath(path)
+    for option, value in (("score", score), ("group", group), ("stratum", stratum)):
+        if value is not None and (not isinstance(value, str) or not value):
+            raise InputError(f"`{option}` must be a non-empty name, got {value!r}",
+                             param=option)
+    if missing not in MISSING:
+        raise InputError(f"`missing` must be one of {', '.join(map(repr, MISSING))}, got "
+                         f"{missing!r}", param="missing")
+    log = _load(path)
+    model = log.spec.get("model")
+    if not isinstance(model, str) or not model:
+        raise InputError(f"{path}: the log names no model (eval.model)")
+    items = _items(path, log)
+    scorer, key, choice = _choose(path, items, score)
+    ids, values, counts, missing_note = _scored(path, items, scorer, key, missing)
+    task = log.spec.get("task", "?")
+    notes = [f"{len(ids)} samples of {model} on task {task} ({log.kind} log)", choice,
+             _values_note(path, items, scorer, key), _epoch_note(log, counts)]
+    if missing_note:
+        notes.append(missing_note)
+    if log.status not in (None, "success"):
+        notes.append(f"the run's status is {log.status!r}, not 'success'")
+    notes.extend(log.notes)
+    groups = strata = None
+    if group is not None:
+        groups = _labels(path, items, ids, group, "group")
+        notes.append(f"groups: metadata {group!r} ({len(set(groups))} groups)")
+    if stratum is not None:
+        strata = _labels(path, items, ids, stratum, "stratum")
+        notes.append(f"strata: metadata {stratum!r} ({len(set(strata))} strata)")
+    name = scorer if key is None else f"{scorer}/{key}"
+    return Scores(path=path, format=NAME, ids=np.array(ids, dtype=object),
+                  systems={model: values}, score=name, groups=groups, strata=strata,
+                  notes=tuple(notes))
