@@ -540,9 +540,7 @@ def read(path, *, score: str | None = None, filter: str | None = None,
         shown = ", ".join(f"{t}: {m}" for t, m in metrics.items())
         raise InputError(f"{path}: the tasks' metrics differ ({shown}); choose one with "
                          "`score` or restrict `tasks`", param="score")
-    fallback = os.path.basename(os.path.normpath(os.path.abspath(folder)))
-    if os.path.isfile(path):
-        fallback = os.path.splitext(os.path.basename(path))[0]
+    fallback = os.path.basename(os.path.abspath(folder))  # lm-eval's: the model's name
     name = _system(runs, fallback, notes)
     values = np.asarray(all_values, dtype=np.float64)
     metric = next(iter(metrics.values()))
