@@ -366,6 +366,43 @@ def test_span_counts_compare_with_metric_f1(tmp_path):
     assert result.estimate == pytest.approx(f1[1] - f1[0])
 
 
+def docs_block(marker: str) -> str:
+    """The Python block after ``marker`` in docs/harnesses/lm-eval.md."""
+    text = (Path(__file__).parents[1] / "docs" / "harnesses" / "lm-eval.md").read_text()
+    after = text[text.index(marker):]
+    return after[after.index("```python\n") + 10:].split("```", 1)[0]
+
+
+def test_docs_counts_csv_recipe_matches_the_reader(tmp_path):
+    namespace = {}
+    exec(docs_block("tested in tests/test_harness_lm_eval.py: counts_csv"), namespace)
+    rows = [sample(i, "flexible-extract", f1=[g, [p]]) for i, (g, p, _) in enumerate(SPANS)]
+    path = write_samples(tmp_path, "ner", T1, rows)
+    out = tmp_path / "counts.csv"
+    namespace["counts_csv"](path, out)
+    aligned = align([read_table(out)], columns=[["tp", "fp", "fn"]], id="id")
+    read = lm_eval.read(path, counts="span-f1")
+    np.testing.assert_array_equal(aligned.values[0], read.systems[tmp_path.name])
+    assert list(aligned.ids) == read.ids.tolist()
+
+
+def test_docs_counts_csv_on_the_command_line(tmp_path, capsys):
+    from pairboot import cli  # noqa: PLC0415
+
+    namespace = {}
+    exec(docs_block("tested in tests/test_harness_lm_eval.py: counts_csv"), namespace)
+    gold = [f"PER: p{i} $$ LOC: l{i}" for i in range(40)]
+    csvs = []
+    for name, shift in (("zero", 0), ("five", 1)):
+        preds = [f"per: p{i}" if (i + shift) % 3 else f"loc: l{i}" for i in range(40)]
+        rows = [sample(i, f1=[g, [p]]) for i, (g, p) in enumerate(zip(gold, preds))]
+        csvs.append(tmp_path / f"{name}.csv")
+        namespace["counts_csv"](write_samples(tmp_path / name, "ner", T1, rows), csvs[-1])
+    code = cli.main(["compare", str(csvs[0]), str(csvs[1]), "--id", "id", "--metric", "f1",
+                     "--stats", "tp,fp,fn", "--resamples", "500", "--seed", "1"])
+    assert code == 0 and "f1" in capsys.readouterr().out.lower()
+
+
 # --- the real files, when present ----------------------------------------------------------
 
 
