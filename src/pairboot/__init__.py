@@ -6,7 +6,8 @@ are not plain means.  The whole public API:
 
 - :func:`compare` and its :class:`CompareResult` (with :class:`ConfidenceInterval`,
   :class:`SystemScore`, :class:`StratumResult`); :func:`compare_many` and its
-  :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_files`, the Poisson
+  :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_strata`, each
+  stratum's difference as a family; :func:`compare_files`, the Poisson
   bootstrap of files larger than memory, read in chunks;
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
@@ -25,7 +26,7 @@ from pairboot.compare import compare
 from pairboot.design import GROUP_WEIGHTINGS, RESAMPLINGS
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
 from pairboot.intervals import METHODS
-from pairboot.many import compare_many
+from pairboot.many import compare_many, compare_strata
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
 from pairboot.multiple import CORRECTIONS
 from pairboot.plan import Plan, plan_sha256, read_plan
@@ -62,6 +63,7 @@ __all__ = [
     "bleu_metric",
     "builtin_metrics",
     "compare_files",
+    "compare_strata",
     "macro_f1_metric",
     "compare",
     "compare_many",

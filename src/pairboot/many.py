@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.compare import Run, resample, system_score
+from pairboot.compare import Run, _stratum_score, resample, system_score
 from pairboot.diagnostics import undefined_notes
 from pairboot.errors import InputError, PairbootWarning
 from pairboot.intervals import bounds, p_value
@@ -105,21 +105,87 @@ def compare_many(
     return family_result(run, targets, correction, lower_is_better, stacklevel=3)
 
 
+def compare_strata(
+    a,
+    b,
+    *,
+    strata,
+    names: tuple[str, str] = ("A", "B"),
+    correction: str = "max-t",
+    lower_is_better: bool = False,
+    **compare_keywords,
+) -> FamilyResult:
+    """Each stratum's difference ``B - A`` as a family of comparisons, decided in
+    advance, with the family-wise error rate controlled (the tasks of a benchmark suite,
+    the subjects of MMLU).
+
+    One stratified resampling (as :func:`pairboot.compare` with ``strata``) gives every
+    stratum's difference on the same replicates; the strata are drawn independently, so
+    max-t's largest root over the strata has the joint law it needs.  Rows are named
+    ``"B [stratum] - A [stratum]"``; ``correction`` and the other keywords as for
+    :func:`pairboot.compare_many` and :func:`pairboot.compare`.
+
+    >>> import pairboot
+    >>> a = [0.2, 0.5, 0.4, 0.7, 0.3, 0.6] * 20
+    >>> b = [0.3, 0.6, 0.4, 0.9, 0.3, 0.6] * 20
+    >>> fam = pairboot.compare_strata(a, b, strata=["x", "x", "y", "y", "z", "z"] * 20, seed=1)
+    >>> [(c.b, c.significant) for c in fam.comparisons]
+    [('B [x]', True), ('B [y]', True), ('B [z]', False)]
+    """
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction",
+        )
+    if strata is None:
+        raise InputError("`strata` is required: the family is one comparison per stratum",
+                         param="strata")
+    keywords = {k: compare_keywords.pop(k, v) for k, v in _RESAMPLE_DEFAULTS.items()}
+    if compare_keywords:
+        unknown = next(iter(compare_keywords))
+        raise TypeError(f"compare_strata() got an unexpected keyword argument {unknown!r}")
+    run = resample((a, b), names=tuple(names), strata=strata, **keywords)
+    n_strata = run.design.n_strata
+    return family_result(run, [(0, 1)] * n_strata, correction, lower_is_better,
+                         stacklevel=3, within=list(range(n_strata)))
+
+
+_RESAMPLE_DEFAULTS = dict(
+    paired=True, groups=None, group_weighting="items", strata_weights=None, metric="mean",
+    n_resamples=10_000, confidence_level=0.95, method="percentile", seed=None,
+    resampling="classic", ids=None, backend="auto", progress=None,
+)
+"""compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""
+
+
 def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
-                  lower_is_better: bool, *, stacklevel: int = 2) -> FamilyResult:
+                  lower_is_better: bool, *, stacklevel: int = 2,
+                  within: list[int] | None = None) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.compare.Run` of M systems:
     the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``;
-    its notes are issued as warnings ``stacklevel`` frames up."""
-    names = list(run.design.names)
+    its notes are issued as warnings ``stacklevel`` frames up.  ``within``: row ``k`` is
+    its contrast within stratum ``within[k]`` alone (systems named ``"name [stratum]"``)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
-    coef, combined = run.coef, run.combined
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
-    estimates = [core.estimate(t, coef, bca=bca, combined=combined, count=True)
-                 for t in targets]
-    scores_by_name = {name: system_score(core.estimate(j, coef, bca=bca, combined=combined,
-                                                        count=False), args.method, alpha)
-                      for j, name in enumerate(names)}
+    if within is None:
+        names = list(design.names)
+        rows = [(t, run.coef, run.combined) for t in targets]
+        scores_by_name = {name: system_score(core.estimate(
+            j, run.coef, bca=bca, combined=run.combined, count=False), args.method, alpha)
+            for j, name in enumerate(design.names)}
+    else:
+        names, rows, scores_by_name = [], [], {}
+        for (i, j), h in zip(targets, within):
+            w = np.zeros(design.n_strata)
+            w[h] = 1.0
+            label = [f"{n} [{design.strata_names[h]}]" for n in design.names]
+            for s in (i, j):
+                scores_by_name[label[s]] = _stratum_score(core, s, w, args.method, alpha, bca)
+            names += [label[i], label[j]]
+            rows.append(((i, j), w, False))
+        targets = [(2 * k, 2 * k + 1) for k in range(len(rows))]
+    estimates = [core.estimate(t, w, bca=bca, combined=c, count=True) for t, w, c in rows]
     notes += undefined_notes(core)
 
     m = len(targets)
@@ -181,8 +247,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         ))
 
     ranks = best = None
-    if {frozenset(t) for t in targets} == {frozenset((i, j)) for i in range(len(names))
-                                           for j in range(i + 1, len(names))}:
+    all_pairs = {frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}
+    if within is None and {frozenset(t) for t in targets} == all_pairs:
         # every pair decided: a system's rank lies between 1 + the systems surely better
         # and M - the systems surely worse (the family's decisions, as the report's letters)
         better = np.zeros((len(names), len(names)), dtype=bool)

@@ -80,6 +80,8 @@ def run_compare(args) -> int:
         status.close()
     if isinstance(inputs, ManyInputs):
         return run_many(args, how, inputs)
+    if args.tasks_as == "family":
+        return run_strata_family(args, how, inputs)
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a,
@@ -162,6 +164,26 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         reword=cli_spelling,
     )
     _deliver(args, how, render_family(result, args.format, context), result.warnings,
+             lambda plot: plot.plot_family(result))
+    return EXIT_OK
+
+
+def run_strata_family(args, how: str | None, inputs) -> int:
+    """``--tasks-as family``: one comparison per task (stratum), as a family with its
+    error rate controlled (:func:`pairboot.compare_strata`)."""
+    if inputs.strata is None:
+        raise InputError("--tasks-as family needs tasks: several lm-eval tasks, or --stratum")
+    context = inputs.context
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare_strata(
+        inputs.a, inputs.b, strata=inputs.strata, names=(context.name_a, context.name_b),
+        correction=args.correction or "max-t", lower_is_better=args.lower_is_better,
+        paired=not args.unpaired, groups=inputs.groups,
+        group_weighting=args.group_weighting or "items", metric=args.metric_object,
+        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
+        seed=args.seed, progress=bar, **_resampling(args, inputs.ids)))
+    family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
+                           plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling)
+    _deliver(args, how, render_family(result, args.format, family), result.warnings,
              lambda plot: plot.plot_family(result))
     return EXIT_OK
 

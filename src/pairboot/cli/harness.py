@@ -84,8 +84,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     notes = tuple(cli_spelling(n) for n in joined.notes)
     layout = f"{fmt} logs" if len(paths) > 1 else f"one {fmt} log"
     names = list(joined.names)
-    family = (len(names) > 2 or args.baseline is not None or args.correction is not None
-              or args.plan is not None)
+    family = (len(names) > 2 or args.baseline is not None or args.plan is not None
+              or (args.correction is not None and args.tasks_as != "family"))
     if family:
         return ManyInputs(
             names=tuple(_names(args, names)), values=joined.values, groups=joined.groups,

@@ -146,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     logs.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="the inputs' format: lm-eval, inspect, comet, sacrebleu, wmt, trec, "
                       "table (directories and .eval logs are recognised without it)")
+    logs.add_argument("--tasks-as", choices=("strata", "family"), default=None,
+                      help="several tasks (lm-eval) or --stratum: strata of one comparison "
+                      "(default), or a family of one comparison per task with --correction "
+                      "(default max-t)")
     logs.add_argument("--correct", metavar="COL=COL|COL=VALUE",
                       help="a 0/1 score from comparing a column with another column or a "
                       "value (pred=answer, grade=A); no expressions")
