@@ -1,0 +1,144 @@
+"""Translations and their references as sacrebleu's BLEU statistics per sentence.
+
+sacrebleu writes no file of per-sentence statistics (``--sentence-level`` prints each
+sentence's own BLEU, which does not add up to corpus BLEU), so this reader starts from
+what sacrebleu itself reads: plain-text files, one sentence per line.  ``path`` is the
+reference (``sacrebleu REF -i HYP``), ``system`` the hypothesis files (``--systems
+hyp_a.de,hyp_b.de``), ``refs`` more references.  Each sentence's ``sys_len, ref_len,
+correct_1..N, total_1..N`` come from sacrebleu's own ``BLEU`` (an optional dependency,
+imported here only), so ``metric="bleu"`` recomputes sacrebleu's corpus BLEU on every
+resample, and on the full data gives ``sacrebleu.corpus_bleu``'s score.  Files are read
+as sacrebleu's command line reads them (UTF-8, ``.gz`` too, trailing whitespace
+stripped); an item is a line, its id the line number (from 1).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections import Counter
+
+import numpy as np
+
+from pairboot.errors import InputError
+from pairboot.io.harness import Scores
+from pairboot.metrics import bleu_metric
+
+NAME = "sacrebleu"
+OPTIONS = ("system", "refs", "tokenize", "lowercase", "max_ngram_order")
+
+
+def detect(path: str) -> bool:
+    """Never: a plain-text reference cannot be told from any other text file."""
+    return False
+
+
+def _bleu_class():
+    try:
+        from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    except ImportError:
+        raise ImportError(
+            "the sacrebleu reader computes BLEU statistics with sacrebleu: "
+            "pip install sacrebleu") from None
+    return BLEU
+
+
+def _lines(path: str, what: str) -> list[str]:
+    """The lines of a text file as sacrebleu's command line reads them."""
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: no such file ({what})", param="system"
+                         if what == "hypothesis" else None)
+    out = []
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            try:
+                out.append(raw.decode("utf-8").rstrip())
+            except UnicodeDecodeError:
+                raise InputError(f"{path}: line {n}: not UTF-8 text") from None
+    return out
+
+
+def _names(value, what: str) -> list[str]:
+    names = [s.strip() for s in value.split(",")] if isinstance(value, str) else value
+    names = [os.fspath(s) for s in names if str(s).strip()]
+    twice = [s for s, k in Counter(names).items() if k > 1]
+    if not names or twice:
+        raise InputError(f"`{what}` must name each file once, got {value!r}", param=what)
+    return names
+
+
+def _same_length(path: str, lines: list, ref: str, n_ref: int) -> None:
+    if len(lines) != n_ref:
+        where = f"line {n_ref + 1}" if len(lines) > n_ref else f"line {len(lines) + 1}"
+        raise InputError(f"{path}: {where}: {len(lines):,} lines, but the reference {ref} "
+                         f"has {n_ref:,}: every line must translate the same line")
+
+
+def statistics(hypotheses, references, *, tokenize=None, lowercase=False,
+               max_ngram_order=4) -> np.ndarray:
+    """(sentences x (2 + 2N)) BLEU statistics: ``sys_len, ref_len, correct_1..N,
+    total_1..N`` per sentence, from sacrebleu's ``BLEU.sentence_score`` (whose counts
+    are the corpus computation's, summed by ``corpus_bleu``)."""
+    kwargs = {"lowercase": bool(lowercase), "max_ngram_order": int(max_ngram_order),
+              "effective_order": True}  # (effective order changes the score, not counts)
+    if tokenize is not None:
+        kwargs["tokenize"] = tokenize
+    try:
+        bleu = _bleu_class()(**kwargs)
+    except (ValueError, KeyError, RuntimeError) as exc:
+        raise InputError(f"sacrebleu's BLEU refuses these options: {exc}",
+                         param="tokenize") from None
+    rows = []
+    for hyp, *refs in zip(hypotheses, *references, strict=True):
+        s = bleu.sentence_score(hyp, refs)
+        rows.append([s.sys_len, s.ref_len, *s.counts, *s.totals])
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 2 + 2 * int(max_ngram_order))
+
+
+def read(path: str, system=None, refs=None, tokenize=None, lowercase=False,
+         max_ngram_order=4) -> Scores:
+    """BLEU statistics per sentence of each hypothesis file against the reference.
+
+    ``path``: the reference, one sentence per line; ``system``: the hypothesis files
+    (a list, or paths separated by commas), each a system named by its path;
+    ``refs``: further references (multi-reference BLEU); ``tokenize``, ``lowercase``,
+    ``max_ngram_order``: sacrebleu's BLEU options (default 13a, cased, 4).
+    """
+    if system is None:
+        raise InputError(f"{path} is the reference: give the hypothesis files to score "
+                         "against it with `system`", param="system")
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
+            or max_ngram_order < 1:
+        raise InputError(f"`max_ngram_order` must be a positive integer, got "
+                         f"{max_ngram_order!r}", param="max_ngram_order")
+    hyp_paths = _names(system, "system")
+    ref_paths = [os.fspath(path)] + ([] if refs is None else _names(refs, "refs"))
+    references = [_lines(p, "reference") for p in ref_paths]
+    n = len(references[0])
+    if n == 0:
+        raise InputError(f"{path}: an empty reference")
+    for p, lines in zip(ref_paths[1:], references[1:]):
+        _same_length(p, lines, path, n)
+    stats = bleu_metric(max_ngram_order).stats
+    systems = {}
+    for p in hyp_paths:
+        lines = _lines(p, "hypothesis")
+        _same_length(p, lines, path, n)
+        systems[p] = statistics(lines, references, tokenize=tokenize, lowercase=lowercase,
+                                max_ngram_order=max_ngram_order)
+    from sacrebleu import __version__  # noqa: PLC0415
+
+    empty = sum(1 for line in references[0] if not line)
+    notes = [
+        f"{path}: {n:,} reference lines" + (f" ({empty:,} empty)" if empty else "")
+        + (f", with {len(ref_paths) - 1} more reference(s)" if len(ref_paths) > 1 else ""),
+        f"{len(hyp_paths)} hypothesis files: {', '.join(hyp_paths)}",
+        f"BLEU statistics per sentence by sacrebleu {__version__} (tokenize "
+        f"{tokenize or '13a (its default)'}, {'lowercased' if lowercase else 'cased'}, "
+        f"{max_ngram_order}-gram); corpus BLEU recomputed on every resample",
+    ]
+    return Scores(path=os.fspath(path), format=NAME,
+                  ids=np.array([str(i) for i in range(1, n + 1)], dtype=object),
+                  systems=systems, score="BLEU", metric="bleu", stats=stats,
+                  notes=tuple(notes))
