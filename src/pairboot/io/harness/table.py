@@ -119,8 +119,12 @@ def read_table_scores(obj, *, id: str | None = None, score=None, system=None,
         columns = None
     else:
         left = right = None
-        if not systems:
-            columns = columns or ["score"]
+        if not systems and not columns:
+            if "score" not in table.columns:
+                raise InputError(f"{table.path}: no column 'score': give `score` (the score "
+                                 f"column) or `correct` (columns: {table.describe_columns()})",
+                                 param="score")
+            columns = ["score"]
     table.check_columns([id, system_column, group, stratum, *(columns or ()), *systems,
                          left])
     if system_column is not None:
