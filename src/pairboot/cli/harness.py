@@ -48,6 +48,13 @@ def _options(args, fmt: str) -> dict:
                    null=args.null)
     if fmt == "lm-eval":
         options.pop("id")
+    for text in args.log_option:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--log-option {text!r}: give KEY=VALUE")
+        if options.get(key.strip()) is not None:
+            raise InputError(f"--log-option {key.strip()}: given twice (or by its own option)")
+        options[key.strip()] = value.strip()
     return options
 
 

@@ -28,6 +28,16 @@ def _option(flag: str) -> Spelling:
     return lambda value: flag if value is None else f"{flag} {value}"
 
 
+_LOG_OPTIONS = ("counts", "filter", "tasks", "missing", "epochs", "lp", "ref", "testset",
+                "unrated", "measure", "run")
+"""Options of the harness readers that the command line passes with --log-option."""
+
+
+def _log_option(key: str) -> Spelling:
+    """A reader's own option: ``--log-option KEY=VALUE``."""
+    return lambda value: f"--log-option {key}" + ("" if value is None else f"={value}")
+
+
 def _paired(value: str | None) -> str:
     """`` `paired=True` `` is the default, without the flag; otherwise ``--unpaired``."""
     return "without --unpaired" if value == "True" else "--unpaired"
@@ -47,6 +57,13 @@ OPTIONS: dict[str, Spelling] = {
     "id": _option("--id"),
     "ids": _option("--id"),
     "resampling": _option("--resampling"),
+    "format": _option("--from"),
+    "score": _option("--score"),
+    "system": _option("--systems"),
+    "correct": _option("--correct"),
+    "system_column": _option("--system-column"),
+    "null": _option("--null"),
+    **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
@@ -146,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     logs.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="the inputs' format: lm-eval, inspect, comet, sacrebleu, wmt, trec, "
                       "table (directories and .eval logs are recognised without it)")
+    logs.add_argument("--log-option", action="append", default=[], metavar="KEY=VALUE",
+                      help="an option of the --from reader (e.g. filter=strict-match for "
+                      "lm-eval, missing=wrong for inspect); repeatable")
     logs.add_argument("--tasks-as", choices=("strata", "family"), default=None,
                       help="several tasks (lm-eval) or --stratum: strata of one comparison "
                       "(default), or a family of one comparison per task with --correction "
