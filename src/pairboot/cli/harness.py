@@ -65,17 +65,20 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     if pbio.STDIN in paths:
         raise InputError("--from reads files and directories, not standard input")
     fmt = args.from_format
-    if fmt is None and (args.correct is not None or args.system_column):
-        fmt = "table"  # (--correct and --system-column are the plain tables' options)
     if fmt is None:
         found = {pbio.harness.detect(p) for p in paths}
+        if found == {None} and (args.correct is not None or args.system_column):
+            found = {"table"}  # (--correct and --system-column: the plain tables' options)
         if len(found) != 1 or None in found:
             raise InputError("cannot tell which harness wrote the inputs; give --from "
                              f"({', '.join(pbio.harness.formats())})")
         fmt = found.pop()
     options = _options(args, fmt)
     if fmt == "lm-eval":
-        options["tasks"] = _common_tasks(paths)
+        if options.get("tasks") is None:
+            options["tasks"] = _common_tasks(paths)
+        else:  # --log-option tasks=a,b
+            options["tasks"] = [t.strip() for t in options["tasks"].split(",") if t.strip()]
     reads = []
     for path in paths:
         if status is not None:

@@ -153,9 +153,9 @@ def read(path, format: str | None = None, **options) -> Scores:
     given = {k: v for k, v in options.items() if v is not None}
     unknown = sorted(set(given) - set(module.OPTIONS))
     if unknown:
-        raise InputError(f"{path}: the {format} reader takes no option {unknown[0]!r} (it "
-                         f"takes {', '.join(sorted(module.OPTIONS)) or 'none'})",
-                         param=unknown[0])
+        takes = ", ".join(f"`{o}`" for o in sorted(module.OPTIONS)) or "none"
+        raise InputError(f"{path}: the {format} reader takes no option `{unknown[0]}` (it "
+                         f"takes {takes})", param=unknown[0])
     return module.read(path, **given)
 
 

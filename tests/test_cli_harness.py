@@ -1,0 +1,108 @@
+"""``pairboot compare --from FORMAT``: harness logs on the command line.
+
+The commands of docs/harnesses.md and docs/harnesses/*.md, on fixtures shaped like the
+logs: each gives the same result as the Python path (read, join, compare) and as an
+equivalent plain CSV for the same seed; bad and mismatched logs give one ``error:`` line
+naming the file, exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, run_in_process
+
+import pairboot
+from pairboot.io import harness
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "lm_eval"
+
+
+def _json(*args):
+    proc = run_in_process("compare", *args, "--seed", "7", "--resamples", "2000",
+                          "--format", "json", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_lm_eval_directories_as_strata():
+    """The README's example: two lm-eval output folders, tasks as strata."""
+    got = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", "acc")
+    reads = [harness.read(str(EXAMPLES / m), "lm-eval", score="acc")
+             for m in ("model_a", "model_b")]
+    joined = harness.join(reads)
+    res = pairboot.compare(*joined.values, strata=joined.strata, seed=7, n_resamples=2000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert [s["name"] for s in got["strata"]] == ["arc_easy_mini", "boolq_mini"]
+
+
+def test_lm_eval_equals_the_plain_csv(tmp_path):
+    reads = [harness.read(str(EXAMPLES / m), "lm-eval", score="acc")
+             for m in ("model_a", "model_b")]
+    joined = harness.join(reads)
+    csv = tmp_path / "runs.csv"
+    csv.write_text("id,task,a,b\n" + "".join(
+        f"{i},{t},{a:g},{b:g}\n" for i, t, a, b in zip(joined.ids, joined.strata,
+                                                       *joined.values)))
+    from_logs = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", "acc")
+    from_csv = _json(csv, "--a", "a", "--b", "b", "--id", "id", "--stratum", "task")
+    assert from_logs["confidence_interval"] == from_csv["confidence_interval"]
+    assert from_logs["estimate"] == from_csv["estimate"]
+
+
+def test_lm_eval_tasks_as_family():
+    got = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", "acc",
+                "--tasks-as", "family", "--correction", "holm")
+    assert got["correction"] == "holm" and got["family_size"] == 2
+    assert [c["b"] for c in got["comparisons"]] == [
+        "example/model-b 0-shot [arc_easy_mini]", "example/model-b 0-shot [boolq_mini]"]
+
+
+def test_mismatched_and_bad_logs(tmp_path):
+    a = tmp_path / "a"
+    b = tmp_path / "b"
+    shutil.copytree(EXAMPLES / "model_a", a)
+    shutil.copytree(EXAMPLES / "model_b", b)
+    samples = next((b / "example__model-b").glob("samples_arc_easy_mini_*.jsonl"))
+    lines = samples.read_text().splitlines(keepends=True)
+    # a truncated file: its results file counts 120 docs
+    samples.write_text("".join(lines[:-1]))
+    assert_one_line_error(run_in_process("compare", a, b, "--score", "acc"), str(samples))
+    # a line cut in the middle
+    samples.write_text("".join(lines[:-1]) + lines[-1][:40])
+    assert_one_line_error(run_in_process("compare", a, b, "--score", "acc"), "line 120")
+    samples.write_text("".join(lines))
+    # a metric the logs do not have
+    assert_one_line_error(run_in_process("compare", a, b, "--score", "f1"), "f1")
+    # no task in common
+    for path in (b / "example__model-b").glob("samples_*.jsonl"):
+        path.rename(path.with_name(path.name.replace("_mini", "_other")))
+    assert_one_line_error(run_in_process("compare", a, b, "--score", "acc"), "share no task")
+
+
+def test_options_are_checked(tmp_path):
+    proc = run_in_process("compare", EXAMPLES / "model_a", EXAMPLES / "model_b",
+                          "--log-option", "filter")
+    assert_one_line_error(proc, "--log-option 'filter'", "KEY=VALUE")
+    proc = run_in_process("compare", EXAMPLES / "model_a", EXAMPLES / "model_b", "--score",
+                          "acc", "--correct", "pred=answer")
+    assert_one_line_error(proc, "--correct")
+    proc = run_in_process("compare", EXAMPLES / "model_a", EXAMPLES / "model_b",
+                          "--from", "nonsense")
+    assert_one_line_error(proc, "nonsense")
+
+
+def test_a_log_option_reaches_the_reader():
+    got = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", "acc",
+                "--log-option", "tasks=boolq_mini")
+    assert got["n_items"] == 80 and got["n_strata"] is None
+
+
+@pytest.mark.parametrize("metric", ["acc", "acc_norm"])
+def test_every_metric_field(metric):
+    got = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", metric)
+    assert np.isfinite(got["estimate"])
