@@ -221,7 +221,7 @@ def test_missing_scores_are_refused_unless_told(log):
                and "counted as 0" in n for n in wrong.notes)
     skip = read(path, missing="skip")
     assert skip.ids.tolist() == ["1", "2"] and skip.systems[MODEL].tolist() == [1, 1]
-    assert any("1 samples had no score left and are dropped" in n for n in skip.notes)
+    assert any("1 sample with no score left dropped" in n for n in skip.notes)
 
 
 def test_an_error_sample_is_refused_even_with_a_score(tmp_path):

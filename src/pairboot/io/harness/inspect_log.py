@@ -385,7 +385,8 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
                 f"`missing='skip'` to leave them out")
         note = f"{what}, samples {_ids_shown(ids)}: {MISSING[missing]} (`missing='{missing}'`)"
         if missing == "skip" and len(kept_ids) < len(items):
-            note += f"; {len(items) - len(kept_ids)} samples had no score left and are dropped"
+            gone = len(items) - len(kept_ids)
+            note += f"; {gone} sample{'s' * (gone > 1)} with no score left dropped"
     if not kept_ids:
         raise InputError(f"{path}: no sample has a {name!r} score")
     return kept_ids, np.array(means, dtype=np.float64), counts, note
