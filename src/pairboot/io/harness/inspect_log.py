@@ -348,8 +348,10 @@ def _value(path: str, e: _Epoch, scorer: str, key: str | None):
 
 
 def _ids_shown(ids, limit: int = 5) -> str:
+    """``samples 2, 3`` (the first ``limit`` ids and how many more), ``sample 2``."""
     shown = ", ".join(str(i) for i in ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+    more = f" and {len(ids) - limit} more" if len(ids) > limit else ""
+    return f"sample{'s' * (len(ids) > 1)} {shown}{more}"
 
 
 def _scored(path: str, items, scorer: str, key: str | None, missing: str):
@@ -380,10 +382,10 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
             first = lacking[0]
             why = "stopped on an error" if first.error else f"has no {name!r} score"
             raise InputError(
-                f"{path}: sample {first.id} (epoch {first.epoch}) {why}; {what}, samples "
+                f"{path}: sample {first.id} (epoch {first.epoch}) {why}; {what}, "
                 f"{_ids_shown(ids)}: give `missing='wrong'` to count them as 0 or "
                 f"`missing='skip'` to leave them out")
-        note = f"{what}, samples {_ids_shown(ids)}: {MISSING[missing]} (`missing='{missing}'`)"
+        note = f"{what}, {_ids_shown(ids)}: {MISSING[missing]} (`missing='{missing}'`)"
         if missing == "skip" and len(kept_ids) < len(items):
             gone = len(items) - len(kept_ids)
             note += f"; {gone} sample{'s' * (gone > 1)} with no score left dropped"
@@ -440,8 +442,8 @@ def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.nda
         seen = set()
         for e in items[sid]:
             if field not in e.metadata or e.metadata[field] is None:
-                raise InputError(f"{path}: sample {sid} has no metadata field {field!r} "
-                                 f"(`{option}='{field}'`)", param=option)
+                raise InputError(f"{path}: sample {sid} has no metadata field {field!r}, "
+                                 f"named as the {option}", param=option)
             value = e.metadata[field]
             if not isinstance(value, str | int | float | bool):
                 raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
