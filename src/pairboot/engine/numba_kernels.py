@@ -284,14 +284,10 @@ def _sweep(cnt, x, xt, start, size, acc, lane):
         cnt[:size] = 0
 
 
-@njit(**_OPTS)
-def _count(x, xt, start, size, key, buf, cnt, wraps, acc, lane):
-    """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
-
-    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
-    its unit in ``wraps`` (room for ``size // 256`` units), and ``256 * x_u`` is added
-    for each record, in draw order, before the sweep: the sum is exact for any count.
-    """
+@njit(inline="always", **_OPTS)
+def _count_draws(x, start, size, key, buf, cnt, wraps, acc):
+    """Count one replicate's draws of a stratum in ``cnt``; ``acc = 256 x_u`` for each
+    count that wrapped past 255, in draw order (the sweep adds the rest)."""
     z = key + (np.uint64(start) + _U1) * GAMMA
     m = np.uint64(size)
     zero = np.uint64(0)
@@ -306,6 +302,17 @@ def _count(x, xt, start, size, key, buf, cnt, wraps, acc, lane):
     n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
     acc[:] = 0.0
     _add_wraps(x, start, wraps, n_wraps, acc)
+
+
+@njit(**_OPTS)
+def _count(x, xt, start, size, key, buf, cnt, wraps, acc, lane):
+    """Count the draws of one stratum per unit, then ``acc = sum_u count_u * x_u``.
+
+    ``cnt[:size]`` is zero on entry and left zero.  A count that wraps past 255 records
+    its unit in ``wraps`` (room for ``size // 256`` units), and ``256 * x_u`` is added
+    for each record, in draw order, before the sweep: the sum is exact for any count.
+    """
+    _count_draws(x, start, size, key, buf, cnt, wraps, acc)
     _sweep(cnt, x, xt, start, size, acc, lane)
 
 
@@ -321,21 +328,9 @@ def _block(x, xt, start, size, keys, buf, planes, wraps, lanes, accs):
     column alone, so it is the sum the counting path gives a one-column stratum, bit for
     bit, whatever ``k`` and the number of keys.
     """
-    m = np.uint64(size)
-    zero = np.uint64(0)
     n_keys, k = keys.shape[0], x.shape[1]
     for g in range(n_keys):
-        cnt = planes[g]
-        z = keys[g] + (np.uint64(start) + _U1) * GAMMA
-        n_wraps = 0
-        for _ in range(size // _COUNT_BLOCK):
-            z = _fill(buf, _COUNT_BLOCK, z, m, zero)
-            n_wraps = _tally(cnt, buf, _COUNT_BLOCK, wraps, n_wraps)
-        n = size % _COUNT_BLOCK
-        z = _fill(buf, n, z, m, zero)
-        n_wraps = _tally(cnt, buf, n, wraps, n_wraps)
-        accs[g, :] = 0.0
-        _add_wraps(x, start, wraps, n_wraps, accs[g])
+        _count_draws(x, start, size, keys[g], buf, planes[g], wraps, accs[g])
     lanes[:n_keys] = 0.0
     full = size - size % DOT_STEP
     for t0 in range(0, full, _BLOCK_TILE):
