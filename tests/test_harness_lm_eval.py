@@ -104,7 +104,7 @@ def test_metric_choice_and_errors(tmp_path):
     assert lm_eval.read(path, score="acc").systems[tmp_path.name].tolist() == [0, 1, 0]
     with pytest.raises(InputError, match=r"no metric 'exact_match' .*acc, acc_norm"):
         lm_eval.read(path, score="exact_match")
-    with pytest.raises(InputError, match="takes no option 'metric'"):
+    with pytest.raises(InputError, match="takes no option `metric`"):
         harness.read(path, "lm-eval", metric="acc")
 
 

@@ -186,7 +186,7 @@ def test_trec_detection(tmp_path):
 
 def test_trec_takes_no_table_options(tmp_path):
     path = write(tmp_path / "run.txt", trec_eval_text(small_run()))
-    with pytest.raises(InputError, match=r"the trec reader takes no option 'stratum'"):
+    with pytest.raises(InputError, match=r"the trec reader takes no option `stratum`"):
         harness.read(path, "trec", score="map", stratum="x")
 
 

@@ -85,7 +85,11 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
             status.reading(path)
         reads.append(pbio.harness.read(path, fmt, **options))
     joined = pbio.harness.join(reads)
-    if joined.metric != "mean":
+    if joined.metric == "custom":  # statistics no built-in metric names: --metric says
+        if args.metric == "mean":
+            raise InputError("the logs hold several statistics per item that no built-in "
+                             "metric names; give --metric (a built-in, or FILE.py:NAME)")
+    elif joined.metric != "mean":
         if args.metric not in ("mean", joined.metric):
             raise InputError(f"the logs hold the statistics of metric {joined.metric!r}; "
                              f"--metric {args.metric} does not apply to them")

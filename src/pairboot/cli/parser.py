@@ -28,8 +28,8 @@ def _option(flag: str) -> Spelling:
     return lambda value: flag if value is None else f"{flag} {value}"
 
 
-_LOG_OPTIONS = ("counts", "filter", "tasks", "missing", "epochs", "lp", "ref", "testset",
-                "unrated", "measure", "run")
+_LOG_OPTIONS = ("counts", "filter", "tasks", "missing", "lp", "ref", "testset", "unrated",
+                "docs", "refs", "tokenize", "lowercase", "max_ngram_order")
 """Options of the harness readers that the command line passes with --log-option."""
 
 

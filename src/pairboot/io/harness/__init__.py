@@ -154,7 +154,8 @@ def read(path, format: str | None = None, **options) -> Scores:
     unknown = sorted(set(given) - set(module.OPTIONS))
     if unknown:
         takes = ", ".join(f"`{o}`" for o in sorted(module.OPTIONS)) or "none"
-        raise InputError(f"{path}: the {format} reader takes no option `{unknown[0]}` (it "
+        where = path if isinstance(path, (str, os.PathLike)) else f"a {type(path).__name__}"
+        raise InputError(f"{where}: the {format} reader takes no option `{unknown[0]}` (it "
                          f"takes {takes})", param=unknown[0])
     return module.read(path, **given)
 
