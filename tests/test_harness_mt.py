@@ -132,7 +132,7 @@ def test_wmt_unknown_system_and_options(tmp_path):
     msg = error(harness.read, path, format="wmt", system="SysA.1,Nope")
     assert "no system 'Nope'" in msg and "SysB.2" in msg
     assert "twice" in error(harness.read, path, format="wmt", system="SysA.1,SysA.1")
-    assert "takes no option 'stratum'" in error(harness.read, path, format="wmt",
+    assert "takes no option `stratum`" in error(harness.read, path, format="wmt",
                                                 stratum="doc")
     assert "`docs` is for MQM" in error(harness.read, path, format="wmt", docs="x")
 
@@ -476,6 +476,10 @@ def test_sacrebleu_options_match_sacrebleu(tmp_path):
     a = _write_lines(tmp_path / "a.txt", [h.capitalize() for h in hyp_a])
     got = sacrebleu.read(ref, system=[a], refs=[ref2], lowercase=True, tokenize="intl",
                          max_ngram_order=3)
+    # the command line's --log-option passes text: the same read
+    as_text = sacrebleu.read(ref, system=a, refs=ref2, lowercase="true", tokenize="intl",
+                             max_ngram_order="3")
+    np.testing.assert_array_equal(as_text.systems[a], got.systems[a])
     stats = got.systems[a]
     assert stats.shape == (35, 8)
     score = pairboot.metrics.bleu_metric(3).evaluate(stats.sum(axis=0))[0][0]
@@ -503,4 +507,8 @@ def test_sacrebleu_refusals(tmp_path):
                                                   system=str(latin))
     assert "max_ngram_order" in error(harness.read, ref, format="sacrebleu",
                                       system=short, max_ngram_order=0)
+    assert "`lowercase` must be true or false" in error(harness.read, ref, format="sacrebleu",
+                                                        system=short, lowercase="maybe")
+    assert "refuses `tokenize='bogus'`" in error(harness.read, ref, format="sacrebleu",
+                                                 system=short, tokenize="bogus")
     assert not sacrebleu.detect(ref)

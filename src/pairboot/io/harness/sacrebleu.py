@@ -68,6 +68,27 @@ def _names(value, what: str) -> list[str]:
     return names
 
 
+def _integer(value) -> int:
+    """``max_ngram_order``: a positive integer (``"3"`` from the command line too)."""
+    text = value.strip() if isinstance(value, str) else None
+    if text is not None and text.isdigit():
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InputError(f"`max_ngram_order` must be a positive integer, got {value!r}",
+                         param="max_ngram_order")
+    return int(value)
+
+
+def _flag(value) -> bool:
+    """``lowercase``: a bool, or its spelling on the command line (true/false, yes/no)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+    if isinstance(value, str) and value.strip().lower() in words:
+        return words[value.strip().lower()]
+    raise InputError(f"`lowercase` must be true or false, got {value!r}", param="lowercase")
+
+
 def _same_length(path: str, lines: list, ref: str, n_ref: int) -> None:
     if len(lines) != n_ref:
         where = f"line {n_ref + 1}" if len(lines) > n_ref else f"line {len(lines) + 1}"
@@ -75,25 +96,29 @@ def _same_length(path: str, lines: list, ref: str, n_ref: int) -> None:
                          f"has {n_ref:,}: every line must translate the same line")
 
 
-def statistics(hypotheses, references, *, tokenize=None, lowercase=False,
-               max_ngram_order=4) -> np.ndarray:
-    """(sentences x (2 + 2N)) BLEU statistics: ``sys_len, ref_len, correct_1..N,
-    total_1..N`` per sentence, from sacrebleu's ``BLEU.sentence_score`` (whose counts
-    are the corpus computation's, summed by ``corpus_bleu``)."""
-    kwargs = {"lowercase": bool(lowercase), "max_ngram_order": int(max_ngram_order),
-              "effective_order": True}  # (effective order changes the score, not counts)
+def _bleu(tokenize, lowercase: bool, max_ngram_order: int):
+    """sacrebleu's BLEU with these options (effective order changes scores, not counts)."""
+    kwargs = {"lowercase": lowercase, "max_ngram_order": max_ngram_order,
+              "effective_order": True}
     if tokenize is not None:
         kwargs["tokenize"] = tokenize
     try:
-        bleu = _bleu_class()(**kwargs)
+        return _bleu_class()(**kwargs)
     except (ValueError, KeyError, RuntimeError) as exc:
-        raise InputError(f"sacrebleu's BLEU refuses these options: {exc}",
+        raise InputError(f"sacrebleu's BLEU refuses `tokenize={tokenize!r}` with "
+                         f"`max_ngram_order={max_ngram_order}`: {type(exc).__name__} {exc}",
                          param="tokenize") from None
+
+
+def _statistics(bleu, hypotheses, references) -> np.ndarray:
+    """(sentences x (2 + 2N)) BLEU statistics: ``sys_len, ref_len, correct_1..N,
+    total_1..N`` per sentence, from ``BLEU.sentence_score`` (whose counts are the corpus
+    computation's: ``corpus_bleu`` sums them)."""
     rows = []
     for hyp, *refs in zip(hypotheses, *references, strict=True):
         s = bleu.sentence_score(hyp, refs)
         rows.append([s.sys_len, s.ref_len, *s.counts, *s.totals])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), 2 + 2 * int(max_ngram_order))
+    return np.array(rows, dtype=np.float64)
 
 
 def read(path: str, system=None, refs=None, tokenize=None, lowercase=False,
@@ -108,10 +133,9 @@ def read(path: str, system=None, refs=None, tokenize=None, lowercase=False,
     if system is None:
         raise InputError(f"{path} is the reference: give the hypothesis files to score "
                          "against it with `system`", param="system")
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
-            or max_ngram_order < 1:
-        raise InputError(f"`max_ngram_order` must be a positive integer, got "
-                         f"{max_ngram_order!r}", param="max_ngram_order")
+    max_ngram_order = _integer(max_ngram_order)
+    lowercase = _flag(lowercase)
+    bleu = _bleu(tokenize, lowercase, max_ngram_order)
     hyp_paths = _names(system, "system")
     ref_paths = [os.fspath(path)] + ([] if refs is None else _names(refs, "refs"))
     references = [_lines(p, "reference") for p in ref_paths]
@@ -125,8 +149,7 @@ def read(path: str, system=None, refs=None, tokenize=None, lowercase=False,
     for p in hyp_paths:
         lines = _lines(p, "hypothesis")
         _same_length(p, lines, path, n)
-        systems[p] = statistics(lines, references, tokenize=tokenize, lowercase=lowercase,
-                                max_ngram_order=max_ngram_order)
+        systems[p] = _statistics(bleu, lines, references)
     from sacrebleu import __version__  # noqa: PLC0415
 
     empty = sum(1 for line in references[0] if not line)
