@@ -106,3 +106,68 @@ def test_a_log_option_reaches_the_reader():
 def test_every_metric_field(metric):
     got = _json(EXAMPLES / "model_a", EXAMPLES / "model_b", "--score", metric)
     assert np.isfinite(got["estimate"])
+
+
+def _trec(path, values, runid):
+    lines = [f"map                   \t{q}\t{v:.4f}" for q, v in values.items()]
+    lines += [f"P_10                  \t{q}\t0.5000" for q in values]
+    lines += [f"runid                 \tall\t{runid}", "map                   \tall\t0.5"]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_trec_runs_and_the_plain_csv(tmp_path):
+    """docs/harnesses/tables.md: ``--from trec --score map``."""
+    rng = np.random.default_rng(3)
+    qids = [str(300 + i) for i in range(60)]
+    a = dict(zip(qids, rng.random(60).round(4)))
+    b = {q: round(min(1.0, v + rng.normal(0.03, 0.05)), 4) for q, v in a.items()}
+    _trec(tmp_path / "run_a.txt", a, "bm25")
+    _trec(tmp_path / "run_b.txt", dict(reversed(list(b.items()))), "dense")
+    csv = tmp_path / "runs.csv"
+    csv.write_text("qid,a,b\n" + "".join(f"{q},{a[q]:.4f},{b[q]:.4f}\n" for q in qids))
+    got = _json(tmp_path / "run_a.txt", tmp_path / "run_b.txt", "--from", "trec",
+                "--score", "map")
+    plain = _json(csv, "--a", "a", "--b", "b", "--id", "qid")
+    assert got["confidence_interval"] == plain["confidence_interval"]
+    proc = run_in_process("compare", tmp_path / "run_a.txt", tmp_path / "run_b.txt",
+                          "--from", "trec", "--score", "ndcg")
+    assert_one_line_error(proc, "run_a.txt", "ndcg")
+
+
+def test_tables_with_correct_and_the_long_layout(tmp_path):
+    """docs/harnesses/tables.md: ``--correct pred=answer --null wrong`` and
+    ``--system-column``."""
+    rng = np.random.default_rng(8)
+    n = 120
+    answers = rng.choice(list("ABCD"), n)
+    cats = rng.choice(["math", "law"], n)
+    preds, orders = {}, {}
+    for name, p in (("a", 0.5), ("b", 0.6)):
+        right = rng.random(n) < p
+        pred = np.where(right, answers, "Z").astype(object)
+        pred[rng.random(n) < 0.05] = None
+        preds[name] = pred
+        order = orders[name] = rng.permutation(n)
+        (tmp_path / f"{name}.jsonl").write_text("".join(
+            json.dumps({"question_id": f"q{i}", "category": str(cats[i]),
+                        "answer": str(answers[i]), "pred": preds[name][i]}) + "\n"
+            for i in order))
+    got = _json(tmp_path / "a.jsonl", tmp_path / "b.jsonl", "--from", "table", "--id",
+                "question_id", "--correct", "pred=answer", "--stratum", "category",
+                "--null", "wrong")
+    score = {k: np.array([v == ans for v, ans in zip(p, answers)], dtype=float)
+             for k, p in preds.items()}
+    first = orders["a"]  # (the items in the first file's order, as the reader takes them)
+    res = pairboot.compare(score["a"][first], score["b"][first], strata=cats[first], seed=7,
+                           n_resamples=2000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    proc = run_in_process("compare", tmp_path / "a.jsonl", tmp_path / "b.jsonl", "--id",
+                          "question_id", "--correct", "pred=answer", "--no-progress")
+    assert_one_line_error(proc, "a.jsonl", "--null wrong")
+    long = tmp_path / "long.csv"
+    rows = rng.permutation(n)
+    long.write_text("qid,model,acc\n" + "".join(
+        f"q{i},{m},{int(score[m][i])}\n" for m in ("a", "b") for i in rows))
+    got = _json(long, "--system-column", "model", "--id", "qid", "--score", "acc")
+    plain = pairboot.compare(score["a"][rows], score["b"][rows], seed=7, n_resamples=2000)
+    assert got["confidence_interval"] == plain.confidence_interval._asdict()
