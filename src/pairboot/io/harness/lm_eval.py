@@ -383,7 +383,7 @@ def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list,
     return ids, values
 
 
-def _check_size(run: _Run, n: int, notes: list) -> None:
+def _check_size(run: _Run, n: int) -> None:
     """A file with fewer docs than its results file counts was cut short."""
     sizes = ((run.results or {}).get("n-samples") or {}).get(run.task)
     effective = sizes.get("effective") if isinstance(sizes, dict) else None
@@ -525,7 +525,7 @@ def read(path, *, score: str | None = None, filter: str | None = None,
         filter_ = _pick_filter(rows, run.task, filter, notes)
         metric = _pick_metric(rows, run, score, counts, notes)
         ids, values = _values(rows, run, metric, filter_, counts)
-        _check_size(run, len(ids), notes)
+        _check_size(run, len(ids))
         if counts is not None:
             _check_f1(run, metric, filter_, values, notes)
         metrics[run.task] = metric
