@@ -171,3 +171,60 @@ def test_tables_with_correct_and_the_long_layout(tmp_path):
     got = _json(long, "--system-column", "model", "--id", "qid", "--score", "acc")
     plain = pairboot.compare(score["a"][rows], score["b"][rows], seed=7, n_resamples=2000)
     assert got["confidence_interval"] == plain.confidence_interval._asdict()
+
+
+def test_mt_logs_on_the_command_line(tmp_path):
+    """docs/harnesses/mt.md: --from wmt (documents as groups), --from comet, and
+    --from sacrebleu (corpus BLEU on every resample), each equal to the same data given
+    as a table."""
+    rng = np.random.default_rng(11)
+    docs = [f"doc{d}" for d in range(25) for _ in range(3)]
+    segs = [s % 3 + 1 for s in range(75)]
+    scores = {name: rng.random(75).round(4) for name in ("SysA.1", "SysB.2", "SysC.3")}
+    wmt = tmp_path / "chrF.seg.score.tsv"
+    wmt.write_text("".join(
+        f"chrF\ten-de\tnewstest2020\tnewstest2020\t{name}\t{d}\t{s}\t{v}\n"
+        for name, values in scores.items() for d, s, v in zip(docs, segs, values)))
+    got = _json(wmt, "--from", "wmt", "--score", "chrF", "--systems", "SysA.1,SysB.2",
+                "--group", "doc")
+    csv = tmp_path / "wmt.csv"
+    csv.write_text("id,doc,a,b\n" + "".join(
+        f"{d}:{s},{d},{x},{y}\n" for d, s, x, y in zip(docs, segs, scores["SysA.1"],
+                                                      scores["SysB.2"])))
+    plain = _json(csv, "--a", "a", "--b", "b", "--id", "id", "--group", "doc")
+    assert got["confidence_interval"] == plain["confidence_interval"]
+    assert got["n_groups"] == 25
+
+    comet = tmp_path / "comet.txt"
+    lines = [f"{s}\tSegment {i}\tscore: {scores[s][i]:.4f}" for i in range(75)
+             for s in ("SysA.1", "SysB.2")]
+    lines += [f"{s}\tscore: {scores[s].mean():.4f}" for s in ("SysA.1", "SysB.2")]
+    comet.write_text("\n".join(lines) + "\n")
+    got = _json(comet, "--from", "comet", "--systems", "SysA.1,SysB.2")
+    plain = pairboot.compare(scores["SysA.1"], scores["SysB.2"], seed=7, n_resamples=2000)
+    assert got["confidence_interval"] == plain.confidence_interval._asdict()
+    comet.write_text("\n".join(lines[:-3]) + "\n")  # cut short: the totals disagree
+    assert_one_line_error(run_in_process("compare", comet, "--from", "comet", "--systems",
+                                         "SysA.1,SysB.2"), str(comet))
+
+
+def test_sacrebleu_on_the_command_line(tmp_path):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    rng = np.random.default_rng(12)
+    words = "the a cat dog sat on mat and ran fast slow house".split()
+    refs = [" ".join(rng.choice(words, rng.integers(4, 12))) for _ in range(60)]
+    hyps = {name: [" ".join(w if rng.random() < keep else rng.choice(words)
+                            for w in r.split()) for r in refs]
+            for name, keep in (("hyp_a.txt", 0.6), ("hyp_b.txt", 0.8))}
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n")
+    for name, lines in hyps.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    proc = run_in_process("compare", tmp_path / "ref.txt", "--from", "sacrebleu",
+                          "--systems", f"{tmp_path / 'hyp_a.txt'},{tmp_path / 'hyp_b.txt'}",
+                          "--seed", "7", "--resamples", "500", "--format", "json",
+                          "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    corpus = [sacrebleu.corpus_bleu(hyps[n], [refs]).score for n in ("hyp_a.txt", "hyp_b.txt")]
+    assert got["metric"] == "bleu"
+    assert got["estimate"] == pytest.approx(corpus[1] - corpus[0], abs=1e-9)
