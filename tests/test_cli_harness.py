@@ -228,3 +228,45 @@ def test_sacrebleu_on_the_command_line(tmp_path):
     corpus = [sacrebleu.corpus_bleu(hyps[n], [refs]).score for n in ("hyp_a.txt", "hyp_b.txt")]
     assert got["metric"] == "bleu"
     assert got["estimate"] == pytest.approx(corpus[1] - corpus[0], abs=1e-9)
+
+
+def test_inspect_logs_on_the_command_line(tmp_path):
+    """docs/harnesses/inspect.md: an .eval log and a JSON log, recognised without --from,
+    epochs averaged, a metadata field as the stratum; equal to the same scores as a CSV."""
+    import zipfile  # noqa: PLC0415
+
+    rng = np.random.default_rng(13)
+    n = 60
+    subjects = rng.choice(["math", "law", "art"], n)
+    values = {m: rng.choice(["C", "I", "P"], (n, 2), p=[p, 0.8 - p, 0.2])
+              for m, p in (("model/a", 0.4), ("model/b", 0.55))}
+
+    def samples(model):
+        return [{"id": i + 1, "epoch": e + 1, "scores": {"match": {"value": values[model][i, e]}},
+                 "metadata": {"subject": str(subjects[i])}} for i in range(n) for e in range(2)]
+
+    def spec(model):
+        return {"task": "quiz", "model": model, "config": {"epochs": 2},
+                "dataset": {"samples": n}, "scorers": [{"name": "match"}]}
+
+    head = {"version": 2, "status": "success", "plan": {}, "results": {}, "stats": {}}
+    with zipfile.ZipFile(tmp_path / "a.eval", "w") as z:
+        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": spec("model/a")}))
+        for s in samples("model/a"):
+            z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
+        z.writestr("header.json", json.dumps({**head, "eval": spec("model/a")}))
+    (tmp_path / "b.json").write_text(json.dumps(
+        {**head, "eval": spec("model/b"), "samples": samples("model/b")}))
+    got = _json(tmp_path / "a.eval", tmp_path / "b.json", "--score", "match",
+                "--stratum", "subject")
+    mean = {m: np.vectorize({"C": 1.0, "I": 0.0, "P": 0.5}.get)(v).mean(axis=1)
+            for m, v in values.items()}
+    csv = tmp_path / "quiz.csv"
+    csv.write_text("id,subject,a,b\n" + "".join(
+        f"{i + 1},{s},{float(x)!r},{float(y)!r}\n" for i, (s, x, y) in enumerate(
+            zip(subjects, mean["model/a"], mean["model/b"]))))
+    plain = _json(csv, "--a", "a", "--b", "b", "--id", "id", "--stratum", "subject")
+    assert got["confidence_interval"] == plain["confidence_interval"]
+    proc = run_in_process("compare", tmp_path / "a.eval", tmp_path / "b.json", "--score",
+                          "nope", "--no-progress")
+    assert_one_line_error(proc, "a.eval", "nope")

@@ -58,6 +58,8 @@ OPTIONS: dict[str, Spelling] = {
     "ids": _option("--id"),
     "resampling": _option("--resampling"),
     "format": _option("--from"),
+    "group": _option("--group"),
+    "stratum": _option("--stratum"),
     "score": _option("--score"),
     "system": _option("--systems"),
     "correct": _option("--correct"),
