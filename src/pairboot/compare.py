@@ -14,7 +14,7 @@ from pairboot._version import __version__
 from pairboot.design import Arguments, Design, build_design, check_arguments, derived_seed
 from pairboot.diagnostics import design_notes, interval_notes, undefined_notes, units_needed
 from pairboot.engine import resample_sums
-from pairboot.errors import PairbootWarning
+from pairboot.errors import InputError, PairbootWarning
 from pairboot.estimands import Estimands, Estimate, observed_sums
 from pairboot.intervals import bounds, monte_carlo_error, p_value
 from pairboot.metrics import Metric
@@ -41,6 +41,8 @@ def compare(
     seed: int | str | None = None,
     resampling: str = "classic",
     ids=None,
+    runs: str | None = None,
+    paired_runs: bool = False,
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
 ) -> CompareResult:
@@ -107,6 +109,18 @@ def compare(
         One id per item (text or integers; no two alike): the keys of the Poisson
         weights (default: the items' positions).  With ``groups``, a group's key is its
         label.  With ``"classic"`` they are only checked.
+    runs : {None, "seeds", "samples"}
+        Several runs per system: ``a`` and ``b`` are items x runs (the two may have
+        different numbers of runs).  ``"seeds"``: separate training (or evaluation)
+        runs that scored every item; the interval covers the run-to-run variation too
+        (a t interval on the two-way variance, Satterthwaite's degrees of freedom).
+        ``"samples"``: sampled generations per item (NaN where an item has fewer); the
+        items' mean scores are compared.  ``result.runs`` holds the variance
+        components and ``result.projection(n_items=, n_runs=)`` what more items or runs
+        would give.  The mean only; with one run each, exactly the plain comparison.
+    paired_runs : bool, default False
+        With ``runs="seeds"``: run r of A and run r of B share their seed (or data
+        order), so the run effect of the difference is what varies.
     backend : {"auto", "numba", "numpy"}
         The resampling kernel; ``auto`` uses numba when it is installed and the job is
         large enough to repay its start-up (a deterministic rule on the job's size).
@@ -131,6 +145,17 @@ def compare(
     >>> res.excludes_zero
     True
     """
+    if runs is not None or paired_runs:
+        from pairboot.multirun import compare_runs  # noqa: PLC0415
+
+        if runs is None:
+            raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
+        return compare_runs(
+            a, b, runs=runs, paired_runs=bool(paired_runs), groups=groups, strata=strata,
+            metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
+            method=method, seed=seed, paired=paired, group_weighting=group_weighting,
+            strata_weights=strata_weights, resampling=resampling, ids=ids,
+            backend=backend, progress=progress)
     run = resample(
         (a, b), names=("a", "b"), display=("A", "B"), paired=paired, groups=groups,
         group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,

@@ -187,6 +187,16 @@ class CompareResult:
     engine: str
     version: str
     resampling: str = "classic"
+    runs: object | None = None
+    """With several runs per system: a :class:`pairboot.runs.RunsInfo` (variance
+    components, degrees of freedom, runs of each system)."""
+
+    def projection(self, n_items: int | None = None, n_runs: int | None = None) -> dict:
+        """With several runs per system: the variance and interval width with ``n_items``
+        items and ``n_runs`` runs per system (``{"variance", "width_ratio", "floor"}``)."""
+        if self.runs is None:
+            raise ValueError("projection() needs a comparison with `runs`")
+        return self.runs.projection(n_items=n_items, n_runs=n_runs)
 
     @property
     def excludes_zero(self) -> bool:
@@ -289,6 +299,8 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
+            elif f.name == "runs" and value is not None:
+                value = value.to_dict()
             out[f.name] = _json_safe(value)
         out["excludes_zero"] = self.excludes_zero
         out["reading"] = self.reading

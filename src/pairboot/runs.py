@@ -1,0 +1,316 @@
+"""Several runs per system: intervals that cover training seeds and sampled generations.
+
+``compare(a, b, runs="seeds" | "samples")`` takes each system's scores as items x runs.
+The estimate is the difference of the grand means; its variance comes from the two-way
+(items x runs) analysis of variance, and the interval is a t interval with Satterthwaite's
+degrees of freedom:
+
+* ``"seeds"``, runs unpaired (system s has ``R_s`` runs)::
+
+      V = S2_D / n + sum_s max(0, MS_run,s - MS_res,s) / (n R_s)
+
+  ``D_i`` the item's difference of run means.  In the random-effects model ``y_ir = mu +
+  a_i + b_r + e_ir`` of each system (item effects shared between systems), ``E[S2_D] =
+  var(a_B - a_A) + sum_s var(e_s) / R_s`` and ``E[MS_run - MS_res] = n var(b)``: ``V``
+  is unbiased for the variance of the estimate (before the truncation at 0).
+* ``"seeds"`` with ``paired_runs`` (run r of A and of B share a seed): on the differences
+  ``d_ir``, ``V = (MS_item + MS_run - MS_res) / (n R)``.
+* ``"samples"`` (sampled generations, no meaning across items): the items' mean scores are
+  the items' scores (Miller 2024), ``V = S2_D / n``, and the interval is the item
+  bootstrap of :func:`pairboot.compare` on the item means.
+
+For ``"seeds"``, the bootstrap draws the items (one draw shared by every system and run)
+and each system's runs (one draw shared by both systems under ``paired_runs``); a crossed
+table has no exact bootstrap (McCullagh 2000) and this one shrinks the run term by
+``(R - 1) / R``, so its replicates are rescaled to ``V`` and the interval is ``estimate +-
+t(df) sqrt(V)``.  Only the mean is supported; groups and strata are refused.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot.errors import InputError, SmallSampleWarning
+
+__all__ = ["RUNS", "RunsInfo", "analyse", "t_quantile", "t_sf"]
+
+RUNS = ("seeds", "samples")
+
+
+# --- Student's t, with numpy only ----------------------------------------------------
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (Lentz's method)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c if abs(1.0 + aa / c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c if abs(1.0 + aa / c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function ``I_x(a, b)``."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_sf(t: float, df: float) -> float:
+    """``P(T > t)`` for Student's t with ``df`` (real, > 0) degrees of freedom."""
+    if math.isinf(df):
+        return 0.5 * math.erfc(t / math.sqrt(2.0))
+    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t (bisection on :func:`t_sf`, to 1e-12)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be in (0, 1), got {p}")
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    lo, hi = 0.0, 1.0
+    while t_sf(hi, df) > 1.0 - p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if t_sf(mid, df) > 1.0 - p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * max(1.0, hi):
+            break
+    return 0.5 * (lo + hi)
+
+
+# --- the analysis of variance ----------------------------------------------------------
+
+
+def _two_way(y: np.ndarray) -> dict:
+    """Mean squares of an items x runs table without replication."""
+    n, r = y.shape
+    grand = y.mean()
+    items, runs = y.mean(axis=1), y.mean(axis=0)
+    ms_item = r * ((items - grand) ** 2).sum() / (n - 1) if n > 1 else math.nan
+    ms_run = n * ((runs - grand) ** 2).sum() / (r - 1) if r > 1 else math.nan
+    resid = y - items[:, None] - runs[None, :] + grand
+    dof = (n - 1) * (r - 1)
+    ms_res = (resid ** 2).sum() / dof if dof > 0 else math.nan
+    return {"item": ms_item, "run": ms_run, "res": ms_res, "n": n, "r": r}
+
+
+def _satterthwaite(terms: list[tuple[float, float]]) -> float:
+    """Degrees of freedom of ``sum c_k MS_k`` given ``(c_k MS_k, df_k)`` pairs."""
+    total = sum(value for value, _ in terms)
+    denom = sum(value * value / dof for value, dof in terms if dof > 0)
+    return total * total / denom if denom > 0 else math.inf
+
+
+@dataclass(frozen=True)
+class RunsInfo:
+    """What several runs per system add to a result.
+
+    ``variance_components``: per system (``"A"``, ``"B"``, or ``"A - B"`` for the paired
+    differences) the estimated variances ``item``, ``run`` and ``residual`` (``within``
+    for ``"samples"``) of one score and each part's share of the estimate's variance.
+    ``variance``: ``V``; ``degrees_of_freedom``: Satterthwaite's; ``runs``: each
+    system's number of runs (for ``"samples"``, the mean number per item).
+    """
+
+    kind: str
+    paired_runs: bool
+    runs_a: float
+    runs_b: float
+    n_items: int
+    variance: float
+    degrees_of_freedom: float
+    variance_components: dict
+    item_part: float
+    """The estimate's variance from the items (``sigma2_item / n``), for projections."""
+    run_parts: tuple[float, ...]
+    """Per system (or the paired differences): ``sigma2_run``."""
+    residual_parts: tuple[float, ...]
+    """Per system: ``sigma2_res`` (or ``within`` for samples)."""
+    bootstrap_variance: float = math.nan
+    """``"seeds"``: the two-way bootstrap's own variance of the replicates, before they
+    are rescaled to ``variance`` (it shrinks the run term by about ``(R - 1) / R``)."""
+
+    def projection(self, n_items: int | None = None, n_runs: int | None = None) -> dict:
+        """The variance and interval width with ``n_items`` items and ``n_runs`` runs per
+        system (default: as now): ``{"variance", "width_ratio", "floor"}``; ``floor`` is
+        the variance more items cannot lower (``sum sigma2_run / R``)."""
+        n = self.n_items if n_items is None else int(n_items)
+        runs = [self.runs_a, self.runs_b] if not self.paired_runs else [self.runs_a]
+        if n_runs is not None:
+            runs = [float(n_runs)] * len(runs)
+        if n < 2 or any(r < 1 for r in runs):
+            raise InputError("projection needs at least 2 items and 1 run", param="n_items")
+        sigma_item = self.item_part * self.n_items
+        floor = sum(s / r for s, r in zip(self.run_parts, runs))
+        variance = sigma_item / n + floor + sum(
+            s / (n * r) for s, r in zip(self.residual_parts, runs))
+        ratio = math.sqrt(variance / self.variance) if self.variance > 0 else math.nan
+        return {"variance": float(variance), "width_ratio": float(ratio),
+                "floor": float(floor)}
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind, "paired_runs": self.paired_runs, "runs_a": self.runs_a,
+            "runs_b": self.runs_b, "variance": self.variance,
+            "degrees_of_freedom": self.degrees_of_freedom,
+            "variance_components": self.variance_components,
+            "projection": {"twice_the_items": self.projection(n_items=2 * self.n_items),
+                           "twice_the_runs": self.projection(
+                               n_runs=2 * max(self.runs_a, self.runs_b))},
+        }
+
+
+def as_table(values, name: str, kind: str) -> np.ndarray:
+    """A system's items x runs scores as a float array (NaN allowed for ``"samples"``)."""
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    try:
+        y = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
+    if y.ndim == 1:
+        y = y[:, None]
+    if y.ndim != 2:
+        raise InputError(f"`{name}` must be items x runs (2-D) with `runs`, got "
+                         f"{y.ndim} dimensions (pooled metrics with runs are not supported)",
+                         param=name)
+    bad = np.isinf(y) | (np.isnan(y) if kind == "seeds" else np.zeros_like(y, dtype=bool))
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        why = "missing (NaN: every run scores every item with runs='seeds')" \
+            if np.isnan(y[i, j]) else "not finite"
+        raise InputError(f"`{name}` item {i}, run {j} is {why}", param=name)
+    if kind == "samples":
+        empty = np.isnan(y).all(axis=1)
+        if empty.any():
+            raise InputError(f"`{name}` item {int(np.argmax(empty))} has no sample", param=name)
+    return y
+
+
+def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool) -> RunsInfo:
+    """``V``, its degrees of freedom and the variance components of ``B - A``."""
+    n = ya.shape[0]
+    if yb.shape[0] != n:
+        raise InputError(f"`a` and `b` must score the same items: {n} and {yb.shape[0]}",
+                         param="b")
+    if n < 2:
+        raise InputError("several runs per system need at least two items", param="a")
+    if kind == "samples":
+        ma, mb = np.nanmean(ya, axis=1), np.nanmean(yb, axis=1)
+        d = mb - ma
+        s2d = d.var(ddof=1)
+        within, counts = [], []
+        for y in (ya, yb):
+            k = (~np.isnan(y)).sum(axis=1)
+            dev = y - np.nanmean(y, axis=1)[:, None]
+            dof = (k - 1).sum()
+            within.append(float(np.nansum(dev ** 2) / dof) if dof > 0 else 0.0)
+            counts.append(float(k.mean()))
+        item = max(0.0, s2d - within[0] / counts[0] - within[1] / counts[1])
+        variance = s2d / n
+        parts = {"item": item / n, "within": tuple(w / (c * n) for w, c in zip(within, counts))}
+        total = variance if variance > 0 else math.nan
+        components = {
+            "A - B": {"item": _share(item, parts["item"], total)},
+            "A": {"within": _share(within[0], parts["within"][0], total)},
+            "B": {"within": _share(within[1], parts["within"][1], total)},
+        }
+        return RunsInfo(kind, False, counts[0], counts[1], n, variance, float(n - 1),
+                        components, item / n, (0.0, 0.0), tuple(within))
+    if paired_runs:
+        if ya.shape[1] != yb.shape[1]:
+            raise InputError(f"`paired_runs` needs as many runs of A as of B: "
+                             f"{ya.shape[1]} and {yb.shape[1]}", param="paired_runs")
+        ms = _two_way(yb - ya)
+        r = ms["r"]
+        if r < 2:
+            raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
+        run = max(0.0, (ms["run"] - ms["res"]) / n)
+        item = max(0.0, (ms["item"] - ms["res"]) / r)
+        res = ms["res"]
+        variance = max(0.0, (ms["item"] + ms["run"] - ms["res"]) / (n * r))
+        df = _satterthwaite([(ms["item"] / (n * r), n - 1), (ms["run"] / (n * r), r - 1),
+                             (-ms["res"] / (n * r), (n - 1) * (r - 1))])
+        total = variance if variance > 0 else math.nan
+        components = {"A - B": {"item": _share(item, item / n, total),
+                                "run": _share(run, run / r, total),
+                                "residual": _share(res, res / (n * r), total)}}
+        return RunsInfo(kind, True, float(r), float(r), n, variance, df, components,
+                        item / n, (run,), (res,))
+    d = yb.mean(axis=1) - ya.mean(axis=1)
+    s2d = d.var(ddof=1)
+    terms = [(s2d / n, n - 1)]
+    variance = s2d / n
+    runs, res_parts, run_parts, components = [], [], [], {}
+    for name, y in (("A", ya), ("B", yb)):
+        ms = _two_way(y)
+        r = ms["r"]
+        runs.append(float(r))
+        if r > 1:
+            run = max(0.0, (ms["run"] - ms["res"]) / n)
+            res = ms["res"]
+            if run > 0:
+                variance += run / r
+                terms += [(ms["run"] / (n * r), r - 1), (-ms["res"] / (n * r), (n - 1) * (r - 1))]
+        else:
+            run, res = 0.0, 0.0  # one run: its residual cannot be told from the items'
+        run_parts.append(run)
+        res_parts.append(res)
+        components[name] = {"run": (run, run / r), "residual": (res, res / (n * r))}
+    item = max(0.0, s2d - sum(s / r for s, r in zip(res_parts, runs)))
+    total = variance if variance > 0 else math.nan
+    for name in ("A", "B"):
+        components[name] = {k: _share(v, part, total)
+                            for k, (v, part) in components[name].items()}
+    components["A - B"] = {"item": _share(item, item / n, total)}
+    df = _satterthwaite(terms)
+    return RunsInfo(kind, False, runs[0], runs[1], n, variance, df, components, item / n,
+                    tuple(run_parts), tuple(res_parts))
+
+
+def _share(value: float, part: float, total: float) -> dict:
+    """A component: its variance (of one score), its part of ``V``, and its share."""
+    return {"variance": float(value), "part": float(part),
+            "share": float(part / total) if math.isfinite(total) else math.nan}
+
+
+def small_runs_note(info: RunsInfo) -> list:
+    """A warning when the runs leave few degrees of freedom."""
+    if info.kind == "seeds" and info.degrees_of_freedom < 5:
+        return [(SmallSampleWarning,
+                 f"about {info.degrees_of_freedom:.1f} degrees of freedom from "
+                 f"{min(info.runs_a, info.runs_b):g} run(s): the run-to-run variation is "
+                 "estimated from few runs, so the interval is wide (t quantile); more runs "
+                 "narrow it more than more items")]
+    return []
