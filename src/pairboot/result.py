@@ -283,7 +283,18 @@ class CompareResult:
                 f"Resampled within {self.n_strata:,} strata, combined with the population "
                 "weights."
             )
-        parts.append(_NOT_COVERED.format(unit=unit))
+        runs = self.runs
+        if runs is not None and runs.kind == "seeds":
+            parts.append(
+                f"It covers the sampling of test {unit} and of training runs (the run-to-run "
+                "variation of the seeds given): not noise in the labels, or the gap between "
+                "the test set and real traffic.")
+        elif runs is not None:
+            parts.append(
+                f"It covers the sampling of test {unit}, and the sampled generations through "
+                "each item's mean: " + _NOT_COVERED.format(unit=unit).split(": ", 1)[1])
+        else:
+            parts.append(_NOT_COVERED.format(unit=unit))
         return " ".join(parts)
 
     def to_dict(self) -> dict:

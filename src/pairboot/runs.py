@@ -136,7 +136,7 @@ def _satterthwaite(terms: list[tuple[float, float]]) -> float:
 class RunsInfo:
     """What several runs per system add to a result.
 
-    ``variance_components``: per system (``"A"``, ``"B"``, or ``"A - B"`` for the paired
+    ``variance_components``: per system (``"A"``, ``"B"``, or ``"B - A"`` for the paired
     differences) the estimated variances ``item``, ``run`` and ``residual`` (``within``
     for ``"samples"``) of one score and each part's share of the estimate's variance.
     ``variance``: ``V``; ``degrees_of_freedom``: Satterthwaite's; ``runs``: each
@@ -242,7 +242,7 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool) -> Run
         parts = {"item": item / n, "within": tuple(w / (c * n) for w, c in zip(within, counts))}
         total = variance if variance > 0 else math.nan
         components = {
-            "A - B": {"item": _share(item, parts["item"], total)},
+            "B - A": {"item": _share(item, parts["item"], total)},
             "A": {"within": _share(within[0], parts["within"][0], total)},
             "B": {"within": _share(within[1], parts["within"][1], total)},
         }
@@ -263,7 +263,7 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool) -> Run
         df = _satterthwaite([(ms["item"] / (n * r), n - 1), (ms["run"] / (n * r), r - 1),
                              (-ms["res"] / (n * r), (n - 1) * (r - 1))])
         total = variance if variance > 0 else math.nan
-        components = {"A - B": {"item": _share(item, item / n, total),
+        components = {"B - A": {"item": _share(item, item / n, total),
                                 "run": _share(run, run / r, total),
                                 "residual": _share(res, res / (n * r), total)}}
         return RunsInfo(kind, True, float(r), float(r), n, variance, df, components,
@@ -293,7 +293,7 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool) -> Run
     for name in ("A", "B"):
         components[name] = {k: _share(v, part, total)
                             for k, (v, part) in components[name].items()}
-    components["A - B"] = {"item": _share(item, item / n, total)}
+    components["B - A"] = {"item": _share(item, item / n, total)}
     df = _satterthwaite(terms)
     return RunsInfo(kind, False, runs[0], runs[1], n, variance, df, components, item / n,
                     tuple(run_parts), tuple(res_parts))

@@ -43,6 +43,7 @@ from pairboot.cli.parser import (
     parse,
 )
 from pairboot.cli.progress import ProgressBar, read_progress
+from pairboot.cli.runs import load_runs
 from pairboot.cli.stream import stream_compare
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext, decision, render, render_family
@@ -70,6 +71,8 @@ def run_compare(args) -> int:
                          "--stream too")
     if args.stream:
         return run_stream(args, how)
+    if args.run is not None or args.runs is not None or args.paired_runs:
+        return run_runs(args, how)
     logs = wants_harness(args)
     if many_systems(args) and not logs:
         return run_many(args, how)
@@ -165,6 +168,25 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     )
     _deliver(args, how, render_family(result, args.format, context), result.warnings,
              lambda plot: plot.plot_family(result))
+    return EXIT_OK
+
+
+def run_runs(args, how: str | None) -> int:
+    """``--run COL --runs seeds|samples``: several runs per system."""
+    if args.run is None:
+        raise InputError("--runs and --paired-runs need --run (the column naming each "
+                         "row's run)")
+    a, b, ids, context = load_runs(args)
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
+        a, b, runs=args.runs, paired_runs=args.paired_runs, metric=args.metric_object,
+        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
+        seed=args.seed, progress=bar, **_resampling(args, ids)))
+    _deliver(args, how, render(result, args.format, context), result.warnings,
+             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
+    verdict = decision(result, context)
+    if verdict["failed"]:
+        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
 
 

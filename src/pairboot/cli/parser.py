@@ -58,6 +58,8 @@ OPTIONS: dict[str, Spelling] = {
     "ids": _option("--id"),
     "resampling": _option("--resampling"),
     "format": _option("--from"),
+    "runs": _option("--runs"),
+    "paired_runs": lambda value: "--paired-runs",
     "group": _option("--group"),
     "stratum": _option("--stratum"),
     "score": _option("--score"),
@@ -223,6 +225,16 @@ def build_parser() -> argparse.ArgumentParser:
                       "read the files (paths they can reach, e.g. s3://...) and sum them")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
+    several = p.add_argument_group(
+        "several runs per system", "training seeds or sampled generations: one row per "
+        "item and run; the interval covers the run-to-run variation too")
+    several.add_argument("--run", metavar="COL", help="the column naming each row's run")
+    several.add_argument("--runs", choices=("seeds", "samples"), default=None,
+                         help="seeds: separate runs that scored every item; samples: "
+                         "sampled generations per item (items' means compared)")
+    several.add_argument("--paired-runs", action="store_true",
+                         help="with --runs seeds: run r of A and of B share their seed "
+                         "(runs matched by label)")
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")

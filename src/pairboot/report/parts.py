@@ -156,6 +156,10 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     how = (f"{percent(result.confidence_level)} {'paired' if result.paired else 'unpaired'}"
            f"{'' if result.method == 'percentile' else ' ' + method} bootstrap, "
            f"{format_p(result.p_value, result.n_resamples)}")
+    runs = getattr(result, "runs", None)
+    if runs is not None and runs.kind == "seeds":
+        how = (f"{percent(result.confidence_level)} interval over items and "
+               f"{_runs_text(runs)}, {format_p(result.p_value, result.n_resamples)}")
     numbers = (f"{num(result.estimate, d, signed=True)} "
                f"{interval_text(result.confidence_interval, d, signed=True)}, {how}")
     lower = " (lower is better)" if ctx.lower_is_better else ""
@@ -178,6 +182,43 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
 
 _METHOD_NAMES = {"bca": "BCa"}
 """How a method's name is written in a sentence."""
+
+
+def _runs_text(runs) -> str:
+    """``"3 seeds each"`` or ``"3 and 5 seeds"`` (runs of A and B)."""
+    what = "seeds" if runs.kind == "seeds" else "samples per item"
+    if runs.runs_a == runs.runs_b:
+        return f"{runs.runs_a:g} {what} each"
+    return f"{runs.runs_a:g} and {runs.runs_b:g} {what}"
+
+
+def describe_runs(result) -> list[str]:
+    """The variance split and the projection of a comparison with several runs: the
+    lines of the text report's ``Runs`` section (none without runs)."""
+    runs = getattr(result, "runs", None)
+    if runs is None:
+        return []
+    lines = []
+    for system, parts in runs.variance_components.items():
+        for name, c in parts.items():
+            share = c["share"]
+            lines.append([system, name, f"{c['variance']:.4g}",
+                          "" if share != share else f"{share * 100:.0f}%"])
+    table = pad_table([["", "component", "variance", "share of V"], *lines], "llrr")
+    twice_items = result.projection(n_items=2 * runs.n_items)
+    most = max(runs.runs_a, runs.runs_b)
+    twice_runs = result.projection(n_runs=int(2 * most))
+    unit = "seeds" if runs.kind == "seeds" else "samples per item"
+    out = [f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} "
+           f"({runs.degrees_of_freedom:.1f} degrees of freedom)", *("  " + r for r in table)]
+    text = (f"With twice the items the interval would be "
+            f"{(1 - twice_items['width_ratio']) * 100:.0f}% narrower; with twice the {unit}, "
+            f"{(1 - twice_runs['width_ratio']) * 100:.0f}%.")
+    if twice_items["floor"] > 0:
+        text += (f" More items cannot bring the variance below {twice_items['floor']:.3g} "
+                 "(the runs' own variation).")
+    out.extend(wrap(text, bullet="  "))
+    return out
 
 
 def signature(result, context=None, *, first=(), after_seed=()) -> str:
@@ -203,6 +244,10 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
     ]
     if context.stats:
         parts.append(f"stats {','.join(context.stats)}")
+    runs = getattr(result, "runs", None)
+    if runs is not None:
+        parts.append(f"runs {runs.kind}{' paired' if runs.paired_runs else ''} "
+                     f"({runs.runs_a:g}, {runs.runs_b:g})")
     parts += [
         f"resamples {result.n_resamples}",
         f"level {result.confidence_level:g}",
@@ -266,6 +311,16 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
         unit = f"{result.n_items:,} items"
         units = "items"
     within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
+    runs = getattr(result, "runs", None)
+    if runs is not None and runs.kind == "seeds":
+        share = "one draw for both systems" if runs.paired_runs else "a draw per system"
+        return (f"paired bootstrap over {result.n_items:,} items and {_runs_text(runs)}: "
+                f"each resample draws the items once for every run and system, and the "
+                f"runs with replacement ({share}); its replicates are rescaled to the "
+                f"two-way variance V (the run term, which the bootstrap shrinks), and the "
+                f"interval is estimate +/- t * sqrt(V) with Satterthwaite's "
+                f"{runs.degrees_of_freedom:.1f} degrees of freedom; "
+                f"{result.n_resamples:,} resamples.")
     poisson = getattr(result, "resampling", "classic") == "poisson"
     if result.paired and poisson:
         key = "label" if result.n_groups is not None else "id, or position"

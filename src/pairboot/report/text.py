@@ -9,6 +9,7 @@ from __future__ import annotations
 from pairboot.report.parts import (
     ReportContext,
     describe_method,
+    describe_runs,
     format_p,
     headline,
     interval_text,
@@ -80,6 +81,10 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.append("")
     lines.extend(_wrap("Method: " + describe_method(result, ctx)))
     lines.extend(_wrap("Reading: " + ctx.say(result.reading)))
+    runs = describe_runs(result)
+    if runs:
+        lines.append("")
+        lines.extend(runs)
     if result.strata:
         lines.append("")
         col = f" (column {ctx.stratum!r})" if ctx.stratum else ""

@@ -1,0 +1,83 @@
+"""``pairboot compare --run COL --runs seeds|samples``: long tables of several runs.
+
+The command line's answer equals ``pairboot.compare(a, b, runs=...)`` on the same items x
+runs tables; missing cells, repeated cells and missing options are one error line.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, run_in_process
+
+import pairboot
+
+pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+
+
+def _tables(n=80, runs=3, seed=0):
+    rng = np.random.default_rng(seed)
+    item = rng.normal(0, 1, n)
+    a = item[:, None] + rng.normal(0, 0.3, runs) + rng.normal(0, 1, (n, runs))
+    b = item[:, None] + 0.3 + rng.normal(0, 0.3, runs) + rng.normal(0, 1, (n, runs))
+    return np.round(a, 6).tolist(), np.round(b, 6).tolist()
+
+
+def _long(path, a, b, order):
+    rows = [f"q{i},s{r},{a[i][r]!r},{b[i][r]!r}" for r in range(len(a[0])) for i in order]
+    path.write_text("id,run,a,b\n" + "\n".join(rows) + "\n")
+
+
+def _json(*args):
+    proc = run_in_process("compare", *args, "--seed", "5", "--resamples", "1000",
+                          "--format", "json", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("kind", ["seeds", "samples"])
+def test_one_file_equals_python(tmp_path, kind):
+    a, b = _tables()
+    _long(tmp_path / "runs.csv", a, b, range(80))
+    got = _json(tmp_path / "runs.csv", "--a", "a", "--b", "b", "--id", "id", "--run",
+                "run", "--runs", kind)
+    res = pairboot.compare(a, b, runs=kind, seed=5, n_resamples=1000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert got["runs"]["kind"] == kind
+    assert got["runs"]["variance"] == pytest.approx(res.runs.variance, rel=1e-12)
+
+
+def test_two_files_paired_runs(tmp_path):
+    a, b = _tables()
+    (tmp_path / "a.csv").write_text("id,run,score\n" + "".join(
+        f"q{i},s{r},{a[i][r]!r}\n" for r in range(3) for i in range(80)))
+    (tmp_path / "b.csv").write_text("id,run,score\n" + "".join(
+        f"q{i},s{r},{b[i][r]!r}\n" for r in (2, 0, 1) for i in reversed(range(80))))
+    got = _json(tmp_path / "a.csv", tmp_path / "b.csv", "--id", "id", "--run", "run",
+                "--score", "score", "--runs", "seeds", "--paired-runs")
+    res = pairboot.compare(a, b, runs="seeds", paired_runs=True, seed=5, n_resamples=1000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert got["runs"]["paired_runs"] is True
+
+
+def test_bad_long_tables(tmp_path):
+    a, b = _tables(n=10)
+    path = tmp_path / "runs.csv"
+    _long(path, a, b, range(10))
+    lines = path.read_text().splitlines()
+    (tmp_path / "hole.csv").write_text("\n".join(lines[:-1]) + "\n")
+    assert_one_line_error(run_in_process("compare", tmp_path / "hole.csv", "--a", "a",
+                                         "--b", "b", "--id", "id", "--run", "run",
+                                         "--runs", "seeds"), "'q9'", "'s2'")
+    (tmp_path / "twice.csv").write_text("\n".join(lines + [lines[1]]) + "\n")
+    assert_one_line_error(run_in_process("compare", tmp_path / "twice.csv", "--a", "a",
+                                         "--b", "b", "--id", "id", "--run", "run",
+                                         "--runs", "seeds"), "appears twice")
+    assert_one_line_error(run_in_process("compare", path, "--a", "a", "--b", "b", "--id",
+                                         "id", "--run", "run"), "--runs")
+    assert_one_line_error(run_in_process("compare", path, "--a", "a", "--b", "b", "--runs",
+                                         "seeds"), "--run")
+    assert_one_line_error(run_in_process("compare", path, "--a", "a", "--b", "b", "--run",
+                                         "run", "--runs", "seeds"), "--id")
