@@ -230,9 +230,9 @@ def test_sacrebleu_on_the_command_line(tmp_path):
     assert got["estimate"] == pytest.approx(corpus[1] - corpus[0], abs=1e-9)
 
 
-def test_inspect_logs_on_the_command_line(tmp_path):
-    """docs/harnesses/inspect.md: an .eval log and a JSON log, recognised without --from,
-    epochs averaged, a metadata field as the stratum; equal to the same scores as a CSV."""
+def _inspect_logs(tmp_path):
+    """An .eval log (model/a) and a JSON log (model/b) of 60 samples, two epochs each,
+    C/I/P values and a metadata ``subject``; their values (items x epochs) and subjects."""
     import zipfile  # noqa: PLC0415
 
     rng = np.random.default_rng(13)
@@ -257,16 +257,35 @@ def test_inspect_logs_on_the_command_line(tmp_path):
         z.writestr("header.json", json.dumps({**head, "eval": spec("model/a")}))
     (tmp_path / "b.json").write_text(json.dumps(
         {**head, "eval": spec("model/b"), "samples": samples("model/b")}))
-    got = _json(tmp_path / "a.eval", tmp_path / "b.json", "--score", "match",
-                "--stratum", "subject")
-    mean = {m: np.vectorize({"C": 1.0, "I": 0.0, "P": 0.5}.get)(v).mean(axis=1)
-            for m, v in values.items()}
+    numbers = {m: np.vectorize({"C": 1.0, "I": 0.0, "P": 0.5}.get)(v)
+               for m, v in values.items()}
+    return tmp_path / "a.eval", tmp_path / "b.json", numbers, subjects
+
+
+def test_inspect_logs_on_the_command_line(tmp_path):
+    """docs/harnesses/inspect.md: an .eval log and a JSON log, recognised without --from,
+    epochs averaged, a metadata field as the stratum; equal to the same scores as a CSV."""
+    a_log, b_log, numbers, subjects = _inspect_logs(tmp_path)
+    got = _json(a_log, b_log, "--score", "match", "--stratum", "subject")
+    mean = {m: v.mean(axis=1) for m, v in numbers.items()}
     csv = tmp_path / "quiz.csv"
     csv.write_text("id,subject,a,b\n" + "".join(
         f"{i + 1},{s},{float(x)!r},{float(y)!r}\n" for i, (s, x, y) in enumerate(
             zip(subjects, mean["model/a"], mean["model/b"]))))
     plain = _json(csv, "--a", "a", "--b", "b", "--id", "id", "--stratum", "subject")
     assert got["confidence_interval"] == plain["confidence_interval"]
-    proc = run_in_process("compare", tmp_path / "a.eval", tmp_path / "b.json", "--score",
-                          "nope", "--no-progress")
+    proc = run_in_process("compare", a_log, b_log, "--score", "nope", "--no-progress")
     assert_one_line_error(proc, "a.eval", "nope")
+
+
+def test_inspect_epochs_as_samples(tmp_path):
+    """--runs samples: Inspect's epochs are the sampled generations, with no conversion."""
+    a_log, b_log, numbers, _ = _inspect_logs(tmp_path)
+    got = _json(a_log, b_log, "--score", "match", "--runs", "samples")
+    res = pairboot.compare(numbers["model/a"], numbers["model/b"], runs="samples", seed=7,
+                           n_resamples=2000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert got["runs"]["kind"] == "samples" and got["runs"]["runs_a"] == 2
+    proc = run_in_process("compare", a_log, b_log, "--score", "match", "--runs", "seeds",
+                          "--no-progress")
+    assert_one_line_error(proc, "--run")

@@ -71,9 +71,12 @@ def run_compare(args) -> int:
                          "--stream too")
     if args.stream:
         return run_stream(args, how)
-    if args.run is not None or args.runs is not None or args.paired_runs:
+    if args.run is not None:
         return run_runs(args, how)
     logs = wants_harness(args)
+    if (args.runs is not None or args.paired_runs) and not logs:
+        raise InputError("--runs and --paired-runs need --run (the column naming each "
+                         "row's run), or Inspect logs (epochs) with --runs samples")
     if many_systems(args) and not logs:
         return run_many(args, how)
     status = read_progress(not args.no_progress)
@@ -100,6 +103,7 @@ def run_compare(args) -> int:
         method=args.method,
         seed=args.seed,
         **_resampling(args, inputs.ids),
+        **({"runs": args.runs} if args.runs is not None else {}),
         progress=bar,
     ))
     _deliver(args, how, render(result, args.format, inputs.context), result.warnings,

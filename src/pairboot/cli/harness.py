@@ -48,6 +48,14 @@ def _options(args, fmt: str) -> dict:
                    null=args.null)
     if fmt == "lm-eval":
         options.pop("id")
+    if getattr(args, "runs", None) == "samples":
+        if fmt != "inspect":
+            raise InputError(f"--runs samples with --from {fmt}: the log keeps no scores "
+                             "per sampled generation (Inspect's epochs do)")
+        options["epochs"] = "runs"
+    elif getattr(args, "runs", None) == "seeds":
+        raise InputError("--runs seeds reads long tables with --run; a harness log holds "
+                         "one run (give each seed's log as its own system)")
     for text in args.log_option:
         key, sep, value = text.partition("=")
         if not sep or not key.strip():
@@ -110,7 +118,7 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
                          "two logs, or --systems A,B for a file holding several)")
     if args.names is not None:
         names = _names(args, names)
-    a, b = joined.values
+    a, b = joined.runs if joined.runs is not None else joined.values
     context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
                        layout=layout, notes=notes)
     return Inputs(a, b, joined.groups, joined.strata, _weights(args), context, joined.ids)

@@ -61,6 +61,9 @@ class Scores:
     groups: np.ndarray | None = None
     strata: np.ndarray | None = None
     notes: tuple[str, ...] = field(default=())
+    runs: dict | None = None
+    """Per system, items x runs (epochs, samples; NaN where an item has fewer), when the
+    reader was asked to keep them."""
 
     def __post_init__(self) -> None:
         ids = np.asarray(self.ids, dtype=object)
@@ -178,6 +181,8 @@ class Joined:
     groups: np.ndarray | None
     strata: np.ndarray | None
     notes: tuple[str, ...]
+    runs: tuple | None = None
+    """Every system's items x runs table, when every read kept them."""
 
 
 def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
@@ -202,7 +207,7 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
             raise InputError(
                 f"{first.path} and {r.path} do not score the same items: {len(only_a):,} "
                 f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown})")
-    raw_names, values = [], []
+    raw_names, values, tables = [], [], []
     for r in reads:
         order = None if r is first else np.array([base[v] for v in r.ids.tolist()])
         inverse = None
@@ -213,6 +218,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
             raw_names.append((name, r.path))
             arr = np.asarray(v, dtype=np.float64)
             values.append(arr if inverse is None else arr[inverse])
+            if r.runs is not None and name in r.runs:
+                t = np.asarray(r.runs[name], dtype=np.float64)
+                tables.append(t if inverse is None else t[inverse])
     if names is None:
         plain = [n for n, _ in raw_names]
         names = [n if plain.count(n) == 1 else f"{n} ({os.path.basename(p)})"
@@ -222,5 +230,6 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
         raise InputError(f"the logs hold {len(values)} systems; name each once "
                          f"(got {', '.join(names)})", param="names")
     notes = tuple(note for r in reads for note in r.notes)
+    runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
-                  first.strata, notes)
+                  first.strata, notes, runs)

@@ -30,7 +30,7 @@ from pairboot.errors import InputError
 from pairboot.io.harness import Scores
 
 NAME = "inspect"
-OPTIONS = ("score", "group", "stratum", "missing")
+OPTIONS = ("score", "group", "stratum", "missing", "epochs")
 """``score``: the scorer (``"name"``, or ``"name/key"`` for a scorer whose value is a
 dict); ``group``, ``stratum``: a sample metadata field labelling the items; ``missing``:
 what to do with a sample epoch without the score or stopped by an error (:data:`MISSING`)."""
@@ -357,7 +357,7 @@ def _ids_shown(ids, limit: int = 5) -> str:
 def _scored(path: str, items, scorer: str, key: str | None, missing: str):
     """Per-item means over the epochs kept, the epochs per item, and the missing note."""
     name = scorer if key is None else f"{scorer}/{key}"
-    means, counts, lacking, errored, kept_ids = [], [], [], 0, []
+    means, counts, lacking, errored, kept_ids, per_epoch = [], [], [], 0, [], []
     for sid, epochs in items.items():
         values = []
         for e in epochs:
@@ -373,6 +373,7 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
             kept_ids.append(sid)
             means.append(math.fsum(values) / len(values))
             counts.append(len(values))
+            per_epoch.append(values)
     note = None
     if lacking:
         ids = list(dict.fromkeys(e.id for e in lacking))
@@ -391,7 +392,10 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
             note += f"; {gone} sample{'s' * (gone > 1)} with no score left dropped"
     if not kept_ids:
         raise InputError(f"{path}: no sample has a {name!r} score")
-    return kept_ids, np.array(means, dtype=np.float64), counts, note
+    table = np.full((len(per_epoch), max(counts, default=0)), np.nan)
+    for i, values in enumerate(per_epoch):
+        table[i, : len(values)] = values
+    return kept_ids, np.array(means, dtype=np.float64), counts, note, table
 
 
 def _epoch_note(log: _Log, counts: list[int]) -> str:
@@ -460,15 +464,19 @@ def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.nda
 
 
 def read(path, *, score: str | None = None, group: str | None = None,
-         stratum: str | None = None, missing: str = "error") -> Scores:
+         stratum: str | None = None, missing: str = "error", epochs: str = "mean") -> Scores:
     """Read an Inspect log (JSON or ``.eval``) into :class:`Scores` of one system.
 
     ``score`` names the scorer (required when the log has several; ``"name/key"`` picks
     one value of a scorer whose value is a dict); ``group`` and ``stratum`` name a sample
     metadata field; ``missing`` is what to do with a sample epoch without the score or
     stopped by an error: ``"error"`` (refuse, the default), ``"wrong"`` (count it as 0)
-    or ``"skip"`` (leave it out; a sample left with no epoch is dropped).
+    or ``"skip"`` (leave it out; a sample left with no epoch is dropped).  ``epochs="runs"``
+    also keeps every epoch's value (``Scores.runs``: items x epochs, NaN where a sample
+    has fewer), for ``compare(..., runs="samples")``.
     """
+    if epochs not in ("mean", "runs"):
+        raise InputError(f"`epochs` must be 'mean' or 'runs', got {epochs!r}", param="epochs")
     path = os.fspath(path)
     for option, value in (("score", score), ("group", group), ("stratum", stratum)):
         if value is not None and (not isinstance(value, str) or not value):
@@ -483,7 +491,7 @@ def read(path, *, score: str | None = None, group: str | None = None,
         raise InputError(f"{path}: the log names no model (eval.model)")
     items = _items(path, log)
     scorer, key, choice = _choose(path, items, score)
-    ids, values, counts, missing_note = _scored(path, items, scorer, key, missing)
+    ids, values, counts, missing_note, table = _scored(path, items, scorer, key, missing)
     task = log.spec.get("task", "?")
     notes = [f"{len(ids)} samples of {model} on task {task} ({log.kind} log)", choice,
              _values_note(path, items, scorer, key), _epoch_note(log, counts)]
@@ -502,4 +510,4 @@ def read(path, *, score: str | None = None, group: str | None = None,
     name = scorer if key is None else f"{scorer}/{key}"
     return Scores(path=path, format=NAME, ids=np.array(ids, dtype=object),
                   systems={model: values}, score=name, groups=groups, strata=strata,
-                  notes=tuple(notes))
+                  notes=tuple(notes), runs={model: table} if epochs == "runs" else None)
