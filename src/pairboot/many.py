@@ -283,6 +283,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
         engine=run.engine,
         resampling=run.args.resampling,
+        strata_family=None if within is None else tuple(
+            design.strata_names[h] for h in within),
         version=__version__,
         warnings=tuple(text for _, text in notes),
     )

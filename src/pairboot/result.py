@@ -419,6 +419,8 @@ class FamilyResult:
     version: str
     warnings: tuple[str, ...]
     resampling: str = "classic"
+    strata_family: tuple[str, ...] | None = None
+    """With :func:`pairboot.compare_strata`: the strata, one comparison each."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

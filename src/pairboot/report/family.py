@@ -128,13 +128,20 @@ def _all_pairs(result: FamilyResult) -> bool:
 
 
 def family_kind(result: FamilyResult) -> str:
-    """The family in a few words: "all pairs", "vs baseline base" or "chosen pairs"."""
+    """The family in a few words: "all pairs", "vs baseline base", "chosen pairs" or
+    "one per stratum"."""
+    if getattr(result, "strata_family", None):
+        return "one per stratum"
     if _all_pairs(result):
         return "all pairs"
     base = baseline_of(result)
     if base is not None:
         return f"vs baseline {base}"
     return "chosen pairs"
+
+
+def _strata(n: int) -> str:
+    return f"{n:,} {'stratum' if n == 1 else 'strata'}"
 
 
 def plural(n: int, word: str) -> str:
@@ -170,7 +177,10 @@ def summary(result: FamilyResult) -> str:
     m = len(result.comparisons)
     kind = "" if m == 1 else f" ({family_kind(result)})"
     significant = sum(c.significant for c in result.comparisons)
-    line = (f"{plural(len(result.systems), 'system')}, {plural(m, 'comparison')}{kind}, "
+    systems = plural(len(result.systems), "system")
+    if getattr(result, "strata_family", None):
+        systems = f"2 systems in {_strata(len(result.strata_family))}"
+    line = (f"{systems}, {plural(m, 'comparison')}{kind}, "
             f"{procedure(result)}, {level_words(result)}: {significant} significant")
     if result.best_set:
         lower = " (lower is better)" if result.lower_is_better else ""
@@ -288,6 +298,9 @@ def family_line(result: FamilyResult) -> str:
     m = len(result.comparisons)
     kind = family_kind(result)
     n = len(result.systems)
+    if kind == "one per stratum":
+        return (f"B - A within each of {_strata(m)} "
+                f"({', '.join(result.strata_family)})")
     if kind == "all pairs":
         return f"all pairs of {n} systems ({plural(m, 'comparison')}, b - a)"
     base = baseline_of(result)
