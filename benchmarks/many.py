@@ -29,8 +29,9 @@ def main() -> None:
     base = rng.random(args.n)
     scores = {f"s{j}": base + rng.normal(0.001 * j, 0.1, args.n) for j in range(args.systems)}
     warnings.simplefilter("ignore")
-    pairboot.compare(scores["s0"], scores["s1"], n_resamples=100, seed=1)  # (compiled)
-    pairboot.compare_many(scores, n_resamples=100, seed=1)
+    # (the numba kernels loaded or compiled before timing: small jobs would take numpy)
+    pairboot.compare(scores["s0"], scores["s1"], n_resamples=100, seed=1, backend="numba")
+    pairboot.compare_many(scores, n_resamples=100, seed=1, backend="numba")
 
     def best(run) -> float:
         times = []
