@@ -106,14 +106,7 @@ def run_compare(args) -> int:
         **({"runs": args.runs} if args.runs is not None else {}),
         progress=bar,
     ))
-    _deliver(args, how, render(result, args.format, inputs.context), result.warnings,
-             lambda plot: plot.plot(result, name_a=inputs.context.name_a,
-                                    name_b=inputs.context.name_b))
-    verdict = decision(result, inputs.context)
-    if verdict["failed"]:
-        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    return _report(args, how, result, inputs.context)
 
 
 def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
@@ -177,21 +170,12 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
 
 def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
-    if args.run is None:
-        raise InputError("--runs and --paired-runs need --run (the column naming each "
-                         "row's run)")
     a, b, ids, context = load_runs(args)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, metric=args.metric_object,
         n_resamples=args.resamples, confidence_level=args.level, method=args.method,
         seed=args.seed, progress=bar, **_resampling(args, ids)))
-    _deliver(args, how, render(result, args.format, context), result.warnings,
-             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
-    verdict = decision(result, context)
-    if verdict["failed"]:
-        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+    return _report(args, how, result, context)
 
 
 def run_strata_family(args, how: str | None, inputs) -> int:
@@ -227,6 +211,12 @@ def run_stream(args, how: str | None) -> int:
         _deliver(args, how, render_family(result, args.format, context), result.warnings,
                  lambda plot: plot.plot_family(result))
         return EXIT_OK
+    return _report(args, how, result, context)
+
+
+def _report(args, how: str | None, result, context) -> int:
+    """Deliver the report of a comparison of two systems, and its exit status (1 when
+    --fail-if fails the verdict)."""
     _deliver(args, how, render(result, args.format, context), result.warnings,
              lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
