@@ -93,20 +93,24 @@ def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t (bisection on :func:`t_sf`, to 1e-12)."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be in (0, 1), got {p}")
+    # bisect on the upper tail ``P(T > t) = tail``: ``1 - p`` is exact for p >= 0.5, and
+    # below 0.5 the tail is p itself (``1 - (1 - p)`` would lose digits for small p)
     if p < 0.5:
-        return -t_quantile(1.0 - p, df)
+        sign, tail = -1.0, p
+    else:
+        sign, tail = 1.0, 1.0 - p
     lo, hi = 0.0, 1.0
-    while t_sf(hi, df) > 1.0 - p:
+    while t_sf(hi, df) > tail:
         hi *= 2.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if t_sf(mid, df) > 1.0 - p:
+        if t_sf(mid, df) > tail:
             lo = mid
         else:
             hi = mid
         if hi - lo < 1e-12 * max(1.0, hi):
             break
-    return 0.5 * (lo + hi)
+    return sign * 0.5 * (lo + hi)
 
 
 # --- the analysis of variance ----------------------------------------------------------
