@@ -22,6 +22,7 @@ from pairboot.compare import compare, resample
 from pairboot.diagnostics import design_notes
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.intervals import normal_quantile
+from pairboot.metrics import resolve_metric
 from pairboot.result import CompareResult, ConfidenceInterval, SystemScore
 from pairboot.runs import RUNS, RunsInfo, analyse, as_table, small_runs_note, t_quantile, t_sf
 
@@ -38,9 +39,16 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
     if runs not in RUNS:
         raise InputError(f"`runs` must be one of {', '.join(RUNS)} or None, got {runs!r}",
                          param="runs")
-    if not (isinstance(metric, str) and metric == "mean"):
-        raise InputError("several runs per system support metric 'mean' only (pooled "
-                         "metrics need per-run linearised values: not yet)", param="metric")
+    pooled = not (isinstance(metric, str) and metric == "mean")
+    if pooled:
+        if runs != "seeds":
+            raise InputError("a pooled metric with runs='samples': not supported (compare "
+                             "the items' statistics summed over their samples instead)",
+                             param="metric")
+        return _pooled(a, b, runs=runs, paired_runs=paired_runs, groups=groups,
+                       strata=strata, metric=metric, n_resamples=n_resamples,
+                       confidence_level=confidence_level, method=method, seed=seed,
+                       stacklevel=stacklevel + 1, keywords=keywords)
     ya, yb = as_table(a, "a", runs), as_table(b, "b", runs)
     if runs == "samples":
         if paired_runs:
@@ -71,28 +79,42 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
     return _seeds(ya, yb, info, n_resamples, confidence_level, seed, stacklevel, keywords)
 
 
-def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklevel,
-           keywords) -> CompareResult:
-    ra, rb = ya.shape[1], yb.shape[1]
-    columns = [ya[:, j] for j in range(ra)] + [yb[:, j] for j in range(rb)]
-    names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
+def _run_weights(seed: int, ra: int, rb: int, paired: bool, n_resamples: int):
+    """Each replicate's weights of A's and B's runs: multinomial draws of the runs, over
+    the number of runs (one draw for both systems when the runs are paired)."""
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        seed, spawn_key=(_RUN_STREAM,))))
+    wa = rng.multinomial(ra, np.full(ra, 1.0 / ra), size=n_resamples) / ra
+    wb = wa if paired else rng.multinomial(rb, np.full(rb, 1.0 / rb), size=n_resamples) / rb
+    return wa, wb
+
+
+def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords):
+    """One draw of the items for every (system, run) column: the engine's usual run."""
     engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress")
               if k in keywords}
-    run = resample(columns, names=names, paired=True, groups=None, group_weighting="items",
-                   strata=None, strata_weights=None, metric="mean", n_resamples=n_resamples,
-                   confidence_level=confidence_level, method="percentile", seed=seed,
-                   **engine)
-    core, args = run.core, run.args
-    # (R, runs): every run's mean over each replicate's draw of the items
-    per_run = np.stack([core.value(j, run.coef, run.combined) for j in range(ra + rb)],
-                       axis=1)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        run.seed, spawn_key=(_RUN_STREAM,))))
-    wa = rng.multinomial(ra, np.full(ra, 1.0 / ra), size=n_resamples) / ra
-    wb = wa if info.paired_runs else rng.multinomial(
-        rb, np.full(rb, 1.0 / rb), size=n_resamples) / rb
-    boot = (per_run[:, ra:] * wb).sum(axis=1) - (per_run[:, :ra] * wa).sum(axis=1)
-    estimate = float(yb.mean() - ya.mean())
+    return resample(columns, names=names, paired=True, groups=None, group_weighting="items",
+                    strata=None, strata_weights=None, metric=metric, n_resamples=n_resamples,
+                    confidence_level=confidence_level, method="percentile", seed=seed,
+                    **engine)
+
+
+def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklevel,
+           keywords, *, estimate=None, boot=None, run=None, scores=None,
+           metric="mean") -> CompareResult:
+    ra, rb = ya.shape[1], yb.shape[1]
+    if boot is None:
+        columns = [ya[:, j] for j in range(ra)] + [yb[:, j] for j in range(rb)]
+        names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
+        run = _item_draws(columns, names, "mean", n_resamples, confidence_level, seed,
+                          keywords)
+        # (R, runs): every run's mean over each replicate's draw of the items
+        per_run = np.stack([run.core.value(j, run.coef, run.combined)
+                            for j in range(ra + rb)], axis=1)
+        wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
+        boot = (per_run[:, ra:] * wb).sum(axis=1) - (per_run[:, :ra] * wa).sum(axis=1)
+        estimate = float(yb.mean() - ya.mean())
+    args = run.args
     se = math.sqrt(info.variance)
     spread = boot.std(ddof=1) if len(boot) > 1 else 0.0
     info = dataclasses.replace(info, bootstrap_variance=float(spread * spread))
@@ -124,9 +146,10 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
         confidence_level=args.confidence_level, method="t", standard_error=se,
         p_value=float(min(1.0, p)), bootstrap_distribution=rescaled,
-        score_a=_system_score(ya, t_for=alpha), score_b=_system_score(yb, t_for=alpha),
+        score_a=_system_score(ya, t_for=alpha, at=scores[0] if scores else None),
+        score_b=_system_score(yb, t_for=alpha, at=scores[1] if scores else None),
         n_items=info.n_items, n_groups=None, n_strata=None, n_resamples=args.n_resamples,
-        seed=run.seed, warnings=tuple(text for _, text in notes), metric="mean",
+        seed=run.seed, warnings=tuple(text for _, text in notes), metric=metric,
         paired=True, group_weighting=None, strata=(),
         monte_carlo_error=ConfidenceInterval(0.0, 0.0), items_needed=items_needed,
         groups_needed=None, engine=run.engine, version=__version__,
@@ -134,11 +157,12 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     )
 
 
-def _system_score(y: np.ndarray, t_for: float) -> SystemScore:
-    """A system's grand mean, with the one-table variance ``(MS_item + MS_run -
-    MS_res) / (n R)`` and its t interval."""
+def _system_score(y: np.ndarray, t_for: float, at: float | None = None) -> SystemScore:
+    """A system's grand mean (or its pooled metric ``at``, with ``y`` its linearised
+    values), with the one-table variance ``(MS_item + MS_run - MS_res) / (n R)`` and its
+    t interval."""
     info = analyse(np.zeros_like(y), y, "seeds", True) if y.shape[1] > 1 else None
-    mean = float(y.mean())
+    mean = float(y.mean()) if at is None else float(at)
     if info is None:
         n = len(y)
         var, df = y[:, 0].var(ddof=1) / n, n - 1
@@ -147,3 +171,60 @@ def _system_score(y: np.ndarray, t_for: float) -> SystemScore:
     se = math.sqrt(var)
     t = t_quantile(1.0 - t_for / 2.0, df)
     return SystemScore(mean, ConfidenceInterval(mean - t * se, mean + t * se), se)
+
+
+def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
+            confidence_level, method, seed, stacklevel, keywords) -> CompareResult:
+    """A pooled metric (F1, BLEU, ...) over every item and run: the variance from the
+    two-way analysis of its linearised values ``L_ir = N g . x_ir`` (``g`` the metric's
+    gradient at the pooled sums, ``N = n R``), the replicates from the metric on the
+    resampled, run-weighted sums."""
+    if groups is not None or strata is not None or method != "percentile":
+        raise InputError("a pooled metric with runs: plain items and the default method "
+                         "only", param="metric")
+    tables = []
+    for name, values in (("a", a), ("b", b)):
+        x = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values,
+                       dtype=np.float64)
+        if x.ndim != 3:
+            raise InputError(f"`{name}` must be items x runs x statistics for a pooled "
+                             f"metric with runs, got {x.ndim} dimensions", param=name)
+        if not np.isfinite(x).all():
+            raise InputError(f"`{name}` has a value that is not a finite number", param=name)
+        tables.append(x)
+    xa, xb = tables
+    if xa.shape[0] != xb.shape[0] or xa.shape[2] != xb.shape[2]:
+        raise InputError(f"`a` and `b` must have the same items and statistics: "
+                         f"{xa.shape} and {xb.shape}", param="b")
+    m = resolve_metric(metric, xa.shape[2])
+    linear, scores = [], []
+    for x in (xa, xb):
+        n, r, k = x.shape
+        stats = m.per_item(x.reshape(n * r, k))
+        total = stats.sum(axis=0)
+        value = float(m.evaluate(total[None])[0][0])
+        grad = np.zeros_like(total)
+        for j in range(len(total)):  # central differences, relative steps
+            step = 6e-6 * max(abs(total[j]), 1e-3 * abs(stats[:, j]).mean() * n * r, 1e-12)
+            up, down = total.copy(), total.copy()
+            up[j] += step
+            down[j] -= step
+            grad[j] = (m.evaluate(up[None])[0][0] - m.evaluate(down[None])[0][0]) / (2 * step)
+        linear.append((stats @ grad).reshape(n, r) * (n * r))
+        scores.append(value)
+    info = analyse(linear[0], linear[1], runs, paired_runs)
+    ra, rb = xa.shape[1], xb.shape[1]
+    columns = [xa[:, j, :] for j in range(ra)] + [xb[:, j, :] for j in range(rb)]
+    names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
+    run = _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords)
+    core, k = run.core, run.design.k
+    sums = core.M[:, 0, :]  # (R, runs x k): every run's resampled sums
+    wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
+    pooled = []
+    for w, first, count in ((wa, 0, ra), (wb, ra, rb)):
+        per_run = sums[:, first * k:(first + count) * k].reshape(len(sums), count, k)
+        pooled.append(m.evaluate((per_run * w[:, :, None]).sum(axis=1))[0])
+    boot = pooled[1] - pooled[0]
+    return _seeds(linear[0], linear[1], info, n_resamples, confidence_level, seed,
+                  stacklevel, keywords, estimate=scores[1] - scores[0], boot=boot, run=run,
+                  scores=scores, metric=m.name)

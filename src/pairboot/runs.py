@@ -130,10 +130,16 @@ def _two_way(y: np.ndarray) -> dict:
 
 
 def _satterthwaite(terms: list[tuple[float, float]]) -> float:
-    """Degrees of freedom of ``sum c_k MS_k`` given ``(c_k MS_k, df_k)`` pairs."""
-    total = sum(value for value, _ in terms)
-    denom = sum(value * value / dof for value, dof in terms if dof > 0)
-    return total * total / denom if denom > 0 else math.inf
+    """Degrees of freedom of ``sum c_k MS_k`` given ``(c_k MS_k, df_k)`` pairs.
+
+    Satterthwaite's formula on the positive terms: a subtracted mean square (``MS_res``
+    in ``MS_run - MS_res``) is left out, as with it the formula falls below one degree of
+    freedom whenever the run variance is small next to the residual one (``MS_run``
+    close to ``MS_res``), making the interval absurdly wide; at least 1."""
+    positive = [(value, dof) for value, dof in terms if value > 0 and dof > 0]
+    total = sum(value for value, _ in positive)
+    denom = sum(value * value / dof for value, dof in positive)
+    return max(1.0, total * total / denom) if denom > 0 else math.inf
 
 
 @dataclass(frozen=True)
