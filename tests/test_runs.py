@@ -80,8 +80,12 @@ def sample_variance(values):
 
 
 def satterthwaite(terms):
-    """Degrees of freedom of ``sum_k c_k MS_k`` from ``(c_k MS_k, df_k)`` pairs."""
-    return sum(v for v, _ in terms) ** 2 / sum(v * v / d for v, d in terms)
+    """Degrees of freedom of ``sum_k c_k MS_k`` from ``(c_k MS_k, df_k)`` pairs, as
+    pairboot defines them: Satterthwaite's formula on the positive terms only (the
+    subtracted ``MS_res`` left out, so the df cannot fall below the run term's), at
+    least 1."""
+    positive = [(v, d) for v, d in terms if v > 0]
+    return max(1.0, sum(v for v, _ in positive) ** 2 / sum(v * v / d for v, d in positive))
 
 
 def unpaired_oracle(ya, yb):
@@ -308,7 +312,8 @@ def test_paired_runs_with_a_constant_shift_is_a_point():
 @pytest.mark.parametrize(
     ("keywords", "param"),
     [
-        ({"runs": "seeds", "metric": "f1"}, "metric"),
+        ({"runs": "samples", "metric": "f1"}, "metric"),
+        ({"runs": "seeds", "metric": "f1"}, "a"),  # a pooled metric needs statistics
         ({"runs": "seeds", "groups": np.array([0, 0, 1, 1, 2])}, "groups"),
         ({"runs": "seeds", "strata": np.array([0, 0, 1, 1, 1])}, "strata"),
         ({"runs": "seeds", "method": "bca"}, "method"),
@@ -364,3 +369,118 @@ def test_to_dict_and_projection():
     got = res.projection(n_items=40, n_runs=9)
     assert got["variance"] == pytest.approx(projected(want, 40, [9]), rel=1e-12)
     assert res.projection()["variance"] == pytest.approx(want["variance"], rel=1e-12)
+
+
+# --- simulations (slow) ----------------------------------------------------------------------
+# Issue 16's model, per system s, item i, run r:
+#     y_s,ir = mu_s + a_i + [s = B] delta_i + b_s,r + e_s,ir
+# a_i ~ N(0, 1) (shared item difficulty), delta_i ~ N(0, 0.5^2) (the paired item
+# difference), b_s,r ~ N(0, 0.3^2) (the training seed), e ~ N(0, 1) (noise).  The
+# estimand is mu_B - mu_A = 0 (items and seeds both random); the estimate's variance is
+#     0.5^2 / n + 2 * 0.3^2 / R + 2 * 1 / (n R).
+
+N_ITEMS = 200
+SD_ITEM, SD_DELTA, SD_SEED, SD_NOISE = 1.0, 0.5, 0.3, 1.0
+N_SIM = 2000  # data sets per design: binomial sd of a coverage near 0.95 is 0.0049
+R_BOOT = 1000  # the interval is a t interval on V: R only moves the (unused) replicates
+
+
+def simulate(rng, n, runs, paired=False, sd_seed_a=SD_SEED):
+    """One data set: A and B, items x runs each.  With ``paired``, run r of A and of B
+    share a seed effect (sd 0.3) and add their own (sd 0.2); ``sd_seed_a`` is A's seed
+    effect (unpaired)."""
+    item = rng.normal(0, SD_ITEM, n)
+    delta = rng.normal(0, SD_DELTA, n)
+    if paired:
+        shared = rng.normal(0, SD_SEED, runs)
+        seed_a, seed_b = shared + rng.normal(0, 0.2, runs), shared + rng.normal(0, 0.2, runs)
+    else:
+        seed_a, seed_b = rng.normal(0, sd_seed_a, runs), rng.normal(0, SD_SEED, runs)
+    a = item[:, None] + seed_a[None, :] + rng.normal(0, SD_NOISE, (n, runs))
+    b = (item + delta)[:, None] + seed_b[None, :] + rng.normal(0, SD_NOISE, (n, runs))
+    return a, b
+
+
+def covers(res, truth=0.0):
+    return res.confidence_interval.low <= truth <= res.confidence_interval.high
+
+
+def simulated_variance(rng, n, runs, n_sim=4000):
+    """The variance of the estimate over ``n_sim`` data sets at the design (n, runs)."""
+    est = [float(np.subtract(*(y.mean() for y in simulate(rng, n, runs)[::-1])))
+           for _ in range(n_sim)]
+    return float(np.var(est, ddof=1)), math.sqrt(2.0 / (n_sim - 1))
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+@pytest.mark.parametrize("runs", [3, 5, 10])
+def test_seeds_coverage_and_projection(runs):
+    rng = np.random.default_rng(16_000 + runs)
+    hits = hits_items = 0
+    proj_items, proj_runs = [], []
+    for k in range(N_SIM):
+        a, b = simulate(rng, N_ITEMS, runs)
+        res = pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k)
+        hits += covers(res)
+        proj_items.append(res.projection(n_items=2 * N_ITEMS)["variance"])
+        proj_runs.append(res.projection(n_items=N_ITEMS // 2, n_runs=2 * runs)["variance"])
+        if runs == 3:  # the common practice: average the runs, bootstrap the items
+            plain = pairboot.compare(a.mean(axis=1), b.mean(axis=1), n_resamples=R_BOOT,
+                                     seed=k)
+            hits_items += covers(plain)
+    coverage = hits / N_SIM
+    print(f"\n{runs} seeds: coverage {coverage:.4f}", end="")
+    assert 0.93 <= coverage <= 0.97
+    if runs == 3:
+        print(f", items only {hits_items / N_SIM:.4f}", end="")
+        assert hits_items / N_SIM < 0.85
+    # the projection: its mean over the data sets against the variance simulated at the
+    # projected design (Monte Carlo error of both well under the 10% allowed: printed)
+    for projections, design in ((proj_items, (2 * N_ITEMS, runs)),
+                                (proj_runs, (N_ITEMS // 2, 2 * runs))):
+        truth, truth_rel_se = simulated_variance(rng, *design)
+        mean = float(np.mean(projections))
+        mc = math.hypot(float(np.std(projections, ddof=1)) / math.sqrt(N_SIM) / mean,
+                        truth_rel_se)
+        print(f", projection to {design}: ratio {mean / truth:.3f} (mc {mc:.3f})", end="")
+        assert abs(mean / truth - 1.0) <= 0.10
+        assert 3.29 * mc < 0.10  # the check can tell a 10% error from noise
+
+
+# Satterthwaite's degrees of freedom are estimated from the data.  When one run term with
+# few degrees of freedom carries most of V (paired runs; or one system's seeds alone), the
+# estimated df are too large exactly when that term is underestimated, and the t interval
+# under-covers.  Measured with 20,000 data sets each (the analysis only, no bootstrap):
+# paired runs 0.893 / 0.931 / 0.947 at 3 / 5 / 10 seeds, 0.918 at 3 seeds when only B has
+# a seed effect; with the full Satterthwaite formula (MS_res kept, as before 533ff83)
+# 0.930 / 0.946 and 0.933; with the true df 0.96.  The strict xfails pin it down.
+UNDER_COVERS = pytest.mark.xfail(
+    strict=True, reason="plug-in Satterthwaite df too large when one few-df run term "
+    "dominates V: coverage about 0.89-0.91 at 3 seeds (issue 16 follow-up)")
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+@pytest.mark.parametrize("runs", [pytest.param(3, marks=UNDER_COVERS), 10])
+def test_paired_runs_coverage(runs):
+    rng = np.random.default_rng(16_100 + runs)
+    hits = sum(covers(pairboot.compare(*simulate(rng, N_ITEMS, runs, paired=True),
+                                       runs="seeds", paired_runs=True, n_resamples=R_BOOT,
+                                       seed=k))
+               for k in range(N_SIM))
+    print(f"\npaired runs, {runs} seeds: coverage {hits / N_SIM:.4f}", end="")
+    assert 0.93 <= hits / N_SIM <= 0.97
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+@UNDER_COVERS
+def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
+    rng = np.random.default_rng(16_200)
+    hits = 0
+    for k in range(N_SIM):
+        a, b = simulate(rng, N_ITEMS, 3, sd_seed_a=0.0)  # e.g. A is not trained
+        hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k))
+    print(f"\nseed effect in B only, 3 seeds: coverage {hits / N_SIM:.4f}", end="")
+    assert 0.93 <= hits / N_SIM <= 0.97
