@@ -23,7 +23,8 @@ For ``"seeds"``, the bootstrap draws the items (one draw shared by every system 
 and each system's runs (one draw shared by both systems under ``paired_runs``); a crossed
 table has no exact bootstrap (McCullagh 2000) and this one shrinks the run term by
 ``(R - 1) / R``, so its replicates are rescaled to ``V`` and the interval is ``estimate +-
-t(df) sqrt(V)``.  Only the mean is supported; groups and strata are refused.
+t(df) sqrt(V)``.  Pooled metrics (``"seeds"``) use the linearised values of
+:mod:`pairboot.multirun`; groups and strata with runs are refused for now.
 """
 
 from __future__ import annotations
@@ -213,7 +214,8 @@ def as_table(values, name: str, kind: str) -> np.ndarray:
         y = y[:, None]
     if y.ndim != 2:
         raise InputError(f"`{name}` must be items x runs (2-D) with `runs`, got "
-                         f"{y.ndim} dimensions (pooled metrics with runs are not supported)",
+                         f"{y.ndim} dimensions (a pooled metric takes items x runs x "
+                         "statistics, with `metric`)",
                          param=name)
     bad = np.isinf(y) | (np.isnan(y) if kind == "seeds" else np.zeros_like(y, dtype=bool))
     if bad.any():

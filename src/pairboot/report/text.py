@@ -61,10 +61,15 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         "no difference between A and B)"
     )
     mc = result.monte_carlo_error
-    lines.append(
-        f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "
-        f"endpoints +/-{num(mc[0], d + 1)} / +/-{num(mc[1], d + 1)}"
-    )
+    runs = getattr(result, "runs", None)
+    if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
+        lines.append(f"  standard error {num(result.standard_error, d)} (items and runs, "
+                     f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
+    else:
+        lines.append(
+            f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "
+            f"endpoints +/-{num(mc[0], d + 1)} / +/-{num(mc[1], d + 1)}"
+        )
     if result.n_groups is not None:
         col = f" (column {ctx.group!r})" if ctx.group else ""
         estimand = "items" if result.group_weighting == "items" else "groups"
