@@ -57,3 +57,37 @@ def test_f1_pools_item_runs_and_linearises():
     assert res.standard_error == pytest.approx(np.sqrt(expected.variance), rel=1e-6)
     with pytest.raises(pairboot.InputError, match="items x runs x statistics"):
         pairboot.compare(a[:, :, 0], b[:, :, 0], runs="seeds", metric="f1")
+
+
+def _systems(k=3, n=120, r=4, seed=5):
+    rng = np.random.default_rng(seed)
+    item = rng.normal(size=n)
+    return {f"s{j}": item[:, None] + 0.15 * j + rng.normal(0, 0.3, r)
+            + rng.normal(0, 1, (n, r)) for j in range(k)}
+
+
+def test_a_family_with_seeds_is_compares_rows_corrected():
+    from pairboot.multiple import holm  # noqa: PLC0415
+
+    systems = _systems()
+    none = pairboot.compare_many(systems, runs="seeds", correction="none", seed=1)
+    for c in none.comparisons:
+        one = pairboot.compare(systems[c.a], systems[c.b], runs="seeds", seed=1)
+        assert tuple(c.confidence_interval) == tuple(one.confidence_interval)
+        assert c.p_value == one.p_value and c.standard_error == one.standard_error
+    fam = pairboot.compare_many(systems, runs="seeds", correction="holm", seed=1)
+    p = np.array([c.p_value for c in fam.comparisons])
+    np.testing.assert_array_equal([c.p_adjusted for c in fam.comparisons], holm(p))
+    for c, c0 in zip(fam.comparisons, none.comparisons):  # Bonferroni's t intervals: wider
+        assert c.confidence_interval.low < c0.confidence_interval.low
+        assert tuple(c.marginal_interval) == tuple(c0.confidence_interval)
+    with pytest.raises(pairboot.InputError, match="max-t"):
+        pairboot.compare_many(systems, runs="seeds")
+
+
+def test_a_family_with_samples_compares_item_means():
+    systems = _systems()
+    fam = pairboot.compare_many(systems, runs="samples", seed=2, n_resamples=500)
+    means = {k: v.mean(axis=1) for k, v in systems.items()}
+    plain = pairboot.compare_many(means, seed=2, n_resamples=500)
+    assert fam.to_dict()["comparisons"] == plain.to_dict()["comparisons"]

@@ -40,6 +40,8 @@ def compare_many(
     seed=None,
     resampling: str = "classic",
     ids=None,
+    runs: str | None = None,
+    paired_runs: bool = False,
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
 ) -> FamilyResult:
@@ -73,6 +75,11 @@ def compare_many(
     paired, groups, group_weighting, strata, strata_weights, metric, n_resamples,
     confidence_level, method, seed, resampling, ids, backend, progress
         As for :func:`pairboot.compare`.
+    runs, paired_runs
+        Several runs per system (items x runs each, see :func:`pairboot.compare`):
+        ``"samples"`` compares the items' means under every correction; ``"seeds"``
+        gives each comparison's t interval on the two-way variance, corrected by Holm or
+        Bonferroni (max-t is not available with seeds yet).  As for :func:`pairboot.compare`.
 
     Returns
     -------
@@ -89,6 +96,18 @@ def compare_many(
     >>> [(c.b, c.significant) for c in res.comparisons]
     [('v1', True), ('v2', False)]
     """
+    if runs is not None or paired_runs:
+        from pairboot.multirun import compare_many_runs  # noqa: PLC0415
+
+        if runs is None:
+            raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
+        return compare_many_runs(
+            scores, runs=runs, paired_runs=bool(paired_runs), baseline=baseline, pairs=pairs,
+            correction=correction, lower_is_better=lower_is_better, metric=metric,
+            groups=groups, strata=strata, n_resamples=n_resamples,
+            confidence_level=confidence_level, method=method, seed=seed, paired=paired,
+            group_weighting=group_weighting, strata_weights=strata_weights,
+            resampling=resampling, ids=ids, backend=backend, progress=progress)
     names, systems = _systems(scores)
     targets = _family(names, baseline, pairs)
     if correction not in CORRECTIONS:

@@ -228,3 +228,105 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
     return _seeds(linear[0], linear[1], info, n_resamples, confidence_level, seed,
                   stacklevel, keywords, estimate=scores[1] - scores[0], boot=boot, run=run,
                   scores=scores, metric=m.name)
+
+
+def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
+                      correction: str, lower_is_better: bool, metric, groups, strata,
+                      n_resamples, confidence_level, method, seed, stacklevel: int = 3,
+                      **keywords):
+    """:func:`pairboot.compare_many` for items x runs tables (see :mod:`pairboot.runs`).
+
+    ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
+    correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
+    as :func:`pairboot.compare` gives them, with Holm's or Bonferroni's correction (t
+    intervals at ``alpha / m``) or none; max-t needs the joint law of roots that are t
+    with different degrees of freedom, and is refused for now.
+    """
+    from pairboot.many import _family, _systems, compare_many  # noqa: PLC0415
+    from pairboot.multiple import CORRECTIONS, bonferroni, holm, rank_intervals  # noqa: PLC0415
+    from pairboot.result import Comparison, FamilyResult  # noqa: PLC0415
+
+    if runs not in RUNS:
+        raise InputError(f"`runs` must be one of {', '.join(RUNS)} or None, got {runs!r}",
+                         param="runs")
+    names, values = _systems(scores)
+    tables = [as_table(v, name, runs) for name, v in zip(names, values)]
+    if runs == "samples":
+        if paired_runs:
+            raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
+        means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
+        return compare_many(means, baseline=baseline, pairs=pairs, correction=correction,
+                            lower_is_better=lower_is_better, metric=metric, groups=groups,
+                            strata=strata, n_resamples=n_resamples,
+                            confidence_level=confidence_level, method=method, seed=seed,
+                            **keywords)
+    if not (isinstance(metric, str) and metric == "mean"):
+        raise InputError("a family with runs='seeds' supports metric 'mean' only",
+                         param="metric")
+    if groups is not None or strata is not None or method != "percentile":
+        raise InputError("a family with runs='seeds': plain items and the default method "
+                         "only", param="groups" if groups is not None else "method")
+    if correction not in CORRECTIONS:
+        raise InputError(f"`correction` must be one of {', '.join(CORRECTIONS)}, got "
+                         f"{correction!r}", param="correction")
+    if correction == "max-t":
+        raise InputError("`correction='max-t'` with runs='seeds' is not available yet "
+                         "(each comparison is a t interval with its own degrees of "
+                         "freedom); use `correction='holm'`", param="correction")
+    targets = _family(names, baseline, pairs)
+    alpha = 1.0 - float(confidence_level)
+    m = len(targets)
+    rows, p_raw = [], []
+    for i, j in targets:
+        info = analyse(tables[i], tables[j], "seeds", paired_runs)
+        est = float(tables[j].mean() - tables[i].mean())
+        se = math.sqrt(info.variance)
+        p = (2.0 * t_sf(abs(est) / se, info.degrees_of_freedom) if se > 0
+             else (1.0 if est == 0 else 0.0))
+        rows.append((i, j, est, se, info))
+        p_raw.append(min(1.0, p))
+    p_raw = np.array(p_raw)
+    level = alpha if correction == "none" or m == 1 else alpha / m
+    p_adj = (p_raw if correction == "none" or m == 1
+             else holm(p_raw) if correction == "holm" else bonferroni(p_raw))
+    family_alpha = round(alpha, 12)
+    comparisons = []
+    for (i, j, est, se, info), p, q in zip(rows, p_raw, p_adj):
+        t_m = t_quantile(1.0 - alpha / 2.0, info.degrees_of_freedom)
+        t_f = t_quantile(1.0 - level / 2.0, info.degrees_of_freedom)
+        significant = bool(q < family_alpha)
+        low, high = est - t_f * se, est + t_f * se
+        note = None
+        if significant != bool(low > 0 or high < 0):
+            note = ("Holm's test rejects, but the Bonferroni interval includes 0"
+                    if significant else
+                    "the Bonferroni interval excludes 0, but Holm's test does not reject")
+        comparisons.append(Comparison(
+            a=names[i], b=names[j], estimate=est,
+            confidence_interval=ConfidenceInterval(low, high),
+            marginal_interval=ConfidenceInterval(est - t_m * se, est + t_m * se),
+            standard_error=se, p_value=float(p), p_adjusted=float(q), p_single_step=None,
+            significant=significant, note=note))
+    ranks = best = None
+    if len(names) > 2 and {frozenset(t) for t in targets} == {
+            frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}:
+        better = np.zeros((len(names), len(names)), dtype=bool)
+        for (i, j), c in zip(targets, comparisons):
+            if c.significant and c.estimate != 0:
+                b_wins = (c.estimate > 0) != lower_is_better
+                better[(j, i) if b_wins else (i, j)] = True
+        ranks = rank_intervals(names, better)
+        best = tuple(name for name in names if ranks[name][0] == 1)
+    notes = small_runs_note(min((r[4] for r in rows), key=lambda x: x.degrees_of_freedom))
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel)
+    return FamilyResult(
+        comparisons=tuple(comparisons),
+        systems={name: _system_score(t, t_for=alpha) for name, t in zip(names, tables)},
+        rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
+        critical_value=None, confidence_level=float(confidence_level),
+        n_resamples=int(n_resamples), seed=0 if seed is None else int(seed), method="t",
+        metric="mean", lower_is_better=bool(lower_is_better), paired=True,
+        group_weighting=None, n_items=int(tables[0].shape[0]), n_groups=None, n_strata=None,
+        engine="runs (t intervals)", version=__version__,
+        warnings=tuple(text for _, text in notes))
