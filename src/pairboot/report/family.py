@@ -272,6 +272,10 @@ def describe_family(result: FamilyResult) -> str:
                 if result.correction == "max-t" and m > 1 else "for the marginal ones")
     shared = (f"{result.n_resamples:,} resamples of {unit}{within}, {draws}; "
               f"{result.method} intervals for each system, {marginal}")
+    if result.method == "t":  # several runs per system (runs='seeds')
+        shared = (f"{unit}, several training runs per system: each comparison is a t "
+                  "interval on the two-way (items x runs) variance with Satterthwaite's "
+                  "degrees of freedom, as pairboot.compare(..., runs='seeds') gives it")
     if m == 1:
         how = "a family of one comparison needs no correction"
     elif result.correction == "max-t":
