@@ -266,17 +266,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         ))
 
     ranks = best = None
-    all_pairs = {frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}
-    if within is None and {frozenset(t) for t in targets} == all_pairs:
-        # every pair decided: a system's rank lies between 1 + the systems surely better
-        # and M - the systems surely worse (the family's decisions, as the report's letters)
-        better = np.zeros((len(names), len(names)), dtype=bool)
-        for (i, j), c in zip(targets, comparisons):
-            if c.significant and c.estimate != 0:
-                b_wins = (c.estimate > 0) != lower_is_better
-                better[(j, i) if b_wins else (i, j)] = True
-        ranks = rank_intervals(names, better)
-        best = tuple(name for name in names if ranks[name][0] == 1)
+    if within is None:
+        ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
 
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
@@ -307,6 +298,22 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         version=__version__,
         warnings=tuple(text for _, text in notes),
     )
+
+
+def family_ranks(names, targets, comparisons, lower_is_better: bool):
+    """``(rank intervals, best set)`` when every pair was decided, else ``(None, None)``:
+    a system's rank lies between 1 + the systems surely better and M - the systems surely
+    worse (the family's decisions, as the report's letters)."""
+    all_pairs = {frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}
+    if {frozenset(t) for t in targets} != all_pairs:
+        return None, None
+    better = np.zeros((len(names), len(names)), dtype=bool)
+    for (i, j), c in zip(targets, comparisons):
+        if c.significant and c.estimate != 0:
+            b_wins = (c.estimate > 0) != lower_is_better
+            better[(j, i) if b_wins else (i, j)] = True
+    ranks = rank_intervals(names, better)
+    return ranks, tuple(name for name in names if ranks[name][0] == 1)
 
 
 _WORDS = {

@@ -242,8 +242,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     intervals at ``alpha / m``) or none; max-t needs the joint law of roots that are t
     with different degrees of freedom, and is refused for now.
     """
-    from pairboot.many import _family, _systems, compare_many  # noqa: PLC0415
-    from pairboot.multiple import CORRECTIONS, bonferroni, holm, rank_intervals  # noqa: PLC0415
+    from pairboot.many import _family, _systems, compare_many, family_ranks  # noqa: PLC0415
+    from pairboot.multiple import CORRECTIONS, bonferroni, holm  # noqa: PLC0415
     from pairboot.result import Comparison, FamilyResult  # noqa: PLC0415
 
     if runs not in RUNS:
@@ -307,16 +307,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             marginal_interval=ConfidenceInterval(est - t_m * se, est + t_m * se),
             standard_error=se, p_value=float(p), p_adjusted=float(q), p_single_step=None,
             significant=significant, note=note))
-    ranks = best = None
-    if len(names) > 2 and {frozenset(t) for t in targets} == {
-            frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}:
-        better = np.zeros((len(names), len(names)), dtype=bool)
-        for (i, j), c in zip(targets, comparisons):
-            if c.significant and c.estimate != 0:
-                b_wins = (c.estimate > 0) != lower_is_better
-                better[(j, i) if b_wins else (i, j)] = True
-        ranks = rank_intervals(names, better)
-        best = tuple(name for name in names if ranks[name][0] == 1)
+    ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
     notes = small_runs_note(min((r[4] for r in rows), key=lambda x: x.degrees_of_freedom))
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
