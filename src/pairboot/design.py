@@ -22,6 +22,7 @@ from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
 from pairboot.intervals import METHODS
 from pairboot.itemkeys import group_keys, item_keys, ordered, take
+from pairboot.labels import group_strata, item_labels
 from pairboot.metrics import Metric, match_statistics, resolve_metric, statistics_for
 
 GROUP_WEIGHTINGS = ("items", "groups")
@@ -229,123 +230,6 @@ def _align(systems, names, groups, strata):
     return [a, *out[: len(systems) - 1]], out[-2], out[-1]
 
 
-def _labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0..L-1 and the distinct labels for one label per item.
-
-    Labels given as codes into categories (a pandas ``Categorical`` or category Series,
-    or what :func:`pairboot.io.merge_labels` returns for a large file) are read as
-    the labels they stand for, without making one object per item: the same codes and
-    labels, and the same messages, as a list of the labels.
-    """
-    coded = getattr(getattr(values, "cat", None), "codes", None) is not None
-    if coded:  # a pandas Series of category dtype
-        values = values.array
-    if hasattr(values, "codes") and hasattr(values, "categories"):
-        return _coded_labels(np.asarray(values.codes), list(values.categories), name, n)
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy()
-    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
-        arr, missing = values, _missing(values)
-    else:  # a list or objects: numpy alone would turn 1 and "1" into the same "1"
-        items = list(values.ravel()) if isinstance(values, np.ndarray) else list(values)
-        arr, missing = _label_array(items, name)
-    if arr.ndim != 1 or len(arr) != n:
-        raise InputError(
-            f"`{name}` must have one label per item ({n}), got shape {arr.shape}", param=name
-        )
-    _refuse_missing(missing, name)
-    uniq, codes = np.unique(arr, return_inverse=True)
-    return codes.reshape(-1), uniq
-
-
-def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A list of labels as an array ``np.unique`` can sort, and which of them are missing.
-
-    Text only: a numpy string array (unless some label holds a NUL, which numpy's strings
-    would drop at the end: "a\\0" and "a" would become one label).  Otherwise objects, of
-    one kind: 1 and "1" would be different labels.
-    """
-    if set(map(type, items)) == {str} and not any("\0" in v for v in items):
-        arr = np.array(items)
-        return arr, _missing(arr)
-    kinds = {_label_kind(v) for v in items} - {"missing"}
-    if len(kinds) > 1:
-        raise InputError(
-            f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
-            "would be different labels; convert them to one type",
-            param=name,
-        )
-    arr = np.empty(len(items), dtype=object)
-    arr[:] = items
-    return arr, _missing(arr)
-
-
-def _missing(arr: np.ndarray) -> np.ndarray:
-    """Which labels are missing: NaN, blank text or bytes, None."""
-    if arr.dtype.kind == "f":
-        return np.isnan(arr)
-    if arr.dtype.kind in "US":
-        return np.char.str_len(np.char.strip(arr)) == 0
-    if arr.dtype.kind == "O":
-        return np.array([_label_kind(v) == "missing" for v in arr.ravel()], dtype=bool)
-    return np.zeros(arr.shape, dtype=bool).ravel()
-
-
-def _refuse_missing(missing: np.ndarray, name: str) -> None:
-    if missing.any():
-        i = int(np.argmax(missing))
-        raise InputError(
-            f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)",
-            param=name,
-        )
-
-
-def _coded_labels(
-    codes: np.ndarray, categories: list, name: str, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_labels` of ``categories[codes]`` (a code of -1: no label, None).
-
-    The categories that some item uses go through :func:`_label_array` with a None
-    when an item has no label, so that they are read as the list of labels would be
-    (numpy text or objects, the same checks and messages)."""
-    if codes.ndim != 1 or len(codes) != n:
-        raise InputError(
-            f"`{name}` must have one label per item ({n}), got shape {codes.shape}", param=name
-        )
-    absent = codes < 0
-    if absent.all():
-        _refuse_missing(absent, name)  # (a list of Nones says the same)
-    used = np.flatnonzero(np.bincount(codes[~absent], minlength=len(categories)))
-    items = [categories[j] for j in used.tolist()]
-    arr, missing = _label_array(items + [None] * bool(absent.any()), name)
-    arr, missing = arr[: len(items)], missing[: len(items)]
-    lookup = np.full(len(categories), -1, dtype=np.intp)
-    lookup[used] = np.arange(len(used))
-    position = lookup[np.where(absent, 0, codes)]  # (a placeholder where absent)
-    _refuse_missing(absent | missing[position], name)
-    uniq, category_codes = np.unique(arr, return_inverse=True)
-    return category_codes.reshape(-1)[position], uniq
-
-
-def _plain(label):
-    """A numpy scalar label as the Python value it stands for (for messages)."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
-def _label_kind(v) -> str:
-    if v is None or (isinstance(v, (float, np.floating)) and math.isnan(v)):
-        return "missing"
-    if type(v).__name__ in ("NAType", "NaTType"):  # pandas' missing values
-        return "missing"
-    if isinstance(v, str):
-        return "missing" if not v.strip() else "text"
-    if isinstance(v, bytes):  # blank is missing, as in a numpy bytes array
-        return "missing" if not v.strip() else "bytes"
-    if isinstance(v, (numbers.Number, np.number)):
-        return "number"
-    return type(v).__name__
-
-
 @dataclass(frozen=True, slots=True)
 class Design:
     """Everything the engine and the statistic need, derived from the inputs once."""
@@ -448,7 +332,7 @@ def build_design(
                 f"metric 'mean' only, not {m.name!r}; use `group_weighting='items'`",
                 param="group_weighting",
             )
-        gcodes, gnames = _labels(groups, "groups", n)
+        gcodes, gnames = item_labels(groups, "groups", n)
         n_units = len(gnames)
         sizes = np.bincount(gcodes, minlength=n_units)
     else:
@@ -458,20 +342,9 @@ def build_design(
         unit_keys = keyed if gcodes is None else group_keys(gnames)
 
     if strata is not None:
-        scodes, snames = _labels(strata, "strata", n)
+        scodes, snames = item_labels(strata, "strata", n)
         if gcodes is not None:
-            unit_stratum = np.full(n_units, -1)
-            unit_stratum[gcodes] = scodes
-            split = unit_stratum[gcodes] != scodes
-            if split.any():
-                i = np.flatnonzero(split)[0]
-                g = _plain(gnames[gcodes[i]])
-                s1, s2 = _plain(snames[unit_stratum[gcodes[i]]]), _plain(snames[scodes[i]])
-                raise InputError(
-                    f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group "
-                    "must lie within one stratum (whole groups are resampled within it)",
-                    param="groups",
-                )
+            unit_stratum = group_strata(gcodes, gnames, scodes, snames)
         else:
             unit_stratum = scodes
         n_strata = len(snames)

@@ -13,12 +13,9 @@ import numpy as np
 
 from pairboot.engine.keys import id_keys, position_keys
 from pairboot.errors import InputError
+from pairboot.labels import plain
 
 __all__ = ["item_keys", "group_keys", "take", "ordered"]
-
-
-def _plain(label):
-    return label.item() if isinstance(label, np.generic) else label
 
 
 def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
@@ -44,7 +41,7 @@ def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
     if same.size:
         i, j = sorted((int(order[same[0]]), int(order[same[0] + 1])))
         raise InputError(
-            f"`ids` has the id {_plain(ids[i])!r} twice (items {i} and {j}); "
+            f"`ids` has the id {plain(ids[i])!r} twice (items {i} and {j}); "
             f"{same.size} id(s) repeat", param="ids",
         )
     return keys

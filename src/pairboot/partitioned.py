@@ -20,6 +20,7 @@ interval (per-unit cross products), unpaired draws, and ``group_weighting='group
 from __future__ import annotations
 
 import numbers
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,7 +31,6 @@ from pairboot.design import (
     Arguments,
     Design,
     _by_name,
-    _labels,
     _strata_weights,
     as_statistics,
     check_arguments,
@@ -41,12 +41,14 @@ from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
 from pairboot.estimands import Estimands
 from pairboot.itemkeys import group_keys, item_keys
+from pairboot.labels import group_strata, item_labels, plain
 from pairboot.many import _family, _systems, family_result
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.multiple import CORRECTIONS
 from pairboot.result import CompareResult, FamilyResult
 
-__all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many"]
+__all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
+           "check_before_reading"]
 
 ENGINE = "poisson+partitioned"
 """The result's ``engine`` when it was finished from parts."""
@@ -221,24 +223,16 @@ def part_from_arrays(
         keys = position_keys(_check_count(id_offset, "id_offset", 0), n)
         checksum = key_checksum(keys)
     if strata is not None:
-        scodes, labels = _labels(strata, "strata", n)
+        scodes, labels = item_labels(strata, "strata", n)
     else:
         scodes, labels = np.zeros(n, dtype=np.intp), np.array([None], dtype=object)
     n_strata = len(labels)
     group_list = None
     if groups is not None:
-        gcodes, gnames = _labels(groups, "groups", n)
+        gcodes, gnames = item_labels(groups, "groups", n)
         gkeys = group_keys(gnames)
         keys = gkeys[gcodes]
-        home = np.full(len(gnames), -1)
-        home[gcodes] = scodes
-        split = home[gcodes] != scodes
-        if split.any():
-            i = int(np.flatnonzero(split)[0])
-            raise InputError(
-                f"group {_plain(gnames[gcodes[i]])!r} spans more than one stratum "
-                f"({_plain(labels[home[gcodes[i]]])!r} and {_plain(labels[scodes[i]])!r})"
-                "; a group must lie within one stratum", param="groups")
+        home = group_strata(gcodes, gnames, scodes, labels)
         sizes = np.bincount(gcodes, minlength=len(gnames)).astype(np.int64)
         group_list = tuple(_sorted_groups(gkeys[home == h], sizes[home == h])
                            for h in range(n_strata))
@@ -264,10 +258,6 @@ def part_from_arrays(
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
         checksum=checksum,
     )
-
-
-def _plain(label):
-    return label.item() if isinstance(label, np.generic) else label
 
 
 def _sorted_groups(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -375,7 +365,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         uniq, seen_in = np.unique(np.concatenate([g[0] for g in groups]), return_counts=True)
         if (seen_in > 1).any():
             key = uniq[np.argmax(seen_in > 1)]
-            where = [repr(_plain(labels[h])) for h, g in enumerate(groups) if key in g[0]]
+            where = [repr(plain(labels[h])) for h, g in enumerate(groups) if key in g[0]]
             raise InputError(
                 f"a group lies in strata {' and '.join(where[:2])} across the parts; a "
                 "group must lie within one stratum", param="groups")
@@ -385,6 +375,23 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=items, groups=groups, checksum=None if count is None else (count, total),
     )
+
+
+def check_before_reading(*, n_resamples, confidence_level, method, seed, paired=True,
+                         group_weighting="items", backend="auto") -> int:
+    """The arguments of a run on parts, checked before any part is read (what the sums
+    cannot give is refused with the reason); returns the run's seed, drawn when it is
+    None or "random" (there is no data in one place to derive one from)."""
+    _refuse(method, paired, group_weighting)
+    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
+                    confidence_level=confidence_level, method=method, seed=0,
+                    backend=backend, resampling="poisson")
+    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
+        return secrets.randbelow(2**32)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got "
+                         f"{seed!r}", param="seed")
+    return int(seed)
 
 
 def _refuse(method: str, paired, group_weighting) -> None:

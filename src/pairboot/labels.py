@@ -1,0 +1,152 @@
+"""Per-item labels (groups, strata) as codes, checked once, with messages that name them.
+
+:func:`item_labels` turns one label per item (a list, a numpy array, a pandas Series or
+``Categorical``, or the codes and categories :func:`pairboot.io.merge_labels` returns)
+into codes and the distinct labels; :func:`group_strata` applies the rule that a group
+lies within one stratum.  :mod:`pairboot.design` and :mod:`pairboot.partitioned` share
+both.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from pairboot.errors import InputError
+
+__all__ = ["item_labels", "group_strata", "plain"]
+
+
+def item_labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..L-1 and the distinct labels for one label per item.
+
+    Labels given as codes into categories (a pandas ``Categorical`` or category Series,
+    or what :func:`pairboot.io.merge_labels` returns for a large file) are read as
+    the labels they stand for, without making one object per item: the same codes and
+    labels, and the same messages, as a list of the labels.
+    """
+    coded = getattr(getattr(values, "cat", None), "codes", None) is not None
+    if coded:  # a pandas Series of category dtype
+        values = values.array
+    if hasattr(values, "codes") and hasattr(values, "categories"):
+        return _coded_labels(np.asarray(values.codes), list(values.categories), name, n)
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        arr, missing = values, _missing(values)
+    else:  # a list or objects: numpy alone would turn 1 and "1" into the same "1"
+        items = list(values.ravel()) if isinstance(values, np.ndarray) else list(values)
+        arr, missing = _label_array(items, name)
+    if arr.ndim != 1 or len(arr) != n:
+        raise InputError(
+            f"`{name}` must have one label per item ({n}), got shape {arr.shape}", param=name
+        )
+    _refuse_missing(missing, name)
+    uniq, codes = np.unique(arr, return_inverse=True)
+    return codes.reshape(-1), uniq
+
+
+def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """A list of labels as an array ``np.unique`` can sort, and which of them are missing.
+
+    Text only: a numpy string array (unless some label holds a NUL, which numpy's strings
+    would drop at the end: "a\\0" and "a" would become one label).  Otherwise objects, of
+    one kind: 1 and "1" would be different labels.
+    """
+    if set(map(type, items)) == {str} and not any("\0" in v for v in items):
+        arr = np.array(items)
+        return arr, _missing(arr)
+    kinds = {_label_kind(v) for v in items} - {"missing"}
+    if len(kinds) > 1:
+        raise InputError(
+            f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
+            "would be different labels; convert them to one type",
+            param=name,
+        )
+    arr = np.empty(len(items), dtype=object)
+    arr[:] = items
+    return arr, _missing(arr)
+
+
+def _missing(arr: np.ndarray) -> np.ndarray:
+    """Which labels are missing: NaN, blank text or bytes, None."""
+    if arr.dtype.kind == "f":
+        return np.isnan(arr)
+    if arr.dtype.kind in "US":
+        return np.char.str_len(np.char.strip(arr)) == 0
+    if arr.dtype.kind == "O":
+        return np.array([_label_kind(v) == "missing" for v in arr.ravel()], dtype=bool)
+    return np.zeros(arr.shape, dtype=bool).ravel()
+
+
+def _refuse_missing(missing: np.ndarray, name: str) -> None:
+    if missing.any():
+        i = int(np.argmax(missing))
+        raise InputError(
+            f"`{name}` has no label for item {i} ({int(missing.sum())} item(s) without one)",
+            param=name,
+        )
+
+
+def _coded_labels(
+    codes: np.ndarray, categories: list, name: str, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`item_labels` of ``categories[codes]`` (a code of -1: no label, None).
+
+    The categories that some item uses go through :func:`_label_array` with a None
+    when an item has no label, so that they are read as the list of labels would be
+    (numpy text or objects, the same checks and messages)."""
+    if codes.ndim != 1 or len(codes) != n:
+        raise InputError(
+            f"`{name}` must have one label per item ({n}), got shape {codes.shape}", param=name
+        )
+    absent = codes < 0
+    if absent.all():
+        _refuse_missing(absent, name)  # (a list of Nones says the same)
+    used = np.flatnonzero(np.bincount(codes[~absent], minlength=len(categories)))
+    items = [categories[j] for j in used.tolist()]
+    arr, missing = _label_array(items + [None] * bool(absent.any()), name)
+    arr, missing = arr[: len(items)], missing[: len(items)]
+    lookup = np.full(len(categories), -1, dtype=np.intp)
+    lookup[used] = np.arange(len(used))
+    position = lookup[np.where(absent, 0, codes)]  # (a placeholder where absent)
+    _refuse_missing(absent | missing[position], name)
+    uniq, category_codes = np.unique(arr, return_inverse=True)
+    return category_codes.reshape(-1)[position], uniq
+
+
+def plain(label):
+    """A numpy scalar label as the Python value it stands for (for messages)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _label_kind(v) -> str:
+    if v is None or (isinstance(v, (float, np.floating)) and math.isnan(v)):
+        return "missing"
+    if type(v).__name__ in ("NAType", "NaTType"):  # pandas' missing values
+        return "missing"
+    if isinstance(v, str):
+        return "missing" if not v.strip() else "text"
+    if isinstance(v, bytes):  # blank is missing, as in a numpy bytes array
+        return "missing" if not v.strip() else "bytes"
+    if isinstance(v, (numbers.Number, np.number)):
+        return "number"
+    return type(v).__name__
+
+
+def group_strata(gcodes: np.ndarray, gnames, scodes: np.ndarray, snames) -> np.ndarray:
+    """The stratum of every group (its items' codes ``gcodes``, their strata ``scodes``);
+    a group with items in two strata is an error naming both."""
+    home = np.full(len(gnames), -1)
+    home[gcodes] = scodes
+    split = home[gcodes] != scodes
+    if split.any():
+        i = int(np.flatnonzero(split)[0])
+        g = plain(gnames[gcodes[i]])
+        s1, s2 = plain(snames[home[gcodes[i]]]), plain(snames[scodes[i]])
+        raise InputError(
+            f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group must lie "
+            "within one stratum (whole groups are resampled within it)", param="groups")
+    return home
