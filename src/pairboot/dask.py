@@ -12,13 +12,10 @@ scheduler.
 
 from __future__ import annotations
 
-import numbers
-import secrets
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pairboot.design import check_arguments
 from pairboot.errors import InputError
 from pairboot.itemkeys import item_keys
 from pairboot.many import _family
@@ -26,7 +23,7 @@ from pairboot.metrics import Metric
 from pairboot.multiple import CORRECTIONS
 from pairboot.partitioned import (
     PoissonPart,
-    _refuse,
+    check_before_reading,
     finish,
     finish_many,
     merge,
@@ -174,23 +171,6 @@ def _compute(obj, timeout: float | None):
     return _dask().compute(obj)[0]
 
 
-def _seed(seed) -> int:
-    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
-        return secrets.randbelow(2**32)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got "
-                         f"{seed!r}", param="seed")
-    return int(seed)
-
-
-def _check(n_resamples, confidence_level, method, paired, group_weighting) -> None:
-    """The arguments checked before any partition is read."""
-    _refuse(method, paired, group_weighting)
-    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
-                    confidence_level=confidence_level, method=method, seed=0,
-                    backend="auto", resampling="poisson")
-
-
 def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | None = "id",
             groups: str | None = None, strata: str | None = None, strata_weights=None,
             metric: str | Metric = "mean", n_resamples: int = 10_000,
@@ -226,9 +206,11 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     timeout : float, optional
         Seconds to wait for a distributed Client's result.
     """
-    _check(n_resamples, confidence_level, method, paired, group_weighting)
+    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
+                                method=method, seed=seed, paired=paired,
+                                group_weighting=group_weighting)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=_seed(seed), check_ids=check_ids)
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish(_compute(total, timeout), confidence_level=confidence_level,
                   method=method, strata_weights=strata_weights)
 
@@ -264,9 +246,11 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
         raise InputError(
             f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
             param="correction")
-    _check(n_resamples, confidence_level, method, paired, group_weighting)
+    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
+                                method=method, seed=seed, paired=paired,
+                                group_weighting=group_weighting)
     total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=_seed(seed), check_ids=check_ids)
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
                        correction=correction, lower_is_better=lower_is_better,
                        confidence_level=confidence_level, method=method,

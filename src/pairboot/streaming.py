@@ -21,19 +21,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import secrets
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from pairboot.design import check_arguments
 from pairboot.errors import InputError
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
 from pairboot.partitioned import (
     PoissonPart,
-    _refuse,
+    check_before_reading,
     finish,
     finish_many,
     merge,
@@ -223,12 +221,8 @@ def compare_files(
     order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
     """
     files = list(files)
-    _refuse(method, True, "items")  # before reading: what the sums cannot give
-    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
-                    confidence_level=confidence_level, method=method, seed=None,
-                    backend=backend, resampling="poisson")
-    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
-        seed = secrets.randbelow(2**32)
+    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
+                                method=method, seed=seed, backend=backend)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:
