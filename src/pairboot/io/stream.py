@@ -229,9 +229,9 @@ def _numbers(col, path: str, name: str, first: int) -> np.ndarray:
 
 
 def _text_array(col, path: str, name: str, first: int):
-    """The column as :func:`pairboot.io.to_label` reads it, as an Arrow string array:
-    text stripped, integers (and integral decimals) as their decimal text; a missing or
-    blank value is an error naming the row."""
+    """The column as :func:`pairboot.io.to_label` reads it (:func:`pairboot.io.arrow.labels`:
+    text stripped, integers as their decimal text), integral decimals as integers; a
+    missing or blank value is an error naming the row."""
     import pyarrow as pa  # noqa: PLC0415
     import pyarrow.compute as pc  # noqa: PLC0415
 
@@ -246,19 +246,16 @@ def _text_array(col, path: str, name: str, first: int):
             raise _row(path, name, first, i, f"{values[i]!r}: ids and labels must be text or "
                        "integers to be read in chunks")
         col = pa.array(values.astype(np.int64))
-    if pa.types.is_integer(col.type) or pa.types.is_boolean(col.type):
-        col = pc.cast(col, pa.string())
     elif pa.types.is_large_string(col.type):
         col = pc.cast(col, pa.string())
-    elif not pa.types.is_string(col.type):
+    text = arrow.labels(col)
+    if text is None:
         raise _row(path, name, first, 0, f"holds {col.type} values; ids and labels must be "
                    "text or integers")
-    col = arrow.strip(col)
-    blank = np.asarray(pc.equal(pc.utf8_length(col), 0))
-    if blank.any():
-        i = int(np.argmax(blank))
+    if text.null_count:  # (arrow.labels: blank text is missing)
+        i = int(np.flatnonzero(np.asarray(text.is_null()))[0])
         raise _row(path, name, first, i, "is blank (every row needs a value)")
-    return col
+    return text
 
 
 def _keys(col, path: str, name: str, first: int) -> np.ndarray:
