@@ -125,10 +125,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
 
 
 def _common_tasks(paths) -> list[str] | None:
-    """lm-eval: the tasks every input holds (None for single samples files)."""
+    """lm-eval: the tasks every input holds (None for single samples files); none in
+    common is the reader's error."""
     if not any(os.path.isdir(p) for p in paths):
         return None
-    tasks = pbio.harness.common_tasks(paths)
-    if not tasks:
-        raise InputError(f"{' and '.join(paths)} have no task in common")
-    return list(tasks)
+    return list(pbio.harness.common_tasks(paths))
