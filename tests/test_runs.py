@@ -2,7 +2,8 @@
 
 Tiers, as elsewhere in the suite:
 
-* external reference: Student's t of :mod:`pairboot.runs` against ``scipy.stats.t``;
+* external reference: Student's t and the chi-square quantile of :mod:`pairboot.runs`
+  against ``scipy.stats``;
 * oracles: the two-way analysis of variance, Satterthwaite's degrees of freedom and the
   projections recomputed here with plain loops (never with pairboot), and the exact
   bootstrap variance of a tiny items x runs table by enumerating every draw of the items
@@ -26,7 +27,7 @@ import pytest
 from scipy import stats
 
 import pairboot
-from pairboot.runs import t_quantile, t_sf
+from pairboot.runs import chi2_quantile, t_quantile, t_sf
 
 K_SIGMA = 4.5  # as in conftest: a two-sided false alarm rate of about 7e-6 per check
 small_sample = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
@@ -79,10 +80,13 @@ def sample_variance(values):
     return sum((v - m) ** 2 for v in values) / (len(values) - 1)
 
 
-def satterthwaite(terms, floor):
+def satterthwaite(terms, floor, runs=()):
     """Degrees of freedom of ``sum_k c_k MS_k`` from ``(c_k MS_k, df_k)`` pairs, as
-    pairboot defines them: Satterthwaite's formula (the subtracted ``MS_res`` included),
-    at least ``floor`` (the fewest degrees of freedom of a run term) and 1."""
+    pairboot defines them: Satterthwaite's formula (the subtracted ``MS_res`` included)
+    with the run terms (positions ``runs``) at ``MS df / chi2_df(1/3)``, at least
+    ``floor`` (the fewest degrees of freedom of a run term) and 1."""
+    terms = [(v * d / stats.chi2.ppf(1 / 3, d) if k in runs else v, d)
+             for k, (v, d) in enumerate(terms)]
     return max(floor, 1.0, sum(v for v, _ in terms) ** 2 / sum(v * v / d for v, d in terms))
 
 
@@ -102,8 +106,8 @@ def unpaired_oracle(ya, yb):
         res.append(ms_res)
     item = s2d - res[0] / len(ya[0]) - res[1] / len(yb[0])
     floor = min(len(ya[0]), len(yb[0])) - 1
-    return {"variance": variance, "df": satterthwaite(terms, floor), "item": item, "run": run,
-            "res": res}
+    return {"variance": variance, "df": satterthwaite(terms, floor, runs=(1, 3)), "item": item,
+            "run": run, "res": res}
 
 
 def paired_oracle(ya, yb):
@@ -114,7 +118,7 @@ def paired_oracle(ya, yb):
     c = 1.0 / (n * r)
     return {"variance": (ms_item + ms_run - ms_res) * c,
             "df": satterthwaite([(ms_item * c, n - 1), (ms_run * c, r - 1),
-                                 (-ms_res * c, (n - 1) * (r - 1))], r - 1),
+                                 (-ms_res * c, (n - 1) * (r - 1))], r - 1, runs=(1,)),
             "item": (ms_item - ms_res) / r, "run": [(ms_run - ms_res) / n], "res": [ms_res]}
 
 
@@ -143,6 +147,15 @@ def test_t_against_scipy(df):
 def test_t_quantile_refuses_p_outside_0_1():
     with pytest.raises(ValueError, match="p must be in"):
         t_quantile(1.0, 3)
+    with pytest.raises(ValueError, match="p must be in"):
+        chi2_quantile(0.0, 3)
+
+
+@pytest.mark.parametrize("df", [0.5, 1, 2, 2.7, 4, 49, 199, 10_000])
+def test_chi2_quantile_against_scipy(df):
+    for p in (1e-10, 1e-6, 0.01, 1 / 3, 0.5, 0.975, 1 - 1e-9):
+        want = stats.chi2.ppf(p, df)
+        assert chi2_quantile(p, df) == pytest.approx(want, rel=1e-10), p
 
 
 # --- the analysis of variance against the oracle -----------------------------------------
@@ -449,13 +462,11 @@ def test_seeds_coverage_and_projection(runs):
 
 # Satterthwaite's degrees of freedom are estimated from the data.  When one run term with
 # few degrees of freedom carries most of V (paired runs; or one system's seeds alone), the
-# estimated df are too large exactly when that term is underestimated, and the t interval
-# under-covers a little at 3 seeds.  Measured on 3,000 data sets each (the analysis only):
-# paired runs 0.924 at 3 seeds, 0.946 at 5; a seed effect in B only 0.929 at 3 seeds
-# (with the positive-terms-only df tried before: 0.888 and 0.914; with the true df
-# about 0.96).  These tests pin that shortfall: at least 0.90 (and at most 0.97), so that
-# a change making it worse fails; issue 16's own design keeps the [0.93, 0.97] band above.
-FEW_SEEDS_FLOOR = 0.90
+# plug-in df are too large exactly when that term comes out small, and the t interval
+# under-covered at 3 seeds (paired runs 0.924, a seed effect in B only 0.929, on 3,000
+# data sets).  With the run mean squares at the upper end of a one-sided 2/3 interval in
+# the df formula (pairboot.runs._satterthwaite), the same data sets give 0.942 and 0.946;
+# the issue's band [0.93, 0.97] holds for these designs too.
 
 
 @pytest.mark.slow
@@ -468,7 +479,7 @@ def test_paired_runs_coverage(runs):
                                        seed=k))
                for k in range(N_SIM))
     print(f"\npaired runs, {runs} seeds: coverage {hits / N_SIM:.4f}", end="")
-    assert (FEW_SEEDS_FLOOR if runs == 3 else 0.93) <= hits / N_SIM <= 0.97
+    assert 0.93 <= hits / N_SIM <= 0.97
 
 
 @pytest.mark.slow
@@ -480,4 +491,4 @@ def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
         a, b = simulate(rng, N_ITEMS, 3, sd_seed_a=0.0)  # e.g. A is not trained
         hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k))
     print(f"\nseed effect in B only, 3 seeds: coverage {hits / N_SIM:.4f}", end="")
-    assert FEW_SEEDS_FLOOR <= hits / N_SIM <= 0.97
+    assert 0.93 <= hits / N_SIM <= 0.97
