@@ -53,3 +53,51 @@ def assert_one_line_error(proc, *words):
     for w in words:
         assert w in err, (w, err)
     return err
+
+
+# --- small harness logs ---------------------------------------------------------------------
+
+
+def lm_eval_output(folder, tasks: dict, model: str = "org__m", order=None,
+                   time: str = "2026-01-01T00-00-00.000000"):
+    """An lm-eval ``--output_path`` folder: ``folder/<model>/samples_<task>_<time>.jsonl``
+    per task, a row per document (``doc_id`` i, filter ``none``, metric ``acc`` =
+    ``tasks[task][i]``), rows in ``order`` (default: by doc_id); no results file."""
+    import json  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    out = Path(folder) / model
+    out.mkdir(parents=True, exist_ok=True)
+    for task, values in tasks.items():
+        rows = range(len(values)) if order is None else order
+        (out / f"samples_{task}_{time}.jsonl").write_text("".join(
+            json.dumps({"doc_id": int(i), "filter": "none", "metrics": ["acc"],
+                        "acc": float(values[i])}) + "\n" for i in rows))
+    return Path(folder)
+
+
+def inspect_log(path, model: str, values, subjects=None, task: str = "quiz"):
+    """An Inspect log of ``values`` (samples x epochs of "C"/"I"/"P" or numbers; sample
+    ids 1, 2, ...) scored by ``match``: a JSON log when ``path`` ends in ``.json``, else
+    an ``.eval`` zip; ``subjects``, a metadata ``subject`` per sample."""
+    import json  # noqa: PLC0415
+    import zipfile  # noqa: PLC0415
+
+    n, epochs = len(values), len(values[0])
+    samples = [{"id": i + 1, "epoch": e + 1,
+                "scores": {"match": {"value": values[i][e]}},
+                "metadata": {} if subjects is None else {"subject": str(subjects[i])}}
+               for i in range(n) for e in range(epochs)]
+    spec = {"task": task, "model": model, "config": {"epochs": epochs},
+            "dataset": {"samples": n}, "scorers": [{"name": "match"}]}
+    head = {"version": 2, "status": "success", "plan": {}, "results": {}, "stats": {}}
+    if str(path).endswith(".json"):
+        with open(path, "w") as f:
+            json.dump({**head, "eval": spec, "samples": samples}, f)
+        return path
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": spec}))
+        for s in samples:
+            z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
+        z.writestr("header.json", json.dumps({**head, "eval": spec}))
+    return path

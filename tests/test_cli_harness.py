@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, run_in_process
+from helpers import assert_one_line_error, inspect_log, run_in_process
 
 import pairboot
 from pairboot.io import harness
@@ -233,30 +233,13 @@ def test_sacrebleu_on_the_command_line(tmp_path):
 def _inspect_logs(tmp_path):
     """An .eval log (model/a) and a JSON log (model/b) of 60 samples, two epochs each,
     C/I/P values and a metadata ``subject``; their values (items x epochs) and subjects."""
-    import zipfile  # noqa: PLC0415
-
     rng = np.random.default_rng(13)
     n = 60
     subjects = rng.choice(["math", "law", "art"], n)
     values = {m: rng.choice(["C", "I", "P"], (n, 2), p=[p, 0.8 - p, 0.2])
               for m, p in (("model/a", 0.4), ("model/b", 0.55))}
-
-    def samples(model):
-        return [{"id": i + 1, "epoch": e + 1, "scores": {"match": {"value": values[model][i, e]}},
-                 "metadata": {"subject": str(subjects[i])}} for i in range(n) for e in range(2)]
-
-    def spec(model):
-        return {"task": "quiz", "model": model, "config": {"epochs": 2},
-                "dataset": {"samples": n}, "scorers": [{"name": "match"}]}
-
-    head = {"version": 2, "status": "success", "plan": {}, "results": {}, "stats": {}}
-    with zipfile.ZipFile(tmp_path / "a.eval", "w") as z:
-        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": spec("model/a")}))
-        for s in samples("model/a"):
-            z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
-        z.writestr("header.json", json.dumps({**head, "eval": spec("model/a")}))
-    (tmp_path / "b.json").write_text(json.dumps(
-        {**head, "eval": spec("model/b"), "samples": samples("model/b")}))
+    inspect_log(tmp_path / "a.eval", "model/a", values["model/a"].tolist(), subjects)
+    inspect_log(tmp_path / "b.json", "model/b", values["model/b"].tolist(), subjects)
     numbers = {m: np.vectorize({"C": 1.0, "I": 0.0, "P": 0.5}.get)(v)
                for m, v in values.items()}
     return tmp_path / "a.eval", tmp_path / "b.json", numbers, subjects

@@ -6,6 +6,11 @@ It reads and aligns the inputs (:mod:`pairboot.io`), calls ``compare`` and write
     pairboot compare base.csv new.csv --id id --score score     # a file per system
     pairboot compare runs.csv --a base --b new [--id id]        # a column per system
 
+and a family (more files, ``--systems``, ``--baseline``, ...) through
+:func:`pairboot.compare_many`.  Several runs per system: long tables with ``--run COL
+--runs seeds|samples`` (:mod:`~pairboot.cli.runs`), or harness logs written ``NAME=PATH``
+with ``--runs`` (:mod:`~pairboot.cli.harness`).
+
 - :mod:`~pairboot.cli.parser` — the options, and how messages spell compare()'s arguments;
 - :mod:`~pairboot.cli.inputs` — from the options to compare()'s inputs;
 - :mod:`~pairboot.cli.output` — ``--output`` checked before the run, written atomically;
@@ -29,7 +34,7 @@ from collections.abc import Sequence
 
 import pairboot
 import pairboot.io as pbio
-from pairboot.cli.harness import load_harness, wants_harness
+from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import ManyInputs, load_inputs, load_many, many_systems, metric_option
 from pairboot.cli.output import check_output, check_plot, input_files, write_plot, write_report
 from pairboot.cli.parser import (
@@ -43,7 +48,7 @@ from pairboot.cli.parser import (
     parse,
 )
 from pairboot.cli.progress import ProgressBar, read_progress
-from pairboot.cli.runs import load_runs
+from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stream import stream_compare
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext, decision, render, render_family
@@ -63,6 +68,8 @@ def run_compare(args) -> int:
             f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
             f"interval give --level {args.level / 100:g})"
         )
+    if named_inputs(args.files) is not None:
+        check_named(args)
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     args.plot_kind = check_plot(args.plot, input_files(args)) if args.plot else None
     args.metric_object = metric_option(args.metric)
@@ -72,11 +79,14 @@ def run_compare(args) -> int:
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
+        if many_systems(args):
+            return run_many(args, how, load_runs_many(args))
         return run_runs(args, how)
     logs = wants_harness(args)
     if (args.runs is not None or args.paired_runs) and not logs:
         raise InputError("--runs and --paired-runs need --run (the column naming each "
-                         "row's run), or Inspect logs (epochs) with --runs samples")
+                         "row's run), harness logs written NAME=PATH (a log per run), or "
+                         "Inspect logs (epochs) with --runs samples")
     if many_systems(args) and not logs:
         return run_many(args, how)
     status = read_progress(not args.no_progress)
@@ -103,7 +113,7 @@ def run_compare(args) -> int:
         method=args.method,
         seed=args.seed,
         **_resampling(args, inputs.ids),
-        **({"runs": args.runs} if args.runs is not None else {}),
+        **_runs(args),
         progress=bar,
     ))
     return _report(args, how, result, inputs.context)
@@ -114,7 +124,14 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
 
     With ``--plan``, the plan's settings are the run's, its group and stratum columns
     are read, and any option given on the command line must be the plan's.  ``inputs``:
-    already read (harness logs)."""
+    already read (harness logs, runs); with ``--runs``, every system's values are items x
+    runs."""
+    if args.fail_if is not None:
+        raise InputError("--fail-if decides between two systems; for a family, read the "
+                         "adjusted p-values in the report (or compare two systems)")
+    if args.plan is not None and args.runs is not None:
+        raise InputError("--plan with --runs: a plan does not fix several runs per system "
+                         "yet")
     plan = pairboot.read_plan(args.plan) if args.plan is not None else None
     if plan is not None:
         args.group = args.group if args.group is not None else plan.group
@@ -135,7 +152,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             "strata": inputs.strata, "strata_weights": inputs.strata_weights,
             "metric": args.metric_object, "n_resamples": args.resamples,
             "confidence_level": args.level, "method": args.method, "seed": args.seed,
-            **_resampling(args, inputs.ids),
+            **_resampling(args, inputs.ids), **_runs(args),
         }
     else:
         given = given_options(args)
@@ -172,9 +189,9 @@ def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, context = load_runs(args)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
-        a, b, runs=args.runs, paired_runs=args.paired_runs, metric=args.metric_object,
-        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
-        seed=args.seed, progress=bar, **_resampling(args, ids)))
+        a, b, runs=args.runs, paired_runs=args.paired_runs, paired=not args.unpaired,
+        metric=args.metric_object, n_resamples=args.resamples, confidence_level=args.level,
+        method=args.method, seed=args.seed, progress=bar, **_resampling(args, ids)))
     return _report(args, how, result, context)
 
 
@@ -232,6 +249,17 @@ def _resampling(args, ids) -> dict:
     if args.resampling in (None, "classic"):
         return {}
     return {"resampling": args.resampling, "ids": ids}
+
+
+def _runs(args) -> dict:
+    """The runs keywords (``--runs``, ``--paired-runs``: the API refuses the latter alone);
+    nothing without them."""
+    if args.runs is None and not args.paired_runs:
+        return {}
+    if args.paired_runs and args.runs == "samples":
+        raise InputError("--paired-runs is for --runs seeds: samples have no meaning across "
+                         "items")
+    return {"runs": args.runs, "paired_runs": args.paired_runs}
 
 
 def _resampled(args, total: int, run):

@@ -86,9 +86,6 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
     if args.a is not None or args.b is not None:
         raise InputError("--a/--b name two systems; with several, give a file per system "
                          "or --systems COLS")
-    if args.fail_if is not None:
-        raise InputError("--fail-if decides between two systems; for a family, read the "
-                         "adjusted p-values in the report (or compare two systems)")
     _check_common(args, files)
     stats = stat_names(args)
     if args.systems is not None:

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from pairboot.cli.harness import named_inputs
 from pairboot.errors import InputError
 from pairboot.io import STDIN
 
@@ -97,8 +98,10 @@ def _stdin_is(path: str) -> bool:
 
 
 def input_files(args) -> list[str]:
-    """Every file the run reads: the data, a stratum-weights file, a metric module."""
-    files = list(args.files)
+    """Every file the run reads: the data (the paths of ``NAME=PATH`` logs), a
+    stratum-weights file, a metric module."""
+    named = named_inputs(args.files)
+    files = list(args.files) if named is None else [path for _, path in named]
     if args.stratum_weights is not None and os.path.isfile(args.stratum_weights):
         files.append(args.stratum_weights)
     module = args.metric.rpartition(":")[0]

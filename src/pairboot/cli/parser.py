@@ -60,6 +60,8 @@ OPTIONS: dict[str, Spelling] = {
     "format": _option("--from"),
     "runs": _option("--runs"),
     "paired_runs": lambda value: "--paired-runs",
+    "correction": _option("--correction"),
+    "baseline": _option("--baseline"),
     "group": _option("--group"),
     "stratum": _option("--stratum"),
     "score": _option("--score"),
@@ -153,14 +155,22 @@ def build_parser() -> argparse.ArgumentParser:
         "  pairboot compare base.csv new.csv --id id --group topic --stratum source\n"
         "  pairboot compare ner.csv --a base --b new --metric f1 --stats tp,fp,fn\n"
         "  pairboot compare base.jsonl v1.jsonl v2.jsonl --id id --score acc --baseline base\n"
-        "  pairboot compare runs.csv --systems base,v1,v2 --id id",
+        "  pairboot compare runs.csv --systems base,v1,v2 --id id\n"
+        "  pairboot compare long.csv --systems base,v1,v2 --id id --run seed \\\n"
+        "                   --runs seeds --correction holm\n"
+        "\n"
+        "several logs per system, written NAME=PATH (paths sharing a NAME are the runs of\n"
+        "one system, in this order; any format --from reads; needs --runs):\n"
+        "  pairboot compare base=out/base_seed1 base=out/base_seed2 new=out/new_seed1 \\\n"
+        "                   new=out/new_seed2 --runs seeds --score acc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     for name in (None, "store"):  # every option with a value is given at most once
         p.register("action", name, _Once)
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="BASE NEW [MORE...] (one file per system) or RUNS (one file, with "
-                   "--a and --b, or --systems)")
+                   "--a and --b, or --systems); harness logs as NAME=PATH with --runs: "
+                   "the logs sharing a NAME are one system's runs")
     logs = p.add_argument_group(
         "harness logs", "lm-evaluation-harness, Inspect AI, COMET, sacrebleu, WMT and "
         "trec_eval outputs, and plain tables; --score names the metric, scorer or measure")
@@ -227,14 +237,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="draw A's and B's items independently (for contrast)")
     several = p.add_argument_group(
         "several runs per system", "training seeds or sampled generations: one row per "
-        "item and run; the interval covers the run-to-run variation too")
+        "item and run (--run), or a harness log per run (NAME=PATH); the interval covers "
+        "the run-to-run variation too")
     several.add_argument("--run", metavar="COL", help="the column naming each row's run")
     several.add_argument("--runs", choices=("seeds", "samples"), default=None,
                          help="seeds: separate runs that scored every item; samples: "
                          "sampled generations per item (items' means compared)")
     several.add_argument("--paired-runs", action="store_true",
                          help="with --runs seeds: run r of A and of B share their seed "
-                         "(runs matched by label)")
+                         "(runs matched by label; NAME=PATH logs by their order)")
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")

@@ -1,11 +1,14 @@
 """``pairboot compare --run COL --runs seeds|samples``: long tables of several runs.
 
-One row per item and run: one file with both systems' columns (``--a``, ``--b``) or a file
-per system (``--score``), each with the item id (``--id``) and the run (``--run``).  The
-rows become each system's items x runs table, items in the first file's order, runs in
-order of first appearance; for ``seeds`` every item must have every run (the message names
-the first missing cell), for ``samples`` a missing cell is NaN.  Two files may have
-different runs, unless ``--paired-runs`` (then runs are matched by their labels).
+One row per item and run: one file with the systems' columns (``--a`` and ``--b``, or
+``--systems`` for a family) or a file per system (``--score``; more than two files, or a
+family option, make a family), each with the item id (``--id``) and the run (``--run``).
+The rows become each system's items x runs table, items in the first file's order, runs
+in order of first appearance; for ``seeds`` every item must have every run (the message
+names the first missing cell), for ``samples`` a missing cell is NaN.  Files may have
+different runs, unless ``--paired-runs`` (then every file must have the first file's run
+labels, and runs are matched by them).  A family goes to :func:`pairboot.compare_many`
+with ``runs=``.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ import os
 import numpy as np
 
 import pairboot.io as pbio
-from pairboot.cli.inputs import _context
+from pairboot.cli.inputs import ManyInputs, _context, _names, _split
 from pairboot.errors import InputError
 
-__all__ = ["load_runs"]
+__all__ = ["load_runs", "load_runs_many", "samples_note"]
 
 
 def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
-           order: dict | None, runs: list | None):
-    """Per score column an items x runs table; the items' order; the runs' labels."""
+           order: dict | None):
+    """Per score column an items x runs table (runs in order of first appearance); the
+    items' order (``order``, when given: the first file's); the runs' labels."""
     table.check_columns([id_col, run_col, *score_cols])
     ids = [str(v) if v is not None else None for v in pbio.label_column(table, id_col)]
     labels = [str(v) if v is not None else None for v in pbio.label_column(table, run_col)]
@@ -35,20 +39,16 @@ def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
         order = {}
         for v in ids:
             order.setdefault(v, len(order))
-    if runs is None:
-        runs = list(dict.fromkeys(labels))
+    runs = list(dict.fromkeys(labels))
     run_index = {r: j for j, r in enumerate(runs)}
     values = [pbio.numeric_column(table, c) for c in score_cols]
     out = [np.full((len(order), len(runs)), np.nan) for _ in score_cols]
     seen = np.zeros((len(order), len(runs)), dtype=bool)
     for row, (item, run) in enumerate(zip(ids, labels)):
-        i, j = order.get(item), run_index.get(run)
+        i, j = order.get(item), run_index[run]
         if i is None:
             raise InputError(f"{table.path}, {table.where(row)}: item {item!r} is not in the "
                              "first file")
-        if j is None:
-            raise InputError(f"{table.path}, {table.where(row)}: run {run!r} is not a run of "
-                             "the first file (--paired-runs matches runs by label)")
         if seen[i, j]:
             raise InputError(f"{table.path}, {table.where(row)}: item {item!r}, run {run!r} "
                              "appears twice")
@@ -64,33 +64,106 @@ def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
     return out, order, runs
 
 
-def load_runs(args):
-    """``(a, b, ids, context)``: the systems' items x runs tables of the command line."""
+def _check(args) -> None:
+    """What every long table of runs needs, and the options it cannot honour."""
     if args.runs is None:
         raise InputError("--run needs --runs seeds or --runs samples")
     if args.id is None:
         raise InputError("--run needs --id (the item of every row)")
-    files = list(args.files)
+    for option, given in (("--group", args.group), ("--stratum", args.stratum),
+                          ("--stats", args.stats)):
+        if given is not None:
+            raise InputError(f"{option} with --run: long tables of runs are read as one "
+                             "score column per system on plain items, without "
+                             f"{option} (not supported yet)")
+
+
+def _per_file(args, files: list[str]):
+    """A file per system: each one's items x runs table (the first file's items and,
+    under --paired-runs, its runs' labels), the items' order, and the tables read."""
+    score = args.score or "score"
     tables = [pbio.read_table(f) for f in files]
-    if len(tables) == 1:
+    (first,), order, runs = _pivot(tables[0], args.id, args.run, [score], args.runs, None)
+    values = [first]
+    for path, table in zip(files[1:], tables[1:]):
+        (v,), _, own = _pivot(table, args.id, args.run, [score], args.runs, order)
+        if args.paired_runs:  # run r of every file: the runs with the first file's labels
+            if set(own) != set(runs):
+                raise InputError(f"{path} has the runs {', '.join(map(repr, own))} but "
+                                 f"{files[0]} {', '.join(map(repr, runs))}: --paired-runs "
+                                 "matches runs by label, so every file needs the same runs")
+            v = np.ascontiguousarray(v[:, [own.index(r) for r in runs]])
+        missing = len(order) - int((~np.isnan(v)).any(axis=1).sum())
+        if missing:
+            raise InputError(f"{path} scores {len(order) - missing} of the {len(order)} "
+                             f"items of {files[0]}: the files must score the same items")
+        values.append(v)
+    return values, order, tables
+
+
+def samples_note(tables) -> tuple[str, ...]:
+    """For ``--runs samples``: what the items' scores are, and how many samples they have
+    (the family's report says nothing else about the runs)."""
+    counts = [int(c) for t in tables for c in (~np.isnan(t)).sum(axis=1)]
+    spread = f"{min(counts)}" if min(counts) == max(counts) else \
+        f"{min(counts)} to {max(counts)}"
+    return (f"--runs samples: each system's score on an item is the mean of its samples "
+            f"({spread} per item and system), and the items' means are compared",)
+
+
+def load_runs(args):
+    """``(a, b, ids, context)``: the systems' items x runs tables of the command line."""
+    _check(args)
+    files = list(args.files)
+    if len(files) == 1:
         if args.a is None or args.b is None:
             raise InputError("with one file, give --a COL and --b COL")
-        (a, b), order, _ = _pivot(tables[0], args.id, args.run, [args.a, args.b], args.runs,
-                                  None, None)
+        (a, b), order, _ = _pivot(pbio.read_table(files[0]), args.id, args.run,
+                                  [args.a, args.b], args.runs, None)
         names = (args.a, args.b)
-    elif len(tables) == 2:
-        score = args.score or "score"
-        (a,), order, runs = _pivot(tables[0], args.id, args.run, [score], args.runs, None,
-                                   None)
-        (b,), order_b, _ = _pivot(tables[1], args.id, args.run, [score], args.runs, order,
-                                  runs if args.paired_runs else None)
-        missing = len(order) - int((~np.isnan(b)).any(axis=1).sum())
-        if missing:
-            raise InputError(f"{files[1]} scores {len(order) - missing} of the {len(order)} "
-                             f"items of {files[0]}: the files must score the same items")
+    elif len(files) == 2:
+        (a, b), order, _ = _per_file(args, files)
         names = tuple(os.path.basename(f) for f in files)
     else:
         raise InputError("--run compares two systems: one file with --a and --b, or two")
     context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(files),
                        layout=f"one row per item and run ({args.run!r})", notes=())
     return a, b, list(order), context
+
+
+def load_runs_many(args) -> ManyInputs:
+    """A family of systems with several runs each: one file with ``--systems`` (a column
+    per system) or a file per system (``--score``), as :class:`ManyInputs` whose values
+    are the systems' items x runs tables."""
+    _check(args)
+    files = list(args.files)
+    if args.a is not None or args.b is not None:
+        raise InputError("--a/--b name two systems; with several, give --systems COLS or "
+                         "a file per system")
+    if args.systems is not None:
+        if len(files) != 1:
+            raise InputError(f"--systems names the columns of one file, got {len(files)} files")
+        if args.score is not None:
+            raise InputError("--score is for a file per system; with --systems the columns "
+                             "are the systems'")
+        columns = _split(args.systems, "--systems")
+        if len(columns) < 2:
+            raise InputError("--systems needs at least two columns")
+        names = _names(args, columns)
+        table = pbio.read_table(files[0])
+        values, order, _ = _pivot(table, args.id, args.run, columns, args.runs, None)
+        paths = (table.path,)
+        layout = f"one row per item and run ({args.run!r}), a column per system"
+    else:
+        if len(files) < 2:
+            raise InputError("with one file, give --systems COLS (or --a and --b)")
+        stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
+                 for f in files]
+        names = _names(args, stems)
+        values, order, tables = _per_file(args, files)
+        paths = tuple(t.path for t in tables)
+        layout = f"one row per item and run ({args.run!r}), a file per system"
+    return ManyInputs(
+        names=tuple(names), values=tuple(values), groups=None, strata=None,
+        strata_weights=None, files=paths, layout=layout,
+        notes=samples_note(values) if args.runs == "samples" else (), ids=list(order))
