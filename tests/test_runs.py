@@ -80,12 +80,13 @@ def sample_variance(values):
     return sum((v - m) ** 2 for v in values) / (len(values) - 1)
 
 
-def satterthwaite(terms, floor, runs=()):
+def satterthwaite(terms, floor, runs=(), alpha=0.05):
     """Degrees of freedom of ``sum_k c_k MS_k`` from ``(c_k MS_k, df_k)`` pairs, as
-    pairboot defines them: Satterthwaite's formula (the subtracted ``MS_res`` included)
-    with the run terms (positions ``runs``) at ``MS df / chi2_df(1/3)``, at least
-    ``floor`` (the fewest degrees of freedom of a run term) and 1."""
-    terms = [(v * d / stats.chi2.ppf(1 / 3, d) if k in runs else v, d)
+    pairboot defines them for a two-sided interval at ``1 - alpha``: Satterthwaite's
+    formula (the subtracted ``MS_res`` included) with the run terms (positions ``runs``)
+    at ``MS df / chi2_df(min(1/2, sqrt(2 alpha)))``, at least ``floor`` (the fewest degrees of
+    freedom of a run term) and 1."""
+    terms = [(v * d / stats.chi2.ppf(min(0.5, math.sqrt(2 * alpha)), d) if k in runs else v, d)
              for k, (v, d) in enumerate(terms)]
     return max(floor, 1.0, sum(v for v, _ in terms) ** 2 / sum(v * v / d for v, d in terms))
 
@@ -107,7 +108,8 @@ def unpaired_oracle(ya, yb):
     item = s2d - res[0] / len(ya[0]) - res[1] / len(yb[0])
     floor = min(len(ya[0]), len(yb[0])) - 1
     return {"variance": variance, "df": satterthwaite(terms, floor, runs=(1, 3)), "item": item,
-            "run": run, "res": res}
+            "run": run, "res": res,
+            "df_at": lambda alpha: satterthwaite(terms, floor, runs=(1, 3), alpha=alpha)}
 
 
 def paired_oracle(ya, yb):
@@ -182,9 +184,12 @@ def test_seeds_variance_and_df_match_the_anova():
     half = stats.t.ppf(0.975, want["df"]) * math.sqrt(want["variance"])
     assert res.confidence_interval.low == pytest.approx(res.estimate - half, rel=1e-9)
     assert res.confidence_interval.high == pytest.approx(res.estimate + half, rel=1e-9)
-    assert res.p_value == pytest.approx(
-        2 * stats.t.sf(abs(res.estimate) / math.sqrt(want["variance"]), want["df"]),
-        rel=1e-9)
+    # the p-value is the level whose interval ends at 0: 2 P(T > |t|) with the df at it
+    t = abs(res.estimate) / math.sqrt(want["variance"])
+    assert res.p_value == pytest.approx(2 * stats.t.sf(t, want["df_at"](res.p_value)),
+                                        rel=1e-8)
+    assert 2 * stats.t.sf(t, want["df_at"](res.p_value * 1.001)) < res.p_value * 1.001
+    assert 2 * stats.t.sf(t, want["df_at"](res.p_value / 1.001)) > res.p_value / 1.001
     # the replicates are rescaled to V
     assert np.var(res.bootstrap_distribution, ddof=1) == pytest.approx(want["variance"],
                                                                        rel=1e-12)
@@ -324,10 +329,9 @@ def test_paired_runs_with_a_constant_shift_is_a_point():
 @pytest.mark.parametrize(
     ("keywords", "param"),
     [
-        ({"runs": "samples", "metric": "f1"}, "metric"),
-        ({"runs": "seeds", "metric": "f1"}, "a"),  # a pooled metric needs statistics
-        ({"runs": "seeds", "groups": np.array([0, 0, 1, 1, 2])}, "groups"),
-        ({"runs": "seeds", "strata": np.array([0, 0, 1, 1, 1])}, "strata"),
+        ({"runs": "samples", "metric": "f1"}, "a"),  # a pooled metric needs statistics
+        ({"runs": "seeds", "metric": "f1"}, "a"),
+        ({"runs": "seeds", "groups": np.array([0, 0, 0, 0, 0])}, "groups"),  # one group
         ({"runs": "seeds", "method": "bca"}, "method"),
         ({"runs": "seeds", "paired_runs": True}, "paired_runs"),  # 3 runs and 4
         ({"runs": "samples", "paired_runs": True}, "paired_runs"),

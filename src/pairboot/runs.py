@@ -3,8 +3,8 @@
 ``compare(a, b, runs="seeds" | "samples")`` takes each system's scores as items x runs.
 The estimate is the difference of the grand means; its variance comes from the two-way
 (items x runs) analysis of variance, and the interval is a t interval with Satterthwaite's
-degrees of freedom (the run mean squares taken at an upper bound, see
-:func:`_satterthwaite`):
+degrees of freedom (the run mean squares taken at an upper bound that depends on the
+level, see :func:`_satterthwaite`):
 
 * ``"seeds"``, runs unpaired (system s has ``R_s`` runs)::
 
@@ -36,8 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError, SmallSampleWarning
+from pairboot.layout import Layout
 
-__all__ = ["RUNS", "RunsInfo", "analyse", "chi2_quantile", "t_quantile", "t_sf"]
+__all__ = ["RUNS", "RunsInfo", "analyse", "chi2_quantile", "run_term_level", "t_quantile",
+           "t_sf", "t_sf_array"]
 
 RUNS = ("seeds", "samples")
 
@@ -89,6 +91,52 @@ def t_sf(t: float, df: float) -> float:
         return 0.5 * math.erfc(t / math.sqrt(2.0))
     tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
     return tail if t >= 0 else 1.0 - tail
+
+
+def t_sf_array(t: np.ndarray, df: float) -> np.ndarray:
+    """:func:`t_sf` for an array of ``t`` (one ``df``): the continued fraction evaluated
+    on all of them at once (for the draws of :mod:`pairboot.multirun`'s max-t)."""
+    t = np.asarray(t, dtype=np.float64)
+    if math.isinf(df):
+        return np.array([t_sf(v, df) for v in t.ravel()]).reshape(t.shape)
+    x = df / (df + t * t)
+    a, b = df / 2.0, 0.5
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        front = np.exp(log_front + a * np.log(x) + b * np.log1p(-x))
+        direct = x < (a + 1.0) / (a + b + 2.0)
+        ib = np.where(direct, front * _betacf_array(a, b, x) / a,
+                      1.0 - front * _betacf_array(b, a, 1.0 - x) / b)
+    ib = np.where(x <= 0.0, 0.0, np.where(x >= 1.0, 1.0, ib))
+    tail = 0.5 * ib
+    return np.where(t >= 0, tail, 1.0 - tail)
+
+
+def _betacf_array(a: float, b: float, x: np.ndarray) -> np.ndarray:
+    """:func:`_betacf` on an array of ``x``."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+
+    def guard(v):
+        return np.where(np.abs(v) < tiny, tiny, v)
+
+    c = np.ones_like(x)
+    d = 1.0 / guard(1.0 - qab * x / qap)
+    h = d.copy()
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 / guard(1.0 + aa * d)
+        c = guard(1.0 + aa / c)
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 / guard(1.0 + aa * d)
+        c = guard(1.0 + aa / c)
+        delta = d * c
+        h *= delta
+        if np.all(np.abs(delta - 1.0) < 1e-15):
+            break
+    return h
 
 
 def t_quantile(p: float, df: float) -> float:
@@ -190,25 +238,30 @@ def _two_way(y: np.ndarray) -> dict:
     return {"item": ms_item, "run": ms_run, "res": ms_res, "n": n, "r": r}
 
 
-RUN_TERM_LEVEL = 1.0 / 3.0
-"""Each run mean square enters the degrees of freedom at ``MS df / chi2_df(1/3)``, the
-upper end of a one-sided 2/3 interval for its expectation (see :func:`_satterthwaite`)."""
+def run_term_level(alpha: float) -> float:
+    """The level at which a run mean square enters the degrees of freedom, for a two-sided
+    interval at ``1 - alpha``: ``sqrt(2 alpha)``, at most 1/2 (0.32 at 95%, 0.13 at
+    99.2%).  See :func:`_satterthwaite`."""
+    return min(0.5, math.sqrt(2.0 * alpha))
 
 
-def _satterthwaite(terms: list[tuple[float, float, bool]], floor: float = 1.0) -> float:
+def _satterthwaite(terms: list[tuple[float, float, bool]], floor: float = 1.0,
+                   alpha: float = 0.05) -> float:
     """Degrees of freedom of ``sum c_k MS_k`` given ``(c_k MS_k, df_k, is_run)`` triples:
     Satterthwaite's formula, at least ``floor``.
 
     The plug-in formula is too large exactly when a few-df run term happens to come out
-    small, and then the t interval under-covers (0.924 for paired runs at 3 seeds).  So a
-    run mean square enters the formula (not ``V``) at the upper end of a one-sided 2/3
-    interval for its expectation, ``MS df / chi2_df(1/3)`` (2.5 MS at 2 df, 1.1 MS at
-    50): 0.942 there, and 0.958 instead of 0.952 in the issue's design (docs/runs.md).
-    The callers floor it at the fewest degrees of freedom of a run term (``R_s - 1``): with
-    the subtracted ``MS_res`` the formula falls far below that when the run variance is
-    small next to the residual one (0.16 at three runs: an interval of +-750,000 on scores
-    of sd 1)."""
-    scaled = [(value * dof / chi2_quantile(RUN_TERM_LEVEL, dof) if is_run else value, dof)
+    small, and then the t interval under-covers (0.924 for paired runs at 3 seeds), the
+    more so the further out in the tail (0.986 at 99.2%).  So a run mean square enters
+    the formula (not ``V``) at the upper end of a one-sided interval for its expectation,
+    ``MS df / chi2_df(p)`` with ``p = sqrt(2 alpha)`` (:func:`run_term_level`; 2.5 MS at
+    2 df and 95%, 1.1 MS at 50): 0.942 and 0.991 there, 0.958 instead of 0.952 in the
+    issue's design (docs/runs.md).  The callers floor it at the fewest degrees of freedom
+    of a run term (``R_s - 1``): with the subtracted ``MS_res`` the formula falls far
+    below that when the run variance is small next to the residual one (0.16 at three
+    runs: an interval of +-750,000 on scores of sd 1)."""
+    level = run_term_level(alpha)
+    scaled = [(value * dof / chi2_quantile(level, dof) if is_run else value, dof)
               for value, dof, is_run in terms]
     total = sum(value for value, _ in scaled)
     denom = sum(value * value / dof for value, dof in scaled if dof > 0)
@@ -243,6 +296,56 @@ class RunsInfo:
     bootstrap_variance: float = math.nan
     """``"seeds"``: the two-way bootstrap's own variance of the replicates, before they
     are rescaled to ``variance`` (it shrinks the run term by about ``(R - 1) / R``)."""
+    terms: tuple = ()
+    """``"seeds"``: the ``(c_k MS_k, df_k, is_run)`` terms of ``V`` (for :meth:`df_at`)."""
+    df_floor: float = 1.0
+
+    def df_at(self, alpha: float) -> float:
+        """The degrees of freedom for a two-sided interval at ``1 - alpha`` (they depend on
+        the level a little: :func:`_satterthwaite`)."""
+        if not self.terms:
+            return self.degrees_of_freedom
+        return _satterthwaite(list(self.terms), floor=self.df_floor, alpha=alpha)
+
+    def interval(self, estimate: float, alpha: float) -> tuple[float, float]:
+        """``estimate +- t(1 - alpha / 2; df_at(alpha)) sqrt(V)`` (the point when ``V`` is
+        0; infinite when ``alpha`` is 0)."""
+        se = math.sqrt(self.variance)
+        if se == 0:
+            return float(estimate), float(estimate)
+        if alpha <= 0:
+            return -math.inf, math.inf
+        half = t_quantile(1.0 - alpha / 2.0, self.df_at(alpha)) * se
+        return float(estimate - half), float(estimate + half)
+
+    def p_value(self, estimate: float) -> float:
+        """The two-sided p-value that matches :meth:`interval` at every level: the
+        smallest ``alpha`` whose interval excludes 0 (bisected on ``log alpha``; with
+        fixed degrees of freedom it is ``2 P(T > |t|)``)."""
+        se = math.sqrt(self.variance)
+        if se == 0:
+            return 1.0 if estimate == 0 else 0.0
+        t = abs(estimate) / se
+
+        def excludes(alpha: float) -> bool:  # the interval at 1 - alpha excludes 0
+            return 2.0 * t_sf(t, self.df_at(alpha)) < alpha
+
+        if not self.terms:
+            return min(1.0, 2.0 * t_sf(t, self.degrees_of_freedom))
+        if not excludes(1.0 - 1e-12):
+            return 1.0
+        lo, hi = -40.0, math.log(1.0 - 1e-12)  # log alpha: excludes at hi, maybe not lo
+        if excludes(math.exp(lo)):
+            return 2.0 * t_sf(t, self.df_at(math.exp(lo)))
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            if excludes(math.exp(mid)):
+                hi = mid
+            else:
+                lo = mid
+            if hi - lo < 1e-10:
+                break
+        return math.exp(hi)
 
     def projection(self, n_items: int | None = None, n_runs: int | None = None) -> dict:
         """The variance and interval width with ``n_items`` items and ``n_runs`` runs per
@@ -302,88 +405,113 @@ def as_table(values, name: str, kind: str) -> np.ndarray:
     return y
 
 
-def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool) -> RunsInfo:
-    """``V``, its degrees of freedom and the variance components of ``B - A``."""
+def run_terms(y: np.ndarray, layout: Layout) -> tuple[float, float]:
+    """``(S2_r, V_res)`` of one items x runs table: the variance across runs of the runs'
+    estimates, and what the residual (item x run) noise adds to one run's estimate.
+
+    The residuals are ``y_ir - ybar_i. - (est_r - mean(est))``; ``V_res`` is their design
+    variance summed over runs over ``R - 1``.  Plainly, ``S2_r = MS_run / n`` and ``V_res
+    = MS_res / n``, so ``(S2_r - V_res) / R`` is the run part of the two-way analysis."""
+    r = y.shape[1]
+    per_run = layout.estimate(y)
+    resid = y - y.mean(axis=1)[:, None] - (per_run - per_run.mean())[None, :]
+    return float(per_run.var(ddof=1)), float(layout.variance(resid).sum() / (r - 1))
+
+
+def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
+            layout: Layout | None = None, alpha: float = 0.05) -> RunsInfo:
+    """``V``, its degrees of freedom (for a two-sided interval at ``1 - alpha``) and the
+    variance components of ``B - A``.
+
+    ``layout``: the items' weights, groups and strata (:mod:`pairboot.layout`; plain items
+    by default).  The two-way mean squares become design variances: the items' term is
+    the design variance of the items' differences ``D``, a run term is the spread of the
+    runs' estimates less what the residual noise adds to it (:func:`run_terms`), and the
+    items' degrees of freedom are the units' less the strata."""
     n = ya.shape[0]
     if yb.shape[0] != n:
         raise InputError(f"`a` and `b` must score the same items: {n} and {yb.shape[0]}",
                          param="b")
     if n < 2:
         raise InputError("several runs per system need at least two items", param="a")
+    layout = Layout.plain(n) if layout is None else layout
+    units, dof = layout.n_units, layout.degrees_of_freedom
+    if dof < 1:
+        if layout.grouped:
+            raise InputError("several runs per system with `groups` need at least two "
+                             "groups in a stratum", param="groups")
+        raise InputError("several runs per system need at least two items in a stratum",
+                         param="strata")
     if kind == "samples":
         ma, mb = np.nanmean(ya, axis=1), np.nanmean(yb, axis=1)
-        d = mb - ma
-        s2d = d.var(ddof=1)
-        within, counts = [], []
+        variance = layout.variance(mb - ma)
+        within, noise = [], []
         for y in (ya, yb):
             k = (~np.isnan(y)).sum(axis=1)
             dev = y - np.nanmean(y, axis=1)[:, None]
-            dof = (k - 1).sum()
-            within.append(float(np.nansum(dev ** 2) / dof) if dof > 0 else 0.0)
-            counts.append(float(k.mean()))
-        item = max(0.0, s2d - within[0] / counts[0] - within[1] / counts[1])
-        variance = s2d / n
-        parts = {"item": item / n, "within": tuple(w / (c * n) for w, c in zip(within, counts))}
+            dof_w = (k - 1).sum()
+            within.append(float(np.nansum(dev ** 2) / dof_w) if dof_w > 0 else 0.0)
+            noise.append(float((layout.weights ** 2 / k).sum()))  # sum_i w_i^2 / k_i
+        parts_w = tuple(w * c for w, c in zip(within, noise))
+        item_part = max(0.0, variance - sum(parts_w))
         total = variance if variance > 0 else math.nan
         components = {
-            "B - A": {"item": _share(item, parts["item"], total)},
-            "A": {"within": _share(within[0], parts["within"][0], total)},
-            "B": {"within": _share(within[1], parts["within"][1], total)},
+            "B - A": {"item": _share(item_part * units, item_part, total)},
+            "A": {"within": _share(within[0], parts_w[0], total)},
+            "B": {"within": _share(within[1], parts_w[1], total)},
         }
-        return RunsInfo(kind, False, counts[0], counts[1], n, variance, float(n - 1),
-                        components, item / n, (0.0, 0.0), tuple(within))
+        counts = [float((~np.isnan(y)).sum(axis=1).mean()) for y in (ya, yb)]
+        return RunsInfo(kind, False, counts[0], counts[1], units, variance, float(dof),
+                        components, item_part, (0.0, 0.0), tuple(within))
+    v_items = layout.variance(yb.mean(axis=1) - ya.mean(axis=1))
+    terms = [(v_items, dof, False)]
     if paired_runs:
         if ya.shape[1] != yb.shape[1]:
             raise InputError(f"`paired_runs` needs as many runs of A as of B: "
                              f"{ya.shape[1]} and {yb.shape[1]}", param="paired_runs")
-        ms = _two_way(yb - ya)
-        r = ms["r"]
+        r = ya.shape[1]
         if r < 2:
             raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
-        run = max(0.0, (ms["run"] - ms["res"]) / n)
-        item = max(0.0, (ms["item"] - ms["res"]) / r)
-        res = ms["res"]
-        variance = max(0.0, (ms["item"] + ms["run"] - ms["res"]) / (n * r))
-        df = _satterthwaite([(ms["item"] / (n * r), n - 1, False),
-                             (ms["run"] / (n * r), r - 1, True),
-                             (-ms["res"] / (n * r), (n - 1) * (r - 1), False)], floor=r - 1)
+        spread, v_res = run_terms(yb - ya, layout)
+        variance = max(0.0, v_items + (spread - v_res) / r)
+        run, res = max(0.0, spread - v_res), v_res * units
+        item_part = max(0.0, v_items - v_res / r)
+        terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
         total = variance if variance > 0 else math.nan
-        components = {"B - A": {"item": _share(item, item / n, total),
+        components = {"B - A": {"item": _share(item_part * units, item_part, total),
                                 "run": _share(run, run / r, total),
-                                "residual": _share(res, res / (n * r), total)}}
-        return RunsInfo(kind, True, float(r), float(r), n, variance, df, components,
-                        item / n, (run,), (res,))
-    d = yb.mean(axis=1) - ya.mean(axis=1)
-    s2d = d.var(ddof=1)
-    terms = [(s2d / n, n - 1, False)]
-    variance = s2d / n
+                                "residual": _share(res, res / (units * r), total)}}
+        df = _satterthwaite(terms, floor=r - 1, alpha=alpha)
+        return RunsInfo(kind, True, float(r), float(r), units, variance, df, components,
+                        item_part, (run,), (res,), terms=tuple(terms), df_floor=r - 1)
+    variance = v_items
     runs, res_parts, run_parts, components = [], [], [], {}
     for name, y in (("A", ya), ("B", yb)):
-        ms = _two_way(y)
-        r = ms["r"]
+        r = y.shape[1]
         runs.append(float(r))
         if r > 1:
-            run = max(0.0, (ms["run"] - ms["res"]) / n)
-            res = ms["res"]
+            spread, v_res = run_terms(y, layout)
+            run, res = max(0.0, spread - v_res), v_res * units
             if run > 0:
                 variance += run / r
-                terms += [(ms["run"] / (n * r), r - 1, True),
-                          (-ms["res"] / (n * r), (n - 1) * (r - 1), False)]
+                terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
         else:
             run, res = 0.0, 0.0  # one run: its residual cannot be told from the items'
         run_parts.append(run)
         res_parts.append(res)
-        components[name] = {"run": (run, run / r), "residual": (res, res / (n * r))}
-    item = max(0.0, s2d - sum(s / r for s, r in zip(res_parts, runs)))
+        components[name] = {"run": (run, run / r), "residual": (res, res / (units * r))}
+    item_part = max(0.0, v_items - sum(s / (units * r) for s, r in zip(res_parts, runs)))
     total = variance if variance > 0 else math.nan
     for name in ("A", "B"):
         components[name] = {k: _share(v, part, total)
                             for k, (v, part) in components[name].items()}
-    components["B - A"] = {"item": _share(item, item / n, total)}
+    components["B - A"] = {"item": _share(item_part * units, item_part, total)}
     floors = [r - 1 for r, run in zip(runs, run_parts) if r > 1 and run > 0]
-    df = _satterthwaite(terms, floor=min(floors, default=1.0))
-    return RunsInfo(kind, False, runs[0], runs[1], n, variance, df, components, item / n,
-                    tuple(run_parts), tuple(res_parts))
+    floor = min(floors, default=1.0)
+    df = _satterthwaite(terms, floor=floor, alpha=alpha)
+    return RunsInfo(kind, False, runs[0], runs[1], units, variance, df, components,
+                    item_part, tuple(run_parts), tuple(res_parts), terms=tuple(terms),
+                    df_floor=floor)
 
 
 def _share(value: float, part: float, total: float) -> dict:
