@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError, SmallSampleWarning
+from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
 
 __all__ = ["RUNS", "RunsInfo", "analyse", "chi2_quantile", "run_term_level", "t_quantile",
@@ -198,28 +199,40 @@ def _gamma_tails(a: float, x: float) -> tuple[float, float]:
 
 
 def chi2_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of the chi-square distribution (bisection on the nearer tail,
-    to 1e-12 relative)."""
+    """The ``p`` quantile of the chi-square distribution, to 1e-12 relative: Newton's
+    method from the Wilson-Hilferty guess, on the nearer tail, kept inside a bracket that
+    halves whenever a step would leave it (a few steps; p-values bisect over it)."""
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be in (0, 1), got {p}")
-    upper = p > 0.5  # bisect on the smaller tail probability, as t_quantile does
+    a = df / 2.0
+    upper = p > 0.5  # solve on the smaller tail probability, as t_quantile does
+    target = 1.0 - p if upper else p
 
-    def below(x: float) -> bool:  # is x below the quantile?
-        lower_tail, upper_tail = _gamma_tails(df / 2.0, x / 2.0)
-        return upper_tail > 1.0 - p if upper else lower_tail < p
+    def excess(x: float) -> float:  # tail(x) - target, increasing in x
+        lower_tail, upper_tail = _gamma_tails(a, x / 2.0)
+        return target - upper_tail if upper else lower_tail - target
 
-    lo, hi = 0.0, max(1.0, 2.0 * df)
-    while below(hi):
-        hi *= 2.0
-    for _ in range(400):
-        mid = 0.5 * (lo + hi)
-        if below(mid):
-            lo = mid
+    log_norm = -a * math.log(2.0) - math.lgamma(a)
+    z = -normal_quantile(target) if upper else normal_quantile(target)
+    h = 2.0 / (9.0 * df)
+    x = df * max(1e-3, 1.0 - h + z * math.sqrt(h)) ** 3
+    lo, hi = 0.0, math.inf
+    for _ in range(200):
+        e = excess(x)
+        if e == 0.0:
+            return x
+        if e < 0.0:
+            lo = x
         else:
-            hi = mid
-        if hi - lo < 1e-12 * hi:
-            break
-    return 0.5 * (lo + hi)
+            hi = x
+        density = math.exp(log_norm + (a - 1.0) * math.log(x) - x / 2.0) if x > 0 else 0.0
+        step = x - e / density if density > 0 else math.nan
+        if not lo < step < hi:  # outside the bracket: bisect (or widen it)
+            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * x
+        if abs(step - x) <= 1e-13 * x:
+            return step
+        x = step
+    return x
 
 
 # --- the analysis of variance ----------------------------------------------------------
@@ -387,6 +400,7 @@ def as_table(values, name: str, kind: str) -> np.ndarray:
         raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
     if y.ndim == 1:
         y = y[:, None]
+    y = np.ascontiguousarray(y)  # the same answer, to the bit, whatever the memory layout
     if y.ndim != 2:
         raise InputError(f"`{name}` must be items x runs (2-D) with `runs`, got "
                          f"{y.ndim} dimensions (a pooled metric takes items x runs x "
