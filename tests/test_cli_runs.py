@@ -62,6 +62,26 @@ def test_two_files_paired_runs(tmp_path):
     assert got["runs"]["paired_runs"] is True
 
 
+@pytest.mark.parametrize("paired_runs", [False, True])
+def test_groups_and_strata_equal_python(tmp_path, paired_runs):
+    a, b = _tables(n=60)
+    doc = [f"d{i // 4}" for i in range(60)]  # 15 documents of 4 items
+    source = [f"src{(i // 4) % 3}" for i in range(60)]  # documents within 3 sources
+    rows = [f"q{i},s{r},{doc[i]},{source[i]},{a[i][r]!r},{b[i][r]!r}"
+            for r in range(3) for i in range(60)]
+    (tmp_path / "runs.csv").write_text("id,run,doc,source,a,b\n" + "\n".join(rows) + "\n")
+    flags = ["--paired-runs"] if paired_runs else []
+    got = _json(tmp_path / "runs.csv", "--a", "a", "--b", "b", "--id", "id", "--run", "run",
+                "--runs", "seeds", "--group", "doc", "--stratum", "source",
+                "--stratum-weights", "src0=1,src1=2,src2=1", *flags)
+    res = pairboot.compare(a, b, runs="seeds", paired_runs=paired_runs, groups=doc,
+                           strata=source, strata_weights={"src0": 1, "src1": 2, "src2": 1},
+                           seed=5, n_resamples=1000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert got["runs"]["variance"] == res.runs.variance
+    assert got["n_groups"] == 15 and len(got["strata"]) == 3
+
+
 def test_bad_long_tables(tmp_path):
     a, b = _tables(n=10)
     path = tmp_path / "runs.csv"

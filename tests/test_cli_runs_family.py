@@ -143,7 +143,9 @@ def test_bad_long_table_families(tmp_path):
     common = ("--id", "id", "--run", "seed", "--runs", "seeds")
     assert_one_line_error(_error(*files, *common, "--paired-runs"), "v2.csv", "'s2'",
                           "--paired-runs")
-    assert_one_line_error(_error(*files, *common, "--group", "seed"), "--group")
+    # a group column must hold one value per item, whatever the run
+    assert_one_line_error(_error(*files, *common, "--group", "seed"), "'seed'",
+                          "same in every run")
     assert_one_line_error(_error(one, *common, "--systems", "base,v1", "--stats", "a,b"),
                           "--stats")
     assert_one_line_error(_error(*files, *common, "--systems", "base,v1"), "--systems",

@@ -35,7 +35,14 @@ from collections.abc import Sequence
 import pairboot
 import pairboot.io as pbio
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
-from pairboot.cli.inputs import ManyInputs, load_inputs, load_many, many_systems, metric_option
+from pairboot.cli.inputs import (
+    ManyInputs,
+    _weights,
+    load_inputs,
+    load_many,
+    many_systems,
+    metric_option,
+)
 from pairboot.cli.output import check_output, check_plot, input_files, write_plot, write_report
 from pairboot.cli.parser import (
     EXIT_FAILED,
@@ -187,11 +194,13 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
 
 def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
-    a, b, ids, context = load_runs(args)
+    a, b, ids, groups, strata, context = load_runs(args)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, paired=not args.unpaired,
-        metric=args.metric_object, n_resamples=args.resamples, confidence_level=args.level,
-        method=args.method, seed=args.seed, progress=bar, **_resampling(args, ids)))
+        groups=groups, group_weighting=args.group_weighting or "items", strata=strata,
+        strata_weights=_weights(args), metric=args.metric_object,
+        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
+        seed=args.seed, progress=bar, **_resampling(args, ids)))
     return _report(args, how, result, context)
 
 

@@ -7,8 +7,9 @@ The rows become each system's items x runs table, items in the first file's orde
 in order of first appearance; for ``seeds`` every item must have every run (the message
 names the first missing cell), for ``samples`` a missing cell is NaN.  Files may have
 different runs, unless ``--paired-runs`` (then every file must have the first file's run
-labels, and runs are matched by them).  A family goes to :func:`pairboot.compare_many`
-with ``runs=``.
+labels, and runs are matched by them).  ``--group`` and ``--stratum`` name columns of
+the first file whose value is the same on all of an item's rows.  A family goes to
+:func:`pairboot.compare_many` with ``runs=``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 import numpy as np
 
 import pairboot.io as pbio
-from pairboot.cli.inputs import ManyInputs, _context, _names, _split
+from pairboot.cli.inputs import ManyInputs, _context, _names, _split, _weights
 from pairboot.errors import InputError
 
 __all__ = ["load_runs", "load_runs_many", "samples_note"]
@@ -70,12 +71,39 @@ def _check(args) -> None:
         raise InputError("--run needs --runs seeds or --runs samples")
     if args.id is None:
         raise InputError("--run needs --id (the item of every row)")
-    for option, given in (("--group", args.group), ("--stratum", args.stratum),
-                          ("--stats", args.stats)):
-        if given is not None:
-            raise InputError(f"{option} with --run: long tables of runs are read as one "
-                             "score column per system on plain items, without "
-                             f"{option} (not supported yet)")
+    if args.stats is not None:
+        raise InputError("--stats with --run: long tables of runs are read as one score "
+                         "column per system (a pooled metric with runs is available from "
+                         "Python: items x runs x statistics)")
+
+
+def _item_labels(table, id_col: str, column: str, order: dict) -> list[str]:
+    """Every item's label in ``column`` (a group or stratum), which must be the same on
+    all of the item's rows (runs)."""
+    table.check_columns([column])
+    ids = [str(v) for v in pbio.label_column(table, id_col)]
+    values = pbio.label_column(table, column)
+    out: list = [None] * len(order)
+    for row, (item, value) in enumerate(zip(ids, values)):
+        if value is None:
+            raise InputError(f"{table.path}, {table.where(row)}, column {column!r}: missing "
+                             "value")
+        i, label = order[item], str(value)
+        if out[i] is None:
+            out[i] = label
+        elif out[i] != label:
+            raise InputError(f"{table.path}, {table.where(row)}, column {column!r}: item "
+                             f"{item!r} is {label!r} here but {out[i]!r} on an earlier row "
+                             "(an item's group and stratum are the same in every run)")
+    return out
+
+
+def _design(args, table, order: dict) -> tuple[list | None, list | None]:
+    """The items' groups and strata (``--group``, ``--stratum``) from the first table."""
+    groups = None if args.group is None else _item_labels(table, args.id, args.group, order)
+    strata = (None if args.stratum is None
+              else _item_labels(table, args.id, args.stratum, order))
+    return groups, strata
 
 
 def _per_file(args, files: list[str]):
@@ -112,23 +140,27 @@ def samples_note(tables) -> tuple[str, ...]:
 
 
 def load_runs(args):
-    """``(a, b, ids, context)``: the systems' items x runs tables of the command line."""
+    """``(a, b, ids, groups, strata, context)``: the systems' items x runs tables of the
+    command line, and the items' groups and strata (None without them)."""
     _check(args)
     files = list(args.files)
     if len(files) == 1:
         if args.a is None or args.b is None:
             raise InputError("with one file, give --a COL and --b COL")
-        (a, b), order, _ = _pivot(pbio.read_table(files[0]), args.id, args.run,
-                                  [args.a, args.b], args.runs, None)
+        first = pbio.read_table(files[0])
+        (a, b), order, _ = _pivot(first, args.id, args.run, [args.a, args.b], args.runs,
+                                  None)
         names = (args.a, args.b)
     elif len(files) == 2:
-        (a, b), order, _ = _per_file(args, files)
+        (a, b), order, tables = _per_file(args, files)
+        first = tables[0]
         names = tuple(os.path.basename(f) for f in files)
     else:
         raise InputError("--run compares two systems: one file with --a and --b, or two")
+    groups, strata = _design(args, first, order)
     context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(files),
                        layout=f"one row per item and run ({args.run!r})", notes=())
-    return a, b, list(order), context
+    return a, b, list(order), groups, strata, context
 
 
 def load_runs_many(args) -> ManyInputs:
@@ -152,6 +184,7 @@ def load_runs_many(args) -> ManyInputs:
         names = _names(args, columns)
         table = pbio.read_table(files[0])
         values, order, _ = _pivot(table, args.id, args.run, columns, args.runs, None)
+        groups, strata = _design(args, table, order)
         paths = (table.path,)
         layout = f"one row per item and run ({args.run!r}), a column per system"
     else:
@@ -161,9 +194,10 @@ def load_runs_many(args) -> ManyInputs:
                  for f in files]
         names = _names(args, stems)
         values, order, tables = _per_file(args, files)
+        groups, strata = _design(args, tables[0], order)
         paths = tuple(t.path for t in tables)
         layout = f"one row per item and run ({args.run!r}), a file per system"
     return ManyInputs(
-        names=tuple(names), values=tuple(values), groups=None, strata=None,
-        strata_weights=None, files=paths, layout=layout,
+        names=tuple(names), values=tuple(values), groups=groups, strata=strata,
+        strata_weights=_weights(args), files=paths, layout=layout,
         notes=samples_note(values) if args.runs == "samples" else (), ids=list(order))
