@@ -187,15 +187,16 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     units_needed = None
     if not (low > 0 or high < 0) and estimate != 0:
+        # the variance at u units is floor + per_unit / u (items' and residual parts)
         target = (estimate / (normal_quantile(1.0 - alpha / 2.0) + POWER_Z)) ** 2
-        sigma_item = info.item_part * info.n_items
-        rest = info.projection(n_items=10**12)["variance"]
-        if rest < target:
-            units_needed = int(math.ceil(sigma_item / (target - rest)))
-        else:
-            floor = info.projection(n_items=10**12)["floor"]
+        floor = info.projection(n_items=10**12)["floor"]
+        per_unit = (info.variance - floor) * info.n_items
+        if floor < target and per_unit > 0:
+            units_needed = max(info.n_items + 1, int(math.ceil(per_unit / (target - floor))))
+        elif floor >= target:
+            units = "groups" if layout.grouped else "items"
             notes.append((SmallSampleWarning, (
-                "more items alone cannot detect a difference this large: the runs' own "
+                f"more {units} alone cannot detect a difference this large: the runs' own "
                 f"variation (variance floor {floor:.3g}) needs more runs")))
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)

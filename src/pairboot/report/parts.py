@@ -211,12 +211,13 @@ def describe_runs(result) -> list[str]:
     unit = "seeds" if runs.kind == "seeds" else "samples per item"
     out = [f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} "
            f"({runs.degrees_of_freedom:.1f} degrees of freedom)", *("  " + r for r in table)]
-    text = (f"With twice the items the interval would be "
+    items = "groups" if result.n_groups is not None else "items"  # what is drawn
+    text = (f"With twice the {items} the interval would be "
             f"{(1 - twice_items['width_ratio']) * 100:.0f}% narrower; with twice the {unit}, "
             f"{(1 - twice_runs['width_ratio']) * 100:.0f}%.")
     if twice_items["floor"] > 0:
-        text += (f" More items cannot bring the variance below {twice_items['floor']:.3g} "
-                 "(the runs' own variation).")
+        text += (f" More {items} cannot bring the variance below "
+                 f"{twice_items['floor']:.3g} (the runs' own variation).")
     out.extend(wrap(text, bullet="  "))
     return out
 

@@ -93,7 +93,9 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     if result.strata:
         lines.append("")
         col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
-        lines.append(f"Strata{col}: the difference within each stratum, same resamples")
+        how = ("its own t interval" if getattr(result, "runs", None) is not None
+               else "same resamples")  # with runs, each stratum's analysis alone
+        lines.append(f"Strata{col}: the difference within each stratum, {how}")
         lines.extend("  " + row for row in _strata_rows(result, d))
     if result.warnings:
         lines.append("")
