@@ -89,3 +89,15 @@ def test_a_family_with_samples_compares_item_means():
     means = {k: v.mean(axis=1) for k, v in systems.items()}
     plain = pairboot.compare_many(means, seed=2, n_resamples=500)
     assert fam.to_dict()["comparisons"] == plain.to_dict()["comparisons"]
+
+
+@pytest.mark.parametrize(("keywords", "param"), [
+    ({"paired": False}, "paired"),
+    ({"resampling": "poisson"}, "resampling"),  # t intervals: no items are drawn
+    ({"metric": "f1"}, "metric"),
+    ({"method": "bca"}, "method"),
+])
+def test_a_seeds_family_refuses_what_it_would_ignore(keywords, param):
+    with pytest.raises(pairboot.InputError) as info:
+        pairboot.compare_many(_systems(), runs="seeds", **keywords)
+    assert info.value.param == param

@@ -360,6 +360,13 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     if not (isinstance(metric, str) and metric == "mean"):
         raise InputError("a family with runs='seeds' supports metric 'mean' only",
                          param="metric")
+    if not keywords.get("paired", True):
+        raise InputError("several runs per system are compared paired (the items are "
+                         "shared); `paired=False` is not supported with runs", param="paired")
+    if keywords.get("resampling", "classic") != "classic":
+        raise InputError("a family with runs='seeds' is t intervals on the two-way "
+                         "variance and draws no items: leave `resampling` at 'classic'",
+                         param="resampling")
     if method != "percentile":
         raise InputError("with runs='seeds' the intervals are t intervals on the two-way "
                          "variance; leave `method` at its default", param="method")
