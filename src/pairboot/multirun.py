@@ -70,7 +70,7 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
-        info = analyse(ya, yb, runs, False)
+        info = analyse(ya, yb, runs, False, _layout(len(ya), groups, strata, keywords))
         res = compare(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), groups=groups,
                       strata=strata, metric=metric, n_resamples=n_resamples,
                       confidence_level=confidence_level, method=method, seed=seed,
@@ -337,9 +337,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
 
     ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
     correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
-    as :func:`pairboot.compare` gives them, with Holm's or Bonferroni's correction (t
-    intervals at ``alpha / m``) or none; max-t needs the joint law of roots that are t
-    with different degrees of freedom, and is refused for now.
+    as :func:`pairboot.compare` gives them (groups and strata included), with max-t
+    (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
+    ``alpha / m``), or none.
     """
     from pairboot.many import _WORDS, _family, _systems, compare_many, family_ranks  # noqa: PLC0415
     from pairboot.multiple import CORRECTIONS, bonferroni, holm  # noqa: PLC0415

@@ -25,7 +25,8 @@ and each system's runs (one draw shared by both systems under ``paired_runs``); 
 table has no exact bootstrap (McCullagh 2000) and this one shrinks the run term by
 ``(R - 1) / R``, so its replicates are rescaled to ``V`` and the interval is ``estimate +-
 t(df) sqrt(V)``.  Pooled metrics (``"seeds"``) use the linearised values of
-:mod:`pairboot.multirun`; groups and strata with runs are refused for now.
+:mod:`pairboot.multirun`.  With groups and strata the mean squares become design variances
+(:mod:`pairboot.layout`, :func:`analyse`).
 """
 
 from __future__ import annotations
