@@ -76,13 +76,7 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
                       confidence_level=confidence_level, method=method, seed=seed,
                       **keywords)
         return dataclasses.replace(res, runs=info)
-    if not keywords.get("paired", True):
-        raise InputError("several runs per system are compared paired (the items' draw is "
-                         "shared); `paired=False` is not supported with runs",
-                         param="paired")
-    if method != "percentile":
-        raise InputError("with runs='seeds' the interval is a t interval on the two-way "
-                         "variance; leave `method` at its default", param="method")
+    _seeds_only(method, keywords)
     if ya.shape[1] == 1 and yb.shape[1] == 1 and not paired_runs:
         return compare(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
                        n_resamples=n_resamples, confidence_level=confidence_level,
@@ -103,6 +97,17 @@ def _check(runs, n_resamples, confidence_level, method, seed, keywords) -> None:
                     n_resamples=n_resamples, confidence_level=confidence_level,
                     method=method, seed=seed, backend=keywords.get("backend", "auto"),
                     resampling=keywords.get("resampling", "classic"))
+
+
+def _seeds_only(method: str, keywords) -> None:
+    """What runs='seeds' cannot honour: an unpaired comparison, another interval."""
+    if not keywords.get("paired", True):
+        raise InputError("several runs per system are compared paired (the items' draw is "
+                         "shared); `paired=False` is not supported with runs",
+                         param="paired")
+    if method != "percentile":
+        raise InputError("with runs='seeds' the interval is a t interval on the two-way "
+                         "variance; leave `method` at its default", param="method")
 
 
 def _layout(n: int, groups, strata, keywords) -> Layout:
@@ -360,16 +365,11 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     if not (isinstance(metric, str) and metric == "mean"):
         raise InputError("a family with runs='seeds' supports metric 'mean' only",
                          param="metric")
-    if not keywords.get("paired", True):
-        raise InputError("several runs per system are compared paired (the items are "
-                         "shared); `paired=False` is not supported with runs", param="paired")
+    _seeds_only(method, keywords)
     if keywords.get("resampling", "classic") != "classic":
         raise InputError("a family with runs='seeds' is t intervals on the two-way "
                          "variance and draws no items: leave `resampling` at 'classic'",
                          param="resampling")
-    if method != "percentile":
-        raise InputError("with runs='seeds' the intervals are t intervals on the two-way "
-                         "variance; leave `method` at its default", param="method")
     if correction not in CORRECTIONS:
         raise InputError(f"`correction` must be one of {', '.join(CORRECTIONS)}, got "
                          f"{correction!r}", param="correction")

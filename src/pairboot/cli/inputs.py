@@ -89,15 +89,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
     _check_common(args, files)
     stats = stat_names(args)
     if args.systems is not None:
-        if len(files) != 1:
-            raise InputError(f"--systems names the columns of one file, got {len(files)} files")
-        if args.score is not None:
-            raise InputError("--score is for a file per system; with --systems the columns "
-                             "are the systems'")
-        columns = _split(args.systems, "--systems")
-        if len(columns) < 2:
-            raise InputError("--systems needs at least two columns")
-        names = _names(args, columns)
+        columns, names = system_columns(args, files)
         (table,) = _read_tables(args, files, status)
         per_system = [[c] if stats is None else [find_system_column(table, c, st)
                                                  for st in stats] for c in columns]
@@ -138,6 +130,19 @@ def _check_common(args, files: Sequence[str]) -> None:
         raise InputError("--group-weighting needs --group (the column of group labels)")
     if args.stratum_weights is not None and args.stratum is None:
         raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+
+
+def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:
+    """``--systems COLS`` of one file: the columns, and the systems' names (``--names``)."""
+    if len(files) != 1:
+        raise InputError(f"--systems names the columns of one file, got {len(files)} files")
+    if args.score is not None:
+        raise InputError("--score is for a file per system; with --systems the columns "
+                         "are the systems'")
+    columns = _split(args.systems, "--systems")
+    if len(columns) < 2:
+        raise InputError("--systems needs at least two columns")
+    return columns, _names(args, columns)
 
 
 def _names(args, default: Sequence[str]) -> list[str]:

@@ -19,7 +19,7 @@ import os
 import numpy as np
 
 import pairboot.io as pbio
-from pairboot.cli.inputs import ManyInputs, _context, _names, _split, _weights
+from pairboot.cli.inputs import ManyInputs, _context, _names, _weights, system_columns
 from pairboot.errors import InputError
 
 __all__ = ["load_runs", "load_runs_many", "samples_note"]
@@ -173,15 +173,7 @@ def load_runs_many(args) -> ManyInputs:
         raise InputError("--a/--b name two systems; with several, give --systems COLS or "
                          "a file per system")
     if args.systems is not None:
-        if len(files) != 1:
-            raise InputError(f"--systems names the columns of one file, got {len(files)} files")
-        if args.score is not None:
-            raise InputError("--score is for a file per system; with --systems the columns "
-                             "are the systems'")
-        columns = _split(args.systems, "--systems")
-        if len(columns) < 2:
-            raise InputError("--systems needs at least two columns")
-        names = _names(args, columns)
+        columns, names = system_columns(args, files)
         table = pbio.read_table(files[0])
         values, order, _ = _pivot(table, args.id, args.run, columns, args.runs, None)
         groups, strata = _design(args, table, order)
