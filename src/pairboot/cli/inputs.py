@@ -95,11 +95,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
                                                  for st in stats] for c in columns]
         tables = [table]
     else:
-        if len(files) < 2:
-            raise InputError("with one file, give --systems COLS (or --a and --b)")
-        stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
-                 for f in files]
-        names = _names(args, stems)
+        names = file_systems(args, files)
         stats = stats if stats is not None else ["score"]
         tables = _read_tables(args, files, status)
         for t in tables:
@@ -130,6 +126,15 @@ def _check_common(args, files: Sequence[str]) -> None:
         raise InputError("--group-weighting needs --group (the column of group labels)")
     if args.stratum_weights is not None and args.stratum is None:
         raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+
+
+def file_systems(args, files: list[str]) -> list[str]:
+    """A file per system: the systems' names (``--names``, or the files' stems)."""
+    if len(files) < 2:
+        raise InputError("with one file, give --systems COLS (or --a and --b)")
+    stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
+             for f in files]
+    return _names(args, stems)
 
 
 def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:

@@ -19,7 +19,13 @@ import os
 import numpy as np
 
 import pairboot.io as pbio
-from pairboot.cli.inputs import ManyInputs, _context, _names, _weights, system_columns
+from pairboot.cli.inputs import (
+    ManyInputs,
+    _context,
+    _weights,
+    file_systems,
+    system_columns,
+)
 from pairboot.errors import InputError
 
 __all__ = ["load_runs", "load_runs_many", "samples_note"]
@@ -180,11 +186,7 @@ def load_runs_many(args) -> ManyInputs:
         paths = (table.path,)
         layout = f"one row per item and run ({args.run!r}), a column per system"
     else:
-        if len(files) < 2:
-            raise InputError("with one file, give --systems COLS (or --a and --b)")
-        stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
-                 for f in files]
-        names = _names(args, stems)
+        names = file_systems(args, files)
         values, order, tables = _per_file(args, files)
         groups, strata = _design(args, tables[0], order)
         paths = tuple(t.path for t in tables)
