@@ -126,7 +126,7 @@ def derived_seed(design: Design, args: Arguments) -> int:
                        (design.weights, "<f8")):
         arr = np.ascontiguousarray(arr, dtype=dtype)
         h.update(str(arr.shape).encode())
-        h.update(memoryview(arr).cast("B"))
+        h.update(arr.tobytes())  # (the same bytes; memoryview.cast refuses a 0-size array)
     words = (
         design.metric.name, *design.metric.stats, str(design.k),
         *(design.strata_names or ()), str(design.n_groups), str(args.paired),
