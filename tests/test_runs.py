@@ -365,10 +365,10 @@ def test_to_dict_and_projection():
     want = unpaired_oracle(A.tolist(), B.tolist())
     n = len(A)
     items2 = projected(want, 2 * n, [3, 4])
-    runs8 = projected(want, n, [8, 8])
+    runs2x = projected(want, n, [6, 8])  # each system's runs doubled
     assert runs["projection"]["twice_the_items"]["variance"] == pytest.approx(items2,
                                                                                rel=1e-12)
-    assert runs["projection"]["twice_the_runs"]["variance"] == pytest.approx(runs8,
+    assert runs["projection"]["twice_the_runs"]["variance"] == pytest.approx(runs2x,
                                                                               rel=1e-12)
     got = res.projection(n_items=2 * n)
     assert got["variance"] == pytest.approx(items2, rel=1e-12)
@@ -496,3 +496,52 @@ def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
         hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k))
     print(f"\nseed effect in B only, 3 seeds: coverage {hits / N_SIM:.4f}", end="")
     assert 0.93 <= hits / N_SIM <= 0.97
+
+
+# --- the split of V adds up, and the projection starts at 1 ---------------------------------
+
+
+def _shares(res):
+    return sum(c["share"] for parts in res.runs.variance_components.values()
+               for c in parts.values())
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+@pytest.mark.parametrize("keywords", [
+    {"runs": "samples", "groups": [f"g{i // 3}" for i in range(30)]},
+    {"runs": "samples", "strata": [f"s{i % 3}" for i in range(30)],
+     "strata_weights": {"s0": 1, "s1": 5, "s2": 2}},
+    {"runs": "samples"},
+    {"runs": "seeds", "paired_runs": True},
+    {"runs": "seeds", "groups": [f"g{i // 3}" for i in range(30)]},
+])
+def test_projection_at_the_present_design_is_the_present_width(keywords):
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(30, 4))
+    b = a + rng.normal(0, 0.3, (30, 1)) + rng.normal(size=(30, 4))
+    b[::4, 3] = np.nan if keywords["runs"] == "samples" else b[::4, 3]
+    res = pairboot.compare(a, b, n_resamples=1000, seed=1, **keywords)
+    assert res.projection()["width_ratio"] == pytest.approx(1.0, rel=1e-12)
+    assert _shares(res) <= 1.0 + 1e-12
+    doubled = res.projection(runs_factor=2.0)
+    assert doubled["width_ratio"] <= 1.0
+
+
+def test_paired_runs_split_adds_up_when_the_run_term_is_truncated():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(40, 3))
+    b = a + 0.2 + rng.normal(0, 1, (40, 3))
+    b -= b.mean(axis=0) - b.mean()  # every run of the differences has the same mean
+    res = pairboot.compare(a, b, runs="seeds", paired_runs=True, n_resamples=1000, seed=2)
+    assert res.runs.variance_components["B - A"]["run"]["variance"] == 0.0
+    assert _shares(res) == pytest.approx(1.0, rel=1e-12)  # V = items' part + residual's
+    d = (b - a).mean(axis=1)
+    assert res.runs.variance == pytest.approx(d.var(ddof=1) / 40, rel=1e-12)
+
+
+def test_one_run_in_one_system_is_said():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=(50, 1)), rng.normal(size=(50, 3))
+    with pytest.warns(pairboot.SmallSampleWarning) as record:
+        pairboot.compare(a, b, runs="seeds", n_resamples=1000, seed=1)
+    assert any("A has one run" in str(w.message) for w in record)

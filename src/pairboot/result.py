@@ -191,12 +191,14 @@ class CompareResult:
     """With several runs per system: a :class:`pairboot.runs.RunsInfo` (variance
     components, degrees of freedom, runs of each system)."""
 
-    def projection(self, n_items: int | None = None, n_runs: int | None = None) -> dict:
+    def projection(self, n_items: int | None = None, n_runs: int | None = None, *,
+                   runs_factor: float | None = None) -> dict:
         """With several runs per system: the variance and interval width with ``n_items``
-        items and ``n_runs`` runs per system (``{"variance", "width_ratio", "floor"}``)."""
+        items (groups, with groups) and ``n_runs`` runs per system, or each system's runs
+        times ``runs_factor`` (``{"variance", "width_ratio", "floor"}``)."""
         if self.runs is None:
             raise ValueError("projection() needs a comparison with `runs`")
-        return self.runs.projection(n_items=n_items, n_runs=n_runs)
+        return self.runs.projection(n_items=n_items, n_runs=n_runs, runs_factor=runs_factor)
 
     @property
     def excludes_zero(self) -> bool:

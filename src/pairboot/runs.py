@@ -288,9 +288,11 @@ class RunsInfo:
 
     ``variance_components``: per system (``"A"``, ``"B"``, or ``"B - A"`` for the paired
     differences) the estimated variances ``item``, ``run`` and ``residual`` (``within``
-    for ``"samples"``) of one score and each part's share of the estimate's variance.
-    ``variance``: ``V``; ``degrees_of_freedom``: Satterthwaite's; ``runs``: each
-    system's number of runs (for ``"samples"``, the mean number per item).
+    for ``"samples"``) of one score (with groups: of a group's mean, roughly) and each
+    part's share of the estimate's variance.  ``variance``: ``V``;
+    ``degrees_of_freedom``: Satterthwaite's, at the result's level; ``runs_a``,
+    ``runs_b``: each system's number of runs (for ``"samples"``, the mean number per
+    item); ``n_items``: the units drawn (items, or groups with groups).
     """
 
     kind: str
@@ -361,33 +363,44 @@ class RunsInfo:
                 break
         return math.exp(hi)
 
-    def projection(self, n_items: int | None = None, n_runs: int | None = None) -> dict:
-        """The variance and interval width with ``n_items`` items and ``n_runs`` runs per
-        system (default: as now): ``{"variance", "width_ratio", "floor"}``; ``floor`` is
-        the variance more items cannot lower (``sum sigma2_run / R``)."""
-        n = self.n_items if n_items is None else int(n_items)
-        runs = [self.runs_a, self.runs_b] if not self.paired_runs else [self.runs_a]
+    def projection(self, n_items: int | None = None, n_runs: int | None = None, *,
+                   runs_factor: float | None = None) -> dict:
+        """The variance and interval width with ``n_items`` units (items, or groups) and
+        ``n_runs`` runs per system, or each system's runs times ``runs_factor`` (default:
+        as now): ``{"variance", "width_ratio", "floor"}``; ``floor`` is the variance more
+        items cannot lower (``sum sigma2_run / R``).  ``width_ratio`` is against the same
+        components at the present design (the t quantile's change left out)."""
+        now = [self.runs_a, self.runs_b] if not self.paired_runs else [self.runs_a]
+        runs = list(now)
         if n_runs is not None:
             runs = [float(n_runs)] * len(runs)
+        if runs_factor is not None:
+            runs = [r * float(runs_factor) for r in runs]
+        n = self.n_items if n_items is None else int(n_items)
         if n < 2 or any(r < 1 for r in runs):
             raise InputError("projection needs at least 2 items and 1 run", param="n_items")
-        sigma_item = self.item_part * self.n_items
-        floor = sum(s / r for s, r in zip(self.run_parts, runs))
-        variance = sigma_item / n + floor + sum(
-            s / (n * r) for s, r in zip(self.residual_parts, runs))
-        ratio = math.sqrt(variance / self.variance) if self.variance > 0 else math.nan
+        variance, floor = self._variance_at(n, runs)
+        present, _ = self._variance_at(self.n_items, now)
+        ratio = math.sqrt(variance / present) if present > 0 else math.nan
         return {"variance": float(variance), "width_ratio": float(ratio),
                 "floor": float(floor)}
+
+    def _variance_at(self, n: float, runs: list[float]) -> tuple[float, float]:
+        floor = sum(s / r for s, r in zip(self.run_parts, runs))
+        variance = self.item_part * self.n_items / n + floor + sum(
+            s / (n * r) for s, r in zip(self.residual_parts, runs))
+        return variance, floor
 
     def to_dict(self) -> dict:
         return {
             "kind": self.kind, "paired_runs": self.paired_runs, "runs_a": self.runs_a,
             "runs_b": self.runs_b, "variance": self.variance,
-            "degrees_of_freedom": self.degrees_of_freedom,
+            "degrees_of_freedom": self.degrees_of_freedom, "n_units": self.n_items,
+            "bootstrap_variance": (None if math.isnan(self.bootstrap_variance)
+                                   else self.bootstrap_variance),
             "variance_components": self.variance_components,
             "projection": {"twice_the_items": self.projection(n_items=2 * self.n_items),
-                           "twice_the_runs": self.projection(
-                               n_runs=2 * max(self.runs_a, self.runs_b))},
+                           "twice_the_runs": self.projection(runs_factor=2.0)},
         }
 
 
@@ -467,7 +480,9 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
             dof_w = (k - 1).sum()
             within.append(float(np.nansum(dev ** 2) / dof_w) if dof_w > 0 else 0.0)
             noise.append(float((layout.weights ** 2 / k).sum()))  # sum_i w_i^2 / k_i
-        parts_w = tuple(w * c for w, c in zip(within, noise))
+        parts_w = [w * c for w, c in zip(within, noise)]
+        if sum(parts_w) > variance:  # the within parts, estimated apart, exceed V: scaled
+            parts_w = [p * variance / sum(parts_w) for p in parts_w]
         item_part = max(0.0, variance - sum(parts_w))
         total = variance if variance > 0 else math.nan
         components = {
@@ -476,8 +491,10 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
             "B": {"within": _share(within[1], parts_w[1], total)},
         }
         counts = [float((~np.isnan(y)).sum(axis=1).mean()) for y in (ya, yb)]
+        # for projections: part = residual / (units k), k the mean samples per item
+        residual = tuple(p * units * k for p, k in zip(parts_w, counts))
         return RunsInfo(kind, False, counts[0], counts[1], units, variance, float(dof),
-                        components, item_part, (0.0, 0.0), tuple(within))
+                        components, item_part, (0.0, 0.0), residual)
     v_items = layout.variance(yb.mean(axis=1) - ya.mean(axis=1))
     terms = [(v_items, dof, False)]
     if paired_runs:
@@ -488,20 +505,25 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
         if r < 2:
             raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
         spread, v_res = run_terms(yb - ya, layout)
-        variance = max(0.0, v_items + (spread - v_res) / r)
-        run, res = max(0.0, spread - v_res), v_res * units
-        item_part = max(0.0, v_items - v_res / r)
-        terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
+        # the run part truncated at 0, as each system's is without paired runs (the
+        # one-table form (MS_item + MS_run - MS_res) / (n R) when it is positive)
+        run = max(0.0, spread - v_res)
+        variance = v_items + run / r
+        res = min(v_res / r, v_items) * r * units  # within the items' term (see below)
+        item_part = v_items - res / (units * r)
+        if run > 0:
+            terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
         total = variance if variance > 0 else math.nan
         components = {"B - A": {"item": _share(item_part * units, item_part, total),
                                 "run": _share(run, run / r, total),
                                 "residual": _share(res, res / (units * r), total)}}
-        df = _satterthwaite(terms, floor=r - 1, alpha=alpha)
+        floor = r - 1 if run > 0 else 1.0
+        df = _satterthwaite(terms, floor=floor, alpha=alpha)
         return RunsInfo(kind, True, float(r), float(r), units, variance, df, components,
-                        item_part, (run,), (res,), terms=tuple(terms), df_floor=r - 1)
+                        item_part, (run,), (res,), terms=tuple(terms), df_floor=floor)
     variance = v_items
     runs, res_parts, run_parts, components = [], [], [], {}
-    for name, y in (("A", ya), ("B", yb)):
+    for y in (ya, yb):
         r = y.shape[1]
         runs.append(float(r))
         if r > 1:
@@ -514,8 +536,15 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
             run, res = 0.0, 0.0  # one run: its residual cannot be told from the items'
         run_parts.append(run)
         res_parts.append(res)
-        components[name] = {"run": (run, run / r), "residual": (res, res / (units * r))}
+    # The residuals' parts are part of the items' term Vd(D); estimated apart, they can
+    # exceed it, and are then scaled down to it, so that the parts add up to V and a
+    # projection to the present design is the present V.
+    noise = sum(s / (units * r) for s, r in zip(res_parts, runs))
+    if noise > v_items:
+        res_parts = [s * v_items / noise for s in res_parts]
     item_part = max(0.0, v_items - sum(s / (units * r) for s, r in zip(res_parts, runs)))
+    for name, run, res, r in zip(("A", "B"), run_parts, res_parts, runs):
+        components[name] = {"run": (run, run / r), "residual": (res, res / (units * r))}
     total = variance if variance > 0 else math.nan
     for name in ("A", "B"):
         components[name] = {k: _share(v, part, total)
@@ -536,11 +565,21 @@ def _share(value: float, part: float, total: float) -> dict:
 
 
 def small_runs_note(info: RunsInfo) -> list:
-    """A warning when the runs leave few degrees of freedom."""
-    if info.kind == "seeds" and info.degrees_of_freedom < 5:
-        return [(SmallSampleWarning,
-                 f"about {info.degrees_of_freedom:.1f} degrees of freedom from "
-                 f"{min(info.runs_a, info.runs_b):g} run(s): the run-to-run variation is "
-                 "estimated from few runs, so the interval is wide (t quantile); more runs "
-                 "narrow it more than more items")]
-    return []
+    """Warnings when the runs leave few degrees of freedom, or a system has one run."""
+    if info.kind != "seeds":
+        return []
+    notes = []
+    runs = (f"{info.runs_a:g} run(s)" if info.runs_a == info.runs_b
+            else f"{info.runs_a:g} and {info.runs_b:g} runs")
+    if info.degrees_of_freedom < 5:
+        notes.append((SmallSampleWarning,
+                      f"about {info.degrees_of_freedom:.1f} degrees of freedom from {runs}: "
+                      "the run-to-run variation is estimated from few runs, so the interval "
+                      "is wide (t quantile); more runs narrow it more than more items"))
+    lone = [name for name, r in (("A", info.runs_a), ("B", info.runs_b)) if r == 1]
+    if lone and not info.paired_runs and len(lone) < 2:
+        notes.append((SmallSampleWarning,
+                      f"{lone[0]} has one run: its run-to-run variation cannot be estimated "
+                      "and is counted as 0, so the interval covers the other system's runs "
+                      "only"))
+    return notes
