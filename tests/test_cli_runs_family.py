@@ -278,6 +278,30 @@ def test_plain_tables_as_runs(tmp_path):
     _same(got, res)
 
 
+def test_lm_eval_tasks_are_strata_with_seeds(tmp_path):
+    """Two tasks in every log: the items of each task drawn within it (strata); the t
+    interval equals compare(runs='seeds', strata=tasks) on the same tables (it does not
+    depend on the items' order)."""
+    quiz = _tables(names=("base", "new"), runs=(2, 2), binary=True, seed=11)
+    trivia = _tables(names=("base", "new"), runs=(2, 2), binary=True, seed=12)
+    args = []
+    for name in ("base", "new"):
+        for r in range(2):
+            folder = tmp_path / f"{name}_seed{r}"
+            lm_eval_output(folder, {"quiz": quiz[name][:, r], "trivia": trivia[name][:, r]},
+                           model=f"org__{name}")
+            args.append(f"{name}={folder}")
+    got = _json(*args, "--runs", "seeds")
+    tasks = ["quiz"] * 40 + ["trivia"] * 40
+    res = pairboot.compare(*(np.vstack([quiz[k], trivia[k]]) for k in ("base", "new")),
+                           runs="seeds", strata=tasks, seed=SEED, n_resamples=RESAMPLES)
+    assert got["estimate"] == pytest.approx(res.estimate, rel=1e-12)
+    for end in ("low", "high"):
+        assert got["confidence_interval"][end] == pytest.approx(
+            getattr(res.confidence_interval, end), rel=1e-10)
+    assert [s["name"] for s in got["strata"]] == ["quiz", "trivia"]
+
+
 def test_bad_named_logs(tmp_path):
     tables = _tables(names=("base", "new"), runs=(2, 2), binary=True)
     args = _lm_eval_runs(tmp_path, tables, {("base", 0): range(40), ("base", 1): range(40),
@@ -303,15 +327,6 @@ def test_bad_named_logs(tmp_path):
                           "nowhere", "no such file")
     assert_one_line_error(_error(*good, "--runs", "seeds", "--fail-if", "worse",
                                  "--correction", "holm"), "--fail-if")
-    # several tasks are strata, which seeds do not take
-    two = tmp_path / "two_tasks"
-    lm_eval_output(two, {"quiz": tables["new"][:, 0], "trivia": tables["new"][:, 1]})
-    for name in ("base", "new"):
-        for r in range(2):
-            lm_eval_output(tmp_path / f"{name}_seed{r}", {"trivia": tables[name][:, r]},
-                           model=f"org__{name}")
-    assert_one_line_error(_error(*good, f"new={two}", "--runs", "seeds"), "2 tasks",
-                          "--log-option tasks=")
     # without NAME=, harness logs refuse --runs seeds with a pointer to NAME=PATH
     assert_one_line_error(_error(tmp_path / "base_seed0", tmp_path / "new_seed0", "--runs",
                                  "seeds"), "NAME=PATH")

@@ -42,7 +42,6 @@ __all__ = ["compare_runs"]
 
 _RUN_STREAM = 0x72756E73  # "runs": SeedSequence spawn key of the run weights
 _MAX_T_STREAM = 0x6D617874  # "maxt": spawn key of a runs family's max-t draws
-POWER_Z = 0.8416212335729143
 
 
 def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
@@ -87,16 +86,18 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
                   layout=layout, groups=groups, strata=strata)
 
 
-def _check(runs, n_resamples, confidence_level, method, seed, keywords) -> None:
-    """The arguments compare() checks, checked before the analysis uses them."""
+def _check(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
+    """The arguments compare() checks, checked before the analysis uses them; the seed
+    as an integer (``'random'`` and a ``SeedSequence`` drawn from), or None."""
     if runs not in RUNS:
         raise InputError(f"`runs` must be one of {', '.join(RUNS)} or None, got {runs!r}",
                          param="runs")
-    check_arguments(paired=keywords.get("paired", True),
-                    group_weighting=keywords.get("group_weighting", "items"),
-                    n_resamples=n_resamples, confidence_level=confidence_level,
-                    method=method, seed=seed, backend=keywords.get("backend", "auto"),
-                    resampling=keywords.get("resampling", "classic"))
+    return check_arguments(
+        paired=keywords.get("paired", True),
+        group_weighting=keywords.get("group_weighting", "items"), n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, seed=seed,
+        backend=keywords.get("backend", "auto"),
+        resampling=keywords.get("resampling", "classic")).seed
 
 
 def _seeds_only(method: str, keywords) -> None:
@@ -193,7 +194,10 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     units_needed = None
     if not (low > 0 or high < 0) and estimate != 0:
         # the variance at u units is floor + per_unit / u (items' and residual parts)
-        target = (estimate / (normal_quantile(1.0 - alpha / 2.0) + POWER_Z)) ** 2
+        # 80% power with the t quantiles at the present df: the runs' df do not grow
+        # with the items, so z quantiles would promise too much with few seeds
+        df = info.degrees_of_freedom
+        target = (estimate / (t_quantile(1.0 - alpha / 2.0, df) + t_quantile(0.8, df))) ** 2
         floor = info.projection(n_items=10**12)["floor"]
         per_unit = (info.variance - floor) * info.n_items
         if floor < target and per_unit > 0:
@@ -220,7 +224,8 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         group_weighting=args.group_weighting if design.n_groups is not None else None,
         strata=_strata_results(ya, yb, info, design, layout, groups, keywords, alpha),
         monte_carlo_error=ConfidenceInterval(0.0, 0.0),
-        items_needed=None if layout.grouped else units_needed,
+        items_needed=(units_needed if units_needed is None or not layout.grouped
+                      else int(math.ceil(units_needed * design.n_items / layout.n_units))),
         groups_needed=units_needed if layout.grouped else None, engine=run.engine,
         version=__version__, resampling=args.resampling, runs=info,
     )
@@ -350,7 +355,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     from pairboot.multiple import CORRECTIONS, bonferroni, holm  # noqa: PLC0415
     from pairboot.result import Comparison, FamilyResult  # noqa: PLC0415
 
-    _check(runs, n_resamples, confidence_level, method, seed, keywords)
+    seed = _check(runs, n_resamples, confidence_level, method, seed, keywords)
     names, values = _systems(scores)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":

@@ -265,10 +265,6 @@ def _logs_as_runs(args, named: list[tuple[str, str]], reads, fmt: str) -> Inputs
         tables.append(np.concatenate(blocks, axis=1))
     groups = _labels(reads, order, "groups", "group")
     strata = _labels(reads, order, "strata", "stratum")
-    if args.runs == "seeds" and strata is not None and args.stratum is None:
-        raise InputError(f"the logs hold {len(set(strata))} tasks, which are strata, and "
-                         "--runs seeds does not take strata yet: compare one task at a time "
-                         "(--log-option tasks=NAME)")
     epochs = args.runs == "samples" and first.runs is not None
     per_log = "each epoch of each log a sample" if epochs else "a log per run"
     notes = [f"{name}: {len(pairs)} log(s) as {args.runs} ({per_log}): "

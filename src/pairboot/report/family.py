@@ -273,11 +273,21 @@ def describe_family(result: FamilyResult) -> str:
     shared = (f"{result.n_resamples:,} resamples of {unit}{within}, {draws}; "
               f"{result.method} intervals for each system, {marginal}")
     if result.method == "t":  # several runs per system (runs='seeds')
-        shared = (f"{unit}, several training runs per system: each comparison is a t "
-                  "interval on the two-way (items x runs) variance with Satterthwaite's "
-                  "degrees of freedom, as pairboot.compare(..., runs='seeds') gives it")
+        shared = (f"{unit}{within}, several training runs per system: each comparison is "
+                  "a t interval on the two-way (items x runs) variance with "
+                  "Satterthwaite's degrees of freedom, as pairboot.compare(..., "
+                  "runs='seeds') gives it")
     if m == 1:
         how = "a family of one comparison needs no correction"
+    elif result.correction == "max-t" and result.method == "t":
+        c = result.critical_value
+        level = math.erfc(c / math.sqrt(2.0)) if c is not None else math.nan
+        how = (f"max-t on the comparisons' p-values: c = {c:.3f} is the "
+               f"{percent(result.confidence_level)} quantile of the largest |z| over the "
+               f"{m} comparisons ({result.n_resamples:,} normal draws, correlated through "
+               "the items' share of each variance), and each simultaneous interval is its "
+               f"own t interval at the two-sided level {level:.3g} (2 (1 - Phi(c))); "
+               "adjusted p-values by the stepdown on the same draws")
     elif result.correction == "max-t":
         c = result.critical_value
         c_text = (f"{c:.3f}" if c is not None and math.isfinite(c)
