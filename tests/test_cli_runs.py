@@ -82,6 +82,20 @@ def test_groups_and_strata_equal_python(tmp_path, paired_runs):
     assert got["n_groups"] == 15 and len(got["strata"]) == 3
 
 
+def test_samples_with_an_empty_cell_in_one_file(tmp_path):
+    # one file, both systems' columns: a sample only A has leaves B's cell empty (NaN)
+    a, b = _tables(n=30)
+    b[4][2] = b[9][1] = None
+    rows = [f"q{i},s{r},{a[i][r]!r}," + ("" if b[i][r] is None else repr(b[i][r]))
+            for r in range(3) for i in range(30)]
+    (tmp_path / "samples.csv").write_text("id,run,a,b\n" + "\n".join(rows) + "\n")
+    got = _json(tmp_path / "samples.csv", "--a", "a", "--b", "b", "--id", "id", "--run",
+                "run", "--runs", "samples")
+    nan_b = np.array([[np.nan if v is None else v for v in row] for row in b])
+    res = pairboot.compare(a, nan_b, runs="samples", seed=5, n_resamples=1000)
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+
+
 def test_bad_long_tables(tmp_path):
     a, b = _tables(n=10)
     path = tmp_path / "runs.csv"

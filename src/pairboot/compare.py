@@ -117,7 +117,8 @@ def compare(
         ``"samples"``: sampled generations per item (NaN where an item has fewer); the
         items' mean scores are compared.  ``result.runs`` holds the variance
         components and ``result.projection(n_items=, n_runs=)`` what more items or runs
-        would give.  The mean only; with one run each, exactly the plain comparison.
+        would give.  Pooled metrics take items x runs x statistics; with one run each, exactly
+        the plain comparison.
     paired_runs : bool, default False
         With ``runs="seeds"``: run r of A and run r of B share their seed (or data
         order), so the run effect of the difference is what varies.

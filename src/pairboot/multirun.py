@@ -49,7 +49,7 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
                  **keywords) -> CompareResult:
     """:func:`pairboot.compare` for items x runs tables (see :mod:`pairboot.runs`)."""
     _check(runs, n_resamples, confidence_level, method, seed, keywords)
-    pooled = not (isinstance(metric, str) and metric == "mean")
+    pooled = not _mean_like(metric) or np.ndim(a) == 3  # (3-D: statistics per item-run)
     if pooled and runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
@@ -98,6 +98,14 @@ def _check(runs, n_resamples, confidence_level, method, seed, keywords) -> int |
         confidence_level=confidence_level, method=method, seed=seed,
         backend=keywords.get("backend", "auto"),
         resampling=keywords.get("resampling", "classic")).seed
+
+
+def _mean_like(metric) -> bool:
+    """Whether ``metric`` is a mean of one score per item (then runs are items x runs)."""
+    try:
+        return bool(resolve_metric(metric, 1).mean_like)
+    except InputError:  # a metric of several statistics per item
+        return False
 
 
 def _seeds_only(method: str, keywords) -> None:
@@ -296,7 +304,9 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
                        dtype=np.float64)
         if x.ndim != 3:
             raise InputError(f"`{name}` must be items x runs x statistics for a pooled "
-                             f"metric with runs, got {x.ndim} dimensions", param=name)
+                             f"metric with runs, got {x.ndim} dimensions (with one score "
+                             "per item and run, e.g. 0/1 correctness, leave the metric at "
+                             "its default, the mean)", param=name)
         if not np.isfinite(x).all():
             raise InputError(f"`{name}` has a value that is not a finite number", param=name)
         tables.append(x)
@@ -507,8 +517,9 @@ def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resampl
     a t with few df comes mostly from a run variance that happened to be estimated small,
     and those estimates are not shared the way the numerators are: with the full
     correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
-    Where the items dominate this is the usual max-t.  A row is rejected exactly when its
-    own t interval at the two-sided level ``2 (1 - Phi(c))`` excludes 0."""
+    Where the items dominate this is the usual max-t.  A row's single-step p-value is
+    below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
+    excludes 0; the stepdown may reject more (a note says so)."""
     cov, items, _, _ = _contrast_model(tables, targets, paired_runs, layout)
     var = np.diag(cov)
     sd = np.sqrt(np.maximum(var, 0.0))

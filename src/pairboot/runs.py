@@ -265,12 +265,13 @@ def _satterthwaite(terms: list[tuple[float, float, bool]], floor: float = 1.0,
     Satterthwaite's formula, at least ``floor``.
 
     The plug-in formula is too large exactly when a few-df run term happens to come out
-    small, and then the t interval under-covers (0.924 for paired runs at 3 seeds), the
-    more so the further out in the tail (0.986 at 99.2%).  So a run mean square enters
-    the formula (not ``V``) at the upper end of a one-sided interval for its expectation,
-    ``MS df / chi2_df(p)`` with ``p = sqrt(2 alpha)`` (:func:`run_term_level`; 2.5 MS at
-    2 df and 95%, 1.1 MS at 50): 0.942 and 0.991 there, 0.958 instead of 0.952 in the
-    issue's design (docs/runs.md).  The callers floor it at the fewest degrees of freedom
+    small, and then the t interval under-covers (0.924 for paired runs at 3 seeds).  So a
+    run mean square enters the formula (not ``V``) at the upper end of a one-sided
+    interval for its expectation, ``MS df / chi2_df(p)`` with ``p = sqrt(2 alpha)``
+    (:func:`run_term_level`; 2.6 MS at 2 df and 95%, 1.1 MS at 50): 0.94-0.95 there,
+    0.96 instead of 0.95 in the issue's design.  A fixed ``p = 1/3`` did as well at 95%
+    but covered 0.986 at 99.2% (Bonferroni's level for 6 comparisons); ``sqrt(2 alpha)``
+    covers 0.991-0.993 there (docs/runs.md).  The callers floor it at the fewest degrees of freedom
     of a run term (``R_s - 1``): with the subtracted ``MS_res`` the formula falls far
     below that when the run variance is small next to the residual one (0.16 at three
     runs: an interval of +-750,000 on scores of sd 1)."""
@@ -483,7 +484,8 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
         parts_w = [w * c for w, c in zip(within, noise)]
         if sum(parts_w) > variance:  # the within parts, estimated apart, exceed V: scaled
             parts_w = [p * variance / sum(parts_w) for p in parts_w]
-        item_part = max(0.0, variance - sum(parts_w))
+        item_part = variance - sum(parts_w)
+        item_part = item_part if item_part > 1e-12 * variance else 0.0  # (rounding)
         total = variance if variance > 0 else math.nan
         components = {
             "B - A": {"item": _share(item_part * units, item_part, total)},

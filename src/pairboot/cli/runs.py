@@ -48,7 +48,8 @@ def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
             order.setdefault(v, len(order))
     runs = list(dict.fromkeys(labels))
     run_index = {r: j for j, r in enumerate(runs)}
-    values = [pbio.numeric_column(table, c) for c in score_cols]
+    # samples: an empty cell is a sample the system does not have (NaN)
+    values = [pbio.numeric_column(table, c, missing=kind == "samples") for c in score_cols]
     out = [np.full((len(order), len(runs)), np.nan) for _ in score_cols]
     seen = np.zeros((len(order), len(runs)), dtype=bool)
     for row, (item, run) in enumerate(zip(ids, labels)):

@@ -37,11 +37,12 @@ _SHOW = 5  # how many offending ids an error message lists
 # --------------------------------------------------------------------------- numbers
 
 
-def numeric_column(table: Table, name: str) -> np.ndarray:
+def numeric_column(table: Table, name: str, *, missing: bool = False) -> np.ndarray:
     """Column ``name`` as float64, every value a finite number.
 
     A missing, non-numeric, NaN or infinite value raises InputError naming the file, the
     line (or row), the column and the value, and how many more bad values follow.
+    ``missing``: a missing (empty) value is NaN instead (a system without that cell).
     """
     column = table.arrow_array(name)
     if column is not None:
@@ -57,6 +58,9 @@ def numeric_column(table: Table, name: str) -> np.ndarray:
         number, problem = to_number(value)
         if problem is None:
             out[i] = number
+            continue
+        if missing and problem.startswith("missing value"):
+            out[i] = np.nan
             continue
         n_bad += 1
         if first is None:

@@ -209,8 +209,12 @@ def describe_runs(result) -> list[str]:
     most = max(runs.runs_a, runs.runs_b)
     twice_runs = result.projection(n_runs=int(2 * most))
     unit = "seeds" if runs.kind == "seeds" else "samples per item"
-    out = [f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} "
-           f"({runs.degrees_of_freedom:.1f} degrees of freedom)", *("  " + r for r in table)]
+    how = (f"{runs.degrees_of_freedom:.1f} degrees of freedom" if runs.kind == "seeds"
+           else "the interval is the item bootstrap of the items' means")
+    out = [f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} ({how})",
+           *("  " + r for r in table)]
+    if not runs.variance > 0:  # every difference alike: nothing to project
+        return out
     items = "groups" if result.n_groups is not None else "items"  # what is drawn
     text = (f"With twice the {items} the interval would be "
             f"{(1 - twice_items['width_ratio']) * 100:.0f}% narrower; with twice the {unit}, "
@@ -315,8 +319,8 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     runs = getattr(result, "runs", None)
     if runs is not None and runs.kind == "seeds":
         share = "one draw for both systems" if runs.paired_runs else "a draw per system"
-        return (f"paired bootstrap over {result.n_items:,} items and {_runs_text(runs)}: "
-                f"each resample draws the items once for every run and system, and the "
+        return (f"paired bootstrap over {unit}{within} and {_runs_text(runs)}: each "
+                f"resample draws the {units} once for every run and system, and the "
                 f"runs with replacement ({share}); its replicates are rescaled to the "
                 f"two-way variance V (the run term, which the bootstrap shrinks), and the "
                 f"interval is estimate +/- t * sqrt(V) with Satterthwaite's "
