@@ -174,7 +174,7 @@ def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, key
 def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklevel,
            keywords, *, estimate=None, boot=None, run=None, scores=None,
            metric="mean", layout: Layout | None = None, groups=None,
-           strata=None) -> CompareResult:
+           strata=None, per_stratum=None) -> CompareResult:
     ra, rb = ya.shape[1], yb.shape[1]
     layout = Layout.plain(len(ya)) if layout is None else layout
     if boot is None:
@@ -230,7 +230,8 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         n_resamples=args.n_resamples, seed=run.seed,
         warnings=tuple(text for _, text in notes), metric=metric, paired=True,
         group_weighting=args.group_weighting if design.n_groups is not None else None,
-        strata=_strata_results(ya, yb, info, design, layout, groups, keywords, alpha),
+        strata=_strata_results(per_stratum or _mean_tables(ya, yb), info, design, layout,
+                               groups, keywords, alpha),
         monte_carlo_error=ConfidenceInterval(0.0, 0.0),
         items_needed=(units_needed if units_needed is None or not layout.grouped
                       else int(math.ceil(units_needed * design.n_items / layout.n_units))),
@@ -239,10 +240,19 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     )
 
 
-def _strata_results(ya, yb, info: RunsInfo, design, layout: Layout, groups, keywords,
+def _mean_tables(ya, yb):
+    """A stratum's ``(estimate, a, b, scores)`` for the mean: its rows' tables."""
+    def tables(rows, sub: Layout):
+        a, b = ya[rows], yb[rows]
+        return _difference(a, b, sub), a, b, (None, None)
+    return tables
+
+
+def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, keywords,
                     alpha: float) -> tuple:
     """Each stratum's difference alone: the same analysis on its items (its groups kept
-    whole), a t interval with its own degrees of freedom."""
+    whole), a t interval with its own degrees of freedom; ``tables_of(rows, layout)``
+    gives the stratum's estimate, tables to analyse and the systems' values."""
     if not layout.stratified:
         return ()
     stratum = layout.unit_stratum[layout.units]
@@ -251,8 +261,7 @@ def _strata_results(ya, yb, info: RunsInfo, design, layout: Layout, groups, keyw
         rows = np.flatnonzero(stratum == h)
         sub = _layout(len(rows), None if groups is None else layout.units[rows], None,
                       {"group_weighting": keywords.get("group_weighting", "items")})
-        a, b = ya[rows], yb[rows]
-        estimate = float(sub.estimate(b.mean(axis=1) - a.mean(axis=1)))
+        estimate, a, b, (at_a, at_b) = tables_of(rows, sub)
         try:
             own = analyse(a, b, "seeds", info.paired_runs, sub, alpha=alpha)
         except InputError:  # one unit: no variance within the stratum
@@ -265,8 +274,8 @@ def _strata_results(ya, yb, info: RunsInfo, design, layout: Layout, groups, keyw
             n_groups=int(design.units_per_stratum[h]) if groups is not None else None,
             estimate=estimate, confidence_interval=ConfidenceInterval(*interval),
             standard_error=se, p_value=float(p),
-            score_a=_system_score(a, t_for=alpha, layout=sub),
-            score_b=_system_score(b, t_for=alpha, layout=sub)))
+            score_a=_system_score(a, t_for=alpha, at=at_a, layout=sub),
+            score_b=_system_score(b, t_for=alpha, at=at_b, layout=sub)))
     return tuple(out)
 
 
@@ -292,12 +301,10 @@ def _system_score(y: np.ndarray, t_for: float, at: float | None = None,
 def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
             confidence_level, method, seed, stacklevel, keywords) -> CompareResult:
     """A pooled metric (F1, BLEU, ...) over every item and run: the variance from the
-    two-way analysis of its linearised values ``L_ir = N g . x_ir`` (``g`` the metric's
-    gradient at the pooled sums, ``N = n R``), the replicates from the metric on the
-    resampled, run-weighted sums."""
-    if groups is not None or strata is not None or method != "percentile":
-        raise InputError("a pooled metric with runs: plain items and the default method "
-                         "only", param="metric")
+    two-way analysis of its linearised values (:func:`_linearise`), the replicates from
+    the metric on the resampled, run-weighted sums (strata reweighted to the population,
+    as :func:`pairboot.compare` pools them)."""
+    _seeds_only(method, keywords)
     tables = []
     for name, values in (("a", a), ("b", b)):
         x = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values,
@@ -315,38 +322,52 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
         raise InputError(f"`a` and `b` must have the same items and statistics: "
                          f"{xa.shape} and {xb.shape}", param="b")
     m = resolve_metric(metric, xa.shape[2])
-    linear, scores = [], []
-    for x in (xa, xb):
-        n, r, k = x.shape
-        stats = m.per_item(x.reshape(n * r, k))
-        total = stats.sum(axis=0)
-        value = float(m.evaluate(total[None])[0][0])
-        grad = np.zeros_like(total)
-        for j in range(len(total)):  # central differences, relative steps
-            step = 6e-6 * max(abs(total[j]), 1e-3 * abs(stats[:, j]).mean() * n * r, 1e-12)
-            up, down = total.copy(), total.copy()
-            up[j] += step
-            down[j] -= step
-            grad[j] = (m.evaluate(up[None])[0][0] - m.evaluate(down[None])[0][0]) / (2 * step)
-        linear.append((stats @ grad).reshape(n, r) * (n * r))
-        scores.append(value)
-    info = analyse(linear[0], linear[1], runs, paired_runs,
-                   alpha=1.0 - float(confidence_level))
+    layout = _layout(len(xa), groups, strata, keywords)
+    (va, la), (vb, lb) = (_linearise(x, m, layout.weights) for x in (xa, xb))
+    info = analyse(la, lb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
     ra, rb = xa.shape[1], xb.shape[1]
     columns = [xa[:, j, :] for j in range(ra)] + [xb[:, j, :] for j in range(rb)]
     names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
-    run = _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords)
+    run = _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords,
+                      groups, strata)
     core, k = run.core, run.design.k
-    sums = core.M[:, 0, :]  # (R, runs x k): every run's resampled sums
+    # (R, runs x k): every run's resampled sums, the strata reweighted to the population
+    sums = np.einsum("h,bhc->bc", run.coef, core.M) if run.combined else core.M[:, 0, :]
     wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
     pooled = []
     for w, first, count in ((wa, 0, ra), (wb, ra, rb)):
         per_run = sums[:, first * k:(first + count) * k].reshape(len(sums), count, k)
         pooled.append(m.evaluate((per_run * w[:, :, None]).sum(axis=1))[0])
-    boot = pooled[1] - pooled[0]
-    return _seeds(linear[0], linear[1], info, n_resamples, confidence_level, seed,
-                  stacklevel, keywords, estimate=scores[1] - scores[0], boot=boot, run=run,
-                  scores=scores, metric=m.name)
+
+    def per_stratum(rows, sub: Layout):  # the stratum's own pooled values, linearised
+        (sa, ta), (sb, tb) = (_linearise(x[rows], m, sub.weights) for x in (xa, xb))
+        return sb - sa, ta, tb, (sa, sb)
+
+    return _seeds(la, lb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
+                  estimate=vb - va, boot=pooled[1] - pooled[0], run=run, scores=(va, vb),
+                  metric=m.name, layout=layout, groups=groups, strata=strata,
+                  per_stratum=per_stratum)
+
+
+def _linearise(x: np.ndarray, m, weights: np.ndarray) -> tuple[float, np.ndarray]:
+    """A pooled metric on items x runs x statistics: its value on the sums of every
+    item-run's statistics, item ``i`` weighted ``n w_i`` (1 without strata; the strata
+    reweighted to the population), and the linearised values ``L_ir = n R g . x_ir``
+    (``g`` the metric's gradient at those sums, by central differences), whose weighted
+    mean moves as the metric does."""
+    n, r, k = x.shape
+    stats = m.per_item(x.reshape(n * r, k)).reshape(n, r, -1)
+    total = np.einsum("i,irk->k", weights * n, stats)
+    value = float(m.evaluate(total[None])[0][0])
+    grad = np.zeros_like(total)
+    scale = np.abs(stats).mean(axis=(0, 1)) * n * r
+    for j in range(len(total)):  # central differences, relative steps
+        step = 6e-6 * max(abs(total[j]), 1e-3 * scale[j], 1e-12)
+        up, down = total.copy(), total.copy()
+        up[j] += step
+        down[j] -= step
+        grad[j] = (m.evaluate(up[None])[0][0] - m.evaluate(down[None])[0][0]) / (2 * step)
+    return value, (stats @ grad) * (n * r)
 
 
 def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
