@@ -112,10 +112,13 @@ def unpaired_oracle(ya, yb):
             "df_at": lambda alpha: satterthwaite(terms, floor, runs=(1, 3), alpha=alpha)}
 
 
-def paired_oracle(ya, yb):
+def paired_oracle(ya, yb, truncated=False):
     n, r = len(ya), len(ya[0])
     d = [[yb[i][j] - ya[i][j] for j in range(r)] for i in range(n)]
     ms_item, ms_run, ms_res = mean_squares(d)
+    if truncated:  # a negative run term: V alone, the one-table form
+        assert ms_run < ms_res
+        return (ms_item + ms_run - ms_res) / (n * r)
     assert ms_item > ms_res and ms_run > ms_res  # no truncation in the hand table
     c = 1.0 / (n * r)
     return {"variance": (ms_item + ms_run - ms_res) * c,
@@ -527,16 +530,17 @@ def test_projection_at_the_present_design_is_the_present_width(keywords):
     assert doubled["width_ratio"] <= 1.0
 
 
-def test_paired_runs_split_adds_up_when_the_run_term_is_truncated():
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+def test_paired_runs_split_adds_up_when_the_run_term_is_negative():
     rng = np.random.default_rng(3)
     a = rng.normal(size=(40, 3))
     b = a + 0.2 + rng.normal(0, 1, (40, 3))
     b -= b.mean(axis=0) - b.mean()  # every run of the differences has the same mean
     res = pairboot.compare(a, b, runs="seeds", paired_runs=True, n_resamples=1000, seed=2)
     assert res.runs.variance_components["B - A"]["run"]["variance"] == 0.0
-    assert _shares(res) == pytest.approx(1.0, rel=1e-12)  # V = items' part + residual's
-    d = (b - a).mean(axis=1)
-    assert res.runs.variance == pytest.approx(d.var(ddof=1) / 40, rel=1e-12)
+    assert _shares(res) == pytest.approx(1.0, rel=1e-12)  # the parts shown add up to V
+    want = paired_oracle(a.tolist(), b.tolist(), truncated=True)
+    assert res.runs.variance == pytest.approx(want, rel=1e-12)  # the one-table form
 
 
 def test_one_run_in_one_system_is_said():

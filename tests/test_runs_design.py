@@ -201,11 +201,9 @@ def analysis(ya, yb, design, paired):
         r = len(ya[0])
         s2, vres = run_terms([[yb[i][j] - ya[i][j] for j in range(r)] for i in range(n)],
                              design)
-        # the run part truncated at 0, as without paired runs
-        variance = v_items + max(0.0, s2 - vres) / r
-        if s2 > vres:
-            terms += [(s2 / r, r - 1, True), (-vres / r, dof * (r - 1), False)]
-        floor = r - 1 if s2 > vres else 1
+        variance = max(0.0, v_items + (s2 - vres) / r)
+        terms += [(s2 / r, r - 1, True), (-vres / r, dof * (r - 1), False)]
+        floor = r - 1
         kept.append(s2 > vres)
     else:
         variance, floors = v_items, []
@@ -323,8 +321,8 @@ def test_the_hand_tables_keep_their_run_terms():
 @pytest.mark.parametrize("paired", [False, True], ids=["unpaired", "paired"])
 def test_a_truncated_run_term_drops_out_of_v_and_df(paired):
     # B's runs (unpaired), or the differences' runs (paired), differ by noise only and
-    # every run has the same estimate: the run term is negative, and it drops out of V
-    # and the df (paired too: V = Vd + max(0, S2 - Vres) / R)
+    # every run has the same estimate: the run term is negative; unpaired, it drops out
+    # of V and the df; paired, V = max(0, Vd + (S2 - Vres) / R) keeps it in the df
     rng = np.random.default_rng(61)
     noise = np.round(rng.normal(0, 0.05, (12, 3 if paired else 4)), 2)
     noise = noise - noise.mean(axis=0)

@@ -507,22 +507,24 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
         if r < 2:
             raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
         spread, v_res = run_terms(yb - ya, layout)
-        # the run part truncated at 0, as each system's is without paired runs (the
-        # one-table form (MS_item + MS_run - MS_res) / (n R) when it is positive)
+        # V = (MS_item + MS_run - MS_res) / (n R) in the plain case, the run term kept in V
+        # and in the df even when it comes out negative: truncating it at 0 dropped the
+        # run df exactly when the run variance was underestimated, and max-t's family
+        # coverage fell from 0.94 to 0.84 (4 systems, 3 paired seeds)
+        variance = max(0.0, v_items + (spread - v_res) / r)
+        terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
         run = max(0.0, spread - v_res)
-        variance = v_items + run / r
-        res = min(v_res / r, v_items) * r * units  # within the items' term (see below)
-        item_part = v_items - res / (units * r)
-        if run > 0:
-            terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
+        # the split shown adds up to V: the residual's part, then the items' rest
+        res_part = min(v_res / r, variance - run / r)
+        item_part = variance - run / r - res_part
+        res = res_part * r * units
         total = variance if variance > 0 else math.nan
         components = {"B - A": {"item": _share(item_part * units, item_part, total),
                                 "run": _share(run, run / r, total),
-                                "residual": _share(res, res / (units * r), total)}}
-        floor = r - 1 if run > 0 else 1.0
-        df = _satterthwaite(terms, floor=floor, alpha=alpha)
+                                "residual": _share(res, res_part, total)}}
+        df = _satterthwaite(terms, floor=r - 1, alpha=alpha)
         return RunsInfo(kind, True, float(r), float(r), units, variance, df, components,
-                        item_part, (run,), (res,), terms=tuple(terms), df_floor=floor)
+                        item_part, (run,), (res,), terms=tuple(terms), df_floor=r - 1)
     variance = v_items
     runs, res_parts, run_parts, components = [], [], [], {}
     for y in (ya, yb):
