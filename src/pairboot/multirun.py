@@ -35,8 +35,8 @@ from pairboot.runs import (
     as_table,
     run_terms,
     small_runs_note,
-    t_quantile,
 )
+from pairboot.tdist import t_quantile
 
 __all__ = ["compare_runs"]
 

@@ -37,219 +37,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError, SmallSampleWarning
-from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
+from pairboot.tdist import chi2_quantile, t_quantile, t_sf
 
-__all__ = ["RUNS", "RunsInfo", "analyse", "chi2_quantile", "run_term_level", "t_quantile",
-           "t_sf", "t_sf_array"]
+__all__ = ["RUNS", "RunsInfo", "analyse", "run_term_level"]
 
 RUNS = ("seeds", "samples")
 
 
-# --- Student's t, with numpy only ----------------------------------------------------
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (Lentz's method)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c if abs(1.0 + aa / c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c if abs(1.0 + aa / c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularised incomplete beta function ``I_x(a, b)``."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf(t: float, df: float) -> float:
-    """``P(T > t)`` for Student's t with ``df`` (real, > 0) degrees of freedom."""
-    if math.isinf(df):
-        return 0.5 * math.erfc(t / math.sqrt(2.0))
-    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
-    return tail if t >= 0 else 1.0 - tail
-
-
-def t_sf_array(t: np.ndarray, df: float) -> np.ndarray:
-    """:func:`t_sf` for an array of ``t`` (one ``df``): the continued fraction evaluated
-    on all of them at once (for the draws of :mod:`pairboot.multirun`'s max-t)."""
-    t = np.asarray(t, dtype=np.float64)
-    if math.isinf(df):
-        return np.array([t_sf(v, df) for v in t.ravel()]).reshape(t.shape)
-    x = df / (df + t * t)
-    a, b = df / 2.0, 0.5
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        front = np.exp(log_front + a * np.log(x) + b * np.log1p(-x))
-        direct = x < (a + 1.0) / (a + b + 2.0)
-        ib = np.where(direct, front * _betacf_array(a, b, x) / a,
-                      1.0 - front * _betacf_array(b, a, 1.0 - x) / b)
-    ib = np.where(x <= 0.0, 0.0, np.where(x >= 1.0, 1.0, ib))
-    tail = 0.5 * ib
-    return np.where(t >= 0, tail, 1.0 - tail)
-
-
-def _betacf_array(a: float, b: float, x: np.ndarray) -> np.ndarray:
-    """:func:`_betacf` on an array of ``x``."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-
-    def guard(v):
-        return np.where(np.abs(v) < tiny, tiny, v)
-
-    c = np.ones_like(x)
-    d = 1.0 / guard(1.0 - qab * x / qap)
-    h = d.copy()
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 / guard(1.0 + aa * d)
-        c = guard(1.0 + aa / c)
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 / guard(1.0 + aa * d)
-        c = guard(1.0 + aa / c)
-        delta = d * c
-        h *= delta
-        if np.all(np.abs(delta - 1.0) < 1e-15):
-            break
-    return h
-
-
-def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of Student's t (bisection on :func:`t_sf`, to 1e-12)."""
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be in (0, 1), got {p}")
-    # bisect on the upper tail ``P(T > t) = tail``: ``1 - p`` is exact for p >= 0.5, and
-    # below 0.5 the tail is p itself (``1 - (1 - p)`` would lose digits for small p)
-    if p < 0.5:
-        sign, tail = -1.0, p
-    else:
-        sign, tail = 1.0, 1.0 - p
-    lo, hi = 0.0, 1.0
-    while t_sf(hi, df) > tail:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if t_sf(mid, df) > tail:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return sign * 0.5 * (lo + hi)
-
-
-def _gamma_tails(a: float, x: float) -> tuple[float, float]:
-    """The regularised incomplete gamma functions ``(P(a, x), Q(a, x))``, each computed
-    directly (series below ``a + 1``, Lentz's continued fraction for ``Q`` above) so that
-    neither tail loses digits to ``1 - other``."""
-    if x <= 0.0:
-        return 0.0, 1.0
-    front = math.exp(a * math.log(x) - x - math.lgamma(a))
-    if x < a + 1.0:
-        term = total = 1.0 / a
-        for k in range(1, 1000):
-            term *= x / (a + k)
-            total += term
-            if abs(term) < abs(total) * 1e-16:
-                break
-        lower = front * total
-        return lower, 1.0 - lower
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c, d = 1.0 / tiny, 1.0 / b
-    h = d
-    for k in range(1, 1000):
-        an = -k * (k - a)
-        b += 2.0
-        d = an * d + b
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = b + an / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        if abs(d * c - 1.0) < 1e-16:
-            break
-    upper = front * h
-    return 1.0 - upper, upper
-
-
-def chi2_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile of the chi-square distribution, to 1e-12 relative: Newton's
-    method from the Wilson-Hilferty guess, on the nearer tail, kept inside a bracket that
-    halves whenever a step would leave it (a few steps; p-values bisect over it)."""
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be in (0, 1), got {p}")
-    a = df / 2.0
-    upper = p > 0.5  # solve on the smaller tail probability, as t_quantile does
-    target = 1.0 - p if upper else p
-
-    def excess(x: float) -> float:  # tail(x) - target, increasing in x
-        lower_tail, upper_tail = _gamma_tails(a, x / 2.0)
-        return target - upper_tail if upper else lower_tail - target
-
-    log_norm = -a * math.log(2.0) - math.lgamma(a)
-    z = -normal_quantile(target) if upper else normal_quantile(target)
-    h = 2.0 / (9.0 * df)
-    x = df * max(1e-3, 1.0 - h + z * math.sqrt(h)) ** 3
-    lo, hi = 0.0, math.inf
-    for _ in range(200):
-        e = excess(x)
-        if e == 0.0:
-            return x
-        if e < 0.0:
-            lo = x
-        else:
-            hi = x
-        density = math.exp(log_norm + (a - 1.0) * math.log(x) - x / 2.0) if x > 0 else 0.0
-        step = x - e / density if density > 0 else math.nan
-        if not lo < step < hi:  # outside the bracket: bisect (or widen it)
-            step = 0.5 * (lo + hi) if math.isfinite(hi) else 2.0 * x
-        if abs(step - x) <= 1e-13 * x:
-            return step
-        x = step
-    return x
-
-
 # --- the analysis of variance ----------------------------------------------------------
-
-
-def _two_way(y: np.ndarray) -> dict:
-    """Mean squares of an items x runs table without replication."""
-    n, r = y.shape
-    grand = y.mean()
-    items, runs = y.mean(axis=1), y.mean(axis=0)
-    ms_item = r * ((items - grand) ** 2).sum() / (n - 1) if n > 1 else math.nan
-    ms_run = n * ((runs - grand) ** 2).sum() / (r - 1) if r > 1 else math.nan
-    resid = y - items[:, None] - runs[None, :] + grand
-    dof = (n - 1) * (r - 1)
-    ms_res = (resid ** 2).sum() / dof if dof > 0 else math.nan
-    return {"item": ms_item, "run": ms_run, "res": ms_res, "n": n, "r": r}
 
 
 def run_term_level(alpha: float) -> float:
@@ -464,80 +260,100 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
     if n < 2:
         raise InputError("several runs per system need at least two items", param="a")
     layout = Layout.plain(n) if layout is None else layout
-    units, dof = layout.n_units, layout.degrees_of_freedom
-    if dof < 1:
+    if layout.degrees_of_freedom < 1:
         if layout.grouped:
             raise InputError("several runs per system with `groups` need at least two "
                              "groups in a stratum", param="groups")
         raise InputError("several runs per system need at least two items in a stratum",
                          param="strata")
     if kind == "samples":
-        ma, mb = np.nanmean(ya, axis=1), np.nanmean(yb, axis=1)
-        variance = layout.variance(mb - ma)
-        within, noise = [], []
-        for y in (ya, yb):
-            k = (~np.isnan(y)).sum(axis=1)
-            dev = y - np.nanmean(y, axis=1)[:, None]
-            dof_w = (k - 1).sum()
-            within.append(float(np.nansum(dev ** 2) / dof_w) if dof_w > 0 else 0.0)
-            noise.append(float((layout.weights ** 2 / k).sum()))  # sum_i w_i^2 / k_i
-        parts_w = [w * c for w, c in zip(within, noise)]
-        if sum(parts_w) > variance:  # the within parts, estimated apart, exceed V: scaled
-            parts_w = [p * variance / sum(parts_w) for p in parts_w]
-        item_part = variance - sum(parts_w)
-        item_part = item_part if item_part > 1e-12 * variance else 0.0  # (rounding)
-        total = variance if variance > 0 else math.nan
-        components = {
-            "B - A": {"item": _share(item_part * units, item_part, total)},
-            "A": {"within": _share(within[0], parts_w[0], total)},
-            "B": {"within": _share(within[1], parts_w[1], total)},
-        }
-        counts = [float((~np.isnan(y)).sum(axis=1).mean()) for y in (ya, yb)]
-        # for projections: part = residual / (units k), k the mean samples per item
-        residual = tuple(p * units * k for p, k in zip(parts_w, counts))
-        return RunsInfo(kind, False, counts[0], counts[1], units, variance, float(dof),
-                        components, item_part, (0.0, 0.0), residual)
-    v_items = layout.variance(yb.mean(axis=1) - ya.mean(axis=1))
-    terms = [(v_items, dof, False)]
+        return _samples(ya, yb, layout)
     if paired_runs:
-        if ya.shape[1] != yb.shape[1]:
-            raise InputError(f"`paired_runs` needs as many runs of A as of B: "
-                             f"{ya.shape[1]} and {yb.shape[1]}", param="paired_runs")
-        r = ya.shape[1]
-        if r < 2:
-            raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
-        spread, v_res = run_terms(yb - ya, layout)
-        # V = (MS_item + MS_run - MS_res) / (n R) in the plain case, the run term kept in V
-        # and in the df even when it comes out negative: truncating it at 0 dropped the
-        # run df exactly when the run variance was underestimated, and max-t's family
-        # coverage fell from 0.94 to 0.84 (4 systems, 3 paired seeds)
-        variance = max(0.0, v_items + (spread - v_res) / r)
-        terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
-        run = max(0.0, spread - v_res)
-        # the split shown adds up to V: the residual's part, then the items' rest
-        res_part = min(v_res / r, variance - run / r)
-        item_part = variance - run / r - res_part
-        res = res_part * r * units
-        total = variance if variance > 0 else math.nan
-        components = {"B - A": {"item": _share(item_part * units, item_part, total),
-                                "run": _share(run, run / r, total),
-                                "residual": _share(res, res_part, total)}}
-        df = _satterthwaite(terms, floor=r - 1, alpha=alpha)
-        return RunsInfo(kind, True, float(r), float(r), units, variance, df, components,
-                        item_part, (run,), (res,), terms=tuple(terms), df_floor=r - 1)
-    variance = v_items
-    runs, res_parts, run_parts, components = [], [], [], {}
+        return _paired(ya, yb, layout, alpha)
+    return _unpaired(ya, yb, layout, alpha)
+
+
+def _samples(ya: np.ndarray, yb: np.ndarray, layout: Layout) -> RunsInfo:
+    """``"samples"``: ``V`` is the design variance of the items' mean differences; the
+    split shows what the samples' own noise (``within``) adds to it."""
+    units = layout.n_units
+    variance = layout.variance(np.nanmean(yb, axis=1) - np.nanmean(ya, axis=1))
+    within, noise = [], []
+    for y in (ya, yb):
+        k = (~np.isnan(y)).sum(axis=1)
+        dev = y - np.nanmean(y, axis=1)[:, None]
+        dof_w = (k - 1).sum()
+        within.append(float(np.nansum(dev ** 2) / dof_w) if dof_w > 0 else 0.0)
+        noise.append(float((layout.weights ** 2 / k).sum()))  # sum_i w_i^2 / k_i
+    parts_w = [w * c for w, c in zip(within, noise)]
+    if sum(parts_w) > variance:  # the within parts, estimated apart, exceed V: scaled
+        parts_w = [p * variance / sum(parts_w) for p in parts_w]
+    item_part = variance - sum(parts_w)
+    item_part = item_part if item_part > 1e-12 * variance else 0.0  # (rounding)
+    total = variance if variance > 0 else math.nan
+    components = {
+        "B - A": {"item": _share(item_part * units, item_part, total)},
+        "A": {"within": _share(within[0], parts_w[0], total)},
+        "B": {"within": _share(within[1], parts_w[1], total)},
+    }
+    counts = [float((~np.isnan(y)).sum(axis=1).mean()) for y in (ya, yb)]
+    # for projections: part = residual / (units k), k the mean samples per item
+    residual = tuple(p * units * k for p, k in zip(parts_w, counts))
+    return RunsInfo("samples", False, counts[0], counts[1], units, variance,
+                    float(layout.degrees_of_freedom), components, item_part, (0.0, 0.0),
+                    residual)
+
+
+def _paired(ya: np.ndarray, yb: np.ndarray, layout: Layout, alpha: float) -> RunsInfo:
+    """``"seeds"`` with paired runs: the analysis of the table of differences."""
+    if ya.shape[1] != yb.shape[1]:
+        raise InputError(f"`paired_runs` needs as many runs of A as of B: "
+                         f"{ya.shape[1]} and {yb.shape[1]}", param="paired_runs")
+    r = ya.shape[1]
+    if r < 2:
+        raise InputError("`paired_runs` needs at least two runs", param="paired_runs")
+    units, dof = layout.n_units, layout.degrees_of_freedom
+    v_items = layout.variance(yb.mean(axis=1) - ya.mean(axis=1))
+    spread, v_res = run_terms(yb - ya, layout)
+    # V = (MS_item + MS_run - MS_res) / (n R) in the plain case, the run term kept in V
+    # and in the df even when it comes out negative: truncating it at 0 dropped the run
+    # df exactly when the run variance was underestimated, and max-t's family coverage
+    # fell from 0.94 to 0.84 (4 systems, 3 paired seeds)
+    variance = max(0.0, v_items + (spread - v_res) / r)
+    terms = [(v_items, dof, False), (spread / r, r - 1, True),
+             (-v_res / r, dof * (r - 1), False)]
+    run = max(0.0, spread - v_res)
+    # the split shown adds up to V: the residual's part, then the items' rest
+    res_part = min(v_res / r, variance - run / r)
+    item_part = variance - run / r - res_part
+    res = res_part * r * units
+    total = variance if variance > 0 else math.nan
+    components = {"B - A": {"item": _share(item_part * units, item_part, total),
+                            "run": _share(run, run / r, total),
+                            "residual": _share(res, res_part, total)}}
+    df = _satterthwaite(terms, floor=r - 1, alpha=alpha)
+    return RunsInfo("seeds", True, float(r), float(r), units, variance, df, components,
+                    item_part, (run,), (res,), terms=tuple(terms), df_floor=r - 1)
+
+
+def _unpaired(ya: np.ndarray, yb: np.ndarray, layout: Layout, alpha: float) -> RunsInfo:
+    """``"seeds"``, runs unpaired: the items' term of the differences, and each system's
+    run term (truncated at 0: a system whose runs spread no more than its noise explains
+    adds nothing, to ``V`` or to the df)."""
+    units, dof = layout.n_units, layout.degrees_of_freedom
+    v_items = layout.variance(yb.mean(axis=1) - ya.mean(axis=1))
+    variance, terms = v_items, [(v_items, dof, False)]
+    runs, res_parts, run_parts = [], [], []
     for y in (ya, yb):
         r = y.shape[1]
         runs.append(float(r))
+        run = res = 0.0  # one run: its residual cannot be told from the items'
         if r > 1:
             spread, v_res = run_terms(y, layout)
             run, res = max(0.0, spread - v_res), v_res * units
             if run > 0:
                 variance += run / r
                 terms += [(spread / r, r - 1, True), (-v_res / r, dof * (r - 1), False)]
-        else:
-            run, res = 0.0, 0.0  # one run: its residual cannot be told from the items'
         run_parts.append(run)
         res_parts.append(res)
     # The residuals' parts are part of the items' term Vd(D); estimated apart, they can
@@ -547,17 +363,15 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
     if noise > v_items:
         res_parts = [s * v_items / noise for s in res_parts]
     item_part = max(0.0, v_items - sum(s / (units * r) for s, r in zip(res_parts, runs)))
-    for name, run, res, r in zip(("A", "B"), run_parts, res_parts, runs):
-        components[name] = {"run": (run, run / r), "residual": (res, res / (units * r))}
     total = variance if variance > 0 else math.nan
-    for name in ("A", "B"):
-        components[name] = {k: _share(v, part, total)
-                            for k, (v, part) in components[name].items()}
+    components = {name: {"run": _share(run, run / r, total),
+                         "residual": _share(res, res / (units * r), total)}
+                  for name, run, res, r in zip(("A", "B"), run_parts, res_parts, runs)}
     components["B - A"] = {"item": _share(item_part * units, item_part, total)}
-    floors = [r - 1 for r, run in zip(runs, run_parts) if r > 1 and run > 0]
-    floor = min(floors, default=1.0)
+    floor = min((r - 1 for r, run in zip(runs, run_parts) if r > 1 and run > 0),
+                default=1.0)
     df = _satterthwaite(terms, floor=floor, alpha=alpha)
-    return RunsInfo(kind, False, runs[0], runs[1], units, variance, df, components,
+    return RunsInfo("seeds", False, runs[0], runs[1], units, variance, df, components,
                     item_part, tuple(run_parts), tuple(res_parts), terms=tuple(terms),
                     df_floor=floor)
 
