@@ -97,7 +97,7 @@ def compare_many(
     [('v1', True), ('v2', False)]
     """
     if runs is not None or paired_runs:
-        from pairboot.multirun import compare_many_runs  # noqa: PLC0415
+        from pairboot.runsfamily import compare_many_runs  # noqa: PLC0415
 
         if runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")

@@ -12,7 +12,6 @@ both systems under ``paired_runs``), and the replicates are rescaled to ``V``.  
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 import warnings as _warnings
 
@@ -23,17 +22,14 @@ from pairboot.compare import compare, resample
 from pairboot.design import check_arguments
 from pairboot.diagnostics import design_notes
 from pairboot.errors import InputError, SmallSampleWarning
-from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
 from pairboot.metrics import resolve_metric
-from pairboot.multiple import max_t
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.runs import (
     RUNS,
     RunsInfo,
     analyse,
     as_table,
-    run_terms,
     small_runs_note,
 )
 from pairboot.tdist import t_quantile
@@ -41,14 +37,13 @@ from pairboot.tdist import t_quantile
 __all__ = ["compare_runs"]
 
 _RUN_STREAM = 0x72756E73  # "runs": SeedSequence spawn key of the run weights
-_MAX_T_STREAM = 0x6D617874  # "maxt": spawn key of a runs family's max-t draws
 
 
 def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
                  n_resamples, confidence_level, method, seed, stacklevel: int = 3,
                  **keywords) -> CompareResult:
     """:func:`pairboot.compare` for items x runs tables (see :mod:`pairboot.runs`)."""
-    _check(runs, n_resamples, confidence_level, method, seed, keywords)
+    check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
     pooled = not _mean_like(metric) or np.ndim(a) == 3  # (3-D: statistics per item-run)
     if pooled and runs == "samples":
         if paired_runs:
@@ -69,24 +64,24 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
-        info = analyse(ya, yb, runs, False, _layout(len(ya), groups, strata, keywords))
+        info = analyse(ya, yb, runs, False, layout_of(len(ya), groups, strata, keywords))
         res = compare(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), groups=groups,
                       strata=strata, metric=metric, n_resamples=n_resamples,
                       confidence_level=confidence_level, method=method, seed=seed,
                       **keywords)
         return dataclasses.replace(res, runs=info)
-    _seeds_only(method, keywords)
+    seeds_only(method, keywords)
     if ya.shape[1] == 1 and yb.shape[1] == 1 and not paired_runs:
         return compare(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
                        n_resamples=n_resamples, confidence_level=confidence_level,
                        method=method, seed=seed, **keywords)
-    layout = _layout(len(ya), groups, strata, keywords)
+    layout = layout_of(len(ya), groups, strata, keywords)
     info = analyse(ya, yb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
     return _seeds(ya, yb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
                   layout=layout, groups=groups, strata=strata)
 
 
-def _check(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
+def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
     """The arguments compare() checks, checked before the analysis uses them; the seed
     as an integer (``'random'`` and a ``SeedSequence`` drawn from), or None."""
     if runs not in RUNS:
@@ -108,7 +103,7 @@ def _mean_like(metric) -> bool:
         return False
 
 
-def _seeds_only(method: str, keywords) -> None:
+def seeds_only(method: str, keywords) -> None:
     """What runs='seeds' cannot honour: an unpaired comparison, another interval."""
     if not keywords.get("paired", True):
         raise InputError("several runs per system are compared paired (the items' draw is "
@@ -119,7 +114,7 @@ def _seeds_only(method: str, keywords) -> None:
                          "variance; leave `method` at its default", param="method")
 
 
-def _layout(n: int, groups, strata, keywords) -> Layout:
+def layout_of(n: int, groups, strata, keywords) -> Layout:
     return Layout.of(n, groups=groups, group_weighting=keywords.get("group_weighting",
                                                                      "items"),
                      strata=strata, strata_weights=keywords.get("strata_weights"))
@@ -187,7 +182,7 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
                             for j in range(ra + rb)], axis=1)
         wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
         boot = (per_run[:, ra:] * wb).sum(axis=1) - (per_run[:, :ra] * wa).sum(axis=1)
-        estimate = _difference(ya, yb, layout)
+        estimate = difference(ya, yb, layout)
     args = run.args
     design = run.design
     se = math.sqrt(info.variance)
@@ -221,9 +216,9 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
         confidence_level=args.confidence_level, method="t", standard_error=se,
         p_value=float(min(1.0, p)), bootstrap_distribution=rescaled,
-        score_a=_system_score(ya, t_for=alpha, at=scores[0] if scores else None,
+        score_a=runs_score(ya, t_for=alpha, at=scores[0] if scores else None,
                               layout=layout),
-        score_b=_system_score(yb, t_for=alpha, at=scores[1] if scores else None,
+        score_b=runs_score(yb, t_for=alpha, at=scores[1] if scores else None,
                               layout=layout),
         n_items=design.n_items, n_groups=design.n_groups,
         n_strata=None if design.strata_names is None else len(design.strata_names),
@@ -244,7 +239,7 @@ def _mean_tables(ya, yb):
     """A stratum's ``(estimate, a, b, scores)`` for the mean: its rows' tables."""
     def tables(rows, sub: Layout):
         a, b = ya[rows], yb[rows]
-        return _difference(a, b, sub), a, b, (None, None)
+        return difference(a, b, sub), a, b, (None, None)
     return tables
 
 
@@ -259,7 +254,7 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
     out = []
     for h, name in enumerate(design.strata_names):
         rows = np.flatnonzero(stratum == h)
-        sub = _layout(len(rows), None if groups is None else layout.units[rows], None,
+        sub = layout_of(len(rows), None if groups is None else layout.units[rows], None,
                       {"group_weighting": keywords.get("group_weighting", "items")})
         estimate, a, b, (at_a, at_b) = tables_of(rows, sub)
         try:
@@ -274,12 +269,12 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
             n_groups=int(design.units_per_stratum[h]) if groups is not None else None,
             estimate=estimate, confidence_interval=ConfidenceInterval(*interval),
             standard_error=se, p_value=float(p),
-            score_a=_system_score(a, t_for=alpha, at=at_a, layout=sub),
-            score_b=_system_score(b, t_for=alpha, at=at_b, layout=sub)))
+            score_a=runs_score(a, t_for=alpha, at=at_a, layout=sub),
+            score_b=runs_score(b, t_for=alpha, at=at_b, layout=sub)))
     return tuple(out)
 
 
-def _system_score(y: np.ndarray, t_for: float, at: float | None = None,
+def runs_score(y: np.ndarray, t_for: float, at: float | None = None,
                   layout: Layout | None = None) -> SystemScore:
     """A system's grand mean (or its pooled metric ``at``, with ``y`` its linearised
     values), with the one-table variance ``(MS_item + MS_run - MS_res) / (n R)`` (its
@@ -304,7 +299,7 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
     two-way analysis of its linearised values (:func:`_linearise`), the replicates from
     the metric on the resampled, run-weighted sums (strata reweighted to the population,
     as :func:`pairboot.compare` pools them)."""
-    _seeds_only(method, keywords)
+    seeds_only(method, keywords)
     tables = []
     for name, values in (("a", a), ("b", b)):
         x = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values,
@@ -322,7 +317,7 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
         raise InputError(f"`a` and `b` must have the same items and statistics: "
                          f"{xa.shape} and {xb.shape}", param="b")
     m = resolve_metric(metric, xa.shape[2])
-    layout = _layout(len(xa), groups, strata, keywords)
+    layout = layout_of(len(xa), groups, strata, keywords)
     (va, la), (vb, lb) = (_linearise(x, m, layout.weights) for x in (xa, xb))
     info = analyse(la, lb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
     ra, rb = xa.shape[1], xb.shape[1]
@@ -370,200 +365,6 @@ def _linearise(x: np.ndarray, m, weights: np.ndarray) -> tuple[float, np.ndarray
     return value, (stats @ grad) * (n * r)
 
 
-def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
-                      correction: str, lower_is_better: bool, metric, groups, strata,
-                      n_resamples, confidence_level, method, seed, stacklevel: int = 3,
-                      **keywords):
-    """:func:`pairboot.compare_many` for items x runs tables (see :mod:`pairboot.runs`).
-
-    ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
-    correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
-    as :func:`pairboot.compare` gives them (groups and strata included), with max-t
-    (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
-    ``alpha / m``), or none.
-    """
-    from pairboot.many import _WORDS, _family, _systems, compare_many, family_ranks  # noqa: PLC0415
-    from pairboot.multiple import CORRECTIONS, bonferroni, holm  # noqa: PLC0415
-    from pairboot.result import Comparison, FamilyResult  # noqa: PLC0415
-
-    seed = _check(runs, n_resamples, confidence_level, method, seed, keywords)
-    names, values = _systems(scores)
-    tables = [as_table(v, name, runs) for name, v in zip(names, values)]
-    if runs == "samples":
-        if paired_runs:
-            raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
-        means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
-        return compare_many(means, baseline=baseline, pairs=pairs, correction=correction,
-                            lower_is_better=lower_is_better, metric=metric, groups=groups,
-                            strata=strata, n_resamples=n_resamples,
-                            confidence_level=confidence_level, method=method, seed=seed,
-                            **keywords)
-    if not (isinstance(metric, str) and metric == "mean"):
-        raise InputError("a family with runs='seeds' supports metric 'mean' only",
-                         param="metric")
-    _seeds_only(method, keywords)
-    if keywords.get("resampling", "classic") != "classic":
-        raise InputError("a family with runs='seeds' is t intervals on the two-way "
-                         "variance and draws no items: leave `resampling` at 'classic'",
-                         param="resampling")
-    if correction not in CORRECTIONS:
-        raise InputError(f"`correction` must be one of {', '.join(CORRECTIONS)}, got "
-                         f"{correction!r}", param="correction")
-    if len({t.shape[0] for t in tables}) != 1:
-        raise InputError("every system must score the same items", param="scores")
-    if paired_runs and len({t.shape[1] for t in tables}) != 1:
-        raise InputError("`paired_runs` needs as many runs of every system: "
-                         f"{sorted({t.shape[1] for t in tables})}", param="paired_runs")
-    layout = _layout(len(tables[0]), groups, strata, keywords)
-    targets = _family(names, baseline, pairs)
-    alpha = 1.0 - float(confidence_level)
-    family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
-    m = len(targets)
-    # each row is compare()'s t interval; its df depend on the level a little
-    # (runs._satterthwaite), so the corrected intervals take them at their own level and
-    # the p-values are the smallest level whose interval excludes 0
-    infos = [analyse(tables[i], tables[j], "seeds", paired_runs, layout, alpha=alpha)
-             for i, j in targets]
-    est = np.array([_difference(tables[i], tables[j], layout) for i, j in targets])
-    se = np.sqrt([info.variance for info in infos])
-    p_raw = np.array([info.p_value(e) for info, e in zip(infos, est)])
-    marginal = [info.interval(e, alpha) for info, e in zip(infos, est)]
-    p_single, critical = [None] * m, None
-    if seed is None:
-        seed = _table_seed(tables, n_resamples)
-    if m == 1 or correction == "none":
-        intervals, p_adj = marginal, p_raw
-    elif correction == "max-t":
-        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, n_resamples,
-                         seed)
-        critical = mt.critical_value
-        level = 2.0 * (0.5 * math.erfc(critical / math.sqrt(2.0)))  # each row's level
-        intervals = [info.interval(e, level) for info, e in zip(infos, est)]
-        p_adj = np.maximum(mt.p_stepdown, p_raw)
-        p_single = np.maximum(mt.p_single_step, p_raw).tolist()
-    else:
-        intervals = [info.interval(e, alpha / m) for info, e in zip(infos, est)]
-        p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
-    comparisons = []
-    for k, (i, j) in enumerate(targets):
-        low, high = intervals[k]
-        significant = bool(p_adj[k] < family_alpha)
-        note = None
-        if significant != bool(low > 0 or high < 0):
-            test, interval = _WORDS[correction if m > 1 else "none"]
-            note = (f"{test} rejects, but {interval} includes 0" if significant else
-                    f"{interval} excludes 0, but {test} does not reject")
-        comparisons.append(Comparison(
-            a=names[i], b=names[j], estimate=float(est[k]),
-            confidence_interval=ConfidenceInterval(low, high),
-            marginal_interval=ConfidenceInterval(*marginal[k]),
-            standard_error=float(se[k]), p_value=float(p_raw[k]),
-            p_adjusted=float(p_adj[k]),
-            p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note))
-    ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
-    notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-    return FamilyResult(
-        comparisons=tuple(comparisons),
-        systems={name: _system_score(t, t_for=alpha, layout=layout)
-                 for name, t in zip(names, tables)},
-        rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
-        critical_value=critical, confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples), seed=int(seed), method="t",
-        metric="mean", lower_is_better=bool(lower_is_better), paired=True,
-        group_weighting=(keywords.get("group_weighting", "items") if layout.grouped
-                         else None),
-        n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
-        n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
-        engine="runs (t intervals)", version=__version__,
-        warnings=tuple(text for _, text in notes))
-
-
-def _difference(ya: np.ndarray, yb: np.ndarray, layout: Layout) -> float:
+def difference(ya: np.ndarray, yb: np.ndarray, layout: Layout) -> float:
     """The estimate: B's weighted mean over items and runs less A's."""
     return float(layout.estimate(yb.mean(axis=1) - ya.mean(axis=1)))
-
-
-def _contrast_model(tables, targets, paired_runs: bool, layout: Layout):
-    """A model of the comparisons' estimates for max-t: ``(cov, items, own, dof)``.
-
-    The systems' means have the items' design covariance of their run means plus a run
-    variance ``own[s]`` per system (estimated from ``dof[s]`` degrees of freedom), the
-    systems' run effects taken as independent.  Unpaired, ``own[s]`` is each system's
-    run part.  With paired runs the shared seed effect cancels in every difference, and
-    the rest is estimated from few runs: a sample covariance of the systems' run
-    estimates from 3 runs has rank 2, its correlations come out near +-1, and max-t was
-    too liberal (0.88 family coverage); so ``own`` is fitted by least squares to the
-    pairs' run parts ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
-    ``items``: each comparison's variance from the items."""
-    n_sys = len(tables)
-    items_cov = layout.covariance(np.column_stack([t.mean(axis=1) for t in tables]))
-    own, dof = np.zeros(n_sys), np.array([t.shape[1] - 1.0 for t in tables])
-    if paired_runs and tables[0].shape[1] > 1:
-        r = tables[0].shape[1]
-        per_run = np.stack([layout.estimate(t) for t in tables])  # (systems, runs)
-        resid = [t - t.mean(axis=1)[:, None] - (e - e.mean())[None, :]
-                 for t, e in zip(tables, per_run)]
-        part = np.cov(per_run, ddof=1) - sum(
-            layout.covariance(np.column_stack([e[:, c] for e in resid]))
-            for c in range(r)) / (r - 1)
-        pairs = [(i, j) for i in range(n_sys) for j in range(i + 1, n_sys)]
-        design = np.zeros((len(pairs), n_sys))
-        target = np.empty(len(pairs))
-        for k, (i, j) in enumerate(pairs):
-            design[k, [i, j]] = 1.0
-            target[k] = max(0.0, part[i, i] + part[j, j] - 2.0 * part[i, j]) / r
-        own = np.maximum(np.linalg.lstsq(design, target, rcond=None)[0], 0.0)
-    elif not paired_runs:
-        for s, t in enumerate(tables):
-            if t.shape[1] > 1:
-                spread, v_res = run_terms(t, layout)
-                own[s] = max(0.0, spread - v_res) / t.shape[1]
-    c = np.zeros((len(targets), n_sys))
-    for k, (i, j) in enumerate(targets):
-        c[k, i], c[k, j] = -1.0, 1.0
-    return c @ (items_cov + np.diag(own)) @ c.T, np.diag(c @ items_cov @ c.T), own, dof
-
-
-def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resamples, seed):
-    """Max-t for t statistics with few degrees of freedom each, on the normal scale of
-    their p-values (``z = Phi^-1(1 - p / 2)``: rows with different df become comparable).
-
-    The maximum's law is drawn (seeded) from a normal law with the comparisons'
-    correlation (:func:`_contrast_model`), but only the part of each comparison's
-    variance that comes from the items (many degrees of freedom) correlates: the
-    correlation is ``rho_kl sqrt(s_k s_l)``, ``s_k`` the items' share.  An exceedance of
-    a t with few df comes mostly from a run variance that happened to be estimated small,
-    and those estimates are not shared the way the numerators are: with the full
-    correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
-    Where the items dominate this is the usual max-t.  A row's single-step p-value is
-    below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
-    excludes 0; the stepdown may reject more (a note says so)."""
-    cov, items, _, _ = _contrast_model(tables, targets, paired_runs, layout)
-    var = np.diag(cov)
-    sd = np.sqrt(np.maximum(var, 0.0))
-    share = np.where(var > 0, np.minimum(1.0, items / np.where(var > 0, var, 1.0)), 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        corr = np.where(np.outer(sd, sd) > 0, cov / np.outer(sd, sd), 0.0)
-    corr = corr * np.sqrt(np.outer(share, share))
-    np.fill_diagonal(corr, 1.0)
-    z = np.array([min(37.0, -normal_quantile(p / 2.0)) for p in p_values])
-    values, vectors = np.linalg.eigh(corr)
-    root = vectors * np.sqrt(np.maximum(values, 0.0))
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        int(seed), spawn_key=(_MAX_T_STREAM,))))
-    draws = rng.standard_normal((int(n_resamples), len(z))) @ root.T
-    return max_t(z, np.ones(len(z)), z + draws, alpha)
-
-
-def _table_seed(tables, n_resamples: int) -> int:
-    """The seed of a family given none: a hash of the tables, so the same inputs give
-    the same output (as compare() derives its seed)."""
-    h = hashlib.blake2b(digest_size=8, person=b"pairboot-runs")
-    for t in tables:
-        h.update(np.ascontiguousarray(t, dtype="<f8").tobytes())
-        h.update(np.asarray(t.shape, dtype="<i8").tobytes())
-    h.update(str(int(n_resamples)).encode())
-    return int.from_bytes(h.digest(), "little") >> 1

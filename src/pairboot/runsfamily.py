@@ -1,0 +1,226 @@
+"""compare_many() with several runs per system (``runs="seeds"`` or ``"samples"``).
+
+``"samples"``: the items' mean scores through :func:`pairboot.compare_many`.  ``"seeds"``:
+each comparison is :func:`pairboot.compare`'s t interval on the two-way variance
+(:mod:`pairboot.runs`, :mod:`pairboot.multirun`), and the family's error rate is
+controlled by max-t on the rows' p-values (:func:`_max_t_runs`), Holm, Bonferroni, or
+not at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import warnings as _warnings
+
+import numpy as np
+
+from pairboot._version import __version__
+from pairboot.errors import InputError
+from pairboot.intervals import normal_quantile
+from pairboot.layout import Layout
+from pairboot.multiple import CORRECTIONS, bonferroni, holm, max_t
+from pairboot.multirun import check_arguments_runs, difference, layout_of, runs_score, seeds_only
+from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
+from pairboot.runs import analyse, as_table, run_terms, small_runs_note
+
+__all__ = ["compare_many_runs"]
+
+_MAX_T_STREAM = 0x6D617874  # "maxt": spawn key of a runs family's max-t draws
+
+
+def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
+                      correction: str, lower_is_better: bool, metric, groups, strata,
+                      n_resamples, confidence_level, method, seed, stacklevel: int = 3,
+                      **keywords):
+    """:func:`pairboot.compare_many` for items x runs tables (see :mod:`pairboot.runs`).
+
+    ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
+    correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
+    as :func:`pairboot.compare` gives them (groups and strata included), with max-t
+    (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
+    ``alpha / m``), or none.
+    """
+    from pairboot.many import _WORDS, _family, _systems, compare_many, family_ranks  # noqa: PLC0415
+
+    seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
+    names, values = _systems(scores)
+    tables = [as_table(v, name, runs) for name, v in zip(names, values)]
+    if runs == "samples":
+        if paired_runs:
+            raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
+        means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
+        return compare_many(means, baseline=baseline, pairs=pairs, correction=correction,
+                            lower_is_better=lower_is_better, metric=metric, groups=groups,
+                            strata=strata, n_resamples=n_resamples,
+                            confidence_level=confidence_level, method=method, seed=seed,
+                            **keywords)
+    _check_seeds(tables, paired_runs, correction, metric, method, keywords)
+    layout = layout_of(len(tables[0]), groups, strata, keywords)
+    targets = _family(names, baseline, pairs)
+    alpha = 1.0 - float(confidence_level)
+    family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
+    m = len(targets)
+    # each row is compare()'s t interval; its df depend on the level a little
+    # (runs._satterthwaite), so the corrected intervals take them at their own level and
+    # the p-values are the smallest level whose interval excludes 0
+    infos = [analyse(tables[i], tables[j], "seeds", paired_runs, layout, alpha=alpha)
+             for i, j in targets]
+    est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
+    se = np.sqrt([info.variance for info in infos])
+    p_raw = np.array([info.p_value(e) for info, e in zip(infos, est)])
+    marginal = [info.interval(e, alpha) for info, e in zip(infos, est)]
+    p_single, critical = [None] * m, None
+    if seed is None:
+        seed = _table_seed(tables, n_resamples)
+    if m == 1 or correction == "none":
+        intervals, p_adj = marginal, p_raw
+    elif correction == "max-t":
+        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, n_resamples,
+                         seed)
+        critical = mt.critical_value
+        level = 2.0 * (0.5 * math.erfc(critical / math.sqrt(2.0)))  # each row's level
+        intervals = [info.interval(e, level) for info, e in zip(infos, est)]
+        p_adj = np.maximum(mt.p_stepdown, p_raw)
+        p_single = np.maximum(mt.p_single_step, p_raw).tolist()
+    else:
+        intervals = [info.interval(e, alpha / m) for info, e in zip(infos, est)]
+        p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
+    comparisons = []
+    for k, (i, j) in enumerate(targets):
+        low, high = intervals[k]
+        significant = bool(p_adj[k] < family_alpha)
+        note = None
+        if significant != bool(low > 0 or high < 0):
+            test, interval = _WORDS[correction if m > 1 else "none"]
+            note = (f"{test} rejects, but {interval} includes 0" if significant else
+                    f"{interval} excludes 0, but {test} does not reject")
+        comparisons.append(Comparison(
+            a=names[i], b=names[j], estimate=float(est[k]),
+            confidence_interval=ConfidenceInterval(low, high),
+            marginal_interval=ConfidenceInterval(*marginal[k]),
+            standard_error=float(se[k]), p_value=float(p_raw[k]),
+            p_adjusted=float(p_adj[k]),
+            p_single_step=None if p_single[k] is None else float(p_single[k]),
+            significant=significant, note=note))
+    ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
+    notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel)
+    return FamilyResult(
+        comparisons=tuple(comparisons),
+        systems={name: runs_score(t, t_for=alpha, layout=layout)
+                 for name, t in zip(names, tables)},
+        rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
+        critical_value=critical, confidence_level=float(confidence_level),
+        n_resamples=int(n_resamples), seed=int(seed), method="t",
+        metric="mean", lower_is_better=bool(lower_is_better), paired=True,
+        group_weighting=(keywords.get("group_weighting", "items") if layout.grouped
+                         else None),
+        n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
+        n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
+        engine="runs (t intervals)", version=__version__,
+        warnings=tuple(text for _, text in notes))
+
+
+def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:
+    """What a seeds family needs, and the options it would otherwise ignore."""
+    if not (isinstance(metric, str) and metric == "mean"):
+        raise InputError("a family with runs='seeds' supports metric 'mean' only",
+                         param="metric")
+    seeds_only(method, keywords)
+    if keywords.get("resampling", "classic") != "classic":
+        raise InputError("a family with runs='seeds' is t intervals on the two-way "
+                         "variance and draws no items: leave `resampling` at 'classic'",
+                         param="resampling")
+    if correction not in CORRECTIONS:
+        raise InputError(f"`correction` must be one of {', '.join(CORRECTIONS)}, got "
+                         f"{correction!r}", param="correction")
+    if len({t.shape[0] for t in tables}) != 1:
+        raise InputError("every system must score the same items", param="scores")
+    if paired_runs and len({t.shape[1] for t in tables}) != 1:
+        raise InputError("`paired_runs` needs as many runs of every system: "
+                         f"{sorted({t.shape[1] for t in tables})}", param="paired_runs")
+
+
+def _contrast_model(tables, targets, paired_runs: bool, layout: Layout):
+    """A model of the comparisons' estimates for max-t: ``(cov, items, own, dof)``.
+
+    The systems' means have the items' design covariance of their run means plus a run
+    variance ``own[s]`` per system (estimated from ``dof[s]`` degrees of freedom), the
+    systems' run effects taken as independent.  Unpaired, ``own[s]`` is each system's
+    run part.  With paired runs the shared seed effect cancels in every difference, and
+    the rest is estimated from few runs: a sample covariance of the systems' run
+    estimates from 3 runs has rank 2, its correlations come out near +-1, and max-t was
+    too liberal (0.88 family coverage); so ``own`` is fitted by least squares to the
+    pairs' run parts ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
+    ``items``: each comparison's variance from the items."""
+    n_sys = len(tables)
+    items_cov = layout.covariance(np.column_stack([t.mean(axis=1) for t in tables]))
+    own, dof = np.zeros(n_sys), np.array([t.shape[1] - 1.0 for t in tables])
+    if paired_runs and tables[0].shape[1] > 1:
+        r = tables[0].shape[1]
+        per_run = np.stack([layout.estimate(t) for t in tables])  # (systems, runs)
+        resid = [t - t.mean(axis=1)[:, None] - (e - e.mean())[None, :]
+                 for t, e in zip(tables, per_run)]
+        part = np.cov(per_run, ddof=1) - sum(
+            layout.covariance(np.column_stack([e[:, c] for e in resid]))
+            for c in range(r)) / (r - 1)
+        pairs = [(i, j) for i in range(n_sys) for j in range(i + 1, n_sys)]
+        design = np.zeros((len(pairs), n_sys))
+        target = np.empty(len(pairs))
+        for k, (i, j) in enumerate(pairs):
+            design[k, [i, j]] = 1.0
+            target[k] = max(0.0, part[i, i] + part[j, j] - 2.0 * part[i, j]) / r
+        own = np.maximum(np.linalg.lstsq(design, target, rcond=None)[0], 0.0)
+    elif not paired_runs:
+        for s, t in enumerate(tables):
+            if t.shape[1] > 1:
+                spread, v_res = run_terms(t, layout)
+                own[s] = max(0.0, spread - v_res) / t.shape[1]
+    c = np.zeros((len(targets), n_sys))
+    for k, (i, j) in enumerate(targets):
+        c[k, i], c[k, j] = -1.0, 1.0
+    return c @ (items_cov + np.diag(own)) @ c.T, np.diag(c @ items_cov @ c.T), own, dof
+
+
+def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resamples, seed):
+    """Max-t for t statistics with few degrees of freedom each, on the normal scale of
+    their p-values (``z = Phi^-1(1 - p / 2)``: rows with different df become comparable).
+
+    The maximum's law is drawn (seeded) from a normal law with the comparisons'
+    correlation (:func:`_contrast_model`), but only the part of each comparison's
+    variance that comes from the items (many degrees of freedom) correlates: the
+    correlation is ``rho_kl sqrt(s_k s_l)``, ``s_k`` the items' share.  An exceedance of
+    a t with few df comes mostly from a run variance that happened to be estimated small,
+    and those estimates are not shared the way the numerators are: with the full
+    correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
+    Where the items dominate this is the usual max-t.  A row's single-step p-value is
+    below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
+    excludes 0; the stepdown may reject more (a note says so)."""
+    cov, items, _, _ = _contrast_model(tables, targets, paired_runs, layout)
+    var = np.diag(cov)
+    sd = np.sqrt(np.maximum(var, 0.0))
+    share = np.where(var > 0, np.minimum(1.0, items / np.where(var > 0, var, 1.0)), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corr = np.where(np.outer(sd, sd) > 0, cov / np.outer(sd, sd), 0.0)
+    corr = corr * np.sqrt(np.outer(share, share))
+    np.fill_diagonal(corr, 1.0)
+    z = np.array([min(37.0, -normal_quantile(p / 2.0)) for p in p_values])
+    values, vectors = np.linalg.eigh(corr)
+    root = vectors * np.sqrt(np.maximum(values, 0.0))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
+        int(seed), spawn_key=(_MAX_T_STREAM,))))
+    draws = rng.standard_normal((int(n_resamples), len(z))) @ root.T
+    return max_t(z, np.ones(len(z)), z + draws, alpha)
+
+
+def _table_seed(tables, n_resamples: int) -> int:
+    """The seed of a family given none: a hash of the tables, so the same inputs give
+    the same output (as compare() derives its seed)."""
+    h = hashlib.blake2b(digest_size=8, person=b"pairboot-runs")
+    for t in tables:
+        h.update(np.ascontiguousarray(t, dtype="<f8").tobytes())
+        h.update(np.asarray(t.shape, dtype="<i8").tobytes())
+    h.update(str(int(n_resamples)).encode())
+    return int.from_bytes(h.digest(), "little") >> 1
