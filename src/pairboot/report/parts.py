@@ -171,12 +171,15 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
                 f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
     unit = f"{result.n_groups:,} groups" if result.n_groups is not None else (
         f"{result.n_items:,} items")
+    if runs is not None and runs.kind == "seeds":
+        unit += f", {_runs_text(runs)}"  # (more runs may be what it takes)
     needed = ""
     if result.items_needed is not None:
         more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
                 else f"{result.items_needed:,} items")
         needed = f"; about {more} would be needed to detect a difference this large"
-    return (f"No difference detected between {b} and {a} at this test-set size ({unit}): "
+    size = "test-set size" if runs is None or runs.kind != "seeds" else "size"
+    return (f"No difference detected between {b} and {a} at this {size} ({unit}): "
             f"B - A = {numbers}{needed}.")
 
 
