@@ -33,6 +33,7 @@ from pairboot.design import Design
 from pairboot.engine import DrawPlan
 from pairboot.errors import InputError
 from pairboot.intervals import Bootstrap
+from pairboot.metrics.base import central_gradient
 
 Target = int | tuple[int, int]
 """System ``j``, or the contrast ``(i, j)``: system j's value minus system i's."""
@@ -278,21 +279,12 @@ class Estimands:
         """Central differences of a system's phi at the sums ``at``, column by column
         (it depends on its own k columns only: the gradient is exactly zero in the other
         systems')."""
-        grad = np.zeros_like(at)
-        moved = at.copy()  # one column moved at a time, then put back
         cols = self.design.columns(system)
-        for j in range(cols.start, cols.stop):
-            # relative steps, down to a thousandth of the column's typical sum: the
-            # gradient does not depend on the scale of the statistics
-            typical = float(np.abs(self.M_hat[..., j]).mean())
-            floor = 1e-3 * typical if typical > 0 else 1.0
-            step = 6e-6 * np.maximum(np.abs(at[..., j]), floor)
-            moved[..., j] = at[..., j] + step
-            up = self.phi(system, moved)
-            moved[..., j] = at[..., j] - step
-            grad[..., j] = (up - self.phi(system, moved)) / (2 * step)
-            moved[..., j] = at[..., j]
-        return grad
+        typical = np.zeros(at.shape[-1])
+        for j in range(cols.start, cols.stop):  # the column's typical sum
+            typical[j] = float(np.abs(self.M_hat[..., j]).mean())
+        return central_gradient(lambda sums: self.phi(system, sums), at,
+                                range(cols.start, cols.stop), typical)
 
     def _variance(self, grad, draw, coef, key=None) -> np.ndarray:
         """Delta-method variance: the draw strata's terms (kept under ``key`` when the

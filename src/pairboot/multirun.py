@@ -24,6 +24,7 @@ from pairboot.diagnostics import design_notes
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
 from pairboot.metrics import resolve_metric
+from pairboot.metrics.base import central_gradient
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.runs import (
     RUNS,
@@ -354,14 +355,8 @@ def _linearise(x: np.ndarray, m, weights: np.ndarray) -> tuple[float, np.ndarray
     stats = m.per_item(x.reshape(n * r, k)).reshape(n, r, -1)
     total = np.einsum("i,irk->k", weights * n, stats)
     value = float(m.evaluate(total[None])[0][0])
-    grad = np.zeros_like(total)
-    scale = np.abs(stats).mean(axis=(0, 1)) * n * r
-    for j in range(len(total)):  # central differences, relative steps
-        step = 6e-6 * max(abs(total[j]), 1e-3 * scale[j], 1e-12)
-        up, down = total.copy(), total.copy()
-        up[j] += step
-        down[j] -= step
-        grad[j] = (m.evaluate(up[None])[0][0] - m.evaluate(down[None])[0][0]) / (2 * step)
+    grad = central_gradient(lambda sums: m.evaluate(sums[None])[0][0], total,
+                            range(len(total)), np.abs(stats).mean(axis=(0, 1)) * n * r)
     return value, (stats @ grad) * (n * r)
 
 
