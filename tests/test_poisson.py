@@ -259,8 +259,12 @@ def test_pooled_metric_and_unpaired():
 
 
 def test_small_samples_warn():
-    a, b = _data(50)
-    with pytest.warns(SmallSampleWarning, match="Poisson weights on 50 items"):
+    a, b = _data(49)
+    with pytest.warns(SmallSampleWarning, match="Poisson weights on 49 items"):
+        pairboot.compare(a, b, resampling="poisson", seed=1, n_resamples=1000)
+    a, b = _data(50)  # from 50 units, no Poisson warning (docs/poisson.md's simulation)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         pairboot.compare(a, b, resampling="poisson", seed=1, n_resamples=1000)
 
 
