@@ -14,10 +14,7 @@ from multiprocessing import Pool
 
 import numpy as np
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-
-N_DATA = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+N_DATA = 4000  # data sets per cell (the first argument; docs/poisson.md used 10,000)
 CHUNK = 500
 R = 1000
 MU_NORMAL = 0.3
@@ -67,7 +64,10 @@ def run_chunk(args):
     return (design, n), out
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # (nothing runs on import: pytest collects docs/)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # a thread each for the 2 workers
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    N_DATA = int(sys.argv[1]) if len(sys.argv) > 1 else N_DATA
     t0 = time.time()
     tasks = [(d, n, ci, s, min(s + CHUNK, N_DATA))
              for ci, (d, n) in enumerate(CELLS) for s in range(0, N_DATA, CHUNK)]
