@@ -96,6 +96,41 @@ def test_samples_with_an_empty_cell_in_one_file(tmp_path):
     assert got["confidence_interval"] == res.confidence_interval._asdict()
 
 
+@pytest.mark.parametrize("layout", ["one file", "a file per system", "--stats"])
+def test_pooled_f1_with_runs(tmp_path, layout):
+    # tp, fp, fn per item and run: the command equals compare(..., metric="f1") on the
+    # items x runs x statistics arrays
+    rng = np.random.default_rng(12)
+    n, r = 50, 3
+
+    def counts(p):
+        tp = rng.binomial(4, p, (n, r))
+        return np.stack([tp, rng.binomial(2, 0.3, (n, r)), 4 - tp], axis=2).astype(float)
+
+    a, b = counts(0.5), counts(0.6)
+    cells = [(i, j) for j in range(r) for i in range(n)]
+    if layout in ("one file", "--stats"):
+        rows = [f"q{i},s{j}," + ",".join(str(int(v)) for v in (*a[i, j], *b[i, j]))
+                for i, j in cells]
+        (tmp_path / "f1.csv").write_text(
+            "id,run,A_tp,A_fp,A_fn,B_tp,B_fp,B_fn\n" + "\n".join(rows) + "\n")
+        args = [tmp_path / "f1.csv", "--a", "A", "--b", "B"]
+        if layout == "--stats":  # the statistics named (and reported in the signature)
+            args += ["--stats", "tp,fp,fn"]
+    else:
+        for name, x in (("A", a), ("B", b)):
+            rows = [f"q{i},s{j}," + ",".join(str(int(v)) for v in x[i, j]) for i, j in cells]
+            (tmp_path / f"{name}.csv").write_text("id,run,tp,fp,fn\n" + "\n".join(rows)
+                                                  + "\n")
+        args = [tmp_path / "A.csv", tmp_path / "B.csv"]
+    got = _json(*args, "--id", "id", "--run", "run", "--runs", "seeds", "--metric", "f1")
+    res = pairboot.compare(a, b, runs="seeds", metric="f1", seed=5, n_resamples=1000)
+    assert got["estimate"] == pytest.approx(res.estimate, rel=1e-12)
+    assert got["confidence_interval"] == pytest.approx(res.confidence_interval._asdict(),
+                                                       rel=1e-12)
+    assert got["metric"] == "f1"
+
+
 def test_bad_long_tables(tmp_path):
     a, b = _tables(n=10)
     path = tmp_path / "runs.csv"

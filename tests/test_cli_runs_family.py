@@ -147,7 +147,7 @@ def test_bad_long_table_families(tmp_path):
     assert_one_line_error(_error(*files, *common, "--group", "seed"), "'seed'",
                           "same in every run")
     assert_one_line_error(_error(one, *common, "--systems", "base,v1", "--stats", "a,b"),
-                          "--stats")
+                          "--stats", "compares two systems")
     assert_one_line_error(_error(*files, *common, "--systems", "base,v1"), "--systems",
                           "3 files")
     assert_one_line_error(_error(one, *common, "--systems", "base,v1,nope"), "long.csv",

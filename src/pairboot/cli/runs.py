@@ -24,9 +24,12 @@ from pairboot.cli.inputs import (
     _context,
     _weights,
     file_systems,
+    find_system_column,
+    stat_names,
     system_columns,
 )
 from pairboot.errors import InputError
+from pairboot.metrics import resolve_metric
 
 __all__ = ["load_runs", "load_runs_many", "samples_note"]
 
@@ -78,10 +81,6 @@ def _check(args) -> None:
         raise InputError("--run needs --runs seeds or --runs samples")
     if args.id is None:
         raise InputError("--run needs --id (the item of every row)")
-    if args.stats is not None:
-        raise InputError("--stats with --run: long tables of runs are read as one score "
-                         "column per system (a pooled metric with runs is available from "
-                         "Python: items x runs x statistics)")
 
 
 def _item_labels(table, id_col: str, column: str, order: dict) -> list[str]:
@@ -113,22 +112,42 @@ def _design(args, table, order: dict) -> tuple[list | None, list | None]:
     return groups, strata
 
 
+def _pooled(args) -> bool:
+    """Whether the metric pools statistics (a metric such as F1): then every system's
+    table is items x runs x statistics."""
+    k = len(stat_names(args) or ["score"])
+    return not resolve_metric(args.metric_object, k).mean_like
+
+
+def _stacked(values: list, k: int, pooled: bool) -> list:
+    """Per system its items x runs table, or items x runs x statistics (``k`` columns
+    each, in order) for a pooled metric."""
+    if not pooled:
+        return values
+    return [np.ascontiguousarray(np.stack(values[i:i + k], axis=2))
+            for i in range(0, len(values), k)]
+
+
 def _per_file(args, files: list[str]):
-    """A file per system: each one's items x runs table (the first file's items and,
-    under --paired-runs, its runs' labels), the items' order, and the tables read."""
-    score = args.score or "score"
+    """A file per system: each one's items x runs table (items x runs x statistics for a
+    pooled metric; the first file's items and, under --paired-runs, its runs' labels),
+    the items' order, and the tables read."""
+    stats = stat_names(args) or ["score"]
+    pooled = _pooled(args)
     tables = [pbio.read_table(f) for f in files]
-    (first,), order, runs = _pivot(tables[0], args.id, args.run, [score], args.runs, None)
+    first, order, runs = _pivot(tables[0], args.id, args.run, stats, args.runs, None)
+    (first,) = _stacked(first, len(stats), pooled)
     values = [first]
     for path, table in zip(files[1:], tables[1:]):
-        (v,), _, own = _pivot(table, args.id, args.run, [score], args.runs, order)
+        v, _, own = _pivot(table, args.id, args.run, stats, args.runs, order)
+        (v,) = _stacked(v, len(stats), pooled)
         if args.paired_runs:  # run r of every file: the runs with the first file's labels
             if set(own) != set(runs):
                 raise InputError(f"{path} has the runs {', '.join(map(repr, own))} but "
                                  f"{files[0]} {', '.join(map(repr, runs))}: --paired-runs "
                                  "matches runs by label, so every file needs the same runs")
             v = np.ascontiguousarray(v[:, [own.index(r) for r in runs]])
-        missing = len(order) - int((~np.isnan(v)).any(axis=1).sum())
+        missing = len(order) - int((~np.isnan(v)).reshape(len(v), -1).any(axis=1).sum())
         if missing:
             raise InputError(f"{path} scores {len(order) - missing} of the {len(order)} "
                              f"items of {files[0]}: the files must score the same items")
@@ -155,8 +174,12 @@ def load_runs(args):
         if args.a is None or args.b is None:
             raise InputError("with one file, give --a COL and --b COL")
         first = pbio.read_table(files[0])
-        (a, b), order, _ = _pivot(first, args.id, args.run, [args.a, args.b], args.runs,
-                                  None)
+        stats = stat_names(args)
+        columns = [args.a, args.b] if stats is None else [
+            find_system_column(first, system, st) for system in (args.a, args.b)
+            for st in stats]
+        values, order, _ = _pivot(first, args.id, args.run, columns, args.runs, None)
+        a, b = _stacked(values, 1 if stats is None else len(stats), _pooled(args))
         names = (args.a, args.b)
     elif len(files) == 2:
         (a, b), order, tables = _per_file(args, files)
@@ -165,8 +188,9 @@ def load_runs(args):
     else:
         raise InputError("--run compares two systems: one file with --a and --b, or two")
     groups, strata = _design(args, first, order)
-    context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(files),
-                       layout=f"one row per item and run ({args.run!r})", notes=())
+    context = _context(args, stat_names(args), name_a=names[0], name_b=names[1],
+                       files=tuple(files), layout=f"one row per item and run ({args.run!r})",
+                       notes=())
     return a, b, list(order), groups, strata, context
 
 
@@ -179,6 +203,10 @@ def load_runs_many(args) -> ManyInputs:
     if args.a is not None or args.b is not None:
         raise InputError("--a/--b name two systems; with several, give --systems COLS or "
                          "a file per system")
+    if args.stats is not None or _pooled(args):
+        raise InputError("--stats or a pooled --metric with --run compares two systems; a "
+                         "family of several systems with runs takes one score column per "
+                         "system (not yet a pooled metric)")
     if args.systems is not None:
         columns, names = system_columns(args, files)
         table = pbio.read_table(files[0])
