@@ -101,3 +101,12 @@ def inspect_log(path, model: str, values, subjects=None, task: str = "quiz"):
             z.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
         z.writestr("header.json", json.dumps({**head, "eval": spec}))
     return path
+
+
+def f1_counts(rng, n: int, runs: int, p: float):
+    """Per item and run, F1's statistics (tp, fp, fn) of 4 positives found with
+    probability ``p`` and Binomial(2, 0.3) false positives: items x runs x 3, float."""
+    import numpy as np  # noqa: PLC0415
+
+    tp = rng.binomial(4, p, (n, runs))
+    return np.stack([tp, rng.binomial(2, 0.3, (n, runs)), 4 - tp], axis=2).astype(float)

@@ -10,7 +10,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, run_in_process
+from helpers import assert_one_line_error, f1_counts, run_in_process
 
 import pairboot
 
@@ -102,12 +102,7 @@ def test_pooled_f1_with_runs(tmp_path, layout):
     # items x runs x statistics arrays
     rng = np.random.default_rng(12)
     n, r = 50, 3
-
-    def counts(p):
-        tp = rng.binomial(4, p, (n, r))
-        return np.stack([tp, rng.binomial(2, 0.3, (n, r)), 4 - tp], axis=2).astype(float)
-
-    a, b = counts(0.5), counts(0.6)
+    a, b = f1_counts(rng, n, r, 0.5), f1_counts(rng, n, r, 0.6)
     cells = [(i, j) for j in range(r) for i in range(n)]
     if layout in ("one file", "--stats"):
         rows = [f"q{i},s{j}," + ",".join(str(int(v)) for v in (*a[i, j], *b[i, j]))

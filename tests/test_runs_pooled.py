@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import f1_counts
 
 import pairboot
 from pairboot.metrics import resolve_metric
@@ -34,12 +35,7 @@ def test_mean_through_the_pooled_path_equals_the_mean():
 def test_f1_pools_item_runs_and_linearises():
     rng = np.random.default_rng(4)
     n, r = 80, 4
-
-    def counts(p):
-        tp = rng.binomial(4, p, (n, r))
-        return np.stack([tp, rng.binomial(2, 0.3, (n, r)), 4 - tp], axis=2).astype(float)
-
-    a, b = counts(0.55), counts(0.65)
+    a, b = f1_counts(rng, n, r, 0.55), f1_counts(rng, n, r, 0.65)
     res = pairboot.compare(a, b, runs="seeds", metric="f1", seed=2, n_resamples=500)
 
     def f1(s):
@@ -103,11 +99,6 @@ def test_a_seeds_family_refuses_what_it_would_ignore(keywords, param):
     assert info.value.param == param
 
 
-def _f1_counts(rng, n, r, p):
-    tp = rng.binomial(4, p, (n, r))
-    return np.stack([tp, rng.binomial(2, 0.3, (n, r)), 4 - tp], axis=2).astype(float)
-
-
 @pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 def test_pooled_f1_with_groups_and_strata():
     """Estimate and strata against compare() on the runs' summed counts (the engine's own
@@ -118,7 +109,7 @@ def test_pooled_f1_with_groups_and_strata():
     groups = [f"d{i // 4}" for i in range(n)]
     strata = [f"s{(i // 4) % 3}" for i in range(n)]
     weights = {"s0": 1.0, "s1": 3.0, "s2": 2.0}
-    a, b = _f1_counts(rng, n, 3, 0.55), _f1_counts(rng, n, 3, 0.62)
+    a, b = f1_counts(rng, n, 3, 0.55), f1_counts(rng, n, 3, 0.62)
     keywords = {"groups": groups, "strata": strata, "strata_weights": weights}
     res = pairboot.compare(a, b, runs="seeds", metric="f1", seed=3, n_resamples=2000,
                            **keywords)
