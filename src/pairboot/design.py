@@ -137,14 +137,20 @@ def derived_seed(design: Design, args: Arguments) -> int:
     return int.from_bytes(h.digest(), "little") % 2**32
 
 
-def as_statistics(values, name: str) -> np.ndarray:
-    """Per-item values as an (n, c) float64 array; names the first bad item."""
+def as_floats(values, name: str) -> np.ndarray:
+    """``values`` (a list, an array, a pandas or polars Series or DataFrame) as float64,
+    any shape; an error naming ``name`` when they are not numbers."""
     if hasattr(values, "to_numpy"):  # pandas / polars Series and DataFrames
         values = values.to_numpy()
     try:
-        arr = np.asarray(values, dtype=np.float64)
+        return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
+
+
+def as_statistics(values, name: str) -> np.ndarray:
+    """Per-item values as an (n, c) float64 array; names the first bad item."""
+    arr = as_floats(values, name)
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:

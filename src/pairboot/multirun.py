@@ -19,7 +19,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.compare import compare, resample
-from pairboot.design import check_arguments
+from pairboot.design import as_floats, check_arguments
 from pairboot.diagnostics import design_notes
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
@@ -121,15 +121,22 @@ def layout_of(n: int, groups, strata, keywords) -> Layout:
                      strata=strata, strata_weights=keywords.get("strata_weights"))
 
 
+def _statistics_table(values, name: str) -> np.ndarray:
+    """A pooled metric's items x runs (or samples) x statistics, as float64."""
+    x = as_floats(values, name)
+    if x.ndim != 3:
+        raise InputError(f"`{name}` must be items x runs x statistics for a pooled "
+                         f"metric with runs, got {x.ndim} dimensions (with one score "
+                         "per item and run, e.g. 0/1 correctness, leave the metric at "
+                         "its default, the mean)", param=name)
+    return x
+
+
 def _sample_means(values, name: str) -> np.ndarray:
     """A pooled metric's items x samples x statistics as every item's mean statistics
     over its samples (NaN for a missing sample): each item weighs the same, as the mean's
     path takes the items' mean scores."""
-    x = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values,
-                   dtype=np.float64)
-    if x.ndim != 3:
-        raise InputError(f"`{name}` must be items x samples x statistics for a pooled "
-                         f"metric with runs, got {x.ndim} dimensions", param=name)
+    x = _statistics_table(values, name)
     if np.isinf(x).any():
         raise InputError(f"`{name}` has a value that is not finite", param=name)
     missing = np.isnan(x).any(axis=2)
@@ -301,19 +308,10 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
     the metric on the resampled, run-weighted sums (strata reweighted to the population,
     as :func:`pairboot.compare` pools them)."""
     seeds_only(method, keywords)
-    tables = []
-    for name, values in (("a", a), ("b", b)):
-        x = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") else values,
-                       dtype=np.float64)
-        if x.ndim != 3:
-            raise InputError(f"`{name}` must be items x runs x statistics for a pooled "
-                             f"metric with runs, got {x.ndim} dimensions (with one score "
-                             "per item and run, e.g. 0/1 correctness, leave the metric at "
-                             "its default, the mean)", param=name)
+    xa, xb = (_statistics_table(v, name) for v, name in ((a, "a"), (b, "b")))
+    for name, x in (("a", xa), ("b", xb)):
         if not np.isfinite(x).all():
             raise InputError(f"`{name}` has a value that is not a finite number", param=name)
-        tables.append(x)
-    xa, xb = tables
     if xa.shape[0] != xb.shape[0] or xa.shape[2] != xb.shape[2]:
         raise InputError(f"`a` and `b` must have the same items and statistics: "
                          f"{xa.shape} and {xb.shape}", param="b")

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.design import as_floats
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
 from pairboot.tdist import chi2_quantile, t_quantile, t_sf
@@ -203,12 +204,7 @@ class RunsInfo:
 
 def as_table(values, name: str, kind: str) -> np.ndarray:
     """A system's items x runs scores as a float array (NaN allowed for ``"samples"``)."""
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy()
-    try:
-        y = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
+    y = as_floats(values, name)
     if y.ndim == 1:
         y = y[:, None]
     y = np.ascontiguousarray(y)  # the same answer, to the bit, whatever the memory layout
