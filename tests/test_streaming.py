@@ -146,6 +146,9 @@ def test_bad_files_are_named(data, tmp_path):
          r"hole.csv: data row 2, column 'score': no value"),
         (_write(tmp_path, "word.csv", "id,score\nx,1\ny,abc\nz,3\n"),
          r"word.csv: data row 2, column 'score': 'abc' is not a number"),
+        # the in-memory readers' rule (io.columns.to_number): float() took '1_000'
+        (_write(tmp_path, "under.csv", "id,score\nx,1\ny,1_000\nz,3\n"),
+         r"under.csv: data row 2, column 'score': '1_000' is not a number"),
         (_write(tmp_path, "noid.csv", "id,score\nx,1\n ,2\nz,3\n"),
          r"noid.csv: data row 2, column 'id': is blank"),
         (_write(tmp_path, "cols.csv", "key,score\nx,1\n"), r"cols.csv: no column 'id'"),

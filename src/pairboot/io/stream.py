@@ -25,6 +25,7 @@ import numpy as np
 from pairboot.engine.keys import id_keys, text_keys
 from pairboot.errors import InputError
 from pairboot.io import arrow
+from pairboot.io.columns import to_number
 
 __all__ = ["Chunk", "scan", "stream_format"]
 
@@ -213,13 +214,12 @@ def _numbers(col, path: str, name: str, first: int) -> np.ndarray:
     if pa.types.is_boolean(col.type):
         col = pc.cast(col, pa.int8())
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
-        values = col.to_pylist()
-        for i, v in enumerate(values):
-            try:
-                float(v)
-            except (TypeError, ValueError):
-                raise _row(path, name, first, i, f"{v!r} is not a number") from None
-        return np.asarray(values, dtype=np.float64)
+        out = np.empty(len(col), dtype=np.float64)
+        for i, v in enumerate(col.to_pylist()):  # the in-memory readers' rule, to_number
+            out[i], problem = to_number(v)
+            if problem is not None:
+                raise _row(path, name, first, i, problem)
+        return out
     arr = np.asarray(pc.cast(col, pa.float64()), dtype=np.float64)
     bad = ~np.isfinite(arr)
     if bad.any():
