@@ -13,7 +13,7 @@ from pairboot.diagnostics import undefined_notes
 from pairboot.errors import InputError, PairbootWarning
 from pairboot.intervals import bounds, p_value
 from pairboot.metrics import Metric
-from pairboot.multiple import CORRECTIONS, bonferroni, holm, max_t, rank_intervals
+from pairboot.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
 from pairboot.progress import Progress
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 
@@ -110,11 +110,7 @@ def compare_many(
             resampling=resampling, ids=ids, backend=backend, progress=progress)
     names, systems = _systems(scores)
     targets = _family(names, baseline, pairs)
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction",
-        )
+    check_correction(correction)
     run = resample(
         systems, names=names, paired=paired, groups=groups, group_weighting=group_weighting,
         strata=strata, strata_weights=strata_weights, metric=metric,
@@ -151,11 +147,7 @@ def compare_strata(
     >>> [(c.b, c.significant) for c in fam.comparisons]
     [('B [x]', True), ('B [y]', True), ('B [z]', False)]
     """
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction",
-        )
+    check_correction(correction)
     if strata is None:
         raise InputError("`strata` is required: the family is one comparison per stratum",
                          param="strata")

@@ -15,7 +15,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.errors import InputError
+
 CORRECTIONS = ("max-t", "holm", "bonferroni", "none")
+
+
+def check_correction(correction) -> None:
+    """Refuse a ``correction`` that is not one of :data:`CORRECTIONS`."""
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from pairboot._version import __version__
 from pairboot.errors import InputError
 from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
-from pairboot.multiple import CORRECTIONS, bonferroni, holm, max_t
+from pairboot.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.multirun import check_arguments_runs, difference, layout_of, runs_score, seeds_only
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 from pairboot.runs import analyse, as_table, run_terms, small_runs_note
@@ -133,9 +133,7 @@ def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> N
         raise InputError("a family with runs='seeds' is t intervals on the two-way "
                          "variance and draws no items: leave `resampling` at 'classic'",
                          param="resampling")
-    if correction not in CORRECTIONS:
-        raise InputError(f"`correction` must be one of {', '.join(CORRECTIONS)}, got "
-                         f"{correction!r}", param="correction")
+    check_correction(correction)
     if len({t.shape[0] for t in tables}) != 1:
         raise InputError("every system must score the same items", param="scores")
     if paired_runs and len({t.shape[1] for t in tables}) != 1:
