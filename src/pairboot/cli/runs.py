@@ -37,7 +37,8 @@ __all__ = ["load_runs", "load_runs_many", "samples_note"]
 def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
            order: dict | None):
     """Per score column an items x runs table (runs in order of first appearance); the
-    items' order (``order``, when given: the first file's); the runs' labels."""
+    items' order (``order``, when given: the first file's); the runs' labels; every
+    row's item (its index in the order)."""
     table.check_columns([id_col, run_col, *score_cols])
     ids = [str(v) if v is not None else None for v in pbio.label_column(table, id_col)]
     labels = [str(v) if v is not None else None for v in pbio.label_column(table, run_col)]
@@ -72,7 +73,7 @@ def _pivot(table, id_col: str, run_col: str, score_cols: list[str], kind: str,
         raise InputError(f"{table.path}: item {item!r} has no score for run {runs[j]!r} "
                          f"({int((~seen).sum())} cell(s) missing); with --runs seeds every "
                          "run scores every item")
-    return out, order, runs
+    return out, order, runs, [order[item] for item in ids]
 
 
 def _check(args) -> None:
@@ -83,18 +84,18 @@ def _check(args) -> None:
         raise InputError("--run needs --id (the item of every row)")
 
 
-def _item_labels(table, id_col: str, column: str, order: dict) -> list[str]:
+def _item_labels(table, column: str, rows: list[int], order: dict) -> list[str]:
     """Every item's label in ``column`` (a group or stratum), which must be the same on
-    all of the item's rows (runs)."""
+    all of the item's rows (runs); ``rows``: every row's item, from :func:`_pivot`."""
     table.check_columns([column])
-    ids = [str(v) for v in pbio.label_column(table, id_col)]
     values = pbio.label_column(table, column)
+    items = list(order)
     out: list = [None] * len(order)
-    for row, (item, value) in enumerate(zip(ids, values)):
+    for row, (i, value) in enumerate(zip(rows, values)):
         if value is None:
             raise InputError(f"{table.path}, {table.where(row)}, column {column!r}: missing "
                              "value")
-        i, label = order[item], str(value)
+        item, label = items[i], str(value)
         if out[i] is None:
             out[i] = label
         elif out[i] != label:
@@ -104,11 +105,11 @@ def _item_labels(table, id_col: str, column: str, order: dict) -> list[str]:
     return out
 
 
-def _design(args, table, order: dict) -> tuple[list | None, list | None]:
+def _design(args, table, rows: list[int], order: dict) -> tuple[list | None, list | None]:
     """The items' groups and strata (``--group``, ``--stratum``) from the first table."""
-    groups = None if args.group is None else _item_labels(table, args.id, args.group, order)
+    groups = None if args.group is None else _item_labels(table, args.group, rows, order)
     strata = (None if args.stratum is None
-              else _item_labels(table, args.id, args.stratum, order))
+              else _item_labels(table, args.stratum, rows, order))
     return groups, strata
 
 
@@ -131,15 +132,15 @@ def _stacked(values: list, k: int, pooled: bool) -> list:
 def _per_file(args, files: list[str]):
     """A file per system: each one's items x runs table (items x runs x statistics for a
     pooled metric; the first file's items and, under --paired-runs, its runs' labels),
-    the items' order, and the tables read."""
+    the items' order, the tables read, and the first table's rows' items."""
     stats = stat_names(args) or ["score"]
     pooled = _pooled(args)
     tables = [pbio.read_table(f) for f in files]
-    first, order, runs = _pivot(tables[0], args.id, args.run, stats, args.runs, None)
+    first, order, runs, rows = _pivot(tables[0], args.id, args.run, stats, args.runs, None)
     (first,) = _stacked(first, len(stats), pooled)
     values = [first]
     for path, table in zip(files[1:], tables[1:]):
-        v, _, own = _pivot(table, args.id, args.run, stats, args.runs, order)
+        v, _, own, _ = _pivot(table, args.id, args.run, stats, args.runs, order)
         (v,) = _stacked(v, len(stats), pooled)
         if args.paired_runs:  # run r of every file: the runs with the first file's labels
             if set(own) != set(runs):
@@ -152,7 +153,7 @@ def _per_file(args, files: list[str]):
             raise InputError(f"{path} scores {len(order) - missing} of the {len(order)} "
                              f"items of {files[0]}: the files must score the same items")
         values.append(v)
-    return values, order, tables
+    return values, order, tables, rows
 
 
 def samples_note(tables) -> tuple[str, ...]:
@@ -178,16 +179,17 @@ def load_runs(args):
         columns = [args.a, args.b] if stats is None else [
             find_system_column(first, system, st) for system in (args.a, args.b)
             for st in stats]
-        values, order, _ = _pivot(first, args.id, args.run, columns, args.runs, None)
+        values, order, _, rows = _pivot(first, args.id, args.run, columns, args.runs,
+                                        None)
         a, b = _stacked(values, 1 if stats is None else len(stats), _pooled(args))
         names = (args.a, args.b)
     elif len(files) == 2:
-        (a, b), order, tables = _per_file(args, files)
+        (a, b), order, tables, rows = _per_file(args, files)
         first = tables[0]
         names = tuple(os.path.basename(f) for f in files)
     else:
         raise InputError("--run compares two systems: one file with --a and --b, or two")
-    groups, strata = _design(args, first, order)
+    groups, strata = _design(args, first, rows, order)
     context = _context(args, stat_names(args), name_a=names[0], name_b=names[1],
                        files=tuple(files), layout=f"one row per item and run ({args.run!r})",
                        notes=())
@@ -210,14 +212,14 @@ def load_runs_many(args) -> ManyInputs:
     if args.systems is not None:
         columns, names = system_columns(args, files)
         table = pbio.read_table(files[0])
-        values, order, _ = _pivot(table, args.id, args.run, columns, args.runs, None)
-        groups, strata = _design(args, table, order)
+        values, order, _, rows = _pivot(table, args.id, args.run, columns, args.runs, None)
+        groups, strata = _design(args, table, rows, order)
         paths = (table.path,)
         layout = f"one row per item and run ({args.run!r}), a column per system"
     else:
         names = file_systems(args, files)
-        values, order, tables = _per_file(args, files)
-        groups, strata = _design(args, tables[0], order)
+        values, order, tables, rows = _per_file(args, files)
+        groups, strata = _design(args, tables[0], rows, order)
         paths = tuple(t.path for t in tables)
         layout = f"one row per item and run ({args.run!r}), a file per system"
     return ManyInputs(
