@@ -164,6 +164,37 @@ def test_bad_files_are_named(data, tmp_path):
                                n_resamples=50, method="bca")
 
 
+def test_cli_stream_family_of_columns(tmp_path):
+    """--stream with --systems on one file: compare_many with Poisson weights keyed by
+    the ids, as in memory; a one-column --systems is refused as without --stream."""
+    rng = np.random.default_rng(31)
+    n = 300
+    base = rng.random(n)
+    cols = {"base": base, "v1": base + rng.normal(0.02, 0.1, n),
+            "v2": base + rng.normal(0.0, 0.1, n)}
+    ids = [f"q{i}" for i in range(n)]
+    path = tmp_path / "three.csv"
+    path.write_text("id,base,v1,v2\n" + "".join(
+        f"{ids[i]},{float(cols['base'][i])!r},{float(cols['v1'][i])!r},"
+        f"{float(cols['v2'][i])!r}\n"
+        for i in range(n)))
+    proc = run_in_process("compare", path, "--id", "id", "--systems", "base,v1,v2",
+                          "--stream", "--seed", "5", "--resamples", R, "--format", "json",
+                          "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    memory = pairboot.compare_many(cols, ids=ids, resampling="poisson", seed=5,
+                                   n_resamples=R)
+    for row, want in zip(got["comparisons"], memory.comparisons):
+        assert (row["a"], row["b"]) == (want.a, want.b)
+        assert row["estimate"] == pytest.approx(want.estimate, rel=1e-12)
+        assert row["confidence_interval"]["low"] == pytest.approx(
+            want.confidence_interval.low, rel=1e-12)
+    assert_one_line_error(run_in_process("compare", path, "--id", "id", "--systems", "base",
+                                         "--stream", "--no-progress"),
+                          "--systems needs at least two columns")
+
+
 def test_cli_stream(data):
     d = data
     proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",

@@ -8,10 +8,15 @@ file per system with ``--id`` and ``--score`` (or ``--stats``).
 
 from __future__ import annotations
 
-import os
-
 import pairboot
-from pairboot.cli.inputs import _context, _names, _weights, many_systems, stat_names
+from pairboot.cli.inputs import (
+    _context,
+    _weights,
+    file_systems,
+    many_systems,
+    stat_names,
+    system_columns,
+)
 from pairboot.cli.parser import cli_spelling
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext
@@ -41,9 +46,7 @@ def stream_compare(args, status):
     family)`` with ``family`` True for a family of comparisons."""
     _refuse(args)
     files = list(args.files)
-    family = many_systems(args) and not (len(files) <= 2 and args.systems is None
-                                         and args.baseline is None and args.names is None
-                                         and args.correction is None)
+    family = many_systems(args)  # (--plan is refused above)
     keywords = dict(
         id=args.id, group=args.group, stratum=args.stratum,
         strata_weights=_weights(args), metric=args.metric_object,
@@ -56,8 +59,8 @@ def stream_compare(args, status):
                               "lower_is_better": args.lower_is_better}
     if len(files) == 1:
         if args.systems is not None:
-            names = [s.strip() for s in args.systems.split(",")]
-            systems = dict(zip(_names(args, names), names))
+            columns, names = system_columns(args, files)
+            systems = dict(zip(names, columns))
         elif args.a is not None and args.b is not None:
             systems = {args.a: args.a, args.b: args.b}
         else:
@@ -69,10 +72,9 @@ def stream_compare(args, status):
         layout = "one file, a column per system (read in chunks)"
     else:
         stats = stat_names(args)
-        stems = [os.path.splitext(os.path.basename(f))[0] for f in files]
         result = pairboot.compare_files(
             files, score=stats if stats is not None else "score",
-            names=_names(args, stems) if family else None, **keywords)
+            names=file_systems(args, files) if family else None, **keywords)
         name_a, name_b = files[0], files[-1]
         layout = "a file per system, paired on --id (read in chunks)"
     if family:
