@@ -18,6 +18,7 @@ its format) and ``read(path, **options) -> Scores``.  A bad log raises
 from __future__ import annotations
 
 import importlib
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -101,6 +102,18 @@ class Scores:
         if self.strata is not None:
             columns["stratum"] = self.strata
         return pd.DataFrame(columns)
+
+
+def score_number(path: str, where: str, value) -> float:
+    """A finite score read from a log; ``where`` says where it is (``line N`` or a JSON
+    path) in the error.  The readers of metric files (COMET, WMT) share it."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{path}: {where}: score {value!r} is not a number") from None
+    if isinstance(value, bool) or not math.isfinite(v):
+        raise InputError(f"{path}: {where}: score {value!r} is not a finite number")
+    return v
 
 
 def _module(name: str):

@@ -20,7 +20,6 @@ checked against the mean of the segments (a log cut short fails there).
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from collections import Counter
@@ -28,7 +27,7 @@ from collections import Counter
 import numpy as np
 
 from pairboot.errors import InputError
-from pairboot.io.harness import Scores
+from pairboot.io.harness import Scores, score_number
 
 NAME = "comet"
 OPTIONS = ("system",)
@@ -67,17 +66,6 @@ def detect(path: str) -> bool:
     return bool(_SEGMENT.match(first.rstrip("\r")))
 
 
-def _number(path: str, where: str, value) -> float:
-    """A finite score; ``where`` says where it is (``line N`` or a JSON path)."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{path}: {where}: score {value!r} is not a number") from None
-    if isinstance(value, bool) or not math.isfinite(v):
-        raise InputError(f"{path}: {where}: score {value!r} is not a finite number")
-    return v
-
-
 def _read_printed(path: str, notes: list) -> dict:
     """System name -> segment scores in index order, from comet-score's printed lines."""
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -95,7 +83,7 @@ def _read_printed(path: str, notes: list) -> dict:
                 if i in table:
                     raise InputError(f"{path}: line {n}: a second score of segment {i} of "
                                      f"{system!r} (the first is at line {table[i][1]})")
-                table[i] = (_number(path, f"line {n}", m["score"]), n)
+                table[i] = (score_number(path, f"line {n}", m["score"]), n)
                 variance = variance or m["variance"] is not None
                 continue
             m = _SYSTEM.match(line)
@@ -104,7 +92,7 @@ def _read_printed(path: str, notes: list) -> dict:
                 if system not in segments:
                     raise InputError(f"{path}: line {n}: system score of {system!r}, which "
                                      "has no segment scores before it")
-                totals[system] = (_number(path, f"line {n}", m["score"]), n)
+                totals[system] = (score_number(path, f"line {n}", m["score"]), n)
                 continue
             if line.startswith(_OTHER):
                 other += 1
@@ -162,7 +150,7 @@ def _from_compare(path: str, data: dict, notes: list) -> dict:
             raise InputError(f"{path}: {where}: system {name!r} appears twice")
         if not isinstance(entry["scores"], list):
             raise InputError(f"{path}: {where}.scores is not a list")
-        out[name] = np.array([_number(path, f"{where}.scores[{i}]", v)
+        out[name] = np.array([score_number(path, f"{where}.scores[{i}]", v)
                               for i, v in enumerate(entry["scores"])])
     notes.append(f"{path}: comet-compare JSON, model {data.get('model', '?')}; its own "
                  "tests (statistical_results) not used")
@@ -178,7 +166,7 @@ def _from_score_json(path: str, data: dict, notes: list) -> dict:
         for i, record in enumerate(records):
             if not isinstance(record, dict) or "COMET" not in record:
                 raise InputError(f"{path}: {name!r}[{i}] has no \"COMET\" score")
-            values.append(_number(path, f"{name!r}[{i}]", record["COMET"]))
+            values.append(score_number(path, f"{name!r}[{i}]", record["COMET"]))
         out[str(name)] = np.array(values)
     notes.append(f"{path}: comet-score --to_json segment scores")
     return out

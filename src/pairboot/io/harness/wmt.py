@@ -20,7 +20,6 @@ every system (a paired comparison needs all of them) and the notes say how many.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections import Counter
@@ -28,7 +27,7 @@ from collections import Counter
 import numpy as np
 
 from pairboot.errors import InputError
-from pairboot.io.harness import Scores
+from pairboot.io.harness import Scores, score_number
 
 NAME = "wmt"
 OPTIONS = ("score", "group", "system", "lp", "testset", "ref", "unrated", "docs")
@@ -98,15 +97,7 @@ def _listing(counts: Counter, limit: int = 12) -> str:
 
 def _value(path: str, n: int, text: str) -> float | None:
     """A score, or None for an unrated segment; anything else is an error at line n."""
-    if text == _UNRATED:
-        return None
-    try:
-        v = float(text)
-    except ValueError:
-        raise InputError(f"{path}: line {n}: score {text!r} is not a number") from None
-    if not math.isfinite(v):
-        raise InputError(f"{path}: line {n}: score {text!r} is not a finite number")
-    return v
+    return None if text == _UNRATED else score_number(path, f"line {n}", text)
 
 
 def _read_tsv(path: str) -> tuple[list, int]:
