@@ -92,9 +92,18 @@ def wants_harness(args) -> bool:
     for path in args.files:
         if path == pbio.STDIN:
             continue
-        if os.path.exists(path) and pbio.harness.detect(path) in _DETECTED:
+        if os.path.exists(path) and _detect(args, path) in _DETECTED:
             return True
     return False
+
+
+def _detect(args, path: str) -> str | None:
+    """``pbio.harness.detect(path)``, once per path and command (an Inspect log's check
+    may parse the whole JSON file)."""
+    seen = vars(args).setdefault("_detected", {})
+    if path not in seen:
+        seen[path] = pbio.harness.detect(path)
+    return seen[path]
 
 
 def _options(args, fmt: str, named: bool = False) -> dict:
@@ -139,7 +148,7 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
             raise InputError(f"{path}: no such file or directory")
     fmt = args.from_format
     if fmt is None:
-        found = {pbio.harness.detect(p) for p in paths}
+        found = {_detect(args, p) for p in paths}
         if found == {None} and (args.correct is not None or args.system_column):
             found = {"table"}  # (--correct and --system-column: the plain tables' options)
         if len(found) != 1 or None in found:
