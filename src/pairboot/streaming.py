@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.columns import CodedLabels
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
 from pairboot.partitioned import (
@@ -106,7 +107,7 @@ def _labels(chunk, col: str | None):
     if col is None:
         return None
     names, codes = chunk.labels[col]
-    return np.array(names, dtype=object)[codes]
+    return CodedLabels(codes, names)  # (read as the labels, without an object per row)
 
 
 def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, metric,
