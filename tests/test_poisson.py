@@ -89,6 +89,23 @@ def test_keys_and_weights_are_pinned():
     assert [[_weight(int(k), word, r) for r in range(8)] for k in keys] == w.T.tolist()
 
 
+def test_text_keys_of_mixed_lengths():
+    """Short ids around one very long one, in Arrow's layout with offsets that do not
+    start at 0: every key is the documented hash (the long one recorded as well)."""
+    rng = np.random.default_rng(7)
+    long_id = "é" * 1000 + "z"  # 2,001 bytes
+    texts = [IDS[i % len(IDS)] + "y" * int(rng.integers(0, 20)) for i in range(300)]
+    texts.insert(137, long_id)
+    encoded = [t.encode("utf-8") for t in texts]
+    data = np.frombuffer(b"pad" + b"".join(encoded) + b"tail", dtype=np.uint8)
+    offsets = 3 + np.concatenate([[0], np.cumsum([len(e) for e in encoded])])
+    got = K.text_keys(offsets, data)
+    assert [int(v) for v in got] == [_key(t) for t in texts]
+    assert hex(int(got[137])) == "0x699cfd694fdf1ebf"
+    np.testing.assert_array_equal(K.id_keys(texts), got)
+    assert K.text_keys(np.zeros(1, dtype=np.int64), data).shape == (0,)
+
+
 @pytest.mark.parametrize("bad", [[1.5], [True], [None], [float("nan")], [b"x", object()]])
 def test_keys_refuse_what_is_not_an_id(bad):
     with pytest.raises(ValueError, match="text or integers"):

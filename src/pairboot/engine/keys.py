@@ -68,17 +68,37 @@ def _hash_words(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 def text_keys(offsets: np.ndarray, data: np.ndarray) -> np.ndarray:
     """Keys of texts stored end to end: text ``i`` is the UTF-8 bytes
     ``data[offsets[i]:offsets[i + 1]]`` (Arrow's layout of a string column), hashed in
-    numpy without a Python object per text."""
+    numpy without a Python object per text.
+
+    The texts are taken in order of their number of words, so those that have an
+    ``i``-th word are a tail of that order: word ``i`` is read (8 bytes from the text's
+    start + 8i, its bytes past the text's end cleared) and hashed for that tail only,
+    and a long text costs its own length, not its length times the number of texts."""
     offsets = np.asarray(offsets, dtype=np.int64)
     data = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
     lengths = np.diff(offsets)
-    n = len(lengths)
-    width = max(8, -(-int(lengths.max(initial=0)) // 8) * 8)
-    raw = np.zeros((n, width), dtype=np.uint8)
-    for j in range(int(lengths.max(initial=0))):  # byte j of every text that long
-        live = np.flatnonzero(lengths > j)
-        raw[live, j] = data[offsets[:-1][live] + j]
-    return _hash_words(raw.view("<u8"), lengths)
+    n_words = (lengths + 7) // 8
+    order = np.argsort(n_words, kind="stable")
+    size = lengths[order]
+    lo, hi = (int(offsets[0]), int(offsets[-1])) if len(offsets) else (0, 0)
+    start = offsets[:-1][order] - lo
+    padded = np.zeros(hi - lo + 8, dtype=np.uint8)  # (a last word reads past the end)
+    padded[: hi - lo] = data[lo:hi]
+    # the 8 bytes from every position, as one little-endian word each
+    word_at = np.ndarray((hi - lo + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    ones = np.uint64(0xFFFFFFFFFFFFFFFF)
+    with np.errstate(over="ignore"):
+        h = mix64(KEY_BASIS + size.astype(np.uint64))
+        tails = np.searchsorted(n_words[order], np.arange(int(n_words.max(initial=0))),
+                                side="right")
+        for i, t in enumerate(tails.tolist()):  # the texts with more than i words
+            w = word_at[start[t:] + 8 * i]
+            spare = np.maximum(8 * (i + 1) - size[t:], 0)  # bytes past the text's end
+            w &= ones >> (8 * spare).astype(np.uint64)
+            h[t:] = mix64(h[t:] ^ w)
+    keys = np.empty(len(lengths), dtype=np.uint64)
+    keys[order] = h
+    return keys
 
 
 def _text_keys(texts: list[str]) -> np.ndarray:
