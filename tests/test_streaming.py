@@ -129,6 +129,28 @@ def test_a_family_of_files(data):
         assert m.p_adjusted == s.p_adjusted
 
 
+def test_a_bad_family_fails_before_reading(data, monkeypatch):
+    """baseline, pairs and correction are checked against the systems' names before any
+    file is read (the second file does not exist; the reader is never called)."""
+    d = data
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr("pairboot.streaming.scan", no_reading)
+    files = [d["fa"], d["fb"], str(d["folder"] / "no such file.csv")]
+    cases = [({"baseline": "sys_z"}, r"`baseline` 'sys_z' is not one of the systems"),
+             ({"pairs": [("sys_a", "sys_a")]}, r"compares a system with itself"),
+             ({"correction": "nope"}, r"`correction` must be one of")]
+    for family, message in cases:
+        with pytest.raises(InputError, match=message):
+            pairboot.compare_files(files, score="score", id="id", seed=1, n_resamples=50,
+                                   family=family)
+    with pytest.raises(InputError, match=r"`baseline` 'c' is not one of the systems"):
+        pairboot.compare_files([d["one"]], systems={"a": "a", "b": "b"}, seed=1,
+                               n_resamples=50, family={"baseline": "c"})
+
+
 def _write(folder, name, text):
     path = folder / name
     path.write_text(textwrap.dedent(text))

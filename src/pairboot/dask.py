@@ -18,12 +18,11 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.itemkeys import item_keys
-from pairboot.many import _family
 from pairboot.metrics import Metric
-from pairboot.multiple import CORRECTIONS
 from pairboot.partitioned import (
     PoissonPart,
     check_before_reading,
+    check_family,
     finish,
     finish_many,
     merge,
@@ -241,11 +240,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     if len(spec) < 2:
         raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
                          param="systems")
-    _family(list(spec), baseline, pairs)  # (checked before any partition is read)
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction")
+    check_family(list(spec), baseline=baseline, pairs=pairs,
+                 correction=correction)  # (before any partition is read)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting)

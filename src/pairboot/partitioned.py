@@ -48,7 +48,7 @@ from pairboot.multiple import CORRECTIONS
 from pairboot.result import CompareResult, FamilyResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
-           "check_before_reading"]
+           "check_before_reading", "check_family"]
 
 ENGINE = "poisson+partitioned"
 """The result's ``engine`` when it was finished from parts."""
@@ -394,6 +394,20 @@ def check_before_reading(*, n_resamples, confidence_level, method, seed, paired=
     return int(seed)
 
 
+def check_family(names: Sequence[str], *, baseline: str | None = None,
+                 pairs: Sequence[tuple[str, str]] | None = None,
+                 correction: str = "max-t") -> list[tuple[int, int]]:
+    """A family's arguments checked against the systems' ``names`` (before any part is
+    read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
+    j minus system i."""
+    targets = _family(list(names), baseline, pairs)
+    if correction not in CORRECTIONS:
+        raise InputError(
+            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+            param="correction")
+    return targets
+
+
 def _refuse(method: str, paired, group_weighting) -> None:
     """What needs every item in one place, refused with the reason."""
     if isinstance(method, str) and method.lower() in ("bca", "studentized"):
@@ -490,11 +504,7 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
-    targets = _family(list(part.names), baseline, pairs)
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction")
+    targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
     run = _run(part, confidence_level=confidence_level, method=method,
                strata_weights=strata_weights, paired=paired, group_weighting=group_weighting)
     return family_result(run, targets, correction, lower_is_better, stacklevel=3)

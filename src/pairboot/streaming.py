@@ -33,6 +33,7 @@ from pairboot.metrics import Metric
 from pairboot.partitioned import (
     PoissonPart,
     check_before_reading,
+    check_family,
     finish,
     finish_many,
     merge,
@@ -246,6 +247,10 @@ def compare_files(
         systems = None
     if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
         family = {}
+    if family is not None:  # (before any file is read)
+        check_family(list(systems) if systems is not None else names,
+                     baseline=family.get("baseline"), pairs=family.get("pairs"),
+                     correction=family.get("correction", "max-t"))
     if scheduler is not None:
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, id=id, group=group, stratum=stratum, metric=metric,
