@@ -289,6 +289,11 @@ def test_small_samples_warn():
     ({"ids": ["q1", "q2", "q1", "q4"]}, r"`ids` has the id 'q1' twice \(items 0 and 2\)"),
     ({"ids": ["q1", "q2"]}, r"`ids` must have one id per item \(4\)"),
     ({"ids": [1.5, 2, 3, 4]}, "text or integers"),
+    # the length is told before a bad id; int lists go to the keys as they are
+    ({"ids": ["q1", None]}, r"`ids` must have one id per item \(4\), got shape \(2,\)"),
+    ({"ids": [[1, 2], [3, 4]]}, r"one id per item \(4\), got shape \(2, 2\)"),
+    ({"ids": [7, 8, 9, 8]}, r"`ids` has the id 8 twice \(items 1 and 3\)"),
+    ({"ids": (7, 8, 9, 10, 11)}, r"one id per item \(4\), got shape \(5,\)"),
     ({"resampling": "bayes"}, "`resampling` must be one of classic, poisson"),
 ])
 def test_refusals(kwargs, message):

@@ -27,15 +27,16 @@ def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
         raise InputError("`ids` needs systems that score the same items", param="ids")
     if hasattr(ids, "to_numpy"):
         ids = ids.to_numpy()
-    if not isinstance(ids, np.ndarray):
-        ids = np.asarray(ids, dtype=object) if isinstance(ids, (list, tuple)) else np.asarray(ids)
-    if ids.ndim != 1 or len(ids) != n:
-        raise InputError(f"`ids` must have one id per item ({n}), got shape {ids.shape}",
-                         param="ids")
+    if not isinstance(ids, (np.ndarray, list, tuple)):
+        ids = np.asarray(ids)
+    # (a list goes to id_keys as it is: a list of ints takes its fast path there)
     try:
         keys = id_keys(ids)
     except ValueError as exc:
+        _check_shape(ids, n)
         raise InputError(str(exc), param="ids") from None
+    if len(keys) != n:
+        _check_shape(ids, n)
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if same.size:
@@ -45,6 +46,15 @@ def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
             f"{same.size} id(s) repeat", param="ids",
         )
     return keys
+
+
+def _check_shape(ids, n: int) -> None:
+    """Refuse ``ids`` that are not one id per item, saying their shape (a list's as
+    numpy objects)."""
+    arr = ids if isinstance(ids, np.ndarray) else np.asarray(ids, dtype=object)
+    if arr.ndim != 1 or len(arr) != n:
+        raise InputError(f"`ids` must have one id per item ({n}), got shape {arr.shape}",
+                         param="ids")
 
 
 def take(labels, order: np.ndarray, name: str, n: int):
