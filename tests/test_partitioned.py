@@ -98,7 +98,7 @@ def test_continuous_scores_with_groups_and_strata(data):
                   ids=data["ids"], n_resamples=R, seed=11, **kw)
     res = finish(merge(parts))
     assert_same(res, ref, exact=False)
-    for got, want in zip(res.strata, ref.strata):
+    for got, want in zip(res.strata, ref.strata, strict=True):
         assert got.name == want.name
         assert (got.n_items, got.n_groups) == (want.n_items, want.n_groups)
         np.testing.assert_allclose([got.estimate, *got.confidence_interval],
@@ -143,7 +143,7 @@ def test_family_equals_compare_many(data, correction):
     res = finish_many(merge(parts), correction=correction)
     assert res.critical_value == ref.critical_value
     assert res.rank_intervals == ref.rank_intervals and res.best_set == ref.best_set
-    for got, want in zip(res.comparisons, ref.comparisons):
+    for got, want in zip(res.comparisons, ref.comparisons, strict=True):
         assert (got.a, got.b) == (want.a, want.b)
         assert got.confidence_interval == want.confidence_interval
         assert (got.p_value, got.p_adjusted) == (want.p_value, want.p_adjusted)

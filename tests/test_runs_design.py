@@ -417,7 +417,7 @@ def test_estimate_is_the_engines_weighting_of_the_run_means(name, paired):
     plain = pairboot.compare(ya.mean(axis=1), yb.mean(axis=1), n_resamples=300, seed=5,
                              **keywords)
     assert res.estimate == pytest.approx(plain.estimate, rel=0, abs=1e-12)
-    for s, p in zip(res.strata, plain.strata):  # and each stratum's, and its weight
+    for s, p in zip(res.strata, plain.strata, strict=True):  # and each stratum's, and its weight
         assert (s.name, s.n_items, s.n_groups) == (p.name, p.n_items, p.n_groups)
         assert s.estimate == pytest.approx(p.estimate, rel=0, abs=1e-12)
         assert s.weight == pytest.approx(p.weight, rel=1e-12)
@@ -831,4 +831,4 @@ def test_max_t_family_wise_coverage_at_three_paired_seeds():
     coverage = hits / N_SIM
     print(f"\nmax-t, 4 systems, 3 paired seeds: family-wise coverage {coverage:.4f} "
           f"({time.perf_counter() - start:.1f} s)", end="")
-    assert coverage >= 0.93
+    assert 0.93 <= coverage <= 0.97  # (too wide would pass a lower bound alone)

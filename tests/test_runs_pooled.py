@@ -117,7 +117,7 @@ def test_pooled_f1_with_groups_and_strata():
                               n_resamples=2000, **keywords)
     assert res.estimate == pytest.approx(summed.estimate, rel=1e-12)
     assert res.n_groups == 30 and res.n_strata == 3
-    for mine, theirs in zip(res.strata, summed.strata):
+    for mine, theirs in zip(res.strata, summed.strata, strict=True):
         assert mine.name == theirs.name and mine.weight == pytest.approx(theirs.weight)
         assert mine.estimate == pytest.approx(theirs.estimate, rel=1e-12)
     # every run the same: no run or residual variance, V is the items' (groups') term

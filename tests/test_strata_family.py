@@ -33,7 +33,7 @@ def test_rows_are_compares_strata():
     fam = pairboot.compare_strata(a, b, strata=strata, seed=3, n_resamples=2000,
                                   correction="none", names=("base", "new"))
     assert [c.b for c in fam.comparisons] == ["new [arc]", "new [hellaswag]", "new [mmlu]"]
-    for row, s in zip(fam.comparisons, whole.strata):
+    for row, s in zip(fam.comparisons, whole.strata, strict=True):
         assert row.estimate == s.estimate
         assert tuple(row.confidence_interval) == tuple(s.confidence_interval)
         assert row.p_value == s.p_value
