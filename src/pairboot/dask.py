@@ -23,6 +23,7 @@ from pairboot.partitioned import (
     PoissonPart,
     check_before_reading,
     check_family,
+    column_names,
     finish,
     finish_many,
     merge,
@@ -47,16 +48,6 @@ def _dask():
         raise ImportError(
             'pairboot.dask needs Dask: pip install "pairboot[dask]"') from None
     return dask
-
-
-def _columns(spec, name: str) -> list[str]:
-    """A system's column, or its list of columns (a pooled metric's statistics)."""
-    if isinstance(spec, str):
-        return [spec]
-    if isinstance(spec, Sequence) and spec and all(isinstance(c, str) for c in spec):
-        return list(spec)
-    raise InputError(f"`{name}` must be a column name or a list of column names, got "
-                     f"{spec!r}", param=name)
 
 
 def _check_columns(ddf, wanted: dict[str, list[str]]) -> None:
@@ -129,7 +120,7 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     :func:`pairboot.partitioned.finish`.
     """
     dask = _dask()
-    spec_systems = {str(name): _columns(cols, str(name)) for name, cols in systems.items()}
+    spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}
     wanted = dict(spec_systems)
     for param, col in (("id", id), ("groups", groups), ("strata", strata)):
         if col is not None and not isinstance(col, str):

@@ -127,6 +127,17 @@ class PoissonPart:
                 f"n_resamples={self.n_resamples}, seed={self.seed})")
 
 
+def column_names(spec, name: str) -> list[str]:
+    """A system's column, or its list of columns (a pooled metric's statistics): what
+    :mod:`pairboot.streaming` and :mod:`pairboot.dask` read a system from."""
+    if isinstance(spec, str):
+        return [spec]
+    if isinstance(spec, Sequence) and spec and all(isinstance(c, str) for c in spec):
+        return list(spec)
+    raise InputError(f"`{name}` must be a column name or a list of column names, got "
+                     f"{spec!r}", param=name)
+
+
 def _check_count(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         what = "a positive" if minimum > 0 else "a non-negative"

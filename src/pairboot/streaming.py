@@ -34,6 +34,7 @@ from pairboot.partitioned import (
     PoissonPart,
     check_before_reading,
     check_family,
+    column_names,
     finish,
     finish_many,
     merge,
@@ -89,13 +90,6 @@ class _KeyStore:
             some_a.extend(da[:3].tolist())
             some_b.extend(db[:3].tolist())
         return only_a, only_b, np.array(some_a[:3], np.uint64), np.array(some_b[:3], np.uint64)
-
-
-def _columns(spec, what: str) -> list[str]:
-    cols = [spec] if isinstance(spec, str) else list(spec or [])
-    if not cols:
-        raise InputError(f"`{what}` names no column", param=what)
-    return cols
 
 
 def _stack(chunk, cols: list[str]) -> np.ndarray:
@@ -231,12 +225,12 @@ def compare_files(
                 raise InputError("one file needs `a` and `b` (or `systems`): the columns of "
                                  "the systems", param="a")
             systems = {"A": a, "B": b}
-        systems = {str(k): _columns(v, k) for k, v in systems.items()}
+        systems = {str(k): column_names(v, str(k)) for k, v in systems.items()}
     else:
         if id is None:
             raise InputError("several files need `id`: the column that pairs their items",
                              param="id")
-        cols = _columns(score if score is not None else "score", "score")
+        cols = column_names(score if score is not None else "score", "score")
         names = list(names) if names is not None else [
             os.path.basename(f).split(".")[0] for f in files]
         if len(names) != len(files) or len(set(names)) != len(names):
