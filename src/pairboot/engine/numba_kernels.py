@@ -395,8 +395,8 @@ def _flat_sums(x, xt, starts, sizes, strata, keys, out, count_bytes, n_runs):
     """``out[:, d]`` for the flat strata ``d`` in ``strata``: gathered or counted.
 
     Strata of three columns or more that are counted take the wide path (:func:`_block`),
-    ``_BLOCK_GROUP`` replicates at a time; ``xt`` is ``x`` transposed (an empty array when
-    no stratum takes that path).
+    ``_BLOCK_GROUP`` replicates at a time; ``xt`` is ``x`` transposed (an empty array for
+    one or two columns, which never read it).
     """
     n_rep, k = keys.shape[0], x.shape[1]
     xf = x.reshape(-1)
@@ -515,9 +515,9 @@ def index_sums(
     target = out if out.dtype == np.float64 and out.flags.c_contiguous else np.empty(shape)
     # Several runs per thread balance the load; any partition gives the same sums.
     runs = 4 * numba.get_num_threads()
-    # The wide paths read x by columns.
-    counted = len(tree) or np.any(sizes[flat] * x.shape[1] * 8 > count_bytes)
-    xt = np.ascontiguousarray(x.T) if x.shape[1] > 2 and counted else np.empty((x.shape[1], 0))
+    # The wide paths read x by columns: xt whenever there are three columns or more, not
+    # only when a stratum is counted (the kernels decide that, and read xt unchecked).
+    xt = np.ascontiguousarray(x.T) if x.shape[1] > 2 else np.empty((x.shape[1], 0))
     if len(flat):
         _flat_sums(x, xt, starts, sizes, flat, keys, target, int(count_bytes), runs)
     if len(tree):
