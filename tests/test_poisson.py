@@ -257,6 +257,10 @@ def test_poisson_agrees_with_classic_at_large_n():
     se_mc = classic.standard_error * math.sqrt(2 / (2 * (R - 1)))  # sd of an sd, two runs
     assert abs(classic.standard_error - poisson.standard_error) < 5 * se_mc
     assert poisson.estimate == pytest.approx(classic.estimate, rel=1e-12)
+    # a system's own mean is sum w x / sum w: its spread shows a wrong denominator, which
+    # the difference (mean 0.02, sd 0.1) barely does (a mean over n: ratio 2.0, not 1)
+    ratio = poisson.score_a.standard_error / classic.score_a.standard_error
+    assert abs(ratio - 1) < 5 * math.sqrt(1 / (R - 1))
 
 
 def test_pooled_metric_and_unpaired():
@@ -333,8 +337,9 @@ def test_cli_poisson(tmp_path):
 def test_poisson_coverage_iid_and_clusters():
     """Coverage of the 95% percentile interval with Poisson weights: 200 iid items, and
     120 clusters of 5-20 items; within the 99.9% binomial band of the percentile
-    interval's expected coverage (as in test_coverage.py), with 0.02 allowance."""
-    n_sim, R = 300, 1000
+    interval's expected coverage (as in test_coverage.py), with 0.01 allowance for iid
+    items and 0.02 below for clusters (a ratio estimator over 120 clusters)."""
+    n_sim, R = 1500, 1000
     z = stats.norm.ppf(0.975)
 
     def expected(m):
@@ -361,4 +366,5 @@ def test_poisson_coverage_iid_and_clusters():
     for name, m in (("iid", 200), ("clusters", 120)):
         p0 = expected(m)
         half = 3.29 * math.sqrt(p0 * (1 - p0) / n_sim)
-        assert p0 - half - 0.02 <= hits[name] / n_sim <= 0.95 + half, (name, hits)
+        low = p0 - half - (0.02 if name == "clusters" else 0.01)
+        assert low <= hits[name] / n_sim <= max(p0, 0.95) + half, (name, hits)
