@@ -30,7 +30,7 @@ import numpy as np
 
 from pairboot import studentized
 from pairboot.design import Design
-from pairboot.engine import DrawPlan
+from pairboot.engine import DrawPlan, weighted_sum
 from pairboot.errors import InputError
 from pairboot.intervals import Bootstrap
 from pairboot.metrics.base import central_gradient
@@ -136,8 +136,7 @@ class Estimands:
             pooled, key = self._pooled(observed, coef)
             return self._values(target, pooled, key, count)
         values = self._values(target, M, ("separate", observed), count)
-        nonzero = np.flatnonzero(coef)  # (one stratum's own estimand: one column)
-        return values[..., nonzero] @ coef[nonzero]
+        return weighted_sum(values, coef)
 
     def systems(self, coef: np.ndarray, combined: bool, observed: bool = False) -> np.ndarray:
         """Every system's estimand side by side: shape (R, M), or (1, M) on the data
@@ -150,7 +149,7 @@ class Estimands:
         key = ("pooled", observed, coef.tobytes())
         if key not in self._kept:
             M = self.M_hat if observed else self.M
-            self._kept[key] = np.einsum("...hk,h->...k", M, coef)
+            self._kept[key] = weighted_sum(M, coef, axis=-2)
         return self._kept[key], key
 
     def _values(self, target: Target, sums: np.ndarray, key: tuple, count: bool):
@@ -229,7 +228,7 @@ class Estimands:
         as a mean over them would be."""
         plan, d2h = self.design.plan, self.design.draw_to_stratum
         M_hat = self.M_hat[0]
-        pooled = coef @ M_hat if combined else None
+        pooled = weighted_sum(M_hat, coef, axis=0) if combined else None
         base = None if combined else self._values(
             target, self.M_hat, ("separate", True), False)[0]
         out = []

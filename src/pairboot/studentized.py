@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.engine import DrawPlan
+from pairboot.engine import DrawPlan, weighted_sum
 
 VARIANCE_ULPS = 16.0
 """A delta-method variance within this many units of rounding of its terms is 0."""
@@ -96,6 +96,4 @@ def combine_terms(terms: np.ndarray, coef: np.ndarray, draw_to_stratum: np.ndarr
                   ) -> np.ndarray:
     """The delta-method variance ``sum_d c_h^2 m_d g' Cov_d g``: each draw stratum's
     term weighted by its stratum's squared coefficient."""
-    weight = coef[draw_to_stratum] ** 2
-    used = np.flatnonzero(weight)  # another stratum's NaN must not reach this one
-    return np.maximum(terms[:, used] @ weight[used], 0.0)
+    return np.maximum(weighted_sum(terms, coef[draw_to_stratum] ** 2), 0.0)

@@ -28,10 +28,23 @@ from pairboot.engine.spec import BLOCK, MAX_UNITS_PER_STRATUM, replicate_keys
 from pairboot.errors import InputError
 from pairboot.progress import Progress
 
-__all__ = ["DrawPlan", "split_constant", "resample_sums", "PRODUCERS", "Producer"]
+__all__ = ["DrawPlan", "split_constant", "weighted_sum", "resample_sums", "PRODUCERS", "Producer"]
 
 AUTO_NUMBA_DRAWS = 30_000_000
 """Below this many draws the numpy kernel finishes before numba would have loaded."""
+
+
+def weighted_sum(values: np.ndarray, coef: np.ndarray, axis: int = -1) -> np.ndarray:
+    """``sum_h coef[h] * values[..., h, ...]`` over ``axis``, the strata in order and the
+    zero coefficients skipped (another stratum's NaN must not reach this one).  Written
+    out rather than a matrix product, whose BLAS kernel, and so its last bits, depend on
+    the processor: the same seed gives the same bits on every machine."""
+    values = np.moveaxis(values, axis, 0)
+    out = None
+    for h in np.flatnonzero(coef).tolist():
+        term = values[h] * coef[h]
+        out = term if out is None else out + term
+    return np.zeros(values.shape[1:]) if out is None else out
 
 
 def split_constant(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -4,6 +4,8 @@ and corpus BLEU.  A new built-in goes here, and into the registry in
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from pairboot.metrics.base import Metric, StatisticError, _checked_counts, _ratio, _with_count
@@ -162,6 +164,21 @@ def macro_f1_metric(n_classes: int) -> Metric:
 # --- corpus BLEU --------------------------------------------------------------------------
 
 
+def _libm(fn, x: np.ndarray) -> np.ndarray:
+    """``fn`` (``math.log`` or ``math.exp``) of every element, through the C library:
+    numpy's own exp and log take a vectorised kernel on processors with AVX-512 whose
+    last bit differs from the C library's, so the same seed would give other bits on
+    another machine.  Infinities, NaN and the logarithm's domain edges go to numpy (they
+    are exact there)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.array(np.exp(x) if fn is math.exp else np.log(x))
+    usual = np.isfinite(x) & ((x > 0) if fn is math.log else (np.abs(x) < 700.0))
+    if usual.any():
+        out[usual] = np.fromiter(map(fn, x[usual].tolist()), dtype=np.float64,
+                                 count=int(usual.sum()))
+    return out
+
+
 def _bleu(S: np.ndarray, max_order: int) -> np.ndarray:
     """sacrebleu's ``BLEU.compute_bleu`` with ``smooth_method='exp'``, vectorised.
 
@@ -175,7 +192,7 @@ def _bleu(S: np.ndarray, max_order: int) -> np.ndarray:
         # Brevity penalty: exp(1 - ref/sys) for a short system output, 0 for an empty one.
         bp = np.where(
             sys_len < ref_len,
-            np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0),
+            np.where(sys_len > 0, _libm(math.exp, 1.0 - ref_len / sys_len), 0.0),
             1.0,
         )
         # Precisions in percent; the k-th order without a match gets 100 / (2^k total_n)
@@ -183,8 +200,8 @@ def _bleu(S: np.ndarray, max_order: int) -> np.ndarray:
         no_match = correct == 0
         k = np.cumsum(no_match, axis=-1)
         precisions = np.where(no_match, 100.0 / (np.exp2(k) * total), 100.0 * correct / total)
-        log_mean = np.log(precisions).sum(axis=-1) / max_order
-        score = bp * np.exp(log_mean)
+        log_mean = _libm(math.log, precisions).sum(axis=-1) / max_order
+        score = bp * _libm(math.exp, log_mean)
     any_match = (~no_match).any(axis=-1)
     no_ngrams = (total == 0).any(axis=-1)
     # sacrebleu: 0 when nothing matched at all (its early stop), and 0 ("technically
