@@ -2,9 +2,12 @@
 
 Every reader of scores (files given on the command line, and later the adapters of
 evaluation harnesses' logs) ends with tables of per-item values; :func:`align` turns them
-into one array per system in a common item order, with the group and stratum labels, and
-refuses what would pair the wrong items: ids that differ between files, or rows paired by
-position when both files carry an id column that says they are not the same items.
+into one array per system in a common item order, with the group and stratum labels (from
+the score files, or from a file of labels joined on the ids), and refuses what would pair
+the wrong items: ids that differ between files (unless asked to keep the items every file
+scores, saying how many each lost), or rows paired by position when a column both files
+share shows that they are not the same items (:func:`pairboot.pairing.position_check`:
+judged by the column's content, compared with Arrow when pyarrow read the files).
 
 Messages write :func:`align`'s own arguments as `` `id` `` / `` `id='qid'` `` (see
 :func:`pairboot.errors.spell`), so that the command line can show its option instead.
@@ -12,7 +15,7 @@ Messages write :func:`align`'s own arguments as `` `id` `` / `` `id='qid'` `` (s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,10 +24,16 @@ from pairboot.errors import InputError
 from pairboot.io import arrow
 from pairboot.io.columns import (
     ArrowLabels,
+    all_distinct,
     distinct_fraction,
+    field_labels,
+    has_field,
     id_column,
     label_column,
+    labels_evidence,
     merge_labels,
+    pairing_labels,
+    positions_in,
     same_labels,
     show_values,
     sorted_ids,
@@ -32,20 +41,21 @@ from pairboot.io.columns import (
     take_labels,
 )
 from pairboot.io.tables import Table
-
-ID_HINTS = (
-    "id", "item_id", "example_id", "sample_id", "query_id", "qid", "question_id", "uid",
-    "guid", "key",
+from pairboot.labels import normalisation_hint
+from pairboot.pairing import (
+    ID_HINTS,
+    MOSTLY_IDS,
+    counts_rows,
+    is_id_name,
+    misaligned_message,
+    position_check,
 )
-"""Column names (case-insensitive) that hold item ids: without ``id``, two tables that
-both have one must list the same ids in the same order, or the pairing by position is
-refused."""
+
+__all__ = ["ID_HINTS", "MOSTLY_IDS", "Aligned", "align", "check_row_pairing", "join_on_ids",
+           "labels_by_id"]
 
 _ARROW_JOIN_MIN = 10_000
 """Fewer ids than this are joined by a Python dict (as fast, nothing to convert)."""
-
-MOSTLY_IDS = 0.9
-"""Distinct values per row from which an id-named column is taken for a column of ids."""
 
 Check = Callable[[np.ndarray, Table, Sequence[str]], None]
 """``check(values, table, columns)``: a system's values, rows in ``table``'s order."""
@@ -87,6 +97,8 @@ def align(
     id: str | None = None,
     groups: str | None = None,
     strata: str | None = None,
+    labels: Table | None = None,
+    common_items: bool = False,
     paired: bool = True,
     check: Check | None = None,
 ) -> Aligned:
@@ -103,11 +115,26 @@ def align(
     id : str, optional
         The column of item ids: the tables are joined on it (each id once in each
         table, the same ids in all).  Without it, rows are paired by position: the row
-        counts must match (unless unpaired), and an id-like column (:data:`ID_HINTS`)
-        in every table must agree row by row.
+        counts must match (unless unpaired), and no column the tables share besides
+        the values may show that the rows are other items (a column of distinct values
+        in another order, or partly other ones; labels in a random order; any
+        difference in a column named like ids, :data:`ID_HINTS`: see
+        :func:`pairboot.pairing.judge`).
     groups, strata : str, optional
         Columns of group and stratum labels, read from every table that has them (they
-        must agree where several do, and label every item).
+        must agree where several do, and label every item).  ``COLUMN.KEY`` reads the
+        field ``KEY`` of a column of objects (or of their text, as SimpleQA's
+        ``metadata``) where no column has that name.
+    labels : Table, optional
+        A table of labels (a question file: ids, topics, sources) joined on ``id``:
+        ``groups`` and ``strata`` are read from it too.  It may hold more ids than the
+        items; each once.
+    common_items : bool
+        With ``id``: compare on the ids that every table holds, in the first table's
+        order, instead of refusing tables whose ids differ; the layout and the notes
+        say how many items each table lost.  Never the default: the items dropped are
+        the ones a system did not score (a failure, a time-out), and leaving them out
+        can favour it.
     paired : bool
         False: the systems' items are drawn independently, so without ``id`` or labels
         their counts may differ.
@@ -138,6 +165,7 @@ def align(
             f"{len(tables)}", param="tables"
         )
     one = len(tables) == 1
+    _check_options(tables, id, groups, strata, labels, common_items)
     owners = tables * len(columns) if one else tables
     if one:
         tables[0].check_columns([id, *(c for cols in columns for c in cols)])
@@ -151,6 +179,9 @@ def align(
     if one:  # the systems' values are already side by side
         ids = id_column(first, id) if id is not None else None
         layout = f"{first.n_rows:,} items in {first.path}"
+    elif id is not None and common_items:
+        ids, orders, layout, note = _common_items(tables, id)
+        notes.append(note)
     elif id is not None:
         ids = id_column(first, id, to_join=True)
         for k, table in enumerate(tables[1:], 1):
@@ -158,6 +189,7 @@ def align(
                                     table.path)
         layout = f"{first.n_rows:,} items joined on column {id!r}"
     else:
+        read = {c for cols in columns for c in cols}
         for table in tables[1:]:
             if table.n_rows != first.n_rows and (paired or groups or strata):
                 raise InputError(
@@ -167,7 +199,7 @@ def align(
                     "files on an id column)", param="id"
                 )
             if paired:
-                for note in _check_position_pairing(_shared_id_columns(first, table)):
+                for note in _check_position_pairing(first, table, read):
                     if note not in notes:
                         notes.append(note)
         rows = {t.n_rows for t in tables}
@@ -179,7 +211,12 @@ def align(
             check(v, table, cols)
     if not one:
         values = [v if order is None else v[order] for v, order in zip(values, orders)]
-    sources = tuple(zip(tables, orders))
+    sources = list(zip(tables, orders))
+    if labels is not None:
+        sources.append((labels, positions_in(ids, id_column(labels, id))))
+        named = " and ".join(f"{what} labels (column {c!r})" for what, c in
+                             (("group", groups), ("stratum", strata)) if c is not None)
+        notes.append(f"{named} from {labels.path}, joined on column {id!r}")
     return Aligned(
         values=tuple(values),
         ids=ids,
@@ -188,6 +225,75 @@ def align(
         layout=("" if paired else "unpaired, ") + layout,
         notes=tuple(notes),
     )
+
+
+def check_row_pairing(tables: Sequence[Table], read: Iterable[str]) -> tuple[str, ...]:
+    """Refuse to pair the rows of ``tables`` by position when a column they share
+    besides ``read`` (the values) shows other items, as :func:`align` does without
+    ``id`` (for readers that pair rows by position themselves); the notes of the
+    columns found to agree."""
+    notes: list[str] = []
+    for table in tables[1:]:
+        if table.n_rows == tables[0].n_rows:
+            notes += [n for n in _check_position_pairing(tables[0], table, set(read))
+                      if n not in notes]
+    return tuple(notes)
+
+
+def labels_by_id(table: Table, id: str, ids: Sequence[str], column: str, *, what: str,
+                 param: str) -> Sequence[str]:
+    """One ``what`` label per item of ``ids`` from ``column`` of ``table`` (a file of
+    labels, joined on its column ``id``): :func:`align`'s ``labels``, for items aligned
+    elsewhere (harness logs).  Every item needs a label; the file may hold more ids."""
+    table.check_columns([id])
+    return _item_labels([(table, positions_in(ids, id_column(table, id)))], ids, column,
+                        what, param)
+
+
+def _check_options(tables, id, groups, strata, labels, common_items) -> None:
+    """What ``labels`` and ``common_items`` need: ``id``, and for labels a column of
+    them to read; both for a table per system."""
+    if labels is not None:
+        if id is None:
+            raise InputError("`labels` is joined on the items' ids: give `id` (its column, "
+                             "in the labels and in the scores)", param="labels")
+        if groups is None and strata is None:
+            raise InputError("`labels` holds group or stratum labels: name their column "
+                             "with `groups` or `strata`", param="labels")
+        labels.check_columns([id])
+    if common_items:
+        if id is None:
+            raise InputError("`common_items` keeps the items whose ids every file holds: "
+                             "give `id`", param="common_items")
+        if len(tables) == 1:
+            raise InputError("`common_items` is for a file per system; in one file every "
+                             "item has every system's value", param="common_items")
+
+
+def _common_items(tables: Sequence[Table], id: str):
+    """The ids every table holds, in the first's order, and each table's rows of them:
+    ``(ids, orders, layout, note)``; the note says how many items each table lost."""
+    first = tables[0]
+    all_ids = [id_column(t, id) for t in tables]
+    where = [positions_in(all_ids[0], other) for other in all_ids[1:]]
+    kept = np.ones(first.n_rows, dtype=bool)
+    for w in where:
+        kept &= w >= 0
+    rows = np.flatnonzero(kept)
+    if not len(rows):
+        raise InputError(f"no id of column {id!r} is in every file "
+                         f"({', '.join(t.path for t in tables)}): there are no items to "
+                         "compare", param="common_items")
+    orders = [rows, *(w[rows] for w in where)]
+    ids = take_labels(all_ids[0], rows)
+    lost = [f"{t.n_rows - len(rows):,} of the {t.n_rows:,} items of {t.path}"
+            for t in tables]
+    layout = (f"{len(rows):,} items joined on column {id!r}, the items every file scores "
+              "(`common_items`)")
+    note = (f"compared on the {len(rows):,} items that every file scores (`common_items`): "
+            f"dropped {', '.join(lost[:-1])} and {lost[-1]}; the items a system did not "
+            "score may be the hard ones, so the comparison can favour it")
+    return ids, orders, layout, note
 
 
 def _values(table: Table, columns: Sequence[str]) -> np.ndarray:
@@ -224,8 +330,10 @@ def join_on_ids(
             if only:
                 parts.append(f"{len(only)} only in {name} ({show_values(only)})")
         raise InputError(
-            f"the ids of {name_a} and {name_b} differ: {'; '.join(parts)}; "
-            "every item needs a score from both systems"
+            f"the ids of {name_a} and {name_b} differ: {'; '.join(parts)}"
+            f"{normalisation_hint(only_a, only_b, name_a, name_b)}; "
+            "every item needs a score from both systems (`common_items` compares on the "
+            "items both score, saying how many each lost)"
         )
     return np.fromiter((where_b[v] for v in ids_a), dtype=np.intp, count=len(ids_a))
 
@@ -249,13 +357,15 @@ def _item_labels(
     what: str,
     param: str,
 ) -> Sequence[str] | None:
-    """One ``what`` label per item from ``column`` of the tables that have it.
+    """One ``what`` label per item from ``column`` of the tables that have it (or its
+    field, ``COLUMN.KEY``: :func:`pairboot.io.columns.field_labels`).
 
     ``sources`` are ``(table, order)``: ``order`` puts a table's rows in the items'
-    order (None: they are).  Tables that both label an item must agree."""
+    order (None: they are; -1: the table has no row for that item).  Tables that both
+    label an item must agree."""
     if column is None:
         return None
-    present = [(t, order) for t, order in sources if column in t.columns]
+    present = [(t, order) for t, order in sources if has_field(t, column)]
     if not present:
         if len(sources) == 1:
             sources[0][0].check_columns([column])  # raises, naming the columns there
@@ -268,7 +378,7 @@ def _item_labels(
         )
     labels = []
     for table, order in present:
-        values = label_column(table, column)
+        values = field_labels(table, column)
         if order is not None:
             values = take_labels(values, order)
         labels.append((table.path, values))
@@ -276,53 +386,59 @@ def _item_labels(
 
 
 def _join_column(ta: Table, tb: Table) -> str:
-    """An id column both tables share that ``id`` could join on (as Python writes it),
-    or COL."""
-    return next((repr(c) for c, (*_, unique) in _shared_id_columns(ta, tb).items() if unique),
-                "COL")
-
-
-def _shared_id_columns(
-    ta: Table, tb: Table
-) -> dict[str, tuple[Sequence[str], Sequence[str], bool]]:
-    """Columns of both tables named like an item id (:data:`ID_HINTS`) whose values are
-    (nearly) all distinct in each: their values in each table, and whether they are
-    unique in both (so that ``id`` could join on them); unique ones first.  A column of
-    few distinct values (a 'key' of 3 kinds) is not an id; one with a repeated or blank
-    id among hundreds is a column of ids with a flaw."""
-    found = {}
+    """A column both tables share, named like ids (:data:`ID_HINTS`), that ``id`` could
+    join on (as Python writes it), or COL."""
     for col in ta.columns:
-        if col.strip().lower() not in ID_HINTS or col not in tb.columns:
-            continue
-        ids_a = label_column(ta, col)
-        share = distinct_fraction(ids_a)
-        if share < MOSTLY_IDS:
-            continue
-        ids_b = label_column(tb, col)
-        share = min(share, distinct_fraction(ids_b))
-        if share >= MOSTLY_IDS:  # (1.0: every row has an id, and no two the same)
-            found[col] = (ids_a, ids_b, share == 1.0)
-    return dict(sorted(found.items(), key=lambda kv: not kv[1][2]))
+        if is_id_name(col) and col in tb.columns and all_distinct(label_column(ta, col)) \
+                and all_distinct(label_column(tb, col)):
+            return repr(col)
+    return "COL"
 
 
-def _check_position_pairing(
-    id_cols: dict[str, tuple[Sequence[str], Sequence[str], bool]],
-) -> list[str]:
-    """Refuse to pair rows by position when both tables' id columns say otherwise.
+def _check_position_pairing(ta: Table, tb: Table, read: set[str]) -> list[str]:
+    """Refuse to pair the rows of ``ta`` and ``tb`` by position when a column both have
+    (other than the values ``read``) shows they are not the same items in the same
+    order: :func:`pairboot.pairing.position_check` on their labels, compared with
+    Arrow when pyarrow read both.
 
-    Returns the report's notes for the id columns that agree row by row; raises
-    InputError for the first one that does not (other order, or other ids), also when it
-    has repeated or blank ids (it cannot join the tables, but it shows they differ).
-    """
-    notes = []
-    for col, (ids_a, ids_b, unique) in id_cols.items():
-        if not same_labels(ids_a, ids_b):
-            fix = (f"give `id={col!r}` to join the files on it" if unique else
-                   "it has repeated or blank ids, so it cannot join them: fix the ids (or "
+    Returns the report's notes: the columns named like ids whose values are ids and
+    agree, and the column that showed the rows to be the same items when others
+    differ."""
+    shared = [c for c in ta.columns if c in tb.columns and c not in read]
+
+    def pair(col: str):
+        la = pairing_labels(ta, col)
+        lb = None if la is None else pairing_labels(tb, col)
+        return None if lb is None else (la, lb)
+
+    def agrees(col: str) -> bool | None:
+        got = pair(col)
+        return None if got is None else same_labels(*got)
+
+    def weigh(col: str):
+        got = pair(col)
+        if got is None:
+            return None
+        return labels_evidence(*got), counts_rows(got[0])
+
+    found = position_check(shared, agrees, weigh)
+    if found is not None and found.verdict == "misaligned":
+        col, ev = found.column, found.evidence
+        if ev.unique:
+            fix = f"give `id={col!r}` to join the files on it"
+        elif found.id_named and ev.distinct >= MOSTLY_IDS:
+            fix = ("it has repeated or blank ids, so it cannot join them: fix the ids (or "
                    "rename the column if it does not identify items)")
-            raise InputError(
-                f"both files have an id column {col!r} but its rows are in a different "
-                f"order (or hold different ids): {fix}", param="id"
-            )
-        notes.append(f"rows paired by position; their {col!r} columns agree")
+        else:
+            fix = (f"give `id={_join_column(ta, tb)}` to join the files on a column of ids "
+                   "both hold")
+        raise InputError(misaligned_message(found, "both files", tb.path, fix), param="id")
+    notes = []
+    for col in shared:
+        if is_id_name(col) and distinct_fraction(label_column(ta, col)) >= MOSTLY_IDS \
+                and same_labels(label_column(ta, col), label_column(tb, col)):
+            notes.append(f"rows paired by position; their {col!r} columns agree")
+    if found is not None and not found.id_named:
+        notes.append(f"rows paired by position; their {found.column!r} columns agree (a "
+                     "different value in every row)")
     return notes

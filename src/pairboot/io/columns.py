@@ -22,14 +22,20 @@ Examples
 
 from __future__ import annotations
 
+import ast
+import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from pairboot.engine.keys import text_keys
 from pairboot.errors import InputError
 from pairboot.io import arrow
 from pairboot.io.tables import Table
+from pairboot.labels import shown
+from pairboot.pairing import Evidence, codes, evidence
+from pairboot.precision import EXACT_INTEGERS, integer_problem, is_integer_text
 
 _BOOLEANS = {"true": 1.0, "false": 0.0}  # as pandas writes a boolean column
 _SHOW = 5  # how many offending ids an error message lists
@@ -77,18 +83,19 @@ def to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
     what the number is for in the message ("scores must be finite numbers").
 
     Text is stripped; ``true``/``false`` (any case) read 1 and 0; Python's ``float``
-    decides the rest, but only plain ASCII digits (no ``1_000``, no other scripts).
+    decides the rest, but only plain ASCII digits (no ``1_000``, no other scripts).  An
+    integer beyond 2**53, given as a number or as digits, is refused
+    (:mod:`pairboot.precision`): float64 would round it.
     """
     if value is None:
         return 0.0, "missing value"
     if isinstance(value, bool):
         return float(value), None
     if isinstance(value, (int, float, np.integer, np.floating)):
-        try:
-            number = float(value)
-        except OverflowError:  # a JSON integer of hundreds of digits
-            return 0.0, f"an integer of {int(value).bit_length()} bits is too large for a number"
-        shown = repr(value)
+        if not (isinstance(value, (float, np.floating))
+                or -EXACT_INTEGERS <= value <= EXACT_INTEGERS):
+            return 0.0, integer_problem(int(value))  # (float() would round it, or overflow)
+        number = float(value)
     elif isinstance(value, str):
         text = value.strip()
         if not text:
@@ -98,16 +105,19 @@ def to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
         try:
             number = float(text)
         except ValueError:
-            return 0.0, f"{value!r} is not a number"
+            return 0.0, f"{shown(value)} is not a number"
         if not text.isascii() or "_" in text:  # float() takes 1_000, ١٢ and １
-            return 0.0, f"{value!r} is not a number"
-        shown = repr(value)
+            return 0.0, f"{shown(value)} is not a number"
+        if abs(number) >= EXACT_INTEGERS and is_integer_text(text):
+            problem = integer_problem(int(text))
+            if problem is not None:
+                return 0.0, problem
     else:
-        return 0.0, f"{value!r} is not a number"
+        return 0.0, f"{shown(value)} is not a number"
     if math.isnan(number):
-        return number, f"{shown} is NaN; {what} must be finite numbers"
+        return number, f"{shown(value)} is NaN; {what} must be finite numbers"
     if math.isinf(number):
-        return number, f"{shown} is infinite; {what} must be finite numbers"
+        return number, f"{shown(value)} is infinite; {what} must be finite numbers"
     return number, None
 
 
@@ -129,7 +139,11 @@ def to_label(value: object) -> str | None:
         if value.is_integer():
             return str(int(value))
         return repr(value)
-    text = str(value).strip()
+    try:
+        text = str(value).strip()
+    except ValueError:  # an integer of more digits than Python writes as text
+        raise InputError(f"an id or label of {value.bit_length():,} bits: ids and labels "
+                         "must be text or integers of at most 4,300 digits") from None
     return text or None
 
 
@@ -275,10 +289,174 @@ def same_labels(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
 
 
 def take_labels(labels: Sequence[str | None], order: np.ndarray) -> Sequence[str | None]:
-    """``labels`` reordered: item ``i`` of the result is ``labels[order[i]]``."""
+    """``labels`` reordered: item ``i`` of the result is ``labels[order[i]]`` (missing
+    where ``order[i]`` is -1)."""
+    order = np.asarray(order)
+    absent = order < 0
     if isinstance(labels, ArrowLabels):
-        return ArrowLabels(labels.array.take(order))
-    return [labels[j] for j in order]
+        import pyarrow as pa  # noqa: PLC0415
+
+        where = pa.array(order, mask=absent) if absent.any() else order
+        return ArrowLabels(labels.array.take(where))
+    return [None if j < 0 else labels[j] for j in order.tolist()]
+
+
+def positions_in(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray:
+    """For each of ``ids_a``, its position in ``ids_b`` (each id once there), or -1."""
+    if isinstance(ids_a, ArrowLabels) and isinstance(ids_b, ArrowLabels):
+        import pyarrow.compute as pc  # noqa: PLC0415
+
+        found = pc.index_in(ids_a.array, value_set=_one_array(ids_b.array))
+        return np.asarray(found.fill_null(-1), dtype=np.intp)
+    where = {v: j for j, v in enumerate(ids_b)}
+    return np.fromiter((where.get(v, -1) for v in ids_a), dtype=np.intp, count=len(ids_a))
+
+
+def _one_array(array):
+    """An Arrow array of one chunk (a value set must be one)."""
+    return array.combine_chunks() if hasattr(array, "combine_chunks") else array
+
+
+# ---------------------------------------------------- columns compared between tables
+
+
+def pairing_labels(table: Table, name: str) -> Sequence[str | None] | None:
+    """Column ``name`` as labels (:func:`label_column`) for comparing two tables' rows,
+    or None when it holds measurements: booleans, or numbers with fractions (scores,
+    costs, times), which differ between systems and say nothing of which items the
+    rows are.  (Text that all reads as numbers counts as numbers, so that a file read
+    by pyarrow and one read value by value agree.)"""
+    column = table.arrow_array(name)
+    if column is not None:
+        kind = str(column.type)
+        if kind == "bool":
+            return None
+        if kind in ("double", "float", "halffloat") or (
+                kind == "string" and _numbers_first(column.slice(0, 64).to_pylist())):
+            values = arrow.numbers(column)  # (None unless every value is a number)
+            if values is not None and _has_fractions(values):
+                return None
+    labels = label_column(table, name)
+    if not isinstance(labels, ArrowLabels):
+        head = labels[:64]
+        if _numbers_first(head):
+            try:
+                values = np.array([v for v in labels if v is not None], dtype=np.float64)
+            except (TypeError, ValueError):  # (text that is not a number, further down)
+                values = None
+            if values is not None and _has_fractions(values):
+                return None
+        if any(v in ("True", "False") for v in head) and \
+                set(labels) <= {"True", "False", None}:
+            return None  # (JSON booleans, as to_label writes them)
+    return labels
+
+
+def _numbers_first(values: list) -> bool:
+    """Whether the first values present read as numbers (so the column may be numbers:
+    the whole column is then converted)."""
+    present = [v for v in values if v is not None and (not isinstance(v, str) or v.strip())]
+    try:
+        return bool(present) and all(isinstance(float(v), float) for v in present)
+    except (TypeError, ValueError):
+        return False
+
+
+def _has_fractions(values: np.ndarray) -> bool:
+    finite = values[np.isfinite(values)]
+    return bool((finite != np.round(finite)).any())
+
+
+def labels_evidence(a: Sequence[str | None], b: Sequence[str | None]) -> Evidence:
+    """:func:`pairboot.pairing.evidence` of two tables' labels of a column: from the 64-bit
+    keys of the texts when pyarrow read both (hashed from Arrow's buffers), else from
+    codes into the distinct labels."""
+    if isinstance(a, ArrowLabels) and isinstance(b, ArrowLabels):
+        keys_a, keys_b = _text_keys(a.array), _text_keys(b.array)
+        if keys_a is not None and keys_b is not None:
+            return evidence(keys_a[0], keys_b[0], keys_a[1], keys_b[1])
+    return evidence(*codes(list(a), list(b)))
+
+
+def _text_keys(array) -> tuple[np.ndarray, np.ndarray] | None:
+    """The 64-bit keys of an Arrow string array's texts (:func:`pairboot.engine.keys.
+    text_keys`, hashed from its buffers, no Python object per text) and where it is
+    null; None for another type.  Two texts alike have one key; two texts unlike share
+    one with a chance of about n^2 / 2^65 over n texts, which no judgement of a column
+    here can notice."""
+    keys, missing = [], []
+    for chunk in getattr(array, "chunks", [array]):
+        if str(chunk.type) != "string":
+            return None
+        bufs = chunk.buffers()
+        n = len(chunk)
+        offsets = np.frombuffer(bufs[1], dtype=np.int32)[chunk.offset : chunk.offset + n + 1]
+        data = (np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None
+                else np.zeros(0, np.uint8))
+        keys.append(text_keys(offsets.astype(np.int64), data))
+        missing.append(np.asarray(chunk.is_null(), dtype=bool) if chunk.null_count
+                       else np.zeros(n, dtype=bool))
+    if not keys:
+        return np.zeros(0, np.uint64), np.zeros(0, bool)
+    return np.concatenate(keys), np.concatenate(missing)
+
+
+def has_field(table: Table, name: str) -> bool:
+    """Whether ``name`` is a column of ``table``, or a field ``COLUMN.KEY`` of one
+    (:func:`field_labels`)."""
+    return name in table.columns or _field(table, name) is not None
+
+
+def _field(table: Table, name: str) -> tuple[str, str] | None:
+    """``(column, key)`` when ``name`` is no column but ``COLUMN.KEY`` of one (the
+    longest column that fits)."""
+    if name in table.columns:
+        return None
+    cuts = [i for i, c in enumerate(name) if c == "."]
+    for i in reversed(cuts):
+        if name[:i] in table.columns and name[i + 1:]:
+            return name[:i], name[i + 1:]
+    return None
+
+
+def field_labels(table: Table, name: str) -> Sequence[str | None]:
+    """Column ``name`` as labels (:func:`label_column`); or, when ``name`` is
+    ``COLUMN.KEY`` and no column, the field ``KEY`` of every row's value of
+    ``COLUMN``: a JSON object, or its text (JSON, or a Python dict as ``str(dict)``
+    writes it, as SimpleQA's ``metadata``).  A row without the field has no label; a
+    value that is no object is an error naming the line."""
+    found = _field(table, name)
+    if found is None:
+        return label_column(table, name)
+    column, key = found
+    out: list[str | None] = []
+    for i, value in enumerate(table.column(column)):
+        mapping = _mapping(value)
+        if mapping is None:
+            if value is None or (isinstance(value, str) and not value.strip()):
+                out.append(None)
+                continue
+            text = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise InputError(f"{table.path}, {table.where(i)}, column {column!r}: {text} is "
+                             f"not an object, so it has no field {key!r}")
+        out.append(to_label(mapping.get(key)))
+    return out
+
+
+def _mapping(value) -> Mapping | None:
+    """A JSON object, or the text of one (JSON, or a Python dict literal), else None."""
+    if isinstance(value, Mapping):
+        return value
+    if not isinstance(value, str) or not value.strip().startswith("{"):
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        try:
+            parsed = ast.literal_eval(value.strip())
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return parsed if isinstance(parsed, Mapping) else None
 
 
 def id_column(table: Table, name: str, *, to_join: bool = False) -> Sequence[str]:
@@ -313,7 +491,7 @@ def id_column(table: Table, name: str, *, to_join: bool = False) -> Sequence[str
             f"; {len(duplicates) - 1} more duplicate row(s)" if len(duplicates) > 1 else ""
         )
         raise InputError(
-            f"{table.path}, column {name!r}: duplicate id {v!r} "
+            f"{table.path}, column {name!r}: duplicate id {shown(v)} "
             f"({table.where(i)} and {table.where(j)}){more}; ids must be unique"
         )
     return ids  # type: ignore[return-value]
@@ -348,25 +526,26 @@ def merge_labels(
             if merged[i] is None:
                 merged[i], origin[i] = v, file
             elif merged[i] != v:
-                item = f"id {ids[i]!r}" if ids is not None else f"item {i + 1}"
+                item = f"id {shown(ids[i])}" if ids is not None else f"item {i + 1}"
                 raise InputError(
                     f"conflicting {what} labels in column {column!r} for {item}: "
-                    f"{merged[i]!r} in {origin[i]} but {v!r} in {file}"
+                    f"{shown(merged[i])} in {origin[i]} but {shown(v)} in {file}"
                 )
     missing = [i for i, v in enumerate(merged) if v is None]
     if missing:
-        shown = [ids[i] for i in missing] if ids is not None else [str(i + 1) for i in missing]
+        listed = [ids[i] for i in missing] if ids is not None else [str(i + 1) for i in missing]
         files = " and ".join(f for f, _ in sources)
         noun = "ids" if ids is not None else "items (by position)"
         raise InputError(
             f"{what} labels missing in column {column!r} of {files} for {len(missing)} of "
-            f"{n} {noun} ({show_values(shown)}); every item needs a {what}"
+            f"{n} {noun} ({show_values(listed)}); every item needs a {what}"
         )
     return merged  # type: ignore[return-value]
 
 
 def show_values(values: Iterable[str], limit: int = _SHOW) -> str:
-    """The first ``limit`` values for a message: ``'q1', 'q2', ...``."""
+    """The first ``limit`` values for a message: ``'q1', 'q2', ...`` (a long one cut,
+    :func:`pairboot.labels.shown`)."""
     values = list(values)
-    shown = ", ".join(repr(v) for v in values[:limit])
-    return shown + (", ..." if len(values) > limit else "")
+    text = ", ".join(shown(v) for v in values[:limit])
+    return text + (", ..." if len(values) > limit else "")
