@@ -6,12 +6,32 @@ import contextlib
 import io
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from pairboot import cli
 from pairboot.errors import InputError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+"""The checkout these tests belong to (wherever it lives)."""
+
+REAL_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real"
+"""Real outputs of public projects (``SOURCES.md`` there says which): the shared folder
+sits beside the checkout, ``../shared``."""
+
+
+def real_data(*parts: str) -> Path:
+    """The path ``parts`` under :data:`REAL_DATA`; the test is skipped, saying where it
+    looked and what is missing, when that path is not there."""
+    path = REAL_DATA.joinpath(*parts)
+    if not path.exists():
+        missing = (f"{path} is not there" if REAL_DATA.is_dir() else
+                   f"no {REAL_DATA} beside the checkout {PROJECT_ROOT}")
+        pytest.skip(f"reads the real files of shared/data/real (../shared from the "
+                    f"project root), but {missing}")
+    return path
 
 
 def error(call, *args, **kwargs) -> str:

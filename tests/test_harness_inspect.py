@@ -3,8 +3,8 @@
 The fixtures follow inspect_ai's layout (``log/_log.py``, ``log/_recorders/eval.py``):
 a JSON log is ``{"version", "status", "eval", ..., "samples"}``; a .eval log is a zip of
 ``_journal/start.json``, ``samples/<id>_epoch_<n>.json``, ``summaries.json`` and
-``header.json``.  The real logs of /work/shared/data/real/inspect/ are read only when
-present.
+``header.json``.  The real logs of shared/data/real/inspect/ (``../shared`` beside the
+checkout) are read only when present (the skip says why not).
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ from __future__ import annotations
 import csv
 import json
 import zipfile
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import real_data, run_in_process
 
 import pairboot
 from pairboot.errors import InputError
 from pairboot.io import harness, read_table
 from pairboot.io.harness import inspect_log
 
-REAL = Path("/work/shared/data/real/inspect")
 MODEL = "openai/gpt-4o-mini"
 
 
@@ -322,20 +321,40 @@ def test_two_logs_and_a_csv_give_the_same_interval(tmp_path):
     assert from_logs.estimate == from_csv.estimate
 
 
+def test_logs_of_one_model_and_one_file_name_are_told_apart(tmp_path):
+    """Two runs' logs, both ``log.eval`` of one model in their own folders: the systems
+    are named by model and folder (it said "name each once"); on the command line too."""
+    from helpers import inspect_log as make_log  # noqa: PLC0415 (the module's name is taken)
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = make_log(tmp_path / "a" / "log.eval", MODEL, [["C"], ["I"], ["C"]] * 10)
+    second = make_log(tmp_path / "b" / "log.eval", MODEL, [["I"], ["I"], ["C"]] * 10)
+    joined = harness.join([harness.read(str(p), format="inspect") for p in (first, second)])
+    assert joined.names == (f"{MODEL} ({first})", f"{MODEL} ({second})")
+    proc = run_in_process("compare", first, second, "--resamples", "400", "--seed", "1",
+                          "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert f"{MODEL} ({second})" in proc.stdout.decode()
+    same = harness.read(str(first), format="inspect")
+    with pytest.raises(InputError, match="one log given twice"):
+        harness.join([same, same])
+
+
 # --- the real logs, when present ---------------------------------------------------------
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="the real Inspect logs are not here")
 def test_the_real_logs():
-    scored = REAL / "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
+    real = real_data("inspect")
+    scored = real / "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
     got = harness.read(str(scored), format="inspect")
     assert list(got.systems) == [MODEL] and got.n_items == 10
     assert got.systems[MODEL].mean() == pytest.approx(0.8)  # the header's accuracy
-    unscored = REAL / "2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval"
+    unscored = real / "2025-02-11T15-17-00-05-00_popularity_dPiJifoWeEQBrfWsAopzWr.eval"
     assert "holds no scores" in str(error_of(unscored))
-    qwen, sonnet = (harness.read(str(REAL / f"every_eval_ever_data_arc_{m}.json"),
+    qwen, sonnet = (harness.read(str(real / f"every_eval_ever_data_arc_{m}.json"),
                                  format="inspect") for m in ("qwen", "sonnet"))
     assert (qwen.n_items, sonnet.n_items, qwen.score) == (3, 5, "choice")
     with pytest.raises(InputError, match="do not score the same items"):
         harness.join([qwen, sonnet])
-    assert all(inspect_log.detect(str(p)) for p in REAL.iterdir() if p.is_file())
+    assert all(inspect_log.detect(str(p)) for p in real.iterdir() if p.is_file())

@@ -3,7 +3,7 @@
 Fixtures are written here, shaped like lm-eval's ``--log_samples`` output (see
 ``lm_eval/loggers/evaluation_tracker.py``: ``samples_<task>_<time>.jsonl`` and
 ``results_<time>.json`` in ``<output_path>/<model_name_sanitized>/``).  One test reads the
-real files of ``/work/shared/data/real/lm_eval`` when they are there.
+real files of shared/data/real/lm_eval (``../shared`` beside the checkout) when they are there.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import real_data
 
 import pairboot
 from pairboot.errors import InputError
@@ -23,7 +24,6 @@ from pairboot.io.harness import lm_eval
 
 T1 = "2026-01-16T20-57-28.313639"
 T2 = "2026-01-16T21-18-16.842863"
-REAL = Path("/work/shared/data/real/lm_eval")
 
 
 def sample(doc_id, filter="none", **metrics):
@@ -406,9 +406,9 @@ def test_docs_counts_csv_on_the_command_line(tmp_path, capsys):
 # --- the real files, when present ----------------------------------------------------------
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="the real lm-eval files are not here")
 def test_real_files():
-    ner = sorted(REAL.glob("samples_masakhaner_*.jsonl"))
+    real = real_data("lm_eval")
+    ner = sorted(real.glob("samples_masakhaner_*.jsonl"))
     reads = [lm_eval.read(p, counts="span-f1") for p in ner]
     for r, f1 in zip(reads, (0.02424, 0.07637)):
         tp, fp, fn = next(iter(r.systems.values())).sum(axis=0)
@@ -417,7 +417,7 @@ def test_real_files():
                                                        "google/gemma-2b 5-shot"]
     with pytest.raises(InputError, match="pooled"):
         lm_eval.read(ner[0])
-    tom = [lm_eval.read(p) for p in sorted(REAL.glob("samples_negotiationtom_*.jsonl"))]
+    tom = [lm_eval.read(p) for p in sorted(real.glob("samples_negotiationtom_*.jsonl"))]
     joined = harness.join(tom)
     assert len(joined.ids) == 20 and os.path.basename(tom[0].path) in joined.names[0]
     assert joined.names[0].startswith("Qwen/Qwen3-8B 0-shot")

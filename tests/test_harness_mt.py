@@ -8,18 +8,14 @@ translations); one optional test reads the real WMT20 file when it is present.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
-from helpers import error
+from helpers import error, real_data
 
 import pairboot
 import pairboot.io.harness as harness
 from pairboot.io.harness import comet, sacrebleu, wmt
-
-REAL_WMT = ("/work/shared/data/real/wmt20_ende/"
-            "wmt20_chrF.seg.score.en-de.ref-newstest2020.tsv")
 
 
 def _compare_same(joined, a, b, **kwargs):
@@ -260,13 +256,89 @@ def test_wmt_detection(tmp_path):
     assert not wmt.detect(str(details))
 
 
-@pytest.mark.skipif(not os.path.exists(REAL_WMT), reason="the real WMT20 file is not here")
 def test_wmt_real_chrf_file():
-    got = harness.read(REAL_WMT, format="wmt", system="OPPO.1535,Tohoku-AIP-NTT.890",
+    path = str(real_data("wmt20_ende", "wmt20_chrF.seg.score.en-de.ref-newstest2020.tsv"))
+    got = harness.read(path, format="wmt", system="OPPO.1535,Tohoku-AIP-NTT.890",
                        group="doc")
     assert got.n_items == 1418 and len(set(got.groups.tolist())) == 130
     assert got.ids[0] == "independent.281139:1"
-    assert len(harness.read(REAL_WMT, format="wmt").systems) == 16
+    assert len(harness.read(path, format="wmt").systems) == 16
+
+
+def test_wmt_real_da_file():
+    """WMT20 en-de DA: 17 systems each rated on a sample of segments; two of them share
+    357 (SOURCES.md), which ``unrated='drop'`` compares, documents from the SIDs."""
+    path = str(real_data("wmt20_ende", "wmt20_DA_ad-seg-scores-en-de.csv"))
+    assert harness.detect(path) == "wmt"
+    assert "is a WMT DA segment-score file" in error(harness.read, path, format="wmt")
+    got = harness.read(path, format="wmt", score="z", system="OPPO.1535,Tohoku-AIP-NTT.890",
+                       unrated="drop", group="doc")
+    assert got.n_items == 357 and got.score == "Z.SCR"
+    assert got.ids[0].rpartition("_")[0] == got.groups[0]
+    assert len(set(got.groups.tolist())) < got.n_items  # (documents, not segments)
+
+
+# --- WMT direct assessment (DA) -------------------------------------------------------------
+
+
+def _da(path, ratings: dict, header="SYS SID RAW.SCR Z.SCR N "):
+    """A DA segment-score file as WMT writes it (``ad-seg-scores-*.csv``: space-separated,
+    a trailing space): ``ratings`` maps a system to {SID: (raw, z, n)}."""
+    lines = [header]
+    for system, rows in ratings.items():
+        lines += [f"{system} {sid} {raw} {z} {n} " for sid, (raw, z, n) in rows.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+DA = {
+    "SysA.1": {"news.7_0": (71.5, 0.12, 2), "news.7_1": (40, -1.3, 1), "blog.2_0": (88, 0.9, 3),
+               "blog.2_5": (60, -0.2, 2)},
+    "SysB.2": {"news.7_1": (55, -0.4, 2), "blog.2_0": (91, 1.1, 1), "blog.2_5": (62.5, 0.05, 2),
+               "news.9_3": (10, -2.2, 1)},
+}
+
+
+def test_da_file_is_named_and_its_score_chosen(tmp_path):
+    """`--from wmt` on a DA file says it is one (not "1 tab-separated fields") and asks
+    which of its two scores to read."""
+    path = _da(tmp_path / "ad-seg-scores-en-de.csv", DA)
+    assert wmt.detect(path) and harness.detect(path) == "wmt"
+    msg = error(harness.read, path, format="wmt")
+    assert "is a WMT DA segment-score file" in msg and "`score`" in msg
+    assert "'z' (Z.SCR)" in msg and "'raw' (RAW.SCR)" in msg
+    assert "'z' (Z.SCR)" in error(harness.read, path, format="wmt", score="chrF")
+    assert "no lp" in error(harness.read, path, format="wmt", score="z", lp="en-de")
+
+
+def test_da_segments_both_systems_rated(tmp_path):
+    path = _da(tmp_path / "da.csv", DA)
+    msg = error(harness.read, path, format="wmt", score="z")
+    assert "has no row for SID" in msg and "unrated='drop'" in msg
+    got = harness.read(path, format="wmt", score="z", unrated="drop", group="doc")
+    assert got.ids.tolist() == ["news.7_1", "blog.2_0", "blog.2_5"]  # in file order
+    assert got.systems["SysA.1"].tolist() == [-1.3, 0.9, -0.2]
+    assert got.systems["SysB.2"].tolist() == [-0.4, 1.1, 0.05]
+    assert got.groups.tolist() == ["news.7", "blog.2", "blog.2"]
+    assert any("2 of 5 segments dropped" in n for n in got.notes)
+    assert any("N = 1 to 3" in n for n in got.notes)
+    raw = harness.read(path, format="wmt", score="RAW.SCR", unrated="drop")
+    assert raw.systems["SysB.2"].tolist() == [55, 91, 62.5] and raw.score == "RAW.SCR"
+
+
+def test_da_malformed(tmp_path):
+    path = _da(tmp_path / "da.csv", DA)
+    with open(path, "a") as f:
+        f.write("SysA.1 news.1_0 50\n")
+    msg = error(harness.read, path, format="wmt", score="z")
+    assert msg.startswith(f"{path}: line 10: 3 fields, expected 5")
+
+
+def test_an_unknown_first_line_lists_what_the_reader_reads(tmp_path):
+    path = tmp_path / "other.csv"
+    path.write_text("system score\nA 1\n")
+    msg = error(harness.read, str(path), format="wmt")
+    assert "line 1: 1 tab-separated fields" in msg and "SYS SID RAW.SCR Z.SCR N" in msg
 
 
 # --- COMET ---------------------------------------------------------------------------------------

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 
 import numpy as np
 import pytest
+from helpers import real_data
 
 import pairboot
 from pairboot.errors import InputError
@@ -20,7 +20,6 @@ from pairboot.io import align, harness, read_table
 from pairboot.io.harness import table as table_reader
 from pairboot.io.harness import trec
 
-REAL = "/work/shared/data/real"
 OPTIONS = {"n_resamples": 2000, "seed": 11}
 
 
@@ -212,10 +211,23 @@ def test_trec_logs_and_csv_give_the_same_comparison(tmp_path):
     same_result(from_logs, pairboot.compare(aligned.values[0], aligned.values[1], **OPTIONS))
 
 
+def test_the_real_files_are_found_beside_the_checkout(monkeypatch, tmp_path):
+    """helpers.real_data looks in ../shared/data/real from the project root (wherever
+    the checkout lives) and, when a file is not there, skips saying where it looked."""
+    import helpers  # noqa: PLC0415
+
+    assert helpers.REAL_DATA == helpers.PROJECT_ROOT.parent / "shared" / "data" / "real"
+    assert (helpers.PROJECT_ROOT / "tests" / "helpers.py").is_file()
+    monkeypatch.setattr(helpers, "REAL_DATA", tmp_path / "real")
+    with pytest.raises(pytest.skip.Exception, match=r"\.\./shared.*no .*real beside"):
+        helpers.real_data("trec_eval", "x.aq")
+    (tmp_path / "real").mkdir()
+    with pytest.raises(pytest.skip.Exception, match=r"x\.aq is not there"):
+        helpers.real_data("trec_eval", "x.aq")
+
+
 def test_real_trec_eval_output():
-    path = os.path.join(REAL, "trec_eval", "trec_eval_test_out.test.aq")
-    if not os.path.exists(path):
-        pytest.skip("the real trec_eval output is not here")
+    path = str(real_data("trec_eval", "trec_eval_test_out.test.aq"))
     assert harness.detect(path) == "trec"
     s = harness.read(path, "trec", score="map")
     assert s.ids.tolist() == ["301", "302", "303"] and list(s.systems) == ["STANDARD"]
@@ -355,6 +367,29 @@ def test_long_layout_aligns_each_system_on_the_ids(tmp_path):
         table_reader.read(no_id, system_column="model", score="acc")
 
 
+def test_long_layout_picks_the_systems_asked_for(tmp_path):
+    """`system` with `system_column`: those systems out of the long table, in the order
+    given; the other systems' rows are not read (a gap of theirs is no error), and the
+    notes say so."""
+    rows = [["q1", "llama", "1"], ["q2", "llama", "0"], ["q2", "mistral", "1"],
+            ["q1", "mistral", "1"], ["q1", "qwen", "0"], ["", "qwen", "1"]]
+    path = write_csv(tmp_path / "long.csv", ["qid", "model", "acc"], rows)
+    s = harness.read(path, "table", system_column="model", score="acc",
+                     system="mistral,llama")
+    assert list(s.systems) == ["mistral", "llama"] and s.ids.tolist() == ["q2", "q1"]
+    assert s.systems["llama"].tolist() == [0.0, 1.0]
+    assert any("2 of the 3 systems in column 'model' read (mistral, llama): the rows of "
+               "qwen are not" in n for n in s.notes)
+    with pytest.raises(InputError, match=r"column 'model' names no system 'gemma'; it "
+                                         r"holds 'llama', 'mistral', 'qwen'"):
+        table_reader.read(path, system_column="model", score="acc", system="llama,gemma")
+    with pytest.raises(InputError, match=r"line 7: column 'qid': missing id"):
+        table_reader.read(path, system_column="model", score="acc")  # (qwen's row read)
+    s = table_reader.read(path, system_column="model", correct="acc=1", system=["llama",
+                                                                              "mistral"])
+    assert s.systems["mistral"].tolist() == [1.0, 1.0]
+
+
 def test_long_layout_with_correct(tmp_path):
     rows = [{"question_id": q, "model": m, "pred": p, "answer": a}
             for m, preds in (("a", ["I", None]), ("b", ["B", "F"]))
@@ -487,12 +522,10 @@ def test_table_logs_and_csv_give_the_same_comparison(tmp_path):
 
 
 def test_real_mmlu_pro_and_simpleqa():
-    files = [os.path.join(REAL, "mmlu_pro", f"model_outputs_{m}_5shots.slim.jsonl")
+    files = [str(real_data("mmlu_pro", f"model_outputs_{m}_5shots.slim.jsonl"))
              for m in ("Meta-Llama-3-8B", "Mistral-7B-v0.1")]
-    qa = [os.path.join(REAL, "fastchat_simpleqa250", f"simple_qa_250_{m}_results.jsonl")
+    qa = [str(real_data("fastchat_simpleqa250", f"simple_qa_250_{m}_results.jsonl"))
           for m in ("gpt-4o", "gpt-4o-agent")]
-    if not all(os.path.exists(p) for p in files + qa):
-        pytest.skip("the real MMLU-Pro and SimpleQA files are not here")
     reads = [harness.read(p, "table", correct="pred=answer", stratum="category",
                           null="wrong") for p in files]
     assert [round(float(r.systems[next(iter(r.systems))].mean()), 4) for r in reads] == \

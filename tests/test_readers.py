@@ -290,6 +290,41 @@ def test_duplicate_header(tmp_path):
     assert "twice" in error(pbio.read_table, str(path))
 
 
+def test_a_header_repeated_mid_file_is_named(tmp_path):
+    """Two CSVs concatenated: the second header is named as such (not "'score' is not a
+    number" later), with its line; a value that merely equals a column name is data."""
+    path = tmp_path / "cat.csv"
+    path.write_text("id,score\nq1,0.5\n\nid,score\nq2,1\n", encoding="utf-8")
+    msg = error(pbio.read_table, str(path))
+    assert f"{path}, line 4 repeats the header (line 1)" in msg and "concatenated" in msg
+    path.write_text(" id , score \r\nq1,0.5\r\n id , score \r\n", encoding="utf-8")
+    assert "line 3 repeats the header" in error(pbio.read_table, str(path))
+    path.write_text("id\tscore\nq1\t0.5\nid\tscore\n", encoding="utf-8")
+    assert "line 3 repeats the header" in error(pbio.read_table, str(path))
+    path.write_text("id,score\nid,0.5\nq2,score\n", encoding="utf-8")
+    assert pbio.read_table(str(path)).columns["id"] == ["id", "q2"]
+
+
+def test_an_unnamed_first_column_is_said_to_be_a_row_index(tmp_path):
+    """pandas' to_csv() without index=False (and R's write.csv) start the header with an
+    empty name: the message says what the column probably is."""
+    path = tmp_path / "pd.csv"
+    path.write_text(",score\n0,0.5\n1,0.25\n", encoding="utf-8")
+    msg = error(pbio.read_table, str(path))
+    assert "column 1 of the header has no name" in msg
+    assert "row index" in msg and "index=False" in msg
+    path.write_text("score,\n0.5,0\n", encoding="utf-8")
+    assert "row index" not in error(pbio.read_table, str(path))  # (not the first column)
+
+
+def test_an_index_column_is_recognised(tmp_path):
+    t = table_of(tmp_path, "Unnamed: 0,idx,score\n0,0,0.5\n1,1,0.25\n2,5,1\n")
+    assert pbio.is_index_column(t, "Unnamed: 0")
+    assert not pbio.is_index_column(t, "idx") and not pbio.is_index_column(t, "score")
+    t = table_of(tmp_path, "Unnamed: 3,score\n0,0.5\n2,0.25\n")
+    assert not pbio.is_index_column(t, "Unnamed: 3")
+
+
 def test_bad_json_line(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text('{"id": 1, "score": 1}\n{"id": 2, "score": \n', encoding="utf-8")
@@ -468,8 +503,151 @@ def test_stratum_weights_file_errors(tmp_path):
     assert "no such file" in error(inputs.parse_stratum_weights, str(tmp_path / "none.csv"))
 
 
+def test_stratum_weights_as_json(tmp_path):
+    want = {"web": 3.0, "news": 1.0}
+    assert inputs.parse_stratum_weights(' {"web": 3, "news": "1"} ') == want
+    path = tmp_path / "w.json"
+    path.write_text('\ufeff{\n  "web": 3,\n  "news": 1\n}\n', encoding="utf-8")
+    assert inputs.parse_stratum_weights(str(path)) == want
+    path.write_text('{"web": 3}\n{"news": 1}\n')  # JSON Lines: a table, not an object
+    assert error(inputs.parse_stratum_weights, str(path)).startswith(f"{path}, line 2")
+    msg = error(inputs.parse_stratum_weights, '{"web": 0}')
+    assert msg == "--stratum-weights: weight of stratum 'web' must be positive, got 0"
+    assert "not a number" in error(inputs.parse_stratum_weights, '{"web": [1, 2]}')
+    assert "not a valid JSON object" in error(inputs.parse_stratum_weights, '{"web": 1,}')
+
+
+def test_stratum_weights_file_with_a_pandas_index(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text("Unnamed: 0,stratum,weight\n0,web,3\n1,news,1\n", encoding="utf-8")
+    msg = error(inputs.parse_stratum_weights, str(path))
+    assert "exactly two columns" in msg and "'Unnamed: 0' holds the row numbers" in msg
+    assert "index=False" in msg
+
+
 def test_numeric_column_is_float64(tmp_path):
     t = table_of(tmp_path, "s\n1\n2\n")
     values = pbio.numeric_column(t, "s")
     assert values.dtype == np.float64
 
+
+
+# ------------------------------------------- hostile and odd inputs (issue 22, in memory)
+
+DEEP = "[" * 30_000 + "]" * 30_000
+
+
+def test_json_nested_too_deep_is_an_input_error(tmp_path):
+    """A value nested 30,000 deep (in a column no one reads) was a RecursionError in
+    Python's json (an internal error), and crashed pyarrow's reader."""
+    rows = [json.dumps({"id": f"q{i}", "score": 0.5}) for i in range(8)]
+    rows[5] = rows[5][:-1] + f', "x": {DEEP}}}'
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(rows) + "\n")
+    msg = error(pbio.read_table, str(path))
+    assert msg.startswith(f"{path}, line 6: JSON nested 30,001 levels deep"), msg
+    array = tmp_path / "deep.json"
+    array.write_text("[\n" + ",\n".join(rows) + "\n]\n")
+    msg = error(pbio.read_table, str(array))
+    assert msg.startswith(f"{array}, line 7: JSON nested") and "at most 512" in msg
+
+
+def test_json_nesting_up_to_the_bound_is_read(tmp_path):
+    """512 levels (the bound) are read; 513 are refused, whichever reader runs."""
+    def line(depth):
+        return '{"id": "q1", "score": 1, "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    path = tmp_path / "s.jsonl"
+    path.write_text(line(512) + '\n{"id": "q2", "score": 0}\n')
+    assert pbio.read_table(str(path)).n_rows == 2
+    path.write_text(line(513) + '\n{"id": "q2", "score": 0}\n')
+    assert "513 levels deep" in error(pbio.read_table, str(path))
+
+
+def test_a_json_integer_of_thousands_of_digits(tmp_path):
+    """Python refuses to parse an integer of more than 4,300 digits: a ValueError for the
+    whole line that named no file (and spoke of sys.set_int_max_str_digits), whereas
+    --stream, reading the used columns alone, read the file.  It is read, and only its
+    column refuses it."""
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"score": 0.5, "x": 1}\n{"score": 1, "x": ' + "9" * 5000 + "}\n")
+    table = pbio.read_table(str(path))
+    assert pbio.numeric_column(table, "score").tolist() == [0.5, 1.0]
+    msg = error(pbio.numeric_column, table, "x")
+    assert msg.startswith(f"{path}, line 2, column 'x': an integer of 16,610 bits is too "
+                          "large for a number")
+
+
+def test_a_gzip_that_inflates_too_far_is_refused_early(tmp_path, monkeypatch):
+    """A small .csv.gz that inflates to gigabytes was inflated whole in memory; now it is
+    inflated piece by piece and refused once past the bound, with both sizes."""
+    import tracemalloc  # noqa: PLC0415
+
+    from pairboot.io import guards  # noqa: PLC0415
+
+    path = tmp_path / "bomb.csv.gz"
+    with gzip.open(path, "wb") as f:
+        f.write(b"id,score\n")
+        for _ in range(50):
+            f.write(b"q,0\n" * (1 << 18))  # 50 MiB of text in all
+    assert path.stat().st_size < 1 << 20
+    monkeypatch.setattr(guards, "inflated_limit", lambda: 4 << 20)
+    tracemalloc.start()
+    try:
+        msg = error(pbio.read_table, str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert msg.startswith(f"{path}: inflates to more than 4.0 MiB (from ") and "`stream`" in msg
+    assert peak < 30 << 20, peak  # (never the 50 MiB)
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl", "parquet"])
+def test_integers_beyond_2_53_are_refused(tmp_path, kind):
+    """9007199254740993 read as 9007199254740992 silently, and near 2**63 a difference of
+    -1 per item read as none: an error naming the line, the column and what to do."""
+    big = 2**62
+    rows = [(f"q{i}", big + i) for i in range(3)]
+    path = tmp_path / f"s.{kind}"
+    if kind == "csv":
+        path.write_text("id,score\nq0,0.5\n" + "".join(f"{i},{v}\n" for i, v in rows[1:]))
+        where = "line 3"
+    elif kind == "jsonl":
+        path.write_text('{"id": "q0", "score": 1}\n' + "".join(
+            json.dumps({"id": i, "score": v}) + "\n" for i, v in rows[1:]))
+        where = "line 2"
+    else:
+        pa = pytest.importorskip("pyarrow")
+        pq = pytest.importorskip("pyarrow.parquet")
+        pq.write_table(pa.table({"id": [r[0] for r in rows],
+                                 "score": pa.array([1] + [v for _, v in rows[1:]], pa.int64())}),
+                       str(path))
+        where = "row 2"
+    msg = error(pbio.numeric_column, pbio.read_table(str(path)), "score")
+    assert f"{where}, column 'score': {big + 1} is an integer beyond 2**53" in msg, msg
+    assert "subtract an offset or rescale" in msg and "1 more bad value" in msg
+
+
+def test_integers_up_to_2_53_and_large_floats_are_read(tmp_path):
+    t = table_of(tmp_path, "s\n9007199254740992\n-9007199254740992\n1e300\n4.5e18\n")
+    assert pbio.numeric_column(t, "s").tolist() == [2.0**53, -(2.0**53), 1e300, 4.5e18]
+    msg = error(pbio.numeric_column, table_of(tmp_path, "s\n1\n 9007199254740993 \n"), "s")
+    assert "line 3, column 's'" in msg and "it reads 9007199254740992" in msg
+
+
+def test_a_parquet_schema_naming_a_column_twice(tmp_path):
+    """Was "not a readable Parquet file (Multiple matches for FieldRef...)"."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "s.parquet"
+    pq.write_table(pa.Table.from_arrays([pa.array(["q1"]), pa.array([1]), pa.array([2])],
+                                        names=["id", "a", "a"]), str(path))
+    assert error(pbio.read_table, str(path)) == (
+        f"{path}: the schema names column 'a' twice (columns 2 and 3)")
+
+
+def test_a_long_id_is_shown_cut(tmp_path):
+    """A 100 KB id made a 100 KB error line."""
+    long = "x" * 100_000
+    t = table_of(tmp_path, f"id,s\n{long},1\nq2,1\n{long},0\n")
+    msg = error(pbio.id_column, t, "id")
+    assert len(msg) < 400 and "…' (100,000 characters)" in msg and "line 2 and line 4" in msg

@@ -7,6 +7,7 @@ test_readers.py holds the tests that read files; each runs there under both path
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 
@@ -224,6 +225,19 @@ CSV_CASES = {
     "single_column_with_blank_line": b"s\n1\n  \n2\n",
     "ragged_row": b"id,score\nq1,1\nq2,1,2\n",
     "quoted_fields": b'id,score\n"q1",1\n"q,2",2\n',
+    # quotes around whole fields, as R's write.csv() and pyarrow's write_csv() put them
+    "quoted_header_and_ids": b'"id","score"\n"q1",0.5\n"q2",1\n',
+    "quoted_empty_crlf_last_line": b'"id","score","doc"\r\n"q1","0.5",""\r\n"q2",1,"d"',
+    "doubled_quote_in_quotes": b'id,score\n"say ""hi""",1\nq2,2\n',
+    "quote_inside_a_field": b'id,score\nq"1,1\nq2,2\n',
+    "space_before_a_quote": b'id,score\n "q1",1\nq2,2\n',
+    "line_break_in_quotes": b'id,score\n"q\n1",1\nq2,2\n',
+    "text_after_a_closing_quote": b'id,score\n"q1"x,1\nq2,2\n',
+    "unclosed_quote": b'id,score\n"q1,1\nq2,2\n',
+    "r_row_names": b'"","id","score"\n"1","q1",0.5\n"2","q2",1\n',
+    "repeated_header": b'id,score\nq1,1\nid,score\nq2,2\n',
+    "repeated_quoted_padded_header": b'" id ",score\nq1,1\n" id ",score\nq2,2\n',
+    "header_name_as_a_value": b'id,score\nid,1\nq2,2\n',
     "lone_cr": b"id,score\rq1,1\rq2,2\r",
     "duplicate_header": b"a,a\n1,2\n",
     "empty_header_name": b"a,\n1,2\n",
@@ -232,6 +246,8 @@ CSV_CASES = {
     "not_utf8_in_the_header": b"id,sc\xffore\nq1,0.5\n",
     "nul_byte": b"id,score\nq1,0\x00\n",
     "double_bom": b"\xef\xbb\xbf\xef\xbb\xbfid,score\nq1,1\nq2,2\n",
+    "integers_beyond_2_53": b"id,score\nq1,9007199254740993\nq2,-9007199254740994\nq3,1\n",
+    "integers_at_2_53": b"id,score\nq1,9007199254740992\nq2,1e20\nq3,1\n",
 }
 
 
@@ -239,11 +255,16 @@ CSV_PATHS = {
     "arrow": {"plain", "bom_crlf_blank_lines_no_final_newline",
               "padded_header_and_leading_blank_lines", "unicode_whitespace", "bad_values",
               "underscores_and_unicode_digits", "booleans_and_numbers", "huge_and_tiny",
-              "infinities", "missing_and_duplicate_ids", "numeric_ids"},
-    "python": {"whitespace_only_line", "single_column_with_blank_line", "quoted_fields",
-               "lone_cr", "double_bom"},
+              "infinities", "missing_and_duplicate_ids", "numeric_ids", "quoted_fields",
+              "quoted_header_and_ids", "quoted_empty_crlf_last_line",
+              "integers_beyond_2_53", "integers_at_2_53"},
+    "python": {"whitespace_only_line", "single_column_with_blank_line", "lone_cr",
+               "double_bom", "doubled_quote_in_quotes", "quote_inside_a_field",
+               "space_before_a_quote", "line_break_in_quotes", "header_name_as_a_value"},
     "error": {"ragged_row", "duplicate_header", "empty_header_name", "header_only",
-              "not_utf8", "not_utf8_in_the_header", "nul_byte"},
+              "not_utf8", "not_utf8_in_the_header", "nul_byte", "text_after_a_closing_quote",
+              "unclosed_quote", "r_row_names", "repeated_header",
+              "repeated_quoted_padded_header"},
 }
 
 
@@ -274,6 +295,8 @@ JSONL_CASES = {
     "empty_objects": b'{}\n{}\n',
     "empty_key": b'{"": 1, "s": 2}\n',
     "double_bom": b'\xef\xbb\xbf\xef\xbb\xbf{"s": 1}\n{"s": 2}\n',
+    "nested_deep": b'{"s": 1, "x": ' + b"[" * 600 + b"]" * 600 + b'}\n{"s": 2}\n',
+    "nested_to_the_bound": b'{"s": 1, "x": ' + b"[" * 511 + b"]" * 511 + b'}\n{"s": 2}\n',
 }
 
 
@@ -281,9 +304,10 @@ JSONL_PATHS = {
     "arrow": {"plain", "blank_lines_crlf", "ints_floats_nulls_missing", "big_ints",
               "strings_and_booleans", "key_order"},
     "python": {"big_int_among_floats", "huge_int", "nan_and_infinity", "mixed_types",
-               "nested", "timestamps", "empty_key", "line_separator_in_a_string"},
+               "nested", "timestamps", "empty_key", "line_separator_in_a_string",
+               "nested_to_the_bound"},
     "error": {"two_objects_on_one_line", "not_an_object", "bare_number", "invalid_json",
-              "empty_objects", "double_bom", "duplicate_key"},
+              "empty_objects", "double_bom", "duplicate_key", "nested_deep"},
 }
 
 
@@ -293,6 +317,23 @@ def test_arrow_reader_is_exact(tmp_path, monkeypatch, name, case):
     cases, paths = (CSV_CASES, CSV_PATHS) if name == "s.csv" else (JSONL_CASES, JSONL_PATHS)
     (expected,) = [path for path, names in paths.items() if case in names]  # listed once
     assert same_both_ways(tmp_path, monkeypatch, name, cases[case]) == expected
+
+
+@pytest.mark.parametrize("name", ["s.csv", "s.jsonl"])
+def test_arrow_reads_a_line_longer_than_its_block(tmp_path, monkeypatch, name):
+    """A line (or a CSV header) over pyarrow's 1 MiB block ("straddling object", "Empty
+    CSV file or block") sent the file to the slow Python reader; it takes a block of
+    the longest line instead."""
+    note = "x" * (3 << 20)
+    if name == "s.csv":
+        data = (f"id,score,note\nq1,0.5,{note}\nq2,1,n\n").encode()
+    else:
+        data = (json.dumps({"id": "q1", "score": 0.5, "note": note}) + "\n"
+                + json.dumps({"id": "q2", "score": 1, "note": "n"}) + "\n").encode()
+    assert same_both_ways(tmp_path, monkeypatch, name, data) == "arrow"
+    if name == "s.csv":  # a header over 1 MiB
+        data = f"id,score,{note}\nq1,0.5,n\nq2,1,m\n".encode()
+        assert same_both_ways(tmp_path, monkeypatch, name, data) == "arrow"
 
 
 def test_arrow_readers_agree_on_random_files(tmp_path, monkeypatch):
@@ -312,6 +353,67 @@ def test_arrow_readers_agree_on_random_files(tmp_path, monkeypatch):
         taken.append(same_both_ways(tmp_path, monkeypatch, f"r{k}.csv", eol.join(rows).encode()))
     # most of them went through pyarrow (35 of 60 with this seed): the comparison is real
     assert taken.count("arrow") >= 20
+
+
+def test_arrow_reads_quoted_files_like_python(tmp_path, monkeypatch):
+    """Random files of quoted, half-quoted and oddly quoted cells: pyarrow takes those
+    whose quotes enclose whole fields, and reads them as Python's csv module does."""
+    rng = np.random.default_rng(11)
+    cells = ['"q1"', '"a,b"', '""', '"0.5"', "1", "q2", '"x"y', 'a"b', '"say ""hi"""',
+             ' "q3"', '"2" ', '"\tq"', "0.25"]
+    taken = []
+    for k in range(60):
+        n_cols = int(rng.integers(2, 4))
+        names = [f'"c{j}"' if rng.random() < 0.7 else f"c{j}" for j in range(n_cols)]
+        rows = [",".join(names)]
+        for _ in range(int(rng.integers(1, 6))):
+            rows.append(",".join(rng.choice(cells, p=_QUOTED_WEIGHTS) for _ in range(n_cols)))
+        eol = "\r\n" if k % 3 == 0 else "\n"
+        taken.append(same_both_ways(tmp_path, monkeypatch, f"q{k}.csv",
+                                    eol.join(rows).encode()))
+    assert taken.count("arrow") >= 20 and taken.count("python") >= 5  # both paths seen
+
+
+_QUOTED_WEIGHTS = np.array([4, 3, 2, 3, 3, 3, 0.3, 0.3, 0.3, 0.3, 0.3, 1, 3])
+_QUOTED_WEIGHTS = _QUOTED_WEIGHTS / _QUOTED_WEIGHTS.sum()
+
+
+def test_files_that_r_and_pyarrow_write_take_the_fast_reader(tmp_path, monkeypatch):
+    """A large CSV with a quoted header and quoted text (``"id","score"`` /
+    ``"q1",0.5``, as pyarrow's write_csv and R's write.csv(row.names=FALSE) write them)
+    is read by pyarrow, not the pure-Python reader that takes three times the memory,
+    and reads as that reader would."""
+    pa = pytest.importorskip("pyarrow")
+    pacsv = pytest.importorskip("pyarrow.csv")
+    n = 60_000  # over arrow._ARROW_MIN_BYTES
+    rng = np.random.default_rng(3)
+    table = pa.table({"id": [f"q{i}" for i in range(n)], "score": rng.random(n).round(6),
+                      "doc": [f"d, {i // 7}" for i in range(n)]})
+    path = tmp_path / "pyarrow.csv"
+    pacsv.write_csv(table, str(path))
+    assert path.read_bytes().startswith(b'"id","score","doc"\n"q0",')
+    assert path.stat().st_size > arrow._ARROW_MIN_BYTES
+    fast = pbio.read_table(str(path))
+    assert fast.read_by_pyarrow and fast.n_rows == n
+    assert list(fast.columns) == ["id", "score", "doc"]
+    monkeypatch.setattr(arrow, "_ARROW_MIN_BYTES", math.inf)
+    slow = pbio.read_table(str(path))
+    assert not slow.read_by_pyarrow
+    assert fast.columns["doc"] == slow.columns["doc"] == table.column("doc").to_pylist()
+    np.testing.assert_array_equal(pbio.numeric_column(fast, "score"),
+                                  pbio.numeric_column(slow, "score"))
+    assert list(fast.lines) == list(slow.lines)
+
+
+def test_simply_quoted():
+    yes = [b'"a","b"\n"1",2\n', b'a,b\n"",""\r\n', b'"a,b",c\n1,2', b"a,b\n1,2\n",
+           b'a\t"b c"\n"1"\t2\n']
+    no = [b'"a""b",c\n', b'a"b,c\n', b'"a"b,c\n', b' "a",b\n', b'"a\nb",c\n', b'"a,b\n',
+          b'"a" ,b\n']
+    for data in yes:
+        assert arrow.simply_quoted(data, "\t" if b"\t" in data else ","), data
+    for data in no:
+        assert not arrow.simply_quoted(data, ","), data
 
 
 def test_arrow_joins_like_python(monkeypatch):
@@ -348,8 +450,8 @@ def test_arrow_joins_arrow_ids_like_python(tmp_path, monkeypatch):
     other = names[:-1] + ["x"]
     assert alignment._arrow_join(other, ids_b) is None
     msg = error(pbio.join_on_ids, other, ids_b, "A", "B")
-    assert msg == ("the ids of A and B differ: 1 only in A ('x'); 1 only in B "
-                   f"({names[-1]!r}); every item needs a score from both systems")
+    assert msg.startswith("the ids of A and B differ: 1 only in A ('x'); 1 only in B "
+                          f"({names[-1]!r}); every item needs a score from both systems")
     assert alignment._arrow_join(ids_a, names[:-1] + [names[0]]) is None  # b repeats an id
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from pairboot.engine.keys import id_keys, position_keys
 from pairboot.errors import InputError
-from pairboot.labels import plain
+from pairboot.labels import shown
 
 __all__ = ["item_keys", "group_keys", "take", "ordered"]
 
@@ -42,7 +42,7 @@ def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
     if same.size:
         i, j = sorted((int(order[same[0]]), int(order[same[0] + 1])))
         raise InputError(
-            f"`ids` has the id {plain(ids[i])!r} twice (items {i} and {j}); "
+            f"`ids` has the id {shown(ids[i])} twice (items {i} and {j}); "
             f"{same.size} id(s) repeat", param="ids",
         )
     return keys

@@ -16,7 +16,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 
-__all__ = ["item_labels", "group_strata", "plain"]
+__all__ = ["item_labels", "group_strata", "normalisation_hint", "plain", "shown"]
 
 
 def item_labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -120,6 +120,70 @@ def _coded_labels(
 def plain(label):
     """A numpy scalar label as the Python value it stands for (for messages)."""
     return label.item() if isinstance(label, np.generic) else label
+
+
+SHOWN_CHARACTERS = 60
+"""How much of a long id or label a message shows."""
+
+
+def shown(label) -> str:
+    """An id or label as a message writes it: its repr, cut after
+    :data:`SHOWN_CHARACTERS` characters with "…" and the length (an id of 100 KB would
+    make an error line of 100 KB)."""
+    label = plain(label)
+    if isinstance(label, str):
+        if len(label) <= SHOWN_CHARACTERS:
+            return repr(label)
+        return f"{label[:SHOWN_CHARACTERS] + '…'!r} ({len(label):,} characters)"
+    try:
+        text = repr(label)
+    except ValueError:  # an integer of more digits than Python turns into text
+        return f"an integer of {label.bit_length():,} bits"
+    if len(text) <= SHOWN_CHARACTERS + 20:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}… ({len(text):,} characters)"
+
+
+def normalisation_hint(only_a, only_b, name_a: str, name_b: str,
+                       every: tuple[int, int] | None = None) -> str:
+    """A sentence for a message about ids found in only one of two sources: when some
+    of ``only_a`` and ``only_b`` are the same text in another Unicode normal form
+    (``café`` as U+00E9 or as e + U+0301, which print alike), how many, with the code
+    points of one; else ``""``.  Looks at the first 10,000 of each; ``every``, how many
+    ids each source has alone when ``only_a`` and ``only_b`` are only some of them."""
+    import unicodedata  # noqa: PLC0415
+
+    limit = 10_000
+    by_form = {}
+    for b in list(only_b)[:limit]:
+        if isinstance(b, str):
+            by_form.setdefault(unicodedata.normalize("NFC", b), b)
+    pairs = []
+    for a in list(only_a)[:limit]:
+        b = by_form.get(unicodedata.normalize("NFC", a)) if isinstance(a, str) else None
+        if b is not None and b != a:
+            pairs.append((a, b))
+    if not pairs:
+        return ""
+    a, b = pairs[0]
+    start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    end = 0
+    while end < min(len(a), len(b)) - start and a[len(a) - 1 - end] == b[len(b) - 1 - end]:
+        end += 1
+
+    def points(text: str) -> str:
+        return " ".join(f"U+{ord(c):04X}" for c in text[start:len(text) - end][:12])
+
+    def form(text: str) -> str:
+        return next((f for f in ("NFC", "NFD") if unicodedata.is_normalized(f, text)), "mixed")
+
+    total = every if every is not None else (len(only_a), len(only_b))
+    every = len(pairs) == total[0] == total[1]
+    count = ("the ids differ" if every else
+             f"{len(pairs):,} of them differ{'s' if len(pairs) == 1 else ''}")
+    return (f"; {count} only in Unicode normalisation ({form(a)} in {name_a}, {form(b)} in "
+            f"{name_b}): {shown(a)} has {points(a)} at character {start + 1} in {name_a}, "
+            f"{points(b)} in {name_b}; normalise the ids (unicodedata.normalize('NFC', id))")
 
 
 def _label_kind(v) -> str:

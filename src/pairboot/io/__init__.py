@@ -14,8 +14,18 @@ names the file, the place in it and the column.  Nothing is ever written to an i
 and no row is dropped silently.
 """
 
-from pairboot.io import harness  # (logs of evaluation harnesses, one reader each)
-from pairboot.io.alignment import ID_HINTS, Aligned, align, join_on_ids
+from pairboot.io import (
+    harness,  # (logs of evaluation harnesses, one reader each)
+    stream,  # (a file read in chunks)
+)
+from pairboot.io.alignment import (
+    ID_HINTS,
+    Aligned,
+    align,
+    check_row_pairing,
+    join_on_ids,
+    labels_by_id,
+)
 from pairboot.io.arrow import arrow_available, release_arrow_memory
 from pairboot.io.columns import (
     all_distinct,
@@ -31,23 +41,36 @@ from pairboot.io.columns import (
     to_label,
     to_number,
 )
-from pairboot.io.tables import ARROW_FORMATS, FORMATS, STDIN, Table, read_table
+from pairboot.io.tables import (
+    ARROW_FORMATS,
+    FORMATS,
+    PANDAS_INDEX_HINT,
+    STDIN,
+    Table,
+    is_index_column,
+    read_table,
+)
 
 __all__ = [
     "ARROW_FORMATS",
     "FORMATS",
     "ID_HINTS",
+    "PANDAS_INDEX_HINT",
     "STDIN",
     "Aligned",
     "Table",
     "align",
     "harness",
+    "stream",
     "all_distinct",
+    "check_row_pairing",
     "arrow_available",
     "distinct_fraction",
     "has_repeats",
     "id_column",
+    "is_index_column",
     "join_on_ids",
+    "labels_by_id",
     "label_column",
     "merge_labels",
     "numeric_column",

@@ -1,9 +1,9 @@
 """The Arrow fast path: pyarrow's readers and vectorised twins of the column conversions.
 
 Every function here works on Arrow arrays and returns None whenever its answer might
-differ from the pure-Python code's (a quote in a CSV file, a missing value, an odd type):
-the caller then runs the pure-Python code, so values and messages are the same either
-way and only the speed and memory change.  pyarrow is optional: it is imported inside the
+differ from the pure-Python code's (a quote inside a CSV field, a missing value, an odd
+type): the caller then runs the pure-Python code, so values and messages are the same
+either way and only the speed and memory change.  pyarrow is optional: it is imported inside the
 functions, and a large file is only handed to it when :func:`arrow_available` says so.
 """
 
@@ -135,19 +135,24 @@ def read_delimited(data: bytes, delimiter: str) -> Parsed | None:
     """A CSV or TSV file parsed by pyarrow (every column as text); None whenever the
     pure-Python reader might read it otherwise.
 
-    Only for a large file (``_ARROW_MIN_BYTES``) of two or more columns without quote
-    characters or lone carriage returns: there every non-empty line is one record and
-    line numbers are those of the non-empty lines.  Anything unusual (a ragged row, no
-    data rows) returns None, and the pure-Python reader then raises its own message.
-    The header is as read (stripped), not yet checked.
+    Only for a large file (``_ARROW_MIN_BYTES``) of two or more columns without lone
+    carriage returns, whose quotes (if any) only enclose whole fields
+    (:func:`simply_quoted`, as R's ``write.csv`` and pyarrow write them): there every
+    non-empty line is one record and line numbers are those of the non-empty lines.
+    Anything unusual (a ragged row, no data rows, a row that may repeat the header)
+    returns None, and the pure-Python reader then raises its own message.  The header
+    is as read (unquoted, stripped), not yet checked.
     """
-    prepared = _arrow_input(data, (b'"',))
+    prepared = _arrow_input(data, ())
     if prepared is None:
+        return None
+    data = prepared
+    quoted = b'"' in data
+    if quoted and not simply_quoted(data, delimiter):
         return None
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    data = prepared
     line_numbers, start, end = _nonempty_lines(data)  # the first is the header
     if len(line_numbers) < 2:
         return None
@@ -155,12 +160,15 @@ def read_delimited(data: bytes, delimiter: str) -> Parsed | None:
     if n_fields < 2:
         return None  # a line of blanks is a row to Arrow, but no row to the csv module
     names = [f"f{j}" for j in range(n_fields)]
-    try:
-        table = pacsv.read_csv(
+
+    def read(block_size: int):
+        return pacsv.read_csv(
             pa.py_buffer(data),
-            read_options=pacsv.ReadOptions(autogenerate_column_names=True),
+            read_options=pacsv.ReadOptions(autogenerate_column_names=True,
+                                           block_size=block_size),
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter, quote_char=False, newlines_in_values=False,
+                delimiter=delimiter, quote_char='"' if quoted else False,
+                double_quote=False, newlines_in_values=False,
                 ignore_empty_lines=True,
             ),
             convert_options=pacsv.ConvertOptions(
@@ -169,7 +177,9 @@ def read_delimited(data: bytes, delimiter: str) -> Parsed | None:
                 false_values=[],
             ),
         )
-    except (pa.ArrowException, ValueError):
+
+    table = _with_long_lines(read, data)
+    if table is None:
         return None
     if (
         table.num_columns != n_fields
@@ -182,14 +192,73 @@ def read_delimited(data: bytes, delimiter: str) -> Parsed | None:
     arrays = [table.column(n).slice(1) for n in names]
     del table
     release_arrow_memory()
+    if _may_repeat_header(arrays[0], header[0]):
+        return None
     return header, arrays, line_numbers[1:]
+
+
+_BLOCK = 1 << 20
+"""pyarrow's block of text (its default): a line must fit in one."""
+
+
+def _with_long_lines(read, data: bytes):
+    """``read(block_size)`` (a pyarrow reader on ``data``), in blocks of 1 MiB, or of
+    the longest line when a line is longer; None when pyarrow cannot read it."""
+    import pyarrow as pa
+
+    try:
+        return read(_BLOCK)
+    except (pa.ArrowException, ValueError) as exc:
+        if "straddl" not in str(exc) and "Empty CSV file or block" not in str(exc):
+            return None
+    starts, ends = _line_spans(data)
+    try:
+        return read(max(_BLOCK, int((ends - starts).max()) + 2))
+    except (pa.ArrowException, ValueError):
+        return None
+
+
+def simply_quoted(data: bytes, delimiter: str) -> bool:
+    """Whether every quote of ``data`` opens or closes a whole field, and no quoted
+    field holds a quote or a line break: ``"q1",0.5`` or ``"a, b",1``, not a doubled
+    quote inside quotes, ``ab"c`` or ``"x"y``.  Then Python's csv module and pyarrow read
+    the same fields, one record per line.
+
+    The quotes pair up in order: an opening one starts the file or follows a line break
+    or the delimiter, the closing one ends the file or comes before one of them (or a
+    CR), and no line break lies between the two.
+    """
+    buf = np.frombuffer(data, dtype=np.uint8)
+    quotes = np.flatnonzero(buf == 34)
+    if len(quotes) % 2:
+        return False
+    opens, closes = quotes[0::2], quotes[1::2]
+    del quotes
+    sep = ord(delimiter)
+    before = buf[np.maximum(opens - 1, 0)]
+    if not ((opens == 0) | (before == sep) | (before == 10)).all():
+        return False
+    after = buf[np.minimum(closes + 1, len(buf) - 1)]
+    if not ((closes == len(buf) - 1) | (after == sep) | (after == 10) | (after == 13)).all():
+        return False
+    del before, after
+    breaks = np.flatnonzero(buf == 10)
+    return bool((np.searchsorted(breaks, opens) == np.searchsorted(breaks, closes)).all())
+
+
+def _may_repeat_header(first_column, name: str) -> bool:
+    """Whether some row's first value is the first column's name: perhaps the header
+    again (two files joined), which the pure-Python reader then names."""
+    import pyarrow.compute as pc
+
+    return bool(pc.any(pc.equal(strip(first_column), name)).as_py())
 
 
 _NOT_BLANK = np.ones(256, dtype=bool)
 _NOT_BLANK[list(b" \t\r\n")] = False
 
 
-def read_jsonl(data: bytes) -> Parsed | None:
+def read_jsonl(data: bytes, check_lines=None) -> Parsed | None:
     """A JSON Lines file parsed by pyarrow; None whenever the pure-Python reader might
     read it otherwise.
 
@@ -197,6 +266,8 @@ def read_jsonl(data: bytes) -> Parsed | None:
     feed, NEL, line or paragraph separator, lone CR) and where Arrow reads one record
     per non-blank line, with columns of plain types and no integer beyond 2**53 that
     Arrow would have turned into a float.  The keys are not yet checked.
+    ``check_lines(data, spans)``, if given, is called with where each line starts and
+    ends before pyarrow parses them (:func:`pairboot.io.guards.check_json_lines`).
     """
     odd_breaks = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\xc2\x85", b"\xe2\x80\xa8",
                   b"\xe2\x80\xa9")
@@ -209,19 +280,20 @@ def read_jsonl(data: bytes) -> Parsed | None:
 
     data = prepared
     starts, ends = _line_spans(data)
+    if check_lines is not None:
+        check_lines(data, (starts, ends))
     buf = np.frombuffer(data, dtype=np.uint8)
     has_text = ends > starts
     has_text[has_text] = _NOT_BLANK[buf[starts[has_text]]]  # most lines start with '{'
     for i in np.flatnonzero((ends > starts) & ~has_text).tolist():  # a line of blanks?
         has_text[i] = bool(data[starts[i] : ends[i]].strip(b" \t\r\n"))
     line_numbers = np.flatnonzero(has_text) + 1
-    try:
-        table = pajson.read_json(
-            pa.py_buffer(data),
-            parse_options=pajson.ParseOptions(
-                newlines_in_values=False, unexpected_field_behavior="infer"),
-        )
-    except (pa.ArrowException, ValueError):
+    table = _with_long_lines(lambda block_size: pajson.read_json(
+        pa.py_buffer(data), read_options=pajson.ReadOptions(block_size=block_size),
+        parse_options=pajson.ParseOptions(
+            newlines_in_values=False, unexpected_field_behavior="infer"),
+    ), data)
+    if table is None:
         return None
     if table.num_rows != len(line_numbers) or not table.num_columns:
         return None
@@ -250,7 +322,8 @@ def numbers(column) -> np.ndarray | None:
 
     Text is trimmed as ``str.strip`` trims and cast (``true``/``false`` as 1/0); JSON
     numbers and booleans are converted.  None when some value is missing or not a finite
-    number, or the column has another type: the caller then goes value by value, and
+    number, text or an integer reaches 2**53 (where a double no longer holds every
+    integer), or the column has another type: the caller then goes value by value, and
     names the first bad one.
     """
     import pyarrow as pa
@@ -281,7 +354,11 @@ def numbers(column) -> np.ndarray | None:
     if out.null_count:
         return None
     values = np.array(out.to_numpy(), dtype=np.float64)
-    return values if np.isfinite(values).all() else None
+    if not np.isfinite(values).all():
+        return None
+    if not pa.types.is_floating(kind) and len(values) and np.abs(values).max() >= 2.0**53:
+        return None  # (perhaps an integer a double rounds: the caller checks it exactly)
+    return values
 
 
 _FIRST_MAYBE_SPACE = np.zeros(256, dtype=bool)

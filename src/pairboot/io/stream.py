@@ -2,21 +2,26 @@
 
 :func:`scan` yields the named columns of a CSV, TSV, JSONL (gzipped or not) or Parquet
 file, a chunk of rows at a time, as checked numpy arrays: scores as float64 (a missing or
-non-numeric value is an error naming the file, row and column: no row is dropped), ids
-and labels as 64-bit keys (:mod:`pairboot.engine.keys`), hashed from Arrow's buffers
-without a Python object per row.  Memory holds one chunk; the file is read once.
+non-numeric value, or an integer beyond 2**53, is an error naming the file, row and
+column: no row is dropped), ids and labels as 64-bit keys (:mod:`pairboot.engine.keys`),
+hashed from Arrow's buffers without a Python object per row.  Memory holds one chunk; the
+file is read once.
 
-CSV and TSV go through pyarrow's streaming CSV reader (ids and labels read as text, so
-``007`` stays ``007``), Parquet through ``ParquetFile.iter_batches``, JSONL through
-pyarrow's JSON reader on blocks of whole lines.  A JSON array file (``[...]``) has no
-streaming reader and is refused here.
+CSV, TSV and JSONL are read in blocks of whole lines, each parsed by pyarrow on its own
+(ids and labels read as text, so ``007`` stays ``007``; for JSONL only the wanted fields,
+with their types given); Parquet through ``ParquetFile.iter_batches``.  What pyarrow
+cannot read exactly as the in-memory readers do goes to them block by block (to_number,
+to_label).  A JSON array file (``[...]``) has no streaming reader and is refused here.
 """
 
 from __future__ import annotations
 
+import csv
 import gzip
 import io
+import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -25,19 +30,25 @@ import numpy as np
 from pairboot.engine.keys import id_keys, text_keys
 from pairboot.errors import InputError
 from pairboot.io import arrow
-from pairboot.io.columns import to_number
+from pairboot.io.columns import to_label, to_number
+from pairboot.io.guards import check_json_lines, json_value_problem, loads
+from pairboot.io.tables import check_header
+from pairboot.precision import EXACT_INTEGERS, integer_problem
 
-__all__ = ["Chunk", "scan", "stream_format"]
+__all__ = ["Chunk", "column_names", "scan", "stream_format"]
 
 CHUNK_ROWS = 1 << 18
 """Rows per chunk by default: 2 MiB per numeric column; with the reader's blocks in flight
 and the keys' scratch, a process holds about 250 MB at most, whatever the file."""
 
-_BLOCK_BYTES = 1 << 20
-"""Bytes of text parsed at a time (CSV blocks, JSONL lines): pyarrow's streaming CSV
-reader holds many blocks in flight, so larger blocks cost memory (16 MiB blocks: about
-700 MB at a time; 1 MiB: about 100 MB) and save no time.  Batches are then joined into
-chunks of ``chunk_rows``."""
+_BLOCK_BYTES = 4 << 20
+"""Bytes of text parsed at a time (whole lines: a longer line is a block of its own);
+larger blocks cost memory and save no time.  Batches are then joined into chunks of
+``chunk_rows``."""
+
+_ARROW_BLOCK = 1 << 20
+"""pyarrow's own block within one (parsed in parallel); a block with a longer line is
+parsed again as one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +86,54 @@ def stream_format(path: str) -> str:
     return "tsv" if b"\t" in first and b"," not in first else "csv"
 
 
+def column_names(path: str) -> list[str]:
+    """The file's column names, without reading its rows: a CSV or TSV header, the keys
+    of a JSON Lines file's first line, a Parquet file's schema."""
+    fmt = stream_format(path)
+    if fmt == "parquet":
+        try:
+            from pyarrow import parquet as pq  # noqa: PLC0415
+
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        except (ImportError, OSError, ValueError):
+            return []  # (scan names the problem)
+    with _open(path) as f:
+        first = _first_line(f)
+    if fmt == "jsonl":
+        row = _first_record(first)
+        return list(row) if isinstance(row, dict) else []
+    return _header(first, "\t" if fmt == "tsv" else ",")
+
+
+def _first_line(f) -> bytes:
+    """The first line of ``f`` that is not blank (without its BOM)."""
+    while line := f.readline():
+        line = line.removeprefix(b"\xef\xbb\xbf")
+        if line.strip():
+            return line
+    return b""
+
+
+def _first_record(line: bytes):
+    """The first line of a JSON Lines file as Python, or None when it is no JSON (or
+    too deep to parse: the reading names the problem)."""
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _header(line: bytes, delimiter: str) -> list[str]:
+    """A CSV or TSV header's names as the in-memory reader reads them (quotes taken off
+    by the csv module, each name stripped)."""
+    text = line.decode("utf-8", "replace").rstrip("\r\n")
+    try:
+        fields = next(csv.reader([text], delimiter=delimiter), [])
+    except csv.Error:
+        fields = text.split(delimiter)
+    return [h.strip() for h in fields]
+
+
 def _open(path: str):
     if not os.path.exists(path):
         raise InputError(f"{path}: no such file")
@@ -87,23 +146,36 @@ def _open(path: str):
 
 def scan(path: str, *, numbers: Sequence[str] = (), keys: Sequence[str] = (),
          labels: Sequence[str] = (), chunk_rows: int = CHUNK_ROWS) -> Iterator[Chunk]:
-    """The file's chunks: ``numbers`` as floats, ``keys`` hashed, ``labels`` as text codes."""
+    """The file's chunks: ``numbers`` as floats, ``keys`` hashed, ``labels`` as text codes.
+
+    Only the named columns are parsed: another column may hold anything (a type that
+    changes from row to row, a value nested deep), as the in-memory readers allow, save
+    what they refuse in every column (a header naming a column twice or one without a
+    name, JSON nested deeper than :data:`pairboot.io.guards.MAX_DEPTH`).  A line may be
+    of any length.
+    """
     try:
         import pyarrow  # noqa: F401, PLC0415
     except ImportError:
         raise InputError('reading a file in chunks needs pyarrow: pip install "pairboot[fast]"'
                          ) from None
     wanted = list(dict.fromkeys([*numbers, *keys, *labels]))
+    texts = set(keys) | set(labels)
     fmt = stream_format(path)
-    batches = {"csv": _csv, "tsv": _csv, "jsonl": _jsonl, "parquet": _parquet}[fmt](
-        path, wanted, set(keys) | set(labels), chunk_rows, "\t" if fmt == "tsv" else ",")
+    if fmt != "parquet":
+        with _open(path) as f:
+            if f.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # (as the in-memory readers say)
+                raise InputError(f"{path}: the text is UTF-16; save the file as UTF-8")
+    reader = {"csv": _csv, "tsv": _csv, "jsonl": _jsonl, "parquet": _parquet}[fmt]
+    batches = reader(path, wanted, [c for c in wanted if c not in texts], texts,
+                     "\t" if fmt == "tsv" else ",")
     first = 0
     for batch in _rechunk(batches, chunk_rows):
         n = batch.num_rows
         cols = {name: batch.column(name) for name in wanted}
         yield Chunk(
             first, n,
-            {c: _numbers(cols[c], path, c, first) for c in numbers},
+            {c: np.asarray(cols[c], dtype=np.float64) for c in numbers},  # (checked)
             {c: _keys(cols[c], path, c, first) for c in keys},
             {c: _labels(cols[c], path, c, first) for c in labels},
         )
@@ -133,58 +205,189 @@ def _missing_column(path: str, names: Sequence[str], wanted: Sequence[str]) -> N
         raise InputError(f"{path}: no column {absent[0]!r} (columns: {', '.join(names[:20])})")
 
 
-def _csv(path, wanted, text_columns, chunk_rows, delimiter):
+def _line_blocks(f) -> Iterator[bytes]:
+    """``f`` in blocks of whole lines, of about :data:`_BLOCK_BYTES` (a longer line whole)."""
+    held = bytearray()
+    while block := f.read(_BLOCK_BYTES):
+        start = len(held)
+        held += block
+        cut = held.rfind(b"\n", start) + 1
+        if cut:
+            yield bytes(held[:cut])
+            del held[:cut]
+    if held:
+        yield bytes(held)
+
+
+def _too_long(exc: Exception) -> bool:
+    """Whether pyarrow failed on a line longer than its block."""
+    return "straddl" in str(exc) or "Empty CSV file or block" in str(exc)
+
+
+def _batches(columns: dict, wanted: Sequence[str]):
+    """The wanted columns (arrays or chunked arrays of one length) as record batches."""
     import pyarrow as pa  # noqa: PLC0415
-    from pyarrow import csv  # noqa: PLC0415
+
+    return pa.Table.from_arrays([columns[c] for c in wanted], names=list(wanted)).to_batches()
+
+
+def _csv(path, wanted, numbers, texts, delimiter):
+    """A CSV or TSV file in batches of its wanted columns: numbers checked as float64,
+    the rest as text.  Each block of whole lines is parsed on its own, its size that of
+    its lines, so that no line or header is too long."""
+    import pyarrow as pa  # noqa: PLC0415
+    from pyarrow import csv as pacsv  # noqa: PLC0415
 
     with _open(path) as f:
-        header = f.readline().decode("utf-8", "replace").lstrip("\ufeff").rstrip("\r\n")
-    names = [h.strip().strip('"') for h in header.split(delimiter)]
-    _missing_column(path, names, wanted)
-    convert = csv.ConvertOptions(
-        include_columns=wanted, column_types={c: pa.string() for c in text_columns},
-        strings_can_be_null=False, quoted_strings_can_be_null=False)
-    read = csv.ReadOptions(block_size=_BLOCK_BYTES, use_threads=True)
-    parse = csv.ParseOptions(delimiter=delimiter)
-    try:
-        reader = csv.open_csv(_open(path), read_options=read, parse_options=parse,
-                              convert_options=convert)
-        while True:
+        names = _header(_first_line(f), delimiter)
+        check_header(names, path)
+        _missing_column(path, names, wanted)
+        auto = [f"f{j}" for j in range(len(names))]
+        where = {name: auto[j] for j, name in enumerate(names)}
+        parse = pacsv.ParseOptions(delimiter=delimiter)
+        rows = 0
+        for block in _line_blocks(f):
+            if not block.strip():
+                continue
+
+            def read(as_text, block=block):
+                convert = pacsv.ConvertOptions(
+                    include_columns=[where[c] for c in wanted],
+                    column_types={where[c]: pa.string() for c in as_text},
+                    strings_can_be_null=False, quoted_strings_can_be_null=False)
+                for size in (_ARROW_BLOCK, len(block) + 1):  # (a line longer than one: whole)
+                    options = pacsv.ReadOptions(column_names=auto, block_size=size)
+                    try:
+                        return pacsv.read_csv(pa.py_buffer(block), read_options=options,
+                                              parse_options=parse, convert_options=convert)
+                    except pa.ArrowInvalid as exc:
+                        if size == len(block) + 1 or not _too_long(exc):
+                            raise InputError(f"{path}: {_arrow_message(exc)}") from None
+
+            table = read(texts)
+            columns = {c: table.column(where[c]) for c in wanted}
             try:
-                batch = reader.read_next_batch()
-            except StopIteration:
-                return
-            yield batch
-    except pa.ArrowInvalid as exc:
-        raise InputError(f"{path}: {_arrow_message(exc)}") from None
+                out = {c: _numbers(columns[c], path, c, rows, exact=True) for c in numbers}
+            except _Inexact:  # (a float column beyond 2**53: its text decides)
+                table = read(set(wanted))
+                out = {c: _numbers(table.column(where[c]), path, c, rows) for c in numbers}
+            out.update({c: columns[c] for c in texts})
+            rows += table.num_rows
+            yield from _batches(out, wanted)
 
 
-def _jsonl(path, wanted, text_columns, chunk_rows, delimiter):
+def _jsonl(path, wanted, numbers, texts, delimiter):
+    """A JSON Lines file in batches of its wanted columns, each block of whole lines
+    parsed by pyarrow with those columns' types given and every other field skipped;
+    a block that pyarrow cannot read so (a value of another type, a string of digits,
+    an integer beyond 2**53, a bad line) is read by Python's ``json``, as the in-memory
+    reader reads it, and names the row at fault."""
     import pyarrow as pa  # noqa: PLC0415
     from pyarrow import json as pj  # noqa: PLC0415
 
+    schema = None
+    rows, line = 0, 1
     with _open(path) as f:
-        rest = b""
-        while True:
-            block = f.read(_BLOCK_BYTES)
-            data = rest + block
-            if not block:
-                rest, whole = b"", data
-            else:
-                cut = data.rfind(b"\n") + 1
-                rest, whole = data[cut:], data[:cut]
-            if whole.strip():
+        for block in _line_blocks(f):
+            block = block.removeprefix(b"\xef\xbb\xbf") if line == 1 else block
+            breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+            spans = np.concatenate(([0], breaks + 1)), np.append(breaks, len(block))
+            check_json_lines(block, path, line, spans)
+            line += len(breaks)
+            if not block.strip():
+                continue
+            if schema is None:
+                first = _first_record(_first_line(io.BytesIO(block)))
+                if isinstance(first, dict):
+                    _missing_column(path, list(first), wanted)
+                schema = pa.schema([(c, _json_type(first, c, c in texts)) for c in wanted])
+            options = pj.ParseOptions(explicit_schema=schema, newlines_in_values=False,
+                                      unexpected_field_behavior="ignore")
+            try:
                 try:
-                    table = pj.read_json(io.BytesIO(whole))
+                    table = pj.read_json(pa.py_buffer(block), parse_options=options,
+                                         read_options=pj.ReadOptions(block_size=_ARROW_BLOCK))
                 except pa.ArrowInvalid as exc:
-                    raise InputError(f"{path}: {_arrow_message(exc)}") from None
-                _missing_column(path, table.column_names, wanted)
-                yield from table.select(wanted).to_batches()
-            if not block:
-                return
+                    if not _too_long(exc):
+                        raise
+                    table = pj.read_json(pa.py_buffer(block), parse_options=options,
+                                         read_options=pj.ReadOptions(block_size=len(block) + 1))
+                columns = {c: table.column(c) for c in wanted}
+                out = {c: _numbers(columns[c], path, c, rows, exact=True) for c in numbers}
+                out.update({c: columns[c].cast(pa.string()) for c in texts})  # (as Python's)
+                n = table.num_rows
+            except (pa.ArrowInvalid, _Inexact):
+                out, n = _json_rows(block, path, wanted, numbers, rows)
+            rows += n
+            yield from _batches(out, wanted)
 
 
-def _parquet(path, wanted, text_columns, chunk_rows, delimiter):
+def _json_type(first, column: str, text: bool):
+    """The Arrow type a JSON Lines file's column is read as: float64 for numbers; for
+    ids and labels, the type of the first line's value (int64 or text)."""
+    import pyarrow as pa  # noqa: PLC0415
+
+    if not text:
+        return pa.float64()
+    value = first.get(column) if isinstance(first, dict) else None
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    return pa.int64() if is_int else pa.string()
+
+
+def _json_rows(block: bytes, path: str, wanted, numbers, first: int):
+    """A block of JSON Lines read by Python (:func:`pairboot.io.to_number` and
+    :func:`pairboot.io.to_label`, as in memory): the wanted columns as Arrow arrays,
+    numbers checked, and the number of rows."""
+    import pyarrow as pa  # noqa: PLC0415
+
+    values: dict = {c: [] for c in wanted}
+    for raw in _JSONL_BREAK.split(block):
+        if not raw.strip():
+            continue
+        row = first + len(values[wanted[0]]) + 1
+        try:
+            record = loads(raw)
+        except RecursionError:
+            raise InputError(f"{path}: data row {row}: JSON nested too deep") from None
+        except ValueError as exc:
+            what = exc.msg if isinstance(exc, json.JSONDecodeError) else json_value_problem(exc)
+            raise InputError(f"{path}: data row {row}: not valid JSON ({what})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{path}: data row {row}: expected a JSON object per line, got "
+                             f"{type(record).__name__}")
+        for c in wanted:
+            values[c].append(record.get(c))
+    n = len(values[wanted[0]])
+    out = {}
+    for c in wanted:
+        if c in numbers:
+            out[c] = pa.array(_python_numbers(values[c], path, c, first), pa.float64())
+        else:
+            out[c] = pa.array([to_label(v) for v in values[c]], pa.string())
+    return out, n
+
+
+_JSONL_BREAK = re.compile(rb"\r\n|\r|\n")
+
+
+def _python_numbers(values: list, path: str, name: str, first: int) -> np.ndarray:
+    """``values`` as the in-memory readers read them (:func:`pairboot.io.to_number`),
+    the first bad one an error naming its row."""
+    out = np.empty(len(values), dtype=np.float64)
+    for i, v in enumerate(values):
+        if v is None:
+            raise _row(path, name, first, i, "no value (a missing score is an error, never "
+                       "dropped)")
+        out[i], problem = to_number(v)
+        if problem is not None and isinstance(v, str) and v.strip() == name:
+            raise _row(path, name, first, i, f"{v!r} is the column's name: the header "
+                       "repeated, as when files are concatenated? Remove that line")
+        if problem is not None:
+            raise _row(path, name, first, i, problem)
+    return out
+
+
+def _parquet(path, wanted, numbers, texts, delimiter):
     import pyarrow as pa  # noqa: PLC0415
     from pyarrow import parquet as pq  # noqa: PLC0415
 
@@ -192,8 +395,15 @@ def _parquet(path, wanted, text_columns, chunk_rows, delimiter):
         pf = pq.ParquetFile(path)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
-    _missing_column(path, pf.schema_arrow.names, wanted)
-    yield from pf.iter_batches(batch_size=chunk_rows, columns=wanted)
+    names = pf.schema_arrow.names
+    check_header(names, path, "the schema")
+    _missing_column(path, names, wanted)
+    rows = 0
+    for batch in pf.iter_batches(batch_size=1 << 16, columns=wanted):
+        out = {c: batch.column(c) for c in texts}
+        out.update({c: _numbers(batch.column(c), path, c, rows) for c in numbers})
+        rows += batch.num_rows
+        yield from _batches(out, wanted)
 
 
 def _arrow_message(exc: Exception) -> str:
@@ -204,7 +414,16 @@ def _row(path: str, column: str, first: int, i: int, what: str) -> InputError:
     return InputError(f"{path}: data row {first + i + 1}, column {column!r}: {what}")
 
 
-def _numbers(col, path: str, name: str, first: int) -> np.ndarray:
+class _Inexact(Exception):
+    """A float column with a value beyond 2**53: perhaps an integer that pyarrow rounded
+    (the text, or Python's ``json``, decides)."""
+
+
+def _numbers(col, path: str, name: str, first: int, *, exact: bool = False):
+    """A column as float64 (an Arrow array), every value checked: missing, not a number,
+    not finite, or an integer beyond 2**53 (:mod:`pairboot.precision`) is an error
+    naming the row.  ``exact``: a float beyond 2**53 raises :class:`_Inexact` (pyarrow
+    may have rounded an integer of the text to it)."""
     import pyarrow as pa  # noqa: PLC0415
     import pyarrow.compute as pc  # noqa: PLC0415
 
@@ -214,18 +433,25 @@ def _numbers(col, path: str, name: str, first: int) -> np.ndarray:
     if pa.types.is_boolean(col.type):
         col = pc.cast(col, pa.int8())
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type)):
-        out = np.empty(len(col), dtype=np.float64)
-        for i, v in enumerate(col.to_pylist()):  # the in-memory readers' rule, to_number
-            out[i], problem = to_number(v)
-            if problem is not None:
-                raise _row(path, name, first, i, problem)
-        return out
+        return pa.array(_python_numbers(col.to_pylist(), path, name, first), pa.float64())
+    if pa.types.is_integer(col.type):
+        ints = np.asarray(col)
+        big = np.flatnonzero((ints > EXACT_INTEGERS) | (ints < -EXACT_INTEGERS)
+                             if ints.dtype.kind == "i" else ints > EXACT_INTEGERS)
+        if len(big):
+            i = int(big[0])
+            raise _row(path, name, first, i, integer_problem(int(ints[i])))
     arr = np.asarray(pc.cast(col, pa.float64()), dtype=np.float64)
     bad = ~np.isfinite(arr)
+    if exact and bad.any() and pa.types.is_floating(col.type):
+        raise _Inexact  # (a number pyarrow overflowed: the in-memory reader's message)
     if bad.any():
         i = int(np.argmax(bad))
         raise _row(path, name, first, i, f"{arr[i]} is not a finite number")
-    return arr
+    if exact and pa.types.is_floating(col.type) and len(arr) and \
+            float(np.abs(arr).max()) >= EXACT_INTEGERS:
+        raise _Inexact
+    return pa.array(arr, pa.float64())
 
 
 def _text_array(col, path: str, name: str, first: int):

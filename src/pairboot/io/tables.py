@@ -23,7 +23,6 @@ from __future__ import annotations
 import array
 import csv
 import difflib
-import gzip
 import io
 import itertools
 import json
@@ -36,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError
-from pairboot.io import arrow
+from pairboot.io import arrow, guards
 
 FORMATS = {
     ".csv": "csv",
@@ -135,7 +134,8 @@ def read_table(
     """Read a CSV, TSV, JSON Lines or Parquet file (``"-"``: standard input) into a Table.
 
     Raises :class:`~pairboot.errors.InputError` naming the file when it is missing, a
-    directory, unreadable, empty, binary, not UTF-8, or malformed (with the line).
+    directory, unreadable, empty, binary, not UTF-8, or malformed (with the line: also
+    a CSV or TSV header repeated further down, as when files are concatenated).
     Parquet needs the optional pyarrow (``pip install "pairboot[parquet]"``).
 
     ``progress``, if given, is called as ``progress(rows)`` with the number of data rows
@@ -182,11 +182,11 @@ def _read_table(name: str, progress: Callable[[int], None] | None) -> Table:
         data = _read_bytes(name)
         stem, ext = os.path.splitext(name.lower())
         if ext == ".gz":
-            data = _gunzip(data, display)
+            data = guards.gunzip(data, display)
             ext = os.path.splitext(stem)[1]
         fmt = FORMATS.get(ext)
     if data.startswith(b"\x1f\x8b"):  # gzip without a .gz extension (or on stdin)
-        data = _gunzip(data, display)
+        data = guards.gunzip(data, display)
     if fmt is None:
         fmt = _sniff(data)
     if fmt == "parquet":
@@ -203,9 +203,17 @@ def _read_table(name: str, progress: Callable[[int], None] | None) -> Table:
         fmt = "json" if text.lstrip().startswith("[") else "jsonl"
     if fmt == "json":
         return _read_json_array(text, display)
-    if fmt == "jsonl":
-        return (_arrow_table(arrow.read_jsonl(data), display, fmt)
-                or _read_jsonl(text, display, progress))
+    if fmt == "jsonl":  # (the depth checked before a parser can crash on it)
+        checked = []
+
+        def check(lines: bytes, spans) -> None:
+            guards.check_json_lines(lines, display, spans=spans)
+            checked.append(True)
+
+        table = _arrow_table(arrow.read_jsonl(data, check), display, fmt)
+        if table is None and not checked:
+            guards.check_json_lines(data, display)
+        return table or _read_jsonl(text, display, progress)
     return _read_delimited(text, display, delimiter, fmt, progress)
 
 
@@ -217,7 +225,7 @@ def _arrow_table(parsed: arrow.Parsed | None, display: str, fmt: str) -> Table |
         return None
     header, arrays, lines = parsed
     try:
-        _check_header(header, display)
+        check_header(header, display)
     except InputError:
         return None
     columns = arrow.ArrowColumns(dict(zip(header, arrays)))
@@ -234,13 +242,6 @@ def _read_bytes(name: str) -> bytes:
             return f.read()
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-
-
-def _gunzip(data: bytes, display: str) -> bytes:
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError) as exc:
-        raise InputError(f"{display}: not a readable gzip file ({exc})") from None
 
 
 def _sniff(data: bytes) -> str:
@@ -370,6 +371,7 @@ def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str,
                     continue  # a blank line is not a row ('""': a row of one empty field)
                 if header is None:
                     header, header_line = [h.strip() for h in record], start
+                    raw_header = record
                     fields = [[] for _ in header]
                     continue
                 if len(record) != len(header):
@@ -387,9 +389,10 @@ def _read_delimited_rows(text: str, display: str, delimiter: str, fmt: str,
         ) from None
     if header is None:  # only blank lines (normally caught by _decode)
         raise InputError(f"{display}: the file is empty")
-    _check_header(header, display)
+    check_header(header, display)
     if not lines:
         raise InputError(f"{display}: has a header (line {header_line}) but no data rows")
+    _check_repeated_header(fields, header, raw_header, lines, header_line, display)
     columns = dict(zip(header, fields))
     return Table(display, columns, len(lines), fmt, np.frombuffer(lines, dtype=np.int64))
 
@@ -402,14 +405,64 @@ def _delimiter_hint(header: list[str], delimiter: str) -> str:
     return ""
 
 
-def _check_header(header: Sequence[str], display: str) -> None:
+def _check_repeated_header(fields: list[list[str]], header: list[str], raw: list[str],
+                           lines, header_line: int, display: str) -> None:
+    """Refuse a data row that is the header again (two files concatenated): read as
+    data it would only show up later as a value that is "not a number".  The first
+    column is searched in C (``list.index``), the rows it finds compared whole."""
+    column = fields[0]
+    for name in dict.fromkeys((header[0], raw[0])):
+        start = 0
+        while True:
+            try:
+                i = column.index(name, start)
+            except ValueError:
+                break
+            if all(values[i].strip() == h for values, h in zip(fields, header)):
+                raise InputError(
+                    f"{display}, line {lines[i]} repeats the header (line {header_line}), "
+                    "as when files are concatenated: remove that line, or give the files "
+                    "separately"
+                )
+            start = i + 1
+
+
+PANDAS_INDEX_HINT = ("pandas' to_csv() writes the row index as a first column without a "
+                     "name unless given index=False ('Unnamed: 0' once read back and "
+                     "written again), and R's write.csv() unless row.names=FALSE")
+"""Why a table may start with a column of row numbers that no one named."""
+
+
+def is_index_column(table: Table, name: str) -> bool:
+    """Whether column ``name`` looks like a row index that pandas (or R) wrote: named
+    ``""`` or ``Unnamed: N``, or first and unnamed, holding 0, 1, 2, ... (or 1, 2, ...)
+    row by row."""
+    if not (name == "" or re.fullmatch(r"Unnamed: \d+", name)):
+        return False
+    values = table.columns[name]
+    if not len(values):
+        return False
+    start = str(values[0]).strip()
+    if start not in ("0", "1"):
+        return False
+    first = int(start)
+    return all(str(v).strip() == str(first + k) for k, v in enumerate(values))
+
+
+def check_header(header: Sequence[str], display: str, what: str = "the header") -> None:
+    """Refuse a column without a name, or a name given to two columns (``what`` names
+    them: the header of a CSV file, the schema of a Parquet file), whether the run
+    reads those columns or not, in memory and in chunks alike."""
     seen: dict[str, int] = {}
     for j, h in enumerate(header, 1):
         if not h:
-            raise InputError(f"{display}: column {j} of the header has no name")
+            raise InputError(
+                f"{display}: column {j} of {what} has no name"
+                + (f": a row index? {PANDAS_INDEX_HINT}" if j == 1 else "")
+            )
         if h in seen:
             raise InputError(
-                f"{display}: the header names column {h!r} twice (columns {seen[h]} and {j})"
+                f"{display}: {what} names column {h!r} twice (columns {seen[h]} and {j})"
             )
         seen[h] = j
 
@@ -434,15 +487,20 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return record
 
 
-def _loads(text: str, display: str, where) -> object:
-    """json.loads with duplicate keys refused; ``where(exc)`` says where, for messages."""
+def _loads(text: str, display: str, where, first_line: int = 1) -> object:
+    """json.loads with duplicate keys refused; ``where(exc)`` says where, for messages
+    (``text`` starts on line ``first_line``)."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return guards.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(f"{display}, {where(exc)}: not valid JSON ({exc.msg})") from None
-    except _DuplicateKey as exc:
+    except RecursionError:  # (a JSON array: its lines are not checked beforehand)
+        raise guards.too_deep(text, display, first_line) from None
+    except (_DuplicateKey, ValueError) as exc:
         place = where(None)
-        raise InputError(f"{display}{', ' + place if place else ''}: {exc}") from None
+        what = (str(exc) if isinstance(exc, _DuplicateKey) else
+                f"not valid JSON ({guards.json_value_problem(exc)})")
+        raise InputError(f"{display}{', ' + place if place else ''}: {what}") from None
 
 
 def _read_jsonl(text: str, display: str,
@@ -456,7 +514,8 @@ def _read_jsonl(text: str, display: str,
         for number, line in batch:
             if not line.strip():
                 continue
-            record = _loads(line, display, lambda exc, number=number: f"line {number}")
+            record = _loads(line, display, lambda exc, number=number: f"line {number}",
+                            number)
             if not isinstance(record, dict):
                 raise InputError(
                     f"{display}, line {number}: expected a JSON object per line, "
@@ -524,11 +583,11 @@ def _read_parquet(data: bytes, display: str) -> Table:
         raise ImportError(
             f'{display}: reading Parquet needs pyarrow: pip install "pairboot[parquet]"'
         ) from None
-    try:
-        table = pq.read_table(pa.BufferReader(data))
+    try:  # (a ParquetFile reads two columns of one name; read_table would not say which)
+        table = pq.ParquetFile(pa.BufferReader(data)).read()
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InputError(f"{display}: not a readable Parquet file ({exc})") from None
-    _check_header(table.column_names, display)
+    check_header(table.column_names, display, "the schema")
     if table.num_rows == 0:
         raise InputError(f"{display}: the Parquet file has no rows")
     columns = arrow.ArrowColumns({name: table.column(name) for name in table.column_names})

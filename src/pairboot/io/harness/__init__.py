@@ -17,6 +17,7 @@ its format) and ``read(path, **options) -> Scores``.  A bad log raises
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import os
@@ -198,14 +199,47 @@ class Joined:
     """Every system's items x runs table, when every read kept them."""
 
 
-def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
+def _common_items(reads: Sequence[Scores]) -> list[Scores]:
+    """``reads`` cut to the ids every one holds (in the first's order), the first's
+    notes saying how many items each lost."""
+    held = set(reads[0].ids.tolist())
+    for r in reads[1:]:
+        held &= set(r.ids.tolist())
+    if not held:
+        raise InputError(f"no item is in every log ({', '.join(r.path for r in reads)}): "
+                         "there are no items to compare", param="common_items")
+    out = []
+    for r in reads:
+        rows = np.array([i for i, v in enumerate(r.ids.tolist()) if v in held], dtype=np.intp)
+
+        def cut(values, rows=rows):
+            return None if values is None else np.asarray(values)[rows]
+
+        out.append(dataclasses.replace(
+            r, ids=r.ids[rows], systems={k: cut(v) for k, v in r.systems.items()},
+            groups=cut(r.groups), strata=cut(r.strata),
+            runs=None if r.runs is None else {k: cut(v) for k, v in r.runs.items()}))
+    lost = [f"{len(r.ids) - len(held):,} of the {len(r.ids):,} items of {r.path}"
+            for r in reads]
+    note = (f"compared on the {len(held):,} items that every log scores (`common_items`): "
+            f"dropped {', '.join(lost[:-1])} and {lost[-1]}; the items a system did not "
+            "score may be the hard ones, so the comparison can favour it")
+    out[0] = dataclasses.replace(out[0], notes=(*out[0].notes, note))
+    return out
+
+
+def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
+         common_items: bool = False) -> Joined:
     """The systems of ``reads`` on the items they all score, in the first read's order.
 
     Every read must hold the same ids (a clear error says how many differ and shows
-    some); the metric and statistics must agree; systems are named by ``names`` (one
-    per system, in order) or by their reads, with the file's stem added when two
-    reads name a system alike.
+    some), unless ``common_items``: then the items are the ids every read holds, and a
+    note says how many each read lost.  The metric and statistics must agree; systems
+    are named by ``names`` (one per system, in order) or by their reads, with the
+    file's stem added when two reads name a system alike.
     """
+    if common_items:
+        reads = _common_items(reads)
     first = reads[0]
     base = {v: i for i, v in enumerate(first.ids.tolist())}
     for r in reads[1:]:
@@ -219,7 +253,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
             shown = ", ".join(repr(v) for v in (only_a[:2] + only_b[:2]))
             raise InputError(
                 f"{first.path} and {r.path} do not score the same items: {len(only_a):,} "
-                f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown})")
+                f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown}); "
+                "`common_items` compares on the items both score, saying how many each "
+                "lost")
     raw_names, values, tables = [], [], []
     for r in reads:
         order = None if r is first else np.array([base[v] for v in r.ids.tolist()])
@@ -234,10 +270,17 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None) -> Joined:
             if r.runs is not None and name in r.runs:
                 t = np.asarray(r.runs[name], dtype=np.float64)
                 tables.append(t if inverse is None else t[inverse])
-    if names is None:
+    if names is None:  # (a name two reads share gets its file's name, or path, added)
         plain = [n for n, _ in raw_names]
-        names = [n if plain.count(n) == 1 else f"{n} ({os.path.basename(p)})"
-                 for n, p in raw_names]
+        for shown in (os.path.basename, str):
+            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})" for n, p in raw_names]
+            if len(set(names)) == len(names):
+                break
+        else:
+            twice = next(n for n in names if names.count(n) > 1)
+            raise InputError(f"two systems read are both {twice!r}: one log given twice? "
+                             "Give each log once, or `names` to tell them apart",
+                             param="names")
     names = tuple(str(n) for n in names)
     if len(names) != len(values) or len(set(names)) != len(names):
         raise InputError(f"the logs hold {len(values)} systems; name each once "

@@ -27,6 +27,7 @@ from collections import Counter
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores, score_number
 
 NAME = "comet"
@@ -134,6 +135,11 @@ def _load_json(path: str):
         raise InputError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
+    except RecursionError:
+        with open(path, "rb") as f:
+            raise too_deep(f.read(), path) from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not valid JSON ({json_value_problem(exc)})") from None
 
 
 def _from_compare(path: str, data: dict, notes: list) -> dict:

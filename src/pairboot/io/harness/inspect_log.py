@@ -27,7 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
+from pairboot.labels import shown
 
 NAME = "inspect"
 OPTIONS = ("score", "group", "stratum", "missing", "epochs")
@@ -86,7 +88,7 @@ def detect(path) -> bool:
         with open(path, encoding="utf-8-sig") as f:
             data = json.load(f)
         return _looks_like_log(data)
-    except (OSError, ValueError, zipfile.BadZipFile, zlib.error, EOFError):
+    except (OSError, ValueError, RecursionError, zipfile.BadZipFile, zlib.error, EOFError):
         return False
 
 
@@ -138,6 +140,11 @@ def _parse(path: str, text: bytes | str, where: str = ""):
         cut = " (the file ends early: truncated?)" if exc.pos >= len(text.rstrip()) else ""
         raise InputError(f"{path}: {where}malformed JSON at line {exc.lineno}, column "
                          f"{exc.colno}: {exc.msg}{cut}") from None
+    except RecursionError:
+        raise too_deep(text, f"{path}: {where}".rstrip(": ")) from None
+    except ValueError as exc:
+        raise InputError(f"{path}: {where}malformed JSON ({json_value_problem(exc)})"
+                         ) from None
 
 
 def _load_json(path: str) -> _Log:
@@ -206,20 +213,20 @@ def _epoch(path: str, place: str, raw) -> _Epoch:
         raise InputError(f"{path}: {place}: not an Inspect sample (no 'id')")
     sid = raw["id"]
     if not isinstance(sid, int | str) or isinstance(sid, bool):
-        raise InputError(f"{path}: {place}: sample id {sid!r} is neither a number nor text")
+        raise InputError(f"{path}: {place}: sample id {shown(sid)} is neither a number nor text")
     epoch = raw.get("epoch", 1)
     if not isinstance(epoch, int) or isinstance(epoch, bool):
-        raise InputError(f"{path}: {place}: sample {sid!r} has epoch {epoch!r}, not a number")
+        raise InputError(f"{path}: {place}: sample {shown(sid)} has epoch {epoch!r}, not a number")
     scores = raw.get("scores")
     if scores is None and isinstance(raw.get("score"), dict):  # log format version 1
         scores = {"score": raw["score"]}
     if scores is None:
         scores = {}
     if not isinstance(scores, dict):
-        raise InputError(f"{path}: {place}: sample {sid!r}: 'scores' is not an object")
+        raise InputError(f"{path}: {place}: sample {shown(sid)}: 'scores' is not an object")
     metadata = raw.get("metadata") or {}
     if not isinstance(metadata, dict):
-        raise InputError(f"{path}: {place}: sample {sid!r}: 'metadata' is not an object")
+        raise InputError(f"{path}: {place}: sample {shown(sid)}: 'metadata' is not an object")
     # Inspect's own order (sort_samples): text ids as they are, numbers zero-padded
     key = (sid,) if isinstance(sid, str) else (str(sid).zfill(20),)
     return _Epoch(str(sid), key, epoch, scores, metadata, raw.get("error") is not None,

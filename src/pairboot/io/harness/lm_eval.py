@@ -29,7 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
+from pairboot.labels import shown
 
 __all__ = ["NAME", "OPTIONS", "detect", "read", "common_tasks", "TaskList", "span_counts"]
 
@@ -87,7 +89,7 @@ def _first_record(path: str) -> dict | None:
         with open(path, encoding="utf-8") as f:
             line = f.readline()
         record = json.loads(line)
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     return record if isinstance(record, dict) else None
 
@@ -162,7 +164,7 @@ def _results(samples: str, time: str) -> tuple[dict | None, str | None, str | No
     try:
         with open(where, encoding="utf-8") as f:
             data = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         return None, None, f"{where}: not read ({type(exc).__name__}); the run is unnamed"
     if not isinstance(data, dict):
         return None, None, f"{where}: not a results object; the run is unnamed"
@@ -243,7 +245,12 @@ def _rows(path: str) -> _Rows:
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            raise too_deep(line, path, number) from None
         except ValueError as exc:
+            if not isinstance(exc, json.JSONDecodeError):
+                raise InputError(f"{path}: line {number}: not JSON "
+                                 f"({json_value_problem(exc)})") from None
             if number == len(all_lines):
                 raise InputError(f"{path}: line {number}: truncated (the file ends inside "
                                  "a record)") from None
@@ -361,7 +368,7 @@ def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list,
             continue
         key = str(doc)
         if key in where:
-            raise InputError(f"{rows.path}: line {line}: doc_id {doc!r} again (first on line "
+            raise InputError(f"{rows.path}: line {line}: doc_id {shown(doc)} again (first on line "
                              f"{where[key]}) for filter {filter_!r}")
         where[key] = line
         if metric not in fields:

@@ -8,7 +8,8 @@ A file (CSV, TSV, JSON Lines, Parquet, a JSON array) is read by
   scores, and the system is named by the file's stem;
 - wide: ``system`` names columns, one per system, in one table;
 - long: ``system_column`` names the column saying which system a row is of (one row per
-  system and item); each system's rows are aligned on the id.
+  system and item); each system's rows are aligned on the id.  ``system`` then picks
+  systems out of that column, in its order (the notes say which rows are left).
 
 ``correct="pred=answer"`` scores 1 where column ``pred`` equals column ``answer`` and 0
 elsewhere; ``correct="grade=A"`` compares with the value ``A``.  The right-hand side is
@@ -37,6 +38,7 @@ from pairboot.io.columns import (
     stats_columns,
 )
 from pairboot.io.harness import Scores
+from pairboot.labels import shown
 from pairboot.metrics.names import builtin_metrics, builtin_stats
 
 NAME = "table"
@@ -84,7 +86,8 @@ def read_table_scores(obj, *, id: str | None = None, score=None, system=None,
         statistics (comma-separated or a list).
     system : str or sequence of str, optional
         The wide layout: one column per system.  With ``correct``, each is compared with
-        ``correct`` (a column or a value).
+        ``correct`` (a column or a value).  With ``system_column``: the systems to read
+        out of that column, in this order (default all, in the file's order).
     system_column : str, optional
         The long layout: the column naming each row's system.
     group, stratum : str, optional
@@ -97,13 +100,11 @@ def read_table_scores(obj, *, id: str | None = None, score=None, system=None,
     table, stem = _as_table(obj)
     columns = _names(score, "score")
     systems = _names(system, "system")
-    if systems and system_column is not None:
-        raise InputError("give `system` (a column per system) or `system_column` (a row "
-                         "per system and item), not both", param="system")
+    long = system_column is not None
     if correct is not None and columns:
         raise InputError("give `score` or `correct`, not both: `correct` makes the score",
                          param="correct")
-    if systems and columns:
+    if systems and columns and not long:
         raise InputError("with `system` the systems' columns hold the scores: drop `score`",
                          param="score")
     if null is not None and null not in NULLS:
@@ -115,21 +116,21 @@ def read_table_scores(obj, *, id: str | None = None, score=None, system=None,
     null = null or "refuse"
     notes: list[str] = []
     if correct is not None:
-        left, right = _split_correct(table, correct, bool(systems))
+        left, right = _split_correct(table, correct, bool(systems) and not long)
         columns = None
     else:
         left = right = None
-        if not systems and not columns:
+        if (long or not systems) and not columns:
             if "score" not in table.columns:
                 raise InputError(f"{table.path}: no column 'score': give `score` (the score "
                                  f"column) or `correct` (columns: {table.describe_columns()})",
                                  param="score")
             columns = ["score"]
-    table.check_columns([id, system_column, group, stratum, *(columns or ()), *systems,
-                         left])
-    if system_column is not None:
+    table.check_columns([id, system_column, group, stratum, *(columns or ()),
+                         *(() if long else systems), left])
+    if long:
         ids, values, groups, strata = _long(table, system_column, id, columns, left, right,
-                                            null, group, stratum, notes)
+                                            null, group, stratum, notes, systems)
     else:
         ids, where = _ids(table, id)
         notes.append(f"{table.path}: ids {where}")
@@ -344,13 +345,24 @@ def _labels(table: Table, column: str | None, what: str, rows: np.ndarray | None
 
 
 def _long(table: Table, system_column: str, id: str | None, columns, left, right, null,
-          group, stratum, notes):
-    """The long layout: a row per system and item, each system aligned on the ids."""
+          group, stratum, notes, chosen=()):
+    """The long layout: a row per system and item, each system aligned on the ids;
+    ``chosen``: the systems to read, in this order (default all, in file order)."""
     names = list(label_column(table, system_column))
     if None in names:
         i = names.index(None)
         raise InputError(f"{table.path}: {table.where(i)}: column {system_column!r}: "
                          "missing system name")
+    if chosen:
+        held = list(dict.fromkeys(names))
+        absent = [s for s in chosen if s not in held]
+        if absent:
+            raise InputError(f"{table.path}: column {system_column!r} names no system "
+                             f"{absent[0]!r}; it holds {show_values(held)}", param="system")
+        if len(chosen) < len(held):
+            notes.append(f"{table.path}: {len(chosen)} of the {len(held)} systems in column "
+                         f"{system_column!r} read ({', '.join(chosen)}): the rows of "
+                         f"{', '.join(s for s in held if s not in chosen)} are not")
     if id is None:
         id = next((c for c in table.columns if c.strip().lower() in ID_HINTS), None)
         if id is None:
@@ -359,15 +371,18 @@ def _long(table: Table, system_column: str, id: str | None, columns, left, right
                              param="id")
     ids = list(label_column(table, id))
     rows_of: dict[str, dict[str, int]] = {}
+    wanted = set(chosen)
     for i, (name, item) in enumerate(zip(names, ids)):
+        if wanted and name not in wanted:
+            continue  # (another system's row: not read)
         if item is None:
             raise InputError(f"{table.path}: {table.where(i)}: column {id!r}: missing id")
         mine = rows_of.setdefault(name, {})
         if item in mine:
-            raise InputError(f"{table.path}: column {id!r}: system {name!r} has id {item!r} "
+            raise InputError(f"{table.path}: column {id!r}: system {name!r} has id {shown(item)} "
                              f"twice ({table.where(mine[item])} and {table.where(i)})")
         mine[item] = i
-    systems = list(rows_of)
+    systems = list(chosen) if chosen else list(rows_of)
     first = rows_of[systems[0]]
     order = list(first)
     for name in systems[1:]:
@@ -395,7 +410,8 @@ def _long(table: Table, system_column: str, id: str | None, columns, left, right
             if differ:
                 k = differ[0]
                 raise InputError(
-                    f"{table.path}: column {column!r}: id {order[k]!r} is {what} "
-                    f"{per[0][k]!r} for system {systems[0]!r} but {other[k]!r} for {name!r}")
+                    f"{table.path}: column {column!r}: id {shown(order[k])} is {what} "
+                    f"{shown(per[0][k])} for system {systems[0]!r} but {shown(other[k])} for "
+                    f"{name!r}")
         labels.append(per[0])
     return order, values, labels[0], labels[1]

@@ -23,6 +23,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.io.columns import to_number
+from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
 
 NAME = "trec"
@@ -89,7 +90,7 @@ def detect(path) -> bool:
     if lines[0].lstrip().startswith("{"):
         try:
             records = [json.loads(line) for line in lines]
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         return all(isinstance(r, dict) and set(r) == _JSON_KEYS for r in records)
     trec = ir = False
@@ -258,8 +259,11 @@ def _json_rows(path: str, numbered: list[tuple[int, str]]) -> list:
     for n, line in numbered:
         try:
             record = json.loads(line)
+        except RecursionError:
+            raise too_deep(line, path, n) from None
         except ValueError as exc:
-            raise InputError(f"{path}: line {n}: not valid JSON ({exc})") from None
+            raise InputError(f"{path}: line {n}: not valid JSON ({json_value_problem(exc)})"
+                             ) from None
         if not isinstance(record, dict) or not _JSON_KEYS <= set(record):
             raise InputError(f"{path}: line {n}: expected an ir_measures record with "
                              f"'query_id', 'measure' and 'value'")

@@ -1,6 +1,6 @@
 """WMT segment scores: the metrics task's score TSVs and the MQM average-score files.
 
-Both shapes hold many systems in one file, one row per system and segment:
+Each shape holds many systems in one file, one row per system and segment:
 
 - the metrics task's segment-level TSV (``metric lp testset ref system docid seg_no
   score``, tab-separated, no header, e.g. ``chrF.seg.score``).  An item is a segment,
@@ -12,6 +12,12 @@ Both shapes hold many systems in one file, one row per system and segment:
   seg_id`` header, whitespace-separated).  An item is ``seg_id`` (the global segment
   number); ``group="doc"`` needs ``docs``, the WMT details file that maps it to a
   document (``global_seg_no testset lp docid seg_no_in_doc``).
+- the news task's human evaluation, direct assessment: ``ad-seg-scores-*.csv`` (a ``SYS
+  SID RAW.SCR Z.SCR N`` header, whitespace-separated: a segment's mean raw score, 0-100,
+  and mean z-score over its ``N`` ratings).  An item is ``SID`` (``<docid>_<k>``, so
+  ``group="doc"`` needs nothing more); ``score`` picks ``z`` or ``raw``.  Each system
+  was rated on a sample of the segments, so two systems share only some: compare them
+  on those with ``unrated="drop"``.
 
 A segment some compared system did not score (the literal ``None`` of MQM files, or no
 row at all) is refused, naming it, unless ``unrated="drop"``: then it is left out for
@@ -34,6 +40,9 @@ OPTIONS = ("score", "group", "system", "lp", "testset", "ref", "unrated", "docs"
 
 _TSV = ("metric", "lp", "testset", "ref", "system", "docid", "seg_no", "score")
 _MQM_HEADER = ["system", "mqm_avg_score", "seg_id"]
+_DA_HEADER = ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]
+_DA_SCORES = {"z": 3, "raw": 2}
+"""A DA file's scores by the name ``score`` gives (its column names work too)."""
 _LP = re.compile(r"^[a-z]{2,3}-[a-z]{2,3}$")
 _UNRATED = "None"
 _CHOICES = (("metric", "score"), ("lp", "lp"), ("testset", "testset"), ("ref", "ref"))
@@ -72,7 +81,7 @@ def detect(path: str) -> bool:
     lines = _head(path)[:20]
     if not lines:
         return False
-    if lines[0].split() == _MQM_HEADER:
+    if lines[0].split() in (_MQM_HEADER, _DA_HEADER):
         return True
     return all(_tsv_row(line) for line in lines)
 
@@ -110,8 +119,12 @@ def _read_tsv(path: str) -> tuple[list, int]:
                 continue
             parts = line.split("\t")
             if len(parts) != len(_TSV):
+                known = "" if rows else (
+                    "; the wmt reader reads metrics-task TSVs, MQM average-score files "
+                    f"(header {' '.join(_MQM_HEADER)}) and DA segment scores (header "
+                    f"{' '.join(_DA_HEADER)})")
                 raise InputError(f"{path}: line {n}: {len(parts)} tab-separated fields, "
-                                 f"expected {len(_TSV)} ({' '.join(_TSV)})")
+                                 f"expected {len(_TSV)} ({' '.join(_TSV)}){known}")
             if not parts[6].strip().isdigit():
                 raise InputError(f"{path}: line {n}: seg_no {parts[6]!r} is not a "
                                  "segment number")
@@ -200,7 +213,9 @@ def _paired(path: str, scores: dict, names: list, order: dict, unrated: str, lab
                      f"(`unrated='drop'`): not scored by every compared system (unscored "
                      f"per system: {per})")
     if not keep:
-        raise InputError(f"{path}: no segment is scored by every system compared")
+        raise InputError(f"{path}: no segment is scored by every system compared"
+                         + ("" if len(names) == 2 else "; compare fewer (`system`)"),
+                         param="system")
     return keep
 
 
@@ -314,20 +329,85 @@ def _from_mqm(path: str, options: dict) -> Scores:
                   score="mqm_avg_score", groups=groups, notes=tuple(notes))
 
 
+def _da_score(path: str, score) -> tuple[int, str]:
+    """The DA file's column that ``score`` picks (its index, its name)."""
+    names = ", ".join(f"'{k}' ({_DA_HEADER[j]})" for k, j in _DA_SCORES.items())
+    if score is None:
+        raise InputError(
+            f"{path} is a WMT DA segment-score file ({' '.join(_DA_HEADER)}: human direct "
+            f"assessments): choose its score with `score`: {names}; WMT ranks systems by "
+            "z", param="score")
+    key = str(score).strip()
+    j = _DA_SCORES.get(key.lower(), _DA_HEADER.index(key) if key in _DA_HEADER[2:4] else None)
+    if j is None:
+        raise InputError(f"{path} is a WMT DA file: its scores are {names}, not {score!r}",
+                         param="score")
+    return j, _DA_HEADER[j]
+
+
+def _from_da(path: str, options: dict) -> Scores:
+    for option in ("lp", "testset", "ref", "docs"):
+        if option in options:
+            raise InputError(f"{path} is a WMT DA file: it has no {option} to choose "
+                             f"(`{option}`)", param=option)
+    column, name = _da_score(path, options.get("score"))
+    records, blank, ratings = [], 0, []
+    with open(path, encoding="utf-8", newline="") as f:
+        for n, line in enumerate(f, 1):
+            parts = line.split()
+            if n == 1:
+                continue  # (the header, checked by read)
+            if not parts:
+                blank += 1
+                continue
+            if len(parts) != len(_DA_HEADER):
+                raise InputError(f"{path}: line {n}: {len(parts)} fields, expected "
+                                 f"{len(_DA_HEADER)} ({' '.join(_DA_HEADER)})")
+            if not parts[4].isdigit():
+                raise InputError(f"{path}: line {n}: N {parts[4]!r} is not a number of "
+                                 "ratings")
+            records.append((n, parts[0], parts[1], parts[column]))
+            ratings.append(int(parts[4]))
+    if not records:
+        raise InputError(f"{path}: no rows after the header")
+    notes = [f"{path}: {len(records):,} rows of WMT DA segment scores read"
+             + (f" ({blank:,} blank lines skipped)" if blank else "")
+             + f"; {name}, each the mean of a segment's N ratings (N = {min(ratings)} to "
+               f"{max(ratings)}, unweighted here)"]
+    scores, order = _tables(path, records, str, "SID")
+    names = _select(path, scores, options.get("system"), notes)
+    items = _paired(path, scores, names, order, options.get("unrated", "error"), "SID",
+                    str, notes)
+    docs = np.array([re.sub(r"_\d+$", "", i) for i in items], dtype=object)
+    notes.append(f"{name} (higher is better): {len(items):,} segments (id SID) in "
+                 f"{len(set(docs.tolist())):,} documents")
+    group = options.get("group")
+    if group is None:
+        notes.append("segments resampled one by one; `group='doc'` resamples documents "
+                     "(SID less its last _k)")
+    systems = {s: np.array([scores[s][i][0] for i in items]) for s in names}
+    return Scores(path=path, format=NAME, ids=np.array(items, dtype=object), systems=systems,
+                  score=name, groups=docs if group == "doc" else None, notes=tuple(notes))
+
+
 def read(path: str, **options) -> Scores:
-    """Read a WMT metrics-task segment-score TSV or an MQM average-score file.
+    """Read a WMT metrics-task segment-score TSV, an MQM average-score file or a DA
+    segment-score file.
 
     ``score``, ``lp``, ``testset``, ``ref``: which metric, language pair, test set and
     reference to read when the TSV holds several (an error lists them); ``system``:
     the systems to compare (a list, or names separated by commas), in that order, by
     default all; ``group="doc"``: documents as groups; ``unrated``: ``"error"``
     (default) or ``"drop"`` for segments not scored by every system compared;
-    ``docs``: an MQM file's WMT details file, for ``group="doc"``.
+    ``docs``: an MQM file's WMT details file, for ``group="doc"``.  A DA file needs
+    ``score``: ``"z"`` or ``"raw"``.
     """
     _group_check(options.get("group"))
     lines = _head(path, 4096)
     if lines and lines[0].split() == _MQM_HEADER:
         return _from_mqm(path, options)
+    if lines and lines[0].split() == _DA_HEADER:
+        return _from_da(path, options)
     if "docs" in options:
         raise InputError(f"{path} is a metrics-task TSV: its rows name their documents, "
                          "`docs` is for MQM files", param="docs")
