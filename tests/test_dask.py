@@ -70,6 +70,21 @@ def test_compare_equals_in_memory_for_any_partitioning(client, frame, npartition
     assert (res.p_value, res.n_items, res.seed) == (ref.p_value, ref.n_items, 3)
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e9])
+def test_real_valued_scores_agree_to_rounding_whatever_their_level(client, frame, offset):
+    """What docs/distributed.md states: every resampled difference within 1e-12 of the
+    bootstrap standard deviation, also when both systems carry a level of 1e9."""
+    x, y = frame["x"] + offset, frame["y"] + offset
+    ref = pairboot.compare(x, y, ids=frame["id"], resampling="poisson", seed=3,
+                           n_resamples=R)
+    data = frame.assign(x=x, y=y)
+    res = pbd.compare(dd.from_pandas(data, npartitions=7), "x", "y", id="id", seed=3,
+                      n_resamples=R, timeout=TIMEOUT)
+    sd = float(np.std(ref.bootstrap_distribution))
+    np.testing.assert_allclose(res.bootstrap_distribution, ref.bootstrap_distribution,
+                               rtol=0, atol=1e-12 * sd)
+
+
 @pytest.mark.parametrize("npartitions", [1, 3, 7])
 def test_groups_and_strata_to_rounding(client, frame, npartitions):
     ref = pairboot.compare(frame["x"], frame["y"], ids=frame["id"], groups=frame["doc"],
@@ -116,6 +131,24 @@ def test_an_id_on_two_rows_of_different_partitions_is_refused(client, frame):
     with pytest.raises(InputError, match="2 id\\(s\\) of column 'id' are on more than one"):
         pbd.compare(dd.from_pandas(doubled, npartitions=3), "a", "b", id="id", seed=1,
                     n_resamples=R, timeout=TIMEOUT)
+
+
+def test_a_bad_value_names_its_partition_row_and_index(client, frame):
+    """A missing score or a text in a partition: the column, the partition, its row
+    there and the row's index label (the global row of a default index)."""
+    n = len(frame)
+    row = n - 7  # in the last partition
+    for bad in (np.nan, "abc"):
+        data = frame.astype({"a": object}) if isinstance(bad, str) else frame.copy()
+        data.loc[row, "a"] = bad
+        ddf = dd.from_pandas(data, npartitions=3)
+        with pytest.raises(InputError) as err:
+            pbd.compare(ddf, "a", "b", id="id", seed=1, n_resamples=R, timeout=TIMEOUT)
+        offset = len(ddf.partitions[:2].compute())  # the rows of the first two
+        message = str(err.value)
+        assert "column 'a'" in message and "partition 2" in message
+        assert f"its row {row - offset}" in message and f"(index {row})" in message
+        assert ("'abc' is not a number" if isinstance(bad, str) else "nan") in message
 
 
 def test_refusals_before_any_partition_is_read(frame):

@@ -116,7 +116,7 @@ def test_integer_statistics_are_bit_identical(data):
 def test_a_family_of_files(data):
     d = data
     c_path = d["folder"] / "sys_c.csv"
-    c = np.round(d["a"] + 0.01, 6)
+    c = np.round(d["a"] + np.random.default_rng(5).normal(0.01, 0.02, len(d["a"])), 6)
     c_path.write_text("id,score\n" + "".join(f"{i},{v}\n" for i, v in zip(d["ids"], c)))
     memory = pairboot.compare_many({"sys_a": d["a"], "sys_b": d["b"], "sys_c": c},
                                    ids=d["ids"], resampling="poisson", seed=2,
@@ -153,7 +153,10 @@ def test_a_bad_family_fails_before_reading(data, monkeypatch):
 
 def _write(folder, name, text):
     path = folder / name
-    path.write_text(textwrap.dedent(text))
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(textwrap.dedent(text))
     return str(path)
 
 
@@ -171,9 +174,14 @@ def test_bad_files_are_named(data, tmp_path):
         # the in-memory readers' rule (io.columns.to_number): float() took '1_000'
         (_write(tmp_path, "under.csv", "id,score\nx,1\ny,1_000\nz,3\n"),
          r"under.csv: data row 2, column 'score': '1_000' is not a number"),
+        (_write(tmp_path, "cat.csv", "id,score\nx,1\nid,score\nz,3\n"),
+         r"cat.csv: data row 2, column 'score': 'score' is the column's name: the header "
+         r"repeated"),
         (_write(tmp_path, "noid.csv", "id,score\nx,1\n ,2\nz,3\n"),
          r"noid.csv: data row 2, column 'id': is blank"),
         (_write(tmp_path, "cols.csv", "key,score\nx,1\n"), r"cols.csv: no column 'id'"),
+        (_write(tmp_path, "utf16.csv", "id,score\nx,1\n".encode("utf-16")),
+         r"utf16.csv: the text is UTF-16; save the file as UTF-8"),
         (_write(tmp_path, "array.json", '[{"id": "x", "score": 1}]'),
          r"a JSON array cannot be read in chunks"),
     ]
@@ -235,6 +243,33 @@ def test_cli_stream(data):
     proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",
                           "--stream", "--method", "bca", "--no-progress")
     assert_one_line_error(proc, "bca")
+
+
+def test_two_files_of_the_same_stem(data, tmp_path):
+    """A's scores as sys_b.csv against sys_b.jsonl: two systems are A and B, whatever
+    their files' names, through the API and the command line (it said "`names` must
+    name the 2 files")."""
+    d = data
+    same_stem = tmp_path / "sys_b.csv"
+    same_stem.write_bytes(open(d["fa"], "rb").read())
+    want = pairboot.compare_files([d["fa"], d["fb"]], id="id", score="score", seed=2,
+                                  n_resamples=R)
+    got = pairboot.compare_files([str(same_stem), d["fb"]], id="id", score="score", seed=2,
+                                 n_resamples=R)
+    _same(got, want, exact=True)
+    proc = run_in_process("compare", same_stem, d["fb"], "--id", "id", "--stream",
+                          "--resamples", R, "--seed", "2", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    with pytest.raises(InputError, match="`names`"):  # a family still needs its names
+        pairboot.compare_files([str(same_stem), d["fb"], d["fa"]], id="id", score="score")
+
+
+def test_stream_refuses_a_file_given_twice_and_standard_input(data):
+    d = data
+    for args, words in (((d["fa"], d["fa"]), "is given twice (as A and as B)"),
+                        (("-", d["fa"]), "not standard input")):
+        proc = run_in_process("compare", *args, "--id", "id", "--stream", "--no-progress")
+        assert_one_line_error(proc, "--stream" if "-" in args else d["fa"], words)
 
 
 @pytest.mark.slow
@@ -313,3 +348,228 @@ def test_cli_scheduler(data, scheduler):
     proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",
                           "--scheduler", scheduler, "--no-progress")
     assert_one_line_error(proc, "--stream")
+
+
+@pytest.mark.slow  # (a fresh Python process, where numba is not loaded yet)
+def test_the_kernel_is_loaded_before_the_first_chunk(tmp_path):
+    """numba's first load of the kernel imports scipy's BLAS, which spins forever under a
+    memory limit once the chunks hold the memory: it is loaded before any is read."""
+    import subprocess
+    import sys
+
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text("id,score\n" + "".join(f"q{i},{i % 3}\n"
+                                                           for i in range(50)))
+    script = """if True:
+        import sys
+        import pairboot.streaming as streaming
+        read = streaming.scan
+        def scan(*args, **kwargs):
+            assert "scipy.linalg" in sys.modules, "the kernel loads after a chunk is read"
+            yield from read(*args, **kwargs)
+        streaming.scan = scan
+        res = streaming.compare_files(["a.csv", "b.csv"], id="id", n_resamples=200, seed=1,
+                                      backend="numba")
+        print(res.estimate)
+    """
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode()
+
+
+def test_cli_stream_keeps_the_notes_of_the_in_memory_run(data, tmp_path):
+    """The notes on the inputs (here: the 'doc' column that looks like a grouping) and
+    the items counted in the layout, as without --stream, in both layouts."""
+    d = data
+    for files in ([d["fa"], d["fb"], "--score", "score"], [d["one"], "--a", "a", "--b", "b"]):
+        common = ("compare", *files, "--id", "id", "--resampling", "poisson", "--seed", "5",
+                  "--resamples", R, "--format", "json", "--no-progress")
+        memory = json.loads(run_in_process(*common).stdout)
+        proc = run_in_process(*common, "--stream")
+        assert proc.returncode == 0, proc.stderr
+        streamed = json.loads(proc.stdout)
+        assert streamed["notes"] == memory["notes"] and memory["notes"]
+        assert any("--group doc" in note for note in streamed["notes"])
+        assert streamed["input"]["layout"].startswith(f"{N:,} items ")
+    # a hint column the first rows cannot read as labels (a blank) gets no note, no error
+    blank = tmp_path / "blank.csv"
+    blank.write_text("id,doc,a,b\n" + "".join(f"q{i},,{i % 2},{(i // 2) % 2}\n"
+                                              for i in range(60)))
+    proc = run_in_process("compare", blank, "--a", "a", "--b", "b", "--id", "id", "--stream",
+                          "--resamples", R, "--format", "json", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["notes"] == []
+
+
+# ------------------------------ files the in-memory readers take, read in chunks (issue 22)
+
+
+def _in_memory(path, a="a", b="b", id="id"):
+    """The in-memory run of a file (pairboot.io, then compare under Poisson weights)."""
+    import pairboot.io as pbio  # noqa: PLC0415
+
+    t = pbio.read_table(path)
+    return pairboot.compare(pbio.numeric_column(t, a), pbio.numeric_column(t, b),
+                            ids=list(pbio.id_column(t, id)), resampling="poisson", seed=4,
+                            n_resamples=R)
+
+
+def _rows(n=300, seed=9):
+    rng = np.random.default_rng(seed)
+    a = np.round(rng.random(n), 3)
+    return [f"q{i}" for i in range(n)], a, np.round(a + rng.normal(0.05, 0.1, n), 3)
+
+
+def _odd_files(folder):
+    """Files that the in-memory readers read and --stream refused: a CSV row and header,
+    and a JSONL line, over 1 MiB; a JSONL column no one reads whose type changes, or
+    that is nested deep (but within the bound); ids of JSON numbers and text mixed."""
+    ids, a, b = _rows()
+    long = "x" * (3 << 20)
+    out = {}
+    rows = [f"{i},{x},{y},{long if k == 7 else 'n'}" for k, (i, x, y) in enumerate(zip(ids, a, b))]
+    out["long_row.csv"] = "id,a,b,note\n" + "\n".join(rows) + "\n"
+    out["long_header.csv"] = (f"id,a,b,{long}\n"
+                              + "".join(f"{i},{x},{y},n\n" for i, x, y in zip(ids, a, b)))
+    out["long_line.jsonl"] = "".join(json.dumps({"id": i, "a": x, "b": y, "note": long if k == 7
+                                                 else "n"}) + "\n"
+                                     for k, (i, x, y) in enumerate(zip(ids, a, b)))
+    out["type_change.jsonl"] = "".join(json.dumps({"id": i, "a": x, "b": y,
+                                                   "x": "t" if k < 150 else [k, {"k": k}]})
+                                       + "\n" for k, (i, x, y) in enumerate(zip(ids, a, b)))
+    out["nested.jsonl"] = "".join(json.dumps({"id": i, "a": x, "b": y}).rstrip("}")
+                                  + ', "x": ' + "[" * 400 + "]" * 400 + "}\n"
+                                  for i, x, y in zip(ids, a, b))
+    out["mixed_ids.jsonl"] = "".join(json.dumps({"id": k if k < 150 else f"q{k}", "a": x,
+                                                 "b": str(y) if k == 5 else y}) + "\n"
+                                     for k, (x, y) in enumerate(zip(a, b)))
+    paths = {}
+    for name, text in out.items():
+        paths[name] = str(folder / name)
+        (folder / name).write_text(text)
+    return paths
+
+
+@pytest.mark.parametrize("block", [None, 300])
+@pytest.mark.parametrize("name", ["long_row.csv", "long_header.csv", "long_line.jsonl",
+                                  "type_change.jsonl", "nested.jsonl", "mixed_ids.jsonl"])
+def test_stream_reads_what_memory_reads(tmp_path, monkeypatch, name, block):
+    """(``block``: blocks of text of 300 bytes, so that blocks read by pyarrow and by
+    Python's json meet in one chunk.)"""
+    from pairboot.io import stream  # noqa: PLC0415
+
+    if block is not None:
+        monkeypatch.setattr(stream, "_BLOCK_BYTES", block)
+    path = _odd_files(tmp_path)[name]
+    streamed = pairboot.compare_files([path], a="a", b="b", id="id", seed=4, n_resamples=R,
+                                      chunk_rows=100)
+    _same(_in_memory(path), streamed)
+
+
+def test_stream_refuses_json_nested_too_deep(tmp_path):
+    """pyarrow's JSON reader crashed (a segmentation fault) on a value nested 30,000
+    deep in a column no one reads; in memory it was an internal error.  Both: one line,
+    exit 2.  (Run in a subprocess: before the fix it killed the process.)"""
+    from helpers import run_cli  # noqa: PLC0415
+
+    ids, a, b = _rows(20)
+    rows = [json.dumps({"id": i, "a": x, "b": y}) for i, x, y in zip(ids, a, b)]
+    rows[5] = rows[5][:-1] + ', "x": ' + "[" * 30_000 + "]" * 30_000 + "}"
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join(rows) + "\n")
+    for stream in (["--stream"], []):
+        proc = run_cli("compare", path, "--a", "a", "--b", "b", "--resamples", "200",
+                       "--seed", "1", *stream)
+        assert_one_line_error(proc, "line 6: JSON nested 30,001 levels deep")
+
+
+def test_stream_same_column_twice_and_a_parquet_column_named_twice(tmp_path):
+    """--a X --b X said "need at least one array to concatenate"; a Parquet schema naming
+    a column twice was an internal error (KeyError) streamed, another message in memory."""
+    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    ids, a, b = _rows(50)
+    path = tmp_path / "s.csv"
+    path.write_text("id,a,b\n" + "".join(f"{i},{x},{y}\n" for i, x, y in zip(ids, a, b)))
+    for stream in (["--stream"], []):
+        assert_one_line_error(run_in_process("compare", path, "--a", "a", "--b", "a", *stream),
+                              "--a and --b are the same column 'a'")
+    with pytest.raises(InputError, match="`a` and `b` are the same column 'a'"):
+        pairboot.compare_files([str(path)], a="a", b="a", seed=1)
+    dup = tmp_path / "dup.parquet"
+    pq.write_table(pa.Table.from_arrays([pa.array(ids), pa.array(a), pa.array(b),
+                                         pa.array(a)], names=["id", "a", "b", "a"]), dup)
+    for cols in (("a", "b"), ("b", "id")):
+        for stream in (["--stream"], []):
+            assert_one_line_error(
+                run_in_process("compare", dup, "--a", cols[0], "--b", cols[1], *stream),
+                f"{dup}: the schema names column 'a' twice (columns 2 and 4)")
+
+
+def test_a_duplicate_within_a_chunk_is_refused_before_the_next(tmp_path, monkeypatch):
+    """A gzip of one id repeated wrote hundreds of MB of keys to disk before the
+    duplicate was reported: a chunk's keys are checked before they are stored."""
+    import gzip  # noqa: PLC0415
+
+    from pairboot import streaming  # noqa: PLC0415
+
+    path = tmp_path / "dups.csv.gz"
+    with gzip.open(path, "wt") as f:
+        f.write("id,a,b\n" + "x,1,0\n" * 5000)
+    written = []
+    real_add = streaming._KeyStore.add
+
+    def add(self, keys):
+        out = real_add(self, keys)
+        written.append(len(keys) if not len(out) else 0)
+        return out
+
+    monkeypatch.setattr(streaming._KeyStore, "add", add)
+    seen = []
+    with pytest.raises(InputError, match=r"duplicate id 'x' \(data rows 1 and 2\)"):
+        pairboot.compare_files([str(path)], a="a", b="b", id="id", seed=1, n_resamples=50,
+                               chunk_rows=500, progress=lambda p, rows: seen.append(rows))
+    assert sum(written) == 0 and seen == []  # (nothing stored, refused in the first chunk)
+
+
+@pytest.mark.parametrize("kind", ["csv", "jsonl", "parquet"])
+def test_stream_refuses_integers_beyond_2_53(tmp_path, kind):
+    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    big = 2**62
+    n = 40
+    path = tmp_path / f"s.{kind}"
+    a = [big + i for i in range(n)]
+    b = [big + i - 1 for i in range(n)]
+    a[0] = 0.5  # (a float column: pyarrow would have rounded the integers silently)
+    if kind == "csv":
+        path.write_text("id,a,b\n" + "".join(f"q{i},{x},{y}\n" for i, (x, y)
+                                             in enumerate(zip(a, b))))
+    elif kind == "jsonl":
+        path.write_text("".join(json.dumps({"id": f"q{i}", "a": x, "b": y}) + "\n"
+                                for i, (x, y) in enumerate(zip(a, b))))
+    else:
+        pq.write_table(pa.table({"id": [f"q{i}" for i in range(n)], "a": pa.array(b),
+                                 "b": pa.array(b)}), path)
+    msg = str(pytest.raises(InputError, pairboot.compare_files, [str(path)], a="a", b="b",
+                            seed=1, n_resamples=50).value)
+    row, value = ("1", big - 1) if kind == "parquet" else ("2", big + 1)
+    assert f"data row {row}, column 'a': {value} is an integer beyond 2**53" in msg, msg
+
+
+def test_stream_ids_that_differ_only_in_normalisation(tmp_path):
+    import unicodedata  # noqa: PLC0415
+
+    fa, fb = tmp_path / "a.csv", tmp_path / "b.csv"
+    names = ["café", "naïve", "q3"]
+    fa.write_text("id,score\n" + "".join(f"{unicodedata.normalize('NFC', v)},1\n"
+                                         for v in names))
+    fb.write_text("id,score\n" + "".join(f"{unicodedata.normalize('NFD', v)},0\n"
+                                         for v in names))
+    for stream in (["--stream"], []):
+        assert_one_line_error(
+            run_in_process("compare", fa, fb, "--id", "id", "--resamples", "50", *stream),
+            "only in Unicode normalisation (NFC in", "U+00E9", "U+0065 U+0301",
+            "unicodedata.normalize('NFC', id)")

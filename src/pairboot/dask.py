@@ -59,20 +59,61 @@ def _check_columns(ddf, wanted: dict[str, list[str]]) -> None:
                                  f"{', '.join(sorted(have)[:10])})", param=param)
 
 
-def _partition(df, spec: dict, n_buckets: int):
+def _where(df, row: int, number: int) -> str:
+    """A row of partition ``number`` as a message names it: its row there, its index."""
+    return f"partition {number}, its row {row} (index {df.index[row]!r})"
+
+
+def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
+    """A system's columns of one partition as float64, (n,) or (n, k); an error naming
+    the column, the partition and the row of the first value that is not a number."""
+    values = np.empty((len(df), len(cols)))
+    for j, col in enumerate(cols):
+        column = df[col]
+        try:
+            values[:, j] = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):  # text: find the first row that is not a number
+            import pandas  # noqa: PLC0415  (Dask's partitions are pandas frames)
+
+            bad = (pandas.to_numeric(column, errors="coerce").isna()
+                   & column.notna()).to_numpy()
+            row = int(np.argmax(bad))
+            raise InputError(
+                f"system {name!r}, column {col!r}, {_where(df, row, number)}: "
+                f"{column.iloc[row]!r} is not a number ({int(bad.sum())} such value(s) in "
+                "this partition)") from None
+        bad = ~np.isfinite(values[:, j])
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise InputError(
+                f"system {name!r}, column {col!r}, {_where(df, row, number)}: a missing or "
+                f"non-finite value ({values[row, j]}; {int(bad.sum())} in this partition)")
+    return values[:, 0] if len(cols) == 1 else values
+
+
+def _partition(df, spec: dict, n_buckets: int, number: int = 0):
     """One partition's part, and (with ``n_buckets``) its id keys sorted into buckets by
-    their top bits, for the check across partitions."""
-    systems = {}
-    for name, cols in spec["systems"].items():
-        values = df[cols].to_numpy(dtype=np.float64, na_value=np.nan)
-        systems[name] = values[:, 0] if len(cols) == 1 else values
+    their top bits, for the check across partitions.  ``number``: the partition's, for
+    messages."""
+    try:
+        return _partition_part(df, spec, n_buckets, number)
+    except InputError as exc:
+        if str(exc).startswith("system ") or "partition" in str(exc):
+            raise
+        raise InputError(f"partition {number} (rows counted within it): {exc}",
+                         param=exc.param) from None
+
+
+def _partition_part(df, spec: dict, n_buckets: int, number: int):
+    systems = {name: _numbers(df, name, cols, number)
+               for name, cols in spec["systems"].items()}
     keys = None
     if spec["id"] is not None:
         try:
             keys = item_keys(df[spec["id"]], len(df), True)
         except InputError as exc:
-            raise InputError(f"`id` (column {spec['id']!r}, in one partition): {exc}",
-                             param="id") from None
+            raise InputError(f"`id` (column {spec['id']!r}), partition {number} (rows "
+                             f"counted within it): {exc}", param="id") from None
     part = part_from_arrays(
         systems, keys=keys,
         groups=None if spec["groups"] is None else df[spec["groups"]],
@@ -138,7 +179,7 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     check = check_ids and id is not None and len(chunks) > 1
     n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
     task = dask.delayed(_partition, nout=2, pure=False)
-    outputs = [task(chunk, spec, n_buckets) for chunk in chunks]
+    outputs = [task(chunk, spec, n_buckets, j) for j, chunk in enumerate(chunks)]
     level = [out[0] for out in outputs]
     while len(level) > 1:
         level = [dask.delayed(_merge, pure=False)(*level[i:i + FAN_IN])

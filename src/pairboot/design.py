@@ -23,7 +23,9 @@ from pairboot.errors import InputError
 from pairboot.intervals import METHODS
 from pairboot.itemkeys import group_keys, item_keys, ordered, take
 from pairboot.labels import group_strata, item_labels
-from pairboot.metrics import Metric, match_statistics, resolve_metric, statistics_for
+from pairboot.metrics import Metric, resolve_metric
+from pairboot.pairing import pair_items
+from pairboot.precision import refuse_inexact_integers
 
 GROUP_WEIGHTINGS = ("items", "groups")
 BACKENDS = ("auto", "numba", "numpy")
@@ -119,14 +121,13 @@ def derived_seed(design: Design, args: Arguments) -> int:
     every platform and Python version.  Any change of those (an item, its order) gives
     another seed; the level and the method do not, so they read the same draws.
     """
-    h = hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
     plan = design.plan
-    for arr, dtype in ((plan.x, "<f8"), (plan.constant, "<f8"), (plan.starts, "<i8"),
-                       (plan.sizes, "<i8"), (design.draw_to_stratum, "<i8"),
-                       (design.weights, "<f8")):
-        arr = np.ascontiguousarray(arr, dtype=dtype)
-        h.update(str(arr.shape).encode())
-        h.update(arr.tobytes())  # (the same bytes; memoryview.cast refuses a 0-size array)
+    if design.seed_hash is not None:
+        h = design.seed_hash.copy()
+    else:
+        h = _hash_arrays(_seed_hasher(), ((plan.x, "<f8"), (plan.constant, "<f8")))
+    _hash_arrays(h, ((plan.starts, "<i8"), (plan.sizes, "<i8"),
+                     (design.draw_to_stratum, "<i8"), (design.weights, "<f8")))
     words = (
         design.metric.name, *design.metric.stats, str(design.k),
         *(design.strata_names or ()), str(design.n_groups), str(args.paired),
@@ -137,15 +138,100 @@ def derived_seed(design: Design, args: Arguments) -> int:
     return int.from_bytes(h.digest(), "little") % 2**32
 
 
+def _seed_hasher():
+    return hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
+
+
+def _hash_arrays(h, arrays):
+    """``h`` updated with every array's shape and little-endian bytes, in order."""
+    for arr, dtype in arrays:
+        arr = np.ascontiguousarray(arr, dtype=dtype)
+        h.update(str(arr.shape).encode())
+        h.update(arr.tobytes())  # (the same bytes; memoryview.cast refuses a 0-size array)
+    return h
+
+
+def relative_scores(metric: Metric, k: int, n_systems: int) -> bool:
+    """Whether a paired design of ``n_systems`` carries the items' scores relative to a
+    reference (:func:`make_relative`): for a mean (a score and a count per unit).
+
+    Summed apart, ``S_b - S_a`` keeps only the digits that the systems' common level
+    leaves (an offset of 1e9, one item scored 1e17 by both); summed as differences, a
+    contrast keeps the precision of the differences themselves.
+    """
+    return bool(metric.mean_like) and k == 2 and n_systems > 1
+
+
+def make_relative(xs: list[np.ndarray]) -> list[np.ndarray]:
+    """Per-item statistics of M systems (``(n, 2)``: score, count) as a reference and
+    differences (new arrays, the counts as given): system 0's column holds the
+    reference ``r``, system j's (j >= 1) a difference ``d_j``, and system j's score is
+    ``r + sum_k C[j, k] d_k`` (:func:`relative_coefficients`).
+
+    Two systems take the midpoint ``r = (a + b) / 2`` and ``d = b - a``: swapped, ``r``
+    is the same and ``d`` its exact negative, so A and B mirror exactly.  More take
+    system 0's score and ``d_j = x_j - x_0``.
+    """
+    out = [np.array(x, dtype=np.float64) for x in xs]
+    with np.errstate(over="ignore", invalid="ignore"):  # (said where the sums are read)
+        if len(xs) == 2:
+            out[0][:, 0] = (xs[0][:, 0] + xs[1][:, 0]) * 0.5
+            out[1][:, 0] = xs[1][:, 0] - xs[0][:, 0]
+            return out
+        for x in out[1:]:
+            x[:, 0] -= xs[0][:, 0]
+    return out
+
+
+def relative_coefficients(n_systems: int) -> np.ndarray:
+    """``C`` (M, M): system j's score is the reference plus ``sum_k C[j, k] d_k``, where
+    ``d_k`` is the difference held in system k's column (column 0 holds none)."""
+    C = np.zeros((n_systems, n_systems))
+    if n_systems == 2:
+        C[0, 1], C[1, 1] = -0.5, 0.5
+    else:
+        C[1:, 1:] = np.eye(n_systems - 1)
+    return C
+
+
+def unit_scores(design: Design, rows: np.ndarray, system: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """A mean's ``(score, count)`` per unit of ``system`` from the plan's ``rows``
+    (logical columns, :meth:`DrawPlan.rows`), relative scores turned back into the
+    system's own (to rounding)."""
+    k = design.k
+    score, count = rows[:, system * k], rows[:, system * k + 1]
+    if design.relative:
+        C = relative_coefficients(design.n_systems)
+        score = rows[:, 0] + sum(C[system, j] * rows[:, j * k]
+                                 for j in np.flatnonzero(C[system]).tolist())
+    return score, count
+
+
+def relative_difference(design: Design, rows: np.ndarray, i: int, j: int) -> np.ndarray:
+    """System j's score minus system i's per unit, from a relative design's ``rows``
+    (logical columns): from the differences held, without the reference's level."""
+    C = relative_coefficients(design.n_systems)
+    c = C[j] - C[i]
+    return sum((c[q] * rows[:, q * design.k] for q in np.flatnonzero(c).tolist()),
+               np.zeros(len(rows)))
+
+
 def as_floats(values, name: str) -> np.ndarray:
     """``values`` (a list, an array, a pandas or polars Series or DataFrame) as float64,
     any shape; an error naming ``name`` when they are not numbers."""
     if hasattr(values, "to_numpy"):  # pandas / polars Series and DataFrames
         values = values.to_numpy()
+    fields = getattr(getattr(values, "dtype", None), "names", None)
+    if fields:  # a numpy structured array: which field holds the scores is not ours to guess
+        raise InputError(f"`{name}` is a structured array (fields {', '.join(fields)}): pass "
+                         f"the field of the scores, e.g. {name}[{fields[-1]!r}]", param=name)
     try:
-        return np.asarray(values, dtype=np.float64)
+        arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise InputError(f"`{name}` must hold numbers: {exc}", param=name) from None
+    refuse_inexact_integers(values, arr, name)  # (integers beyond 2**53 would round)
+    return arr
 
 
 def as_statistics(values, name: str) -> np.ndarray:
@@ -171,69 +257,6 @@ def as_statistics(values, name: str) -> np.ndarray:
             param=name,
         )
     return arr
-
-
-def _by_name(values, metric, what: str):
-    """A DataFrame's columns in the metric's order, found by their names.
-
-    The names must say which statistic each column holds (:func:`match_statistics`:
-    ``fn, fp, tp`` is read as ``tp, fp, fn``; columns no statistic names are left out);
-    a DataFrame whose names do not is an error rather than a guess by position.  Plain
-    arrays are taken in column order.
-    """
-    columns = getattr(values, "columns", None)
-    if columns is None:
-        return values
-    names = [str(c) for c in columns]
-    try:
-        stats = statistics_for(metric, len(names))
-    except ValueError:
-        return values  # the count does not fit: resolve_metric will say so later
-    if len(stats) > len(names):
-        return values  # too few columns: the count check will say so
-    if len(stats) == len(names) == 1:
-        return values
-    order = match_statistics(stats, names, extra=True)
-    if order is None:
-        name = metric.name if isinstance(metric, Metric) else metric
-        raise InputError(
-            f"the columns of `{what}` ({', '.join(names)}) do not name the statistics of "
-            f"metric {name!r} ({', '.join(stats)}); rename them, or pass an array "
-            "whose columns are in that order"
-        )
-    chosen = [names[j] for j in order]
-    return values if chosen == names else values[[columns[names.index(c)] for c in chosen]]
-
-
-def _align(systems, names, groups, strata):
-    """pandas inputs aligned on the first system's index, as pandas would; never paired
-    by accident.
-
-    When the first system has an index (a pandas Series or DataFrame) and another
-    system, ``groups`` or ``strata`` has another one holding the same labels, they are
-    reordered to the first's; different labels are an error.
-    """
-    a = systems[0]
-    index = getattr(a, "index", None)
-    if index is None or not hasattr(index, "equals"):
-        return list(systems), groups, strata
-    out = []
-    others = (*zip(names[1:], systems[1:]), ("groups", groups), ("strata", strata))
-    for name, other in others:
-        other_index = getattr(other, "index", None)
-        if other_index is None or not hasattr(other_index, "equals") or index.equals(
-            other_index
-        ):
-            out.append(other)
-            continue
-        if not (index.is_unique and other_index.is_unique) or set(index) != set(other_index):
-            raise InputError(
-                f"`{names[0]}` and `{name}` have different indexes (pandas would align them "
-                f"by label): align them first, e.g. {name}.reindex({names[0]}.index), or "
-                "pass arrays", param=name,
-            )
-        out.append(other.reindex(index))
-    return [a, *out[: len(systems) - 1]], out[-2], out[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +285,12 @@ class Design:
     items_per_stratum: np.ndarray
     units_per_stratum: np.ndarray
     group_sizes: np.ndarray | None
+    relative: bool = False
+    """The units carry a reference score and the systems' differences from it, not the
+    systems' scores (:func:`make_relative`): contrasts sum differences."""
+    seed_hash: object = None
+    """BLAKE2b over the units' statistics as read, before they were made relative: where
+    :func:`derived_seed` starts (None: it hashes the plan itself)."""
 
     @property
     def n_strata(self) -> int:
@@ -293,12 +322,16 @@ def build_design(
     each unit.  Unpaired: every stratum is drawn once per system (the other systems'
     columns zero), and samples of different sizes are allowed without groups or strata.
 
+    The systems' inputs are paired first (:func:`pairboot.pairing.pair_items`: by
+    position, or DataFrames joined on their ``ids`` column).
+
     ``poisson``: the plan carries every unit's key (:mod:`pairboot.engine.keys`: an item's
     id, or its position without ``ids``; a group's label) and the items are taken in the
     order of their keys, so that the answer does not depend on the order of the rows.
     """
-    systems, groups, strata = _align(systems, names, groups, strata)
-    stats = [as_statistics(_by_name(v, metric, name), name) for v, name in zip(systems, names)]
+    systems, groups, strata, ids = pair_items(systems, names, groups=groups, strata=strata,
+                                              ids=ids, metric=metric, paired=paired)
+    stats = [as_statistics(v, name) for v, name in zip(systems, names)]
     keyed = None
     if ids is not None or poisson:
         keyed = item_keys(ids, len(stats[0]), len({len(X) for X in stats}) == 1)
@@ -368,9 +401,8 @@ def build_design(
     shares = shares / shares.sum()
     weights = _strata_weights(strata_weights, snames, shares)
 
-    def units(values: np.ndarray) -> np.ndarray:
-        """(n_units, k) statistics of one system's units, in draw order."""
-        x = m.per_item(values)
+    def units(x: np.ndarray) -> np.ndarray:
+        """(n_units, k) statistics of one system's units, in draw order, from its items'."""
         if gcodes is not None:
             x = _unit_sums(x, gcodes, n_units)
             if by_groups:
@@ -378,6 +410,7 @@ def build_design(
         return x if order is None else x[order]
 
     n_systems = len(stats)
+    relative, seed_hash = False, None
     starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
     if not same_items:  # unpaired samples of different sizes, no groups or strata
         xs = [m.per_item(X) for X in stats]
@@ -398,8 +431,16 @@ def build_design(
         items_per_stratum = units_per_stratum = np.array([n])
     elif paired:
         # Memory: each system's constant columns are dropped before they are joined.
-        parts = [split_constant(units(X)) for X in stats]
+        per_item = [m.per_item(X) for X in stats]
+        parts = [split_constant(units(x)) for x in per_item]
         k = len(parts[0][1])
+        relative = relative_scores(m, k, n_systems)
+        if relative:  # (the seed is derived from the statistics as read)
+            seed_hash = _hash_arrays(_seed_hasher(), (
+                (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
+                (np.concatenate([p[1] for p in parts]), "<f8")))
+            parts = [split_constant(units(x)) for x in make_relative(per_item)]
+        del per_item
         x = np.concatenate([p[0] for p in parts], axis=1)
         plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
                         np.concatenate([p[1] for p in parts]), ordered(unit_keys, order),
@@ -407,7 +448,7 @@ def build_design(
         draw_to_stratum = np.arange(n_strata)
     else:
         # Each stratum is drawn once per system: its units, the other systems' columns 0.
-        us = [units(X) for X in stats]
+        us = [units(m.per_item(X)) for X in stats]
         k = us[0].shape[1]
         blocks, draw_sizes = [], []
         for h in range(n_strata):
@@ -444,6 +485,8 @@ def build_design(
         items_per_stratum=items_per_stratum,
         units_per_stratum=units_per_stratum,
         group_sizes=sizes,
+        relative=relative,
+        seed_hash=seed_hash,
     )
 
 

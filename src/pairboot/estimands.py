@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot import studentized
-from pairboot.design import Design
+from pairboot.design import Design, relative_coefficients
 from pairboot.engine import DrawPlan, weighted_sum
 from pairboot.errors import InputError
 from pairboot.intervals import Bootstrap
@@ -39,6 +39,9 @@ Target = int | tuple[int, int]
 """System ``j``, or the contrast ``(i, j)``: system j's value minus system i's."""
 
 JACK_CHUNK = 1 << 16
+LOST_SHARE = 1e-3
+"""A contrast snapped within a rounding larger than this share of its estimate has lost
+its digits (:attr:`Estimate.digits_lost`)."""
 ROUNDING_ULPS = 16.0
 """Resampled values count as equal when they spread less than this many units of
 rounding (2**-53) times sqrt(items) times the size of the scores: the rounding of the
@@ -54,11 +57,22 @@ def observed_sums(plan: DrawPlan, absolute: bool = False) -> np.ndarray:
     for d, (s, m) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
         if absolute:
             for c in range(s, s + m, JACK_CHUNK):
-                out[0, d, varying] += np.abs(plan.x[c : min(c + JACK_CHUNK, s + m)]).sum(0)
+                with np.errstate(over="ignore"):
+                    out[0, d, varying] += np.abs(plan.x[c : min(c + JACK_CHUNK, s + m)]
+                                                 ).sum(0)
         else:
-            out[0, d, varying] = plan.x[s : s + m].sum(axis=0)
+            out[0, d, varying] = column_sums(plan.x[s : s + m])
         out[0, d, ~varying] = constant[~varying] * m
     return out
+
+
+def column_sums(x: np.ndarray) -> np.ndarray:
+    """Every column's sum, each column summed on its own (numpy's pairwise sum): the
+    same bits whatever the other columns, so that swapping two systems negates their
+    difference exactly (``x.sum(axis=0)`` adds row by row, in an order that depends
+    on the number of columns)."""
+    with np.errstate(over="ignore"):  # (an overflow is said where the sums are read)
+        return np.array([x[:, j].sum() for j in range(x.shape[1])], dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +81,13 @@ class Estimate:
 
     replicates: np.ndarray
     boot: Bootstrap
+    rounding: float = 0.0
+    """How far the replicates may be off by the rounding of their sums."""
+    snapped: bool = False
+    """The replicates differed by no more than ``rounding`` and were made one value."""
+    digits_lost: bool = False
+    """A contrast of two systems' separate sums, snapped, whose rounding is not small
+    against the estimate: its digits went to the systems' common level."""
 
 
 class Estimands:
@@ -82,6 +103,7 @@ class Estimands:
                  cross: studentized.CrossProducts | None = None, names=None,
                  absolute: np.ndarray | None = None):
         self.design = design
+        self._coefficients = relative_coefficients(design.n_systems)
         self.names = tuple(design.names if names is None else names)
         if len(self.names) != design.n_systems:
             raise ValueError(f"{design.n_systems} systems need as many names, got {names!r}")
@@ -99,15 +121,24 @@ class Estimands:
         # like scores of 1e3
         if absolute is None:
             absolute = observed_sums(design.plan, absolute=True)
-        M_abs = self._merge(absolute[..., : self.width])
-        self.scales = []
+        self.M_abs = self._merge(absolute[..., : self.width])
+        self.scales = [self._size(j) for j in range(design.n_systems)]
         """Every system's size of scores, against which rounding is judged."""
-        for j in range(design.n_systems):
-            with np.errstate(all="ignore"):
-                sizes = np.abs(np.concatenate([self.phi(j, M).ravel()
-                                               for M in (self.M_hat, M_abs)]))
-            finite = sizes[np.isfinite(sizes)]
-            self.scales.append(float(finite.max()) if finite.size else 0.0)
+
+    def _size(self, target: Target) -> float:
+        """The largest size of the target's value on the data and on the sums of
+        ``|x|``: the scale of its rounding.  A contrast of relative scores is judged by
+        its own differences (their sizes summed), not by the systems' level."""
+        if isinstance(target, tuple) and not self.design.relative:
+            return max(self.scales[j] for j in target)
+        with np.errstate(all="ignore"):
+            at_abs = self.metric_sums(target, self.M_abs, absolute=True)
+            values = [self.phi(target, self.M_hat).ravel()]
+            values.append(self.phi(target, self.M_abs).ravel() if at_abs is None else
+                          self.design.metric.evaluate(at_abs)[0].ravel())
+            sizes = np.abs(np.concatenate(values))
+        finite = sizes[np.isfinite(sizes)]
+        return float(finite.max()) if finite.size else 0.0
 
     def _merge(self, s: np.ndarray) -> np.ndarray:
         """Sums per analysis stratum from sums per draw stratum (unpaired: every
@@ -117,12 +148,41 @@ class Estimands:
         n_strata, n_systems = self.design.n_strata, self.design.n_systems
         return s.reshape(s.shape[:-2] + (n_strata, n_systems, s.shape[-1])).sum(axis=-2)
 
-    def phi(self, target: Target, M: np.ndarray) -> np.ndarray:
-        """The target's value on sums ``M`` (..., M k), uncached."""
+    def metric_sums(self, target: Target, M: np.ndarray, absolute: bool = False
+                    ) -> np.ndarray | None:
+        """The sums the metric is evaluated on for ``target``, from the stored sums ``M``
+        (..., M k): a system's own columns; where the design is relative
+        (:func:`pairboot.design.make_relative`), its score the reference's plus its
+        differences', and a contrast's score the difference of the two systems'
+        differences (``absolute``: their sizes added, for the scale of rounding), beside
+        the count.  None for a contrast otherwise (the difference of their values)."""
+        design = self.design
+        if not design.relative:
+            return None if isinstance(target, tuple) else M[..., design.columns(target)]
+        C = self._coefficients
         if isinstance(target, tuple):
             i, j = target
+            c, reference = C[j] - C[i], 0.0
+        else:
+            c, reference = C[target], M[..., design.columns(0)][..., 0]
+            j = target
+        if absolute:
+            c = np.abs(c)
+        out = M[..., design.columns(j)].copy()
+        score = reference
+        for k in np.flatnonzero(c).tolist():
+            term = M[..., design.columns(k)][..., 0]
+            score = score + (term if c[k] == 1 else -term if c[k] == -1 else c[k] * term)
+        out[..., 0] = score
+        return out
+
+    def phi(self, target: Target, M: np.ndarray) -> np.ndarray:
+        """The target's value on sums ``M`` (..., M k), uncached."""
+        at = self.metric_sums(target, M)
+        if at is None:
+            i, j = target
             return self.phi(j, M) - self.phi(i, M)
-        values, _ = self.design.metric.evaluate(M[..., self.design.columns(target)])
+        values, _ = self.design.metric.evaluate(at)
         return values.reshape(M.shape[:-1])
 
     # --- values, kept per system and set of sums ---------------------------------------
@@ -161,15 +221,23 @@ class Estimands:
             kept = ("contrast", target, *key)
             i, j = target
             if kept not in self._kept:
-                self._kept[kept] = (self._values(j, sums, key, count)
-                                    - self._values(i, sums, key, count))
+                at = self.metric_sums(target, sums)
+                if at is None:
+                    self._kept[kept] = (self._values(j, sums, key, count)
+                                        - self._values(i, sums, key, count))
+                else:  # (its systems' values are still counted, as they would be)
+                    self._kept[kept] = self.design.metric.evaluate(at)[0].reshape(
+                        sums.shape[:-1])
+                    if count:
+                        for system in target:
+                            self._values(system, sums, key, True)
             elif count:
                 for system in target:
                     self._values(system, sums, key, True)
             return self._kept[kept]
         kept = ("system", target, *key)
         if kept not in self._kept:
-            values, n_bad = self.design.metric.evaluate(sums[..., self.design.columns(target)])
+            values, n_bad = self.design.metric.evaluate(self.metric_sums(target, sums))
             self._kept[kept] = values.reshape(sums.shape[:-1])
             self._uncounted[kept] = n_bad
         if count and kept in self._uncounted:
@@ -192,6 +260,10 @@ class Estimands:
         if not math.isfinite(est):
             who = ("a system" if isinstance(target, tuple)
                    else f"system {self.names[target]}")
+            if not np.all(np.isfinite(self.M_hat)):
+                raise InputError(
+                    "the sums of the scores overflow double precision (beyond 1.8e308; "
+                    f"{who}): rescale the scores, e.g. by a power of ten", param="metric")
             raise InputError(
                 f"metric {self.design.metric.name!r} is undefined on the full data "
                 f"({who}): check the statistics (e.g. a zero denominator)", param="metric",
@@ -199,10 +271,12 @@ class Estimands:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        systems = target if isinstance(target, tuple) else (target,)
-        scale = max(self.scales[j] for j in systems)  # (another system's size is not this one's)
+        # With relative scores a contrast's sums round like its own differences.
+        scale = self._size(target) if isinstance(target, tuple) else self.scales[target]
         tol = ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(abs(est), scale)
-        if ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol:
+        snapped = bool(ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol)
+        if snapped:
+            snapped = bool(np.ptp(theta[ok]) > 0)
             theta = np.where(ok, est, theta)
         influence = self._jackknife(target, coef, combined, est) if bca else None
         se_hat, se_star = math.nan, None
@@ -218,7 +292,9 @@ class Estimands:
         boot = Bootstrap.from_replicates(
             est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
         )
-        return Estimate(theta, boot)
+        lost = (snapped and isinstance(target, tuple) and not self.design.relative
+                and tol > LOST_SHARE * abs(est))
+        return Estimate(theta, boot, tol, snapped, lost)
 
     def _jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum of non-zero
@@ -266,24 +342,28 @@ class Estimands:
             at, key = (self.M_hat if observed else self.M), ("separate", observed)
         key = ("gradient", target, *key)
         if key not in self._kept:
-            if isinstance(target, tuple):
+            if isinstance(target, tuple) and not self.design.relative:
                 i, j = target
                 self._kept[key] = (self._kept_gradient(j, observed, coef, combined)
                                    - self._kept_gradient(i, observed, coef, combined))
-            else:
+            else:  # (a contrast of relative scores: of its own differences, directly)
                 self._kept[key] = self._gradient_at(target, at)
         return self._kept[key]
 
-    def _gradient_at(self, system: int, at) -> np.ndarray:
-        """Central differences of a system's phi at the sums ``at``, column by column
-        (it depends on its own k columns only: the gradient is exactly zero in the other
-        systems')."""
-        cols = self.design.columns(system)
+    def _gradient_at(self, target: Target, at) -> np.ndarray:
+        """Central differences of the target's phi at the sums ``at``, column by column:
+        of the columns of its systems (with relative scores, also of the reference's and
+        the differences' it reads); the gradient is exactly zero in the others'."""
+        systems = target if isinstance(target, tuple) else (target,)
+        if self.design.relative:  # (the reference, and the differences the target reads)
+            C = self._coefficients
+            systems = (0, *systems, *(k for j in systems for k in np.flatnonzero(C[j]).tolist()))
+        columns = sorted({c for j in systems for c in range(self.design.columns(j).start,
+                                                            self.design.columns(j).stop)})
         typical = np.zeros(at.shape[-1])
-        for j in range(cols.start, cols.stop):  # the column's typical sum
+        for j in columns:  # the column's typical sum
             typical[j] = float(np.abs(self.M_hat[..., j]).mean())
-        return central_gradient(lambda sums: self.phi(system, sums), at,
-                                range(cols.start, cols.stop), typical)
+        return central_gradient(lambda sums: self.phi(target, sums), at, columns, typical)
 
     def _variance(self, grad, draw, coef, key=None) -> np.ndarray:
         """Delta-method variance: the draw strata's terms (kept under ``key`` when the

@@ -30,21 +30,23 @@ from pairboot.compare import compare_result, make_run
 from pairboot.design import (
     Arguments,
     Design,
-    _by_name,
     _strata_weights,
     as_statistics,
     check_arguments,
+    make_relative,
+    relative_scores,
 )
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
-from pairboot.estimands import Estimands
+from pairboot.estimands import Estimands, column_sums
 from pairboot.itemkeys import group_keys, item_keys
 from pairboot.labels import group_strata, item_labels, plain
 from pairboot.many import _family, _systems, family_result
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.multiple import CORRECTIONS
+from pairboot.pairing import by_name
 from pairboot.result import CompareResult, FamilyResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
@@ -89,6 +91,10 @@ class PoissonPart:
         Per stratum: the sorted keys of its groups and their item counts.
     checksum : (int, int) or None
         :func:`~pairboot.engine.keys.key_checksum` of the items' ids (None without ids).
+    relative : bool
+        Systems 1, 2, ... carry their scores as differences from system 0's
+        (:func:`pairboot.design.relative_scores`), so that contrasts keep the precision of
+        the differences.
     """
 
     names: tuple[str, ...]
@@ -107,6 +113,7 @@ class PoissonPart:
     items: np.ndarray
     groups: tuple | None
     checksum: tuple[int, int] | None
+    relative: bool = False
 
     @property
     def n_items(self) -> int:
@@ -211,15 +218,17 @@ def part_from_arrays(
             "first row in the whole data)", param="ids")
     if n == 0:
         return _empty_part(names, values, metric, n_resamples, seed, groups, strata)
-    stats = [as_statistics(_by_name(v, metric, name), name) for name, v in zip(names, values)]
+    stats = [as_statistics(by_name(v, metric, name), name) for name, v in zip(names, values)]
     for name, X in zip(names[1:], stats[1:]):
         if X.shape[1] != stats[0].shape[1]:
             raise InputError(f"`{names[0]}` and `{name}` must have the same statistics per "
                              f"item, got {stats[0].shape[1]} and {X.shape[1]} columns",
                              param=name)
     m = resolve_metric(metric, stats[0].shape[1])
-    x = np.concatenate([m.per_item(X) for X in stats], axis=1)
-    k = x.shape[1] // len(names)
+    per_item = [m.per_item(X) for X in stats]
+    k = per_item[0].shape[1]
+    relative = relative_scores(m, k, len(names))
+    x = np.concatenate(make_relative(per_item) if relative else per_item, axis=1)
 
     checksum = None
     if ids is not None or keys is not None:
@@ -260,14 +269,14 @@ def part_from_arrays(
     absolute = np.zeros((n_strata, x.shape[1]))
     for h in range(n_strata):
         rows = x[scodes == h] if n_strata > 1 else x
-        observed[h] = rows.sum(axis=0)
+        observed[h] = column_sums(rows)
         absolute[h] = np.abs(rows).sum(axis=0)
     return PoissonPart(
         names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
         stratified=strata is not None, grouped=groups is not None, strata=labels,
         sums=sums, totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
-        checksum=checksum,
+        checksum=checksum, relative=relative,
     )
 
 
@@ -280,7 +289,7 @@ def _sorted_groups(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np
 
 def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> PoissonPart:
     """A part without items: the identity of :func:`merge`."""
-    m = resolve_metric(metric, _width(_by_name(values[0], metric, names[0])))
+    m = resolve_metric(metric, _width(by_name(values[0], metric, names[0])))
     k = m.per_item(np.ones((1, len(m.stats)))).shape[1]
     width = k * len(names)
     return PoissonPart(
@@ -290,11 +299,11 @@ def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> Poi
         totals=np.zeros((n_resamples, 0)), observed=np.zeros((0, width)),
         absolute=np.zeros((0, width)), constant=np.full(width, np.nan),
         items=np.zeros(0, dtype=np.int64), groups=() if groups is not None else None,
-        checksum=(0, 0),
+        checksum=(0, 0), relative=relative_scores(m, k, len(names)),
     )
 
 
-_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped")
+_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped", "relative")
 
 
 def _same_settings(a: PoissonPart, b: PoissonPart) -> None:
@@ -385,6 +394,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         stratified=first.stratified, grouped=first.grouped, strata=labels, sums=sums,
         totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=items, groups=groups, checksum=None if count is None else (count, total),
+        relative=first.relative,
     )
 
 
@@ -467,6 +477,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
         strata_names=tuple(str(s) for s in snames) if snames is not None else None,
         weights=weights, shares=shares, n_items=part.n_items, n_groups=part.n_groups,
         items_per_stratum=part.items, units_per_stratum=units, group_sizes=group_sizes,
+        relative=part.relative,
     )
     return design, sums, observed, absolute
 

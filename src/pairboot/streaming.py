@@ -26,9 +26,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.io.columns import CodedLabels
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
+from pairboot.labels import normalisation_hint, shown
 from pairboot.metrics import Metric
 from pairboot.partitioned import (
     PoissonPart,
@@ -54,13 +56,22 @@ class _KeyStore:
     def __init__(self, folder: str, tag: str) -> None:
         self.paths = [os.path.join(folder, f"{tag}-{b:02x}.u64") for b in range(_BUCKETS)]
 
-    def add(self, keys: np.ndarray) -> None:
-        bucket = (keys >> np.uint64(56)).astype(np.intp)
-        order = np.argsort(bucket, kind="stable")
-        bounds = np.searchsorted(bucket[order], np.arange(_BUCKETS + 1))
-        for b in np.flatnonzero(np.diff(bounds)):
-            with open(self.paths[b], "ab") as f:
-                keys[order[bounds[b] : bounds[b + 1]]].tofile(f)
+    def add(self, keys: np.ndarray) -> np.ndarray:
+        """Store a chunk's keys, unless one of them repeats within the chunk: the keys
+        that do (at most ten; empty when none does, and the keys are stored).  Sorted
+        once, a chunk's keys show a repeat side by side and fall into the buckets in
+        order."""
+        ordered = np.sort(keys)
+        same = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if len(same):
+            return np.unique(ordered[same])[:10]
+        edges = np.arange(_BUCKETS, dtype=np.uint64) << np.uint64(56)
+        bounds = np.searchsorted(ordered, edges).tolist() + [len(ordered)]
+        for b in range(_BUCKETS):
+            if bounds[b + 1] > bounds[b]:
+                with open(self.paths[b], "ab") as f:
+                    ordered[bounds[b] : bounds[b + 1]].tofile(f)
+        return ordered[:0]
 
     def bucket(self, b: int) -> np.ndarray:
         path = self.paths[b]
@@ -78,8 +89,11 @@ class _KeyStore:
                 break
         return np.array(found[:10], dtype=np.uint64)
 
-    def difference(self, other: _KeyStore) -> tuple[int, int, np.ndarray, np.ndarray]:
-        """How many keys only this store has and only ``other`` has, and a few of each."""
+    def difference(self, other: _KeyStore, examples: int = 1000
+                   ) -> tuple[int, int, np.ndarray, np.ndarray]:
+        """How many keys only this store has and only ``other`` has, and up to
+        ``examples`` of each (to show a few, and to see whether they differ only in
+        Unicode normalisation)."""
         only_a = only_b = 0
         some_a, some_b = [], []
         for b in range(_BUCKETS):
@@ -87,9 +101,9 @@ class _KeyStore:
             da, db = np.setdiff1d(ka, kb, True), np.setdiff1d(kb, ka, True)
             only_a += len(da)
             only_b += len(db)
-            some_a.extend(da[:3].tolist())
-            some_b.extend(db[:3].tolist())
-        return only_a, only_b, np.array(some_a[:3], np.uint64), np.array(some_b[:3], np.uint64)
+            some_a.extend(da[: examples - len(some_a)].tolist())
+            some_b.extend(db[: examples - len(some_b)].tolist())
+        return only_a, only_b, np.array(some_a, np.uint64), np.array(some_b, np.uint64)
 
 
 def _stack(chunk, cols: list[str]) -> np.ndarray:
@@ -115,7 +129,9 @@ def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, me
     for chunk in scan(path, numbers=numbers, keys=keys, labels=labels, chunk_rows=chunk_rows):
         item_keys = chunk.keys[id] if id is not None else None
         if store is not None:
-            store.add(item_keys)
+            repeated = store.add(item_keys)
+            if len(repeated):  # (refused at once: no more keys are written to disk)
+                _refuse_repeats(path, id, repeated, chunk_rows)
         part = part_from_arrays(
             {name: _stack(chunk, cols) for name, cols in systems.items()},
             keys=item_keys, id_offset=None if id is not None else chunk.first,
@@ -143,13 +159,14 @@ def _id_text(path: str, id: str, wanted: np.ndarray, chunk_rows: int) -> dict:
     return found
 
 
-def _refuse_repeats(path, id, store, chunk_rows) -> None:
-    repeated = store.repeated()
+def _refuse_repeats(path, id, repeated: np.ndarray, chunk_rows) -> None:
+    """Refuse the ids of keys ``repeated`` (a store's :meth:`_KeyStore.repeated`, or a
+    chunk's), naming the first and two of its rows (a second read of the file)."""
     if len(repeated):
         text, rows = next(iter(_id_text(path, id, repeated[:1], chunk_rows).values()))
         where = " and ".join(str(r) for r in rows[:2])
-        raise InputError(f"{path}, column {id!r}: duplicate id {text!r} (data rows {where}); "
-                         "ids must be unique", param="id")
+        raise InputError(f"{path}, column {id!r}: duplicate id {shown(text)} (data rows "
+                         f"{where}); ids must be unique", param="id")
 
 
 def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> PoissonPart:
@@ -224,13 +241,18 @@ def compare_files(
             if a is None or b is None:
                 raise InputError("one file needs `a` and `b` (or `systems`): the columns of "
                                  "the systems", param="a")
+            if column_names(a, "a") == column_names(b, "b"):
+                raise InputError(f"`a` and `b` are the same column {shown(a)}", param="a")
             systems = {"A": a, "B": b}
         systems = {str(k): column_names(v, str(k)) for k, v in systems.items()}
+        _refuse_shared_columns(systems)
     else:
         if id is None:
             raise InputError("several files need `id`: the column that pairs their items",
                              param="id")
         cols = column_names(score if score is not None else "score", "score")
+        if names is None and family is None and len(files) == 2:
+            names = ["A", "B"]  # (two systems: their files' stems may well agree)
         names = list(names) if names is not None else [
             os.path.basename(f).split(".")[0] for f in files]
         if len(names) != len(files) or len(set(names)) != len(names):
@@ -250,6 +272,7 @@ def compare_files(
                         timeout, id=id, group=group, stratum=stratum, metric=metric,
                         n_resamples=n_resamples, seed=seed)
         return _finish(part, family, confidence_level, method, strata_weights)
+    preload(backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, metric=metric,
                       n_resamples=n_resamples, seed=seed, chunk_rows=chunk_rows,
@@ -258,24 +281,39 @@ def compare_files(
             store = _KeyStore(folder, "0") if id is not None else None
             part = _file_part(files[0], systems, store=store, **common)
             if store is not None:
-                _refuse_repeats(files[0], id, store, chunk_rows)
+                _refuse_repeats(files[0], id, store.repeated(), chunk_rows)
         else:
             parts, stores = [], []
             for j, (path, name) in enumerate(zip(files, names)):
                 stores.append(_KeyStore(folder, str(j)))
                 parts.append(_file_part(path, {name: cols}, store=stores[-1], **common))
-                _refuse_repeats(path, id, stores[-1], chunk_rows)
+                _refuse_repeats(path, id, stores[-1].repeated(), chunk_rows)
             for path, store in zip(files[1:], stores[1:]):
                 only_a, only_b, some_a, some_b = stores[0].difference(store)
                 if only_a or only_b:
-                    shown = [t for t, _ in _id_text(files[0], id, some_a, chunk_rows).values()]
-                    shown += [t for t, _ in _id_text(path, id, some_b, chunk_rows).values()]
+                    ids_a = [t for t, _ in _id_text(files[0], id, some_a, chunk_rows).values()]
+                    ids_b = [t for t, _ in _id_text(path, id, some_b, chunk_rows).values()]
                     raise InputError(
                         f"{files[0]} and {path} do not hold the same ids: {only_a:,} only in "
                         f"the first, {only_b:,} only in the second (e.g. "
-                        f"{', '.join(map(repr, shown[:4]))})", param="id")
+                        f"{', '.join(map(shown, ids_a[:2] + ids_b[:2]))})"
+                        + normalisation_hint(ids_a, ids_b, files[0], path,
+                                             every=(only_a, only_b)), param="id")
             part = _side_by_side(parts, files)
     return _finish(part, family, confidence_level, method, strata_weights)
+
+
+def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
+    """One file needs two systems or more, each of its own columns."""
+    if len(systems) < 2:
+        raise InputError("one file needs the columns of two systems or more (`systems`), "
+                         f"got {len(systems)}", param="systems")
+    seen: dict = {}
+    for name, cols in systems.items():
+        other = seen.setdefault(tuple(cols), name)
+        if other != name:
+            raise InputError(f"systems {shown(other)} and {shown(name)} are the same "
+                             f"column(s) {', '.join(map(shown, cols))}", param="systems")
 
 
 def _finish(part, family, confidence_level, method, strata_weights):

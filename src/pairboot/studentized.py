@@ -7,11 +7,13 @@ columns (:func:`with_cross_products`), so no nested bootstrap is needed.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from pairboot.engine import DrawPlan, weighted_sum
+from pairboot.errors import InputError
 
 VARIANCE_ULPS = 16.0
 """A delta-method variance within this many units of rounding of its terms is 0."""
@@ -46,9 +48,12 @@ def with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, CrossProducts]:
     varying = np.flatnonzero(np.isnan(plan.constant))
     pairs = [(int(varying[i]), int(varying[j])) for i, j in _pairs(len(varying))]
     xc = np.empty_like(plan.x)
-    for s, m in zip(plan.starts.tolist(), plan.sizes.tolist()):
-        if m:
-            np.subtract(plan.x[s : s + m], plan.x[s : s + m].mean(axis=0), out=xc[s : s + m])
+    with np.errstate(over="ignore", invalid="ignore"):
+        for s, m in zip(plan.starts.tolist(), plan.sizes.tolist()):
+            if m:
+                np.subtract(plan.x[s : s + m], plan.x[s : s + m].mean(axis=0),
+                            out=xc[s : s + m])
+    _check_squares(xc)
     prods = np.empty((len(plan.x), len(pairs)))
     for p, (i, j) in enumerate(_pairs(len(varying))):
         np.multiply(xc[:, i], xc[:, j], out=prods[:, p])
@@ -62,6 +67,32 @@ def with_cross_products(plan: DrawPlan) -> tuple[DrawPlan, CrossProducts]:
         constant = np.append(constant, 1.0)
     return (DrawPlan(x, plan.starts, plan.sizes, constant, plan.keys, plan.salts),
             CrossProducts(pairs, centred, count))
+
+
+SQUARES_RANGE = (1e-140, 1e140)
+"""The magnitudes of the centred statistics whose products float64 holds with room for
+the sums of a resample: beyond them the squares overflow or underflow."""
+
+
+def _check_squares(xc: np.ndarray) -> None:
+    """Refuse statistics whose squares float64 cannot hold (scores near 1e+-300): the
+    variances would be infinite or 0, and read as data that do not vary."""
+    if not xc.size:
+        return
+    with np.errstate(invalid="ignore"):
+        top = np.max(np.abs(xc), axis=0)
+    low, high = SQUARES_RANGE
+    size = float(np.max(top)) if np.all(np.isfinite(top)) else math.inf
+    if size >= high:
+        problem = "overflow"
+    elif 0 < size <= low:  # (every column tiny: one tiny beside others is theirs to say)
+        problem = "underflow"
+    else:
+        return
+    raise InputError(
+        f"`method='studentized'` needs the squares of the scores, and these (spread up to "
+        f"{size:.3g}) {problem} double precision when squared: rescale the scores (e.g. "
+        "by a power of ten) or use `method='bca'` or 'percentile'", param="method")
 
 
 def variance_terms(grad: np.ndarray, draw: np.ndarray, cross: CrossProducts, width: int,

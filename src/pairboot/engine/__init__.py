@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy as np
 
 from pairboot.engine import multinomial
+from pairboot.engine.memory import check_memory
 from pairboot.engine.numpy_kernel import index_sums_numpy
 from pairboot.engine.spec import BLOCK, MAX_UNITS_PER_STRATUM, replicate_keys
 from pairboot.errors import InputError
@@ -129,7 +130,9 @@ def resample_sums(
     """
     if scheme not in PRODUCERS:
         raise ValueError(f"`scheme` must be one of {sorted(PRODUCERS)}, got {scheme!r}")
-    return PRODUCERS[scheme](plan, n_resamples, seed, backend=backend, progress=progress)
+    check_memory(n_resamples, len(plan.starts) * plan.n_columns)
+    with np.errstate(over="ignore", invalid="ignore"):  # (sums beyond float64 are said later)
+        return PRODUCERS[scheme](plan, n_resamples, seed, backend=backend, progress=progress)
 
 
 def _numba_kernels():

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from pairboot.engine.keys import poisson_weights, seed_word
+from pairboot.engine.memory import check_memory
 
 __all__ = ["poisson_sums", "partial_sums", "weight_sums_numpy"]
 
@@ -44,6 +45,23 @@ def weight_sums_numpy(x, keys, starts, sizes, words, r0: int, r1: int, out, tota
             w = poisson_weights(keys[c:e], words[d], reps).astype(np.float64)
             out[:, d] += w @ x[c:e]
             totals[:, d] += w.sum(axis=1)
+
+
+def preload(backend: str) -> None:
+    """Load the compiled kernel now, as a run over files in chunks starts: numba's first
+    compile (or load from its cache) imports scipy's BLAS, which under a memory limit
+    spins forever where it cannot allocate its buffers, instead of failing; before the
+    first chunk is read the memory is still there."""
+    if backend == "numpy":
+        return
+    try:
+        from pairboot.engine import poisson_kernels  # noqa: PLC0415
+    except ImportError:
+        return  # (the numpy reference; the backend's own check says more, later)
+    one = np.zeros(1, dtype=np.int64)
+    poisson_kernels.weight_sums(np.zeros((1, 1)), np.zeros(1, dtype=np.uint64), one,
+                                one + 1, np.zeros(1, dtype=np.uint64), 0, 1,
+                                np.zeros((1, 1, 1)), np.zeros((1, 1)))
 
 
 def _kernel(backend: str, n_weights: int):
@@ -115,6 +133,7 @@ def partial_sums(x, keys, codes, n_strata: int, words, n_resamples: int, *,
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     if not np.all(order[1:] > order[:-1]):
         x, keys = x[order], keys[order]
+    check_memory(n_resamples, n_strata * (x.shape[1] + 1))
     kernel, _ = _kernel(backend, n_resamples * len(x))
     out = np.zeros((n_resamples, n_strata, x.shape[1]))
     totals = np.zeros((n_resamples, n_strata))
