@@ -182,7 +182,10 @@ def test_dataframe_columns_are_matched_by_name():
 
 
 @FEW_RESAMPLES
-def test_pandas_inputs_are_aligned_on_the_index():
+def test_pandas_inputs_are_paired_by_position_never_by_their_index():
+    """The order passed pairs the items (issue 21; pandas inputs were re-aligned on their
+    index, silently): indexes that would pair otherwise are refused, saying how to pair
+    by label or by position; with no label in common there is only the position."""
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(0)
     d = rng.random(120)
@@ -191,11 +194,15 @@ def test_pandas_inputs_are_aligned_on_the_index():
     groups = pd.Series(np.arange(120) // 4)
     ref = pairboot.compare(a, b, groups=groups, seed=0, n_resamples=500)
     shuffled = b.sample(frac=1, random_state=0)
-    res = pairboot.compare(a, shuffled, groups=groups.loc[shuffled.index], seed=0,
+    with pytest.raises(InputError, match="pairs items by position") as info:
+        pairboot.compare(a, shuffled, groups=groups.loc[shuffled.index], seed=0)
+    assert ".reindex(" in str(info.value) and "reset_index(drop=True)" in str(info.value)
+    res = pairboot.compare(a, shuffled.reindex(a.index), groups=groups, seed=0,
                            n_resamples=500)
     assert res.confidence_interval == ref.confidence_interval
-    with pytest.raises(InputError, match="different indexes"):
-        pairboot.compare(a, b.set_axis(b.index + 1000), seed=0)
+    moved = pairboot.compare(a, b.set_axis(b.index + 1000), groups=groups, seed=0,
+                             n_resamples=500)
+    assert moved.confidence_interval == ref.confidence_interval
 
 
 @FEW_RESAMPLES
@@ -431,17 +438,21 @@ def test_tiny_differences_are_not_constant():
 
 def test_studentized_rounding_is_not_a_standard_error():
     """The per-item differences are 0.5, 0.5, 2.5 in all three: a resample of the first
-    two items has a standard error of 0 (dropped, as documented), whatever rounding the
-    scores carry; left at 1e-9 it made t about 1e8 and the interval (0.5, 4e7)."""
+    two items has a standard error of 0 (its t infinite), whatever rounding the scores
+    carry; left at 1e-9 it made t about 1e8 and the interval (0.5, 4e7).  A third of the
+    resamples are such, so the interval rests on them: undefined."""
     cases = [([0, 0, 0], [0.5, 0.5, 2.5]), ([0, 1, 2], [0.5, 1.5, 4.5]),
              ([0.1, 0.7, 0.3], [0.6, 1.2, 2.8])]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pairboot.PairbootWarning)
-        cis = [pairboot.compare(np.array(a) + offset, np.array(b) + offset, seed=0,
-                                method="studentized", n_resamples=2000).confidence_interval
-               for a, b in cases for offset in (0.0, 1e4, 1e8)]
-    for ci in cis:  # (b - a carries 1e8 * 2**-53 ~ 1e-8 of rounding at the largest offset)
-        assert ci == pytest.approx((0.5, 7 / 6), abs=1e-7)  # the bootstrap-t's atoms
+        results = [pairboot.compare(np.array(a) + offset, np.array(b) + offset, seed=0,
+                                    method="studentized", n_resamples=2000)
+                   for a, b in cases for offset in (0.0, 1e4, 1e8)]
+    counts = set()
+    for res in results:  # (b - a carries 1e8 * 2**-53 ~ 1e-8 of rounding at the largest offset)
+        assert all(math.isnan(v) for v in res.confidence_interval)
+        counts |= {int(w.split()[0]) for w in res.warnings if "drew too few distinct" in w}
+    assert len(counts) == 1 and 600 < counts.pop() < 800  # the same resamples in every case
 
 
 def test_studentized_keeps_the_variance_of_highly_correlated_systems():
@@ -516,25 +527,46 @@ def test_one_resample_is_not_called_constant_differences():
     "ignore:every resampled difference equals 0.5:pairboot.DegenerateDataWarning"
 )
 def test_studentized_systems_say_what_they_dropped():
-    """A system's studentized interval leaves out resamples whose standard error is 0
-    (one distinct value drawn): that is said, as for the difference."""
+    """A system's studentized interval resting on resamples whose standard error is 0
+    (one distinct value drawn) is undefined: that is said, as for the difference."""
     with pytest.warns(pairboot.DegenerateDataWarning,
-                      match="left out of A's studentized interval"):
+                      match="A's and B's studentized intervals rest on them"):
         pairboot.compare(np.array([0.0, 1.0]), np.array([0.5, 1.5]), method="studentized",
                          seed=0, n_resamples=500)
 
 
 def test_the_constant_snap_follows_the_rounding_not_the_mean():
-    """Constant differences on scores of +-1e3 whose mean is near 0 round like scores of
-    1e3: snapped (and said); tiny but real differences among 200,000 items (1e-9 on
-    scores of 1) are not (a tolerance growing with sqrt(n) once snapped them, p = 0)."""
+    """Differences of 1e-3 on scores of +-1e3 vary by the scores' rounding (1e-13): they
+    are summed as they are, exactly, and said to be mostly rounding; tiny but real
+    differences among 200,000 items (1e-9 on scores of 1) are not snapped either (a
+    tolerance growing with sqrt(n) once snapped them, p = 0)."""
     rng = np.random.default_rng(0)
     base = rng.normal(0, 1e3, 500)
     a = np.concatenate([base, -base])
-    with pytest.warns(pairboot.DegenerateDataWarning, match="differences are constant"):
+    d = (a + 1e-3) - a
+    assert 0 < np.ptp(d) < 1e-12
+    with pytest.warns(pairboot.DegenerateDataWarning,
+                      match="constant .B - A. to within the rounding"):
         res = pairboot.compare(a, a + 1e-3, seed=0, n_resamples=500)
-    assert res.confidence_interval.low == res.confidence_interval.high
+    ci = res.confidence_interval
+    assert d.min() <= ci.low < ci.high <= d.max()
     a, d = rng.uniform(0, 1, 200_000), rng.normal(0, 1e-9, 200_000)
     ref = pairboot.compare(np.zeros_like(d), d, seed=0, n_resamples=500).confidence_interval
     got = pairboot.compare(a, a + d, seed=0, n_resamples=500).confidence_interval
     assert got.high - got.low == pytest.approx(ref.high - ref.low, rel=1e-3)
+
+
+def test_resamples_beyond_memory_are_refused_before_drawing(monkeypatch):
+    """The memory the sums need is checked against what the process may use, in memory
+    and per part of the Poisson bootstrap, before anything is allocated."""
+    from pairboot.engine import memory
+
+    a, b = [0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10
+    monkeypatch.setattr(memory, "memory_limit", lambda: 50 * 2**20)  # 50 MiB
+    with pytest.raises(pairboot.errors.InputError, match="GiB for the resampled sums") as err:
+        pairboot.compare(a, b, n_resamples=1_000_000, seed=1)
+    assert err.value.param == "n_resamples"
+    with pytest.raises(pairboot.errors.InputError, match="give fewer resamples"):
+        pairboot.compare(a, b, n_resamples=1_000_000, seed=1, resampling="poisson",
+                         ids=[str(i) for i in range(40)])
+    assert pairboot.compare(a, b, n_resamples=2000, seed=1).n_resamples == 2000

@@ -550,3 +550,18 @@ def test_one_run_in_one_system_is_said():
     with pytest.warns(pairboot.SmallSampleWarning) as record:
         pairboot.compare(a, b, runs="seeds", n_resamples=1000, seed=1)
     assert any("A has one run" in str(w.message) for w in record)
+
+
+def test_one_run_of_each_system_is_said():
+    """runs='seeds' with one run each is the plain comparison (no run-to-run variation to
+    estimate): it says so, as a warning on the result, for two systems and a family."""
+    rng = np.random.default_rng(4)
+    a, b, c = (rng.normal(size=(50, 1)) for _ in range(3))
+    with pytest.warns(pairboot.SmallSampleWarning, match="one run of each system"):
+        res = pairboot.compare(a, b, runs="seeds", n_resamples=1000, seed=1)
+    assert any("one run of each system" in w and "covers the sampling of test items only"
+               in w for w in res.warnings)
+    with pytest.warns(pairboot.SmallSampleWarning, match="one run of each system"):
+        fam = pairboot.compare_many({"a": a, "b": b, "c": c}, runs="seeds",
+                                    n_resamples=1000, seed=1)
+    assert any("one run of each system" in w for w in fam.warnings)

@@ -12,12 +12,22 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.design import Arguments, Design, build_design, check_arguments, derived_seed
-from pairboot.diagnostics import design_notes, interval_notes, undefined_notes, units_needed
+from pairboot.diagnostics import (
+    design_notes,
+    empty_draws,
+    interval_notes,
+    scale_notes,
+    score_ranges,
+    too_few_units,
+    undefined_notes,
+    units_needed,
+)
 from pairboot.engine import resample_sums
 from pairboot.errors import InputError, PairbootWarning
 from pairboot.estimands import Estimands, Estimate, observed_sums
 from pairboot.intervals import bounds, monte_carlo_error, p_value
 from pairboot.metrics import Metric
+from pairboot.pairing import check_indexes
 from pairboot.progress import Progress
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.studentized import with_cross_products
@@ -56,11 +66,19 @@ def compare(
     Parameters
     ----------
     a, b : array_like
-        Per-item scores of systems A and B, in the same item order: 1-D (one score per
-        item, for ``metric="mean"``) or 2-D (items x sufficient statistics, e.g. the
-        ``tp, fp, fn`` columns for ``metric="f1"``).  Lists, numpy arrays and pandas or
-        polars Series/DataFrames are accepted; a DataFrame whose columns carry the
-        metric's statistic names is read by name, any other in column order.
+        Per-item scores of systems A and B, paired by position: item ``i`` is the
+        ``i``-th value of each, in the order passed.  1-D (one score per item, for
+        ``metric="mean"``) or 2-D (items x sufficient statistics, e.g. the ``tp, fp,
+        fn`` columns for ``metric="f1"``).  Lists, numpy arrays and pandas or polars
+        Series/DataFrames are accepted; a DataFrame whose columns carry the metric's
+        statistic names is read by name (other columns are left out), any other in
+        column order.  A pandas index never re-pairs items: inputs (``groups``,
+        ``strata`` and ``ids`` too) whose indexes hold the same labels at other
+        positions are refused; pass ``b.reindex(a.index)`` to pair by label, or
+        ``.reset_index(drop=True)`` to pair by position.  Two DataFrames with an id
+        column are joined on it with ``ids="id"``; without ``ids``, a column both
+        carry besides the scores that shows their rows are other items (ids or
+        questions in another order) is refused, as for two files.
     paired : bool, default True
         ``False`` draws A's and B's items independently (the unpaired bootstrap, for
         contrast; then ``a`` and ``b`` may have different lengths).
@@ -105,10 +123,13 @@ def compare(
         larger than memory compute.  Its intervals agree with the classic ones within
         half a point of coverage from 50 units per stratum (docs/poisson.md; a warning
         says when there are fewer).
-    ids : array_like, optional
+    ids : array_like or str, optional
         One id per item (text or integers; no two alike): the keys of the Poisson
         weights (default: the items' positions).  With ``groups``, a group's key is its
-        label.  With ``"classic"`` they are only checked.
+        label.  With ``"classic"`` they are only checked.  A column name: ``a`` and
+        ``b`` are DataFrames holding that column, and B's rows are joined to A's on it
+        (each id once in each, the same ids in both), as the command line's ``--id``;
+        ``groups`` and ``strata`` are then in A's row order.
     runs : {None, "seeds", "samples"}
         Several runs per system: ``a`` and ``b`` are items x runs (the two may have
         different numbers of runs).  ``"seeds"``: separate training (or evaluation)
@@ -141,8 +162,8 @@ def compare(
     >>> a = [0.61, 0.42, 0.55, 0.70, 0.38, 0.49, 0.66, 0.58] * 5
     >>> b = [0.66, 0.45, 0.57, 0.74, 0.37, 0.55, 0.69, 0.61] * 5
     >>> res = pairboot.compare(a, b, seed=1)
-    >>> round(res.estimate, 4)
-    0.0313
+    >>> round(res.estimate, 5)
+    0.03125
     >>> res.excludes_zero
     True
     """
@@ -151,6 +172,8 @@ def compare(
 
         if runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
+        check_indexes([("a", a), ("b", b)], [("groups", groups), ("strata", strata),
+                                             ("ids", ids)])
         return compare_runs(
             a, b, runs=runs, paired_runs=bool(paired_runs), groups=groups, strata=strata,
             metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
@@ -177,13 +200,23 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     diff = core.estimate(_B_MINUS_A, coef, bca=bca, combined=combined)
     score_a = core.estimate(0, coef, bca=bca, combined=combined)
     score_b = core.estimate(1, coef, bca=bca, combined=combined)
-    notes += undefined_notes(core)
+    empty = empty_draws(core, args)
+    notes += undefined_notes(core, empty)
 
     low, high = bounds(args.method, diff.boot, alpha)
     p = p_value(args.method, diff.boot)
     mc = monte_carlo_error(args.method, diff.boot, alpha)
     notes += interval_notes(diff, design, args, (low, high), mc,
-                            dict(zip(core.names, (score_a, score_b))))
+                            dict(zip(core.names, (score_a, score_b))), empty)
+    # (design_notes, or the note on lost digits, said why not)
+    defined = too_few_units(design, core.names) is None and not diff.digits_lost
+    if not defined:
+        low = high = p = math.nan
+        mc = (math.nan, math.nan)
+    elif math.isnan(low) or math.isnan(high):
+        # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
+        p = math.nan
+        mc = (math.nan, math.nan)
 
     strata_results = ()
     if design.strata_names is not None:
@@ -209,8 +242,8 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         standard_error=se,
         p_value=p,
         bootstrap_distribution=diff.replicates,
-        score_a=system_score(score_a, args.method, alpha),
-        score_b=system_score(score_b, args.method, alpha),
+        score_a=system_score(score_a, args.method, alpha, defined),
+        score_b=system_score(score_b, args.method, alpha, defined),
         n_items=design.n_items,
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
@@ -292,14 +325,21 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
 def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Estimands) -> Run:
     """A :class:`Run` of estimands already set up: the design's notes, and how the
     strata combine."""
-    notes = design_notes(design, args, core.names)
+    notes = design_notes(design, args, core.names, empty_draws(core, args))
+    ranges = score_ranges(design)
+    if ranges is not None:
+        notes += scale_notes(zip(core.names, ranges), "scores" if design.n_groups is None
+                             else "groups' mean scores")
     combined = design.n_strata > 1 and not design.metric.mean_like
     coef = design.weights / design.shares if combined else design.weights
     return Run(args, design, seed, engine, core, notes, coef, combined)
 
 
-def system_score(e: Estimate, method: str, alpha: float) -> SystemScore:
-    low, high = bounds(method, e.boot, alpha)
+def system_score(e: Estimate, method: str, alpha: float, defined: bool = True
+                 ) -> SystemScore:
+    """A system's own value and interval (NaN when there are too few units for any:
+    ``defined`` False)."""
+    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
     return SystemScore(e.boot.estimate, ConfidenceInterval(low, high), e.boot.sd)
 
 
@@ -309,7 +349,10 @@ def _stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca)
     w = np.zeros(len(design.weights))
     w[h] = 1.0
     e = core.estimate(_B_MINUS_A, w, bca=bca, combined=False)
-    low, high = bounds(method, e.boot, alpha)
+    defined = too_few_units(design, core.names, h) is None
+    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
+    p = (p_value(method, e.boot) if defined and not (math.isnan(low) or math.isnan(high))
+         else math.nan)
     return StratumResult(
         name=design.strata_names[h],
         weight=float(design.weights[h]),
@@ -318,14 +361,14 @@ def _stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca)
         estimate=e.boot.estimate,
         confidence_interval=ConfidenceInterval(low, high),
         standard_error=e.boot.sd,
-        p_value=p_value(method, e.boot),
-        score_a=_stratum_score(core, 0, w, method, alpha, bca),
-        score_b=_stratum_score(core, 1, w, method, alpha, bca),
+        p_value=p,
+        score_a=_stratum_score(core, 0, w, method, alpha, bca, defined),
+        score_b=_stratum_score(core, 1, w, method, alpha, bca, defined),
     )
 
 
-def _stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, bca
-                   ) -> SystemScore:
+def _stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, bca,
+                   defined: bool = True) -> SystemScore:
     """A system's own value and interval within one stratum (NaN where its metric is
     undefined on the stratum's data: a stratum with no predicted positive has no
     precision, and that is no error)."""
@@ -334,4 +377,4 @@ def _stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, b
         nan = math.nan
         return SystemScore(est, ConfidenceInterval(nan, nan), nan)
     e = core.estimate(system, w, bca=bca, combined=False, count=False)
-    return system_score(e, method, alpha)
+    return system_score(e, method, alpha, defined)

@@ -11,10 +11,15 @@ import math
 
 import numpy as np
 
-from pairboot.design import Arguments, Design
-from pairboot.errors import DegenerateDataWarning, SmallSampleWarning
+from pairboot.design import Arguments, Design, relative_difference, unit_scores
+from pairboot.errors import (
+    DegenerateDataWarning,
+    InputError,
+    PairbootWarning,
+    SmallSampleWarning,
+)
 from pairboot.estimands import Estimands, Estimate
-from pairboot.intervals import normal_quantile
+from pairboot.intervals import bounds, normal_quantile
 
 Note = tuple[type[Warning], str]
 
@@ -31,9 +36,66 @@ POWER_Z = 0.8416212335729143
 """The standard normal quantile at 0.8: 80% power for the test-set size needed."""
 
 
-def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> list[Note]:
-    """Too few units (overall, per stratum, in the smallest unpaired sample), very
-    unequal groups, too few resamples for the level; ``names`` name the systems."""
+MIN_UNITS = 2
+"""Fewer units than this in every draw of a system (one item, or one group, in each
+stratum) leave every resample equal to the data: nothing can be said of the spread, so
+the interval and p-value are undefined (NaN), not a point."""
+
+
+def _plural(n: int, unit: str) -> str:
+    """``"1 item"``, ``"5 items"`` (``unit`` in the plural)."""
+    return f"{n:,} {unit[:-1] if n == 1 else unit}"
+
+
+def too_few_units(design: Design, names: tuple[str, ...], stratum: int | None = None
+                  ) -> str | None:
+    """Why no interval can be read off the resamples (of stratum ``stratum`` alone):
+    some system is drawn from fewer than :data:`MIN_UNITS` units in every one of its
+    draw strata, so its value is the same in every resample whatever the data's
+    spread.  None when every system's value can vary."""
+    unit = "groups" if design.n_groups is not None else "items"
+    sizes = design.plan.sizes
+    draws = np.arange(len(sizes))
+    if stratum is not None:
+        draws = draws[design.draw_to_stratum == stratum]
+    # paired: every draw holds every system; unpaired: draw d holds system d % M
+    owners = [draws] * design.n_systems if design.paired else [
+        draws[draws % design.n_systems == j] for j in range(design.n_systems)]
+    for j, own in enumerate(owners):
+        if len(own) and int(sizes[own].max()) >= MIN_UNITS:
+            continue
+        n = int(sizes[own].sum()) if len(own) else 0
+        if design.paired:
+            what = f"only {_plural(n, unit)}"
+            if stratum is not None:
+                what += f" in stratum {design.strata_names[stratum]!r}"
+            elif design.strata_names is not None and design.n_strata > 1:
+                what = f"every stratum has a single {unit[:-1]}"
+        else:
+            what = f"{names[j]}'s sample has only {_plural(n, unit)}"
+            if design.strata_names is not None and design.n_strata > 1:
+                what = f"{names[j]}'s sample has a single {unit[:-1]} in every stratum"
+        return (f"{what}: every resample draws the data again unchanged, so the resamples "
+                "cannot say how much the result varies; the interval and p-value are "
+                "undefined (NaN)")
+    return None
+
+
+def empty_draws(estimands: Estimands, args: Arguments) -> int:
+    """Resamples that drew no unit in some draw stratum (Poisson weights all 0), where
+    every sum is 0; 0 for the classic bootstrap, which draws every stratum's size."""
+    if args.resampling != "poisson":
+        return 0
+    sums = estimands.draw_sums
+    return int(np.count_nonzero((sums == 0).all(axis=-1).any(axis=-1)))
+
+
+def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
+                 empty: int = 0) -> list[Note]:
+    """Too few units (overall, per stratum, in the smallest unpaired sample; too few for
+    any interval), very unequal groups, too few resamples for the level; ``names`` name
+    the systems.  ``empty``: the resamples that drew no unit (Poisson weights), said in
+    the small-sample note when the metric leaves them out."""
     notes = []
     unit = "groups" if design.n_groups is not None else "items"
     n_units = design.n_groups if design.n_groups is not None else design.n_items
@@ -43,7 +105,26 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> lis
         # unpaired samples of different sizes (n_items counts both): the smaller one
         n_units, where = int(sizes.min()), f" in {names[int(sizes.argmin())]}'s sample"
     smallest = int(sizes.min()) if len(sizes) else 0
-    if args.resampling == "poisson" and smallest < POISSON_MIN_UNITS:
+    poisson = args.resampling == "poisson" and smallest < POISSON_MIN_UNITS
+    undefined = too_few_units(design, names)
+    if undefined is not None:
+        notes.append((DegenerateDataWarning, undefined))  # (it says all there is to say)
+    elif n_units < SMALL_N:
+        text = (f"only {_plural(n_units, unit)}{where}: with fewer than a few dozen "
+                f"independent {unit} the bootstrap interval and p-value are rough (treat "
+                "as rough: they tend to be too narrow and too small)")
+        if poisson:  # one note for both, and for the resamples left empty
+            text = (f"only {_plural(n_units, unit)}{where}, with Poisson weights: the "
+                    f"interval and p-value are rough (with fewer than a few dozen "
+                    f"independent {unit} they tend to be too narrow and too small), more "
+                    "so than the classic bootstrap's, since the resamples' sizes vary")
+            if empty and math.isnan(design.metric.undefined):
+                text += (f"; {empty:,} of the {args.n_resamples:,} resamples drew no "
+                         f"{unit[:-1]} at all{' in some stratum' if design.n_strata > 1 else ''}"
+                         " and are left out")
+            text += f"; prefer `resampling='classic'` when the {unit} fit in memory"
+        notes.append((SmallSampleWarning, text))
+    elif poisson:
         notes.append((
             SmallSampleWarning,
             f"Poisson weights on {smallest} {unit} (in the smallest draw): below about "
@@ -51,14 +132,7 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> lis
             "differ from the classic bootstrap's; prefer `resampling='classic'` when the "
             f"{unit} fit in memory",
         ))
-    if n_units < SMALL_N:
-        notes.append((
-            SmallSampleWarning,
-            f"only {n_units} {unit}{where}: with fewer than a few dozen independent {unit} the "
-            "bootstrap interval and p-value are rough (treat as rough: they tend to be too "
-            "narrow and too small)",
-        ))
-    if design.strata_names is not None:
+    if design.strata_names is not None and undefined is None:
         small = []
         for name, m in zip(design.strata_names, design.units_per_stratum.tolist()):
             if m == 1:
@@ -100,15 +174,19 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...]) -> lis
     return notes
 
 
-def undefined_notes(estimands: Estimands) -> list[Note]:
+def undefined_notes(estimands: Estimands, empty: int = 0) -> list[Note]:
     """How often each system's metric was undefined on the resamples, and what became of
-    those values."""
+    those values.  ``empty``: resamples that drew no unit, already said by the
+    small-sample note (:func:`design_notes`); a system undefined on those alone (the
+    metric's 0 / 0 there) is not said again."""
     m = estimands.design.metric
     notes = []
+    r = estimands.M.shape[0]
     for name, (n_bad, total) in zip(estimands.names, estimands.undefined.tolist()):
-        if not n_bad:
+        if not n_bad or (n_bad == empty and total == r
+                          and _nan_on_nothing(m, estimands.design.k)):
             continue
-        where = "resamples" if total == estimands.M.shape[0] else "resampled strata"
+        where = "resamples" if total == r else "resampled strata"
         if m.partly_undefined is not None:
             what = "partly undefined (e.g. a class with no tp, fp or fn)"
             fate = f"that part was taken as {m.undefined:g} (the metric's convention)"
@@ -127,62 +205,292 @@ def undefined_notes(estimands: Estimands) -> list[Note]:
     return notes
 
 
+def _nan_on_nothing(metric, k: int) -> bool:
+    """Whether ``metric`` leaves out (NaN) a resample that drew nothing (its ``k`` sums
+    all 0): then a system undefined as often as there are such resamples is undefined
+    on those."""
+    if not math.isnan(metric.undefined):
+        return False
+    try:
+        values, _ = metric.evaluate(np.zeros((1, k)))
+    except InputError:  # (a user's formula that fails on zeros)
+        return False
+    return bool(np.isnan(values).all())
+
+
 def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc,
-                   systems: dict[str, Estimate] | None = None) -> list[Note]:
-    """Undefined or dropped resamples, an unbounded or undefined interval, constant
-    differences, and a Monte Carlo error too large for the interval's width.
-    ``systems``: each system's own estimate, by name, whose studentized interval may
-    have dropped resamples too."""
+                   systems: dict[str, Estimate] | None = None, empty: int = 0) -> list[Note]:
+    """Undefined or dropped resamples, resamples without a standard error (studentized),
+    an unbounded or undefined interval, constant differences, and a Monte Carlo error
+    too large for the interval's width.  ``systems``: each system's own estimate, by
+    name, whose studentized interval may rest on such resamples too; ``empty``: the
+    resamples that drew no unit, said already (:func:`design_notes`).  Nothing when
+    there are too few units for any interval (:func:`design_notes` says so)."""
+    if too_few_units(design, design.names) is not None:
+        return []
     notes = []
     theta = diff.boot.theta
     n_dropped = len(diff.replicates) - len(theta)
-    if n_dropped:
+    if n_dropped and n_dropped != empty:
         notes.append((
             DegenerateDataWarning,
             f"{n_dropped} of {len(diff.replicates)} resampled differences were undefined "
             "and are left out of the interval",
         ))
-    units = "groups" if design.n_groups is not None else "items"
-    # the studentized interval's dropped resamples: the difference's, else a system's
-    for which, est in (("the", diff), *((f"{n}'s", e) for n, e in (systems or {}).items())):
-        if est.boot.t_dropped:
-            notes.append((
-                DegenerateDataWarning,
-                f"{est.boot.t_dropped} of {len(est.boot.theta)} resamples drew too few "
-                f"distinct {units} to estimate a standard error (or their differences vary "
-                "below what double precision resolves next to the scores) and are left out "
-                f"of {which} studentized interval; prefer `method='bca'` or 'percentile'",
-            ))
-            break
+    notes += _studentized_notes(diff, design, args, systems or {})
     if any(math.isinf(v) for v in interval):
         notes.append((
             DegenerateDataWarning,
             f"the {args.method} interval is unbounded for these data; prefer "
             "`method='bca'` or 'percentile'",
         ))
-    if len(theta) > 1 and theta[0] == theta[-1]:  # (one resample: the tail warning says it)
+    constant = len(theta) > 1 and theta[0] == theta[-1]  # (one resample: the tail note)
+    if diff.digits_lost:
+        notes.append((DegenerateDataWarning, lost_digits_text(diff, "the difference")))
+    elif constant:
+        if diff.snapped and not design.relative:  # (the rounding of two systems' sums)
+            what = (f"to within the rounding of the systems' sums ({diff.rounding:.2g}): "
+                    "the per-item differences are constant, or the systems' common level "
+                    "(an offset, or items both score hugely) takes their digits; compare "
+                    "the scores side by side (one table), where each item's difference is "
+                    "summed")
+        else:
+            what = "the per-item differences are constant, so the interval has no width"
         notes.append((
             DegenerateDataWarning,
-            f"every resampled difference equals {theta[0]:.6g}: the per-item differences "
-            "are constant, so the interval has no width"
+            f"every resampled difference equals {theta[0]:.6g}: {what}"
             + ("; BCa bounds are undefined (NaN)" if args.method == "bca" else ""),
         ))
-    elif any(math.isnan(v) for v in interval):
+    elif any(math.isnan(v) for v in interval) and args.method != "studentized":
+        why = ("its bias correction or acceleration cannot be computed"
+               if args.method == "bca" else "no resample gave a defined difference")
         notes.append((
             DegenerateDataWarning,
-            f"the {args.method} interval is undefined for these data (NaN); "
-            "its bias correction or acceleration cannot be computed",
+            f"the {args.method} interval is undefined for these data (NaN); {why}",
         ))
-    low, high = interval
-    if all(math.isfinite(v) for v in (*mc, low, high)) and high > low:
-        if max(mc) > 0.05 * (high - low):
-            notes.append((
-                SmallSampleWarning,
-                f"the Monte Carlo error of the endpoints (about ±{max(mc):.2g}) is over 5% of "
-                f"the interval's width; increase the number of resamples (now "
-                f"{args.n_resamples})",
-            ))
+    if not (diff.digits_lost or constant):
+        notes += rounding_notes(design, tuple(systems) if systems else design.names, [(0, 1)])
+    sd = diff.boot.sd
+    if (not design.relative and len(theta) > 1 and theta[0] != theta[-1]
+            and diff.rounding > LOST_DIGITS * sd):
+        notes.append((
+            DegenerateDataWarning,
+            f"the systems' sums round by up to {diff.rounding:.2g}, "
+            f"{diff.rounding / sd:.0%} of the difference's standard error: their common "
+            "level (an offset, or items both systems score hugely) takes the difference's "
+            "digits; compare the systems' scores side by side (one table, or `paired` "
+            "arrays), where each item's difference is summed",
+        ))
+    notes += monte_carlo_notes([("", interval, mc)], args)
     return notes
+
+
+def lost_digits_text(estimate: Estimate, what: str) -> str:
+    """The note of a contrast whose digits went to the systems' level (``what`` names
+    it: "the difference", "the comparison B - A")."""
+    return (f"the systems' sums round by up to {estimate.rounding:.2g}, more than "
+            f"{what} can show (estimate {estimate.boot.estimate:.3g}): their common level "
+            "(an offset, or items both systems score hugely) takes its digits, so its "
+            "interval and p-value are undefined (NaN); compare the scores side by side "
+            "(one table, or both systems in memory), where each item's difference is summed")
+
+
+LOST_DIGITS = 0.01
+"""The rounding of the resampled differences, as a share of their standard deviation,
+above which the difference is said to lose digits to the systems' level."""
+
+
+def _studentized_notes(diff: Estimate, design: Design, args: Arguments,
+                       systems: dict[str, Estimate]) -> list[Note]:
+    """Resamples whose standard error is 0 (or undefined): their studentized values are
+    infinite; an interval whose quantiles reach them is undefined."""
+    alpha = 1.0 - args.confidence_level
+    units = "groups" if design.n_groups is not None else "items"
+    found, undefined = None, []
+    for which, est in (("the difference's", diff), *((f"{n}'s", e) for n, e in systems.items())):
+        t = est.boot.t_sorted
+        if t is None:
+            continue
+        n_bad = int(np.count_nonzero(np.isinf(t))) + est.boot.t_dropped
+        if n_bad and found is None:
+            found = (n_bad, len(est.boot.theta))
+        if n_bad and math.isnan(bounds("studentized", est.boot, alpha)[0]):
+            undefined.append(which)
+    if found is None:
+        return []
+    n_bad, total = found
+    text = (f"{n_bad} of {total} resamples drew too few distinct {units} to estimate a "
+            "standard error (or their differences vary below what double precision "
+            "resolves next to the scores): their studentized values are infinite")
+    if undefined:
+        many = len(undefined) > 1
+        text += (f", and {' and '.join(undefined)} studentized interval{'s' if many else ''} "
+                 f"rest{'' if many else 's'} on them: undefined (NaN)")
+    else:
+        text += ", in the interval's tails"
+    return [(DegenerateDataWarning, text + "; prefer `method='bca'` or 'percentile'")]
+
+
+MC_SHARE = 0.05
+"""A Monte Carlo error of the endpoints above this share of the interval's width is
+warned about: the resamples do not settle the endpoints at the digits shown."""
+
+
+def monte_carlo_notes(rows, args: Arguments) -> list[Note]:
+    """One note for the intervals ``(label, (low, high), (e_low, e_high))`` whose
+    endpoints' Monte Carlo error exceeds :data:`MC_SHARE` of their width (``label``
+    names a family's comparison; "" for compare()'s one interval)."""
+    over = []
+    for label, (low, high), errors in rows:
+        if not (math.isfinite(low) and math.isfinite(high) and high > low):
+            continue
+        worst = max(errors)
+        if math.isnan(worst):
+            continue
+        if worst > MC_SHARE * (high - low):
+            over.append((label, worst))
+    if not over:
+        return []
+    about = ", ".join(f"{label} ±{e:.2g}" if label else f"±{e:.2g}" for label, e in over[:5])
+    if len(over) > 5:
+        about += ", ..."
+    if len(over) == 1 and not over[0][0]:
+        what = (f"the Monte Carlo error of the endpoints (about {about}) is over "
+                f"{MC_SHARE:.0%} of the interval's width")
+    else:
+        what = (f"the Monte Carlo error of the endpoints is over {MC_SHARE:.0%} of the "
+                f"interval's width for {len(over)} comparison{'s' if len(over) > 1 else ''}"
+                f" (about {about})")
+    return [(SmallSampleWarning,
+             f"{what}; increase `n_resamples` (now {args.n_resamples:,})")]
+
+
+SCALE_RATIO = 50.0
+"""Systems whose largest absolute scores, and the spreads of their scores, differ by
+this factor or more (about two orders of magnitude) are warned about: two scales, not
+two systems (a fraction and a percentage, seconds and milliseconds)."""
+
+UNIT_BEYOND = 5.0
+"""A system whose scores all lie in [0, 1] against one whose scores reach this far, and
+spread :data:`UNIT_SPREAD` times as wide, is warned about (a fraction against a 1-5
+rating or a 0-10 score)."""
+
+UNIT_SPREAD = 3.0
+"""How many times wider than the [0, 1] system's the other's spread must be (a shift of
+the same scores, 0-1 against 10-11, is no other scale)."""
+
+_CHUNK = 1 << 16
+"""Units read at a time for their scores' range (no copy of all of them)."""
+
+
+def score_ranges(design: Design) -> list[tuple[float, float]] | None:
+    """Every system's smallest and largest score of a unit (an item's score, a group's
+    mean), for the mean; None for a pooled metric (its statistics are counts, not
+    scores) or a design without its units (finished from parts' sums).  A design whose
+    systems 1, 2, ... carry their scores relative to system 0's adds system 0's back."""
+    plan = design.plan
+    if not design.metric.mean_like or design.k != 2 or len(plan.x) < int(plan.sizes.sum()):
+        return None
+    lo = np.full(design.n_systems, np.inf)
+    hi = np.full(design.n_systems, -np.inf)
+    for c in range(0, len(plan.x), _CHUNK):
+        rows = plan.rows(c, min(c + _CHUNK, len(plan.x)))
+        for j in range(design.n_systems):
+            total, count = unit_scores(design, rows, j)
+            held = count > 0  # (unpaired: the rows of another system's sample are 0)
+            if held.any():
+                score = total[held] / count[held]
+                lo[j], hi[j] = min(lo[j], score.min()), max(hi[j], score.max())
+    return [(float(a), float(b)) for a, b in zip(lo, hi)]
+
+
+ROUNDED_DIFFERENCES = 4.0
+"""The spread of the differences, in units of the scores' own rounding (their median
+spacing of doubles), at or below which the differences are said to be mostly rounding."""
+
+
+def rounding_notes(design: Design, names: tuple[str, ...],
+                   targets: list[tuple[int, int]]) -> list[Note]:
+    """A note for each contrast ``(i, j)`` of ``targets`` whose per-unit differences vary
+    by no more than a few units of rounding of the scores they came from (scores near
+    1e15 are held to 1/8, near 1e3 to 1e-13): what its interval shows is then mostly
+    that rounding.  The differences are summed exactly as given (relative scores); this
+    says what they can hold.  For a mean's relative design only; nothing for
+    differences that do not vary (the constant note says those)."""
+    plan = design.plan
+    if not design.relative or len(plan.x) < int(plan.sizes.sum()) or not len(plan.x):
+        return []
+    notes = []
+    rows = plan.rows(0, min(len(plan.x), 4 * _CHUNK))  # (a sample of the units is enough)
+    for i, j in targets:
+        base, (score, count) = unit_scores(design, rows, i), unit_scores(design, rows, j)
+        held = count > 0
+        with np.errstate(all="ignore"):  # (the difference as held, not from the scores)
+            diff = relative_difference(design, rows, i, j)[held] / count[held]
+            step = np.spacing(np.maximum(np.abs(score), np.abs(base[0]))[held] / count[held])
+        if diff.size < 2 or not np.ptp(diff) > 0 or not np.all(np.isfinite(diff)):
+            continue
+        top = float(np.max(np.abs(diff)))  # (scaled: the squares of 1e+-300 do not hold)
+        spread, rounding = top * float(np.std(diff / top)), float(np.median(step))
+        if spread <= ROUNDED_DIFFERENCES * rounding:
+            level = float(np.median(np.abs(base[0][held] / count[held])))
+            text = (f"the per-item differences are constant ({names[j]} - {names[i]}) to "
+                    f"within the rounding of the scores they came from: they vary by "
+                    f"{spread:.3g} (standard deviation), and scores near {level:.3g} are "
+                    f"held to steps of {rounding:.3g}; the interval's width is mostly that "
+                    "rounding")
+            if rounding > 1e-9 * max(abs(float(np.mean(diff))), spread):
+                text += ("; a common offset taken off the scores before they are written "
+                         "keeps more of their digits")
+            notes.append((DegenerateDataWarning, text))
+    return notes
+
+
+def table_range(values: np.ndarray) -> tuple[float, float]:
+    """The smallest and largest score of an items x runs table (NaN: a missing run)."""
+    finite = values[np.isfinite(values)]
+    return (float(finite.min()), float(finite.max())) if finite.size else (math.nan, math.nan)
+
+
+def scale_notes(ranges, what: str = "scores") -> list[Note]:
+    """Systems (``(name, (lowest, highest))`` pairs) whose ``what`` lie on very different
+    scales: their largest absolute scores and their spreads :data:`SCALE_RATIO` times
+    apart, or one in [0, 1] and another reaching :data:`UNIT_BEYOND` and spread wider.
+    A difference of such scores mixes the two units.  Two systems in [0, 1] are on one
+    scale (one that scored 0.3% against one that scored 90%); a system that scored the
+    same everywhere (0, or 1 on every item) has no scale to compare; a shift is no other
+    scale (scores of 0-1 against 10-11 spread alike), and log-likelihoods of -1500 on
+    both sides are one scale however large their difference."""
+    def size(r):
+        return max(abs(r[0]), abs(r[1]))
+
+    def unit(r):
+        return r[0] >= 0.0 and r[1] <= 1.0
+
+    def wider(small, big) -> bool:  # (big's size is the larger; both spread)
+        spread_small, spread_big = small[1] - small[0], big[1] - big[0]
+        if size(big) >= SCALE_RATIO * size(small) and (
+                spread_big >= SCALE_RATIO * spread_small) and not unit(big):
+            return True  # orders of magnitude apart, in size and in spread
+        return (unit(small) and size(big) >= UNIT_BEYOND
+                and spread_big >= UNIT_SPREAD * spread_small)
+
+    def apart(p, q):
+        if not all(math.isfinite(v) for v in (*p, *q)) or p[0] == p[1] or q[0] == q[1]:
+            return False  # (a system that scored the same everywhere, 0 or 1, has no scale)
+        return wider(p, q) if size(p) <= size(q) else wider(q, p)
+
+    ranges = [(name, r) for name, r in ranges]
+    pairs = [(a, b) for i, a in enumerate(ranges) for b in ranges[i + 1:] if apart(a[1], b[1])]
+    if not pairs:
+        return []
+    seen = {name for pair in pairs for name, _ in pair}
+    shown = [f"{name}'s in [{r[0]:.3g}, {r[1]:.3g}]" for name, r in ranges if name in seen]
+    listed = ", ".join(shown[:6]) + (", ..." if len(shown) > 6 else "")
+    return [(PairbootWarning,
+             f"the {what} lie on very different scales ({listed}): if they are in "
+             "different units (a fraction and a percentage), the difference mixes the two "
+             "and means nothing; put them on one scale")]
 
 
 def units_needed(design: Design, estimate: float, se: float, alpha: float

@@ -39,7 +39,12 @@ def _cdf(z: float) -> float:
 
 
 def quantile_sorted(sorted_values: np.ndarray, p: float) -> float:
-    """np.quantile's linear interpolation on an already sorted array, for one ``p``."""
+    """np.quantile's linear interpolation on an already sorted array, for one ``p``.
+
+    Next to an infinite value (a studentized replicate whose standard error is 0) the
+    interpolation is that value for any positive weight on it: ``-inf`` up to the next
+    order statistic, ``inf`` from the previous one (NaN between ``-inf`` and ``inf``).
+    """
     n = len(sorted_values)
     if n == 0 or math.isnan(p):
         return math.nan
@@ -48,7 +53,12 @@ def quantile_sorted(sorted_values: np.ndarray, p: float) -> float:
     if i >= n - 1:
         return float(sorted_values[-1])
     lo, hi = float(sorted_values[i]), float(sorted_values[i + 1])
-    return lo + (h - i) * (hi - lo) if hi != lo else lo
+    if hi == lo or h == i:
+        return lo
+    if math.isinf(lo) or math.isinf(hi):
+        return math.nan if math.isinf(lo) and math.isinf(hi) else (
+            lo if math.isinf(lo) else hi)
+    return lo + (h - i) * (hi - lo)
 
 
 def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray]):
@@ -92,10 +102,11 @@ class Bootstrap:
     acceleration: float = math.nan
     se_hat: float = math.nan
     t_sorted: np.ndarray | None = None
-    """Sorted studentized replicates ``(theta* - estimate) / se*``."""
+    """Sorted studentized replicates ``(theta* - estimate) / se*``: ``-inf`` or ``inf``
+    where ``se*`` is 0 and theta* != estimate (too few distinct units drawn: the value
+    is infinite, and stays in the tails where it belongs), 0 where both are 0."""
     t_dropped: int = 0
-    """Replicates left out of ``t_sorted``: a zero standard error with theta* != estimate
-    (too few distinct units drawn), where the studentized value is infinite."""
+    """Replicates left out of ``t_sorted``: an undefined (NaN) standard error."""
     sd: float = math.nan
     """Standard deviation of the replicates (ddof 1; exactly 0 when they are all equal,
     NaN for fewer than two)."""
@@ -110,13 +121,14 @@ class Bootstrap:
             z0, a = bca_constants(theta, estimate, influence)
         t_sorted, t_dropped = None, 0
         if se_star is not None:
+            se_star = np.asarray(se_star, dtype=np.float64)
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = (theta - estimate) / se_star
-            # 0/0, a replicate equal to the estimate, is 0; any other NaN is dropped below
-            t = np.where((theta == estimate) & (se_star == 0), 0.0, t)
-            finite = np.isfinite(t)
-            t_dropped = int(len(t) - finite.sum())
-            t_sorted = np.sort(t[finite])
+            # 0/0, a replicate equal to the estimate, is 0; a NaN standard error is dropped
+            t = np.where((se_star == 0) & (theta == estimate), 0.0, t)
+            kept = ~np.isnan(t)
+            t_dropped = int(len(t) - kept.sum())
+            t_sorted = np.sort(t[kept])
         theta = np.sort(theta)
         if len(theta) < 2:
             sd = math.nan
@@ -157,7 +169,12 @@ def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
         t, se = boot.t_sorted, boot.se_hat
         if t is None or not math.isfinite(se):
             return math.nan, math.nan
-        return est - se * quantile_sorted(t, hi_p), est - se * quantile_sorted(t, lo_p)
+        t_hi, t_lo = quantile_sorted(t, hi_p), quantile_sorted(t, lo_p)
+        if not (math.isfinite(t_hi) and math.isfinite(t_lo)):
+            # the quantile reaches replicates of zero standard error: the interval rests
+            # on resamples that cannot say how variable the statistic is
+            return math.nan, math.nan
+        return est - se * t_hi, est - se * t_lo
     raise ValueError(f"unknown method {method!r}")
 
 
@@ -301,44 +318,179 @@ def _bca_inverse(z0: float, a: float, level: float) -> float:
 
 def _quantile_crossing(q: np.ndarray, j: int, c: float) -> float:
     """Where (as ``p (n - 1)``) the interpolation between ``q[j - 1] <= c`` and
-    ``q[j] >= c`` (not both equal to c) equals ``c``."""
+    ``q[j] >= c`` (not both equal to c) equals ``c`` (:func:`quantile_sorted` next to an
+    infinite value: ``-inf`` up to ``q[j]``, ``inf`` from ``q[j - 1]``)."""
     lo, hi = float(q[j - 1]), float(q[j])
+    if math.isinf(lo) or math.isinf(hi):
+        return math.nan if math.isinf(lo) and math.isinf(hi) else (
+            float(j) if math.isinf(lo) else float(j - 1))
     return j - 1 + (c - lo) / (hi - lo)
 
 
-def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
-    """Approximate Monte Carlo standard errors of the two endpoints.
+_Z_LEVEL = np.linspace(-6.0, 6.0, 241)
+"""Where the level that R replicates' quantile hits lies, in its standard deviations."""
+_W_LEVEL = np.exp(-0.5 * _Z_LEVEL**2) / np.exp(-0.5 * _Z_LEVEL**2).sum()
+_Z_SHIFT = np.linspace(-4.0, 4.0, 33)
+"""How far the replicates' own quantile function may be shifted, in the same units."""
+_W_SHIFT = np.exp(-0.5 * _Z_SHIFT**2) / np.exp(-0.5 * _Z_SHIFT**2).sum()
 
-    For quantile-based endpoints at probability ``p`` it is half the distance between the
-    quantiles at ``p -/+ sqrt(p (1 - p) / R)`` (a distribution-free 68% band for a
-    sample quantile); for the normal interval, ``sd * sqrt((1 + z^2 / 2) / R)`` from the
-    errors of the bootstrap mean and standard deviation.
+
+def order_statistic_error(sorted_values: np.ndarray, level: float,
+                          spread: float | None = None) -> float:
+    """Monte Carlo standard error of :func:`quantile_sorted` at ``level``: how much the
+    endpoint read off these replicates would move, as a standard deviation, with
+    another seed.
+
+    The quantile of R replicates is the ideal one at a level that misses ``level`` by
+    about ``s Z`` (``s = sqrt(level (1 - level) / R)``, or ``spread``; Z standard
+    normal, taken on the log-odds scale), so its spread is that of ``Q(level + s Z)``.
+    The replicates' quantile function ``Q`` stands in for the ideal one, whose levels
+    it gets wrong by as much again; so the variance is averaged over ``Q``'s level
+    shifted by ``s Z'``.  On a smooth distribution this is the familiar ``s /
+    density``; on a lattice (0/1 scores: differences are multiples of ``1/n``) it is
+    the chance that the endpoint falls on the next point, weighed over where the level
+    may sit between two points, where a 68% band of order statistics often says 0.
+    Infinite studentized values (resamples without a standard error) are left out of
+    the window; infinite if it holds nothing else; NaN for fewer than two values.
+    """
+    n = len(sorted_values)
+    if n < 2 or not 0.0 <= level <= 1.0:
+        return math.nan
+    # The level's error on the log-odds scale (the delta method: sd / (p (1 - p))), so
+    # that near 0 or 1 it is skewed as a quantile's is (a Beta law), not spilt past the
+    # end onto the extreme order statistics; at level 0 or 1, the extreme order
+    # statistic, whose rank still moves by about one.
+    level = min(max(level, 0.5 / n), 1.0 - 0.5 / n)
+    if spread is None:
+        spread = math.sqrt(level * (1.0 - level) / n)
+    spread = max(spread, 1.0 / n)
+    z = math.log(level / (1.0 - level)) + spread / (level * (1.0 - level)) * (
+        _Z_SHIFT[:, None] + _Z_LEVEL[None, :])
+    pos = (n - 1) / (1.0 + np.exp(-z))
+    i = np.minimum(pos.astype(np.int64), n - 2)
+    window = sorted_values[int(i.min()) : int(i.max()) + 2]
+    if window[0] == window[-1]:
+        return 0.0 if math.isfinite(window[0]) else math.inf
+    lo, hi = sorted_values[i], sorted_values[i + 1]
+    with np.errstate(invalid="ignore"):
+        vals = np.where(hi == lo, lo, lo + (pos - i) * (hi - lo))
+    w = _W_LEVEL * np.ones_like(vals)
+    finite = np.isfinite(vals)
+    if not finite.all():
+        # studentized values of resamples without a standard error: the spread of the
+        # endpoint where it is finite (where it is not, the interval is undefined)
+        w = np.where(finite, w, 0.0)
+        vals = np.where(finite, vals, 0.0)
+        held = w.sum(axis=1)
+        if not held.any():
+            return math.inf
+        w = w / np.where(held > 0, held, 1.0)[:, None]
+        shift = _W_SHIFT * (held > 0)
+        shift = shift / shift.sum()
+    else:
+        shift = _W_SHIFT
+    dev = vals - (vals * w).sum(axis=1, keepdims=True)
+    dev = np.where(w > 0, dev, 0.0)
+    scale = float(np.abs(dev).max())  # (squares of 1e160 overflow)
+    if scale == 0.0:
+        return 0.0
+    var = ((dev / scale) ** 2 * w).sum(axis=1)
+    return scale * math.sqrt(float((var * shift).sum()))
+
+
+def _bca_level_error(z0: float, a: float, z: float, level: float, r: int) -> float:
+    """The standard deviation of BCa's quantile level over seeds: the level of the
+    quantile read (as for every quantile) together with ``z0``'s own error, which comes
+    from the share of replicates below the estimate and moves the level it asks for.
+    Both are errors of the replicates' distribution function at two points, whose
+    covariance is a Brownian bridge's."""
+    share = _cdf(z0)
+    y = z0 + z
+    denom = 1.0 - a * y
+    if not (math.isfinite(z) and denom > 0.0):
+        gain = 0.0  # (past the pole the level is clamped to 0 or 1)
+    else:
+        # d level / d z0, over the density at z0: d z0 = d share / phi(z0)
+        gain = _N.pdf(z0 + y / denom) * (1.0 + 1.0 / denom**2) / _N.pdf(z0)
+    var = (gain**2 * share * (1.0 - share) + level * (1.0 - level)
+           - 2.0 * gain * (min(share, level) - share * level)) / r
+    return math.sqrt(max(var, 0.0))
+
+
+def _normal_errors(theta: np.ndarray, alpha: float) -> tuple[float, float]:
+    """The normal interval's ``2 est - mean -+ z sd``: the errors of the replicates'
+    mean and standard deviation and their covariance, from the replicates' moments."""
+    r = len(theta)
+    center = float(theta.mean())
+    scale = max(abs(float(theta[0]) - center), abs(float(theta[-1]) - center))
+    if scale == 0.0:
+        return 0.0, 0.0
+    d = (theta - center) / scale
+    m2, m3, m4 = (float(np.mean(d**k)) for k in (2, 3, 4))
+    z = normal_quantile(1.0 - alpha / 2.0)
+    # Var(mean) = m2 / R, Var(sd) = (m4 - m2^2) / (4 m2 R), Cov = m3 / (2 sqrt(m2) R)
+    var_mean, var_sd = m2 / r, (m4 - m2 * m2) / (4.0 * m2 * r)
+    cov = m3 / (2.0 * math.sqrt(m2) * r)
+    low = var_mean + z * z * var_sd + 2.0 * z * cov
+    high = var_mean + z * z * var_sd - 2.0 * z * cov
+    return scale * math.sqrt(max(low, 0.0)), scale * math.sqrt(max(high, 0.0))
+
+
+def sd_error(theta: np.ndarray) -> float:
+    """Monte Carlo standard error of the replicates' standard deviation, from their
+    kurtosis: ``sd sqrt((kurtosis - 1) / (4 R))`` (``sd / sqrt(2 R)`` for normal ones)."""
+    r = len(theta)
+    if r < 2:
+        return math.nan
+    center = float(theta.mean())
+    scale = float(np.abs(theta - center).max())
+    if scale == 0.0:
+        return 0.0
+    d = (theta - center) / scale
+    m2, m4 = float(np.mean(d**2)), float(np.mean(d**4))
+    return scale * math.sqrt(max(m4 - m2 * m2, 0.0) / (4.0 * m2 * r))
+
+
+def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
+    """Monte Carlo standard errors of the two endpoints: how much each would move, as a
+    standard deviation over seeds, on the same data with as many resamples.
+
+    A quantile-based endpoint (percentile, basic, BCa, studentized) takes
+    :func:`order_statistic_error` of its quantile; BCa's level carries ``z0``'s error
+    too (its acceleration, from the jackknife, has none), the studentized interval's
+    the observed standard error as a factor.  The normal interval's centre and
+    half-width carry the errors of the replicates' mean and standard deviation (from
+    their skewness and kurtosis, so a heavy-tailed distribution is not taken for a
+    normal one).  Infinite where an endpoint's window holds nothing but replicates
+    without a standard error; NaN where the interval is undefined.
     """
     r = len(boot.theta)
     if r < 2:
         return math.nan, math.nan
-
-    def qerr(values: np.ndarray, p: float) -> float:
-        s = math.sqrt(max(p * (1 - p), 0.0) / r)
-        return 0.5 * (quantile_sorted(values, p + s) - quantile_sorted(values, p - s))
-
     lo_p, hi_p = alpha / 2.0, 1.0 - alpha / 2.0
     if method in ("percentile", "basic"):
-        e_lo, e_hi = qerr(boot.theta, lo_p), qerr(boot.theta, hi_p)
+        e_lo = order_statistic_error(boot.theta, lo_p)
+        e_hi = order_statistic_error(boot.theta, hi_p)
         return (e_lo, e_hi) if method == "percentile" else (e_hi, e_lo)
     if method == "normal":
-        # The centre carries the error of mean(theta*), the half-width that of the sd.
-        z = normal_quantile(hi_p)
-        e = boot.sd * math.sqrt((1.0 + z * z / 2.0) / r)
-        return e, e
+        return _normal_errors(boot.theta, alpha)
     if method == "bca":
-        if not (math.isfinite(boot.z0) and math.isfinite(boot.acceleration)):
-            return math.nan, math.nan
         z0, a = boot.z0, boot.acceleration
-        return (
-            qerr(boot.theta, _bca_level(z0, a, normal_quantile(lo_p))),
-            qerr(boot.theta, _bca_level(z0, a, normal_quantile(hi_p))),
-        )
-    if method == "studentized" and boot.t_sorted is not None:
-        return boot.se_hat * qerr(boot.t_sorted, hi_p), boot.se_hat * qerr(boot.t_sorted, lo_p)
+        if not (math.isfinite(z0) and math.isfinite(a)):
+            return math.nan, math.nan
+        out = []
+        for p in (lo_p, hi_p):
+            z = normal_quantile(p)
+            level = _bca_level(z0, a, z)
+            spread = _bca_level_error(z0, a, z, level, r)
+            out.append(order_statistic_error(boot.theta, level, spread))
+        return out[0], out[1]
+    if method == "studentized" and boot.t_sorted is not None and len(boot.t_sorted) > 1:
+        se = boot.se_hat
+        if not math.isfinite(se):
+            return math.nan, math.nan
+        if se == 0.0:
+            return 0.0, 0.0
+        t = boot.t_sorted
+        return se * order_statistic_error(t, hi_p), se * order_statistic_error(t, lo_p)
     return math.nan, math.nan

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings as _warnings
 from collections.abc import Callable, Mapping, Sequence
 
@@ -9,11 +10,25 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.compare import Run, _stratum_score, resample, system_score
-from pairboot.diagnostics import undefined_notes
-from pairboot.errors import InputError, PairbootWarning
-from pairboot.intervals import bounds, p_value
+from pairboot.diagnostics import (
+    empty_draws,
+    lost_digits_text,
+    monte_carlo_notes,
+    rounding_notes,
+    too_few_units,
+    undefined_notes,
+)
+from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
+from pairboot.intervals import (
+    bounds,
+    monte_carlo_error,
+    order_statistic_error,
+    p_value,
+    sd_error,
+)
 from pairboot.metrics import Metric
 from pairboot.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
+from pairboot.pairing import check_indexes, frame_ids
 from pairboot.progress import Progress
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 
@@ -55,7 +70,10 @@ def compare_many(
     ----------
     scores : mapping or DataFrame
         ``name -> per-item scores`` (1-D, or items x statistics for pooled metrics), or
-        a DataFrame with one column per system; all on the same items in the same order.
+        a DataFrame with one column per system; paired by position, in the order
+        passed (pandas indexes never re-pair items: as for :func:`pairboot.compare`).
+        A DataFrame's column that looks like item ids (named like them, text, or the
+        numbers 0..n-1 or 1..n each once) is refused as a system: give it as ``ids``.
     baseline : str, optional
         Compare every other system with it (``b - baseline``).
     pairs : sequence of (a, b), optional
@@ -72,8 +90,12 @@ def compare_many(
         :func:`pairboot.compare`'s answer under every correction.
     lower_is_better : bool
         For rank intervals and the best set: the metric is an error rate or a loss.
+    ids : array_like or str, optional
+        As for :func:`pairboot.compare`; a column name is a column of the DataFrame
+        ``scores`` (the items' ids, not a system), or of every system's DataFrame (their
+        rows joined on it).
     paired, groups, group_weighting, strata, strata_weights, metric, n_resamples,
-    confidence_level, method, seed, resampling, ids, backend, progress
+    confidence_level, method, seed, resampling, backend, progress
         As for :func:`pairboot.compare`.
     runs, paired_runs
         Several runs per system (items x runs each, see :func:`pairboot.compare`):
@@ -96,11 +118,15 @@ def compare_many(
     >>> [(c.b, c.significant) for c in res.comparisons]
     [('v1', True), ('v2', False)]
     """
+    scores, ids = frame_ids(scores, ids)
     if runs is not None or paired_runs:
         from pairboot.runsfamily import compare_many_runs  # noqa: PLC0415
 
         if runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
+        names, systems = _systems(scores, minimum=1)
+        check_indexes(list(zip(names, systems)), [("groups", groups), ("strata", strata),
+                                                  ("ids", ids)])
         return compare_many_runs(
             scores, runs=runs, paired_runs=bool(paired_runs), baseline=baseline, pairs=pairs,
             correction=correction, lower_is_better=lower_is_better, metric=metric,
@@ -179,37 +205,71 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     args, design, core, notes = run.args, run.design, run.core, run.notes
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
+    # a row without two units to draw from (one item; within a stratum, one there) has
+    # no interval; design_notes says why for the whole design, the note below for strata
+    defined = [too_few_units(design, design.names, h) is None
+               for h in (within or [None] * len(targets))]
     if within is None:
         names = list(design.names)
         rows = [(t, run.coef, run.combined) for t in targets]
         scores_by_name = {name: system_score(core.estimate(
-            j, run.coef, bca=bca, combined=run.combined, count=False), args.method, alpha)
-            for j, name in enumerate(design.names)}
+            j, run.coef, bca=bca, combined=run.combined, count=False), args.method, alpha,
+            all(defined)) for j, name in enumerate(design.names)}
     else:
         names, rows, scores_by_name = [], [], {}
-        for (i, j), h in zip(targets, within):
+        for (i, j), h, ok in zip(targets, within, defined):
             w = np.zeros(design.n_strata)
             w[h] = 1.0
             label = [f"{n} [{design.strata_names[h]}]" for n in design.names]
             for s in (i, j):
-                scores_by_name[label[s]] = _stratum_score(core, s, w, args.method, alpha, bca)
+                scores_by_name[label[s]] = _stratum_score(core, s, w, args.method, alpha, bca,
+                                                          ok)
             names += [label[i], label[j]]
             rows.append(((i, j), w, False))
         targets = [(2 * k, 2 * k + 1) for k in range(len(rows))]
+        lonely = [names[2 * k + 1] for k, ok in enumerate(defined) if not ok]
+        if lonely and too_few_units(design, design.names) is None:
+            unit = "group" if design.n_groups is not None else "item"
+            many = len(lonely) > 1
+            notes.append((
+                DegenerateDataWarning,
+                f"the comparison{'s' if many else ''} of "
+                f"{', '.join(lonely[:5])}{', ...' if len(lonely) > 5 else ''} "
+                f"rest{'' if many else 's'} on a single {unit}: every resample draws it "
+                "again, so the interval and p-value are undefined (NaN)",
+            ))
     estimates = [core.estimate(t, w, bca=bca, combined=c, count=True) for t, w, c in rows]
-    notes += undefined_notes(core)
+    notes += undefined_notes(core, empty_draws(core, args))
+    if within is None:  # (rows within a stratum: their units are the stratum's only)
+        varying = [t for t, e in zip(targets, estimates)
+                   if not e.digits_lost and np.ptp(e.boot.theta) > 0]
+        rounded = rounding_notes(design, tuple(names), varying)
+        if len(rounded) > 1:
+            rounded = [(rounded[0][0], f"{rounded[0][1]} (and {len(rounded) - 1} more "
+                                       "comparisons like it)")]
+        notes += rounded
+    lost = [k for k, e in enumerate(estimates) if e.digits_lost and defined[k]]
+    for k in lost:
+        defined[k] = False
+    if lost:  # (one note: the first such comparison, and how many there are)
+        (i, j), more = targets[lost[0]], len(lost) - 1
+        notes.append((DegenerateDataWarning, lost_digits_text(
+            estimates[lost[0]], f"the comparison {names[j]} - {names[i]}"
+            + (f" (and {more} more)" if more else ""))))
 
     m = len(targets)
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
     marginal = [bounds(args.method, e.boot, alpha) for e in estimates]
-    p_raw = np.array([p_value(args.method, e.boot) for e in estimates])
+    p_raw = np.array([p_value(args.method, e.boot) if ok and not np.isnan(b).any() else np.nan
+                      for e, b, ok in zip(estimates, marginal, defined)])
     p_single = [None] * m
     critical = None
     floor = 1.0 / (args.n_resamples + 1)  # (the (1 + count) / (B + 1) convention)
     # The family's decisions compare p-values with the level's complement as written
     # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
     family_alpha = round(alpha, 12)
+    errors = [monte_carlo_error(args.method, e.boot, alpha) for e in estimates]
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
@@ -220,12 +280,19 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         mt = max_t(est, se, replicates, family_alpha)
         critical = mt.critical_value
         intervals = [_simultaneous(e, s, t, critical) for e, s, t in zip(est, se, mt.t)]
+        # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
+        # replicates' sd; their errors added in quadrature (se's partly cancels in c)
+        c_error = order_statistic_error(mt.maxima, 1.0 - family_alpha)
+        errors = [(e,) * 2 if math.isfinite(critical) else (math.nan, math.nan)
+                  for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
+                            for s, x in zip(se, estimates))]
         marginal = [_simultaneous(e, s, t, c)
                     for e, s, t, c in zip(est, se, mt.t, mt.marginal_critical)]
         p_raw = mt.p_marginal
         p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
         intervals = [bounds(args.method, e.boot, alpha / m) for e in estimates]
+        errors = [monte_carlo_error(args.method, e.boot, alpha / m) for e in estimates]
         adjust = holm if correction == "holm" else bonferroni
         p_adjusted = adjust(np.maximum(p_raw, floor))
     else:
@@ -236,6 +303,28 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                 f"{m} comparisons without a correction: the chance that one of them "
                 f"excludes 0 by luck is well above {alpha:g}; use `correction='max-t'`",
             ))
+
+    nan2 = (math.nan, math.nan)
+    for k in np.flatnonzero(~np.array(defined)).tolist():  # (nothing to decide there)
+        intervals[k] = marginal[k] = errors[k] = nan2
+        p_raw[k] = p_adjusted[k] = math.nan
+        if p_single[k] is not None:
+            p_single[k] = math.nan
+    errors = [nan2 if np.isnan(b).any() else e for b, e in zip(intervals, errors)]
+    blank = [f"{names[j]} - {names[i]}" for k, (i, j) in enumerate(targets)
+             if defined[k] and np.isnan(intervals[k]).any()]
+    if blank:
+        why = {"bca": "their bias correction or acceleration cannot be computed",
+               "studentized": "their quantiles reach resamples that drew too few distinct "
+                              "units to estimate a standard error; prefer `method='bca'` "
+                              "or 'percentile'"}.get(args.method, "no resample is defined")
+        notes.append((
+            DegenerateDataWarning,
+            f"the intervals of {', '.join(blank[:5])}{', ...' if len(blank) > 5 else ''} "
+            f"are undefined for these data (NaN): {why}",
+        ))
+    notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k])
+                                for k, (i, j) in enumerate(targets)], args)
 
     comparisons = []
     for k, (i, j) in enumerate(targets):
@@ -255,6 +344,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             p_adjusted=float(p_adjusted[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
+            monte_carlo_error=ConfidenceInterval(*map(float, errors[k])),
         ))
 
     ranks = best = None

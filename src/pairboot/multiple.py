@@ -57,6 +57,9 @@ class MaxT:
     ``p_marginal < alpha``."""
     n_used: int
     """Replicates used: those where every comparison is defined."""
+    maxima: np.ndarray | None = None
+    """Every replicate's largest root, sorted: ``c`` is their quantile (its Monte Carlo
+    error is read off them)."""
 
 
 def _exceed(maxima: np.ndarray, t: float) -> int:
@@ -114,7 +117,7 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
         rest = roots[:, order[k:]].max(axis=1)
         previous = max(previous, p_of(np.sort(rest), at[j]))
         stepdown[j] = previous
-    return MaxT(critical, t, single, stepdown, marginal, marginal_critical, n)
+    return MaxT(critical, t, single, stepdown, marginal, marginal_critical, n, maxima)
 
 
 def holm(p: np.ndarray) -> np.ndarray:

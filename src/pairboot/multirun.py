@@ -20,13 +20,14 @@ import numpy as np
 from pairboot._version import __version__
 from pairboot.compare import compare, resample
 from pairboot.design import as_floats, check_arguments
-from pairboot.diagnostics import design_notes
+from pairboot.diagnostics import design_notes, scale_notes, table_range
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.runs import (
+    ONE_RUN_EACH,
     RUNS,
     RunsInfo,
     analyse,
@@ -73,9 +74,11 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
         return dataclasses.replace(res, runs=info)
     seeds_only(method, keywords)
     if ya.shape[1] == 1 and yb.shape[1] == 1 and not paired_runs:
-        return compare(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
-                       n_resamples=n_resamples, confidence_level=confidence_level,
-                       method=method, seed=seed, **keywords)
+        res = compare(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
+                      n_resamples=n_resamples, confidence_level=confidence_level,
+                      method=method, seed=seed, **keywords)
+        _warnings.warn(ONE_RUN_EACH, SmallSampleWarning, stacklevel=stacklevel)
+        return dataclasses.replace(res, warnings=(*res.warnings, ONE_RUN_EACH))
     layout = layout_of(len(ya), groups, strata, keywords)
     info = analyse(ya, yb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
     return _seeds(ya, yb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
@@ -202,6 +205,8 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     low, high = info.interval(estimate, alpha)
     p = info.p_value(estimate)
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
+    if metric == "mean":  # (a pooled metric's tables are its linearised values)
+        notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
     units_needed = None
     if not (low > 0 or high < 0) and estimate != 0:
         # the variance at u units is floor + per_unit / u (items' and residual parts)

@@ -378,6 +378,13 @@ def _share(value: float, part: float, total: float) -> dict:
             "share": float(part / total) if math.isfinite(total) else math.nan}
 
 
+ONE_RUN_EACH = (
+    "`runs='seeds'` with one run of each system: the run-to-run variation cannot be "
+    "estimated, so the interval covers the sampling of test items only, as without "
+    "`runs`; give several runs (seeds) per system")
+"""The warning of a seeds comparison whose systems have one run each."""
+
+
 def small_runs_note(info: RunsInfo) -> list:
     """Warnings when the runs leave few degrees of freedom, or a system has one run."""
     if info.kind != "seeds":
@@ -391,6 +398,8 @@ def small_runs_note(info: RunsInfo) -> list:
                       "the run-to-run variation is estimated from few runs, so the interval "
                       "is wide (t quantile); more runs narrow it more than more items"))
     lone = [name for name, r in (("A", info.runs_a), ("B", info.runs_b)) if r == 1]
+    if len(lone) == 2 and not info.paired_runs:
+        notes.append((SmallSampleWarning, ONE_RUN_EACH))
     if lone and not info.paired_runs and len(lone) < 2:
         notes.append((SmallSampleWarning,
                       f"{lone[0]} has one run: its run-to-run variation cannot be estimated "

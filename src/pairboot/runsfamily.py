@@ -16,6 +16,7 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
+from pairboot.diagnostics import scale_notes, table_range
 from pairboot.errors import InputError
 from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
@@ -105,6 +106,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             significant=significant, note=note))
     ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
     notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
+    notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
     return FamilyResult(
