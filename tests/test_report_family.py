@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import pairboot
+import pairboot.result
 from pairboot.report import (
     FAMILY_WRITERS,
     UNPLANNED,
@@ -239,6 +240,9 @@ def test_plan_hash_printed_when_given(pairs, fmt):
 def test_json_round_trips(pairs):
     out = json.loads(render_family(pairs, "json", FamilyContext(plan_sha256=HASH)))
     for key, value in pairs.to_dict().items():
+        if key == "comparisons":  # (each row adds its p-values' bounds and texts)
+            value = [{**row, **{k: v for k, v in mine.items() if k not in row}}
+                     for row, mine in zip(value, out[key])]
         assert out[key] == value, key
     assert out["plan_sha256"] == HASH
     assert out["signature"].startswith("pairboot ")
@@ -254,6 +258,115 @@ def test_json_writes_nan_as_null(pairs):
     assert "NaN" not in text and "Infinity" not in text
     assert json.loads(text)["comparisons"][0]["confidence_interval"] == {
         "low": None, "high": None}
+
+
+# --- p-values: the resolution, the level, the JSON -----------------------------------------
+
+
+def test_every_p_below_the_resolution_prints_one_way_in_every_table(pairs, baseline):
+    """Max-t's smallest p is 1 / (R + 1); under holm and none a raw p can be 0: both are
+    below what R resamples resolve and print as the same bound, in every format."""
+    resolution = pairboot.result.p_resolution(R)  # (0.015 for 400 resamples)
+    bound = f"< {resolution:g}"
+    holm = family(correction="holm", baseline="base")
+    for result in (pairs, baseline, holm):
+        assert any(min(c.p_value, c.p_adjusted) < 1 / R  # (0, or max-t's 1 / (R + 1))
+                   for c in result.comparisons)
+        text = render_family(result, "text")
+        md = render_family(result, "markdown")
+        for c in result.comparisons:
+            row = next(line for line in text.splitlines()
+                       if line.startswith(f"  {c.b} - {c.a} "))
+            below = (c.p_value < resolution) + (c.p_adjusted < resolution)
+            assert row.count(bound) == below and "1/" not in row
+            md_row = next(line for line in md.splitlines()
+                          if line.startswith(f"| {c.b} - {c.a} |"))
+            assert md_row.count(bound) == below
+        assert f"{bound}: below what {R} resamples can resolve" in text
+        assert "1/400" not in md and "< 0.0001" not in md
+    tex = render_family(baseline, "latex")
+    assert f"${bound}$" in tex and not any(
+        "," in m for m in re.findall(r"\$([^$]*)\$", tex))
+
+
+def test_json_gives_each_p_its_bound_and_text(pairs):
+    out = json.loads(render_family(pairs, "json"))
+    bound = pairboot.result.p_resolution(R)
+    for row, c in zip(out["comparisons"], pairs.comparisons):
+        assert row["p_value"] == c.p_value and row["p_adjusted"] == c.p_adjusted
+        for name in ("p_value", "p_adjusted"):
+            text = row["p_text" if name == "p_value" else "p_adjusted_text"]
+            upper = row[f"{name}_upper_bound"]
+            if row[name] < bound:
+                assert (upper, text) == (bound, f"< {bound:g}")
+            else:
+                assert upper == row[name] and float(text) == pytest.approx(row[name], abs=6e-4)
+        keys = list(row)  # each bound and text right after its p-value
+        assert keys[keys.index("p_value") + 1:keys.index("p_value") + 3] == [
+            "p_value_upper_bound", "p_text"]
+        assert keys[keys.index("p_adjusted") + 1:keys.index("p_adjusted") + 3] == [
+            "p_adjusted_upper_bound", "p_adjusted_text"]
+
+
+def test_an_adjusted_p_just_below_the_level_is_not_printed_as_the_level(baseline):
+    """0.0498 starred as "< 0.05" must not read "0.050"."""
+    c = baseline.comparisons[0]
+    near = dataclasses.replace(baseline, comparisons=(
+        dataclasses.replace(c, p_value=0.031, p_adjusted=0.0498, significant=True),
+        dataclasses.replace(baseline.comparisons[1], p_value=0.04, p_adjusted=0.0502,
+                            significant=False),
+        *baseline.comparisons[2:]))
+    text = render_family(near, "text")
+    first = next(line for line in text.splitlines() if line.startswith(f"  {c.b} - {c.a} "))
+    assert "0.0498" in first and first.rstrip().endswith("*")
+    second = near.comparisons[1]
+    row = next(line for line in text.splitlines()
+               if line.startswith(f"  {second.b} - {second.a} "))
+    assert "0.050" in row and not row.rstrip().endswith("*")
+    assert "0.0498" in render_family(near, "markdown")
+    assert "$0.0498$" in render_family(near, "latex")
+    assert json.loads(render_family(near, "json"))["comparisons"][0]["p_adjusted_text"] == (
+        "0.0498")
+
+
+# --- the design in the caption, print(result) -------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+def test_caption_names_the_resampled_groups_and_strata():
+    docs = np.repeat(np.arange(30), 4)
+    strata = np.where(docs < 15, "web", "news")
+    scores = {name: v for name, v in SCORES.items()}
+    grouped = family(scores, groups=docs, strata=strata, baseline="base")
+    ctx = FamilyContext(group="doc", stratum="source")
+    for fmt in ("markdown", "latex"):
+        out = render_family(grouped, fmt, ctx)
+        assert "paired stratified cluster bootstrap over 30 groups (doc) in 2 strata " \
+               "(source)" in out, fmt
+    # without the context's column names, the counts still
+    assert "over 30 groups in 2 strata" in render_family(grouped, "markdown")
+    assert f"bootstrap over {N} items" in render_family(family(), "latex")
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+def test_print_of_every_family_shows_its_report(pairs):
+    strata = np.where(np.arange(N) < N // 2, "web", "news")
+    by_stratum = pairboot.compare_strata(SCORES["base"], SCORES["v1"], strata=strata,
+                                         n_resamples=R, seed=SEED, backend="numpy")
+    rng = np.random.default_rng(2)
+    runs = pairboot.compare_many(
+        {name: v[:, None] + rng.normal(0, 0.05, (N, 3)) for name, v in SCORES.items()},
+        runs="seeds", n_resamples=R, seed=SEED)
+    for result in (pairs, by_stratum, runs):
+        assert str(result) == result.summary() == render_family(result, "text")
+        assert str(result).startswith(summary_line(result))
+        assert "\n" not in repr(result) and repr(result).startswith("FamilyResult(")
+
+
+def summary_line(result) -> str:
+    from pairboot.report.family import summary
+
+    return summary(result) + "\n"
 
 
 # --- registry --------------------------------------------------------------------------------
@@ -323,3 +436,17 @@ def test_forest_plot_in_given_axes_keeps_the_legend_off_the_rows(plt, pairs):
     legend = ax.get_legend().get_window_extent()
     rows = ax.transData.transform([(0, y) for y in range(len(pairs.comparisons))])[:, 1]
     assert all(not (legend.y0 <= y <= legend.y1) for y in rows)
+
+
+def test_headers_do_not_borrow_the_systems_letters():
+    """Systems named a and b: the only "b - a" in the report is the comparison's row, not
+    a header that reads like it (the family's line says what each row subtracts)."""
+    rng = np.random.default_rng(2)
+    base = rng.random(60)
+    res = pairboot.compare_many({"b": base, "a": base + rng.normal(0.02, 0.05, 60),
+                                 "c": base + rng.normal(0, 0.05, 60)}, baseline="b",
+                                n_resamples=1000, seed=1)
+    for fmt in ("text", "markdown"):
+        text = render_family(res, fmt)
+        assert "b - a" not in text and "a - b" in text and "c - b" in text
+    assert "(each minus b)" in render_family(res, "text")

@@ -104,15 +104,16 @@ def test_an_undefined_interval_is_not_better():
 
 @pytest.mark.parametrize(("case", "start"), [
     ("up", "B is better than A by +0.0"),
-    ("down", "B is worse than A by -0.0"),
-    ("flat", "No difference detected between B and A at this test-set size (200 items): "
-             "B - A = "),
+    ("down", "B is worse than A by 0.0"),
+    ("flat", "No difference detected between B and A at this test-set size: B - A = "),
 ])
 def test_headline_is_the_first_line(case, start):
     res = pairboot.compare(BASE, CASES[case], seed=0)
     text = str(res)
     assert text.startswith(start)
-    assert "95% paired bootstrap, p " in text.split("\n\n")[0]
+    assert "95% paired bootstrap over 200 items, p " in text.split("\n\n")[0]
+    if case == "down":  # "worse by" the size; B - A keeps its sign
+        assert "(B - A = -0.0" in text.split("\n\n")[0]
     if case == "flat":
         assert f"about {res.items_needed:,} items would be needed" in text.split("\n\n")[0]
     d = pairboot.result.decimals(res.standard_error)
@@ -123,8 +124,38 @@ def test_headline_is_the_first_line(case, start):
 def test_lower_is_better_headline():
     res = pairboot.compare(BASE, CASES["down"], seed=0)
     line = report.headline(res, report.ReportContext(lower_is_better=True))
-    assert line.startswith("B is better than A by -0.0") and "(lower is better)" in line
+    assert line.startswith("B is better than A by 0.0") and "(lower is better)" in line
+    assert "(B - A = -0.0" in line
     assert res.summary(lower_is_better=True).startswith(line + "\n")
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+@pytest.mark.parametrize(("keywords", "context", "words"), [
+    ({}, {}, "95% paired bootstrap over 200 items, p "),
+    ({"paired": False}, {}, "95% unpaired bootstrap over 200 items, p "),
+    ({"groups": np.arange(N) // 5}, {"group": "doc_id"},
+     "95% paired cluster bootstrap over 40 groups (doc_id), p "),
+    ({"groups": np.arange(N) // 5}, {}, "95% paired cluster bootstrap over 40 groups, p "),
+    ({"strata": np.arange(N) % 3}, {"stratum": "task"},
+     "95% paired stratified bootstrap over 200 items in 3 strata (task), p "),
+    ({"groups": np.arange(N) // 5, "strata": (np.arange(N) // 5) % 2, "method": "bca"},
+     {"group": "doc", "stratum": "src"},
+     "95% paired stratified cluster BCa bootstrap over 40 groups (doc) in 2 strata (src), p "),
+])
+def test_the_headline_names_the_design_in_every_format(keywords, context, words):
+    """Which units were resampled (items or groups, within strata), paired or not."""
+    res = pairboot.compare(BASE, CASES["down"], n_resamples=500, seed=0, **keywords)
+    ctx = report.ReportContext(**context)
+    line = report.headline(res, ctx)
+    assert words in line, line
+    signed = f"B - A = {res.estimate:+.{report.decimals(res.standard_error)}f} ["
+    if res.verdict() == "worse":  # "by" the size; B - A signed beside it
+        assert line.startswith("B is worse than A by 0.0") and f"({signed}" in line
+    else:
+        assert line.startswith("No difference detected") and signed in line
+    assert report.write_text(res, ctx).startswith(line + "\n")
+    assert report.write_markdown(res, ctx).startswith(f"**{line}**\n")
+    assert json.loads(report.write_json(res, ctx))["decision"]["headline"] == line
 
 
 def test_print_result_is_the_text_report():

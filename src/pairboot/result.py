@@ -30,6 +30,64 @@ def decimals(se: float) -> int:
     return min(6, max(2, 1 - math.floor(math.log10(se))))
 
 
+P_BOUND_LEVEL = 0.95
+"""The confidence of :func:`p_resolution`'s bound."""
+
+
+def p_resolution(n_resamples: int) -> float:
+    """The smallest two-sided p-value that ``n_resamples`` resamples can vouch for.
+
+    When no resample falls beyond the interval's cut-off (0 for the percentile
+    interval), the p-value read off the resamples is 0, but the p-value of infinitely
+    many resamples need not be.  The share of resamples beyond it has the exact
+    binomial upper bound ``1 - 0.05^(1/R)`` at 95% for 0 of ``R`` (about ``3 / R``, the
+    rule of three), and the two-sided p-value doubles the share: about ``6 / R``.  It
+    is rounded up to two significant digits (so that it prints as it is) and is at
+    most 1.
+
+    >>> p_resolution(10_000), p_resolution(1_000), p_resolution(100)
+    (0.0006, 0.006, 0.06)
+    """
+    r = int(n_resamples)
+    if r < 1:
+        return 1.0
+    share = -math.expm1(math.log(1.0 - P_BOUND_LEVEL) / r)  # 1 - 0.05^(1/R), accurately
+    return min(1.0, _round_up(2.0 * share))
+
+
+def _round_up(x: float, digits: int = 2) -> float:
+    """``x`` (positive) rounded up to ``digits`` significant digits."""
+    scale = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return float(f"{math.ceil(round(x / scale, 9)) * scale:.{digits}g}")
+
+
+def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True) -> float:
+    """``p`` as a number that is never too small: ``p`` itself, or, for a p-value read
+    off the resamples (``resampled``) that lies below :func:`p_resolution` (0 when no
+    resample fell beyond the cut-off), that resolution.  NaN stays NaN.
+
+    ``resampled`` is False for a p-value from a closed form (the normal interval's,
+    the t interval's of several runs): it is then exact for its model, however small.
+
+    >>> p_upper_bound(0.0, 10_000), p_upper_bound(0.0123, 10_000)
+    (0.0006, 0.0123)
+    >>> p_upper_bound(0.0, 10_000, resampled=False)
+    0.0
+    """
+    if not (isinstance(p, (int, float)) and math.isfinite(p)):
+        return p
+    if resampled:
+        floor = p_resolution(n_resamples)
+        if p < floor:
+            return floor
+    return float(p)
+
+
+CLOSED_FORM_P = ("normal", "t")
+"""The methods whose p-value is a closed form, not read off the resamples (the normal
+interval's ``2 Phi(-|z|)``, the t interval's of several runs)."""
+
+
 class ConfidenceInterval(NamedTuple):
     """A two-sided interval ``(low, high)``."""
 
@@ -250,9 +308,10 @@ class CompareResult:
         d = decimals(self.standard_error)
         parts = []
         if math.isnan(low) or math.isnan(high):
-            parts.append(
+            parts.append(  # (with one item no method helps: the warning says so)
                 f"The {pct} {self.method} interval is undefined for these data "
-                "(see the warnings); try `method='percentile'`."
+                "(see the warnings)"
+                + ("." if self.method == "percentile" else "; try `method='percentile'`.")
             )
         elif self.excludes_zero:
             higher = "B" if self.estimate > 0 else "A"
@@ -261,6 +320,9 @@ class CompareResult:
                 f"data show that {higher} scores higher."
             )
         else:
+            runs = self.runs if self.runs is not None and self.runs.kind == "seeds" else None
+            if runs is not None:
+                size += f" and {_seeds_text(runs)}"
             parts.append(
                 f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: {size} do not "
                 "tell A and B apart."
@@ -269,10 +331,14 @@ class CompareResult:
                 more = f"about {self.items_needed:,} items"
                 if self.groups_needed is not None:
                     more = f"about {self.groups_needed:,} groups (~{self.items_needed:,} items)"
+                if runs is not None:
+                    more += f" (at {_seeds_text(runs)})"
                 parts.append(
                     f"To detect a difference as large as the observed {self.estimate:+.{d}f} "
                     f"80% of the time, a test set of {more} would be needed."
                 )
+            if runs is not None:
+                parts += _runs_limit(self, runs, unit)
         if self.n_groups is not None:
             est = (
                 "the mean over items (larger groups count more)"
@@ -314,7 +380,7 @@ class CompareResult:
                 value = [s.to_dict() for s in value]
             elif f.name == "runs" and value is not None:
                 value = value.to_dict()
-            out[f.name] = _json_safe(value)
+            out[f.name] = json_safe(value)
         out["excludes_zero"] = self.excludes_zero
         out["reading"] = self.reading
         return out
@@ -324,10 +390,58 @@ class CompareResult:
         return (
             f"CompareResult(estimate={self.estimate:.6g}, confidence_interval="
             f"ConfidenceInterval(low={low:.6g}, high={high:.6g}), confidence_level="
-            f"{self.confidence_level}, method={self.method!r}, p_value={self.p_value:.4g}, "
+            f"{self.confidence_level}, method={self.method!r}, "
+            f"p_value={_p_repr(self.p_value, self.n_resamples, self.method)}, "
             f"n_items={self.n_items}, n_resamples={self.n_resamples}, seed={self.seed}, "
             f"bootstrap_distribution=<{len(self.bootstrap_distribution)} values>)"
         )
+
+
+def _p_repr(p: float, n_resamples: int, method: str) -> str:
+    """``0.0123``, or ``0 (< 0.0006)`` where the resamples cannot resolve ``p``."""
+    bound = p_upper_bound(p, n_resamples, resampled=method not in CLOSED_FORM_P)
+    if bound != p:
+        return f"{p:.4g} (< {bound:g})"
+    return f"{p:.4g}"
+
+
+def _seeds_text(runs) -> str:
+    """``"3 seeds each"`` or ``"3 and 5 seeds"`` (the runs of A and B)."""
+    if runs.runs_a == runs.runs_b:
+        return f"{runs.runs_a:g} seeds each"
+    return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
+
+
+def runs_limited(result: CompareResult) -> bool:
+    """Whether, with several training runs per system (``runs='seeds'``), more items
+    alone cannot detect the observed difference: its interval includes 0, and the
+    runs' own variation keeps the variance above what detection would need (there is
+    then no ``items_needed``)."""
+    runs = result.runs
+    low, high = result.confidence_interval
+    return bool(runs is not None and runs.kind == "seeds" and not result.excludes_zero
+                and result.items_needed is None and result.estimate != 0
+                and all(math.isfinite(x) for x in (result.estimate, low, high)))
+
+
+def _runs_limit(result: CompareResult, runs, unit: str) -> list[str]:
+    """What the reading says of the runs when the interval includes 0: that they are
+    the limit (more items alone cannot help), or that more seeds narrow the interval
+    more than more items do."""
+    if runs_limited(result):
+        floor = runs.projection(n_items=10**12)["floor"]
+        return [f"The runs are the limit: more {unit} alone cannot detect a difference this "
+                f"large, because the run-to-run variation keeps the variance of B - A above "
+                f"{floor:.3g}; more seeds can."]
+    if not runs.variance > 0:
+        return []
+    items = runs.projection(n_items=2 * runs.n_items)["width_ratio"]
+    seeds = runs.projection(runs_factor=2.0)["width_ratio"]
+    if seeds < items:  # (width ratios: smaller is narrower)
+        return [f"More seeds narrow the interval more than more {unit}: twice the seeds "
+                f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
+                f"{(1 - items) * 100:.0f}%."]
+    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +470,9 @@ class Comparison:
         ``p_adjusted < 1 - confidence_level``.
     note : str or None
         Where the stepdown decision and the simultaneous interval disagree.
+    monte_carlo_error : ConfidenceInterval or None
+        Approximate Monte Carlo standard errors of ``confidence_interval``'s ends (as
+        :attr:`CompareResult.monte_carlo_error`); None where not computed.
     """
 
     a: str
@@ -369,11 +486,13 @@ class Comparison:
     p_single_step: float | None
     significant: bool
     note: str | None = None
+    monte_carlo_error: ConfidenceInterval | None = None
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for key in ("confidence_interval", "marginal_interval"):
-            out[key] = out[key]._asdict()
+        for key in ("confidence_interval", "marginal_interval", "monte_carlo_error"):
+            if out[key] is not None:
+                out[key] = out[key]._asdict()
         return out
 
 
@@ -430,7 +549,7 @@ class FamilyResult:
         out["systems"] = {name: score.to_dict() for name, score in self.systems.items()}
         if self.rank_intervals is not None:
             out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
-        return _json_safe(out)
+        return json_safe(out)
 
     def to_frame(self):
         """One row per comparison, as a pandas DataFrame (needs pandas)."""
@@ -450,6 +569,16 @@ class FamilyResult:
             })
         return pd.DataFrame(rows)
 
+    def summary(self) -> str:
+        """The text report the command line prints (``print(result)`` shows it): the
+        summary line, the systems, the comparisons, the method and the warnings."""
+        from pairboot.report import family_text  # (the report layer renders)
+
+        return family_text(self)
+
+    def __str__(self) -> str:
+        return self.summary()
+
     def __repr__(self) -> str:
         return (
             f"FamilyResult(family_size={self.family_size}, correction={self.correction!r}, "
@@ -458,7 +587,7 @@ class FamilyResult:
         )
 
 
-def _json_safe(value):
+def json_safe(value):
     """NaN and infinities become None (JSON has no spelling for them); numpy scalars and
     tuples become their Python forms."""
     if isinstance(value, np.generic):
@@ -468,7 +597,7 @@ def _json_safe(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_json_safe(v) for v in value]
+        return [json_safe(v) for v in value]
     return value

@@ -13,8 +13,9 @@ the grouping and stratum columns, and notes that the command line adds.
   ranks, the signature) and its :class:`FamilyContext`;
   :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
   registered in :data:`FAMILY_WRITERS` and picked by :func:`render_family`;
-- :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot
-  (matplotlib).
+- :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot or
+  matrix (matplotlib); :mod:`~pairboot.report.figures` holds what they say apart from
+  the drawing (lattice bins, names as shown, the marks' meanings).
 
 Every format ends with the same reproducibility line (:func:`signature`), in the manner of
 sacrebleu's signature::

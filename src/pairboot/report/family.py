@@ -11,8 +11,9 @@ What every format says:
 - the systems: each one's score and interval, its rank interval and whether it could be
   the best (all pairs only), and the letters of the systems it is significantly better
   than after the correction (:func:`better_than`; ranx's layout with corrected decisions);
-- the comparisons (``b - a``): estimate, the family's interval, the marginal one, p,
-  adjusted p, a marker of significance after the correction, and the row's note;
+- the comparisons (the second system minus the first): estimate, the family's
+  interval, the marginal one, p, adjusted p, a marker of significance after the
+  correction, and the row's note;
 - the reproducibility line (:func:`family_signature`).
 
 One rule for the decimals of the whole report: :func:`pairboot.result.decimals` of the
@@ -26,8 +27,8 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pairboot.report.parts import interval_text, num, p_cell, signature
-from pairboot.result import FamilyResult, decimals, percent
+from pairboot.report.parts import alpha_of, interval_text, num, p_cell, p_fields, signature
+from pairboot.result import CLOSED_FORM_P, FamilyResult, decimals, percent
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
 """A ``family_note`` for a family that no plan fixed."""
@@ -51,7 +52,8 @@ class FamilyContext:
     notes : tuple of str
         Extra remarks, printed after the warnings.
     id, stats, metric_source, group, stratum, stratum_weights : str or None
-        As :class:`pairboot.report.ReportContext`'s, for the signature.
+        As :class:`pairboot.report.ReportContext`'s, for the signature (the group and
+        stratum columns also for the caption's design).
     reword : callable or None
         Applied to every message taken from the result (its warnings and notes), so
         that the command line can write the API's arguments as its options.
@@ -140,7 +142,7 @@ def family_kind(result: FamilyResult) -> str:
     return "chosen pairs"
 
 
-def _strata(n: int) -> str:
+def strata_count(n: int) -> str:
     return f"{n:,} {'stratum' if n == 1 else 'strata'}"
 
 
@@ -157,15 +159,57 @@ def _names(names) -> str:
     return "one of " + ", ".join(names)
 
 
-def comparison_cells(c, d: int, corrected: bool, n_resamples: int, name=str) -> list[str]:
+def p_resampled(result: FamilyResult) -> tuple[bool, bool]:
+    """Whether the comparisons' p-values and adjusted p-values were read off the
+    resamples (then a value below their resolution prints as a bound) rather than from
+    a closed form: max-t counts them, ``(1 + count) / (B + 1)``, whatever the method;
+    the t intervals of several runs and the normal interval give closed forms."""
+    counted = result.correction == "max-t" and result.family_size > 1
+    raw = result.method not in CLOSED_FORM_P or (counted and result.method != "t")
+    return raw, raw or counted
+
+
+def family_p(result: FamilyResult, p: float, *, adjusted: bool = False) -> str:
+    """A comparison's p-value (``adjusted``: its adjusted one) as every table and the
+    JSON's text write it (:func:`pairboot.report.parts.p_cell`, with the family's
+    level and resamples)."""
+    resampled = p_resampled(result)[1 if adjusted else 0]
+    return p_cell(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
+                  resampled=resampled)
+
+
+def family_p_fields(result: FamilyResult, c) -> dict:
+    """The JSON's bound and text of a comparison's p-value and adjusted p-value."""
+    raw, adjusted = p_resampled(result)
+    alpha = alpha_of(result.confidence_level)
+    return {**p_fields(c.p_value, result.n_resamples, alpha=alpha, resampled=raw),
+            **p_fields(c.p_adjusted, result.n_resamples, alpha=alpha, resampled=adjusted,
+                       name="p_adjusted")}
+
+
+def unresolved_note(result: FamilyResult) -> str | None:
+    """What a p-value printed as ``< x`` means, when one of the table's is (else None)."""
+    shown = [family_p(result, c.p_value) for c in result.comparisons]
+    if is_corrected(result):
+        shown += [family_p(result, c.p_adjusted, adjusted=True) for c in result.comparisons]
+    bounds = sorted({cell for cell in shown if cell.startswith("<") and cell != "< 0.0001"})
+    if not bounds:
+        return None
+    return (f"{', '.join(bounds)}: below what {result.n_resamples:,} resamples can "
+            "resolve (few or none fell beyond 0; the bound is the largest p-value "
+            "consistent with none, at 95% confidence)")
+
+
+def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
     """A comparison's cells: b - a, the estimate, the family's interval, and (corrected)
     the marginal interval, p and adjusted p, else p; ``name`` renders a system's name."""
     row = [f"{name(c.b)} - {name(c.a)}", num(c.estimate, d, signed=True),
            interval_text(c.confidence_interval, d, signed=True)]
-    if corrected:
+    if is_corrected(result):
         return row + [interval_text(c.marginal_interval, d, signed=True),
-                      p_cell(c.p_value, n_resamples), p_cell(c.p_adjusted, n_resamples)]
-    return row + [p_cell(c.p_value, n_resamples)]
+                      family_p(result, c.p_value),
+                      family_p(result, c.p_adjusted, adjusted=True)]
+    return row + [family_p(result, c.p_value)]
 
 
 def summary(result: FamilyResult) -> str:
@@ -179,7 +223,7 @@ def summary(result: FamilyResult) -> str:
     significant = sum(c.significant for c in result.comparisons)
     systems = plural(len(result.systems), "system")
     if getattr(result, "strata_family", None):
-        systems = f"2 systems in {_strata(len(result.strata_family))}"
+        systems = f"2 systems in {strata_count(len(result.strata_family))}"
     line = (f"{systems}, {plural(m, 'comparison')}{kind}, "
             f"{procedure(result)}, {level_words(result)}: {significant} significant")
     if result.best_set:
@@ -257,6 +301,28 @@ def family_signature(result: FamilyResult, context: FamilyContext | None = None)
                      after_seed=after)
 
 
+def family_design(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """What was resampled, in a few words: "paired cluster bootstrap over 130 groups
+    (doc) in 3 strata (domain)"; for several runs per system, "t intervals over 300
+    items and several runs"."""
+    ctx = context or FamilyContext()
+    if result.n_groups is not None:
+        units = f"{result.n_groups:,} groups" + (f" ({ctx.group})" if ctx.group else "")
+    else:
+        units = f"{result.n_items:,} items"
+    if result.n_strata:
+        units += f" in {strata_count(result.n_strata)}" + (f" ({ctx.stratum})" if ctx.stratum
+                                                       else "")
+    if result.method == "t":
+        return f"t intervals over {units} and several runs per system"
+    words = ["paired" if result.paired else "unpaired"]
+    words += ["stratified"] if result.n_strata else []
+    words += ["cluster"] if result.n_groups is not None else []
+    if result.method != "percentile":
+        words.append({"bca": "BCa"}.get(result.method, result.method))
+    return f"{' '.join(words)} bootstrap over {units}"
+
+
 def describe_family(result: FamilyResult) -> str:
     """One sentence: what was resampled, and how the family's error rate is controlled."""
     m = result.family_size
@@ -313,11 +379,12 @@ def family_line(result: FamilyResult) -> str:
     kind = family_kind(result)
     n = len(result.systems)
     if kind == "one per stratum":
-        return (f"B - A within each of {_strata(m)} "
+        return (f"B - A within each of {strata_count(m)} "
                 f"({', '.join(result.strata_family)})")
     if kind == "all pairs":
-        return f"all pairs of {n} systems ({plural(m, 'comparison')}, b - a)"
+        return (f"all pairs of {n} systems ({plural(m, 'comparison')}, each the later "
+                "system minus the earlier)")
     base = baseline_of(result)
     if base is not None:
-        return f"{plural(m, 'system')} against the baseline {base} (b - {base})"
-    return f"{plural(m, 'chosen pair')} of {n} systems (b - a)"
+        return f"{plural(m, 'system')} against the baseline {base} (each minus {base})"
+    return f"{plural(m, 'chosen pair')} of {n} systems (each the second minus the first)"

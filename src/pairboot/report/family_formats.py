@@ -16,8 +16,11 @@ from pairboot.report.family import (
     comparison_cells,
     describe_family,
     family_decimals,
+    family_design,
     family_kind,
     family_line,
+    family_p,
+    family_p_fields,
     family_signature,
     interval_name,
     is_corrected,
@@ -26,13 +29,15 @@ from pairboot.report.family import (
     plural,
     procedure,
     rank_text,
+    strata_count,
     summary,
     superscripts,
+    unresolved_note,
 )
-from pairboot.report.formats import _md, _tex, _tex_interval, _tex_num
-from pairboot.report.parts import interval_text, num, p_cell, pad_table
+from pairboot.report.formats import md, tex, tex_interval, tex_num, tex_p
+from pairboot.report.parts import interval_text, num, pad_table
 from pairboot.report.parts import wrap as _wrap
-from pairboot.result import FamilyResult, _json_safe, percent
+from pairboot.result import FamilyResult, json_safe, percent
 
 # ---------------------------------------------------------------------------------- text
 
@@ -80,7 +85,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         lines += _wrap(f"  rank: a {level} {kind} for the system's rank (1 is the best{lower})")
 
     # the comparisons
-    head = ["b - a", "estimate", interval_name(result)]
+    head = ["comparison", "estimate", interval_name(result)]
     if corrected:
         head += [f"{level} marginal", "p", "adjusted p"]
     else:
@@ -89,7 +94,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     rows = [head]
     notes: list[str] = []
     for c in result.comparisons:
-        row = comparison_cells(c, d, corrected, result.n_resamples)
+        row = comparison_cells(c, d, result)
         mark = "*" if c.significant else ""
         if c.note:
             notes.append(ctx.say(c.note))
@@ -101,6 +106,9 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     p_name = "adjusted p" if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
+    resolution = unresolved_note(result)
+    if resolution:
+        lines += _wrap(f"  {resolution}")
     for k, note in enumerate(notes, 1):
         lines += _wrap(f"({k}) {note}", bullet="  ")
 
@@ -130,6 +138,8 @@ def family_json(result: FamilyResult, context: FamilyContext | None = None) -> s
     ctx = context or FamilyContext()
     out = result.to_dict()
     out["warnings"] = [ctx.say(w) for w in result.warnings]
+    out["comparisons"] = [_with_p_fields(row, family_p_fields(result, c))
+                          for row, c in zip(out["comparisons"], result.comparisons)]
     for row in out["comparisons"]:
         if row.get("note"):
             row["note"] = ctx.say(row["note"])
@@ -140,7 +150,18 @@ def family_json(result: FamilyResult, context: FamilyContext | None = None) -> s
     out["family_note"] = ctx.family_note
     out["notes"] = list(ctx.notes)
     out["signature"] = family_signature(result, ctx)
-    return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
+    return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
+
+
+def _with_p_fields(row: dict, fields: dict) -> dict:
+    """A comparison's JSON with each p-value's bound and text right after it."""
+    out = {}
+    for key, value in row.items():
+        out[key] = value
+        if key in ("p_value", "p_adjusted"):
+            out.update({k: v for k, v in fields.items()
+                        if k.startswith(key + "_") or (key == "p_value" and k == "p_text")})
+    return out
 
 
 # ------------------------------------------------------------------------------ markdown
@@ -160,13 +181,20 @@ def _explain(result: FamilyResult) -> str:
     return text
 
 
-def _caption(result: FamilyResult) -> str:
-    """Family size, procedure, level, resamples and seed, in one sentence."""
+def _caption(result: FamilyResult, ctx: FamilyContext, *, p_shown: bool = True) -> str:
+    """Family size, procedure, level, the design (what was resampled: items or groups,
+    within strata), resamples and seed, in one sentence; and, when the table shows
+    p-values (``p_shown``) that the resamples cannot resolve, what their bound means."""
     m = len(result.comparisons)
     kind = "" if m == 1 else f" ({family_kind(result)})"
-    return (f"{plural(len(result.systems), 'system')}, {plural(m, 'comparison')}{kind}; "
-            f"{procedure(result)}, {level_words(result)}; "
+    systems = plural(len(result.systems), "system")
+    if getattr(result, "strata_family", None):  # (as the summary line counts them)
+        systems = f"2 systems in {strata_count(len(result.strata_family))}"
+    text = (f"{systems}, {plural(m, 'comparison')}{kind}; "
+            f"{procedure(result)}, {level_words(result)}; {family_design(result, ctx)}; "
             f"{result.n_resamples:,} resamples, seed {result.seed}.")
+    resolution = unresolved_note(result) if p_shown else None
+    return text + (f" {resolution}." if resolution else "")
 
 
 def family_markdown(result: FamilyResult, context: FamilyContext | None = None) -> str:
@@ -181,42 +209,42 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     ranked = result.rank_intervals is not None
     best = set(result.best_set or ())
 
-    lines = [f"**{_md(summary(result))}**", ""]
-    head = ["", "system", _md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
+    lines = [f"**{md(summary(result))}**", ""]
+    head = ["", "system", md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
     lines += ["| " + " | ".join(head) + " |",
               "|---|---|---:|:---:|" + (":---:|" if ranked else "")]
     for name, score in result.systems.items():
         value = num(score.estimate, d) + (f"<sup>{sup[name]}</sup>" if sup[name] else "")
         if name in best:
             value = f"**{value}**"
-        row = [mark[name], _md(name), value, interval_text(score.confidence_interval, d)]
+        row = [mark[name], md(name), value, interval_text(score.confidence_interval, d)]
         if ranked:
             row.append(rank_text(result, name))
         lines.append("| " + " | ".join(row) + " |")
 
-    head = ["b - a", "estimate", interval_name(result)]
+    head = ["comparison", "estimate", interval_name(result)]
     head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
     head.append("")
     lines += ["", "| " + " | ".join(head) + " |",
               "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
               + "---:|" * (2 if corrected else 1) + "---|"]
     for c in result.comparisons:
-        row = comparison_cells(c, d, corrected, result.n_resamples, name=_md)
+        row = comparison_cells(c, d, result, name=md)
         cell = "**significant**" if c.significant else ""
         if c.note:
-            cell = (cell + "; " if cell else "") + _md(ctx.say(c.note))
+            cell = (cell + "; " if cell else "") + md(ctx.say(c.note))
         row.append(cell)
         lines.append("| " + " | ".join(row) + " |")
 
-    lines += ["", f"*{_md(_caption(result))} {_explain(result)}.*"]
+    lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
     if ctx.plan_sha256:
         lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
     if ctx.family_note:
-        lines += ["", f"Family: {_md(ctx.family_note)}"]
+        lines += ["", f"Family: {md(ctx.family_note)}"]
     if result.warnings:
-        lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
+        lines += ["", "**Warnings**", ""] + [f"- {md(ctx.say(w))}" for w in result.warnings]
     if ctx.notes:
-        lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
+        lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{family_signature(result, ctx)}`"]
     return "\n".join(lines) + "\n"
 
@@ -224,8 +252,9 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 # --------------------------------------------------------------------------------- latex
 
 
-def _tex_caption(result: FamilyResult, extra: str) -> str:
-    return _tex(_caption(result)) + " " + extra
+def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
+                 p_shown: bool = True) -> str:
+    return tex(_caption(result, ctx, p_shown=p_shown)) + " " + extra
 
 
 def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:
@@ -245,16 +274,17 @@ def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> 
     if ctx.plan_sha256:
         lines.append(f"% plan sha256 {ctx.plan_sha256}")
     if ctx.family_note:
-        lines.append(f"% {' '.join(_tex(ctx.family_note).split())}")
+        lines.append(f"% {' '.join(tex(ctx.family_note).split())}")
     base = baseline_of(result)
-    body = _latex_baseline(result, base) if base is not None else _latex_letters(result)
+    body = (_latex_baseline(result, base, ctx) if base is not None
+            else _latex_letters(result, ctx))
     lines += body
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
-    lines += [f"% warning: {_tex(w)}" for w in warnings]
+    lines += [f"% warning: {tex(w)}" for w in warnings]
     return "\n".join(lines) + "\n"
 
 
-def _latex_letters(result: FamilyResult) -> list[str]:
+def _latex_letters(result: FamilyResult, ctx: FamilyContext) -> list[str]:
     d = family_decimals(result)
     level = percent(result.confidence_level)
     mark = letters(result.systems)
@@ -266,7 +296,7 @@ def _latex_letters(result: FamilyResult) -> list[str]:
         r"\centering",
         r"\begin{tabular}{ll" + "r" + "c" + ("c" if ranked else "") + "}",
         r"\toprule",
-        f" & System & {_tex(result.metric.capitalize())} & {_tex(level)} interval"
+        f" & System & {tex(result.metric.capitalize())} & {tex(level)} interval"
         + (" & Rank" if ranked else "") + r" \\",
         r"\midrule",
     ]
@@ -277,7 +307,7 @@ def _latex_letters(result: FamilyResult) -> list[str]:
         if sup[name]:
             value += rf"^{{\mathrm{{{sup[name]}}}}}"
         cell = "n/a" if value == "n/a" else f"${value}$"
-        row = f"{mark[name]} & {_tex(name)} & {cell} & " + _tex_interval(
+        row = f"{mark[name]} & {tex(name)} & {cell} & " + tex_interval(
             score.confidence_interval, d)
         if ranked:
             row += f" & {rank_text(result, name).replace('-', '--')}"
@@ -285,13 +315,13 @@ def _latex_letters(result: FamilyResult) -> list[str]:
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, _tex(_explain(result)) + '.')}}}",
+        rf"\caption{{{_tex_caption(result, ctx, tex(_explain(result)) + '.', p_shown=False)}}}",
         r"\end{table}",
     ]
     return lines
 
 
-def _latex_baseline(result: FamilyResult, base: str) -> list[str]:
+def _latex_baseline(result: FamilyResult, base: str, ctx: FamilyContext) -> list[str]:
     d = family_decimals(result)
     corrected = is_corrected(result)
     interval = interval_name(result)
@@ -301,31 +331,31 @@ def _latex_baseline(result: FamilyResult, base: str) -> list[str]:
         r"\centering",
         r"\begin{tabular}{lrrcr}",
         r"\toprule",
-        f"System & {_tex(result.metric.capitalize())} & $\\Delta$ vs {_tex(base)} & "
-        f"{_tex(interval)} & " + ("adjusted $p$" if corrected else "$p$") + r" \\",
+        f"System & {tex(result.metric.capitalize())} & $\\Delta$ vs {tex(base)} & "
+        f"{tex(interval)} & " + ("adjusted $p$" if corrected else "$p$") + r" \\",
         r"\midrule",
-        f"{_tex(base)} (baseline) & {_tex_num(result.systems[base].estimate, d)} & & & \\\\",
+        f"{tex(base)} (baseline) & {tex_num(result.systems[base].estimate, d)} & & & \\\\",
     ]
     for name, score in result.systems.items():
         if name == base:
             continue
         c = against.get(name)
         if c is None:  # (a system outside the family)
-            lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & & & \\\\")
+            lines.append(f"{tex(name)} & {tex_num(score.estimate, d)} & & & \\\\")
             continue
         delta = num(c.estimate, d, signed=True)
         if delta != "n/a":
             delta = f"${delta}{'^{*}' if c.significant else ''}$"
-        p = p_cell(c.p_adjusted, result.n_resamples)
-        lines.append(f"{_tex(name)} & {_tex_num(score.estimate, d)} & {delta} & "
-                     f"{_tex_interval(c.confidence_interval, d, signed=True)} & ${p}$ \\\\")
+        p = tex_p(family_p(result, c.p_adjusted, adjusted=True))
+        lines.append(f"{tex(name)} & {tex_num(score.estimate, d)} & {delta} & "
+                     f"{tex_interval(c.confidence_interval, d, signed=True)} & {p} \\\\")
     alpha = 1 - result.confidence_level
     star = (f"$^{{*}}$: {'adjusted ' if corrected else ''}$p < {alpha:g}$"
             + (" after the correction" if corrected else " (no correction)"))
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, star + '.')}}}",
+        rf"\caption{{{_tex_caption(result, ctx, star + '.')}}}",
         r"\end{table}",
     ]
     return lines

@@ -10,17 +10,23 @@ import json
 
 from pairboot.report.parts import (
     ReportContext,
+    alpha_of,
     decision,
     describe_method,
-    format_p,
+    design,
     headline,
     interval_text,
     num,
-    p_cell,
+    p_fields,
+    resolution_note,
+    result_p,
+    result_p_cell,
+    runs_section,
     signature,
     strata_table,
+    unresolved,
 )
-from pairboot.result import CompareResult, _json_safe, decimals, percent
+from pairboot.result import CLOSED_FORM_P, CompareResult, decimals, json_safe, percent
 
 # ------------------------------------------------------------------------------ json
 
@@ -28,10 +34,17 @@ from pairboot.result import CompareResult, _json_safe, decimals, percent
 def write_json(result: CompareResult, context: ReportContext | None = None) -> str:
     """``result.to_dict()`` as indented JSON, plus the inputs, the notes and the signature.
 
-    NaN and infinities are written as ``null`` (JSON has no spelling for them).
+    Beside every p-value (the comparison's and each stratum's) it writes
+    ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
+    cannot resolve it: :func:`pairboot.result.p_upper_bound`) and ``p_text``, the
+    p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``); ``p_value``
+    itself stays the number computed.  NaN and infinities are written as ``null``
+    (JSON has no spelling for them).
     """
     ctx = context or ReportContext()
-    out = result.to_dict()
+    out = _after(result.to_dict(), "p_value", _p_fields(result, result.p_value))
+    out["strata"] = [_after(s, "p_value", _p_fields(result, s["p_value"]))
+                     for s in out["strata"]]
     out["warnings"] = [ctx.say(w) for w in result.warnings]
     out["reading"] = ctx.say(out["reading"])
     out["input"] = {
@@ -45,13 +58,30 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out["notes"] = list(ctx.notes)
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
-    return json.dumps(_json_safe(out), indent=2, allow_nan=False) + "\n"
+    return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
+
+
+def _p_fields(result: CompareResult, p) -> dict:
+    return p_fields(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
+                    resampled=result.method not in CLOSED_FORM_P)
+
+
+def _after(mapping: dict, key: str, extra: dict) -> dict:
+    """``mapping`` with ``extra``'s items inserted right after ``key`` (the JSON's
+    reader sees a p-value's bound and text beside it)."""
+    out = {}
+    for k, v in mapping.items():
+        out[k] = v
+        if k == key:
+            out.update(extra)
+    return out
 
 
 # -------------------------------------------------------------------------- markdown
 
 
-def _md(text: str) -> str:
+def md(text: str) -> str:
+    """``text`` with Markdown's table and escape characters escaped."""
     return str(text).replace("\\", "\\\\").replace("|", "\\|")
 
 
@@ -60,32 +90,41 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
+    resolution = f"; {resolution_note(result)}" if unresolved(result) else ""
     lines = [
-        f"**{_md(headline(result, ctx))}**",
+        f"**{md(headline(result, ctx))}**",
         "",
-        f"| system | {_md(result.metric)} | {level} interval |",
+        f"| system | {md(result.metric)} | {level} interval |",
         "|---|---:|:---:|",
-        f"| A ({_md(ctx.name_a)}) | {num(result.score_a.estimate, d)} | "
+        f"| A ({md(ctx.name_a)}) | {num(result.score_a.estimate, d)} | "
         f"{interval_text(result.score_a.confidence_interval, d)} |",
-        f"| B ({_md(ctx.name_b)}) | {num(result.score_b.estimate, d)} | "
+        f"| B ({md(ctx.name_b)}) | {num(result.score_b.estimate, d)} | "
         f"{interval_text(result.score_b.confidence_interval, d)} |",
         f"| **B - A** | **{num(result.estimate, d, signed=True)}** | "
         f"**{interval_text(result.confidence_interval, d, signed=True)}** |",
         "",
-        f"{format_p(result.p_value, result.n_resamples)} (two-sided), standard error "
-        f"{num(result.standard_error, d)}. Method: {_md(describe_method(result, ctx))}",
+        f"{result_p(result)} (two-sided{resolution}), standard error "
+        f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
         "",
-        _md(ctx.say(result.reading)),
+        md(ctx.say(result.reading)),
     ]
+    runs = runs_section(result)
+    if runs is not None:
+        title, (head, *rows), text = runs
+        lines += ["", f"**{md(title)}**", "", "| " + " | ".join(head) + " |",
+                  "|---|---|---:|---:|"]
+        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+        if text:
+            lines += ["", md(text)]
     if result.strata:
-        head, *rows = strata_table(result, d, name=_md)
+        head, *rows = strata_table(result, d, name=md)
         lines += ["", "| " + " | ".join(head) + " |",
                   "|---|" + "---:|" * (len(head) - 2) + ":---:|"]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
     if result.warnings:
-        lines += ["", "**Warnings**", ""] + [f"- {_md(ctx.say(w))}" for w in result.warnings]
+        lines += ["", "**Warnings**", ""] + [f"- {md(ctx.say(w))}" for w in result.warnings]
     if ctx.notes:
-        lines += ["", "**Notes**", ""] + [f"- {_md(n)}" for n in ctx.notes]
+        lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{signature(result, ctx)}`"]
     return "\n".join(lines) + "\n"
 
@@ -102,57 +141,82 @@ _LATEX_SPECIAL = {
 }
 
 
-def _tex(text: str) -> str:
+def tex(text: str) -> str:
+    """``text`` with LaTeX's special characters written as LaTeX prints them."""
     return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
 
 
-def _tex_num(x, d: int, *, signed: bool = False) -> str:
+def tex_num(x, d: int, *, signed: bool = False) -> str:
+    """A number in math mode (``n/a`` as text)."""
     s = num(x, d, signed=signed)
     return "n/a" if s == "n/a" else f"${s}$"
 
 
-def _tex_interval(ci, d: int, *, signed: bool = False) -> str:
-    return f"[{_tex_num(ci[0], d, signed=signed)}, {_tex_num(ci[1], d, signed=signed)}]"
+def tex_interval(ci, d: int, *, signed: bool = False) -> str:
+    return f"[{tex_num(ci[0], d, signed=signed)}, {tex_num(ci[1], d, signed=signed)}]"
+
+
+def tex_p(cell: str) -> str:
+    """A p-value's cell (:func:`pairboot.report.parts.p_cell`) in math mode: ``<=`` as
+    ``\\leq``, a comma braced so that math mode does not space it; ``n/a`` as text."""
+    if cell == "n/a":
+        return cell
+    return "$" + cell.replace("<=", r"\leq").replace(",", "{,}") + "$"
 
 
 def write_latex(result: CompareResult, context: ReportContext | None = None) -> str:
-    """A ``tabular`` (plain ``\\hline`` rules, no extra package) ready to ``\\input``.
+    """A ``table`` with a booktabs ``tabular`` (``\\usepackage{booktabs}``) and a caption
+    naming the systems and the design, ready to ``\\input``, as a family's.
 
     The result's warnings follow the table twice: as ``% warning: ...`` comments (for
-    whoever reads the source) and as a visible small italic note under the table.
+    whoever reads the source) and as a visible small italic note under it.
     """
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
-    p_tex = f"${p_cell(result.p_value, result.n_resamples)}$"
     lines = [
         f"% {signature(result, ctx)}",
+        r"% needs \usepackage{booktabs}",
+        r"\begin{table}[htbp]",
+        r"\centering",
         r"\begin{tabular}{lrcr}",
-        r"\hline",
-        f"System & {_tex(result.metric.capitalize())} & "
-        f"{_tex(percent(result.confidence_level))} interval & $p$ \\\\",
-        r"\hline",
-        f"A ({_tex(ctx.name_a)}) & {_tex_num(result.score_a.estimate, d)} & "
-        f"{_tex_interval(result.score_a.confidence_interval, d)} & \\\\",
-        f"B ({_tex(ctx.name_b)}) & {_tex_num(result.score_b.estimate, d)} & "
-        f"{_tex_interval(result.score_b.confidence_interval, d)} & \\\\",
-        r"\hline",
-        f"B $-$ A & {_tex_num(result.estimate, d, signed=True)} & "
-        f"{_tex_interval(result.confidence_interval, d, signed=True)} & {p_tex} \\\\",
+        r"\toprule",
+        f"System & {tex(result.metric.capitalize())} & "
+        f"{tex(percent(result.confidence_level))} interval & $p$ \\\\",
+        r"\midrule",
+        f"A ({tex(ctx.name_a)}) & {tex_num(result.score_a.estimate, d)} & "
+        f"{tex_interval(result.score_a.confidence_interval, d)} & \\\\",
+        f"B ({tex(ctx.name_b)}) & {tex_num(result.score_b.estimate, d)} & "
+        f"{tex_interval(result.score_b.confidence_interval, d)} & \\\\",
+        r"\midrule",
+        f"B $-$ A & {tex_num(result.estimate, d, signed=True)} & "
+        f"{tex_interval(result.confidence_interval, d, signed=True)} & "
+        f"{tex_p(result_p_cell(result, result.p_value))} \\\\",
     ]
     for s in result.strata:
         lines.append(
-            f"\\quad {_tex(s.name)} ($w={s.weight:.3f}$) & {_tex_num(s.estimate, d, signed=True)}"
-            f" & {_tex_interval(s.confidence_interval, d, signed=True)} & "
-            f"${p_cell(s.p_value, result.n_resamples)}$ \\\\"
+            f"\\quad {tex(s.name)} ($w={s.weight:.3f}$) & {tex_num(s.estimate, d, signed=True)}"
+            f" & {tex_interval(s.confidence_interval, d, signed=True)} & "
+            f"{tex_p(result_p_cell(result, s.p_value))} \\\\"
         )
     lines += [
-        r"\hline",
+        r"\bottomrule",
         r"\end{tabular}",
-        f"% {_tex(describe_method(result, ctx))}",
+        rf"\caption{{{_caption(result, ctx)}}}",
     ]
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
-    lines += [f"% warning: {w}" for w in warnings]
     if warnings:
         lines.append(r"\par\smallskip")
-        lines += [f"{{\\footnotesize\\emph{{Warning: {_tex(w)}}}\\par}}" for w in warnings]
+        lines += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in warnings]
+    lines += [r"\end{table}", f"% {tex(describe_method(result, ctx))}"]
+    lines += [f"% warning: {w}" for w in warnings]
     return "\n".join(lines) + "\n"
+
+
+def _caption(result: CompareResult, ctx: ReportContext) -> str:
+    """B against A, the design, resamples and seed, in one sentence."""
+    text = (f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
+            f"{result.n_resamples:,} resamples, seed {result.seed}.")
+    if unresolved(result):
+        note = resolution_note(result)
+        text += f" {note[0].upper()}{note[1:]}."
+    return tex(text) + " $p$ two-sided."

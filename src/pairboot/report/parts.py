@@ -20,7 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.result import CompareResult, decimals, percent
+from pairboot.result import (
+    CLOSED_FORM_P,
+    CompareResult,
+    decimals,
+    p_upper_bound,
+    percent,
+    runs_limited,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,26 +102,95 @@ def interval_text(ci, d: int, *, signed: bool = False) -> str:
     return f"[{num(ci[0], d, signed=signed)}, {num(ci[1], d, signed=signed)}]"
 
 
-def format_p(p: float | None, n_resamples: int) -> str:
-    """``"p = 0.0123"``, ``"p < 0.0001"``, or ``"p < 1/10,000"`` when ``p`` is 0.
+def alpha_of(confidence_level: float) -> float:
+    """``1 - confidence_level`` as the level is written (``1 - 0.95`` is
+    0.050000000000000044 in binary; the families' decisions round it the same way)."""
+    return round(1.0 - float(confidence_level), 12)
 
-    A p-value of exactly 0 means no resample fell on the other side of 0, so all the
-    resamples can tell is that p is below ``1 / n_resamples``.
+
+def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
+           resampled: bool = True) -> str:
+    """A p-value as every table, the JSON's ``p_text`` and :func:`format_p` write it.
+
+    ``"0.430"``, ``"0.0046"``; ``"< 0.0006"`` for a p-value read off the resamples that
+    they cannot resolve (below :func:`pairboot.result.p_resolution`: 0 when no resample
+    fell beyond 0), ``"< 0.0001"`` for a smaller closed-form one (``resampled`` False);
+    ``"n/a"`` when undefined.  With ``alpha`` (the level the report's decisions use),
+    digits are added until the printed value lies on the same side of ``alpha`` as
+    ``p``: 0.0498 prints as ``"0.0498"``, not ``"0.050"``, beside a star for ``< 0.05``.
+
+    >>> p_cell(0.0, 10_000), p_cell(0.43, 10_000), p_cell(0.04996, 10_000, alpha=0.05)
+    ('< 0.0006', '0.430', '0.04996')
     """
     if not _finite(p):
-        return "p = n/a"
-    if p == 0:
-        return f"p < 1/{n_resamples:,}"
+        return "n/a"
+    bound = p_upper_bound(p, n_resamples, resampled=resampled)
+    if bound != p:
+        return f"< {_plain(bound)}" if bound < 1 else "<= 1"
     if p < 1e-4:
-        return "p < 0.0001"
-    if p < 0.01:
-        return f"p = {p:.4f}"
-    return f"p = {p:.3f}"
+        return "< 0.0001"
+    d = 3 if p >= 0.01 else 4
+    text = f"{p:.{d}f}"
+    while alpha is not None and (float(text) < alpha) != (p < alpha) and d < 15:
+        d += 1
+        text = f"{p:.{d}f}"
+    return text
 
 
-def p_cell(p: float | None, n_resamples: int) -> str:
-    """format_p without the leading "p" (and "="), for a table cell."""
-    return format_p(p, n_resamples).removeprefix("p ").removeprefix("= ")
+def format_p(p: float | None, n_resamples: int, *, alpha: float | None = None,
+             resampled: bool = True) -> str:
+    """``"p = 0.0123"`` or ``"p < 0.0006"``: :func:`p_cell` in a sentence."""
+    cell = p_cell(p, n_resamples, alpha=alpha, resampled=resampled)
+    return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
+
+
+def result_p(result, p: float | None = None) -> str:
+    """:func:`format_p` of ``result``'s p-value (or of ``p``, one of its strata's), with
+    its resamples, level and method."""
+    return format_p(result.p_value if p is None else p, result.n_resamples,
+                    alpha=alpha_of(result.confidence_level),
+                    resampled=result.method not in CLOSED_FORM_P)
+
+
+def result_p_cell(result, p: float) -> str:
+    """:func:`p_cell` of a p-value of ``result`` (its own, or a stratum's)."""
+    return p_cell(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
+                  resampled=result.method not in CLOSED_FORM_P)
+
+
+def p_fields(p: float | None, n_resamples: int, *, alpha: float | None = None,
+             resampled: bool = True, name: str = "p_value") -> dict:
+    """The JSON's companions of a p-value ``name``: ``{name}_upper_bound`` (``p``, or
+    the resolution of the resamples where they cannot resolve ``p``) and its text
+    (``p_text`` for ``p_value``, else ``{name}_text``), as the tables print it."""
+    text = "p_text" if name == "p_value" else f"{name}_text"
+    if not _finite(p):
+        return {f"{name}_upper_bound": None, text: "n/a"}
+    return {f"{name}_upper_bound": p_upper_bound(p, n_resamples, resampled=resampled),
+            text: p_cell(p, n_resamples, alpha=alpha, resampled=resampled)}
+
+
+def unresolved(result) -> bool:
+    """Whether ``result``'s p-value was read off its resamples and lies below what they
+    can resolve (:func:`pairboot.result.p_resolution`)."""
+    p = result.p_value
+    return (_finite(p) and result.method not in CLOSED_FORM_P
+            and p_upper_bound(p, result.n_resamples) != p)
+
+
+def resolution_note(result) -> str:
+    """What an unresolved p-value's bound means, in one sentence."""
+    r = result.n_resamples
+    bound = _plain(p_upper_bound(result.p_value, r))
+    if result.p_value == 0:
+        return (f"none of the {r:,} resamples fell on the other side of 0; {bound} is the "
+                "largest p-value consistent with that, at 95% confidence")
+    return f"{r:,} resamples cannot resolve a p-value below {bound}"
+
+
+def _plain(x: float) -> str:
+    """A positive number in positional notation, without trailing zeros."""
+    return np.format_float_positional(x, trim="-")
 
 
 FAIL_IF: dict[str, frozenset[str]] = {
@@ -143,44 +219,77 @@ def decision(result: CompareResult, context: ReportContext | None = None) -> dic
 def headline(result: CompareResult, context: ReportContext | None = None) -> str:
     """The verdict in one sentence, the first line of the text report.
 
+    It names the design (:func:`design`) and, where B - A has the sign its word does
+    not suggest (B worse, or better with lower-is-better), says "by" the size of the
+    difference and gives B - A signed beside it.
+
     >>> import pairboot
     >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
-    >>> print(headline(res))
-    B is better than A by +0.100 [+0.078, +0.122], 95% paired bootstrap, p < 1/10,000.
+    >>> print(headline(res).replace(", 95%", ",\\n95%"))
+    B is better than A by +0.100 [+0.077, +0.123],
+    95% paired bootstrap over 40 items, p < 0.0006.
+    >>> print(headline(res, ReportContext(lower_is_better=True)).replace(", 95%", ",\\n95%"))
+    B is worse than A by 0.100 (B - A = +0.100 [+0.077, +0.123]),
+    95% paired bootstrap over 40 items, p < 0.0006 (lower is better).
     """
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
     a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
     b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
-    method = _METHOD_NAMES.get(result.method, result.method)
-    how = (f"{percent(result.confidence_level)} {'paired' if result.paired else 'unpaired'}"
-           f"{'' if result.method == 'percentile' else ' ' + method} bootstrap, "
-           f"{format_p(result.p_value, result.n_resamples)}")
-    runs = getattr(result, "runs", None)
-    if runs is not None and runs.kind == "seeds":
-        how = (f"{percent(result.confidence_level)} interval over items and "
-               f"{_runs_text(runs)}, {format_p(result.p_value, result.n_resamples)}")
-    numbers = (f"{num(result.estimate, d, signed=True)} "
-               f"{interval_text(result.confidence_interval, d, signed=True)}, {how}")
+    signed = (f"{num(result.estimate, d, signed=True)} "
+              f"{interval_text(result.confidence_interval, d, signed=True)}")
+    how = f"{design(result, ctx)}, {result_p(result)}"
     lower = " (lower is better)" if ctx.lower_is_better else ""
     verdict = result.verdict(lower_is_better=ctx.lower_is_better)
     if verdict in ("better", "worse"):
-        return f"{b} is {verdict} than {a} by {numbers}{lower}."
+        if verdict == "better" and not ctx.lower_is_better:  # B - A > 0 reads as it is
+            return f"{b} is better than {a} by {signed}, {how}{lower}."
+        return (f"{b} is {verdict} than {a} by {num(abs(result.estimate), d)} "
+                f"(B - A = {signed}), {how}{lower}.")
     if verdict == "undefined":
+        method = _METHOD_NAMES.get(result.method, result.method)
         return (f"No verdict: the {method} interval is undefined for these data "
                 f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
-    unit = f"{result.n_groups:,} groups" if result.n_groups is not None else (
-        f"{result.n_items:,} items")
-    if runs is not None and runs.kind == "seeds":
-        unit += f", {_runs_text(runs)}"  # (more runs may be what it takes)
+    runs = getattr(result, "runs", None)
+    seeds = runs is not None and runs.kind == "seeds"
     needed = ""
     if result.items_needed is not None:
         more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
                 else f"{result.items_needed:,} items")
         needed = f"; about {more} would be needed to detect a difference this large"
-    size = "test-set size" if runs is None or runs.kind != "seeds" else "size"
-    return (f"No difference detected between {b} and {a} at this {size} ({unit}): "
-            f"B - A = {numbers}{needed}.")
+    elif runs_limited(result):
+        needed = "; more seeds, not more items, would be needed to detect a difference this large"
+    size = "size" if seeds else "test-set size"
+    return (f"No difference detected between {b} and {a} at this {size}: "
+            f"B - A = {signed}, {how}{needed}.")
+
+
+def design(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The design in a few words, as the headline names it: "95% paired bootstrap over
+    200 items", "95% paired stratified cluster bootstrap over 130 groups (doc) in 3
+    strata (domain)", "95% interval over 300 items and 5 seeds each"."""
+    ctx = context or ReportContext()
+    level = percent(result.confidence_level)
+    if result.n_groups is not None:
+        units = f"{result.n_groups:,} groups" + (f" ({ctx.group})" if ctx.group else "")
+    else:
+        units = f"{result.n_items:,} items"
+    if result.n_strata is not None:
+        units += f" in {result.n_strata:,} {'stratum' if result.n_strata == 1 else 'strata'}"
+        units += f" ({ctx.stratum})" if ctx.stratum else ""
+    runs = getattr(result, "runs", None)
+    if runs is not None and runs.kind == "seeds":
+        return f"{level} interval over {units} and {_runs_text(runs)}"
+    if runs is not None:  # samples: the items' means
+        counts = (f"{runs.runs_a:g}" if runs.runs_a == runs.runs_b
+                  else f"{runs.runs_a:g} and {runs.runs_b:g}")
+        units += f" (each the mean of {counts} samples)"
+    words = ["paired" if result.paired else "unpaired"]
+    words += ["stratified"] if result.n_strata is not None else []
+    words += ["cluster"] if result.n_groups is not None else []
+    if result.method != "percentile":
+        words.append(_METHOD_NAMES.get(result.method, result.method))
+    return f"{level} {' '.join(words)} bootstrap over {units}"
 
 
 _METHOD_NAMES = {"bca": "BCa"}
@@ -195,29 +304,27 @@ def _runs_text(runs) -> str:
     return f"{runs.runs_a:g} and {runs.runs_b:g} {what}"
 
 
-def describe_runs(result) -> list[str]:
-    """The variance split and the projection of a comparison with several runs: the
-    lines of the text report's ``Runs`` section (none without runs)."""
+def runs_section(result) -> tuple[str, list[list[str]], str] | None:
+    """A comparison with several runs: its title line, the variance split as table
+    cells (header first) and the projection in a sentence ("" when there is nothing to
+    project); None without runs.  The text and Markdown reports lay them out."""
     runs = getattr(result, "runs", None)
     if runs is None:
-        return []
-    lines = []
+        return None
+    rows = [["", "component", "variance", "share of V"]]
     for system, parts in runs.variance_components.items():
         for name, c in parts.items():
             share = c["share"]
-            lines.append([system, name, f"{c['variance']:.4g}",
-                          "" if share != share else f"{share * 100:.0f}%"])
-    table = pad_table([["", "component", "variance", "share of V"], *lines], "llrr")
-    twice_items = result.projection(n_items=2 * runs.n_items)
-    most = max(runs.runs_a, runs.runs_b)
-    twice_runs = result.projection(n_runs=int(2 * most))
+            rows.append([system, name, f"{c['variance']:.4g}",
+                         "" if share != share else f"{share * 100:.0f}%"])
     unit = "seeds" if runs.kind == "seeds" else "samples per item"
     how = (f"{runs.degrees_of_freedom:.1f} degrees of freedom" if runs.kind == "seeds"
            else "the interval is the item bootstrap of the items' means")
-    out = [f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} ({how})",
-           *("  " + r for r in table)]
+    title = f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} ({how})"
     if not runs.variance > 0:  # every difference alike: nothing to project
-        return out
+        return title, rows, ""
+    twice_items = result.projection(n_items=2 * runs.n_items)
+    twice_runs = result.projection(runs_factor=2.0)
     items = "groups" if result.n_groups is not None else "items"  # what is drawn
     text = (f"With twice the {items} the interval would be "
             f"{(1 - twice_items['width_ratio']) * 100:.0f}% narrower; with twice the {unit}, "
@@ -225,7 +332,19 @@ def describe_runs(result) -> list[str]:
     if twice_items["floor"] > 0:
         text += (f" More {items} cannot bring the variance below "
                  f"{twice_items['floor']:.3g} (the runs' own variation).")
-    out.extend(wrap(text, bullet="  "))
+    return title, rows, text
+
+
+def describe_runs(result) -> list[str]:
+    """The variance split and the projection of a comparison with several runs: the
+    lines of the text report's ``Runs`` section (none without runs)."""
+    section = runs_section(result)
+    if section is None:
+        return []
+    title, rows, text = section
+    out = [title, *("  " + r for r in pad_table(rows, "llrr"))]
+    if text:
+        out.extend(wrap(text, bullet="  "))
     return out
 
 

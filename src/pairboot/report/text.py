@@ -10,13 +10,15 @@ from pairboot.report.parts import (
     ReportContext,
     describe_method,
     describe_runs,
-    format_p,
     headline,
     interval_text,
     num,
     pad_table,
+    resolution_note,
+    result_p,
     signature,
     strata_table,
+    unresolved,
 )
 from pairboot.report.parts import wrap as _wrap
 from pairboot.result import CompareResult, decimals, percent
@@ -57,9 +59,10 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     )
     lines.append("")
     lines.append(
-        f"  {format_p(result.p_value, result.n_resamples)} (two-sided; null hypothesis: "
-        "no difference between A and B)"
+        f"  {result_p(result)} (two-sided; null hypothesis: no difference between A and B)"
     )
+    if unresolved(result):
+        lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
     mc = result.monte_carlo_error
     runs = getattr(result, "runs", None)
     if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
@@ -68,7 +71,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     else:
         lines.append(
             f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "
-            f"endpoints +/-{num(mc[0], d + 1)} / +/-{num(mc[1], d + 1)}"
+            f"endpoints {_mc_text(mc[0], d)} / {_mc_text(mc[1], d)}"
         )
     if result.n_groups is not None:
         col = f" (column {ctx.group!r})" if ctx.group else ""
@@ -110,6 +113,19 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.append("")
     lines.append(signature(result, ctx))
     return "\n".join(lines) + "\n"
+
+
+def _mc_text(error: float, d: int) -> str:
+    """An endpoint's Monte Carlo error with the interval's ``d`` decimals, so that it
+    reads against the digits shown: ``+/-0.0021``, or ``<0.0001`` where it rounds to 0
+    but is not 0."""
+    if _finite_positive(error) and round(error, d) == 0:
+        return f"<{10.0**-d:.{d}f}"
+    return f"+/-{num(error, d)}"
+
+
+def _finite_positive(x) -> bool:
+    return isinstance(x, (int, float)) and 0 < x < float("inf")
 
 
 def _strata_rows(result: CompareResult, d: int) -> list[str]:
