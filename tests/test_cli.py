@@ -582,8 +582,41 @@ def test_progress_bar_says_when_numba_compiles():
     bar.close()
     assert tty.getvalue() == line + "\r" + " " * (len(line) - 1) + "\r"  # blanked exactly
     pipe = io.StringIO()
-    progress.ProgressBar(1000, pipe).compiling()
-    assert pipe.getvalue() == ""
+    bar = progress.ProgressBar(1000, pipe)
+    bar.compiling()
+    bar(1000)
+    bar.close()
+    # off a terminal (a CI log, where fresh environments compile): one line, no bar
+    assert pipe.getvalue() == f"pairboot: {progress.COMPILING}\n"
+    assert "compiling the fast kernel" in pipe.getvalue()
+    quiet = io.StringIO()
+    progress.ProgressBar(1000, quiet, enabled=False).compiling()  # --no-progress
+    assert quiet.getvalue() == ""
+
+
+def test_the_compile_note_reaches_a_log(tmp_path, monkeypatch):
+    """End to end: when numba compiles (made to say so here: the kernels of this process
+    may be compiled already), standard error that is no terminal (a CI log) gets one
+    line before the report; --no-progress keeps it quiet."""
+    pytest.importorskip("numba")
+    from contextlib import contextmanager  # noqa: PLC0415
+
+    from pairboot import engine  # noqa: PLC0415
+    from pairboot.engine import numba_kernels  # noqa: PLC0415
+
+    @contextmanager
+    def compiles(callback):
+        callback()
+        yield
+
+    monkeypatch.setattr(engine, "AUTO_NUMBA_DRAWS", 0)
+    monkeypatch.setattr(numba_kernels, "compile_notice", compiles)
+    base, new = write_pair(tmp_path)
+    proc = run_in_process("compare", base, new, "--id", "id", *FAST)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.decode() == f"pairboot: {progress.COMPILING}\n"
+    quiet = run_in_process("compare", base, new, "--id", "id", *FAST, "--no-progress")
+    assert quiet.returncode == 0 and quiet.stderr == b""
 
 
 def test_time_left_leaves_out_the_compile(monkeypatch):
@@ -770,9 +803,14 @@ def test_layout_errors(tmp_path, pair):
     assert_one_line_error(run_cli("compare", base), "--a COL and --b COL")
     assert_one_line_error(run_in_process("compare", base, new, "--a", "x", "--b", "y"),
                           "one-file")
-    # three files are a family of three systems: one file twice is one name twice
-    assert_one_line_error(run_in_process("compare", base, new, base), "named 'base'",
-                          "--names")
+    # three files are a family of three systems: one file twice is refused as such
+    assert_one_line_error(run_in_process("compare", base, new, base), "given twice",
+                          "as input 1 and as input 3")
+    other = Path(base).parent / "other"
+    other.mkdir()
+    (other / "base.csv").write_text(Path(base).read_text())  # two files, one stem
+    assert_one_line_error(run_in_process("compare", base, new, other / "base.csv"),
+                          "named 'base'", "--names")
     assert_one_line_error(run_in_process("compare", "-", "-"), "standard input")
 
 
@@ -941,7 +979,7 @@ def test_signature_line():
 
 
 @pytest.mark.parametrize("p, text", [
-    (0.0, "p < 1/10,000"), (3e-6, "p < 0.0001"), (0.0046, "p = 0.0046"), (0.43, "p = 0.430"),
+    (0.0, "p < 0.0006"), (3e-6, "p < 0.0006"), (0.0046, "p = 0.0046"), (0.43, "p = 0.430"),
     (float("nan"), "p = n/a"),
 ])
 def test_format_p(p, text):
@@ -950,7 +988,7 @@ def test_format_p(p, text):
 
 def test_text_shows_p_below_one_over_r_and_warnings():
     out = report.write_text(make_result())
-    assert "p < 1/10,000" in out
+    assert "p < 0.0006" in out and "none of the 10,000 resamples" in out
     assert "Warnings:\n  - a warning" in out
 
 
@@ -1132,10 +1170,11 @@ def test_position_pairing_refused_when_flawed_id_columns_disagree(tmp_path, flaw
 
 def test_position_pairing_ignores_id_like_columns_that_are_not_ids(tmp_path, capsys):
     rows = scores(30)
-    # 'key' repeats (not an id), 'uid' only in one file: rows are paired by position
+    # 'key' repeats (not an id; other values in B: a system's own), 'uid' only in one
+    # file: rows are paired by position
     a = write_rows(tmp_path / "a.csv", "key,uid,score",
                    [(i % 3, f"u{i}", x) for i, (x, _) in enumerate(rows)])
-    b = write_rows(tmp_path / "b.csv", "key,score", [((i + 1) % 3, y)
+    b = write_rows(tmp_path / "b.csv", "key,score", [(i % 2, y)
                                                      for i, (_, y) in enumerate(rows)])
     data = json_run(capsys, "compare", a, b, *FAST)
     assert data["n_items"] == 30 and not any("agree" in n for n in data["notes"])
@@ -1291,9 +1330,9 @@ def test_report_uses_the_results_json_safe_and_no_metric_label():
     from pairboot import result as result_module
     from pairboot.report import formats, parts, text
 
-    assert formats._json_safe is result_module._json_safe
+    assert formats.json_safe is result_module.json_safe
     for module in (report, formats, parts, text):
-        assert "def _json_safe" not in inspect.getsource(module)
+        assert "def json_safe" not in inspect.getsource(module)
         assert not hasattr(module, "_metric_label")
 
 
@@ -1377,3 +1416,194 @@ def test_a_metric_whose_columns_are_missing_hints_at_stats(tmp_path):
     base, new = write_pair(tmp_path)
     assert_one_line_error(run_in_process("compare", base, new, "--id", "id", "--metric", "f1"),
                           "no column 'tp'", "reads the columns tp, fp, fn", "--stats")
+
+
+def test_output_never_overwrites_a_plan_a_log_or_the_report(tmp_path):
+    """Every file the run reads is an input: the plan, the files in a folder of lm-eval
+    logs; and --plot must not replace the --output report."""
+    from helpers import lm_eval_output
+
+    base, new = write_pair(tmp_path)
+    plan = tmp_path / "plan.toml"
+    plan.write_text('systems = ["base", "new", "x"]\nbaseline = "base"\n')
+    digest = sha(plan)
+    third = tmp_path / "x.csv"
+    third.write_text(Path(base).read_text())
+    proc = run_in_process("compare", base, new, third, "--id", "id", "--plan", plan,
+                          "--output", plan, *FAST)
+    assert_one_line_error(proc, "is an input", "plan.toml")
+    assert sha(plan) == digest
+    logs_a = lm_eval_output(tmp_path / "a", {"quiz": [1, 0, 1, 1]}, model="m_a")
+    logs_b = lm_eval_output(tmp_path / "b", {"quiz": [1, 1, 1, 1]}, model="m_b")
+    victim = next((logs_a / "m_a").iterdir())
+    digest = sha(victim)
+    proc = run_in_process("compare", logs_a, logs_b, "--output", victim, *FAST)
+    assert_one_line_error(proc, "in an input folder")
+    assert sha(victim) == digest
+    out = tmp_path / "report.png"
+    proc = run_in_process("compare", base, new, "--id", "id", "--output", out, "--plot",
+                          out, *FAST)
+    assert_one_line_error(proc, "--plot", "also the --output file")
+    assert not out.exists()
+
+
+@pytest.mark.slow  # (a fresh Python process, and a file large enough to stop mid-read)
+def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
+    """SIGTERM (a CI timeout) ends --stream with its temporary ids removed, exit 143."""
+    import signal
+    import time
+
+    rows = "".join(f"q{i},{i % 7 / 7}\n" for i in range(400_000))
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text("id,score\n" + rows)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pairboot", "compare", "a.csv", "b.csv", "--id", "id",
+         "--stream", "--no-progress"], cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not any(tmp.glob("pairboot-ids-*")) and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        time.sleep(0.01)
+    assert any(tmp.glob("pairboot-ids-*")), "the run ended before its ids were written"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err.decode()
+    assert err.decode().strip().splitlines()[-1] == "error: terminated"
+    assert not list(tmp.iterdir())
+
+
+def test_a_closed_or_broken_standard_output(tmp_path):
+    """A report to a closed stdout is refused before the run (exit 2, one line); a
+    reader that leaves early (``| head``) ends the run quietly with the run's status."""
+    base, new = write_pair(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "pairboot", "compare", base, new, *FAST],
+                          capture_output=True, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert_one_line_error(proc, "standard output is closed")
+    reader, writer = os.pipe()
+    os.close(reader)  # nobody reads: the first write is a broken pipe
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pairboot", "compare", base, new,
+                               "--fail-if", "worse", *FAST], stdout=writer,
+                              stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(writer)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+
+
+# --- the rough edges of the inputs ---------------------------------------------------------
+
+
+def test_the_same_file_twice_is_refused_in_every_mode(tmp_path):
+    """Comparing a file with itself is never a comparison: one line, exit 2, whatever
+    the layout, and also for the same file under another spelling or a link."""
+    from helpers import inspect_log  # noqa: PLC0415
+
+    base, new = write_pair(tmp_path)
+    link = tmp_path / "link.csv"
+    link.symlink_to(base)
+    hard = tmp_path / "hard.csv"
+    os.link(base, hard)
+    dotted = f"{tmp_path}/./base.csv"
+    cases = [
+        ((base, base, "--id", "id"), f"{base} is given twice (as A and as B)"),
+        ((base, dotted, "--id", "id"), f"{base} and {dotted} are the same file (as A and as B)"),
+        ((base, link, "--id", "id"), "are the same file (as A and as B)"),
+        ((base, hard), "are the same file (as A and as B)"),
+        ((base, new, base, "--id", "id"), "(as input 1 and as input 3)"),
+        ((base, new, base, "--names", "x,y,z"), "(as system 'x' and as system 'z')"),
+        ((base, base, "--id", "id", "--stream"), "is given twice (as A and as B)"),
+        ((base, base, "--id", "id", "--run", "source", "--runs", "samples"),
+         "is given twice (as A and as B)"),
+        ((f"x={base}", f"x={base}", f"y={new}", "--runs", "seeds"),
+         "both as a run of 'x': one log would count as two runs"),
+    ]
+    log = inspect_log(tmp_path / "m.eval", "org/m", [["C"], ["I"], ["C"]])
+    cases.append(((log, log), "is given twice (as A and as B)"))
+    for args, words in cases:
+        err = assert_one_line_error(run_in_process("compare", *args, *FAST), words)
+        assert "itself" in err or "two runs" in err, err
+
+
+def test_stream_says_it_cannot_read_standard_input(tmp_path):
+    base, new = write_pair(tmp_path)
+    proc = run_cli("compare", "-", new, "--id", "id", "--stream", *FAST,
+                   input=Path(base).read_bytes())
+    assert_one_line_error(proc, "--stream", "not standard input ('-')")
+
+
+def test_a_metric_file_without_a_name_is_shown_the_form(tmp_path):
+    base, new = write_pair(tmp_path)
+    path = tmp_path / "mine.py"
+    path.write_text("from pairboot import MEAN as token_f1\n")
+    for spec in (str(path), "mine.py"):
+        proc = run_in_process("compare", base, new, "--metric", spec, *FAST)
+        assert_one_line_error(proc, f"--metric {spec} names a file", f"{spec}:NAME")
+
+
+def test_stratum_weights_as_a_json_object(tmp_path, capsys):
+    """``--stratum-weights '{"news": 3, "web": 1}'`` and a .json file holding that
+    object weigh as ``news=3,web=1`` does (not read as a one-row table)."""
+    base, new = write_pair(tmp_path)
+    args = ("compare", base, new, "--id", "id", "--stratum", "source", *FAST)
+    plain = json_run(capsys, *args, "--stratum-weights", "news=3,web=1")
+    weights = tmp_path / "weights.json"
+    weights.write_text('{"news": 3, "web": 1}\n')
+    for spec in ('{"news": 3, "web": 1}', str(weights)):
+        got = json_run(capsys, *args, "--stratum-weights", spec)
+        assert got["confidence_interval"] == plain["confidence_interval"]
+        assert got["estimate"] == plain["estimate"]
+    for spec, words in (('{"news": 3, "news": 1}', "more than one weight"),
+                        ('{"news": 3, ', "not a valid JSON object"),
+                        ('{"news": "x"}', "'x' is not a number")):
+        assert_one_line_error(run_in_process(*args, "--stratum-weights", spec), words)
+
+
+def test_concatenated_csvs_name_the_repeated_header(tmp_path):
+    base, new = write_pair(tmp_path)
+    text = Path(base).read_text()
+    both = tmp_path / "both.csv"
+    both.write_text(text + text.replace("q0", "r0"))
+    err = assert_one_line_error(run_in_process("compare", both, new, *FAST),
+                                f"{both}, line 42 repeats the header (line 1)")
+    assert "not a number" not in err
+
+
+def test_a_pandas_index_column_gets_a_hint(tmp_path, capsys):
+    """pandas' to_csv() without index=False: the unnamed first column is said to be the
+    row index; joined on 'Unnamed: 0', the report says that is pairing by position."""
+    pd = pytest.importorskip("pandas")
+    rows = scores(60)
+    for name, k in (("base", 0), ("new", 1)):
+        pd.DataFrame({"score": [r[k] for r in rows]}).to_csv(tmp_path / f"{name}.csv")
+    base, new = tmp_path / "base.csv", tmp_path / "new.csv"
+    assert_one_line_error(run_in_process("compare", base, new, *FAST),
+                          "column 1 of the header has no name: a row index?", "index=False")
+    for name in ("base", "new"):
+        pd.read_csv(tmp_path / f"{name}.csv").to_csv(tmp_path / f"{name}.csv", index=False)
+    assert Path(base).read_text().startswith("Unnamed: 0,score\n")
+    notes = json_run(capsys, "compare", base, new, "--id", "Unnamed: 0", *FAST)["notes"]
+    assert any("--id Unnamed: 0" in n and "row index" in n and "by position" in n
+               for n in notes), notes
+    plain = json_run(capsys, "compare", base, new, *FAST)["notes"]  # (no --id: no note)
+    assert not any("row index" in n for n in plain)
+
+
+def test_out_of_memory_says_where(tmp_path, monkeypatch):
+    """Fewer resamples help only when resampling ran out of memory, not reading."""
+    base, new = write_pair(tmp_path)
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 8.00 GiB")
+
+    monkeypatch.setattr(pairboot, "compare", no_memory)
+    proc = run_in_process("compare", base, new, "--id", "id", *FAST)
+    assert_one_line_error(proc, "not enough memory", "while resampling", "--resamples")
+    monkeypatch.undo()
+    monkeypatch.setattr(pbio, "read_table", no_memory)
+    proc = run_in_process("compare", base, new, "--id", "id", *FAST)
+    assert_one_line_error(proc, "not enough memory", "while reading", "--stream")
+    assert "--resamples" not in proc.stderr.decode()

@@ -175,6 +175,51 @@ def test_tables_with_correct_and_the_long_layout(tmp_path):
     assert got["confidence_interval"] == plain.confidence_interval._asdict()
 
 
+def test_long_table_systems_picked_with_systems(tmp_path):
+    """``--system-column model --systems c,a``: two of a long file's systems, A first;
+    the same as the plain comparison of their scores."""
+    rng = np.random.default_rng(21)
+    n = 80
+    score = {m: (rng.random(n) < p).astype(int) for m, p in (("a", .5), ("b", .6), ("c", .7))}
+    long = tmp_path / "long.csv"
+    long.write_text("qid,model,acc\n" + "".join(
+        f"q{i},{m},{score[m][i]}\n" for m in score for i in range(n)))
+    got = _json(long, "--system-column", "model", "--id", "qid", "--score", "acc",
+                "--systems", "c,a")
+    plain = pairboot.compare(score["c"], score["a"], seed=7, n_resamples=2000)
+    assert got["confidence_interval"] == plain.confidence_interval._asdict()
+    assert any("the rows of b are not" in note for note in got["notes"])
+    assert_one_line_error(run_in_process("compare", long, "--system-column", "model",
+                                         "--id", "qid", "--score", "acc", "--systems", "c,x"),
+                          "names no system 'x'")
+
+
+def test_wmt_da_file_on_the_command_line(tmp_path):
+    """``--from wmt`` on a WMT DA file: one line saying it is one, asking for --score;
+    with --score z, two systems on the segments both were rated on (--log-option
+    unrated=drop) compare as their z-scores do."""
+    rng = np.random.default_rng(4)
+    sids = [f"doc{d}_{k}" for d in range(60) for k in range(4)]
+    z = {name: rng.normal(0, 1, len(sids)).round(4) for name in ("SysA.1", "SysB.2")}
+    rated = {"SysA.1": range(0, 200), "SysB.2": range(40, 240)}
+    da = tmp_path / "ad-seg-scores-en-de.csv"
+    da.write_text("SYS SID RAW.SCR Z.SCR N \n" + "".join(
+        f"{name} {sids[i]} {50 + 10 * z[name][i]:.2f} {z[name][i]} 2 \n"
+        for name in z for i in rated[name]))
+    err = assert_one_line_error(run_in_process("compare", da, "--from", "wmt"),
+                                str(da), "WMT DA segment-score file", "--score")
+    assert "tab-separated" not in err
+    assert_one_line_error(run_in_process("compare", da, "--from", "wmt", "--score", "z"),
+                          "--log-option unrated=drop")
+    got = _json(da, "--from", "wmt", "--score", "z", "--log-option", "unrated=drop",
+                "--group", "doc")
+    both = range(40, 200)
+    plain = pairboot.compare(z["SysA.1"][both], z["SysB.2"][both], seed=7, n_resamples=2000,
+                             groups=[sids[i].rpartition("_")[0] for i in both])
+    assert got["confidence_interval"] == plain.confidence_interval._asdict()
+    assert got["n_items"] == 160 and got["n_groups"] == 40
+
+
 def test_mt_logs_on_the_command_line(tmp_path):
     """docs/harnesses/mt.md: --from wmt (documents as groups), --from comet, and
     --from sacrebleu (corpus BLEU on every resample), each equal to the same data given

@@ -137,6 +137,23 @@ def test_a_run_outside_the_plan_is_refused(tmp_path, extra):
                                          str(plan), *extra), "plan")
 
 
+def test_a_plan_runs_no_code_unless_the_command_names_it(tmp_path):
+    """A plan's ``FILE.py:NAME`` metric is code: it runs only with --metric naming it."""
+    files = write_files(tmp_path)
+    (tmp_path / "mine.py").write_text(
+        "import pathlib, pairboot\n"
+        "pathlib.Path(__file__).with_name('ran').touch()\n"
+        "M = pairboot.metrics.MEAN\n")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN.replace('"mean"', '"mine.py:M"'))
+    assert_one_line_error(run_in_process("compare", *files, "--id", "id", "--plan",
+                                         str(plan)), "is code", "--metric")
+    assert not (tmp_path / "ran").exists()
+    data = json_of("compare", *files, "--id", "id", "--plan", str(plan), "--metric",
+                   str(tmp_path / "mine.py") + ":M")
+    assert (tmp_path / "ran").exists() and len(data["comparisons"]) == 3
+
+
 def test_a_plan_refuses_a_system_outside_it(tmp_path):
     files = write_files(tmp_path)
     plan = tmp_path / "plan.toml"
@@ -169,3 +186,27 @@ def test_a_plan_with_two_files_is_still_the_plan(tmp_path):
     plan.write_text(PLAN)
     assert_one_line_error(run_in_process("compare", *files[:2], "--id", "id", "--plan",
                                          str(plan)), "plan")
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("layout", ["files", "systems"])
+def test_a_family_of_two_is_the_two_system_comparison(tmp_path, layout, stream):
+    """Two systems with --baseline: one comparison, reported (and gated) as compare()
+    of the baseline (A) and the other (B), whichever order they were given in."""
+    files = write_files(tmp_path)[:2]  # base, v1
+    if layout == "files":
+        inputs = [files[1], files[0], "--id", "id"]  # v1 first, base the baseline
+    else:
+        rows = "".join(f"q{i},{float(SCORES['v1'][i])!r},{float(SCORES['base'][i])!r}\n"
+                       for i in range(N))
+        (tmp_path / "wide.csv").write_text("id,v1,base\n" + rows)
+        inputs = [str(tmp_path / "wide.csv"), "--systems", "v1,base", "--id", "id"]
+    extra = ("--stream", "--no-progress") if stream else ()
+    data = json_of("compare", *inputs, "--baseline", "base", *FAST, *extra)
+    expected = SCORES["v1"].mean() - SCORES["base"].mean()
+    assert data["estimate"] == pytest.approx(expected, abs=1e-12)
+    assert data["decision"]["verdict"] == "better"
+    gate = run_in_process("compare", *inputs, "--baseline", "v1", "--fail-if", "worse",
+                          *FAST, *extra)  # base - v1 is worse: the gate fails
+    assert gate.returncode == 1, gate.stderr.decode()
+    assert "--fail-if worse" in gate.stderr.decode()

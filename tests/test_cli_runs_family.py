@@ -124,15 +124,20 @@ def test_a_file_per_system_with_paired_runs(tmp_path):
 
 
 def test_two_systems_with_a_family_option(tmp_path):
-    """Two files and --baseline: a family of one comparison, as without runs."""
+    """Two files and --baseline: the comparison of two systems (its report and its
+    --fail-if), the baseline as A whichever file comes first, as without runs."""
     tables = _tables(names=("base", "new"), runs=(3, 3))
     files = [_long_file(tmp_path / f"{name}.csv", t, range(40)) for name, t in tables.items()]
-    got = _json(*files, "--id", "id", "--run", "seed", "--runs", "seeds", "--baseline", "base",
-                "--correction", "holm")
-    res = pairboot.compare_many(tables, runs="seeds", baseline="base", correction="holm",
-                                seed=SEED, n_resamples=RESAMPLES)
+    got = _json(*files[::-1], "--id", "id", "--run", "seed", "--runs", "seeds", "--baseline",
+                "base", "--correction", "holm")
+    res = pairboot.compare(tables["base"], tables["new"], runs="seeds", seed=SEED,
+                           n_resamples=RESAMPLES)
     _same(got, res)
-    assert got["family_size"] == 1
+    assert "comparisons" not in got
+    gate = _error(*files, "--id", "id", "--run", "seed", "--runs", "seeds", "--baseline",
+                  "base", "--fail-if", "not-better", "--seed", str(SEED), "--resamples",
+                  str(RESAMPLES))
+    assert gate.returncode == (0 if res.verdict() == "better" else 1), gate.stderr.decode()
 
 
 def test_bad_long_table_families(tmp_path):
@@ -325,8 +330,6 @@ def test_bad_named_logs(tmp_path):
     assert_one_line_error(_error(*good, "--runs", "seeds", "--baseline", "zz"), "zz")
     assert_one_line_error(_error(*good, f"new={tmp_path / 'nowhere'}", "--runs", "seeds"),
                           "nowhere", "no such file")
-    assert_one_line_error(_error(*good, "--runs", "seeds", "--fail-if", "worse",
-                                 "--correction", "holm"), "--fail-if")
     # without NAME=, harness logs refuse --runs seeds with a pointer to NAME=PATH
     assert_one_line_error(_error(tmp_path / "base_seed0", tmp_path / "new_seed0", "--runs",
                                  "seeds"), "NAME=PATH")

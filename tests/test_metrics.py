@@ -821,3 +821,19 @@ def test_accuracy_allows_rounding_in_fractional_counts():
     a = np.array([[(0.1 + 0.2) + 0.3, (0.3 + 0.2) + 0.1], [1.0, 2.0]] * 10)
     assert a[0, 0] > a[0, 1]  # by one ulp
     pairboot.compare(a, a, metric="accuracy", n_resamples=100)
+
+
+def test_a_module_metric_leaves_the_path_as_it_was(tmp_path, monkeypatch):
+    """``MODULE:NAME`` imports with the current folder on the path, as ``python -m``
+    does, and takes it off again: a ./scipy.py there must not shadow scipy later."""
+    import sys
+
+    from pairboot.metrics.names import load_metric
+
+    (tmp_path / "my_metrics.py").write_text("import pairboot\nM = pairboot.metrics.MEAN\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    before = list(sys.path)
+    assert load_metric("my_metrics:M").name == "mean"
+    assert sys.path == before
+    monkeypatch.delitem(sys.modules, "my_metrics")

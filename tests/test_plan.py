@@ -11,6 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers import assert_one_line_error, run_in_process
 
 import pairboot
 from pairboot.errors import InputError
@@ -137,15 +138,22 @@ def test_a_metric_file_is_relative_to_the_plans_folder(tmp_path, monkeypatch):
     folder = tmp_path / "study"
     folder.mkdir()
     (folder / "mine.py").write_text(
-        "import pairboot\n"
+        "import pathlib, pairboot\n"
+        "pathlib.Path(__file__).with_name('ran').touch()\n"
         "ratio = pairboot.Metric('my_ratio', ('num', 'den'),\n"
         "                        lambda S: S[..., 0] / S[..., 1])\n")
     plan = read_plan(write(folder, BASE_PLAN.replace('"mean"', '"mine.py:ratio"')))
     monkeypatch.chdir(tmp_path)  # (not the plan's folder)
-    metric = plan.compare_many_keywords()["metric"]
+    # the plan alone never runs the file: the run must name it too
+    err = refusal(plan.compare_many_keywords)
+    assert err.param == "metric" and "study/mine.py:ratio" in str(err)
+    assert not (folder / "ran").exists()
+    metric = plan.compare_many_keywords(metric="study/mine.py:ratio")["metric"]
     assert isinstance(metric, pairboot.Metric) and metric.name == "my_ratio"
+    assert (folder / "ran").exists()
+    assert refusal(plan.compare_many_keywords, metric="mean").param == "metric"
     stats = {k: np.column_stack([v, np.ones(N)]) for k, v in SCORES.items()}
-    res = pairboot.compare_many(stats, **plan.compare_many_keywords())
+    res = pairboot.compare_many(stats, **plan.compare_many_keywords(metric=metric))
     assert res.metric == "my_ratio"
     plan.check_family(["base", "v1", "v2"], metric="study/mine.py:ratio")  # the same file
     assert refusal(plan.check_family, ["base", "v1", "v2"], metric="mine.py:ratio"
@@ -241,6 +249,22 @@ def test_an_unreadable_plan_is_refused_naming_the_file(tmp_path):
 
 
 # ------------------------------------------------------------------ the hash
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("systems = [\n", "line 1"),
+    (BASE_PLAN.replace("seed", "sede"), "'sede': not a plan key"),
+    (BASE_PLAN.replace("0.9", "9"), "confidence_level"),
+])
+def test_no_hash_for_a_file_that_is_no_plan(tmp_path, text, words):
+    """A hash is published to fix a plan in advance: one of a file no run can follow
+    (not TOML, a misspelt key, a value out of range) is refused as read_plan refuses it,
+    by the API and by ``pairboot plan hash`` (one line, exit 2)."""
+    path = write(tmp_path, text)
+    message = str(refusal(plan_sha256, path))
+    assert message == str(refusal(read_plan, path)) and words in message
+    proc = run_in_process("plan", "hash", str(path))
+    assert_one_line_error(proc, str(path), words)
 
 
 def test_the_hash_is_sha256_of_the_bytes(tmp_path):

@@ -16,7 +16,8 @@ key                  required  value
 ``baseline``         no        one of ``systems``: every other system minus it
 ``pairs``            no        ``[["a", "b"], ...]``: the comparisons ``b - a``
 ``metric``           yes       a built-in metric's name, or ``"FILE.py:NAME"`` (the file
-                               relative to the plan's folder) or ``"MODULE:NAME"``
+                               relative to the plan's folder) or ``"MODULE:NAME"``: code,
+                               which runs only when the run names it too (``--metric``)
 ``confidence_level`` yes       between 0 and 1
 ``correction``       yes       ``"max-t"``, ``"holm"``, ``"bonferroni"`` or ``"none"``
 ``n_resamples``      yes       a positive integer
@@ -150,12 +151,17 @@ class Plan:
         :func:`pairboot.compare_many` reports them (given ``systems`` in their order)."""
         return _family(self.systems, self.baseline, self.pairs)
 
-    def compare_many_keywords(self, *, groups=None, strata=None) -> dict:
+    def compare_many_keywords(self, *, groups=None, strata=None, metric=None) -> dict:
         """The keywords of :func:`pairboot.compare_many` that run this plan.
 
         ``groups`` and ``strata`` are the labels of the plan's ``group`` and ``stratum``
         columns, one per item: required when the plan names the column, refused when it
-        does not.  A ``"FILE.py:NAME"`` metric is loaded (its code runs).
+        does not.
+
+        A plan never runs code by itself: plans are shared and checked by their hash.
+        When its metric is ``"FILE.py:NAME"`` or ``"MODULE:NAME"``, pass ``metric``:
+        the :class:`~pairboot.Metric` you loaded yourself, or the same file or module as
+        a string (loaded then: its code runs because you asked).
 
         Pass the scores in the plan's order, ``{name: scores[name] for name in
         plan.systems}``: with all pairs, that order decides each comparison's direction.
@@ -184,7 +190,7 @@ class Plan:
             "strata": strata,
             "strata_weights": None if self.stratum_weights is None else dict(
                 self.stratum_weights),
-            "metric": self._metric(),
+            "metric": self._metric(metric),
             "n_resamples": self.n_resamples,
             "confidence_level": self.confidence_level,
             "method": self.method,
@@ -302,13 +308,24 @@ class Plan:
             return None
         return os.path.join(os.path.dirname(self.path), where)
 
-    def _metric(self) -> str | Metric:
+    def _metric(self, given=None) -> str | Metric:
+        """The plan's metric: a built-in's name, or the user's code as they gave it
+        (``given``: a Metric, or the plan's file or module named again)."""
         if ":" not in self.metric:
             return self.metric
-        file = self._metric_file()
-        if file is None:
-            return load_metric(self.metric)
-        return load_metric(f"{file}:{self.metric.rpartition(':')[2]}")
+        if given is None:
+            file = self._metric_file()
+            spec = self.metric if file is None else (
+                f"{os.path.relpath(file)}:{self.metric.rpartition(':')[2]}")
+            raise InputError(
+                f"{self.path} names the metric {self.metric!r}, which is code: a plan "
+                f"does not run code by itself; pass it as `metric` (e.g. `metric={spec!r}`)"
+                " to run it", param="metric")
+        if isinstance(given, Metric):
+            return given
+        if not self._same_metric(given):
+            self._differs("metric", given, "metric", self.metric)
+        return load_metric(given)
 
     def _same_metric(self, metric) -> bool:
         if not isinstance(metric, str):
@@ -328,9 +345,12 @@ def plan_sha256(path) -> str:
     """The SHA-256 (hex) of the plan file's bytes: what ``sha256sum plan.toml`` prints.
 
     It is the hash of the bytes, not of the parsed content, so a changed comment, space
-    or line ending changes it: the file must reach the reader as it was hashed.
+    or line ending changes it: the file must reach the reader as it was hashed.  The
+    file is read as :func:`read_plan` reads it first, and refused as it would be (not
+    TOML, a key misspelt, a value out of range): a hash published for a plan that no
+    run can follow would fix nothing.
     """
-    return hashlib.sha256(_read(path)).hexdigest()
+    return read_plan(path).sha256
 
 
 def read_plan(path) -> Plan:

@@ -28,6 +28,7 @@ names (``--resamples``, not ``n_resamples``).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -38,12 +39,21 @@ from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_
 from pairboot.cli.inputs import (
     ManyInputs,
     _weights,
+    as_two_systems,
+    check_distinct_files,
     load_inputs,
     load_many,
     many_systems,
     metric_option,
 )
-from pairboot.cli.output import check_output, check_plot, input_files, write_plot, write_report
+from pairboot.cli.output import (
+    check_output,
+    check_plot,
+    check_stdout,
+    input_files,
+    write_plot,
+    write_report,
+)
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -75,10 +85,15 @@ def run_compare(args) -> int:
             f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
             f"interval give --level {args.level / 100:g})"
         )
-    if named_inputs(args.files) is not None:
+    named = named_inputs(args.files)
+    if named is not None:
         check_named(args)
+    check_distinct_files(args, named)
     how = check_output(args.output, input_files(args)) if args.output is not None else None
-    args.plot_kind = check_plot(args.plot, input_files(args)) if args.plot else None
+    if how in (None, "stdout"):
+        check_stdout()
+    args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
+                      else None)
     args.metric_object = metric_option(args.metric)
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
@@ -106,6 +121,12 @@ def run_compare(args) -> int:
     if args.tasks_as == "family":
         return run_strata_family(args, how, inputs)
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
+    return _compare_two(args, how, inputs)
+
+
+def _compare_two(args, how: str | None, inputs) -> int:
+    """compare() of two systems' aligned inputs (items, or items x runs with --runs),
+    and its report."""
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a,
         inputs.b,
@@ -133,9 +154,6 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     are read, and any option given on the command line must be the plan's.  ``inputs``:
     already read (harness logs, runs); with ``--runs``, every system's values are items x
     runs."""
-    if args.fail_if is not None:
-        raise InputError("--fail-if decides between two systems; for a family, read the "
-                         "adjusted p-values in the report (or compare two systems)")
     if args.plan is not None and args.runs is not None:
         raise InputError("--plan with --runs: a plan does not fix several runs per system "
                          "yet")
@@ -150,6 +168,12 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         finally:
             status.close()
     pbio.release_arrow_memory()
+    two = as_two_systems(args, inputs)
+    if two is not None:
+        return _compare_two(args, how, two)
+    if args.fail_if is not None:
+        raise InputError("--fail-if decides between two systems; for a family, read the "
+                         "adjusted p-values in the report (or compare two systems)")
     scores = dict(zip(inputs.names, inputs.values))
     if plan is None:
         keywords = {
@@ -177,7 +201,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             else None, stratum_weights=inputs.strata_weights,
         )
         scores = {name: scores[name] for name in plan.systems}  # (the plan's order)
-        keywords = plan.compare_many_keywords(groups=inputs.groups, strata=inputs.strata)
+        keywords = plan.compare_many_keywords(
+            groups=inputs.groups, strata=inputs.strata,
+            metric=args.metric_object if "metric" in given else None)
         keywords.update(_resampling(args, inputs.ids))
     result = _resampled(args, keywords["n_resamples"],
                         lambda bar: pairboot.compare_many(scores, progress=bar, **keywords))
@@ -185,7 +211,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         files=inputs.files, layout=inputs.layout, notes=inputs.notes,
         plan_sha256=None if plan is None else plan.sha256,
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
-        reword=cli_spelling,
+        reword=cli_spelling, **_family_columns(args),
     )
     _deliver(args, how, render_family(result, args.format, context), result.warnings,
              lambda plot: plot.plot_family(result))
@@ -218,10 +244,18 @@ def run_strata_family(args, how: str | None, inputs) -> int:
         n_resamples=args.resamples, confidence_level=args.level, method=args.method,
         seed=args.seed, progress=bar, **_resampling(args, inputs.ids)))
     family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
-                           plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling)
+                           plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
+                           **_family_columns(args))
     _deliver(args, how, render_family(result, args.format, family), result.warnings,
              lambda plot: plot.plot_family(result))
     return EXIT_OK
+
+
+def _family_columns(args) -> dict:
+    """The columns a family's report names (the group and stratum columns in its
+    caption, and with the id column and the stratum weights in its signature)."""
+    return {"id": args.id, "group": args.group, "stratum": args.stratum,
+            "stratum_weights": args.stratum_weights}
 
 
 def run_stream(args, how: str | None) -> int:
@@ -231,6 +265,8 @@ def run_stream(args, how: str | None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result, context, family = stream_compare(args, status)
+    except MemoryError as exc:  # (a chunk's sums hold every resample)
+        raise ResamplingMemoryError(*exc.args) from None
     finally:
         status.close()
     if family:
@@ -279,8 +315,14 @@ def _resampled(args, total: int, run):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return run(bar)
+    except MemoryError as exc:
+        raise ResamplingMemoryError(*exc.args) from None
     finally:
         bar.close()
+
+
+class ResamplingMemoryError(MemoryError):
+    """Memory ran out after the inputs were read: fewer resamples would help."""
 
 
 def _deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
@@ -324,6 +366,7 @@ def run() -> None:
     exception", exit 134, after the report or the error line: apache/arrow#34314).
     Everything is written by then; the standard streams are flushed first.
     """
+    _handle_sigterm()
     code = main()
     if "pyarrow" in sys.modules:
         for stream in (sys.stdout, sys.stderr):
@@ -333,6 +376,21 @@ def run() -> None:
                 pass
         os._exit(code)
     sys.exit(code)
+
+
+class Terminated(BaseException):
+    """SIGTERM (what a CI job's timeout sends), raised in the main thread so that
+    temporary files are removed on the way out, as after Ctrl-C."""
+
+
+def _handle_sigterm() -> None:
+    """SIGTERM ends the run as Ctrl-C does: :class:`Terminated` is raised in the main
+    thread, so temporary files are removed on the way out.  As with Ctrl-C, a run inside
+    compiled code stops when that returns (a timeout's SIGKILL still ends it at once)."""
+    def raise_terminated(signum, frame):
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, raise_terminated)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -353,11 +411,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except MemoryError as exc:
         detail = f" ({_cli_message(exc)})" if str(exc) else ""
-        print(f"error: not enough memory{detail}; try fewer --resamples", file=sys.stderr)
+        hint = ("while resampling; try fewer --resamples" if isinstance(
+            exc, ResamplingMemoryError) else "while reading the inputs; --stream reads "
+            "files in chunks")
+        print(f"error: not enough memory{detail} {hint}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("error: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except Exception as exc:  # a bug: still one line, and say so
         print(
             f"error: internal error ({type(exc).__name__}: {_cli_message(exc)}); "

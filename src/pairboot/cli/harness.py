@@ -19,12 +19,20 @@ runs tables then go to :func:`pairboot.compare` or :func:`pairboot.compare_many`
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import numpy as np
 
 import pairboot.io as pbio
-from pairboot.cli.inputs import Inputs, ManyInputs, _context, _names, _weights
+from pairboot.cli.inputs import (
+    Inputs,
+    ManyInputs,
+    _context,
+    _names,
+    _weights,
+    pairing_options,
+)
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
 from pairboot.errors import InputError
@@ -73,6 +81,8 @@ def check_named(args) -> None:
          "each row's run"),
         ("--names", args.names is not None, "the NAME= parts name the systems"),
         ("--stream", args.stream, "logs are read whole"),
+        ("--labels", args.labels is not None, "not supported yet"),
+        ("--common-items", args.common_items, "not supported yet"),
         ("--tasks-as family", args.tasks_as == "family", "a family of tasks with several "
          "runs per system is not supported yet"),
     )
@@ -156,6 +166,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
                              f"({', '.join(pbio.harness.formats())})")
         fmt = found.pop()
     options = _options(args, fmt, named is not None)
+    if args.labels is not None:  # (--group and --stratum: the labels file's columns)
+        options["group"] = options["stratum"] = None
     if fmt == "lm-eval":
         if options.get("tasks") is None:
             options["tasks"] = _common_tasks(paths)
@@ -168,9 +180,10 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
         reads.append(pbio.harness.read(path, fmt, **options))
     if named is not None:
         return _logs_as_runs(args, named, reads, fmt)
-    joined = pbio.harness.join(reads)
+    rows = _row_pairing(args, fmt, paths, reads)
+    joined = _with_labels(args, pbio.harness.join(reads, common_items=args.common_items))
     _take_metric(args, joined.metric, joined.stats)
-    notes = tuple(cli_spelling(n) for n in joined.notes)
+    notes = tuple(cli_spelling(n) for n in (*joined.notes, *rows))
     layout = f"{fmt} logs" if len(paths) > 1 else f"one {fmt} log"
     names = list(joined.names)
     family = (len(names) > 2 or args.baseline is not None or args.plan is not None
@@ -193,6 +206,43 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
                        layout=layout, notes=notes)
     return Inputs(a, b, joined.groups, joined.strata, _weights(args), context, joined.ids)
+
+
+def _row_pairing(args, fmt: str, paths, reads) -> tuple[str, ...]:
+    """Plain tables without an id column are paired by row position (their ids are the
+    positions): the same check as two files without --id
+    (:func:`pairboot.io.check_row_pairing`), on the tables read again; the scores and
+    the left-hand side of --correct are each system's own."""
+    if fmt != "table" or args.id is not None or args.system_column or len(paths) < 2:
+        return ()
+    if any(r.ids.tolist() != [str(i) for i in range(1, len(r.ids) + 1)] for r in reads):
+        return ()  # (ids from a column named like ids: joined on them)
+    read = {c.strip() for c in (args.score or "score").split(",")}
+    if args.correct is not None:
+        read |= {args.correct[:i].strip() for i, c in enumerate(args.correct) if c == "="}
+    return pbio.check_row_pairing([pbio.read_table(p) for p in paths], read)
+
+
+def _with_labels(args, joined):
+    """``joined`` with its groups and strata from the --labels file, joined on --id."""
+    if args.labels is None:
+        return joined
+    if args.id is None:
+        raise InputError("--labels is joined on the items' ids: give --id (its column in "
+                         "the labels file)")
+    if args.group is None and args.stratum is None:
+        raise InputError("--labels holds group or stratum labels: name their column with "
+                         "--group or --stratum")
+    table = pairing_options(args)["labels"]
+    found = {what: None if col is None else pbio.labels_by_id(
+        table, args.id, joined.ids, col, what=what, param=param)
+        for what, col, param in (("group", args.group, "groups"),
+                                 ("stratum", args.stratum, "strata"))}
+    note = (f"labels from {table.path} (joined on column {args.id!r}): "
+            + ", ".join(f"{w} from {c!r}" for w, c in (("groups", args.group),
+                                                       ("strata", args.stratum)) if c))
+    return dataclasses.replace(joined, groups=found["group"], strata=found["stratum"],
+                               notes=(*joined.notes, note))
 
 
 def _take_metric(args, metric: str, stats) -> None:

@@ -4,8 +4,9 @@ The options name files and columns; this module turns them into the per-item arr
 labels and weights of :func:`pairboot.compare` through :mod:`pairboot.io` (which reads,
 checks and aligns), and into the report's :class:`~pairboot.report.ReportContext`.  What
 only the command line needs lives here: ``--stats`` matched to a metric's statistics,
-``--a``/``--b`` columns found by name in one file, ``--stratum-weights`` parsed, and the
-nudge towards ``--group``.
+``--a``/``--b`` columns found by name in one file, ``--stratum-weights`` parsed (by
+:mod:`~pairboot.cli.weights`), the nudge towards ``--group``, and the refusal of a file
+given twice.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 import pairboot.io as pbio
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.progress import ReadProgress, read_progress, slow_read_note
+from pairboot.cli.weights import parse_stratum_weights
 from pairboot.errors import InputError
 from pairboot.metrics import (
     Metric,
@@ -103,7 +105,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         per_system = [stats] * len(tables)
     aligned = pbio.align(tables, columns=per_system, id=args.id, groups=args.group,
                          strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object))
+                         check=_statistics_check(args.metric_object), **pairing_options(args))
     used = {args.id, *(c for cols in per_system for c in cols)}
     return ManyInputs(
         names=tuple(names),
@@ -113,9 +115,65 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         strata_weights=_weights(args),
         files=tuple(t.path for t in tables),
         layout=cli_spelling(aligned.layout),
-        notes=(*aligned.notes, *_nudge(args, tables, used), *slow_read_note(tables)),
+        notes=(*map(cli_spelling, aligned.notes), *_nudge(args, tables, used),
+               *slow_read_note(tables)),
         ids=aligned.ids,
     )
+
+
+def as_two_systems(args, inputs: ManyInputs) -> Inputs | None:
+    """A family of two systems (two files with ``--baseline``, ``--names`` or
+    ``--correction``; ``--systems`` of two columns) is one comparison: the two-system
+    comparison, with its report and ``--fail-if``; A is the baseline, else the first
+    system.  None for a real family, or a ``--plan`` (its report carries the plan)."""
+    if len(inputs.names) != 2 or args.plan is not None:
+        return None
+    i = inputs.names.index(args.baseline) if args.baseline is not None else 0
+    stats = stat_names(args)
+    context = _context(args, stats, name_a=inputs.names[i], name_b=inputs.names[1 - i],
+                       files=inputs.files, layout=inputs.layout, notes=inputs.notes)
+    return Inputs(inputs.values[i], inputs.values[1 - i], inputs.groups, inputs.strata,
+                  inputs.strata_weights, context, inputs.ids)
+
+
+def check_distinct_files(args, named: Sequence[tuple[str, str]] | None = None) -> None:
+    """Refuse an input given twice, in every layout: comparing a file with itself (or
+    counting one log as two runs) is never a comparison.  The same file under two
+    spellings (``./a.csv``, a symlink, a hard link) is the same file: paths that exist
+    are compared by device and inode, others by their normalised absolute path.
+    ``named``: the ``(NAME, PATH)`` pairs of inputs written ``NAME=PATH``."""
+    if named is not None:
+        inputs = [(path, f"a run of {name!r}") for name, path in named]
+    else:
+        files = [str(f) for f in args.files]
+        given = [n.strip() for n in args.names.split(",")] if args.names else []
+        if len(files) == 2 and not many_systems(args):
+            roles = ["A", "B"]
+        elif len(given) == len(files):
+            roles = [f"system {n!r}" for n in given]
+        else:
+            roles = [f"input {k}" for k in range(1, len(files) + 1)]
+        inputs = list(zip(files, roles))
+    seen: dict[object, tuple[str, str]] = {}
+    for path, role in inputs:
+        if path == pbio.STDIN:
+            continue  # (standard input twice: refused by the layouts, with its own words)
+        try:
+            info = os.stat(path)
+            key: object = (info.st_dev, info.st_ino)
+        except (OSError, ValueError):
+            key = os.path.normpath(os.path.abspath(os.path.expanduser(path)))
+        if key not in seen:
+            seen[key] = (path, role)
+            continue
+        first, first_role = seen[key]
+        what = (f"{path} is given twice" if path == first
+                else f"{first} and {path} are the same file")
+        if role == first_role:  # (two runs of one system)
+            raise InputError(f"{what}, both as {role}: one log would count as two runs; "
+                             "give each run its own log")
+        raise InputError(f"{what} (as {first_role} and as {role}): a file compared with "
+                         "itself tells nothing; give each system its own file")
 
 
 def _check_common(args, files: Sequence[str]) -> None:
@@ -211,7 +269,7 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
         t.check_columns([args.id, *stats])
     aligned = pbio.align(tables, columns=(stats, stats), id=args.id, groups=args.group,
                          strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object))
+                         check=_statistics_check(args.metric_object), **pairing_options(args))
     ta, tb = tables
     context = _context(
         args,
@@ -220,7 +278,7 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
         name_b=tb.path,
         files=(ta.path, tb.path),
         layout=cli_spelling(aligned.layout),
-        notes=(*aligned.notes, *_nudge(args, tables, {args.id, *stats}),
+        notes=(*map(cli_spelling, aligned.notes), *_nudge(args, tables, {args.id, *stats}),
                *slow_read_note(tables)),
     )
     a, b = aligned.values
@@ -236,7 +294,7 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
         cols_b = [find_system_column(table, args.b, s) for s in stats]
     aligned = pbio.align([table], columns=(cols_a, cols_b), id=args.id, groups=args.group,
                          strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object))
+                         check=_statistics_check(args.metric_object), **pairing_options(args))
     systems = (
         f"columns {args.a!r} and {args.b!r}"
         if stats is None
@@ -249,7 +307,8 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
         name_b=args.b,
         files=(table.path,),
         layout=f"{cli_spelling(aligned.layout)} ({systems})",
-        notes=(*aligned.notes, *_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
+        notes=(*map(cli_spelling, aligned.notes),
+               *_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
                *slow_read_note((table,))),
     )
     a, b = aligned.values
@@ -277,6 +336,17 @@ def _read_tables(args, files: Sequence[str], status: ReadProgress | None = None
     else:
         line.preparing(sum(t.n_rows for t in tables))
     return tables
+
+
+def pairing_options(args) -> dict:
+    """:func:`pairboot.io.align`'s ``labels`` (the --labels file, read) and
+    ``common_items`` (--common-items)."""
+    labels = None
+    if args.labels is not None:
+        if args.labels == pbio.STDIN:
+            raise InputError("--labels reads a file, not standard input")
+        labels = pbio.read_table(args.labels)
+    return {"labels": labels, "common_items": args.common_items}
 
 
 def _statistics_check(metric: str | Metric):
@@ -324,13 +394,15 @@ def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
 
 
 def _nudge(args, tables: Sequence[pbio.Table], used: set) -> tuple[str, ...]:
-    """A note suggesting --group when a column looks like a grouping of the items.
+    """A note suggesting --group when a column looks like a grouping of the items, and
+    one when --id is a row index that pandas wrote (:func:`_index_id_note`).
 
     Only for a column whose name is in :data:`GROUP_HINTS` and in which some value
     repeats (a column of unique values groups nothing).
     """
+    index = _index_id_note(args, tables)
     if args.group is not None:
-        return ()
+        return index
     used = {c for c in used if c} | {args.stratum}
     seen: list[str] = []
     for t in tables:
@@ -345,7 +417,21 @@ def _nudge(args, tables: Sequence[pbio.Table], used: set) -> tuple[str, ...]:
         "single items makes the interval too narrow: rerun with "
         f"`--group {col}` to resample whole groups (the cluster bootstrap)."
         for col in seen
-    )
+    ) + index
+
+
+def _index_id_note(args, tables: Sequence[pbio.Table]) -> tuple[str, ...]:
+    """A note when the files are joined on a column that numbers their rows 0, 1, 2, ...
+    and is named as pandas names its index ('Unnamed: 0'): joining on it pairs the rows
+    by position, whatever items they hold."""
+    if args.id is None or len(tables) < 2:
+        return ()
+    if not all(pbio.is_index_column(t, args.id) for t in tables):
+        return ()
+    return (f"--id {args.id}: the column numbers the rows of every file in order, as a "
+            f"row index does ({pbio.PANDAS_INDEX_HINT}): joined on it, the rows are paired "
+            "by position; if the files do not list the items in one order, join them on "
+            "the items' own ids.",)
 
 
 # ---------------------------------------------------------------------------- columns
@@ -517,76 +603,3 @@ def _weights(args) -> dict[str, float] | None:
     if args.stratum_weights is None:
         return None
     return parse_stratum_weights(args.stratum_weights)
-
-
-def parse_stratum_weights(spec: str) -> dict[str, float]:
-    """Stratum weights from ``"name=w,name=w"`` or from a file of two columns.
-
-    The file (any format :func:`pairboot.io.read_table` reads) has a column of stratum
-    names and a column of weights, with or without a header.  Every weight must be a
-    finite number above zero, and every stratum named once.
-    """
-    if os.path.isdir(spec):
-        raise InputError(f"--stratum-weights {spec}: is a directory")
-    if os.path.isfile(spec) or (spec != pbio.STDIN
-                                and os.path.splitext(spec)[1].lower() in pbio.FORMATS):
-        pairs, source = _weights_from_file(spec)
-    elif "=" not in spec and "," not in spec:  # one name: a file that is not there
-        raise InputError(
-            f"--stratum-weights: no file {spec!r}, and not 'name=weight,...' either"
-            + (" (standard input is not read for weights)" if spec == pbio.STDIN else "")
-        )
-    else:
-        source = "--stratum-weights"
-        pairs = []
-        for part in spec.split(","):
-            if not part.strip():
-                continue
-            name, sep, weight = part.rpartition("=")
-            if "=" in name:  # ('a=1;b=2': which '=' ends the name cannot be told)
-                raise InputError(
-                    f"--stratum-weights: cannot read {part.strip()!r}: separate the "
-                    "weights with commas ('a=1,b=2'); a stratum named with '=' needs a "
-                    "file of two columns, stratum and weight"
-                )
-            if not sep or not name.strip():
-                raise InputError(
-                    f"--stratum-weights: cannot read {part.strip()!r}; give 'name=weight,"
-                    "name=weight' or a file with two columns, stratum and weight"
-                )
-            pairs.append((name.strip(), weight.strip(), None))
-        if not pairs:
-            raise InputError("--stratum-weights: no weights given")
-    weights: dict[str, float] = {}
-    for name, raw, place in pairs:
-        where = f"{source}, {place}" if place else source
-        number, problem = pbio.to_number(raw, "stratum weights")
-        if problem is not None:
-            raise InputError(f"{where}: weight of stratum {name!r}: {problem}")
-        if number <= 0:
-            raise InputError(
-                f"{where}: weight of stratum {name!r} must be positive, got {raw}"
-            )
-        if name in weights:
-            raise InputError(f"{where}: stratum {name!r} is given more than one weight")
-        weights[name] = number
-    return weights
-
-
-def _weights_from_file(path: str) -> tuple[list[tuple[str, object, str]], str]:
-    table = pbio.read_table(path)
-    if len(table.columns) != 2:
-        raise InputError(
-            f"{table.path}: a stratum weights file needs exactly two columns (stratum, "
-            f"weight), found {len(table.columns)}: {table.describe_columns()}"
-        )
-    (name_col, names), (weight_col, weights) = table.columns.items()
-    pairs: list[tuple[str, object, str]] = []
-    if table.format in ("csv", "tsv") and pbio.to_number(weight_col)[1] is None:
-        pairs.append((name_col, weight_col, "line 1"))  # no header: line 1 is data
-    for i, (name, weight) in enumerate(zip(names, weights)):
-        label = pbio.to_label(name)
-        if label is None:
-            raise InputError(f"{table.path}, {table.where(i)}: missing stratum name")
-        pairs.append((label, weight, table.where(i)))
-    return pairs, table.path

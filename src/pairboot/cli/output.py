@@ -74,11 +74,14 @@ def check_output(path: str, inputs: Sequence[str]) -> str:
     for f in inputs:
         if f == STDIN:
             same = exists and _stdin_is(target)
+        elif exists and os.path.isdir(f):  # a log folder: every file in it may be read
+            same = _inside(target, f)
         else:
             same = exists and os.path.exists(f) and os.path.samefile(target, f)
         if same:
             name = "standard input" if f == STDIN else f
-            raise InputError(f"--output {path} is an input ({name}); it would be overwritten")
+            what = "in an input folder" if os.path.isdir(f) else "an input"
+            raise InputError(f"--output {path} is {what} ({name}); it would be overwritten")
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise InputError(f"--output {path}: the folder {folder} does not exist")
@@ -86,6 +89,29 @@ def check_output(path: str, inputs: Sequence[str]) -> str:
         raise InputError(f"--output {path}: cannot write in the folder {folder} (permission "
                          "denied)")
     return "atomic"
+
+
+def check_stdout() -> None:
+    """Refuse, before the run, a report to a closed standard output (``>&-``)."""
+    stream = sys.stdout
+    closed = stream is None or stream.closed
+    if not closed:
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError):  # a stream of Python's own (captured): it writes
+            return
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed = True
+    if closed:
+        raise InputError("standard output is closed: give --output FILE for the report")
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether the existing file ``path`` lies in ``folder`` (at any depth)."""
+    folder = os.path.realpath(folder)
+    return os.path.commonpath([folder, os.path.realpath(path)]) == folder
 
 
 def _stdin_is(path: str) -> bool:
@@ -98,12 +124,16 @@ def _stdin_is(path: str) -> bool:
 
 
 def input_files(args) -> list[str]:
-    """Every file the run reads: the data (the paths of ``NAME=PATH`` logs), a
-    stratum-weights file, a metric module."""
+    """Every file the run reads: the data (the paths of ``NAME=PATH`` logs; a folder of
+    logs stands for every file in it), a stratum-weights file, a plan, a file of labels,
+    a metric module."""
     named = named_inputs(args.files)
     files = list(args.files) if named is None else [path for _, path in named]
     if args.stratum_weights is not None and os.path.isfile(args.stratum_weights):
         files.append(args.stratum_weights)
+    for option in ("plan", "labels"):
+        if getattr(args, option, None) is not None:
+            files.append(getattr(args, option))
     module = args.metric.rpartition(":")[0]
     if module.endswith(".py"):
         files.append(module)
@@ -113,8 +143,13 @@ def input_files(args) -> list[str]:
 def write_report(text: str, how: str | None, path: str | None) -> None:
     """Write the report as :func:`check_output` said (None: no --output, to stdout)."""
     if how in (None, "stdout"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader left (``| head``): the rest goes nowhere
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # (so the exit's flush cannot fail)
+            os.close(devnull)
     elif how == "direct":
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
@@ -126,13 +161,17 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 """The --plot file's formats, by its extension."""
 
 
-def check_plot(path: str, inputs: Sequence[str]) -> str:
-    """Refuse a --plot file of another format, standard output, or one that cannot be
-    written or would overwrite an input, before the run; its format."""
+def check_plot(path: str, inputs: Sequence[str], report: str | None = None) -> str:
+    """Refuse a --plot file of another format, standard output, the ``--output`` file
+    (``report``), or one that cannot be written or would overwrite an input, before the
+    run; its format."""
     kind = os.path.splitext(path)[1].lower().lstrip(".")
     if kind not in PLOT_FORMATS:
         raise InputError(f"--plot {path}: give a file ending in "
                          f"{', '.join('.' + k for k in PLOT_FORMATS)}")
+    if report is not None and os.path.realpath(report) == os.path.realpath(path):
+        raise InputError(f"--plot {path} is also the --output file: the picture would "
+                         "replace the report; give two files")
     how = check_output(path, inputs)
     if how == "stdout":
         raise InputError("--plot: a picture is not written to standard output; name a file")

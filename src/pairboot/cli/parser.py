@@ -56,6 +56,8 @@ OPTIONS: dict[str, Spelling] = {
     "strata_weights": _option("--stratum-weights"),
     "id": _option("--id"),
     "ids": _option("--id"),
+    "labels": _option("--labels"),
+    "common_items": lambda value: "--common-items",
     "resampling": _option("--resampling"),
     "format": _option("--from"),
     "runs": _option("--runs"),
@@ -69,6 +71,7 @@ OPTIONS: dict[str, Spelling] = {
     "correct": _option("--correct"),
     "system_column": _option("--system-column"),
     "null": _option("--null"),
+    "stream": lambda value: "--stream",
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
@@ -195,8 +198,17 @@ def build_parser() -> argparse.ArgumentParser:
     data = p.add_argument_group("columns")
     data.add_argument("--id", metavar="COL",
                       help="item id column: two files are joined on it (without it, rows "
-                      "are paired by position: the row counts must match, and an id-like "
-                      "column in both files, such as 'id', must agree row by row)")
+                      "are paired by position: the row counts must match, and no column "
+                      "both files share besides the scores may show other items in a row, "
+                      "such as ids or questions in another order)")
+    data.add_argument("--labels", metavar="FILE",
+                      help="a file of labels joined on --id (a benchmark's question file): "
+                      "--group and --stratum are read from it too; COL.KEY reads the field "
+                      "KEY of a column of objects (--stratum metadata.topic)")
+    data.add_argument("--common-items", action="store_true",
+                      help="with --id: compare on the items every file scores instead of "
+                      "refusing files whose ids differ; the report says how many items each "
+                      "file lost (the unscored ones may be the hard ones)")
     data.add_argument("--score", metavar="COL",
                       help="score column in each of the two files (default: score); for a "
                       "metric of one statistic, that statistic's column")
@@ -206,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     data.add_argument("--metric", default="mean", metavar="NAME",
                       help="metric recomputed on every resample: "
                       f"{', '.join(builtin_metrics())} (default mean), or your own "
-                      "pairboot.Metric as FILE.py:NAME or MODULE:NAME")
+                      "pairboot.Metric as FILE.py:NAME or MODULE:NAME (this runs that "
+                      "file's code, as Python's import does)")
     data.add_argument("--stats", metavar="COLS",
                       help="the columns of the metric's per-item statistics, matched by "
                       "name in any order (tp,fp,fn or fn,tp,fp), or mapped explicitly "
@@ -290,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--plot", metavar="FILE",
                      help="also draw the result to FILE (.png, .svg or .pdf; needs "
                      "matplotlib): the bootstrap distribution of B - A, or a family's "
-                     "forest plot")
+                     "forest plot (all pairs of 7 systems or more: a matrix)")
     out.add_argument("--no-progress", action="store_true",
                      help="no status lines: neither the reading nor the resampling progress "
                      "(they only show on a terminal, for long runs)")

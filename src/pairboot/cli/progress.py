@@ -1,9 +1,10 @@
 """Progress on the terminal: one status line on standard error while files are read and resampled.
 
 Nothing is drawn when standard error is not a terminal or the run is quick, so pipes and
-logs stay clean.  Reading large files without pyarrow is the one slow step a user can fix:
-the reading line hints at the ``fast`` extra, and the report gets a note
-(:func:`slow_read_note`).
+logs stay clean, but for one line when numba compiles its kernel (the ten seconds after
+installing, which a CI log would otherwise show as a silent stop).  Reading large
+files without pyarrow is the one slow step a user can fix: the reading line hints at the
+``fast`` extra, and the report gets a note (:func:`slow_read_note`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ FAST_READER = 'pip install "pairboot[fast]"'
 (``parquet`` installs pyarrow alone)."""
 
 
+COMPILING = "compiling the fast kernel (once after installing, ~10 s)"
+"""What the status line (or, off a terminal, one line) says while numba compiles."""
+
+
 class _StatusLine:
     """One line on a terminal's standard error, redrawn in place and blanked by close().
 
@@ -35,6 +40,7 @@ class _StatusLine:
     def __init__(self, stream=None, *, enabled: bool = True):
         self.stream = stream if stream is not None else sys.stderr
         isatty = getattr(self.stream, "isatty", None)
+        self.asked = enabled  # (the caller's wish: --no-progress says no)
         self.enabled = enabled and callable(isatty) and isatty()
         self.shown = False
         self.width = 0  # of the line on screen, for close() to blank
@@ -93,10 +99,17 @@ class ProgressBar(_StatusLine, Progress):
         )
 
     def compiling(self) -> None:
-        """Called before numba compiles the kernel: the one slow start after installing."""
+        """Called before numba compiles the kernel: the one slow start after installing.
+
+        On a terminal the status line says so until the bar replaces it; elsewhere (a CI
+        log, where fresh environments compile) one line says it, since a log that stops
+        for ten seconds without a word looks like a hang.  Nothing with --no-progress."""
         if self.enabled:
-            self._show("compiling the fast kernel (once after installing, ~10 s) ")
+            self._show(f"{COMPILING} ")
             self.compiled = True
+        elif self.asked:
+            self.stream.write(f"pairboot: {COMPILING}\n")
+            self.stream.flush()
 
 
 class ReadProgress(_StatusLine):

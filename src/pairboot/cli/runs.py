@@ -82,6 +82,9 @@ def _check(args) -> None:
         raise InputError("--run needs --runs seeds or --runs samples")
     if args.id is None:
         raise InputError("--run needs --id (the item of every row)")
+    for flag, given in (("--labels", args.labels), ("--common-items", args.common_items)):
+        if given:
+            raise InputError(f"{flag} with --run: long tables of runs do not take it yet")
 
 
 def _item_labels(table, column: str, rows: list[int], order: dict) -> list[str]:

@@ -9,8 +9,11 @@ file per system with ``--id`` and ``--score`` (or ``--stats``).
 from __future__ import annotations
 
 import pairboot
+import pairboot.io as pbio
 from pairboot.cli.inputs import (
+    GROUP_HINTS,
     _context,
+    _nudge,
     _weights,
     file_systems,
     many_systems,
@@ -26,10 +29,15 @@ __all__ = ["stream_compare"]
 _REFUSED = {
     "unpaired": "--unpaired",
     "plan": "--plan",
+    "labels": "--labels",
+    "common_items": "--common-items",
 }
 
 
 def _refuse(args) -> None:
+    if pbio.STDIN in args.files:
+        raise InputError("--stream reads files from disk, not standard input ('-'): save "
+                         "it to a file, or leave out --stream to read it into memory")
     for option, flag in _REFUSED.items():
         if getattr(args, option, None):
             raise InputError(f"--stream does not take {flag} (it needs the items in memory)")
@@ -47,6 +55,10 @@ def stream_compare(args, status):
     _refuse(args)
     files = list(args.files)
     family = many_systems(args)  # (--plan is refused above)
+    pair = _two_systems(args, files) if family else None
+    if pair is not None:  # a family of two: one comparison, the two-system report
+        family = False
+        files, pair_names = pair
     keywords = dict(
         id=args.id, group=args.group, stratum=args.stratum,
         strata_weights=_weights(args), metric=args.metric_object,
@@ -62,30 +74,85 @@ def stream_compare(args, status):
             columns, names = system_columns(args, files)
             systems = dict(zip(names, columns))
         elif args.a is not None and args.b is not None:
+            if args.a == args.b:  # (as in memory; a dict would keep one of them)
+                raise InputError(f"--a and --b are the same column {args.a!r}")
             systems = {args.a: args.a, args.b: args.b}
         else:
             raise InputError("--stream with one file: give --a COL and --b COL (or --systems)")
+        name_a, name_b = args.a, args.b
+        if pair is not None:
+            systems = {n: systems[n] for n in pair_names}
+            name_a, name_b = pair_names
         if not family:
             systems = dict(zip(("A", "B"), systems.values()))
         result = pairboot.compare_files(files, systems=systems, **keywords)
-        name_a, name_b = args.a, args.b
-        layout = "one file, a column per system (read in chunks)"
+        used = set(systems.values())
+        layout = (f"{result.n_items:,} items in {files[0]}, a column per system (read in "
+                  "chunks)")
     else:
         stats = stat_names(args)
         result = pairboot.compare_files(
             files, score=stats if stats is not None else "score",
             names=file_systems(args, files) if family else None, **keywords)
-        name_a, name_b = files[0], files[-1]
-        layout = "a file per system, paired on --id (read in chunks)"
+        name_a, name_b = (files[0], files[-1]) if pair is None else pair_names
+        used = set(stats) if stats is not None else {"score"}
+        layout = (f"{result.n_items:,} items joined on column {args.id!r} (read in "
+                  "chunks)")
     if family:
-        context = FamilyContext(files=tuple(files), layout=layout, notes=(),
-                                plan_sha256=None,
+        context = FamilyContext(files=tuple(files), layout=layout,
+                                notes=_input_notes(args, files, used), plan_sha256=None,
                                 family_note=UNPLANNED if len(result.systems) >= 3 else None,
-                                reword=cli_spelling)
+                                reword=cli_spelling, id=args.id, group=args.group,
+                                stratum=args.stratum, stratum_weights=args.stratum_weights)
     else:
         context = _context(args, None, name_a=name_a, name_b=name_b, files=tuple(files),
-                           layout=layout, notes=())
+                           layout=layout, notes=_input_notes(args, files, used))
     return result, context, family
+
+
+def _two_systems(args, files: list[str]) -> tuple[list[str], tuple[str, str]] | None:
+    """A family of two systems is one comparison: the files (A's first) and the two
+    names, A the baseline (else the first); None for a real family."""
+    if len(files) == 1 and args.systems is not None:
+        columns, names = system_columns(args, files)
+    elif len(files) == 2:
+        names = file_systems(args, files)
+    else:
+        return None
+    if len(names) != 2:
+        return None
+    if args.baseline is not None and args.baseline == names[1]:
+        names = names[::-1]
+        files = files if len(files) == 1 else files[::-1]
+    return files, (names[0], names[1])
+
+
+_HEAD_ROWS = 4096
+"""Rows of each file that the notes on the inputs look at."""
+
+
+def _input_notes(args, files: list[str], used: set) -> tuple[str, ...]:
+    """The in-memory run's notes on the inputs (:func:`pairboot.cli.inputs._nudge`: the
+    ``--group`` hint, the row-index ``--id``), from each file's first rows: a file read
+    in chunks is not read a second time for them.  A column whose first rows cannot be
+    read as labels (a blank value) gets no note; the comparison reports its own errors."""
+    tables = []
+    for path in files:
+        names = pbio.stream.column_names(path)
+        wanted = [c for c in names if c not in used and (
+            c.strip().lower() in GROUP_HINTS or c == args.id)]
+        columns = {}
+        n = 0
+        for name in wanted:
+            try:
+                chunk = next(pbio.stream.scan(path, labels=[name], chunk_rows=_HEAD_ROWS), None)
+            except InputError:
+                continue
+            if chunk is not None:
+                labels, codes = chunk.labels[name]
+                columns[name], n = [labels[k] for k in codes], chunk.n
+        tables.append(pbio.Table(path, columns, n, pbio.stream.stream_format(path), range(n)))
+    return _nudge(args, tables, used | {args.id})
 
 
 def _progress(status):

@@ -3,6 +3,7 @@ which input columns hold which statistic."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 
@@ -81,16 +82,27 @@ def builtin_stats(name: str) -> tuple[str, ...] | None:
         return bleu_metric().stats
     if key in _FACTORIES:
         return None
-    raise InputError(
-        f"unknown metric {name!r}; choose one of {', '.join(builtin_metrics())}", param="metric"
-    )
+    raise _unknown(name, "")
+
+
+def _unknown(name: str, more: str) -> InputError:
+    """An unknown metric's error; a name that is a Python file (``metrics.py``) is told
+    how to name the metric in it (``metrics.py:NAME``)."""
+    where = name.strip()
+    if where.endswith(".py") or os.path.isfile(where):
+        return InputError(
+            f"`metric={where}` names a file, not a metric: give the pairboot.Metric in it "
+            f"as FILE.py:NAME ({where}:NAME)", param="metric")
+    return InputError(f"unknown metric {name!r}; choose one of "
+                      f"{', '.join(builtin_metrics())}{more}", param="metric")
 
 
 def load_metric(spec: str) -> Metric:
     """A user's :class:`Metric` named as ``"path/to/file.py:NAME"`` or ``"package.module:NAME"``.
 
     This is how the command line takes a user-defined metric (``--metric
-    my_metrics.py:token_f1``).  Raises ``ValueError`` naming what could not be loaded.
+    my_metrics.py:token_f1``).  Loading it runs that file's or module's code, as an
+    import does.  Raises ``ValueError`` naming what could not be loaded.
     """
     import importlib
     import importlib.util
@@ -111,10 +123,17 @@ def load_metric(spec: str) -> Metric:
             module = importlib.util.module_from_spec(module_spec)
             module_spec.loader.exec_module(module)
         else:
-            # As `python -m` does, the current folder is importable.
-            if os.getcwd() not in sys.path and "" not in sys.path:
+            # As `python -m` does, the current folder is importable, for this import
+            # only: left on the path, a file there (./scipy.py) would shadow a package
+            # imported later in the run.
+            added = os.getcwd() not in sys.path and "" not in sys.path
+            if added:
                 sys.path.insert(0, os.getcwd())
-            module = importlib.import_module(where)
+            try:
+                module = importlib.import_module(where)
+            finally:
+                if added and os.getcwd() in sys.path:
+                    sys.path.remove(os.getcwd())
     except Exception as exc:  # the user's code: any error becomes one message
         raise InputError(
             f"cannot load metric {spec!r}: {type(exc).__name__}: {exc}", param="metric"
@@ -143,11 +162,7 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
         if key in _FACTORIES:
             return _FACTORIES[key](n_columns)
         if key not in _BUILTIN:
-            raise InputError(
-                f"unknown metric {metric!r}; choose one of {', '.join(builtin_metrics())} "
-                "or pass a pairboot.Metric",
-                param="metric",
-            )
+            raise _unknown(metric, " or pass a pairboot.Metric")
         m = _BUILTIN[key]
     else:
         raise TypeError(f"`metric` must be a name or a pairboot.Metric, got {type(metric)!r}")
