@@ -90,5 +90,21 @@ def multinomial_sums(
         seq = np.random.SeedSequence(seed, spawn_key=(stream, j0 // BLOCK, 1 + d))
         rng = np.random.Generator(np.random.PCG64(seq))
         draws = rng.multinomial(size, probs, size=j1 - j0)
-        out[j0:j1] = draws @ rows
+        out[j0:j1] = row_sums(draws, rows)
+    return out
+
+
+ORDERED_ROWS = 64
+"""Up to this many distinct rows, the counts times the rows are summed row by row in
+order, the same bits on every processor; beyond, by numpy's matrix product (BLAS, whose
+kernel and so whose last bits depend on the processor), much faster there."""
+
+
+def row_sums(draws: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``draws @ rows``: (B, K) counts times the (K, k) distinct rows."""
+    if len(rows) > ORDERED_ROWS:
+        return draws @ rows
+    out = np.zeros((len(draws), rows.shape[1]))
+    for j in range(len(rows)):
+        out += draws[:, j, None] * rows[j]
     return out
