@@ -299,6 +299,7 @@ def test_common_items_on_the_command_line(tmp_path):
     data = json.loads(proc.stdout)
     assert data["n_items"] == 35
     assert any("(--common-items): dropped 5 of the 40 items" in n for n in data["notes"])
+    assert "| common items |" in data["signature"]  # (the line that reruns it)
     assert_one_line_error(run_in_process("compare", a, b, "--common-items", *FAST),
                           "--common-items keeps the items", "give --id")
     for option in (["--stream"], ["--run", "seed", "--runs", "seeds"]):
@@ -315,6 +316,7 @@ def test_labels_on_the_command_line(tmp_path):
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["n_strata"] == 3
+    assert f"| labels {questions} |" in data["signature"]
     assert_one_line_error(run_in_process("compare", a, b, "--labels", questions,
                                          "--stratum", "topic", *FAST),
                           "--labels is joined on the items' ids", "give --id")

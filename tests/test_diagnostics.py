@@ -120,23 +120,25 @@ def test_a_studentized_family_on_two_items_is_undefined_and_says_why():
 
 
 def test_the_gate_on_an_undefined_verdict():
-    """--fail-if: 'not-better' fails on an undefined verdict (it is not a yes); 'worse'
-    and 'different' do not fail on it (no evidence of either)."""
+    """--fail-if: every gate fails on an undefined verdict (the run could not check what
+    it asks), and the decision says why."""
     res, _ = _run(pairboot.compare, [0.3], [0.1], seed=1)
     assert res.verdict() == "undefined"
-    failed = {gate: decision(res, ReportContext(fail_if=gate))["failed"]
-              for gate in ("worse", "not-better", "different")}
-    assert failed == {"worse": False, "not-better": True, "different": False}
+    decisions = {gate: decision(res, ReportContext(fail_if=gate))
+                 for gate in ("worse", "not-better", "different")}
+    assert all(d["failed"] and d["reason"] == "undefined" for d in decisions.values())
+    assert decision(res, ReportContext())["failed"] is False
 
 
-def test_the_command_line_does_not_fail_a_worse_gate_on_one_item(tmp_path):
+def test_the_command_line_fails_a_gate_on_one_item_and_says_why(tmp_path):
     path = tmp_path / "one.csv"
     path.write_text("id,a,b\nq1,1,0\n")
     proc = run_in_process("compare", path, "--a", "a", "--b", "b", "--id", "id",
                           "--fail-if", "worse", "--seed", "1")
     out = proc.stdout.decode()
-    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.returncode == 1, proc.stderr.decode()
     assert "undefined" in out and "only 1 item" in out
+    assert "the verdict is undefined, so the gate cannot pass" in proc.stderr.decode()
 
 
 # --- one small-sample note under Poisson weights (issue 21, C) -------------------------------

@@ -89,14 +89,14 @@ def test_fail_if_in_a_real_process(files):
     assert ok.returncode == 0, ok.stderr
 
 
-def test_an_undefined_interval_is_not_better():
+def test_an_undefined_interval_fails_every_gate():
     res = pairboot.compare(BASE, CASES["up"], seed=0)
     nan = float("nan")
     res = dataclasses.replace(res, confidence_interval=ConfidenceInterval(nan, nan))
     assert res.verdict() == res.verdict(lower_is_better=True) == "undefined"
     failed = {f: report.decision(res, report.ReportContext(fail_if=f))["failed"]
               for f in report.FAIL_IF}
-    assert failed == {"worse": False, "not-better": True, "different": False}
+    assert failed == {"worse": True, "not-better": True, "different": True}
     assert str(res).startswith("No verdict: the percentile interval is undefined")
     bca = dataclasses.replace(res, method="bca")
     assert str(bca).startswith("No verdict: the BCa interval is undefined")

@@ -255,7 +255,8 @@ def _family_columns(args) -> dict:
     """The columns a family's report names (the group and stratum columns in its
     caption, and with the id column and the stratum weights in its signature)."""
     return {"id": args.id, "group": args.group, "stratum": args.stratum,
-            "stratum_weights": args.stratum_weights}
+            "stratum_weights": args.stratum_weights, "labels": args.labels,
+            "common_items": args.common_items}
 
 
 def run_stream(args, how: str | None) -> int:
@@ -283,7 +284,10 @@ def _report(args, how: str | None, result, context) -> int:
              lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
     if verdict["failed"]:
-        print(f"pairboot: --fail-if {args.fail_if}: {verdict['headline']}", file=sys.stderr)
+        why = ("the verdict is undefined, so the gate cannot pass: "
+               if verdict["reason"] == "undefined" else "")
+        print(f"pairboot: --fail-if {args.fail_if}: {why}{verdict['headline']}",
+              file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 

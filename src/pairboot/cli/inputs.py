@@ -386,6 +386,8 @@ def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
         stats=shown,
         metric_source=args.metric if isinstance(args.metric_object, Metric) else None,
         stratum_weights=args.stratum_weights,
+        labels=args.labels,
+        common_items=args.common_items,
         reword=cli_spelling,
         lower_is_better=args.lower_is_better,
         fail_if=args.fail_if,

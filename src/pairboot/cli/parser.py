@@ -290,8 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
     gate = p.add_argument_group("verdict")
     gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
                       help="exit with status 1 when B is surely worse than A, not surely "
-                      "better, or surely different (the interval decides; 2 stays for "
-                      "errors)")
+                      "better, or surely different (the interval decides; an undefined "
+                      "verdict fails every gate; 2 stays for errors)")
     gate.add_argument("--lower-is-better", action="store_true",
                       help="the metric is an error rate or a loss: B is better when "
                       "B - A < 0")

@@ -178,7 +178,7 @@ def align(
     orders: list[np.ndarray | None] = [None] * len(tables)
     if one:  # the systems' values are already side by side
         ids = id_column(first, id) if id is not None else None
-        layout = f"{first.n_rows:,} items in {first.path}"
+        layout = f"{first.n_rows:,} item{'' if first.n_rows == 1 else 's'} in {first.path}"
     elif id is not None and common_items:
         ids, orders, layout, note = _common_items(tables, id)
         notes.append(note)

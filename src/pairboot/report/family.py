@@ -51,7 +51,7 @@ class FamilyContext:
         One phrase on how items were aligned ("joined on column 'id'").
     notes : tuple of str
         Extra remarks, printed after the warnings.
-    id, stats, metric_source, group, stratum, stratum_weights : str or None
+    id, labels, common_items, stats, metric_source, group, stratum, stratum_weights
         As :class:`pairboot.report.ReportContext`'s, for the signature (the group and
         stratum columns also for the caption's design).
     reword : callable or None
@@ -65,6 +65,8 @@ class FamilyContext:
     layout: str = ""
     notes: tuple[str, ...] = ()
     id: str | None = None
+    labels: str | None = None
+    common_items: bool = False
     stats: tuple[str, ...] | None = None
     metric_source: str | None = None
     group: str | None = None

@@ -55,6 +55,12 @@ class ReportContext:
         signature.
     stratum_weights : str or None
         The population weights as given (``--stratum-weights``), for the signature.
+    labels : str or None
+        The file the group and stratum labels were joined from (``--labels``), for the
+        signature.
+    common_items : bool
+        The items every file scores were compared (``--common-items``), for the
+        signature.
     reword : callable or None
         Applied to every message taken from the result (its warnings and reading), so
         that the command line can write the API's arguments as its options (with
@@ -76,6 +82,8 @@ class ReportContext:
     stats: tuple[str, ...] | None = None
     metric_source: str | None = None
     stratum_weights: str | None = None
+    labels: str | None = None
+    common_items: bool = False
     reword: Callable[[str], str] | None = None
     lower_is_better: bool = False
     fail_if: str | None = None
@@ -194,24 +202,28 @@ def _plain(x: float) -> str:
 
 
 FAIL_IF: dict[str, frozenset[str]] = {
-    "worse": frozenset({"worse"}),
+    "worse": frozenset({"worse", "undefined"}),
     "not-better": frozenset({"worse", "inconclusive", "undefined"}),
-    "different": frozenset({"better", "worse"}),
+    "different": frozenset({"better", "worse", "undefined"}),
 }
 """For each ``--fail-if`` choice, the verdicts (:meth:`CompareResult.verdict`) that fail
-the run: B surely worse; B not surely better (an undefined interval is not a yes); B
-surely different."""
+the run: B surely worse; B not surely better; B surely different.  Every gate fails on
+an undefined verdict (one item, an interval that cannot be computed): the run could not
+check what the gate asks, and a gate that cannot check must not pass."""
 
 
 def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
     """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
     ctx = context or ReportContext()
     verdict = result.verdict(lower_is_better=ctx.lower_is_better)
+    failed = ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if]
     return {
         "verdict": verdict,
         "lower_is_better": ctx.lower_is_better,
         "fail_if": ctx.fail_if,
-        "failed": ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if],
+        "failed": failed,
+        "reason": (None if not failed else "undefined" if verdict == "undefined"
+                   else "verdict"),
         "headline": headline(result, ctx),
     }
 
@@ -352,11 +364,12 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
     """The reproducibility line: everything needed to repeat the run exactly.
 
     Besides the result's own settings it names, when the context knows them, the id
-    column, the ``--stats`` columns, where a user-defined metric came from, the stratum
-    weights as given, and numpy's version (the exact multinomial path draws with
-    numpy's generator).  ``result`` is a :class:`CompareResult` or a family's result,
-    ``context`` any context with those fields; ``first`` and ``after_seed`` are parts a
-    family's line adds (its correction; lower-is-better and the plan).
+    column (and ``--common-items``), the file of labels, the ``--stats`` columns, where
+    a user-defined metric came from, the stratum weights as given, and numpy's version
+    (the exact multinomial path draws with numpy's generator).  ``result`` is a
+    :class:`CompareResult` or a family's result, ``context`` any context with those
+    fields; ``first`` and ``after_seed`` are parts a family's line adds (its correction;
+    lower-is-better and the plan).
     """
     context = context or ReportContext()
     metric = f"metric {result.metric}"
@@ -383,6 +396,10 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
     ]
     if context.id:
         parts.append(f"id {context.id}")
+    if getattr(context, "common_items", False):
+        parts.append("common items")
+    if getattr(context, "labels", None):
+        parts.append(f"labels {context.labels}")
     if result.n_groups is not None:
         parts.append(f"groups {context.group or 'yes'} ({result.group_weighting})")
     if result.n_strata is not None:
@@ -432,10 +449,11 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     context = context or ReportContext()
     if result.n_groups is not None:
         col = f" of {context.group!r}" if context.group else ""
-        unit = f"{result.n_groups:,} whole groups{col} ({result.n_items:,} items)"
+        unit = (f"{result.n_groups:,} whole group{'' if result.n_groups == 1 else 's'}{col}"
+                f" ({result.n_items:,} item{'' if result.n_items == 1 else 's'})")
         units = "groups"
     else:
-        unit = f"{result.n_items:,} items"
+        unit = f"{result.n_items:,} item{'' if result.n_items == 1 else 's'}"
         units = "items"
     within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
     runs = getattr(result, "runs", None)
