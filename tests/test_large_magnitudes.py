@@ -204,9 +204,74 @@ def test_a_file_per_system_that_loses_the_digits_says_so(tmp_path):
     with pytest.warns(pairboot.DegenerateDataWarning, match=r"b - a \(and 2 more\)"):
         fam = pairboot.compare_files(paths, id="id", n_resamples=R, seed=2)
     assert all(math.isnan(c.p_adjusted) for c in fam.comparisons)
-    # the same two systems side by side in one file keep every digit (relative scores)
+    # the same two systems side by side in one file keep every digit (their differences)
     both = tmp_path / "both.csv"
     both.write_text("id,a,b\n" + "".join(f"q{i},{x!r},{y!r}\n" for i, (x, y)
                                          in enumerate(zip(a.tolist(), b.tolist()))))
     res = pairboot.compare_files([str(both)], a="a", b="b", id="id", n_resamples=R, seed=2)
     assert res.verdict() == "better"
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.errors.PairbootWarning")  # (the outlier's own)
+def test_an_outlier_of_one_system_leaves_the_others_digits():
+    """One system scores 1e17 on one item, the others do not: each system keeps its own
+    score and interval, and a contrast between two others keeps its digits (a reference
+    taken from the first system, or from two systems' midpoint, took them)."""
+    rng = np.random.default_rng(6)
+    base = rng.random(N)
+    a = base.copy()
+    a[0] = 1e17
+    b = base + rng.normal(0.01, 0.02, N)
+    c = b + rng.normal(0.01, 0.02, N)
+    plain = pairboot.compare(base, b, n_resamples=R, seed=4)
+    res = pairboot.compare(a, b, n_resamples=R, seed=4)
+    assert res.score_b.estimate == pytest.approx(plain.score_b.estimate, rel=1e-14)
+    np.testing.assert_allclose(res.score_b.confidence_interval,
+                               plain.score_b.confidence_interval, rtol=1e-12)
+    fam = pairboot.compare_many({"a": a, "b": b, "c": c}, n_resamples=R, seed=4)
+    ref = pairboot.compare_many({"a": base, "b": b, "c": c}, n_resamples=R, seed=4)
+    got = {(x.a, x.b): x for x in fam.comparisons}
+    want = {(x.a, x.b): x for x in ref.comparisons}
+    assert got["b", "c"].estimate == pytest.approx(float(exact_mean_difference(b, c)),
+                                                   abs=1e-14)
+    np.testing.assert_allclose(got["b", "c"].marginal_interval,
+                               want["b", "c"].marginal_interval, rtol=1e-9)
+    for name in ("b", "c"):
+        assert fam.systems[name].estimate == pytest.approx(ref.systems[name].estimate,
+                                                           rel=1e-14)
+
+
+def test_most_items_huge_in_both_is_no_rounding_note():
+    """600 of 1000 items scored 1e17 by both: their differences are exactly 0, the
+    others' vary genuinely; no note says the differences are rounding."""
+    rng = np.random.default_rng(7)
+    a = rng.random(1000)
+    b = a + rng.normal(0.01, 0.05, 1000)
+    a[:600] = b[:600] = 1e17
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = pairboot.compare(a, b, n_resamples=R, seed=1)
+    assert not any("rounding" in str(w.message) for w in seen)
+    assert abs(res.estimate - float(exact_mean_difference(a, b))) <= 1e-15
+    assert res.standard_error > 0
+
+
+def test_the_differences_are_carried_only_where_the_digits_need_them():
+    """Scores in [0, 1]: the systems' own sums, as always (the same bits as before the
+    differences existed); an offset of 1e9 or a shared outlier: the differences too; with
+    Poisson weights always (as the parts of partitioned data carry them)."""
+    from pairboot.design import build_design
+
+    def design(*systems, **kw):
+        return build_design(list(systems), names=tuple("abc"[: len(systems)]), metric="mean",
+                            paired=True, groups=None, group_weighting="items", strata=None,
+                            strata_weights=None, **kw)
+
+    a, b = scores(0.0)
+    assert design(a, b).differences == 0
+    assert design(*scores(1e9)).differences == 1
+    assert design(*scores(0.0, 1e17)).differences == 1
+    assert design(a, b, b + 0.01, ids=None, poisson=True).differences == 3
+    assert design(a, b, ids=None, poisson=True).differences == 1

@@ -219,13 +219,11 @@ def test_uncorrected_rows_are_compare_on_the_same_draws(method, design):
         assert [(c.a, c.b) for c in res.comparisons] == order
         assert res.seed == SEED and res.method == method and res.correction == "none"
         assert res.critical_value is None
-        # To rounding: the family sums each system's differences from the first, compare()
-        # the pair's own (from their midpoint): v2 - v1 is (v2 - base) - (v1 - base) here.
         for c in res.comparisons:
             ref = pairboot.compare(SCORES[c.a], SCORES[c.b], **keywords)
-            assert c.estimate == pytest.approx(ref.estimate, rel=0, abs=1e-14)
+            assert c.estimate == ref.estimate
             np.testing.assert_allclose(c.marginal_interval, ref.confidence_interval,
-                                       rtol=0, atol=1e-11)  # (studentized: t times se)
+                                       rtol=0, atol=1e-12)
             assert c.confidence_interval == c.marginal_interval
             assert c.p_value == pytest.approx(ref.p_value, rel=0, abs=1e-12)
             assert c.p_adjusted == c.p_value and c.p_single_step is None
@@ -235,7 +233,7 @@ def test_uncorrected_rows_are_compare_on_the_same_draws(method, design):
                 own = res.systems[name]
                 assert own.estimate == pytest.approx(score.estimate, rel=0, abs=1e-14)
                 np.testing.assert_allclose(own.confidence_interval, score.confidence_interval,
-                                           rtol=0, atol=1e-11)
+                                           rtol=0, atol=1e-12)
 
 
 # --- max-t rows against the reference on compare()'s replicates ------------------------------

@@ -151,70 +151,85 @@ def _hash_arrays(h, arrays):
     return h
 
 
-def relative_scores(metric: Metric, k: int, n_systems: int) -> bool:
-    """Whether a paired design of ``n_systems`` carries the items' scores relative to a
-    reference (:func:`make_relative`): for a mean (a score and a count per unit).
+def difference_block(xs: list[np.ndarray]) -> np.ndarray:
+    """The columns of differences a mean's paired units carry beside the systems' own
+    (:attr:`Design.differences`), from M systems' per-item statistics ``(n, 2)`` (a
+    score and a count): ``b - a`` for two systems (one column); for more, every system's
+    score minus the item's median score (M columns), so that a contrast of two systems
+    whose scores agree is a sum of small numbers even where a third scores hugely.
 
     Summed apart, ``S_b - S_a`` keeps only the digits that the systems' common level
-    leaves (an offset of 1e9, one item scored 1e17 by both); summed as differences, a
-    contrast keeps the precision of the differences themselves.
+    leaves (an offset of 1e9, an item both score 1e17); summed as differences, a contrast
+    keeps the precision of the differences themselves.
     """
-    return bool(metric.mean_like) and k == 2 and n_systems > 1
-
-
-def make_relative(xs: list[np.ndarray]) -> list[np.ndarray]:
-    """Per-item statistics of M systems (``(n, 2)``: score, count) as a reference and
-    differences (new arrays, the counts as given): system 0's column holds the
-    reference ``r``, system j's (j >= 1) a difference ``d_j``, and system j's score is
-    ``r + sum_k C[j, k] d_k`` (:func:`relative_coefficients`).
-
-    Two systems take the midpoint ``r = (a + b) / 2`` and ``d = b - a``: swapped, ``r``
-    is the same and ``d`` its exact negative, so A and B mirror exactly.  More take
-    system 0's score and ``d_j = x_j - x_0``.
-    """
-    out = [np.array(x, dtype=np.float64) for x in xs]
+    scores = np.column_stack([x[:, 0] for x in xs])
     with np.errstate(over="ignore", invalid="ignore"):  # (said where the sums are read)
         if len(xs) == 2:
-            out[0][:, 0] = (xs[0][:, 0] + xs[1][:, 0]) * 0.5
-            out[1][:, 0] = xs[1][:, 0] - xs[0][:, 0]
-            return out
-        for x in out[1:]:
-            x[:, 0] -= xs[0][:, 0]
-    return out
+            return scores[:, 1:] - scores[:, :1]
+        return scores - np.median(scores, axis=1, keepdims=True)
 
 
-def relative_coefficients(n_systems: int) -> np.ndarray:
-    """``C`` (M, M): system j's score is the reference plus ``sum_k C[j, k] d_k``, where
-    ``d_k`` is the difference held in system k's column (column 0 holds none)."""
-    C = np.zeros((n_systems, n_systems))
-    if n_systems == 2:
-        C[0, 1], C[1, 1] = -0.5, 0.5
-    else:
-        C[1:, 1:] = np.eye(n_systems - 1)
-    return C
+DIGITS_TO_LOSE = 20
+"""Bits of a contrast's resolution that its systems' separate sums may lose before the
+units also carry the differences (:func:`needs_differences`): 2**20 leaves 33 of 53."""
+
+_SAMPLE_UNITS = 1 << 14
+"""Units the choice of :func:`needs_differences` looks at (the first ones; enough for
+the sizes it compares)."""
 
 
-def unit_scores(design: Design, rows: np.ndarray, system: int
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """A mean's ``(score, count)`` per unit of ``system`` from the plan's ``rows``
-    (logical columns, :meth:`DrawPlan.rows`), relative scores turned back into the
-    system's own (to rounding)."""
-    k = design.k
-    score, count = rows[:, system * k], rows[:, system * k + 1]
-    if design.relative:
-        C = relative_coefficients(design.n_systems)
-        score = rows[:, 0] + sum(C[system, j] * rows[:, j * k]
-                                 for j in np.flatnonzero(C[system]).tolist())
-    return score, count
+def needs_differences(units: list[np.ndarray]) -> bool:
+    """Whether summing M systems' unit scores apart (``units``: each system's ``(n, 2)``
+    unit statistics, score and count) loses more than :data:`DIGITS_TO_LOSE` bits of
+    some contrast's resolution: when the scores' level, times the square root of the
+    number of units, exceeds the contrast's spread (or its mean) by more than 2**20.
+    Scores in [0, 1] whose differences spread by 0.01 need it from about 1e8 units;
+    latencies of 1e9 ns differing by 1 ns at once."""
+    n = len(units[0])
+    if n < 2:
+        return False
+    scores = np.column_stack([u[:_SAMPLE_UNITS, 0] for u in units])
+    with np.errstate(all="ignore"):
+        size = np.abs(scores)
+        for i in range(scores.shape[1]):
+            for j in range(i + 1, scores.shape[1]):
+                d = scores[:, j] - scores[:, i]
+                resolution = max(float(np.std(d)), abs(float(np.mean(d))))
+                level = float(np.mean(size[:, i] + size[:, j])) * math.sqrt(n)
+                if not resolution > 0:
+                    continue  # (the same scores: nothing to resolve)
+                if not level <= 2.0**DIGITS_TO_LOSE * resolution:
+                    return True
+    return False
 
 
-def relative_difference(design: Design, rows: np.ndarray, i: int, j: int) -> np.ndarray:
-    """System j's score minus system i's per unit, from a relative design's ``rows``
-    (logical columns): from the differences held, without the reference's level."""
-    C = relative_coefficients(design.n_systems)
-    c = C[j] - C[i]
-    return sum((c[q] * rows[:, q * design.k] for q in np.flatnonzero(c).tolist()),
-               np.zeros(len(rows)))
+def rounded_differences(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float] | None:
+    """Whether the per-unit differences ``b - a`` vary by no more than the rounding of
+    the scores they came from, unit by unit (scores near 1e15 are held to steps of 1/8,
+    near 1e3 to 1e-13): ``(their spread, the scores' level, the typical step)`` when
+    every unit's difference lies within :data:`ROUNDED_STEPS` steps of its own scores
+    (and of the centre's) of the difference of the units that round least, and they are
+    not all equal; else None."""
+    with np.errstate(all="ignore"):
+        d = b - a
+        if len(d) < 2 or not np.all(np.isfinite(d)) or not np.ptp(d) > 0:
+            return None
+        for part in (slice(0, _SAMPLE_UNITS), slice(None)):  # (most data fail at once)
+            step = np.spacing(np.maximum(np.abs(a[part]), np.abs(b[part])))
+            # the common difference, from the units whose scores round least
+            precise = step <= np.quantile(step, 0.25)
+            centre, slack = np.median(d[part][precise]), np.max(step[precise])
+            if not np.all(np.abs(d[part] - centre) <= ROUNDED_STEPS * (step + slack)):
+                return None
+        top = float(np.max(np.abs(d)))  # (scaled: the squares of 1e+-300 do not hold)
+        spread = top * float(np.std(d / top))
+        return spread, float(np.median(np.maximum(np.abs(a), np.abs(b)))), float(
+            np.median(step))
+
+
+ROUNDED_STEPS = 4.0
+"""How many steps of double precision of its own scores a unit's difference may lie from
+the others' for the differences to count as rounding (:func:`rounded_differences`)."""
 
 
 def as_floats(values, name: str) -> np.ndarray:
@@ -285,12 +300,15 @@ class Design:
     items_per_stratum: np.ndarray
     units_per_stratum: np.ndarray
     group_sizes: np.ndarray | None
-    relative: bool = False
-    """The units carry a reference score and the systems' differences from it, not the
-    systems' scores (:func:`make_relative`): contrasts sum differences."""
+    differences: int = 0
+    """Columns of differences after the systems' own (:func:`difference_block`): 1 for
+    two systems, M for more, 0 where the systems' separate sums keep enough digits."""
     seed_hash: object = None
-    """BLAKE2b over the units' statistics as read, before they were made relative: where
-    :func:`derived_seed` starts (None: it hashes the plan itself)."""
+    """BLAKE2b over the systems' own statistics, before the differences were added:
+    where :func:`derived_seed` starts (None: it hashes the plan itself)."""
+    rounded: tuple[float, float, float] | None = None
+    """Two systems' differences that vary only by the rounding of their scores
+    (:func:`rounded_differences`), for the note that says so."""
 
     @property
     def n_strata(self) -> int:
@@ -303,6 +321,11 @@ class Design:
     def columns(self, system: int) -> slice:
         """System ``system``'s columns among a unit's statistics."""
         return slice(system * self.k, (system + 1) * self.k)
+
+    @property
+    def width(self) -> int:
+        """A unit's statistics: every system's own, then the differences."""
+        return self.n_systems * self.k + self.differences
 
 
 def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
@@ -410,7 +433,7 @@ def build_design(
         return x if order is None else x[order]
 
     n_systems = len(stats)
-    relative, seed_hash = False, None
+    differences, seed_hash, rounded = 0, None, None
     starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
     if not same_items:  # unpaired samples of different sizes, no groups or strata
         xs = [m.per_item(X) for X in stats]
@@ -432,15 +455,22 @@ def build_design(
     elif paired:
         # Memory: each system's constant columns are dropped before they are joined.
         per_item = [m.per_item(X) for X in stats]
-        parts = [split_constant(units(x)) for x in per_item]
+        own = [units(x) for x in per_item]
+        parts = [split_constant(u) for u in own]
         k = len(parts[0][1])
-        relative = relative_scores(m, k, n_systems)
-        if relative:  # (the seed is derived from the statistics as read)
-            seed_hash = _hash_arrays(_seed_hasher(), (
-                (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
-                (np.concatenate([p[1] for p in parts]), "<f8")))
-            parts = [split_constant(units(x)) for x in make_relative(per_item)]
-        del per_item
+        if m.mean_like and k == 2 and n_systems > 1:
+            if n_systems == 2:
+                rounded = rounded_differences(own[0][:, 0] / own[0][:, 1],
+                                              own[1][:, 0] / own[1][:, 1])
+            # Poisson weights: always, as the parts of partitioned data carry them (the
+            # same answer in memory as from parts, bit for bit on integer scores)
+            if poisson or needs_differences(own):  # (the seed: of their own statistics)
+                seed_hash = _hash_arrays(_seed_hasher(), (
+                    (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
+                    (np.concatenate([p[1] for p in parts]), "<f8")))
+                parts.append(split_constant(units(difference_block(per_item))))
+                differences = len(parts[-1][1])
+        del per_item, own
         x = np.concatenate([p[0] for p in parts], axis=1)
         plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
                         np.concatenate([p[1] for p in parts]), ordered(unit_keys, order),
@@ -485,8 +515,9 @@ def build_design(
         items_per_stratum=items_per_stratum,
         units_per_stratum=units_per_stratum,
         group_sizes=sizes,
-        relative=relative,
+        differences=differences,
         seed_hash=seed_hash,
+        rounded=rounded,
     )
 
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from pairboot.design import Arguments, Design, relative_difference, unit_scores
+from pairboot.design import Arguments, Design
 from pairboot.errors import (
     DegenerateDataWarning,
     InputError,
@@ -248,7 +248,7 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
     if diff.digits_lost:
         notes.append((DegenerateDataWarning, lost_digits_text(diff, "the difference")))
     elif constant:
-        if diff.snapped and not design.relative:  # (the rounding of two systems' sums)
+        if diff.snapped and not design.differences:  # (the rounding of two systems' sums)
             what = (f"to within the rounding of the systems' sums ({diff.rounding:.2g}): "
                     "the per-item differences are constant, or the systems' common level "
                     "(an offset, or items both score hugely) takes their digits; compare "
@@ -269,9 +269,9 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
             f"the {args.method} interval is undefined for these data (NaN); {why}",
         ))
     if not (diff.digits_lost or constant):
-        notes += rounding_notes(design, tuple(systems) if systems else design.names, [(0, 1)])
+        notes += rounding_notes(design, tuple(systems) if systems else design.names)
     sd = diff.boot.sd
-    if (not design.relative and len(theta) > 1 and theta[0] != theta[-1]
+    if (not design.differences and len(theta) > 1 and theta[0] != theta[-1]
             and diff.rounding > LOST_DIGITS * sd):
         notes.append((
             DegenerateDataWarning,
@@ -386,8 +386,7 @@ _CHUNK = 1 << 16
 def score_ranges(design: Design) -> list[tuple[float, float]] | None:
     """Every system's smallest and largest score of a unit (an item's score, a group's
     mean), for the mean; None for a pooled metric (its statistics are counts, not
-    scores) or a design without its units (finished from parts' sums).  A design whose
-    systems 1, 2, ... carry their scores relative to system 0's adds system 0's back."""
+    scores) or a design without its units (finished from parts' sums)."""
     plan = design.plan
     if not design.metric.mean_like or design.k != 2 or len(plan.x) < int(plan.sizes.sum()):
         return None
@@ -396,7 +395,7 @@ def score_ranges(design: Design) -> list[tuple[float, float]] | None:
     for c in range(0, len(plan.x), _CHUNK):
         rows = plan.rows(c, min(c + _CHUNK, len(plan.x)))
         for j in range(design.n_systems):
-            total, count = unit_scores(design, rows, j)
+            total, count = rows[:, 2 * j], rows[:, 2 * j + 1]
             held = count > 0  # (unpaired: the rows of another system's sample are 0)
             if held.any():
                 score = total[held] / count[held]
@@ -409,41 +408,23 @@ ROUNDED_DIFFERENCES = 4.0
 spacing of doubles), at or below which the differences are said to be mostly rounding."""
 
 
-def rounding_notes(design: Design, names: tuple[str, ...],
-                   targets: list[tuple[int, int]]) -> list[Note]:
-    """A note for each contrast ``(i, j)`` of ``targets`` whose per-unit differences vary
-    by no more than a few units of rounding of the scores they came from (scores near
-    1e15 are held to 1/8, near 1e3 to 1e-13): what its interval shows is then mostly
-    that rounding.  The differences are summed exactly as given (relative scores); this
-    says what they can hold.  For a mean's relative design only; nothing for
-    differences that do not vary (the constant note says those)."""
-    plan = design.plan
-    if not design.relative or len(plan.x) < int(plan.sizes.sum()) or not len(plan.x):
+def rounding_notes(design: Design, names: tuple[str, ...]) -> list[Note]:
+    """A note when two systems' per-unit differences vary by no more than the rounding
+    of the scores they came from, unit by unit (:attr:`Design.rounded`: scores near
+    1e15 are held to steps of 1/8, near 1e3 to 1e-13): what the interval shows is then
+    mostly that rounding.  The differences are summed as given; this says what they
+    can hold."""
+    if design.rounded is None:
         return []
-    notes = []
-    rows = plan.rows(0, min(len(plan.x), 4 * _CHUNK))  # (a sample of the units is enough)
-    for i, j in targets:
-        base, (score, count) = unit_scores(design, rows, i), unit_scores(design, rows, j)
-        held = count > 0
-        with np.errstate(all="ignore"):  # (the difference as held, not from the scores)
-            diff = relative_difference(design, rows, i, j)[held] / count[held]
-            step = np.spacing(np.maximum(np.abs(score), np.abs(base[0]))[held] / count[held])
-        if diff.size < 2 or not np.ptp(diff) > 0 or not np.all(np.isfinite(diff)):
-            continue
-        top = float(np.max(np.abs(diff)))  # (scaled: the squares of 1e+-300 do not hold)
-        spread, rounding = top * float(np.std(diff / top)), float(np.median(step))
-        if spread <= ROUNDED_DIFFERENCES * rounding:
-            level = float(np.median(np.abs(base[0][held] / count[held])))
-            text = (f"the per-item differences are constant ({names[j]} - {names[i]}) to "
-                    f"within the rounding of the scores they came from: they vary by "
-                    f"{spread:.3g} (standard deviation), and scores near {level:.3g} are "
-                    f"held to steps of {rounding:.3g}; the interval's width is mostly that "
-                    "rounding")
-            if rounding > 1e-9 * max(abs(float(np.mean(diff))), spread):
-                text += ("; a common offset taken off the scores before they are written "
-                         "keeps more of their digits")
-            notes.append((DegenerateDataWarning, text))
-    return notes
+    spread, level, step = design.rounded
+    text = (f"the per-item differences are constant ({names[1]} - {names[0]}) to within "
+            f"the rounding of the scores they came from: they vary by {spread:.3g} "
+            f"(standard deviation), and scores near {level:.3g} are held to steps of "
+            f"{step:.3g}; the interval's width is mostly that rounding")
+    if step > 1e-9 * spread:
+        text += ("; a common offset taken off the scores before they are written keeps "
+                 "more of their digits")
+    return [(DegenerateDataWarning, text)]
 
 
 def table_range(values: np.ndarray) -> tuple[float, float]:

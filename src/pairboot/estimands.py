@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot import studentized
-from pairboot.design import Design, relative_coefficients
+from pairboot.design import Design
 from pairboot.engine import DrawPlan, weighted_sum
 from pairboot.errors import InputError
 from pairboot.intervals import Bootstrap
@@ -103,11 +103,10 @@ class Estimands:
                  cross: studentized.CrossProducts | None = None, names=None,
                  absolute: np.ndarray | None = None):
         self.design = design
-        self._coefficients = relative_coefficients(design.n_systems)
         self.names = tuple(design.names if names is None else names)
         if len(self.names) != design.n_systems:
             raise ValueError(f"{design.n_systems} systems need as many names, got {names!r}")
-        self.width = design.n_systems * design.k
+        self.width = design.width
         self.draw_sums = sums
         self.draw_observed = observed
         self.M = self._merge(sums[..., : self.width])  # (R, H, M k)
@@ -122,14 +121,15 @@ class Estimands:
         if absolute is None:
             absolute = observed_sums(design.plan, absolute=True)
         self.M_abs = self._merge(absolute[..., : self.width])
+        self._through_differences: dict = {}
         self.scales = [self._size(j) for j in range(design.n_systems)]
         """Every system's size of scores, against which rounding is judged."""
 
     def _size(self, target: Target) -> float:
         """The largest size of the target's value on the data and on the sums of
-        ``|x|``: the scale of its rounding.  A contrast of relative scores is judged by
-        its own differences (their sizes summed), not by the systems' level."""
-        if isinstance(target, tuple) and not self.design.relative:
+        ``|x|``: the scale of its rounding.  A contrast read off the differences is
+        judged by their sizes, not by the systems' level."""
+        if isinstance(target, tuple) and not self.through_differences(target):
             return max(self.scales[j] for j in target)
         with np.errstate(all="ignore"):
             at_abs = self.metric_sums(target, self.M_abs, absolute=True)
@@ -148,31 +148,47 @@ class Estimands:
         n_strata, n_systems = self.design.n_strata, self.design.n_systems
         return s.reshape(s.shape[:-2] + (n_strata, n_systems, s.shape[-1])).sum(axis=-2)
 
+    def through_differences(self, target: tuple[int, int]) -> bool:
+        """Whether the contrast is read off the units' differences
+        (:attr:`Design.differences`) rather than its systems' separate sums: always for
+        two systems; for more, where the differences' sizes are the smaller (a third
+        system's huge score makes the item's median, and so the differences, huge)."""
+        if not self.design.differences:
+            return False
+        if target not in self._through_differences:
+            design = self.design
+            if design.n_systems == 2:
+                use = True
+            else:
+                total = self.M_abs.sum(axis=tuple(range(self.M_abs.ndim - 1)))
+                block = design.n_systems * design.k
+                own = sum(float(total[design.columns(q).start]) for q in target)
+                diff = sum(float(total[block + q]) for q in target)
+                use = diff <= own
+            self._through_differences[target] = use
+        return self._through_differences[target]
+
     def metric_sums(self, target: Target, M: np.ndarray, absolute: bool = False
                     ) -> np.ndarray | None:
         """The sums the metric is evaluated on for ``target``, from the stored sums ``M``
-        (..., M k): a system's own columns; where the design is relative
-        (:func:`pairboot.design.make_relative`), its score the reference's plus its
-        differences', and a contrast's score the difference of the two systems'
-        differences (``absolute``: their sizes added, for the scale of rounding), beside
-        the count.  None for a contrast otherwise (the difference of their values)."""
+        (..., width): a system's own columns; a contrast read off the differences
+        (:meth:`through_differences`), system j's columns with its score replaced by
+        the differences' contrast (``absolute``: their sizes added, for the scale of
+        rounding).  None for a contrast otherwise (the difference of the two values)."""
         design = self.design
-        if not design.relative:
-            return None if isinstance(target, tuple) else M[..., design.columns(target)]
-        C = self._coefficients
-        if isinstance(target, tuple):
-            i, j = target
-            c, reference = C[j] - C[i], 0.0
+        if not isinstance(target, tuple):
+            return M[..., design.columns(target)]
+        if not self.through_differences(target):
+            return None
+        i, j = target
+        block = design.n_systems * design.k
+        if design.n_systems == 2:  # one column, b - a
+            d = M[..., block]
+            score = np.abs(d) if absolute else (d if (i, j) == (0, 1) else -d)
         else:
-            c, reference = C[target], M[..., design.columns(0)][..., 0]
-            j = target
-        if absolute:
-            c = np.abs(c)
+            di, dj = M[..., block + i], M[..., block + j]
+            score = (np.abs(dj) + np.abs(di)) if absolute else dj - di
         out = M[..., design.columns(j)].copy()
-        score = reference
-        for k in np.flatnonzero(c).tolist():
-            term = M[..., design.columns(k)][..., 0]
-            score = score + (term if c[k] == 1 else -term if c[k] == -1 else c[k] * term)
         out[..., 0] = score
         return out
 
@@ -223,8 +239,9 @@ class Estimands:
             if kept not in self._kept:
                 at = self.metric_sums(target, sums)
                 if at is None:
-                    self._kept[kept] = (self._values(j, sums, key, count)
-                                        - self._values(i, sums, key, count))
+                    with np.errstate(invalid="ignore", over="ignore"):  # (inf: said later)
+                        self._kept[kept] = (self._values(j, sums, key, count)
+                                            - self._values(i, sums, key, count))
                 else:  # (its systems' values are still counted, as they would be)
                     self._kept[kept] = self.design.metric.evaluate(at)[0].reshape(
                         sums.shape[:-1])
@@ -271,7 +288,7 @@ class Estimands:
         ok = np.isfinite(theta)
         # Values that differ only by rounding (constant differences computed as
         # metric(B) - metric(A) from two sums) are one value: snap them to the estimate.
-        # With relative scores a contrast's sums round like its own differences.
+        # A contrast read off the differences rounds like them, not like its systems.
         scale = self._size(target) if isinstance(target, tuple) else self.scales[target]
         tol = ROUNDING_ULPS * 2.0**-53 * math.sqrt(self.design.n_items) * max(abs(est), scale)
         snapped = bool(ok.any() and np.ptp(theta[ok]) <= tol and abs(theta[ok][0] - est) <= tol)
@@ -292,8 +309,8 @@ class Estimands:
         boot = Bootstrap.from_replicates(
             est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
         )
-        lost = (snapped and isinstance(target, tuple) and not self.design.relative
-                and tol > LOST_SHARE * abs(est))
+        lost = (snapped and isinstance(target, tuple)
+                and not self.through_differences(target) and tol > LOST_SHARE * abs(est))
         return Estimate(theta, boot, tol, snapped, lost)
 
     def _jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
@@ -342,24 +359,27 @@ class Estimands:
             at, key = (self.M_hat if observed else self.M), ("separate", observed)
         key = ("gradient", target, *key)
         if key not in self._kept:
-            if isinstance(target, tuple) and not self.design.relative:
+            if isinstance(target, tuple) and not self.through_differences(target):
                 i, j = target
                 self._kept[key] = (self._kept_gradient(j, observed, coef, combined)
                                    - self._kept_gradient(i, observed, coef, combined))
-            else:  # (a contrast of relative scores: of its own differences, directly)
+            else:  # (a contrast read off the differences: of those, directly)
                 self._kept[key] = self._gradient_at(target, at)
         return self._kept[key]
 
     def _gradient_at(self, target: Target, at) -> np.ndarray:
         """Central differences of the target's phi at the sums ``at``, column by column:
-        of the columns of its systems (with relative scores, also of the reference's and
-        the differences' it reads); the gradient is exactly zero in the others'."""
-        systems = target if isinstance(target, tuple) else (target,)
-        if self.design.relative:  # (the reference, and the differences the target reads)
-            C = self._coefficients
-            systems = (0, *systems, *(k for j in systems for k in np.flatnonzero(C[j]).tolist()))
-        columns = sorted({c for j in systems for c in range(self.design.columns(j).start,
-                                                            self.design.columns(j).stop)})
+        of a system's own columns, or of the differences a contrast is read off and
+        its second system's count; the gradient is exactly zero in the others'."""
+        design = self.design
+        if isinstance(target, tuple):  # (read off the differences)
+            block = design.n_systems * design.k
+            own = design.columns(target[1])
+            columns = [*range(own.start + 1, own.stop),
+                       *(block + q for q in ((0,) if design.n_systems == 2 else target))]
+        else:
+            own = design.columns(target)
+            columns = list(range(own.start, own.stop))
         typical = np.zeros(at.shape[-1])
         for j in columns:  # the column's typical sum
             typical[j] = float(np.abs(self.M_hat[..., j]).mean())

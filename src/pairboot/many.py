@@ -240,14 +240,10 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             ))
     estimates = [core.estimate(t, w, bca=bca, combined=c, count=True) for t, w, c in rows]
     notes += undefined_notes(core, empty_draws(core, args))
-    if within is None:  # (rows within a stratum: their units are the stratum's only)
-        varying = [t for t, e in zip(targets, estimates)
-                   if not e.digits_lost and np.ptp(e.boot.theta) > 0]
-        rounded = rounding_notes(design, tuple(names), varying)
-        if len(rounded) > 1:
-            rounded = [(rounded[0][0], f"{rounded[0][1]} (and {len(rounded) - 1} more "
-                                       "comparisons like it)")]
-        notes += rounded
+    if within is None and len(targets) == 1:  # (two systems: the note of compare())
+        e = estimates[0]
+        if not e.digits_lost and np.ptp(e.boot.theta) > 0:
+            notes += rounding_notes(design, tuple(names))
     lost = [k for k, e in enumerate(estimates) if e.digits_lost and defined[k]]
     for k in lost:
         defined[k] = False

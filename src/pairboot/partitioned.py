@@ -33,8 +33,7 @@ from pairboot.design import (
     _strata_weights,
     as_statistics,
     check_arguments,
-    make_relative,
-    relative_scores,
+    difference_block,
 )
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
@@ -91,10 +90,10 @@ class PoissonPart:
         Per stratum: the sorted keys of its groups and their item counts.
     checksum : (int, int) or None
         :func:`~pairboot.engine.keys.key_checksum` of the items' ids (None without ids).
-    relative : bool
-        Systems 1, 2, ... carry their scores as differences from system 0's
-        (:func:`pairboot.design.relative_scores`), so that contrasts keep the precision of
-        the differences.
+    differences : int
+        Columns of differences after the systems' own (a mean of two or more systems:
+        :func:`pairboot.design.difference_block`), so that contrasts keep the precision of
+        the differences whatever the systems' level; 0 otherwise.
     """
 
     names: tuple[str, ...]
@@ -113,7 +112,7 @@ class PoissonPart:
     items: np.ndarray
     groups: tuple | None
     checksum: tuple[int, int] | None
-    relative: bool = False
+    differences: int = 0
 
     @property
     def n_items(self) -> int:
@@ -227,8 +226,10 @@ def part_from_arrays(
     m = resolve_metric(metric, stats[0].shape[1])
     per_item = [m.per_item(X) for X in stats]
     k = per_item[0].shape[1]
-    relative = relative_scores(m, k, len(names))
-    x = np.concatenate(make_relative(per_item) if relative else per_item, axis=1)
+    if _with_differences(m, k, len(names)):  # (every part alike, whatever its data)
+        per_item.append(difference_block(per_item))
+    x = np.concatenate(per_item, axis=1)
+    differences = x.shape[1] - k * len(names)
 
     checksum = None
     if ids is not None or keys is not None:
@@ -276,8 +277,14 @@ def part_from_arrays(
         stratified=strata is not None, grouped=groups is not None, strata=labels,
         sums=sums, totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
-        checksum=checksum, relative=relative,
+        checksum=checksum, differences=differences,
     )
+
+
+def _with_differences(metric, k: int, n_systems: int) -> bool:
+    """Whether a part carries the differences: for a mean of two or more systems,
+    always (parts of one run must be alike, and large data need the digits most)."""
+    return bool(metric.mean_like) and k == 2 and n_systems > 1
 
 
 def _sorted_groups(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -291,7 +298,9 @@ def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> Poi
     """A part without items: the identity of :func:`merge`."""
     m = resolve_metric(metric, _width(by_name(values[0], metric, names[0])))
     k = m.per_item(np.ones((1, len(m.stats)))).shape[1]
-    width = k * len(names)
+    differences = (0 if not _with_differences(m, k, len(names)) else
+                   1 if len(names) == 2 else len(names))
+    width = k * len(names) + differences
     return PoissonPart(
         names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
         stratified=strata is not None, grouped=groups is not None,
@@ -299,11 +308,11 @@ def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> Poi
         totals=np.zeros((n_resamples, 0)), observed=np.zeros((0, width)),
         absolute=np.zeros((0, width)), constant=np.full(width, np.nan),
         items=np.zeros(0, dtype=np.int64), groups=() if groups is not None else None,
-        checksum=(0, 0), relative=relative_scores(m, k, len(names)),
+        checksum=(0, 0), differences=differences,
     )
 
 
-_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped", "relative")
+_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped", "differences")
 
 
 def _same_settings(a: PoissonPart, b: PoissonPart) -> None:
@@ -394,7 +403,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         stratified=first.stratified, grouped=first.grouped, strata=labels, sums=sums,
         totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=items, groups=groups, checksum=None if count is None else (count, total),
-        relative=first.relative,
+        differences=first.differences,
     )
 
 
@@ -477,7 +486,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
         strata_names=tuple(str(s) for s in snames) if snames is not None else None,
         weights=weights, shares=shares, n_items=part.n_items, n_groups=part.n_groups,
         items_per_stratum=part.items, units_per_stratum=units, group_sizes=group_sizes,
-        relative=part.relative,
+        differences=part.differences,
     )
     return design, sums, observed, absolute
 

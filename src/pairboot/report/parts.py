@@ -238,10 +238,10 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     >>> import pairboot
     >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
     >>> print(headline(res).replace(", 95%", ",\\n95%"))
-    B is better than A by +0.100 [+0.077, +0.123],
+    B is better than A by +0.100 [+0.078, +0.122],
     95% paired bootstrap over 40 items, p < 0.0006.
     >>> print(headline(res, ReportContext(lower_is_better=True)).replace(", 95%", ",\\n95%"))
-    B is worse than A by 0.100 (B - A = +0.100 [+0.077, +0.123]),
+    B is worse than A by 0.100 (B - A = +0.100 [+0.078, +0.122]),
     95% paired bootstrap over 40 items, p < 0.0006 (lower is better).
     """
     ctx = context or ReportContext()
