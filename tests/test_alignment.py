@@ -467,3 +467,22 @@ def test_dataframes_joined_on_ids_show_the_normalisation_and_cut_long_ids():
     msg = error(pairboot.compare, [0.5, 1.0], [1.0, 0.5], ids=[long, long], n_resamples=50,
                 seed=1)
     assert len(msg) < 300 and "…' (100,000 characters) twice" in msg, msg
+
+
+def test_a_shared_column_of_fractions_shows_shuffled_rows(tmp_path):
+    """A column both files share that holds numbers with fractions, a different one in
+    each row (a human z-score, a gold value) and reordered in B: refused; each system's
+    own fractions (a latency) never reappear at other rows, and pass."""
+    rng = np.random.default_rng(5)
+    n = 80
+    z, latency_a, latency_b = rng.normal(size=n), rng.random(n), rng.random(n)
+    scores = rng.random(n)
+    a = write(tmp_path / "a.csv", ["human_z", "latency", "score"],
+              [(float(z[i]), float(latency_a[i]), float(scores[i])) for i in range(n)])
+    order = rng.permutation(n)
+    b = write(tmp_path / "b.csv", ["human_z", "latency", "score"],
+              [(float(z[i]), float(latency_b[i]), float(scores[i])) for i in order])
+    assert "column 'human_z' that identifies the rows" in refusal(a, b)
+    c = write(tmp_path / "c.csv", ["human_z", "latency", "score"],
+              [(float(z[i]), float(latency_b[i]), float(scores[i])) for i in range(n)])
+    assert "items paired by row position" in align(a, c).layout

@@ -152,7 +152,7 @@ def test_poisson_on_five_items_says_it_once():
     res, texts = _run(pairboot.compare, a, b, resampling="poisson", seed=1)
     assert len(texts) == 1, texts
     text = texts[0]
-    for words in ("only 5 items", "Poisson", "rough", "drew no item",
+    for words in ("only 5 items", "Poisson", "verdict is undefined", "drew no item",
                   "resampling='classic'"):
         assert words in text, (words, text)
     n_empty = int(np.isnan(res.bootstrap_distribution).sum())
@@ -331,3 +331,21 @@ def test_max_t_monte_carlo_error_matches_the_spread_over_seeds():
     spread = np.std(ends, axis=0, ddof=1)
     rms = np.sqrt(np.mean(np.square(errors), axis=0))
     np.testing.assert_allclose(rms, spread, rtol=0.25)
+
+
+@pytest.mark.parametrize(("n", "level", "verdict"), [
+    (2, 0.95, "undefined"), (3, 0.95, "undefined"), (5, 0.95, "undefined"),
+    (6, 0.95, "better"), (7, 0.99, "undefined"), (8, 0.99, "better")])
+def test_too_few_units_for_any_verdict_at_the_level(n, level, verdict):
+    """n items that all favour B are so by chance with probability 2^(1 - n): below
+    1 + log2(1 / (1 - level)) items no test could reject, so the interval (shown) decides
+    nothing, and every --fail-if gate fails on it."""
+    a = np.linspace(0.1, 0.5, n)
+    res, texts = _run(pairboot.compare, a, a + np.linspace(0.1, 0.2, n), seed=1,
+                      confidence_level=level)
+    assert res.verdict() == verdict
+    assert np.isfinite(res.confidence_interval).all()
+    if verdict == "undefined":
+        assert any("verdict is undefined" in t for t in texts)
+        assert str(res).startswith(f"No verdict: {n} items are too few")
+        assert decision(res, ReportContext(fail_if="worse"))["failed"]

@@ -128,8 +128,9 @@ def test_an_id_column_is_never_a_system():
     systems = {"base": base, "v1": base + rng.normal(0.05, 0.05, 200),
                "v2": base + rng.normal(0.0, 0.05, 200)}
     ref = pairboot.compare_many(systems, **KEYWORDS)
+    gaps = np.random.default_rng(3).choice(np.arange(20, 1000), 200, replace=False)
     for column, values in (("id", np.arange(200)), ("n", np.arange(1, 201)),
-                           ("qid", [f"q{i}" for i in range(200)])):
+                           ("qid", [f"q{i}" for i in range(200)]), ("problem", gaps)):
         frame = pd.DataFrame({column: values, **systems})
         msg = error(pairboot.compare_many, frame, **KEYWORDS)
         assert f"column {column!r} of `scores`" in msg and f"`ids={column!r}`" in msg

@@ -201,6 +201,9 @@ def test_a_file_per_system_that_loses_the_digits_says_so(tmp_path):
     with pytest.warns(pairboot.DegenerateDataWarning, match="takes its digits"):
         res = pairboot.compare_files(paths[:2], id="id", n_resamples=R, seed=2)
     assert res.verdict() == "undefined" and math.isnan(res.p_value)
+    assert math.isnan(res.standard_error)
+    # the estimate itself is checked against the files' exact sums: it is the exact one
+    assert res.estimate == pytest.approx(float(exact_mean_difference(a, b)), abs=1e-15)
     with pytest.warns(pairboot.DegenerateDataWarning, match=r"b - a \(and 2 more\)"):
         fam = pairboot.compare_files(paths, id="id", n_resamples=R, seed=2)
     assert all(math.isnan(c.p_adjusted) for c in fam.comparisons)
@@ -275,3 +278,17 @@ def test_the_differences_are_carried_only_where_the_digits_need_them():
     assert design(*scores(0.0, 1e17)).differences == 1
     assert design(a, b, b + 0.01, ids=None, poisson=True).differences == 3
     assert design(a, b, ids=None, poisson=True).differences == 1
+
+
+def test_the_same_scores_in_two_files_are_no_difference_not_lost_digits(tmp_path):
+    """A file compared with a copy in another row order (a rerun that changed nothing):
+    the separate sums differ by rounding, and the exact sums say the difference is 0:
+    no difference, not an undefined verdict."""
+    a, _ = scores(0.0)
+    rows = [f"q{i},{x!r}\n" for i, x in enumerate(a.tolist())]
+    (tmp_path / "a.csv").write_text("id,score\n" + "".join(rows))
+    (tmp_path / "b.csv").write_text("id,score\n" + "".join(rows[::-1]))
+    with pytest.warns(pairboot.DegenerateDataWarning, match="differences are constant"):
+        res = pairboot.compare_files([str(tmp_path / "a.csv"), str(tmp_path / "b.csv")],
+                                     id="id", n_resamples=R, seed=2)
+    assert res.verdict() == "inconclusive" and res.estimate == 0

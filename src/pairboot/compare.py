@@ -226,7 +226,7 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         )
 
     estimate = diff.boot.estimate
-    se = diff.boot.sd
+    se = diff.boot.sd if defined else math.nan  # (no spread to speak of: said why)
     excludes = low > 0 or high < 0
     items_needed, groups_needed = (None, None) if excludes else units_needed(
         design, estimate, se, alpha)

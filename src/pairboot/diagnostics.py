@@ -20,6 +20,7 @@ from pairboot.errors import (
 )
 from pairboot.estimands import Estimands, Estimate
 from pairboot.intervals import bounds, normal_quantile
+from pairboot.result import units_for
 
 Note = tuple[type[Warning], str]
 
@@ -109,6 +110,20 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
     undefined = too_few_units(design, names)
     if undefined is not None:
         notes.append((DegenerateDataWarning, undefined))  # (it says all there is to say)
+    elif n_units < units_for(args.confidence_level) and not where:
+        chance = 2.0 ** (1 - n_units)
+        text = (f"only {_plural(n_units, unit)}: even {unit} that all favour one system do "
+                f"so by chance with probability 2^(1 - n) = {chance:.3g}, more than "
+                f"{1 - args.confidence_level:.3g}, so no test at level "
+                f"{args.confidence_level:g} can show a difference; the interval is shown, "
+                f"but the verdict is undefined (at least {units_for(args.confidence_level)}"
+                f" {unit} are needed)")
+        if poisson:  # (one note for both)
+            if empty and math.isnan(design.metric.undefined):
+                text += (f"; with Poisson weights {empty:,} of the {args.n_resamples:,} "
+                         f"resamples drew no {unit[:-1]} at all and are left out")
+            text += f"; prefer `resampling='classic'` when the {unit} fit in memory"
+        notes.append((SmallSampleWarning, text))
     elif n_units < SMALL_N:
         text = (f"only {_plural(n_units, unit)}{where}: with fewer than a few dozen "
                 f"independent {unit} the bootstrap interval and p-value are rough (treat "
@@ -248,7 +263,7 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
     if diff.digits_lost:
         notes.append((DegenerateDataWarning, lost_digits_text(diff, "the difference")))
     elif constant:
-        if diff.snapped and not design.differences:  # (the rounding of two systems' sums)
+        if diff.snapped and not diff.checked and not design.differences:  # (two sums)
             what = (f"to within the rounding of the systems' sums ({diff.rounding:.2g}): "
                     "the per-item differences are constant, or the systems' common level "
                     "(an offset, or items both score hugely) takes their digits; compare "

@@ -34,6 +34,7 @@ from pairboot.engine import DrawPlan, weighted_sum
 from pairboot.errors import InputError
 from pairboot.intervals import Bootstrap
 from pairboot.metrics.base import central_gradient
+from pairboot.precision import exact_sums
 
 Target = int | tuple[int, int]
 """System ``j``, or the contrast ``(i, j)``: system j's value minus system i's."""
@@ -88,6 +89,8 @@ class Estimate:
     digits_lost: bool = False
     """A contrast of two systems' separate sums, snapped, whose rounding is not small
     against the estimate: its digits went to the systems' common level."""
+    checked: bool = False
+    """Snapped, and the data's exact value confirmed it (the differences are constant)."""
 
 
 class Estimands:
@@ -97,12 +100,16 @@ class Estimands:
     where the studentized interval's cross products are (None without).  ``names`` name
     the systems in messages (by default the design's).  ``absolute`` (1, D, K): the sums
     of ``|x|`` (by default from the design's plan), for the scale of rounding.
+    ``exact``: per draw stratum, every column's exact sum
+    (:func:`pairboot.precision.exact_sums`; by default from the plan's units when they
+    are there), against which a contrast of separate sums is checked.
     """
 
     def __init__(self, design: Design, sums: np.ndarray, observed: np.ndarray,
                  cross: studentized.CrossProducts | None = None, names=None,
-                 absolute: np.ndarray | None = None):
+                 absolute: np.ndarray | None = None, exact=None):
         self.design = design
+        self._exact = exact  # (per draw stratum, every column's exact sum; or None)
         self.names = tuple(design.names if names is None else names)
         if len(self.names) != design.n_systems:
             raise ValueError(f"{design.n_systems} systems need as many names, got {names!r}")
@@ -309,9 +316,50 @@ class Estimands:
         boot = Bootstrap.from_replicates(
             est, theta[ok], influence=influence, se_hat=se_hat, se_star=se_star
         )
-        lost = (snapped and isinstance(target, tuple)
-                and not self.through_differences(target) and tol > LOST_SHARE * abs(est))
-        return Estimate(theta, boot, tol, snapped, lost)
+        lost = checked = False
+        if snapped and isinstance(target, tuple) and not self.through_differences(target):
+            exact = None if combined else self._exact_estimate(target, coef)
+            if exact is not None:  # (constant and exact, or lost to the systems' level)
+                lost = exact != 0 and tol > LOST_SHARE * abs(exact)
+                checked = not lost
+                if lost:  # (the estimate at least is known exactly)
+                    boot = Bootstrap.from_replicates(exact, theta[ok])
+            else:
+                lost = tol > LOST_SHARE * abs(est)
+        return Estimate(theta, boot, tol, snapped, lost, checked)
+
+    def _exact_estimate(self, target: tuple[int, int], coef: np.ndarray) -> float | None:
+        """A mean contrast's exact value on the data, from the exact sums of the two
+        systems' columns in every stratum (None for another metric, or without the
+        units or their exact sums)."""
+        from fractions import Fraction  # noqa: PLC0415
+
+        design = self.design
+        if not (design.metric.mean_like and design.k == 2):
+            return None
+        exact = self._exact
+        if exact is None:
+            plan = design.plan
+            if len(plan.x) < int(plan.sizes.sum()):
+                return None
+            exact = [exact_sums(plan.rows(s, s + m))
+                     for s, m in zip(plan.starts.tolist(), plan.sizes.tolist())]
+            self._exact = exact
+        n_strata = design.n_strata
+        merged = [[0] * self.width for _ in range(n_strata)]  # (unpaired: add the draws)
+        for d, sums_d in enumerate(exact):
+            h = int(design.draw_to_stratum[d])
+            merged[h] = [u + v for u, v in zip(merged[h], sums_d)]
+        i, j = target
+        total = Fraction(0)
+        for h in np.flatnonzero(coef).tolist():
+            ci, cj = design.columns(i), design.columns(j)
+            if merged[h][cj.start + 1] == 0 or merged[h][ci.start + 1] == 0:
+                return None
+            total += Fraction(float(coef[h])) * (
+                Fraction(merged[h][cj.start], merged[h][cj.start + 1])
+                - Fraction(merged[h][ci.start], merged[h][ci.start + 1]))
+        return float(total)
 
     def _jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum of non-zero

@@ -30,7 +30,7 @@ from pairboot.metrics import Metric
 from pairboot.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
 from pairboot.pairing import check_indexes, frame_ids
 from pairboot.progress import Progress
-from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
+from pairboot.result import Comparison, ConfidenceInterval, FamilyResult, units_for
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""
@@ -323,12 +323,18 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                                 for k, (i, j) in enumerate(targets)], args)
 
     comparisons = []
+    n_units = design.n_groups if design.n_groups is not None else design.n_items
+    fewest = units_for(args.confidence_level)
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
         significant = bool(p_adjusted[k] < family_alpha)
         excludes = bool(low > 0 or high < 0)
         note = None
-        if significant != excludes:
+        units = n_units if within is None else int(design.units_per_stratum[within[k]])
+        if units < fewest:  # (too few for any test at the level: design_notes says why)
+            significant = False
+            note = f"{units} units are too few for a decision at this level"
+        elif significant != excludes:
             test, interval = _WORDS[correction if m > 1 else "none"]
             note = (f"{test} rejects, but {interval} includes 0" if significant else
                     f"{interval} excludes 0, but {test} does not reject")

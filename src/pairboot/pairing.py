@@ -144,7 +144,8 @@ def _found(ordered: np.ndarray, values: np.ndarray) -> np.ndarray:
     return ordered[at] == values
 
 
-def judge(ev: Evidence, *, id_named: bool = False, counter: bool = False) -> str | None:
+def judge(ev: Evidence, *, id_named: bool = False, counter: bool = False,
+          measured: bool = False) -> str | None:
     """``"aligned"`` when the column shows the rows are the same items, ``"misaligned"``
     when it shows they are not, None when it says neither.
 
@@ -162,6 +163,8 @@ def judge(ev: Evidence, *, id_named: bool = False, counter: bool = False) -> str
       A system's own repeated output (its predictions, a 1-5 rating) hardly ever has
       exactly the other's counts and hardly any rows in common; a value of two kinds
       is never taken for evidence (two systems often score as many items 1).
+    - Numbers with fractions (``measured``: a human z-score, a latency) count by the
+      first two rules only: repeated measurements say nothing of the items.
     """
     if ev.agrees:
         return "aligned" if ev.unique and not counter else None
@@ -169,7 +172,8 @@ def judge(ev: Evidence, *, id_named: bool = False, counter: bool = False) -> str
         if id_named or (ev.moved and 10 * ev.moved >= ev.differing):
             return "misaligned"
         return None
-    if ev.same_values and ev.n_values >= 3 and 2 * ev.matches <= ev.n + ev.chance:
+    if (not measured and ev.same_values and ev.n_values >= 3
+            and 2 * ev.matches <= ev.n + ev.chance):
         return "misaligned"
     return None
 
@@ -191,9 +195,10 @@ def position_check(
 ) -> Finding | None:
     """Whether the shared ``columns`` of two inputs allow pairing their rows by position.
 
-    ``agrees(col)`` is the cheap test (equal row by row; None: the column is a
-    measurement, never evidence, such as scores with fractions); ``weigh(col)`` the
-    column's :class:`Evidence` and whether it counts the rows (0.., 1..), or None.
+    ``agrees(col)`` is the cheap test (equal row by row; None: the column is never
+    evidence, such as booleans); ``weigh(col)`` the column's :class:`Evidence`, whether
+    it counts the rows (0.., 1..) and whether it holds measurements (numbers with
+    fractions, :func:`judge`), or None.
     Columns named like ids are looked at first.  When every column agrees nothing more
     is computed (None).  Otherwise an agreeing column that shows the same items decides
     (``"aligned"``: what differs then is the systems' own); failing that, the first
@@ -208,22 +213,33 @@ def position_check(
             (agreeing if same else differing).append(col)
     if not differing:
         return None
+    aligned = []  # (a measurement that agrees shows it too, but labels say it better)
     for col in agreeing:
         weighed = weigh(col)
         if weighed is not None and judge(weighed[0], counter=weighed[1]) == "aligned":
-            return Finding(col, "aligned", weighed[0], is_id_name(col))
+            measured = len(weighed) > 2 and weighed[2]
+            aligned.append((measured, Finding(col, "aligned", weighed[0], is_id_name(col))))
+            if not measured:
+                break
+    if aligned:
+        return min(aligned, key=lambda found: found[0])[1]
     labels = None  # (a column of labels shows it too, but one of ids says which to join on)
+    measurements = None  # (the last word: labels and ids say which items they are)
     for col in differing:
         weighed = weigh(col)
         if weighed is None:
             continue
         named = is_id_name(col)
-        if judge(weighed[0], id_named=named) == "misaligned":
+        measured = len(weighed) > 2 and weighed[2]
+        if judge(weighed[0], id_named=named, measured=measured) == "misaligned":
             found = Finding(col, "misaligned", weighed[0], named)
-            if named or weighed[0].distinct >= MOSTLY_IDS:
+            if measured:
+                measurements = measurements or found
+            elif named or weighed[0].distinct >= MOSTLY_IDS:
                 return found
-            labels = labels or found
-    return labels
+            else:
+                labels = labels or found
+    return labels or measurements
 
 
 def is_id_name(name: str) -> bool:
@@ -279,17 +295,18 @@ def as_label(value) -> str | None:
     return text or None
 
 
-def column_labels(values) -> list | None:
-    """A frame's column as labels (:func:`as_label`), or None for a measurement (numbers
-    with fractions, booleans): never evidence about the rows."""
+def column_labels(values) -> tuple[list, bool] | None:
+    """A frame's column as labels (:func:`as_label`) and whether it holds measurements
+    (numbers with fractions: :func:`judge` weighs them by fewer rules), or None for
+    booleans, never evidence about the rows."""
     arr = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
     if arr.dtype.kind == "b":
         return None
+    measured = False
     if arr.dtype.kind == "f":
         finite = arr[np.isfinite(arr)]
-        if (finite != np.round(finite)).any():
-            return None
-    return [as_label(v) for v in arr.tolist()]
+        measured = bool((finite != np.round(finite)).any())
+    return [as_label(v) for v in arr.tolist()], measured
 
 
 def _positions_conflict(index_a, index_b) -> int:
@@ -486,7 +503,7 @@ def _frames_finding(first, other, read: set[str]) -> Finding | None:
         if col not in labels:
             la = column_labels(first[col])
             lb = None if la is None else column_labels(other[by_text[col]])
-            labels[col] = None if lb is None else (la, lb)
+            labels[col] = None if lb is None else (la[0], lb[0], la[1] or lb[1])
         return labels[col]
 
     def agrees(col: str) -> bool | None:
@@ -495,14 +512,16 @@ def _frames_finding(first, other, read: set[str]) -> Finding | None:
 
     def weigh(col: str):
         got = pair(col)
-        return None if got is None else (evidence(*codes(*got)), counts_rows(got[0]))
+        return None if got is None else (evidence(*codes(got[0], got[1])),
+                                         counts_rows(got[0]), got[2])
 
     return position_check(shared, agrees, weigh)
 
 
 def id_like(name: str, values) -> str | None:
     """Why a DataFrame's column looks like item ids rather than a system's scores (its
-    name, :data:`ID_HINTS`; text; the numbers 0..n-1 or 1..n, each once), or None."""
+    name, :data:`ID_HINTS`; text; the numbers 0..n-1 or 1..n, each once; integers no two
+    alike among :data:`ID_LIKE_INTEGERS` items or more), or None."""
     if is_id_name(name):
         return "is named like item ids"
     arr = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
@@ -510,10 +529,17 @@ def id_like(name: str, values) -> str | None:
         return "holds text"
     if arr.dtype.kind in "iu" and len(arr):
         low = int(arr.min())
-        if low in (0, 1) and int(arr.max()) == low + len(arr) - 1 and \
-                len(np.unique(arr)) == len(arr):
+        distinct = len(np.unique(arr)) == len(arr)
+        if low in (0, 1) and int(arr.max()) == low + len(arr) - 1 and distinct:
             return f"holds the numbers {low}..{low + len(arr) - 1}, each once"
+        if distinct and len(arr) >= ID_LIKE_INTEGERS:
+            return f"holds {len(arr)} integers, no two alike (ids, not scores)"
     return None
+
+
+ID_LIKE_INTEGERS = 20
+"""From this many items, a column of integers no two alike is taken for ids (problem
+numbers with gaps), not a system's scores: scores of so many items repeat."""
 
 
 def frame_ids(scores, ids):
@@ -534,5 +560,6 @@ def frame_ids(scores, ids):
             raise InputError(
                 f"column {str(col)!r} of `scores` {why}: it is no system's scores; give "
                 f"`ids={str(col)!r}` if it holds the items' ids, labels as `groups` or "
-                "`strata`, or drop it", param="scores")
+                "`strata`, or drop it (scores that are whole numbers: pass them as floats)",
+                param="scores")
     return scores, ids

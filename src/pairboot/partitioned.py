@@ -46,6 +46,7 @@ from pairboot.many import _family, _systems, family_result
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.multiple import CORRECTIONS
 from pairboot.pairing import by_name
+from pairboot.precision import exact_sums
 from pairboot.result import CompareResult, FamilyResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
@@ -94,6 +95,10 @@ class PoissonPart:
         Columns of differences after the systems' own (a mean of two or more systems:
         :func:`pairboot.design.difference_block`), so that contrasts keep the precision of
         the differences whatever the systems' level; 0 otherwise.
+    exact : tuple or None
+        Per stratum, every column's exact sum (:func:`pairboot.precision.exact_sums`),
+        for a mean's part of one system (a file of a system streamed apart), so that a
+        contrast of separate sums can be checked against its exact value; else None.
     """
 
     names: tuple[str, ...]
@@ -113,6 +118,7 @@ class PoissonPart:
     groups: tuple | None
     checksum: tuple[int, int] | None
     differences: int = 0
+    exact: tuple | None = None
 
     @property
     def n_items(self) -> int:
@@ -268,16 +274,22 @@ def part_from_arrays(
     sums[..., ~varying] = totals[..., None] * constant[~varying]
     observed = np.zeros((n_strata, x.shape[1]))
     absolute = np.zeros((n_strata, x.shape[1]))
+    # one system's part (a file of a system, streamed beside the others'): its exact
+    # sums too, against which a contrast of separate sums is checked (finish())
+    exact = [] if len(names) == 1 and m.mean_like else None
     for h in range(n_strata):
         rows = x[scodes == h] if n_strata > 1 else x
         observed[h] = column_sums(rows)
         absolute[h] = np.abs(rows).sum(axis=0)
+        if exact is not None:
+            exact.append(tuple(exact_sums(rows)))
     return PoissonPart(
         names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
         stratified=strata is not None, grouped=groups is not None, strata=labels,
         sums=sums, totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
         checksum=checksum, differences=differences,
+        exact=None if exact is None else tuple(exact),
     )
 
 
@@ -368,6 +380,8 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     R, width = first.n_resamples, first.sums.shape[2]
     sums, totals = np.zeros((R, len(labels), width)), np.zeros((R, len(labels)))
     observed, absolute = np.zeros((len(labels), width)), np.zeros((len(labels), width))
+    exact = ([[0] * width for _ in labels]
+             if all(p.exact is not None for p in full) else None)
     items = np.zeros(len(labels), dtype=np.int64)
     constant = full[0].constant.copy()
     count, total = 0, 0
@@ -378,6 +392,9 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         totals[:, at] += p.totals
         observed[at] += p.observed
         absolute[at] += p.absolute
+        if exact is not None:
+            for h, sums_h in zip(at.tolist(), p.exact):
+                exact[h] = [u + v for u, v in zip(exact[h], sums_h)]
         items[at] += p.items
         constant[constant != p.constant] = np.nan  # (NaN stays NaN)
         if p.checksum is None or count is None:
@@ -404,6 +421,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         totals=totals, observed=observed, absolute=absolute, constant=constant,
         items=items, groups=groups, checksum=None if count is None else (count, total),
         differences=first.differences,
+        exact=None if exact is None else tuple(tuple(e) for e in exact),
     )
 
 
@@ -504,7 +522,8 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
         confidence_level=confidence_level, method=method, seed=part.seed, backend="auto",
         resampling="poisson")
     design, sums, observed, absolute = _design(part, strata_weights)
-    core = Estimands(design, sums, observed, None, names=display, absolute=absolute)
+    core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
+                     exact=None if part.exact is None else part.exact)
     return make_run(args, design, part.seed, ENGINE, core)
 
 

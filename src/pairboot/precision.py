@@ -6,6 +6,10 @@ lose as much again, so that near 2**63 a true difference of -1 per item reads as
 Such a value is refused rather than rounded silently: subtracting an offset (or
 rescaling) brings it back to where every integer is exact.  The readers and the API use
 the one rule here (:func:`integer_problem`, :func:`refuse_inexact_integers`).
+
+The sums of float64 values can be had exactly too (:func:`exact_sums`, as integers in
+units of 2**-1126): a contrast of two systems summed apart is then checked against its
+exact value, so that digits lost to the systems' common level are found, not guessed.
 """
 
 from __future__ import annotations
@@ -16,7 +20,12 @@ import numpy as np
 
 from pairboot.errors import InputError
 
-__all__ = ["EXACT_INTEGERS", "integer_problem", "is_integer_text", "refuse_inexact_integers"]
+__all__ = ["EXACT_INTEGERS", "EXACT_SCALE", "exact_sums", "exact_value", "integer_problem",
+           "is_integer_text", "refuse_inexact_integers"]
+
+EXACT_SCALE = 1126
+""":func:`exact_sums` counts in units of ``2**-EXACT_SCALE``: every finite float64 is a
+whole number of them (the smallest subnormal is 2**-1074 = 2**52 units)."""
 
 EXACT_INTEGERS = 2**53
 """The largest magnitude up to which float64 holds every integer."""
@@ -77,3 +86,45 @@ def refuse_inexact_integers(values, converted: np.ndarray, name: str) -> None:
         value = int(arr[index])
         where = f"item {index[0]}" + (f", column {index[1]}" if len(index) > 1 else "")
         raise InputError(f"`{name}` at {where}: {integer_problem(value)}", param=name)
+
+
+def exact_sums(x: np.ndarray) -> list[int]:
+    """The exact sum of every column of ``x`` (n, k) of finite float64, as a Python int
+    in units of ``2**-EXACT_SCALE``.
+
+    Each value is its 53-bit integer mantissa times a power of two; the mantissas are
+    split in halves of 27 and 26 bits and summed per exponent in float64, which holds
+    those sums exactly for up to 2**26 values at a time; the exponents' sums are then
+    shifted into one integer.  Non-finite values count as 0 (their sums are refused
+    where they are read).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 1:
+        x = x[:, None]
+    out = []
+    for j in range(x.shape[1]):
+        total = 0
+        for lo in range(0, len(x), 1 << 26):
+            col = x[lo : lo + (1 << 26), j]
+            col = col[np.isfinite(col) & (col != 0)]
+            if not col.size:
+                continue
+            mantissa, exponent = np.frexp(col)
+            whole = (mantissa * 2.0**53).astype(np.int64)  # (exact: |mantissa| < 1)
+            shift = exponent.astype(np.int64) - 53 + EXACT_SCALE  # (>= 0 for all floats)
+            high = whole >> 26
+            low = whole - (high << 26)
+            bins = int(shift.max()) + 1
+            his = np.bincount(shift, weights=high.astype(np.float64), minlength=bins)
+            los = np.bincount(shift, weights=low.astype(np.float64), minlength=bins)
+            for s in np.flatnonzero((his != 0) | (los != 0)).tolist():
+                total += ((int(his[s]) << 26) + int(los[s])) << s
+        out.append(total)
+    return out
+
+
+def exact_value(units: int) -> float:
+    """An exact sum of :func:`exact_sums` as the nearest float64."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    return float(Fraction(units, 1 << EXACT_SCALE))

@@ -95,6 +95,15 @@ class ConfidenceInterval(NamedTuple):
     high: float
 
 
+
+def units_for(level: float) -> int:
+    """The fewest units (items, or groups) that can show a difference at ``level``:
+    ``n`` units that all favour one system do so by chance with probability
+    ``2**(1 - n)`` (the exact sign-flip test), so below ``1 + log2(1 / (1 - level))``
+    units (6 at 95%, 8 at 99%) no paired test could reject, and an interval that
+    excludes 0 would claim what the data cannot show."""
+    return max(2, 1 + math.ceil(math.log2(1.0 / (1.0 - level)) - 1e-9))
+
 @dataclass(frozen=True, slots=True)
 class SystemScore:
     """One system's own metric, with its own interval (same resamples, same method).
@@ -267,7 +276,8 @@ class CompareResult:
     def verdict(self, *, lower_is_better: bool = False) -> str:
         """B against A, as the interval says: ``"better"`` or ``"worse"`` when it
         excludes 0, ``"inconclusive"`` when it includes 0, ``"undefined"`` when an
-        endpoint is NaN.  ``lower_is_better`` for error rates and losses.
+        endpoint is NaN or there are too few units for any verdict at the level
+        (:attr:`enough_units`).  ``lower_is_better`` for error rates and losses.
 
         >>> import pairboot
         >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
@@ -275,11 +285,19 @@ class CompareResult:
         ('better', 'worse')
         """
         low, high = self.confidence_interval
-        if math.isnan(low) or math.isnan(high):
+        if math.isnan(low) or math.isnan(high) or not self.enough_units:
             return "undefined"
         if not self.excludes_zero:
             return "inconclusive"
         return "better" if (low > 0) != lower_is_better else "worse"
+
+    @property
+    def enough_units(self) -> bool:
+        """Whether there are units enough for a verdict at the level
+        (:func:`units_for`): below, even units that all favour one system could be
+        chance, so the interval is shown but decides nothing."""
+        units = self.n_groups if self.n_groups is not None else self.n_items
+        return units >= units_for(self.confidence_level)
 
     def summary(self, *, name_a: str = "A", name_b: str = "B",
                 lower_is_better: bool = False) -> str:
@@ -313,6 +331,12 @@ class CompareResult:
                 "(see the warnings)"
                 + ("." if self.method == "percentile" else "; try `method='percentile'`.")
             )
+        elif not self.enough_units:
+            parts.append(
+                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] rests on {size}: too few "
+                f"for any test at this level to tell A and B apart (at least "
+                f"{units_for(self.confidence_level)} {unit} are needed), so it decides "
+                "nothing.")
         elif self.excludes_zero:
             higher = "B" if self.estimate > 0 else "A"
             parts.append(

@@ -187,7 +187,9 @@ def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> Poisson
         sums=np.concatenate([p.sums for p in parts], axis=2),
         observed=np.concatenate([p.observed for p in parts], axis=1),
         absolute=np.concatenate([p.absolute for p in parts], axis=1),
-        constant=np.concatenate([p.constant for p in parts]))
+        constant=np.concatenate([p.constant for p in parts]),
+        exact=None if any(p.exact is None for p in parts) else tuple(
+            tuple(u for p in parts for u in p.exact[h]) for h in range(len(first.strata))))
 
 
 def compare_files(

@@ -115,7 +115,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         strata_weights=_weights(args),
         files=tuple(t.path for t in tables),
         layout=cli_spelling(aligned.layout),
-        notes=(*map(cli_spelling, aligned.notes), *_nudge(args, tables, used),
+        notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, used),
                *slow_read_note(tables)),
         ids=aligned.ids,
     )
@@ -278,7 +278,7 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
         name_b=tb.path,
         files=(ta.path, tb.path),
         layout=cli_spelling(aligned.layout),
-        notes=(*map(cli_spelling, aligned.notes), *_nudge(args, tables, {args.id, *stats}),
+        notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, {args.id, *stats}),
                *slow_read_note(tables)),
     )
     a, b = aligned.values
@@ -308,7 +308,7 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
         files=(table.path,),
         layout=f"{cli_spelling(aligned.layout)} ({systems})",
         notes=(*map(cli_spelling, aligned.notes),
-               *_nudge(args, (table,), {args.id, *cols_a, *cols_b}),
+               *input_notes(args, (table,), {args.id, *cols_a, *cols_b}),
                *slow_read_note((table,))),
     )
     a, b = aligned.values
@@ -395,7 +395,7 @@ def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
     )
 
 
-def _nudge(args, tables: Sequence[pbio.Table], used: set) -> tuple[str, ...]:
+def input_notes(args, tables: Sequence[pbio.Table], used: set) -> tuple[str, ...]:
     """A note suggesting --group when a column looks like a grouping of the items, and
     one when --id is a row index that pandas wrote (:func:`_index_id_note`).
 

@@ -13,9 +13,9 @@ import pairboot.io as pbio
 from pairboot.cli.inputs import (
     GROUP_HINTS,
     _context,
-    _nudge,
     _weights,
     file_systems,
+    input_notes,
     many_systems,
     stat_names,
     system_columns,
@@ -132,7 +132,7 @@ _HEAD_ROWS = 4096
 
 
 def _input_notes(args, files: list[str], used: set) -> tuple[str, ...]:
-    """The in-memory run's notes on the inputs (:func:`pairboot.cli.inputs._nudge`: the
+    """The in-memory run's notes on the inputs (:func:`pairboot.cli.inputs.input_notes`: the
     ``--group`` hint, the row-index ``--id``), from each file's first rows: a file read
     in chunks is not read a second time for them.  A column whose first rows cannot be
     read as labels (a blank value) gets no note; the comparison reports its own errors."""
@@ -152,7 +152,7 @@ def _input_notes(args, files: list[str], used: set) -> tuple[str, ...]:
                 labels, codes = chunk.labels[name]
                 columns[name], n = [labels[k] for k in codes], chunk.n
         tables.append(pbio.Table(path, columns, n, pbio.stream.stream_format(path), range(n)))
-    return _nudge(args, tables, used | {args.id})
+    return input_notes(args, tables, used | {args.id})
 
 
 def _progress(status):

@@ -409,17 +409,17 @@ def _check_position_pairing(ta: Table, tb: Table, read: set[str]) -> list[str]:
     def pair(col: str):
         la = pairing_labels(ta, col)
         lb = None if la is None else pairing_labels(tb, col)
-        return None if lb is None else (la, lb)
+        return None if lb is None else (la[0], lb[0], la[1] or lb[1])
 
     def agrees(col: str) -> bool | None:
         got = pair(col)
-        return None if got is None else same_labels(*got)
+        return None if got is None else same_labels(got[0], got[1])
 
     def weigh(col: str):
         got = pair(col)
         if got is None:
             return None
-        return labels_evidence(*got), counts_rows(got[0])
+        return labels_evidence(got[0], got[1]), counts_rows(got[0]), got[2]
 
     found = position_check(shared, agrees, weigh)
     if found is not None and found.verdict == "misaligned":

@@ -320,12 +320,15 @@ def _one_array(array):
 # ---------------------------------------------------- columns compared between tables
 
 
-def pairing_labels(table: Table, name: str) -> Sequence[str | None] | None:
+def pairing_labels(table: Table, name: str) -> tuple[Sequence[str | None], bool] | None:
     """Column ``name`` as labels (:func:`label_column`) for comparing two tables' rows,
-    or None when it holds measurements: booleans, or numbers with fractions (scores,
-    costs, times), which differ between systems and say nothing of which items the
-    rows are.  (Text that all reads as numbers counts as numbers, so that a file read
-    by pyarrow and one read value by value agree.)"""
+    and whether it holds measurements: numbers with fractions (scores, costs, times,
+    a human z-score), which count as evidence only when their values are (nearly) all
+    distinct and reappear at other rows (:func:`pairboot.pairing.judge`); None for
+    booleans, which say nothing of which items the rows are.  (Text that all reads as
+    numbers counts as numbers, so that a file read by pyarrow and one read value by
+    value agree.)"""
+    measured = False
     column = table.arrow_array(name)
     if column is not None:
         kind = str(column.type)
@@ -334,8 +337,7 @@ def pairing_labels(table: Table, name: str) -> Sequence[str | None] | None:
         if kind in ("double", "float", "halffloat") or (
                 kind == "string" and _numbers_first(column.slice(0, 64).to_pylist())):
             values = arrow.numbers(column)  # (None unless every value is a number)
-            if values is not None and _has_fractions(values):
-                return None
+            measured = values is not None and _has_fractions(values)
     labels = label_column(table, name)
     if not isinstance(labels, ArrowLabels):
         head = labels[:64]
@@ -344,12 +346,11 @@ def pairing_labels(table: Table, name: str) -> Sequence[str | None] | None:
                 values = np.array([v for v in labels if v is not None], dtype=np.float64)
             except (TypeError, ValueError):  # (text that is not a number, further down)
                 values = None
-            if values is not None and _has_fractions(values):
-                return None
+            measured = measured or (values is not None and _has_fractions(values))
         if any(v in ("True", "False") for v in head) and \
                 set(labels) <= {"True", "False", None}:
             return None  # (JSON booleans, as to_label writes them)
-    return labels
+    return labels, measured
 
 
 def _numbers_first(values: list) -> bool:

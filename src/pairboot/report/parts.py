@@ -260,6 +260,14 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
                 f"(B - A = {signed}), {how}{lower}.")
     if verdict == "undefined":
         method = _METHOD_NAMES.get(result.method, result.method)
+        if not getattr(result, "enough_units", True):
+            units = result.n_groups if result.n_groups is not None else result.n_items
+            unit = "group" if result.n_groups is not None else "item"
+            return (f"No verdict: {units} {unit}{'' if units == 1 else 's'} are too few for "
+                    f"any verdict at the {percent(result.confidence_level)} level (B - A = "
+                    f"{num(result.estimate, d, signed=True)} "
+                    f"{interval_text(result.confidence_interval, d, signed=True)}; see the "
+                    "warnings).")
         return (f"No verdict: the {method} interval is undefined for these data "
                 f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
     runs = getattr(result, "runs", None)
