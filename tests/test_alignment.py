@@ -361,6 +361,7 @@ def real_pair(tmp_path, rows_a, rows_b, name="x"):
             write_jsonl(tmp_path / f"{name}_b.jsonl", rows_b))
 
 
+@pytest.mark.slow
 def test_real_files_paired_by_position_legitimately_are_not_refused(tmp_path):
     """AlpacaEval (805 records, one order in every file), lm-eval 0-shot vs 5-shot (their
     prompts differ: a system's own), two Qwen runs, SimpleQA's grades sorted by question
@@ -394,6 +395,7 @@ def test_real_files_paired_by_position_legitimately_are_not_refused(tmp_path):
                                                             graded[y])).layout
 
 
+@pytest.mark.slow
 def test_real_files_in_another_order_are_refused(tmp_path):
     """MMLU-Pro (12,032 questions; Llama-3.1's file lists them in another order), its
     question id renamed `uuid` or dropped (the category then shows the order); WMT20's

@@ -314,6 +314,7 @@ def test_strata_keep_a_pooled_metric_pooled():
     assert by_name["rare"].estimate == pytest.approx(f1(fb[rare]) - f1(fa[rare]), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_import_is_light():
     """import pairboot (and its CLI module) loads none of the optional heavy packages."""
     import subprocess
@@ -535,6 +536,7 @@ def test_studentized_systems_say_what_they_dropped():
                          seed=0, n_resamples=500)
 
 
+@pytest.mark.slow
 def test_the_constant_snap_follows_the_rounding_not_the_mean():
     """Differences of 1e-3 on scores of +-1e3 vary by the scores' rounding (1e-13): they
     are summed as they are, exactly, and said to be mostly rounding; tiny but real

@@ -162,6 +162,7 @@ def test_a_plan_refuses_a_system_outside_it(tmp_path):
                                          str(plan)), "plan")
 
 
+@pytest.mark.slow
 def test_plot_draws_the_family_or_the_distribution(tmp_path):
     pytest.importorskip("matplotlib")
     files = write_files(tmp_path)

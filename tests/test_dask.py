@@ -59,6 +59,7 @@ def frame():
     return df
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("npartitions", [1, 3, 7])
 def test_compare_equals_in_memory_for_any_partitioning(client, frame, npartitions):
     ref = pairboot.compare(frame["a"], frame["b"], ids=frame["id"], resampling="poisson",
@@ -70,6 +71,7 @@ def test_compare_equals_in_memory_for_any_partitioning(client, frame, npartition
     assert (res.p_value, res.n_items, res.seed) == (ref.p_value, ref.n_items, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("offset", [0.0, 1e9])
 def test_real_valued_scores_agree_to_rounding_whatever_their_level(client, frame, offset):
     """What docs/distributed.md states: every resampled difference within 1e-12 of the
@@ -133,6 +135,7 @@ def test_an_id_on_two_rows_of_different_partitions_is_refused(client, frame):
                     n_resamples=R, timeout=TIMEOUT)
 
 
+@pytest.mark.slow
 def test_a_bad_value_names_its_partition_row_and_index(client, frame):
     """A missing score or a text in a partition: the column, the partition, its row
     there and the row's index label (the global row of a default index)."""
@@ -170,6 +173,7 @@ def test_without_dask_the_error_names_the_extra(monkeypatch):
         pbd._dask()
 
 
+@pytest.mark.slow
 def test_local_scheduler_without_a_client(monkeypatch, frame):
     import dask  # noqa: PLC0415
 

@@ -256,6 +256,7 @@ def test_wmt_detection(tmp_path):
     assert not wmt.detect(str(details))
 
 
+@pytest.mark.slow
 def test_wmt_real_chrf_file():
     path = str(real_data("wmt20_ende", "wmt20_chrF.seg.score.en-de.ref-newstest2020.tsv"))
     got = harness.read(path, format="wmt", system="OPPO.1535,Tohoku-AIP-NTT.890",

@@ -84,6 +84,7 @@ def exact_lattice_sd() -> tuple[float, float]:
     return tuple(order_statistic_sd(values, cdf, R, round(p * (R - 1))) for p in (0.025, 0.975))
 
 
+@pytest.mark.slow
 def test_the_lattice_reference_is_the_spread_over_seeds(exact_lattice_sd):
     """The exact reference against the spread of numpy's own quantiles over 300 seeds
     (3 standard errors of a standard deviation from 300 values: 12%)."""

@@ -356,6 +356,7 @@ def test_keys_are_a_prefix():
     assert not np.array_equal(replicate_keys(3, 0, 64), replicate_keys(4, 0, 64))
 
 
+@pytest.mark.slow
 def test_import_pairboot_does_not_import_numba():
     code = "import sys, pairboot; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -623,6 +624,7 @@ def _fresh(func):
     return njit(cache=False)(func.py_func)
 
 
+@pytest.mark.slow
 def test_compile_notice_hears_compiles_of_the_kernels_only(nb):
     from numba import njit  # noqa: PLC0415
 

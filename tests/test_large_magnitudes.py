@@ -188,6 +188,7 @@ def test_sums_that_overflow_are_said_so():
             pairboot.compare(a, a * 1.5, seed=1, n_resamples=1000)
 
 
+@pytest.mark.slow
 def test_a_file_per_system_that_loses_the_digits_says_so(tmp_path):
     """A file per system is summed system by system: an outlier both score at 1e17 takes
     every digit of the difference.  That is an undefined verdict with the reason, never

@@ -590,6 +590,7 @@ def test_compare_prf_matches_reference(name, reference):
     _assert_matches_reference(res, ref)
 
 
+@pytest.mark.slow
 def test_compare_f1_with_groups_matches_cluster_reference():
     import pairboot
 
@@ -609,6 +610,7 @@ def test_compare_f1_with_groups_matches_cluster_reference():
     _assert_matches_reference(res, ref)
 
 
+@pytest.mark.slow
 def test_compare_macro_f1_matches_reference():
     import pairboot
 
@@ -649,6 +651,7 @@ def _synthetic_corpus(n, seed):
     return refs, hyps_a, hyps_b
 
 
+@pytest.mark.slow
 def test_compare_bleu_matches_reference():
     sacrebleu = pytest.importorskip("sacrebleu")
     import pairboot
@@ -671,6 +674,7 @@ def test_compare_bleu_matches_reference():
     _assert_matches_reference(res, ref)
 
 
+@pytest.mark.slow
 def test_compare_accuracy_and_ratio_match_reference():
     import pairboot
 

@@ -91,6 +91,7 @@ def test_value_labels_use_the_reports_decimals(result):
     assert legend_texts(ax) == ["95% percentile interval", "estimate", "no difference"]
 
 
+@pytest.mark.slow
 def test_plain_savefig_keeps_every_label_inside_the_figure_and_apart(result):
     ax = plot(result, name_a="base.csv", name_b="new.csv")
     fig = ax.figure
@@ -191,6 +192,7 @@ def small_difference():
     return a, a + rng.normal(0.0005, 0.012, 2000)
 
 
+@pytest.mark.slow
 def test_tick_labels_of_a_small_difference_stand_apart(small_difference):
     res = pairboot.compare(*small_difference, n_resamples=2000, seed=1)
     assert res.confidence_interval.high - res.confidence_interval.low < 0.002
@@ -217,6 +219,7 @@ def test_ticks_that_stand_apart_are_matplotlibs(result):
     assert list(ax.xaxis.get_majorticklocs()) == list(default())
 
 
+@pytest.mark.slow
 def test_ticks_stay_apart_when_the_figure_is_resized_later(small_difference):
     res = pairboot.compare(*small_difference, n_resamples=2000, seed=1)
     ax = plot(res)
@@ -412,6 +415,7 @@ def nineteen():
     return pairboot.compare_many(scores, n_resamples=400, seed=1, backend="numpy")
 
 
+@pytest.mark.slow
 def test_a_large_all_pairs_family_is_drawn_as_a_bounded_matrix(nineteen):
     assert len(nineteen.comparisons) == 171
     ax = plot_family(nineteen)  # (as a forest: 5,662 pixels tall)
@@ -481,6 +485,7 @@ def pairs_of_six():
     return pairboot.compare_many(scores, n_resamples=400, seed=1, backend="numpy")
 
 
+@pytest.mark.slow
 def test_cli_plot_of_all_pairs_of_19_systems_is_a_matrix(tmp_path):
     rng = np.random.default_rng(10)
     files = []

@@ -107,6 +107,7 @@ def _close(x: float, y: float, tol: float) -> bool:
 @PROPERTY
 @given(data=paired_scores(), method=st.sampled_from(["percentile", "basic"]),
        backend=st.sampled_from(["numpy", "numba"]))
+@pytest.mark.slow
 def test_swapping_a_and_b_negates_and_mirrors(data, method, backend):
     if backend == "numba":
         pytest.importorskip("numba")
@@ -178,6 +179,7 @@ def binary_with_order_keeping_permutation(draw):
 @PROPERTY
 @given(data=binary_with_order_keeping_permutation(),
        method=st.sampled_from(["percentile", "basic", "bca"]))
+@pytest.mark.slow
 def test_exact_path_ignores_the_item_order(data, method):
     a, b, order = data
     base = compare(a, b, method=method)
@@ -226,6 +228,7 @@ def test_duplicating_every_group_keeps_the_mean(data, n_groups, copies, weightin
     assert _close(dup.estimate, base.estimate, tol)
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(n=st.integers(5, 60), data=st.data())
 def test_duplicating_every_item_keeps_pooled_f1_exactly(n, data):
@@ -358,6 +361,7 @@ def _fingerprint(res) -> bytes:
        method=st.sampled_from(["percentile", "bca", "studentized"]),
        cuts=st.lists(st.integers(1, 200), min_size=1, max_size=4),
        n_resamples=st.integers(200, 500))
+@pytest.mark.slow
 def test_same_seed_same_bits_for_any_threads_and_batches(backend, data, paired, strata,
                                                           method, cuts, n_resamples):
     if backend == "numba":

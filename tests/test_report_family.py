@@ -409,6 +409,7 @@ def test_forest_plot_has_a_row_per_comparison_and_every_interval(plt, kind, requ
     assert "max-t" in ax.get_title() and "95%" in ax.get_title()
 
 
+@pytest.mark.slow
 def test_forest_plot_keeps_its_labels_inside_the_figure(plt, pairs):
     import io
 

@@ -401,7 +401,8 @@ def test_to_dict_and_projection():
 N_ITEMS = 200
 SD_ITEM, SD_DELTA, SD_SEED, SD_NOISE = 1.0, 0.5, 0.3, 1.0
 N_SIM = 2000  # data sets per design: binomial sd of a coverage near 0.95 is 0.0049
-R_BOOT = 1000  # the interval is a t interval on V: R only moves the (unused) replicates
+R_SEEDS = 100  # a seeds interval is a t interval on V: R only moves the (unused) replicates
+R_BOOT = 1000  # the plain percentile interval of the run means
 
 
 def simulate(rng, n, runs, paired=False, sd_seed_a=SD_SEED):
@@ -440,7 +441,7 @@ def test_seeds_coverage_and_projection(runs):
     proj_items, proj_runs = [], []
     for k in range(N_SIM):
         a, b = simulate(rng, N_ITEMS, runs)
-        res = pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k)
+        res = pairboot.compare(a, b, runs="seeds", n_resamples=R_SEEDS, seed=k)
         hits += covers(res)
         proj_items.append(res.projection(n_items=2 * N_ITEMS)["variance"])
         proj_runs.append(res.projection(n_items=N_ITEMS // 2, n_runs=2 * runs)["variance"])
@@ -482,7 +483,7 @@ def test_seeds_coverage_and_projection(runs):
 def test_paired_runs_coverage(runs):
     rng = np.random.default_rng(16_100 + runs)
     hits = sum(covers(pairboot.compare(*simulate(rng, N_ITEMS, runs, paired=True),
-                                       runs="seeds", paired_runs=True, n_resamples=R_BOOT,
+                                       runs="seeds", paired_runs=True, n_resamples=R_SEEDS,
                                        seed=k))
                for k in range(N_SIM))
     print(f"\npaired runs, {runs} seeds: coverage {hits / N_SIM:.4f}", end="")
@@ -496,7 +497,7 @@ def test_seeds_coverage_when_one_system_alone_has_a_seed_effect():
     hits = 0
     for k in range(N_SIM):
         a, b = simulate(rng, N_ITEMS, 3, sd_seed_a=0.0)  # e.g. A is not trained
-        hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_BOOT, seed=k))
+        hits += covers(pairboot.compare(a, b, runs="seeds", n_resamples=R_SEEDS, seed=k))
     print(f"\nseed effect in B only, 3 seeds: coverage {hits / N_SIM:.4f}", end="")
     assert 0.93 <= hits / N_SIM <= 0.97
 

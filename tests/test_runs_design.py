@@ -592,6 +592,7 @@ def test_family_rows_are_compares_and_holm_bonferroni_correct_them(paired):
         assert c.p_value == pytest.approx(want["p_value"](), rel=1e-8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paired", [False, True], ids=["unpaired", "paired"])
 def test_max_t_family(paired):
     systems, groups, strata = family_tables(paired)
@@ -746,7 +747,7 @@ def test_samples_runs_info_follows_the_groups():
 # run interaction), e ~ N(0, 1).  The estimand mu_B - mu_A is 0.
 
 N_SIM = 1500  # binomial sd of a coverage near 0.95: 0.0056
-N_BOOT = 200  # the interval is a t interval on V: the replicates are not used
+N_BOOT = 100  # the interval is a t interval on V: the replicates are not used
 
 
 def clustered(rng, sd_seed, runs=3, n_groups=40):

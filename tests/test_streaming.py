@@ -113,6 +113,7 @@ def test_integer_statistics_are_bit_identical(data):
         _same(memory, streamed, exact=True)
 
 
+@pytest.mark.slow
 def test_a_family_of_files(data):
     d = data
     c_path = d["folder"] / "sys_c.csv"
@@ -225,6 +226,7 @@ def test_cli_stream_family_of_columns(tmp_path):
                           "--systems needs at least two columns")
 
 
+@pytest.mark.slow
 def test_cli_stream(data):
     d = data
     proc = run_in_process("compare", d["fa"], d["fb"], "--id", "id", "--score", "score",
@@ -245,6 +247,7 @@ def test_cli_stream(data):
     assert_one_line_error(proc, "bca")
 
 
+@pytest.mark.slow
 def test_two_files_of_the_same_stem(data, tmp_path):
     """A's scores as sys_b.csv against sys_b.jsonl: two systems are A and B, whatever
     their files' names, through the API and the command line (it said "`names` must
@@ -317,6 +320,7 @@ def scheduler():
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:The inplace keyword:Warning")  # (dask's parquet reader)
 def test_files_on_a_dask_cluster(data, scheduler):
     d = data
@@ -377,6 +381,7 @@ def test_the_kernel_is_loaded_before_the_first_chunk(tmp_path):
     assert proc.returncode == 0, proc.stderr.decode()
 
 
+@pytest.mark.slow
 def test_cli_stream_keeps_the_notes_of_the_in_memory_run(data, tmp_path):
     """The notes on the inputs (here: the 'doc' column that looks like a grouping) and
     the items counted in the layout, as without --stream, in both layouts."""
@@ -453,6 +458,7 @@ def _odd_files(folder):
 @pytest.mark.parametrize("block", [None, 300])
 @pytest.mark.parametrize("name", ["long_row.csv", "long_header.csv", "long_line.jsonl",
                                   "type_change.jsonl", "nested.jsonl", "mixed_ids.jsonl"])
+@pytest.mark.slow
 def test_stream_reads_what_memory_reads(tmp_path, monkeypatch, name, block):
     """(``block``: blocks of text of 300 bytes, so that blocks read by pyarrow and by
     Python's json meet in one chunk.)"""
@@ -466,6 +472,7 @@ def test_stream_reads_what_memory_reads(tmp_path, monkeypatch, name, block):
     _same(_in_memory(path), streamed)
 
 
+@pytest.mark.slow
 def test_stream_refuses_json_nested_too_deep(tmp_path):
     """pyarrow's JSON reader crashed (a segmentation fault) on a value nested 30,000
     deep in a column no one reads; in memory it was an internal error.  Both: one line,

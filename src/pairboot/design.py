@@ -190,16 +190,14 @@ def needs_differences(units: list[np.ndarray]) -> bool:
         return False
     scores = np.column_stack([u[:_SAMPLE_UNITS, 0] for u in units])
     with np.errstate(all="ignore"):
-        size = np.abs(scores)
-        for i in range(scores.shape[1]):
-            for j in range(i + 1, scores.shape[1]):
-                d = scores[:, j] - scores[:, i]
-                resolution = max(float(np.std(d)), abs(float(np.mean(d))))
-                level = float(np.mean(size[:, i] + size[:, j])) * math.sqrt(n)
-                if not resolution > 0:
-                    continue  # (the same scores: nothing to resolve)
-                if not level <= 2.0**DIGITS_TO_LOSE * resolution:
-                    return True
+        size = np.mean(np.abs(scores), axis=0)
+        for i in range(scores.shape[1] - 1):  # system i against every later one at once
+            d = scores[:, i + 1:] - scores[:, i:i + 1]
+            resolution = np.maximum(np.std(d, axis=0), np.abs(np.mean(d, axis=0)))
+            level = (size[i] + size[i + 1:]) * math.sqrt(n)
+            # (the same scores, resolution 0, have nothing to resolve)
+            if np.any((resolution > 0) & ~(level <= 2.0**DIGITS_TO_LOSE * resolution)):
+                return True
     return False
 
 
