@@ -325,7 +325,7 @@ def _binary_case(s, n=20):
 def test_the_simultaneous_interval_follows_the_single_step_test_at_ties():
     # est - c se rounds past 0 at |t| == c for many (est, se); the interval must then
     # include 0, and exclude it whenever |t| > c, whatever the rounding
-    from pairboot.many import _simultaneous
+    from pairboot.family import simultaneous
 
     rng = np.random.default_rng(7)
     rounded = 0
@@ -333,10 +333,10 @@ def test_the_simultaneous_interval_follows_the_single_step_test_at_ties():
         est, se = rng.uniform(0.01, 1.0), rng.uniform(0.001, 0.5)
         c = est / se
         rounded += est - c * se != 0.0
-        low, high = _simultaneous(est, se, est / se, c)
+        low, high = simultaneous(est, se, est / se, c)
         assert low <= 0.0 <= high
         c_below = np.nextafter(c, 0.0)
-        low, high = _simultaneous(-est, se, -est / se, c_below)
+        low, high = simultaneous(-est, se, -est / se, c_below)
         assert high < 0.0 or est / se <= c_below
     assert rounded > 100  # (the guard was needed)
 

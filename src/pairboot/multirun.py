@@ -18,13 +18,13 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.compare import compare, resample
 from pairboot.design import as_floats, check_arguments
 from pairboot.diagnostics import design_notes, scale_notes, table_range
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
+from pairboot.pipeline import compare_items, resample
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.runs import (
     ONE_RUN_EACH,
@@ -52,10 +52,10 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
         xa, xb = (_sample_means(v, name) for v, name in ((a, "a"), (b, "b")))
-        res = compare(xa, xb, groups=groups, strata=strata, metric=metric,
-                      n_resamples=n_resamples, confidence_level=confidence_level,
-                      method=method, seed=seed, **keywords)
-        return res
+        return compare_items(xa, xb, groups=groups, strata=strata, metric=metric,
+                             n_resamples=n_resamples, confidence_level=confidence_level,
+                             method=method, seed=seed, stacklevel=stacklevel + 1,
+                             **keywords)
     if pooled:
         return _pooled(a, b, runs=runs, paired_runs=paired_runs, groups=groups,
                        strata=strata, metric=metric, n_resamples=n_resamples,
@@ -67,16 +67,16 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
         info = analyse(ya, yb, runs, False, layout_of(len(ya), groups, strata, keywords))
-        res = compare(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), groups=groups,
-                      strata=strata, metric=metric, n_resamples=n_resamples,
-                      confidence_level=confidence_level, method=method, seed=seed,
-                      **keywords)
+        res = compare_items(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), groups=groups,
+                            strata=strata, metric=metric, n_resamples=n_resamples,
+                            confidence_level=confidence_level, method=method, seed=seed,
+                            stacklevel=stacklevel + 1, **keywords)
         return dataclasses.replace(res, runs=info)
     seeds_only(method, keywords)
     if ya.shape[1] == 1 and yb.shape[1] == 1 and not paired_runs:
-        res = compare(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
-                      n_resamples=n_resamples, confidence_level=confidence_level,
-                      method=method, seed=seed, **keywords)
+        res = compare_items(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
+                            n_resamples=n_resamples, confidence_level=confidence_level,
+                            method=method, seed=seed, stacklevel=stacklevel + 1, **keywords)
         _warnings.warn(ONE_RUN_EACH, SmallSampleWarning, stacklevel=stacklevel)
         return dataclasses.replace(res, warnings=(*res.warnings, ONE_RUN_EACH))
     layout = layout_of(len(ya), groups, strata, keywords)

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.compare import compare_result, make_run
 from pairboot.design import (
     Arguments,
     Design,
@@ -40,12 +39,13 @@ from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
 from pairboot.estimands import Estimands, column_sums
+from pairboot.family import family_result, family_systems, family_targets
 from pairboot.itemkeys import group_keys, item_keys
 from pairboot.labels import group_strata, item_labels, plain
-from pairboot.many import _family, _systems, family_result
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.multiple import CORRECTIONS
 from pairboot.pairing import by_name
+from pairboot.pipeline import compare_result, make_run
 from pairboot.precision import exact_sums
 from pairboot.result import CompareResult, FamilyResult
 
@@ -208,7 +208,7 @@ def part_from_arrays(
     """
     seed = _check_count(seed, "seed", 0)
     n_resamples = _check_count(n_resamples, "n_resamples", 1)
-    names, values = _systems(systems, minimum=1)  # (a file per system: one each)
+    names, values = family_systems(systems, minimum=1)  # (a file per system: one each)
     n = len(values[0])
     for name, v in zip(names, values):
         if len(v) != n:
@@ -448,7 +448,7 @@ def check_family(names: Sequence[str], *, baseline: str | None = None,
     """A family's arguments checked against the systems' ``names`` (before any part is
     read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
     j minus system i."""
-    targets = _family(list(names), baseline, pairs)
+    targets = family_targets(list(names), baseline, pairs)
     if correction not in CORRECTIONS:
         raise InputError(
             f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",

@@ -18,6 +18,7 @@ import numpy as np
 from pairboot._version import __version__
 from pairboot.diagnostics import scale_notes, table_range
 from pairboot.errors import InputError
+from pairboot.family import ROW_WORDS, compare_family, family_ranks, family_systems, family_targets
 from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
 from pairboot.multiple import bonferroni, check_correction, holm, max_t
@@ -42,23 +43,21 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
     ``alpha / m``), or none.
     """
-    from pairboot.many import _WORDS, _family, _systems, compare_many, family_ranks  # noqa: PLC0415
-
     seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
-    names, values = _systems(scores)
+    names, values = family_systems(scores)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
         means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
-        return compare_many(means, baseline=baseline, pairs=pairs, correction=correction,
-                            lower_is_better=lower_is_better, metric=metric, groups=groups,
-                            strata=strata, n_resamples=n_resamples,
-                            confidence_level=confidence_level, method=method, seed=seed,
-                            **keywords)
+        return compare_family(means, baseline=baseline, pairs=pairs, correction=correction,
+                              lower_is_better=lower_is_better, metric=metric, groups=groups,
+                              strata=strata, n_resamples=n_resamples,
+                              confidence_level=confidence_level, method=method, seed=seed,
+                              stacklevel=stacklevel + 1, **keywords)
     _check_seeds(tables, paired_runs, correction, metric, method, keywords)
     layout = layout_of(len(tables[0]), groups, strata, keywords)
-    targets = _family(names, baseline, pairs)
+    targets = family_targets(names, baseline, pairs)
     alpha = 1.0 - float(confidence_level)
     family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
     m = len(targets)
@@ -93,7 +92,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         significant = bool(p_adj[k] < family_alpha)
         note = None
         if significant != bool(low > 0 or high < 0):
-            test, interval = _WORDS[correction if m > 1 else "none"]
+            test, interval = ROW_WORDS[correction if m > 1 else "none"]
             note = (f"{test} rejects, but {interval} includes 0" if significant else
                     f"{interval} excludes 0, but {test} does not reject")
         comparisons.append(Comparison(

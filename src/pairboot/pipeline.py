@@ -1,0 +1,232 @@
+"""The pipeline every in-memory comparison runs: check the options, build the design,
+draw the sums, set up the estimands (:func:`resample`, giving a :class:`Run`), then read
+the answer and its notes off the run (:func:`compare_result` for two systems;
+:func:`pairboot.family.family_result` for a family).  The Poisson parts finish through
+:func:`make_run` and :func:`compare_result` too."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import warnings as _warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from pairboot._version import __version__
+from pairboot.design import Arguments, Design, build_design, check_arguments, derived_seed
+from pairboot.diagnostics import (
+    design_notes,
+    empty_draws,
+    interval_notes,
+    scale_notes,
+    score_ranges,
+    too_few_units,
+    undefined_notes,
+    units_needed,
+)
+from pairboot.engine import resample_sums
+from pairboot.errors import PairbootWarning
+from pairboot.estimands import Estimands, Estimate, observed_sums
+from pairboot.intervals import bounds, monte_carlo_error, p_value
+from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.studentized import with_cross_products
+
+_SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
+
+
+def compare_items(a, b, *, stacklevel: int = 2, **options) -> CompareResult:
+    """Two systems of one run each, B minus A: :func:`resample` then
+    :func:`compare_result` (``options``: :func:`resample`'s keywords but ``names``)."""
+    run = resample((a, b), names=("a", "b"), display=("A", "B"), **options)
+    return compare_result(run, stacklevel=stacklevel + 1)
+
+
+def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
+    """compare()'s result read off a :class:`Run` of two systems (B minus A); its notes
+    are issued as warnings ``stacklevel`` frames up."""
+    args, design, core, notes = run.args, run.design, run.core, run.notes
+    seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
+    alpha = 1.0 - args.confidence_level
+    bca = args.method == "bca"
+    diff = core.estimate(B_MINUS_A, coef, bca=bca, combined=combined)
+    score_a = core.estimate(0, coef, bca=bca, combined=combined)
+    score_b = core.estimate(1, coef, bca=bca, combined=combined)
+    empty = empty_draws(core, args)
+    notes += undefined_notes(core, empty)
+
+    low, high = bounds(args.method, diff.boot, alpha)
+    p = p_value(args.method, diff.boot)
+    mc = monte_carlo_error(args.method, diff.boot, alpha)
+    notes += interval_notes(diff, design, args, (low, high), mc,
+                            dict(zip(core.names, (score_a, score_b))), empty)
+    # (design_notes, or the note on lost digits, said why not)
+    defined = too_few_units(design, core.names) is None and not diff.digits_lost
+    if not defined:
+        low = high = p = math.nan
+        mc = (math.nan, math.nan)
+    elif math.isnan(low) or math.isnan(high):
+        # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
+        p = math.nan
+        mc = (math.nan, math.nan)
+
+    strata_results = ()
+    if design.strata_names is not None:
+        strata_results = tuple(
+            stratum_result(core, design, h, args.method, alpha, bca)
+            for h in range(len(design.strata_names))
+        )
+
+    estimate = diff.boot.estimate
+    se = diff.boot.sd if defined else math.nan  # (no spread to speak of: said why)
+    excludes = low > 0 or high < 0
+    items_needed, groups_needed = (None, None) if excludes else units_needed(
+        design, estimate, se, alpha)
+
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel)
+
+    return CompareResult(
+        estimate=estimate,
+        confidence_interval=ConfidenceInterval(low, high),
+        confidence_level=args.confidence_level,
+        method=args.method,
+        standard_error=se,
+        p_value=p,
+        bootstrap_distribution=diff.replicates,
+        score_a=system_score(score_a, args.method, alpha, defined),
+        score_b=system_score(score_b, args.method, alpha, defined),
+        n_items=design.n_items,
+        n_groups=design.n_groups,
+        n_strata=len(design.strata_names) if design.strata_names is not None else None,
+        n_resamples=args.n_resamples,
+        seed=seed,
+        warnings=tuple(text for _, text in notes),
+        metric=design.metric.name,
+        paired=args.paired,
+        group_weighting=args.group_weighting if design.n_groups is not None else None,
+        strata=strata_results,
+        monte_carlo_error=ConfidenceInterval(*mc),
+        items_needed=items_needed,
+        groups_needed=groups_needed,
+        engine=engine,
+        version=__version__,
+        resampling=args.resampling,
+    )
+
+
+B_MINUS_A = (0, 1)
+"""compare()'s contrast: system B (1) minus system A (0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Systems resampled once: what compare() and compare_many() read their answers off.
+
+    ``coef`` are the strata's coefficients and ``combined`` says how they combine: a
+    mean combines the strata's means with the population weights (the spec's rule); a
+    pooled metric is computed once on the statistics reweighted to the population."""
+
+    args: Arguments
+    design: Design
+    seed: int
+    engine: str
+    core: Estimands
+    notes: list
+    coef: np.ndarray
+    combined: bool
+
+
+def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
+             strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
+             progress, resampling="classic", ids=None) -> Run:
+    """Check the arguments, build the design of ``systems``, draw the resamples (seed
+    derived when none is given) and set up the estimands; ``display`` names the systems
+    in messages (default ``names``)."""
+    args = check_arguments(
+        paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, seed=seed, backend=backend,
+        resampling=resampling,
+    )
+    design = build_design(
+        systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
+        group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
+        ids=ids, poisson=args.resampling == "poisson",
+    )
+    seed = args.seed if args.seed is not None else derived_seed(design, args)
+    plan, cross = design.plan, None
+    if args.method == "studentized":
+        plan, cross = with_cross_products(design.plan)
+    sums, engine = resample_sums(
+        plan, args.n_resamples, seed, scheme=args.resampling, backend=args.backend,
+        progress=progress,
+    )
+    core = Estimands(design, sums, observed_sums(plan), cross, names=display)
+    run = make_run(args, design, seed, engine, core)
+    draws = args.n_resamples * len(plan.x)
+    slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
+    if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
+        run.notes.append((
+            PairbootWarning,
+            "numba is not installed, so the pure-numpy kernel ran (several times slower, "
+            'same draws); for the fast path: pip install "pairboot[fast]"',
+        ))
+    return run
+
+
+def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Estimands) -> Run:
+    """A :class:`Run` of estimands already set up: the design's notes, and how the
+    strata combine."""
+    notes = design_notes(design, args, core.names, empty_draws(core, args))
+    ranges = score_ranges(design)
+    if ranges is not None:
+        notes += scale_notes(zip(core.names, ranges), "scores" if design.n_groups is None
+                             else "groups' mean scores")
+    combined = design.n_strata > 1 and not design.metric.mean_like
+    coef = design.weights / design.shares if combined else design.weights
+    return Run(args, design, seed, engine, core, notes, coef, combined)
+
+
+def system_score(e: Estimate, method: str, alpha: float, defined: bool = True
+                 ) -> SystemScore:
+    """A system's own value and interval (NaN when there are too few units for any:
+    ``defined`` False)."""
+    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
+    return SystemScore(e.boot.estimate, ConfidenceInterval(low, high), e.boot.sd)
+
+
+def stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca):
+    """The difference within stratum ``h``, and each system's own value there, on the
+    same resamples."""
+    w = np.zeros(len(design.weights))
+    w[h] = 1.0
+    e = core.estimate(B_MINUS_A, w, bca=bca, combined=False)
+    defined = too_few_units(design, core.names, h) is None
+    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
+    p = (p_value(method, e.boot) if defined and not (math.isnan(low) or math.isnan(high))
+         else math.nan)
+    return StratumResult(
+        name=design.strata_names[h],
+        weight=float(design.weights[h]),
+        n_items=int(design.items_per_stratum[h]),
+        n_groups=int(design.units_per_stratum[h]) if design.n_groups is not None else None,
+        estimate=e.boot.estimate,
+        confidence_interval=ConfidenceInterval(low, high),
+        standard_error=e.boot.sd,
+        p_value=p,
+        score_a=stratum_score(core, 0, w, method, alpha, bca, defined),
+        score_b=stratum_score(core, 1, w, method, alpha, bca, defined),
+    )
+
+
+def stratum_score(core: Estimands, system: int, w: np.ndarray, method, alpha, bca,
+                   defined: bool = True) -> SystemScore:
+    """A system's own value and interval within one stratum (NaN where its metric is
+    undefined on the stratum's data: a stratum with no predicted positive has no
+    precision, and that is no error)."""
+    est = float(core.value(system, w, False, observed=True)[0])
+    if not math.isfinite(est):
+        nan = math.nan
+        return SystemScore(est, ConfidenceInterval(nan, nan), nan)
+    e = core.estimate(system, w, bca=bca, combined=False, count=False)
+    return system_score(e, method, alpha, defined)
