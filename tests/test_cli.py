@@ -1339,9 +1339,9 @@ def test_report_uses_the_results_json_safe_and_no_metric_label():
 
 
 def test_one_decimals_rule_for_the_report_and_the_reading():
-    from pairboot import result as result_module
+    from pairboot.report import numbers, reading
 
-    assert report.decimals is result_module.decimals
+    assert report.decimals is numbers.decimals is reading.decimals
 
 
 def test_signature_has_everything_to_rerun(tmp_path, capsys):

@@ -167,3 +167,12 @@ def test_main_module_runs_the_cli():
     tree = ast.parse((SRC / PACKAGE / "__main__.py").read_text(encoding="utf-8"))
     assert any(isinstance(n, ast.ImportFrom) and n.module == "pairboot.cli"
                and [a.name for a in n.names] == ["run"] for n in tree.body)
+
+
+def test_results_hold_no_prose():
+    """result.py imports nothing of the report layer, even inside functions: the report
+    layer writes a result's text through :func:`pairboot.result.set_text_writer`."""
+    known = modules()
+    deps = imports("pairboot.result", known["pairboot.result"], known, top_level=False)
+    assert sorted(d for d in deps if d == "pairboot.report"
+                  or d.startswith("pairboot.report.")) == []

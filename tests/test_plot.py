@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.result import decimals
+from pairboot.report.numbers import decimals
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

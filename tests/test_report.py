@@ -22,6 +22,7 @@ import pytest
 
 import pairboot
 from pairboot import report
+from pairboot.pvalues import p_resolution, p_upper_bound
 from pairboot.report.formats import tex_p
 from pairboot.report.parts import p_cell
 from pairboot.result import (
@@ -29,8 +30,6 @@ from pairboot.result import (
     ConfidenceInterval,
     StratumResult,
     SystemScore,
-    p_resolution,
-    p_upper_bound,
 )
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

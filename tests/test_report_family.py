@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import pairboot
-import pairboot.result
+from pairboot.pvalues import p_resolution
 from pairboot.report import (
     FAMILY_WRITERS,
     UNPLANNED,
@@ -24,7 +24,8 @@ from pairboot.report import (
     FamilyContext,
     render_family,
 )
-from pairboot.result import ConfidenceInterval, decimals
+from pairboot.report.numbers import decimals
+from pairboot.result import ConfidenceInterval
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 
@@ -266,7 +267,7 @@ def test_json_writes_nan_as_null(pairs):
 def test_every_p_below_the_resolution_prints_one_way_in_every_table(pairs, baseline):
     """Max-t's smallest p is 1 / (R + 1); under holm and none a raw p can be 0: both are
     below what R resamples resolve and print as the same bound, in every format."""
-    resolution = pairboot.result.p_resolution(R)  # (0.015 for 400 resamples)
+    resolution = p_resolution(R)  # (0.015 for 400 resamples)
     bound = f"< {resolution:g}"
     holm = family(correction="holm", baseline="base")
     for result in (pairs, baseline, holm):
@@ -291,7 +292,7 @@ def test_every_p_below_the_resolution_prints_one_way_in_every_table(pairs, basel
 
 def test_json_gives_each_p_its_bound_and_text(pairs):
     out = json.loads(render_family(pairs, "json"))
-    bound = pairboot.result.p_resolution(R)
+    bound = p_resolution(R)
     for row, c in zip(out["comparisons"], pairs.comparisons):
         assert row["p_value"] == c.p_value and row["p_adjusted"] == c.p_adjusted
         for name in ("p_value", "p_adjusted"):

@@ -116,7 +116,7 @@ def test_headline_is_the_first_line(case, start):
         assert "(B - A = -0.0" in text.split("\n\n")[0]
     if case == "flat":
         assert f"about {res.items_needed:,} items would be needed" in text.split("\n\n")[0]
-    d = pairboot.result.decimals(res.standard_error)
+    d = report.decimals(res.standard_error)
     low, high = res.confidence_interval
     assert f"[{low:+.{d}f}, {high:+.{d}f}]" in text.split("\n\n")[0]
 

@@ -21,6 +21,7 @@ are not plain means.  The whole public API:
   bootstrap from parts of the data) and :mod:`pairboot.dask`.
 """
 
+from pairboot import report  # noqa: F401  (fills the results' text hook: result.py)
 from pairboot._version import __version__
 from pairboot.compare import compare
 from pairboot.design import GROUP_WEIGHTINGS, RESAMPLINGS

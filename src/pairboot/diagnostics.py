@@ -20,7 +20,7 @@ from pairboot.errors import (
 )
 from pairboot.estimands import Estimands, Estimate
 from pairboot.intervals import bounds, normal_quantile
-from pairboot.result import units_for
+from pairboot.pvalues import units_for
 
 Note = tuple[type[Warning], str]
 

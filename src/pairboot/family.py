@@ -30,7 +30,8 @@ from pairboot.intervals import (
 )
 from pairboot.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
 from pairboot.pipeline import Run, resample, stratum_score, system_score
-from pairboot.result import Comparison, ConfidenceInterval, FamilyResult, units_for
+from pairboot.pvalues import units_for
+from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""

@@ -16,7 +16,8 @@ from pairboot.report.figures import (
     procedure_words,
     shown_names,
 )
-from pairboot.result import CompareResult, FamilyResult, decimals, percent
+from pairboot.report.numbers import decimals, percent
+from pairboot.result import CompareResult, FamilyResult
 
 _NAME_WIDTH = 48
 """Longer system names lose the parts they all share, then their middle."""

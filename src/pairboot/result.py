@@ -1,91 +1,49 @@
-"""Result objects: frozen, slotted, with scipy's field names where scipy has one."""
+"""Result objects: frozen, slotted, with scipy's field names where scipy has one.
+
+Data only: the prose of a result (its summary, its reading, the p-value in its repr) is
+written by :mod:`pairboot.report`, which this module does not import; see
+:func:`set_text_writer`.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 import numpy as np
 
-_NOT_COVERED = (
-    "It covers the sampling of test {unit} only: not training randomness (run several "
-    "seeds), noise in the labels, or the gap between the test set and real traffic."
-)
+from pairboot.pvalues import units_for
+
+TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr")
+"""What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
+with ``name_a``, ``name_b`` and ``lower_is_better``), ``family_summary``
+(``FamilyResult.summary``), ``reading`` and ``p_repr`` (``p, n_resamples, method``)."""
+
+_text_writers: dict[str, Callable[..., str]] = {}
 
 
-def percent(level: float) -> str:
-    """A confidence level as people write it: 0.95 -> "95%", 0.999 -> "99.9%"."""
-    return f"{level * 100:.10g}%"
+def set_text_writer(kind: str, writer: Callable[..., str]) -> None:
+    """Register the function that writes ``kind`` (one of :data:`TEXT_KINDS`) of a result.
 
-
-def decimals(se: float) -> int:
-    """Decimals worth printing for values whose standard error is ``se``.
-
-    Two significant digits of the standard error, at least 2 and at most 6 decimals
-    (4 when ``se`` is 0 or undefined).  Reports and :attr:`CompareResult.reading` share it.
+    The hook that keeps prose out of this module: ``pairboot.report`` fills it when it is
+    imported, and ``import pairboot`` imports it, so users always find it filled.
     """
-    if not (isinstance(se, (int, float)) and math.isfinite(se) and se > 0):
-        return 4
-    return min(6, max(2, 1 - math.floor(math.log10(se))))
+    if kind not in TEXT_KINDS:
+        raise ValueError(f"unknown text kind {kind!r}; choose one of {', '.join(TEXT_KINDS)}")
+    _text_writers[kind] = writer
 
 
-P_BOUND_LEVEL = 0.95
-"""The confidence of :func:`p_resolution`'s bound."""
-
-
-def p_resolution(n_resamples: int) -> float:
-    """The smallest two-sided p-value that ``n_resamples`` resamples can vouch for.
-
-    When no resample falls beyond the interval's cut-off (0 for the percentile
-    interval), the p-value read off the resamples is 0, but the p-value of infinitely
-    many resamples need not be.  The share of resamples beyond it has the exact
-    binomial upper bound ``1 - 0.05^(1/R)`` at 95% for 0 of ``R`` (about ``3 / R``, the
-    rule of three), and the two-sided p-value doubles the share: about ``6 / R``.  It
-    is rounded up to two significant digits (so that it prints as it is) and is at
-    most 1.
-
-    >>> p_resolution(10_000), p_resolution(1_000), p_resolution(100)
-    (0.0006, 0.006, 0.06)
-    """
-    r = int(n_resamples)
-    if r < 1:
-        return 1.0
-    share = -math.expm1(math.log(1.0 - P_BOUND_LEVEL) / r)  # 1 - 0.05^(1/R), accurately
-    return min(1.0, _round_up(2.0 * share))
-
-
-def _round_up(x: float, digits: int = 2) -> float:
-    """``x`` (positive) rounded up to ``digits`` significant digits."""
-    scale = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
-    return float(f"{math.ceil(round(x / scale, 9)) * scale:.{digits}g}")
-
-
-def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True) -> float:
-    """``p`` as a number that is never too small: ``p`` itself, or, for a p-value read
-    off the resamples (``resampled``) that lies below :func:`p_resolution` (0 when no
-    resample fell beyond the cut-off), that resolution.  NaN stays NaN.
-
-    ``resampled`` is False for a p-value from a closed form (the normal interval's,
-    the t interval's of several runs): it is then exact for its model, however small.
-
-    >>> p_upper_bound(0.0, 10_000), p_upper_bound(0.0123, 10_000)
-    (0.0006, 0.0123)
-    >>> p_upper_bound(0.0, 10_000, resampled=False)
-    0.0
-    """
-    if not (isinstance(p, (int, float)) and math.isfinite(p)):
-        return p
-    if resampled:
-        floor = p_resolution(n_resamples)
-        if p < floor:
-            return floor
-    return float(p)
-
-
-CLOSED_FORM_P = ("normal", "t")
-"""The methods whose p-value is a closed form, not read off the resamples (the normal
-interval's ``2 Phi(-|z|)``, the t interval's of several runs)."""
+def text_writer(kind: str) -> Callable[..., str]:
+    """The function registered for ``kind`` by :func:`set_text_writer`."""
+    try:
+        return _text_writers[kind]
+    except KeyError:
+        raise RuntimeError(
+            f"no writer for a result's {kind!r}: import pairboot.report (importing pairboot "
+            "does) to register the report layer's text"
+        ) from None
 
 
 class ConfidenceInterval(NamedTuple):
@@ -94,15 +52,6 @@ class ConfidenceInterval(NamedTuple):
     low: float
     high: float
 
-
-
-def units_for(level: float) -> int:
-    """The fewest units (items, or groups) that can show a difference at ``level``:
-    ``n`` units that all favour one system do so by chance with probability
-    ``2**(1 - n)`` (the exact sign-flip test), so below ``1 + log2(1 / (1 - level))``
-    units (6 at 95%, 8 at 99%) no paired test could reject, and an interval that
-    excludes 0 would claim what the data cannot show."""
-    return max(2, 1 + math.ceil(math.log2(1.0 / (1.0 - level)) - 1e-9))
 
 @dataclass(frozen=True, slots=True)
 class SystemScore:
@@ -294,8 +243,8 @@ class CompareResult:
     @property
     def enough_units(self) -> bool:
         """Whether there are units enough for a verdict at the level
-        (:func:`units_for`): below, even units that all favour one system could be
-        chance, so the interval is shown but decides nothing."""
+        (:func:`pairboot.pvalues.units_for`): below, even units that all favour one
+        system could be chance, so the interval is shown but decides nothing."""
         units = self.n_groups if self.n_groups is not None else self.n_items
         return units >= units_for(self.confidence_level)
 
@@ -304,90 +253,17 @@ class CompareResult:
         """The text report the command line prints (``print(result)`` shows it), the
         verdict first; ``name_a`` and ``name_b`` label the systems, ``lower_is_better``
         reads the verdict for an error rate or a loss."""
-        from pairboot.report import ReportContext, write_text  # (the report layer renders)
-
-        return write_text(self, ReportContext(name_a=name_a, name_b=name_b,
-                                              lower_is_better=lower_is_better))
+        return text_writer("summary")(self, name_a=name_a, name_b=name_b,
+                                      lower_is_better=lower_is_better)
 
     def __str__(self) -> str:
         return self.summary()
 
     @property
     def reading(self) -> str:
-        """The interval in plain words, as the spec reads it."""
-        low, high = self.confidence_interval
-        pct = percent(self.confidence_level)
-        unit = "groups" if self.n_groups is not None else "items"
-        size = (
-            f"{self.n_groups:,} groups, {self.n_items:,} items"
-            if self.n_groups is not None
-            else f"{self.n_items:,} items"
-        )
-        d = decimals(self.standard_error)
-        parts = []
-        if math.isnan(low) or math.isnan(high):
-            parts.append(  # (with one item no method helps: the warning says so)
-                f"The {pct} {self.method} interval is undefined for these data "
-                "(see the warnings)"
-                + ("." if self.method == "percentile" else "; try `method='percentile'`.")
-            )
-        elif not self.enough_units:
-            parts.append(
-                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] rests on {size}: too few "
-                f"for any test at this level to tell A and B apart (at least "
-                f"{units_for(self.confidence_level)} {unit} are needed), so it decides "
-                "nothing.")
-        elif self.excludes_zero:
-            higher = "B" if self.estimate > 0 else "A"
-            parts.append(
-                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: on {size} the "
-                f"data show that {higher} scores higher."
-            )
-        else:
-            runs = self.runs if self.runs is not None and self.runs.kind == "seeds" else None
-            if runs is not None:
-                size += f" and {_seeds_text(runs)}"
-            parts.append(
-                f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: {size} do not "
-                "tell A and B apart."
-            )
-            if self.items_needed is not None:
-                more = f"about {self.items_needed:,} items"
-                if self.groups_needed is not None:
-                    more = f"about {self.groups_needed:,} groups (~{self.items_needed:,} items)"
-                if runs is not None:
-                    more += f" (at {_seeds_text(runs)})"
-                parts.append(
-                    f"To detect a difference as large as the observed {self.estimate:+.{d}f} "
-                    f"80% of the time, a test set of {more} would be needed."
-                )
-            if runs is not None:
-                parts += _runs_limit(self, runs, unit)
-        if self.n_groups is not None:
-            est = (
-                "the mean over items (larger groups count more)"
-                if self.group_weighting == "items"
-                else "the mean of the group means (every group counts the same)"
-            )
-            parts.append(f"Whole groups were resampled; the estimate is {est}.")
-        if self.n_strata is not None:
-            parts.append(
-                f"Resampled within {self.n_strata:,} strata, combined with the population "
-                "weights."
-            )
-        runs = self.runs
-        if runs is not None and runs.kind == "seeds":
-            parts.append(
-                f"It covers the sampling of test {unit} and of training runs (the run-to-run "
-                "variation of the seeds given): not noise in the labels, or the gap between "
-                "the test set and real traffic.")
-        elif runs is not None:
-            parts.append(
-                f"It covers the sampling of test {unit}, and the sampled generations through "
-                "each item's mean: " + _NOT_COVERED.format(unit=unit).split(": ", 1)[1])
-        else:
-            parts.append(_NOT_COVERED.format(unit=unit))
-        return " ".join(parts)
+        """The interval in plain words, as the spec reads it (written by the report
+        layer: :func:`pairboot.report.reading.reading_text`)."""
+        return text_writer("reading")(self)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict mirroring the fields (without the bootstrap distribution)."""
@@ -415,57 +291,11 @@ class CompareResult:
             f"CompareResult(estimate={self.estimate:.6g}, confidence_interval="
             f"ConfidenceInterval(low={low:.6g}, high={high:.6g}), confidence_level="
             f"{self.confidence_level}, method={self.method!r}, "
-            f"p_value={_p_repr(self.p_value, self.n_resamples, self.method)}, "
+            f"p_value={text_writer('p_repr')(self.p_value, self.n_resamples, self.method)}, "
             f"n_items={self.n_items}, n_resamples={self.n_resamples}, seed={self.seed}, "
             f"bootstrap_distribution=<{len(self.bootstrap_distribution)} values>)"
         )
 
-
-def _p_repr(p: float, n_resamples: int, method: str) -> str:
-    """``0.0123``, or ``0 (< 0.0006)`` where the resamples cannot resolve ``p``."""
-    bound = p_upper_bound(p, n_resamples, resampled=method not in CLOSED_FORM_P)
-    if bound != p:
-        return f"{p:.4g} (< {bound:g})"
-    return f"{p:.4g}"
-
-
-def _seeds_text(runs) -> str:
-    """``"3 seeds each"`` or ``"3 and 5 seeds"`` (the runs of A and B)."""
-    if runs.runs_a == runs.runs_b:
-        return f"{runs.runs_a:g} seeds each"
-    return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
-
-
-def runs_limited(result: CompareResult) -> bool:
-    """Whether, with several training runs per system (``runs='seeds'``), more items
-    alone cannot detect the observed difference: its interval includes 0, and the
-    runs' own variation keeps the variance above what detection would need (there is
-    then no ``items_needed``)."""
-    runs = result.runs
-    low, high = result.confidence_interval
-    return bool(runs is not None and runs.kind == "seeds" and not result.excludes_zero
-                and result.items_needed is None and result.estimate != 0
-                and all(math.isfinite(x) for x in (result.estimate, low, high)))
-
-
-def _runs_limit(result: CompareResult, runs, unit: str) -> list[str]:
-    """What the reading says of the runs when the interval includes 0: that they are
-    the limit (more items alone cannot help), or that more seeds narrow the interval
-    more than more items do."""
-    if runs_limited(result):
-        floor = runs.projection(n_items=10**12)["floor"]
-        return [f"The runs are the limit: more {unit} alone cannot detect a difference this "
-                f"large, because the run-to-run variation keeps the variance of B - A above "
-                f"{floor:.3g}; more seeds can."]
-    if not runs.variance > 0:
-        return []
-    items = runs.projection(n_items=2 * runs.n_items)["width_ratio"]
-    seeds = runs.projection(runs_factor=2.0)["width_ratio"]
-    if seeds < items:  # (width ratios: smaller is narrower)
-        return [f"More seeds narrow the interval more than more {unit}: twice the seeds "
-                f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
-                f"{(1 - items) * 100:.0f}%."]
-    return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,9 +426,7 @@ class FamilyResult:
     def summary(self) -> str:
         """The text report the command line prints (``print(result)`` shows it): the
         summary line, the systems, the comparisons, the method and the warnings."""
-        from pairboot.report import family_text  # (the report layer renders)
-
-        return family_text(self)
+        return text_writer("family_summary")(self)
 
     def __str__(self) -> str:
         return self.summary()

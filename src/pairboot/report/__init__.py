@@ -7,6 +7,10 @@ the grouping and stratum columns, and notes that the command line adds.
 
 - :mod:`~pairboot.report.parts` — what every format says: the verdict (:func:`headline`,
   :func:`decision`), the method, the numbers and the signature;
+- :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
+  :func:`decimals`, a p-value beside its bound);
+- :mod:`~pairboot.report.reading` — the reading of a result in plain words
+  (``result.reading``);
 - :mod:`~pairboot.report.text` — the plain-text report (``print(result)``);
 - :mod:`~pairboot.report.formats` — JSON, Markdown and LaTeX;
 - :mod:`~pairboot.report.family` — what a family's reports say (decisions, letters,
@@ -38,6 +42,7 @@ from pairboot.report.family_formats import (
     family_text,
 )
 from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import (
     FAIL_IF,
     ReportContext,
@@ -47,8 +52,9 @@ from pairboot.report.parts import (
     headline,
     signature,
 )
+from pairboot.report.reading import reading_text
 from pairboot.report.text import write_text
-from pairboot.result import CompareResult, FamilyResult, decimals
+from pairboot.result import CompareResult, FamilyResult, set_text_writer
 
 __all__ = [
     "FAIL_IF",
@@ -98,6 +104,22 @@ def render(
             f"unknown report format {format!r}; choose one of {', '.join(WRITERS)}"
         ) from None
     return writer(result, context)
+
+
+def summary_text(result: CompareResult, *, name_a: str = "A", name_b: str = "B",
+                 lower_is_better: bool = False) -> str:
+    """``CompareResult.summary()``: the text report, the systems labelled ``name_a`` and
+    ``name_b``."""
+    return write_text(result, ReportContext(name_a=name_a, name_b=name_b,
+                                            lower_is_better=lower_is_better))
+
+
+# The results hold data only: their summary, reading and repr's p-value are written here
+# (:func:`pairboot.result.set_text_writer`), and ``import pairboot`` imports this package.
+set_text_writer("summary", summary_text)
+set_text_writer("family_summary", family_text)
+set_text_writer("reading", reading_text)
+set_text_writer("p_repr", p_repr)
 
 
 FamilyWriter = Callable[[FamilyResult, "FamilyContext | None"], str]

@@ -16,7 +16,7 @@ What every format says:
   correction, and the row's note;
 - the reproducibility line (:func:`family_signature`).
 
-One rule for the decimals of the whole report: :func:`pairboot.result.decimals` of the
+One rule for the decimals of the whole report: :func:`pairboot.report.numbers.decimals` of the
 smallest standard error among the comparisons.
 """
 
@@ -27,8 +27,10 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pairboot.pvalues import CLOSED_FORM_P
+from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import alpha_of, interval_text, num, p_cell, p_fields, signature
-from pairboot.result import CLOSED_FORM_P, FamilyResult, decimals, percent
+from pairboot.result import FamilyResult
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
 """A ``family_note`` for a family that no plan fixed."""

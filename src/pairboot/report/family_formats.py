@@ -35,9 +35,10 @@ from pairboot.report.family import (
     unresolved_note,
 )
 from pairboot.report.formats import md, tex, tex_interval, tex_num, tex_p
+from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, num, pad_table
 from pairboot.report.parts import wrap as _wrap
-from pairboot.result import FamilyResult, json_safe, percent
+from pairboot.result import FamilyResult, json_safe
 
 # ---------------------------------------------------------------------------------- text
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from pairboot.pvalues import CLOSED_FORM_P
+from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
     alpha_of,
@@ -26,7 +28,7 @@ from pairboot.report.parts import (
     strata_table,
     unresolved,
 )
-from pairboot.result import CLOSED_FORM_P, CompareResult, decimals, json_safe, percent
+from pairboot.result import CompareResult, json_safe
 
 # ------------------------------------------------------------------------------ json
 
@@ -36,7 +38,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
 
     Beside every p-value (the comparison's and each stratum's) it writes
     ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
-    cannot resolve it: :func:`pairboot.result.p_upper_bound`) and ``p_text``, the
+    cannot resolve it: :func:`pairboot.pvalues.p_upper_bound`) and ``p_text``, the
     p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``); ``p_value``
     itself stays the number computed.  NaN and infinities are written as ``null``
     (JSON has no spelling for them).

@@ -8,7 +8,7 @@ Markdown, LaTeX and JSON reports give the same verdict, numbers and reproducibil
 Numbers are shown with as many decimals as the standard error of the difference warrants,
 the same for every number of one report: ``max(2, 1 - floor(log10(se)))``, at most 6 (4
 when the standard error is 0 or undefined).  That rule is one function,
-:func:`pairboot.result.decimals`, which the reading of the result uses too.
+:func:`pairboot.report.numbers.decimals`, which the reading of the result uses too.
 """
 
 from __future__ import annotations
@@ -20,14 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.result import (
-    CLOSED_FORM_P,
-    CompareResult,
-    decimals,
-    p_upper_bound,
-    percent,
-    runs_limited,
-)
+from pairboot.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.report.numbers import decimals, percent
+from pairboot.report.reading import runs_limited
+from pairboot.result import CompareResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +117,7 @@ def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
     """A p-value as every table, the JSON's ``p_text`` and :func:`format_p` write it.
 
     ``"0.430"``, ``"0.0046"``; ``"< 0.0006"`` for a p-value read off the resamples that
-    they cannot resolve (below :func:`pairboot.result.p_resolution`: 0 when no resample
+    they cannot resolve (below :func:`pairboot.pvalues.p_resolution`: 0 when no resample
     fell beyond 0), ``"< 0.0001"`` for a smaller closed-form one (``resampled`` False);
     ``"n/a"`` when undefined.  With ``alpha`` (the level the report's decisions use),
     digits are added until the printed value lies on the same side of ``alpha`` as
@@ -180,7 +176,7 @@ def p_fields(p: float | None, n_resamples: int, *, alpha: float | None = None,
 
 def unresolved(result) -> bool:
     """Whether ``result``'s p-value was read off its resamples and lies below what they
-    can resolve (:func:`pairboot.result.p_resolution`)."""
+    can resolve (:func:`pairboot.pvalues.p_resolution`)."""
     p = result.p_value
     return (_finite(p) and result.method not in CLOSED_FORM_P
             and p_upper_bound(p, result.n_resamples) != p)

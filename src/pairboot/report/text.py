@@ -6,6 +6,7 @@ columns and ends with the reproducibility line; ``print(result)`` shows it.
 
 from __future__ import annotations
 
+from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
     describe_method,
@@ -21,7 +22,7 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.parts import wrap as _wrap
-from pairboot.result import CompareResult, decimals, percent
+from pairboot.result import CompareResult
 
 
 def write_text(result: CompareResult, context: ReportContext | None = None) -> str:

@@ -1,0 +1,37 @@
+"""How the reports write numbers: a level as a percentage, the decimals a standard error
+warrants, and a p-value beside the bound its resamples can vouch for.
+
+One rule for the decimals of every report, the plots and the reading of a result:
+:func:`decimals`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pairboot.pvalues import CLOSED_FORM_P, p_upper_bound
+
+
+def percent(level: float) -> str:
+    """A confidence level as people write it: 0.95 -> "95%", 0.999 -> "99.9%"."""
+    return f"{level * 100:.10g}%"
+
+
+def decimals(se: float) -> int:
+    """Decimals worth printing for values whose standard error is ``se``.
+
+    Two significant digits of the standard error, at least 2 and at most 6 decimals
+    (4 when ``se`` is 0 or undefined).  Reports and :attr:`CompareResult.reading` share it.
+    """
+    if not (isinstance(se, (int, float)) and math.isfinite(se) and se > 0):
+        return 4
+    return min(6, max(2, 1 - math.floor(math.log10(se))))
+
+
+def p_repr(p: float, n_resamples: int, method: str) -> str:
+    """``0.0123``, or ``0 (< 0.0006)`` where the resamples cannot resolve ``p`` (the
+    p-value in a result's ``repr``)."""
+    bound = p_upper_bound(p, n_resamples, resampled=method not in CLOSED_FORM_P)
+    if bound != p:
+        return f"{p:.4g} (< {bound:g})"
+    return f"{p:.4g}"

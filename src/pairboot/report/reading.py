@@ -1,0 +1,132 @@
+"""The reading of a comparison: its interval in plain words (:attr:`CompareResult.reading`,
+which every report quotes), and what it says of several training runs per system."""
+
+from __future__ import annotations
+
+import math
+
+from pairboot.pvalues import units_for
+from pairboot.report.numbers import decimals, percent
+from pairboot.result import CompareResult
+
+NOT_COVERED = (
+    "It covers the sampling of test {unit} only: not training randomness (run several "
+    "seeds), noise in the labels, or the gap between the test set and real traffic."
+)
+"""What an interval does not cover (``{unit}``: items or groups)."""
+
+
+def reading_text(result: CompareResult) -> str:
+    """The interval of ``result`` in plain words, as the spec reads it."""
+    low, high = result.confidence_interval
+    pct = percent(result.confidence_level)
+    unit = "groups" if result.n_groups is not None else "items"
+    size = (
+        f"{result.n_groups:,} groups, {result.n_items:,} items"
+        if result.n_groups is not None
+        else f"{result.n_items:,} items"
+    )
+    d = decimals(result.standard_error)
+    parts = []
+    if math.isnan(low) or math.isnan(high):
+        parts.append(  # (with one item no method helps: the warning says so)
+            f"The {pct} {result.method} interval is undefined for these data "
+            "(see the warnings)"
+            + ("." if result.method == "percentile" else "; try `method='percentile'`.")
+        )
+    elif not result.enough_units:
+        parts.append(
+            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] rests on {size}: too few "
+            f"for any test at this level to tell A and B apart (at least "
+            f"{units_for(result.confidence_level)} {unit} are needed), so it decides "
+            "nothing.")
+    elif result.excludes_zero:
+        higher = "B" if result.estimate > 0 else "A"
+        parts.append(
+            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: on {size} the "
+            f"data show that {higher} scores higher."
+        )
+    else:
+        runs = result.runs if result.runs is not None and result.runs.kind == "seeds" else None
+        if runs is not None:
+            size += f" and {seeds_text(runs)}"
+        parts.append(
+            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: {size} do not "
+            "tell A and B apart."
+        )
+        if result.items_needed is not None:
+            more = f"about {result.items_needed:,} items"
+            if result.groups_needed is not None:
+                more = f"about {result.groups_needed:,} groups (~{result.items_needed:,} items)"
+            if runs is not None:
+                more += f" (at {seeds_text(runs)})"
+            parts.append(
+                f"To detect a difference as large as the observed {result.estimate:+.{d}f} "
+                f"80% of the time, a test set of {more} would be needed."
+            )
+        if runs is not None:
+            parts += runs_limit_text(result, runs, unit)
+    if result.n_groups is not None:
+        est = (
+            "the mean over items (larger groups count more)"
+            if result.group_weighting == "items"
+            else "the mean of the group means (every group counts the same)"
+        )
+        parts.append(f"Whole groups were resampled; the estimate is {est}.")
+    if result.n_strata is not None:
+        parts.append(
+            f"Resampled within {result.n_strata:,} strata, combined with the population "
+            "weights."
+        )
+    runs = result.runs
+    if runs is not None and runs.kind == "seeds":
+        parts.append(
+            f"It covers the sampling of test {unit} and of training runs (the run-to-run "
+            "variation of the seeds given): not noise in the labels, or the gap between "
+            "the test set and real traffic.")
+    elif runs is not None:
+        parts.append(
+            f"It covers the sampling of test {unit}, and the sampled generations through "
+            "each item's mean: " + NOT_COVERED.format(unit=unit).split(": ", 1)[1])
+    else:
+        parts.append(NOT_COVERED.format(unit=unit))
+    return " ".join(parts)
+
+
+def seeds_text(runs) -> str:
+    """``"3 seeds each"`` or ``"3 and 5 seeds"`` (the runs of A and B)."""
+    if runs.runs_a == runs.runs_b:
+        return f"{runs.runs_a:g} seeds each"
+    return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
+
+
+def runs_limited(result: CompareResult) -> bool:
+    """Whether, with several training runs per system (``runs='seeds'``), more items
+    alone cannot detect the observed difference: its interval includes 0, and the
+    runs' own variation keeps the variance above what detection would need (there is
+    then no ``items_needed``)."""
+    runs = result.runs
+    low, high = result.confidence_interval
+    return bool(runs is not None and runs.kind == "seeds" and not result.excludes_zero
+                and result.items_needed is None and result.estimate != 0
+                and all(math.isfinite(x) for x in (result.estimate, low, high)))
+
+
+def runs_limit_text(result: CompareResult, runs, unit: str) -> list[str]:
+    """What the reading says of the runs when the interval includes 0: that they are
+    the limit (more items alone cannot help), or that more seeds narrow the interval
+    more than more items do."""
+    if runs_limited(result):
+        floor = runs.projection(n_items=10**12)["floor"]
+        return [f"The runs are the limit: more {unit} alone cannot detect a difference this "
+                f"large, because the run-to-run variation keeps the variance of B - A above "
+                f"{floor:.3g}; more seeds can."]
+    if not runs.variance > 0:
+        return []
+    items = runs.projection(n_items=2 * runs.n_items)["width_ratio"]
+    seeds = runs.projection(runs_factor=2.0)["width_ratio"]
+    if seeds < items:  # (width ratios: smaller is narrower)
+        return [f"More seeds narrow the interval more than more {unit}: twice the seeds "
+                f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
+                f"{(1 - items) * 100:.0f}%."]
+    return []
