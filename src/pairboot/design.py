@@ -420,7 +420,7 @@ def build_design(
     by_groups = group_weighting == "groups" and groups is not None
     shares = units_per_stratum if by_groups else items_per_stratum
     shares = shares / shares.sum()
-    weights = _strata_weights(strata_weights, snames, shares)
+    weights = population_weights(strata_weights, snames, shares)
 
     def units(x: np.ndarray) -> np.ndarray:
         """(n_units, k) statistics of one system's units, in draw order, from its items'."""
@@ -519,7 +519,7 @@ def build_design(
     )
 
 
-def _strata_weights(given, names, shares: np.ndarray) -> np.ndarray:
+def population_weights(given, names, shares: np.ndarray) -> np.ndarray:
     if given is None:
         return shares / shares.sum()
     if names is None:

@@ -49,7 +49,7 @@ class Layout:
            strata_weights=None) -> Layout:
         """The layout of ``n`` items with ``groups`` and ``strata`` labels (one per item)
         as :func:`pairboot.compare` reads them."""
-        from pairboot.design import _strata_weights  # noqa: PLC0415
+        from pairboot.design import population_weights  # noqa: PLC0415
 
         if groups is None and strata is None:
             if strata_weights is not None:
@@ -76,7 +76,7 @@ class Layout:
         units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
         items_per_stratum = np.bincount(scodes, minlength=n_strata)
         shares = units_per_stratum if by_groups else items_per_stratum
-        big_w = _strata_weights(strata_weights, snames, shares / shares.sum())
+        big_w = population_weights(strata_weights, snames, shares / shares.sum())
         stratum = unit_stratum[units]
         if by_groups:
             sizes = np.bincount(units, minlength=n_units)

@@ -29,10 +29,10 @@ import numpy as np
 from pairboot.design import (
     Arguments,
     Design,
-    _strata_weights,
     as_statistics,
     check_arguments,
     difference_block,
+    population_weights,
 )
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
@@ -494,7 +494,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
             absolute[0, h, fixed] = np.abs(constant[fixed]) * m
     shares = part.items / part.items.sum()
     snames = part.strata if part.stratified else None
-    weights = _strata_weights(strata_weights, snames, shares)
+    weights = population_weights(strata_weights, snames, shares)
     starts = np.concatenate([[0], np.cumsum(units)[:-1]]).astype(np.int64)
     plan = DrawPlan(np.empty((0, int((~fixed).sum()))), starts, units, constant, None,
                     np.zeros(n_strata, dtype=np.int64))

@@ -38,13 +38,13 @@ import pairboot.io as pbio
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
-    _weights,
     as_two_systems,
     check_distinct_files,
     load_inputs,
     load_many,
     many_systems,
     metric_option,
+    strata_weights_arg,
 )
 from pairboot.cli.output import (
     check_output,
@@ -224,7 +224,7 @@ def run_runs(args, how: str | None) -> int:
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, paired=not args.unpaired,
         groups=groups, group_weighting=args.group_weighting or "items", strata=strata,
-        strata_weights=_weights(args), metric=args.metric_object,
+        strata_weights=strata_weights_arg(args), metric=args.metric_object,
         n_resamples=args.resamples, confidence_level=args.level, method=args.method,
         seed=args.seed, progress=bar, **_resampling(args, ids)))
     return _report(args, how, result, context)

@@ -28,10 +28,10 @@ import pairboot.io as pbio
 from pairboot.cli.inputs import (
     Inputs,
     ManyInputs,
-    _context,
-    _names,
-    _weights,
     pairing_options,
+    report_context,
+    strata_weights_arg,
+    system_names,
 )
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
@@ -194,18 +194,18 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
             values = joined.runs
             notes += samples_note(values)
         return ManyInputs(
-            names=tuple(_names(args, names)), values=values, groups=joined.groups,
-            strata=joined.strata, strata_weights=_weights(args), files=tuple(paths),
+            names=tuple(system_names(args, names)), values=values, groups=joined.groups,
+            strata=joined.strata, strata_weights=strata_weights_arg(args), files=tuple(paths),
             layout=layout, notes=notes, ids=joined.ids)
     if len(names) != 2:
         raise InputError(f"the logs hold {len(names)} system(s): compare needs two (give "
                          "two logs, or --systems A,B for a file holding several)")
     if args.names is not None:
-        names = _names(args, names)
+        names = system_names(args, names)
     a, b = joined.runs if joined.runs is not None else joined.values
-    context = _context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
+    context = report_context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
                        layout=layout, notes=notes)
-    return Inputs(a, b, joined.groups, joined.strata, _weights(args), context, joined.ids)
+    return Inputs(a, b, joined.groups, joined.strata, strata_weights_arg(args), context, joined.ids)
 
 
 def _row_pairing(args, fmt: str, paths, reads) -> tuple[str, ...]:
@@ -278,7 +278,7 @@ def _logs_as_runs(args, named: list[tuple[str, str]], reads, fmt: str) -> Inputs
     if len(names) < 2:
         raise InputError(f"every NAME=PATH input names system {names[0]!r}: compare needs "
                          "two systems or more")
-    _names(args, names)  # (--baseline must be one of them)
+    system_names(args, names)  # (--baseline must be one of them)
     order: dict = {}
     for r in reads:
         for v in r.ids.tolist():
@@ -338,11 +338,11 @@ def _logs_as_runs(args, named: list[tuple[str, str]], reads, fmt: str) -> Inputs
               or args.correction is not None)
     if family:
         return ManyInputs(names=tuple(names), values=tuple(tables), groups=groups,
-                          strata=strata, strata_weights=_weights(args), files=paths,
+                          strata=strata, strata_weights=strata_weights_arg(args), files=paths,
                           layout=layout, notes=tuple(notes), ids=ids)
-    context = _context(args, None, name_a=names[0], name_b=names[1], files=paths,
+    context = report_context(args, None, name_a=names[0], name_b=names[1], files=paths,
                        layout=layout, notes=tuple(notes))
-    return Inputs(tables[0], tables[1], groups, strata, _weights(args), context, ids)
+    return Inputs(tables[0], tables[1], groups, strata, strata_weights_arg(args), context, ids)
 
 
 def _labels(reads, order: dict, attr: str, what: str):

@@ -112,7 +112,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         values=tuple(aligned.values),
         groups=aligned.groups,
         strata=aligned.strata,
-        strata_weights=_weights(args),
+        strata_weights=strata_weights_arg(args),
         files=tuple(t.path for t in tables),
         layout=cli_spelling(aligned.layout),
         notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, used),
@@ -130,7 +130,7 @@ def as_two_systems(args, inputs: ManyInputs) -> Inputs | None:
         return None
     i = inputs.names.index(args.baseline) if args.baseline is not None else 0
     stats = stat_names(args)
-    context = _context(args, stats, name_a=inputs.names[i], name_b=inputs.names[1 - i],
+    context = report_context(args, stats, name_a=inputs.names[i], name_b=inputs.names[1 - i],
                        files=inputs.files, layout=inputs.layout, notes=inputs.notes)
     return Inputs(inputs.values[i], inputs.values[1 - i], inputs.groups, inputs.strata,
                   inputs.strata_weights, context, inputs.ids)
@@ -192,7 +192,7 @@ def file_systems(args, files: list[str]) -> list[str]:
         raise InputError("with one file, give --systems COLS (or --a and --b)")
     stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
              for f in files]
-    return _names(args, stems)
+    return system_names(args, stems)
 
 
 def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:
@@ -205,10 +205,10 @@ def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:
     columns = _split(args.systems, "--systems")
     if len(columns) < 2:
         raise InputError("--systems needs at least two columns")
-    return columns, _names(args, columns)
+    return columns, system_names(args, columns)
 
 
-def _names(args, default: Sequence[str]) -> list[str]:
+def system_names(args, default: Sequence[str]) -> list[str]:
     """The systems' names: --names, else ``default``; each once."""
     if args.names is not None:
         names = [n.strip() for n in args.names.split(",")]
@@ -271,7 +271,7 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
                          strata=args.stratum, paired=not args.unpaired,
                          check=_statistics_check(args.metric_object), **pairing_options(args))
     ta, tb = tables
-    context = _context(
+    context = report_context(
         args,
         stats,
         name_a=ta.path,
@@ -282,7 +282,8 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
                *slow_read_note(tables)),
     )
     a, b = aligned.values
-    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context, aligned.ids)
+    return Inputs(a, b, aligned.groups, aligned.strata, strata_weights_arg(args), context,
+                  aligned.ids)
 
 
 def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
@@ -300,7 +301,7 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
         if stats is None
         else f"statistics {', '.join(stats)} of {args.a!r} and {args.b!r}"
     )
-    context = _context(
+    context = report_context(
         args,
         stats,
         name_a=args.a,
@@ -312,7 +313,8 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
                *slow_read_note((table,))),
     )
     a, b = aligned.values
-    return Inputs(a, b, aligned.groups, aligned.strata, _weights(args), context, aligned.ids)
+    return Inputs(a, b, aligned.groups, aligned.strata, strata_weights_arg(args), context,
+                  aligned.ids)
 
 
 def _read_tables(args, files: Sequence[str], status: ReadProgress | None = None
@@ -370,7 +372,7 @@ def _statistics_check(metric: str | Metric):
     return check
 
 
-def _context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
+def report_context(args, stats: Sequence[str] | None, **fields) -> ReportContext:
     """The report's context: the given fields plus what the signature needs to rerun
     (``stats``: the statistic columns read, named in it when --stats named them, as
     ``STAT=COL`` where their names alone would not say which is which)."""
@@ -601,7 +603,7 @@ def find_system_column(table: pbio.Table, system: str, stat: str) -> str:
 # ---------------------------------------------------------------------- stratum weights
 
 
-def _weights(args) -> dict[str, float] | None:
+def strata_weights_arg(args) -> dict[str, float] | None:
     if args.stratum_weights is None:
         return None
     return parse_stratum_weights(args.stratum_weights)

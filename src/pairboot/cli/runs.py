@@ -21,11 +21,11 @@ import numpy as np
 import pairboot.io as pbio
 from pairboot.cli.inputs import (
     ManyInputs,
-    _context,
-    _weights,
     file_systems,
     find_system_column,
+    report_context,
     stat_names,
+    strata_weights_arg,
     system_columns,
 )
 from pairboot.errors import InputError
@@ -193,7 +193,7 @@ def load_runs(args):
     else:
         raise InputError("--run compares two systems: one file with --a and --b, or two")
     groups, strata = _design(args, first, rows, order)
-    context = _context(args, stat_names(args), name_a=names[0], name_b=names[1],
+    context = report_context(args, stat_names(args), name_a=names[0], name_b=names[1],
                        files=tuple(files), layout=f"one row per item and run ({args.run!r})",
                        notes=())
     return a, b, list(order), groups, strata, context
@@ -227,5 +227,5 @@ def load_runs_many(args) -> ManyInputs:
         layout = f"one row per item and run ({args.run!r}), a file per system"
     return ManyInputs(
         names=tuple(names), values=tuple(values), groups=groups, strata=strata,
-        strata_weights=_weights(args), files=paths, layout=layout,
+        strata_weights=strata_weights_arg(args), files=paths, layout=layout,
         notes=samples_note(values) if args.runs == "samples" else (), ids=list(order))

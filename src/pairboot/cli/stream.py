@@ -12,12 +12,12 @@ import pairboot
 import pairboot.io as pbio
 from pairboot.cli.inputs import (
     GROUP_HINTS,
-    _context,
-    _weights,
     file_systems,
     input_notes,
     many_systems,
+    report_context,
     stat_names,
+    strata_weights_arg,
     system_columns,
 )
 from pairboot.cli.parser import cli_spelling
@@ -61,7 +61,7 @@ def stream_compare(args, status):
         files, pair_names = pair
     keywords = dict(
         id=args.id, group=args.group, stratum=args.stratum,
-        strata_weights=_weights(args), metric=args.metric_object,
+        strata_weights=strata_weights_arg(args), metric=args.metric_object,
         n_resamples=args.resamples, confidence_level=args.level, method=args.method,
         seed=args.seed, progress=_progress(status), scheduler=args.scheduler,
     )
@@ -105,7 +105,7 @@ def stream_compare(args, status):
                                 reword=cli_spelling, id=args.id, group=args.group,
                                 stratum=args.stratum, stratum_weights=args.stratum_weights)
     else:
-        context = _context(args, None, name_a=name_a, name_b=name_b, files=tuple(files),
+        context = report_context(args, None, name_a=name_a, name_b=name_b, files=tuple(files),
                            layout=layout, notes=_input_notes(args, files, used))
     return result, context, family
 

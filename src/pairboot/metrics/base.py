@@ -170,11 +170,11 @@ def central_gradient(phi: Callable[[np.ndarray], np.ndarray], at: np.ndarray,
     return grad
 
 
-def _with_count(values: np.ndarray) -> np.ndarray:
+def with_count(values: np.ndarray) -> np.ndarray:
     return np.column_stack([values[:, 0], np.ones(len(values))])
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator as float, NaN where the denominator is 0, without warnings."""
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
@@ -192,7 +192,7 @@ class StatisticError(InputError):
         self.item, self.stat, self.reason = item, stat, reason
 
 
-def _checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray], np.ndarray]:
+def checked_counts(metric: str, stats: tuple[str, ...]) -> Callable[[np.ndarray], np.ndarray]:
     """A ``prepare`` that returns the counts unchanged after checking them."""
 
     def prepare(values: np.ndarray) -> np.ndarray:

@@ -8,13 +8,13 @@ import math
 
 import numpy as np
 
-from pairboot.metrics.base import Metric, StatisticError, _checked_counts, _ratio, _with_count
+from pairboot.metrics.base import Metric, StatisticError, checked_counts, safe_ratio, with_count
 
 MEAN = Metric(
     "mean",
     ("score",),
-    lambda S: _ratio(S[..., 0], S[..., 1]),
-    prepare=_with_count,
+    lambda S: safe_ratio(S[..., 0], S[..., 1]),
+    prepare=with_count,
     description="mean of the per-item scores",
     mean_like=True,
 )
@@ -22,11 +22,11 @@ MEAN = Metric(
 RATIO = Metric(
     "ratio",
     ("numerator", "denominator"),
-    lambda S: _ratio(S[..., 0], S[..., 1]),
+    lambda S: safe_ratio(S[..., 0], S[..., 1]),
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
 )
 
-_accuracy_nonnegative = _checked_counts("accuracy", ("correct", "total"))
+_accuracy_nonnegative = checked_counts("accuracy", ("correct", "total"))
 
 
 def _accuracy_counts(values: np.ndarray) -> np.ndarray:
@@ -46,7 +46,7 @@ def _accuracy_counts(values: np.ndarray) -> np.ndarray:
 ACCURACY = Metric(
     "accuracy",
     ("correct", "total"),
-    lambda S: _ratio(S[..., 0], S[..., 1]),
+    lambda S: safe_ratio(S[..., 0], S[..., 1]),
     prepare=_accuracy_counts,
     description="pooled accuracy: sum of correct / sum of total",
 )
@@ -60,7 +60,7 @@ _PRF_STATS = ("tp", "fp", "fn")
 def _f1(S: np.ndarray) -> np.ndarray:
     S = np.asarray(S, dtype=np.float64)
     tp, fp, fn = S[..., 0], S[..., 1], S[..., 2]
-    return _ratio(2.0 * tp, 2.0 * tp + fp + fn)
+    return safe_ratio(2.0 * tp, 2.0 * tp + fp + fn)
 
 
 def _share_of_tp(S: np.ndarray) -> np.ndarray:
@@ -68,7 +68,7 @@ def _share_of_tp(S: np.ndarray) -> np.ndarray:
     S = np.asarray(S, dtype=np.float64)
     if S.shape[-1] != 2:  # (tp, fp, fn) sums would give precision for recall, silently
         raise ValueError(f"precision and recall take 2 summed columns, got {S.shape[-1]}")
-    return _ratio(S[..., 0], S[..., 0] + S[..., 1])
+    return safe_ratio(S[..., 0], S[..., 0] + S[..., 1])
 
 
 F1 = Metric(
@@ -76,7 +76,7 @@ F1 = Metric(
     _PRF_STATS,
     _f1,
     undefined=0.0,
-    prepare=_checked_counts("f1", _PRF_STATS),
+    prepare=checked_counts("f1", _PRF_STATS),
     description="pooled (micro) F1 = 2TP / (2TP + FP + FN); 0 when TP = FP = FN = 0",
 )
 
@@ -85,7 +85,7 @@ PRECISION = Metric(
     ("tp", "fp"),
     _share_of_tp,
     undefined=0.0,
-    prepare=_checked_counts("precision", ("tp", "fp")),
+    prepare=checked_counts("precision", ("tp", "fp")),
     description="pooled (micro) precision = TP / (TP + FP); 0 when TP + FP = 0",
 )
 
@@ -94,7 +94,7 @@ RECALL = Metric(
     ("tp", "fn"),
     _share_of_tp,
     undefined=0.0,
-    prepare=_checked_counts("recall", ("tp", "fn")),
+    prepare=checked_counts("recall", ("tp", "fn")),
     description="pooled (micro) recall = TP / (TP + FN); 0 when TP + FN = 0",
 )
 
@@ -152,7 +152,7 @@ def macro_f1_metric(n_classes: int) -> Metric:
         stats,
         _macro_f1,
         undefined=0.0,
-        prepare=_checked_counts("macro_f1", stats),
+        prepare=checked_counts("macro_f1", stats),
         description=(
             f"macro F1: unweighted mean of the per-class pooled F1 over {n_classes} classes; "
             "a class with no tp, fp or fn counts as 0"
@@ -249,6 +249,6 @@ def bleu_metric(max_ngram_order: int = 4) -> Metric:
         stats,
         lambda S: _bleu(S, n),
         undefined=0.0,
-        prepare=_checked_counts("bleu", stats),
+        prepare=checked_counts("bleu", stats),
         description=f"corpus BLEU (sacrebleu, {n}-gram, smooth 'exp', 0-100)",
     )
