@@ -144,6 +144,25 @@ def test_the_graph_sees_the_package():
 
 def test_no_import_cycle():
     assert cycles(graph()) == []
+    assert cycles(graph(top_level=False)) == []  # (imports inside functions count too)
+
+
+def private_imports() -> list[str]:
+    """``from X import _name`` statements of one module of the package taking another
+    module's private name (anywhere in the file, functions included)."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "")
+                                                     .split(".")[0] == PACKAGE):
+                found += [f"{name}: from {'.' * node.level}{node.module or ''} import "
+                          f"{alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return found
+
+
+def test_no_module_takes_another_modules_private_name():
+    assert private_imports() == []
 
 
 def test_no_module_is_long():
