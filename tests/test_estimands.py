@@ -149,8 +149,8 @@ def test_standard_error_is_the_distributions_without_undefined_values():
 
 
 def test_three_unpaired_systems_of_different_sizes_are_warned_about_by_name():
-    from pairboot.design import check_arguments
     from pairboot.diagnostics import design_notes
+    from pairboot.options import check_arguments
 
     systems = [RNG.random(50), RNG.random(40), RNG.random(20)]
     d = build_design(systems, names=("base", "v1", "v2"), metric="mean", paired=False,

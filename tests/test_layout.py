@@ -23,10 +23,12 @@ CLI_MAY_IMPORT = {
     "pairboot.errors",
     "pairboot.io",
     "pairboot.metrics",
+    "pairboot.options",
     "pairboot.plot",
     "pairboot.report",
 }
-"""The command line is a thin shell over the public API, the readers and the reports."""
+"""The command line is a thin shell over the public API and its options, the readers and
+the reports."""
 
 
 def modules() -> dict[str, Path]:

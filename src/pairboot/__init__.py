@@ -24,12 +24,10 @@ are not plain means.  The whole public API:
 from pairboot import report  # noqa: F401  (fills the results' text hook: result.py)
 from pairboot._version import __version__
 from pairboot.compare import compare
-from pairboot.design import GROUP_WEIGHTINGS, RESAMPLINGS
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
-from pairboot.intervals import METHODS
 from pairboot.many import compare_many, compare_strata
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
-from pairboot.multiple import CORRECTIONS
+from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot.plan import Plan, plan_sha256, read_plan
 from pairboot.progress import Progress
 from pairboot.result import (

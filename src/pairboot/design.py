@@ -1,6 +1,5 @@
-"""Validation of compare()'s arguments, once, at the edge; and the units to resample.
+"""The units to resample, and the seed derived from them.
 
-``check_arguments`` turns what the user passed into a frozen :class:`Arguments`;
 ``build_design`` turns the aligned per-item statistics of M systems into units (items, or
 groups whose vector is the sum of their items'), each carrying every system's statistics
 side by side, grouped by draw stratum for the engine.
@@ -11,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,95 +18,12 @@ import numpy as np
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
-from pairboot.intervals import METHODS
 from pairboot.itemkeys import group_keys, item_keys, ordered, take
 from pairboot.labels import group_strata, item_labels
 from pairboot.metrics import Metric, resolve_metric
+from pairboot.options import Arguments
 from pairboot.pairing import pair_items
 from pairboot.precision import refuse_inexact_integers
-
-GROUP_WEIGHTINGS = ("items", "groups")
-BACKENDS = ("auto", "numba", "numpy")
-RESAMPLINGS = ("classic", "poisson")
-
-
-@dataclass(frozen=True, slots=True)
-class Arguments:
-    """compare()'s scalar arguments, checked."""
-
-    paired: bool
-    group_weighting: str
-    n_resamples: int
-    confidence_level: float
-    method: str
-    seed: int | None
-    """None: derived from the data and the options by :func:`derived_seed`."""
-    backend: str
-    resampling: str = "classic"
-
-
-def check_arguments(
-    *, paired, group_weighting, n_resamples, confidence_level, method, seed, backend,
-    resampling="classic",
-) -> Arguments:
-    if not isinstance(paired, (bool, np.bool_)):
-        raise InputError(f"`paired` must be True or False, got {paired!r}", param="paired")
-    if group_weighting not in GROUP_WEIGHTINGS:
-        raise InputError(
-            f"`group_weighting` must be one of {', '.join(GROUP_WEIGHTINGS)}, "
-            f"got {group_weighting!r}",
-            param="group_weighting",
-        )
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral):
-        raise InputError(
-            f"`n_resamples` must be a positive integer, got {n_resamples!r}", param="n_resamples"
-        )
-    if n_resamples < 1:
-        raise InputError(
-            f"`n_resamples` must be a positive integer, got {n_resamples}", param="n_resamples"
-        )
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
-        raise InputError(
-            f"`confidence_level` must be a number between 0 and 1, got {confidence_level!r}",
-            param="confidence_level",
-        )
-    if not 0.0 < float(confidence_level) < 1.0:
-        raise InputError(
-            f"`confidence_level` must be between 0 and 1, got {confidence_level}",
-            param="confidence_level",
-        )
-    if not isinstance(method, str) or method.lower() not in METHODS:
-        raise InputError(
-            f"`method` must be one of {', '.join(METHODS)}, got {method!r}", param="method"
-        )
-    if isinstance(seed, np.random.SeedSequence):  # (a child of the caller's own tree)
-        seed = int(seed.generate_state(1, np.uint64)[0])
-    elif isinstance(seed, str) and seed.strip().lower() == "random":
-        seed = secrets.randbelow(2**32)
-    elif seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise InputError(
-            "`seed` must be a non-negative integer, a SeedSequence, 'random' or None, "
-            f"got {seed!r}",
-            param="seed",
-        )
-    elif seed is not None and seed < 0:
-        raise InputError(
-            "`seed` must be a non-negative integer, a SeedSequence, 'random' or None, "
-            f"got {seed}", param="seed",
-        )
-    if backend not in BACKENDS:
-        raise InputError(
-            f"`backend` must be one of {', '.join(BACKENDS)}, got {backend!r}", param="backend"
-        )
-    if resampling not in RESAMPLINGS:
-        raise InputError(
-            f"`resampling` must be one of {', '.join(RESAMPLINGS)}, got {resampling!r}",
-            param="resampling",
-        )
-    return Arguments(
-        bool(paired), group_weighting, int(n_resamples), float(confidence_level),
-        method.lower(), None if seed is None else int(seed), backend, resampling,
-    )
 
 
 def derived_seed(design: Design, args: Arguments) -> int:

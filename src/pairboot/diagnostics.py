@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from pairboot.design import Arguments, Design
+from pairboot.design import Design
 from pairboot.errors import (
     DegenerateDataWarning,
     InputError,
@@ -20,6 +20,7 @@ from pairboot.errors import (
 )
 from pairboot.estimands import Estimands, Estimate
 from pairboot.intervals import bounds, normal_quantile
+from pairboot.options import Arguments
 from pairboot.pvalues import units_for
 
 Note = tuple[type[Warning], str]

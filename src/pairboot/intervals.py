@@ -20,8 +20,6 @@ from statistics import NormalDist
 
 import numpy as np
 
-METHODS = ("percentile", "basic", "normal", "bca", "studentized")
-
 _N = NormalDist()
 
 

@@ -8,6 +8,7 @@ from pairboot.errors import InputError
 from pairboot.family import compare_family, family_result, family_systems
 from pairboot.metrics import Metric
 from pairboot.multiple import check_correction
+from pairboot.options import with_defaults
 from pairboot.pairing import check_indexes, frame_ids
 from pairboot.pipeline import resample
 from pairboot.progress import Progress
@@ -163,9 +164,7 @@ def compare_strata(
                          stacklevel=3, within=list(range(n_strata)))
 
 
-_RESAMPLE_DEFAULTS = dict(
-    paired=True, groups=None, group_weighting="items", strata_weights=None, metric="mean",
-    n_resamples=10_000, confidence_level=0.95, method="percentile", seed=None,
-    resampling="classic", ids=None, backend="auto", progress=None,
-)
+_RESAMPLE_DEFAULTS = with_defaults((
+    "paired", "groups", "group_weighting", "strata_weights", "metric", "n_resamples",
+    "confidence_level", "method", "seed", "resampling", "ids", "backend", "progress"), {})
 """compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""

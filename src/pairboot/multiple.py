@@ -15,17 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.errors import InputError
-
-CORRECTIONS = ("max-t", "holm", "bonferroni", "none")
+from pairboot.options import OPTIONS
 
 
 def check_correction(correction) -> None:
     """Refuse a ``correction`` that is not one of :data:`CORRECTIONS`."""
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction")
+    OPTIONS["correction"].check(correction)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,13 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.design import as_floats, check_arguments
+from pairboot.design import as_floats
 from pairboot.diagnostics import design_notes, scale_notes, table_range
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.layout import Layout
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
+from pairboot.options import check_arguments, option
 from pairboot.pipeline import compare_items, resample
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.runs import (
@@ -92,11 +93,11 @@ def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keyw
         raise InputError(f"`runs` must be one of {', '.join(RUNS)} or None, got {runs!r}",
                          param="runs")
     return check_arguments(
-        paired=keywords.get("paired", True),
-        group_weighting=keywords.get("group_weighting", "items"), n_resamples=n_resamples,
+        paired=option(keywords, "paired"),
+        group_weighting=option(keywords, "group_weighting"), n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed,
-        backend=keywords.get("backend", "auto"),
-        resampling=keywords.get("resampling", "classic")).seed
+        backend=option(keywords, "backend"),
+        resampling=option(keywords, "resampling")).seed
 
 
 def _mean_like(metric) -> bool:
@@ -109,7 +110,7 @@ def _mean_like(metric) -> bool:
 
 def seeds_only(method: str, keywords) -> None:
     """What runs='seeds' cannot honour: an unpaired comparison, another interval."""
-    if not keywords.get("paired", True):
+    if not option(keywords, "paired"):
         raise InputError("several runs per system are compared paired (the items' draw is "
                          "shared); `paired=False` is not supported with runs",
                          param="paired")
@@ -119,9 +120,8 @@ def seeds_only(method: str, keywords) -> None:
 
 
 def layout_of(n: int, groups, strata, keywords) -> Layout:
-    return Layout.of(n, groups=groups, group_weighting=keywords.get("group_weighting",
-                                                                     "items"),
-                     strata=strata, strata_weights=keywords.get("strata_weights"))
+    return Layout.of(n, groups=groups, group_weighting=option(keywords, "group_weighting"),
+                     strata=strata, strata_weights=option(keywords, "strata_weights"))
 
 
 def _statistics_table(values, name: str) -> np.ndarray:
@@ -171,8 +171,8 @@ def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, key
     engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress")
               if k in keywords}
     return resample(columns, names=names, paired=True, groups=groups,
-                    group_weighting=keywords.get("group_weighting", "items"), strata=strata,
-                    strata_weights=keywords.get("strata_weights"), metric=metric,
+                    group_weighting=option(keywords, "group_weighting"), strata=strata,
+                    strata_weights=option(keywords, "strata_weights"), metric=metric,
                     n_resamples=n_resamples, confidence_level=confidence_level,
                     method="percentile", seed=seed, **engine)
 
@@ -268,7 +268,7 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
     for h, name in enumerate(design.strata_names):
         rows = np.flatnonzero(stratum == h)
         sub = layout_of(len(rows), None if groups is None else layout.units[rows], None,
-                      {"group_weighting": keywords.get("group_weighting", "items")})
+                      {"group_weighting": option(keywords, "group_weighting")})
         estimate, a, b, (at_a, at_b) = tables_of(rows, sub)
         try:
             own = analyse(a, b, "seeds", info.paired_runs, sub, alpha=alpha)

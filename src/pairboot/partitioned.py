@@ -26,14 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.design import (
-    Arguments,
-    Design,
-    as_statistics,
-    check_arguments,
-    difference_block,
-    population_weights,
-)
+from pairboot.design import Design, as_statistics, difference_block, population_weights
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
@@ -43,7 +36,7 @@ from pairboot.family import family_result, family_systems, family_targets
 from pairboot.itemkeys import group_keys, item_keys
 from pairboot.labels import group_strata, item_labels, plain
 from pairboot.metrics import Metric, resolve_metric
-from pairboot.multiple import CORRECTIONS
+from pairboot.options import DEFAULTS, OPTIONS, Arguments, check_arguments
 from pairboot.pairing import by_name
 from pairboot.pipeline import compare_result, make_run
 from pairboot.precision import exact_sums
@@ -425,8 +418,10 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     )
 
 
-def check_before_reading(*, n_resamples, confidence_level, method, seed, paired=True,
-                         group_weighting="items", backend="auto") -> int:
+def check_before_reading(*, n_resamples, confidence_level, method, seed,
+                         paired=DEFAULTS["paired"],
+                         group_weighting=DEFAULTS["group_weighting"],
+                         backend=DEFAULTS["backend"]) -> int:
     """The arguments of a run on parts, checked before any part is read (what the sums
     cannot give is refused with the reason); returns the run's seed, drawn when it is
     None or "random" (there is no data in one place to derive one from)."""
@@ -434,12 +429,8 @@ def check_before_reading(*, n_resamples, confidence_level, method, seed, paired=
     check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
                     confidence_level=confidence_level, method=method, seed=0,
                     backend=backend, resampling="poisson")
-    if seed is None or (isinstance(seed, str) and seed.strip().lower() == "random"):
-        return secrets.randbelow(2**32)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise InputError(f"`seed` must be a non-negative integer, 'random' or None, got "
-                         f"{seed!r}", param="seed")
-    return int(seed)
+    seed = OPTIONS["seed"].check(seed)
+    return secrets.randbelow(2**32) if seed is None else seed
 
 
 def check_family(names: Sequence[str], *, baseline: str | None = None,
@@ -449,10 +440,7 @@ def check_family(names: Sequence[str], *, baseline: str | None = None,
     read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
     j minus system i."""
     targets = family_targets(list(names), baseline, pairs)
-    if correction not in CORRECTIONS:
-        raise InputError(
-            f"`correction` must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-            param="correction")
+    OPTIONS["correction"].check(correction)
     return targets
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.design import Arguments, Design, build_design, check_arguments, derived_seed
+from pairboot.design import Design, build_design, derived_seed
 from pairboot.diagnostics import (
     design_notes,
     empty_draws,
@@ -29,6 +29,7 @@ from pairboot.engine import resample_sums
 from pairboot.errors import PairbootWarning
 from pairboot.estimands import Estimands, Estimate, observed_sums
 from pairboot.intervals import bounds, monte_carlo_error, p_value
+from pairboot.options import Arguments, check_arguments
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 from pairboot.studentized import with_cross_products
 

@@ -80,12 +80,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from pairboot.design import GROUP_WEIGHTINGS
 from pairboot.errors import InputError
-from pairboot.intervals import METHODS
 from pairboot.metrics import Metric
 from pairboot.metrics.names import builtin_metrics, load_metric
-from pairboot.multiple import CORRECTIONS
+from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -23,6 +23,7 @@ from pairboot.intervals import normal_quantile
 from pairboot.layout import Layout
 from pairboot.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.multirun import check_arguments_runs, difference, layout_of, runs_score, seeds_only
+from pairboot.options import option
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 from pairboot.runs import analyse, as_table, run_terms, small_runs_note
 
@@ -116,7 +117,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         critical_value=critical, confidence_level=float(confidence_level),
         n_resamples=int(n_resamples), seed=int(seed), method="t",
         metric="mean", lower_is_better=bool(lower_is_better), paired=True,
-        group_weighting=(keywords.get("group_weighting", "items") if layout.grouped
+        group_weighting=(option(keywords, "group_weighting") if layout.grouped
                          else None),
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
@@ -130,7 +131,7 @@ def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> N
         raise InputError("a family with runs='seeds' supports metric 'mean' only",
                          param="metric")
     seeds_only(method, keywords)
-    if keywords.get("resampling", "classic") != "classic":
+    if option(keywords, "resampling") != "classic":
         raise InputError("a family with runs='seeds' is t intervals on the two-way "
                          "variance and draws no items: leave `resampling` at 'classic'",
                          param="resampling")

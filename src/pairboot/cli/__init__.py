@@ -46,6 +46,13 @@ from pairboot.cli.inputs import (
     metric_option,
     strata_weights_arg,
 )
+from pairboot.cli.options import (
+    api_options,
+    data_options,
+    family_options,
+    resampling_options,
+    runs_options,
+)
 from pairboot.cli.output import (
     check_output,
     check_plot,
@@ -128,21 +135,8 @@ def _compare_two(args, how: str | None, inputs) -> int:
     """compare() of two systems' aligned inputs (items, or items x runs with --runs),
     and its report."""
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
-        inputs.a,
-        inputs.b,
-        paired=not args.unpaired,
-        groups=inputs.groups,
-        group_weighting=args.group_weighting or "items",
-        strata=inputs.strata,
-        strata_weights=inputs.strata_weights,
-        metric=args.metric_object,
-        n_resamples=args.resamples,
-        confidence_level=args.level,
-        method=args.method,
-        seed=args.seed,
-        **_resampling(args, inputs.ids),
-        **_runs(args),
-        progress=bar,
+        inputs.a, inputs.b, **api_options(args), **data_options(inputs),
+        **resampling_options(args, inputs.ids), **runs_options(args), progress=bar,
     ))
     return _report(args, how, result, inputs.context)
 
@@ -176,15 +170,8 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
                          "adjusted p-values in the report (or compare two systems)")
     scores = dict(zip(inputs.names, inputs.values))
     if plan is None:
-        keywords = {
-            "baseline": args.baseline, "correction": args.correction or "max-t",
-            "lower_is_better": args.lower_is_better, "paired": not args.unpaired,
-            "groups": inputs.groups, "group_weighting": args.group_weighting or "items",
-            "strata": inputs.strata, "strata_weights": inputs.strata_weights,
-            "metric": args.metric_object, "n_resamples": args.resamples,
-            "confidence_level": args.level, "method": args.method, "seed": args.seed,
-            **_resampling(args, inputs.ids), **_runs(args),
-        }
+        keywords = {**family_options(args), **api_options(args), **data_options(inputs),
+                    **resampling_options(args, inputs.ids), **runs_options(args)}
     else:
         given = given_options(args)
         plan.check_family(
@@ -204,7 +191,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         keywords = plan.compare_many_keywords(
             groups=inputs.groups, strata=inputs.strata,
             metric=args.metric_object if "metric" in given else None)
-        keywords.update(_resampling(args, inputs.ids))
+        keywords.update(resampling_options(args, inputs.ids))
     result = _resampled(args, keywords["n_resamples"],
                         lambda bar: pairboot.compare_many(scores, progress=bar, **keywords))
     context = FamilyContext(
@@ -222,11 +209,9 @@ def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
-        a, b, runs=args.runs, paired_runs=args.paired_runs, paired=not args.unpaired,
-        groups=groups, group_weighting=args.group_weighting or "items", strata=strata,
-        strata_weights=strata_weights_arg(args), metric=args.metric_object,
-        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
-        seed=args.seed, progress=bar, **_resampling(args, ids)))
+        a, b, runs=args.runs, paired_runs=args.paired_runs, **api_options(args),
+        groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
+        progress=bar, **resampling_options(args, ids)))
     return _report(args, how, result, context)
 
 
@@ -238,11 +223,8 @@ def run_strata_family(args, how: str | None, inputs) -> int:
     context = inputs.context
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare_strata(
         inputs.a, inputs.b, strata=inputs.strata, names=(context.name_a, context.name_b),
-        correction=args.correction or "max-t", lower_is_better=args.lower_is_better,
-        paired=not args.unpaired, groups=inputs.groups,
-        group_weighting=args.group_weighting or "items", metric=args.metric_object,
-        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
-        seed=args.seed, progress=bar, **_resampling(args, inputs.ids)))
+        **family_options(args, baseline=False), **api_options(args), groups=inputs.groups,
+        progress=bar, **resampling_options(args, inputs.ids)))
     family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            **_family_columns(args))
@@ -290,25 +272,6 @@ def _report(args, how: str | None, result, context) -> int:
               file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
-
-
-def _resampling(args, ids) -> dict:
-    """The resampling keywords: Poisson weights keyed by the items' ids (positions
-    without --id); nothing for the classic bootstrap, the default."""
-    if args.resampling in (None, "classic"):
-        return {}
-    return {"resampling": args.resampling, "ids": ids}
-
-
-def _runs(args) -> dict:
-    """The runs keywords (``--runs``, ``--paired-runs``: the API refuses the latter alone);
-    nothing without them."""
-    if args.runs is None and not args.paired_runs:
-        return {}
-    if args.paired_runs and args.runs == "samples":
-        raise InputError("--paired-runs is for --runs seeds: samples have no meaning across "
-                         "items")
-    return {"runs": args.runs, "paired_runs": args.paired_runs}
 
 
 def _resampled(args, total: int, run):

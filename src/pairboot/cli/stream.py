@@ -20,6 +20,7 @@ from pairboot.cli.inputs import (
     strata_weights_arg,
     system_columns,
 )
+from pairboot.cli.options import api_options, family_options
 from pairboot.cli.parser import cli_spelling
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext
@@ -32,6 +33,10 @@ _REFUSED = {
     "labels": "--labels",
     "common_items": "--common-items",
 }
+
+
+FILE_OPTIONS = ("metric", "n_resamples", "confidence_level", "method", "seed")
+"""The shared options a run on files takes (pairing and group weighting are refused)."""
 
 
 def _refuse(args) -> None:
@@ -61,14 +66,11 @@ def stream_compare(args, status):
         files, pair_names = pair
     keywords = dict(
         id=args.id, group=args.group, stratum=args.stratum,
-        strata_weights=strata_weights_arg(args), metric=args.metric_object,
-        n_resamples=args.resamples, confidence_level=args.level, method=args.method,
-        seed=args.seed, progress=_progress(status), scheduler=args.scheduler,
+        strata_weights=strata_weights_arg(args), progress=_progress(status),
+        scheduler=args.scheduler, **api_options(args, FILE_OPTIONS),
     )
     if family:
-        keywords["family"] = {"baseline": args.baseline,
-                              "correction": args.correction or "max-t",
-                              "lower_is_better": args.lower_is_better}
+        keywords["family"] = family_options(args)
     if len(files) == 1:
         if args.systems is not None:
             columns, names = system_columns(args, files)

@@ -1,0 +1,64 @@
+"""The API's keywords from the command line's options, built in one place.
+
+Every dispatcher of ``pairboot compare`` (two systems, a family, runs, tasks as a
+family, files read in chunks) takes its keywords from here; what the command line
+leaves unset (``--group-weighting``, ``--correction``: None, so that a plan can tell
+what was given) gets the API's default from :data:`pairboot.options.DEFAULTS`.
+"""
+
+from __future__ import annotations
+
+from pairboot.errors import InputError
+from pairboot.options import DEFAULTS
+
+RESAMPLE = ("paired", "group_weighting", "metric", "n_resamples", "confidence_level",
+            "method", "seed")
+"""The scalar options every in-memory comparison takes from the command line."""
+
+
+def api_options(args, names=RESAMPLE) -> dict:
+    """The options ``names`` as the API's keywords, from the parsed ``args``."""
+    given = {
+        "paired": not args.unpaired,
+        "group_weighting": args.group_weighting or DEFAULTS["group_weighting"],
+        "metric": args.metric_object,
+        "n_resamples": args.resamples,
+        "confidence_level": args.level,
+        "method": args.method,
+        "seed": args.seed,
+        "correction": args.correction or DEFAULTS["correction"],
+        "lower_is_better": args.lower_is_better,
+        "baseline": args.baseline,
+    }
+    return {name: given[name] for name in names}
+
+
+def family_options(args, *, baseline: bool = True) -> dict:
+    """A family's options: its correction and ranking (and ``--baseline``)."""
+    return api_options(args, ("baseline", "correction", "lower_is_better") if baseline
+                       else ("correction", "lower_is_better"))
+
+
+def data_options(inputs) -> dict:
+    """The design the inputs carry: groups, strata and the strata's weights."""
+    return {"groups": inputs.groups, "strata": inputs.strata,
+            "strata_weights": inputs.strata_weights}
+
+
+def resampling_options(args, ids) -> dict:
+    """The resampling keywords: Poisson weights keyed by the items' ids (positions
+    without --id); nothing for the classic bootstrap, the default."""
+    if args.resampling in (None, DEFAULTS["resampling"]):
+        return {}
+    return {"resampling": args.resampling, "ids": ids}
+
+
+def runs_options(args) -> dict:
+    """The runs keywords (``--runs``, ``--paired-runs``: the API refuses the latter
+    alone); nothing without them."""
+    if args.runs is None and not args.paired_runs:
+        return {}
+    if args.paired_runs and args.runs == "samples":
+        raise InputError("--paired-runs is for --runs seeds: samples have no meaning across "
+                         "items")
+    return {"runs": args.runs, "paired_runs": args.paired_runs}

@@ -1,0 +1,173 @@
+"""Every keyword the entry points share, declared once: its name, its default, its check
+and a one-line doc (:data:`OPTIONS`).
+
+The public functions keep explicit keyword signatures, for help() and IDEs; their
+defaults are :data:`DEFAULTS` (tests/test_options.py proves it), and they check their
+scalars through :func:`check_arguments`.  A new shared option goes here first, then in
+the step of the pipeline that reads it, then in the command line's option table
+(docs/architecture.md, "Where a new option goes").  This module imports nothing of the
+package but its errors, so that every layer may read it.
+"""
+
+from __future__ import annotations
+
+import numbers
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from pairboot.errors import InputError
+
+METHODS = ("percentile", "basic", "normal", "bca", "studentized")
+GROUP_WEIGHTINGS = ("items", "groups")
+BACKENDS = ("auto", "numba", "numpy")
+RESAMPLINGS = ("classic", "poisson")
+CORRECTIONS = ("max-t", "holm", "bonferroni", "none")
+RUNS = ("seeds", "samples")
+
+
+def _choice(name: str, choices: tuple[str, ...], *, fold: bool = False):
+    def check(value):
+        key = value.lower() if fold and isinstance(value, str) else value
+        if key not in choices:
+            raise InputError(f"`{name}` must be one of {', '.join(choices)}, got {value!r}",
+                             param=name)
+        return key
+    return check
+
+
+def _flag(name: str):
+    def check(value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"`{name}` must be True or False, got {value!r}", param=name)
+        return bool(value)
+    return check
+
+
+def _n_resamples(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"`n_resamples` must be a positive integer, got {value!r}",
+                         param="n_resamples")
+    if value < 1:
+        raise InputError(f"`n_resamples` must be a positive integer, got {value}",
+                         param="n_resamples")
+    return int(value)
+
+
+def _confidence_level(value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"`confidence_level` must be a number between 0 and 1, got {value!r}",
+                         param="confidence_level")
+    if not 0.0 < float(value) < 1.0:
+        raise InputError(f"`confidence_level` must be between 0 and 1, got {value}",
+                         param="confidence_level")
+    return float(value)
+
+
+def _seed(value) -> int | None:
+    """An integer seed: a SeedSequence and ``"random"`` are drawn from; None stays None
+    (the seed is then derived from the data and the options)."""
+    if isinstance(value, np.random.SeedSequence):  # (a child of the caller's own tree)
+        return int(value.generate_state(1, np.uint64)[0])
+    if isinstance(value, str) and value.strip().lower() == "random":
+        return secrets.randbelow(2**32)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)
+                              or value < 0):
+        shown = value if isinstance(value, numbers.Integral) and not isinstance(
+            value, bool) else repr(value)
+        raise InputError("`seed` must be a non-negative integer, a SeedSequence, 'random' or "
+                         f"None, got {shown}", param="seed")
+    return None if value is None else int(value)
+
+
+def _runs(value):
+    if value is not None and value not in RUNS:
+        raise InputError(f"`runs` must be None or one of {', '.join(RUNS)}, got {value!r}",
+                         param="runs")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One shared keyword: ``check`` returns the value checked (and normalised) or raises
+    an :class:`~pairboot.errors.InputError` naming it; None where the design checks it
+    against the data (labels, weights, metrics)."""
+
+    name: str
+    default: object
+    doc: str
+    check: Callable | None = None
+
+
+OPTIONS = MappingProxyType({o.name: o for o in (
+    Option("paired", True, "the same drawn items for both systems (False: unpaired)",
+           _flag("paired")),
+    Option("groups", None, "one group label per item: whole groups are resampled"),
+    Option("group_weighting", "items", "with groups: the mean over items, or of the "
+           "group means", _choice("group_weighting", GROUP_WEIGHTINGS)),
+    Option("strata", None, "one stratum label per item: resampled within each"),
+    Option("strata_weights", None, "the strata's population weights (default: shares)"),
+    Option("metric", "mean", "a built-in metric's name or a pairboot.Metric"),
+    Option("n_resamples", 10_000, "bootstrap resamples", _n_resamples),
+    Option("confidence_level", 0.95, "the interval's confidence level", _confidence_level),
+    Option("method", "percentile", "the interval's method",
+           _choice("method", METHODS, fold=True)),
+    Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
+           _seed),
+    Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",
+           _choice("resampling", RESAMPLINGS)),
+    Option("ids", None, "one id per item, or the id column to join two frames on"),
+    Option("runs", None, "several runs per system: 'seeds' or 'samples'", _runs),
+    Option("paired_runs", False, "with runs='seeds': run r of A and of B share a seed",
+           _flag("paired_runs")),
+    Option("backend", "auto", "the resampling kernel", _choice("backend", BACKENDS)),
+    Option("progress", None, "called with the number of finished resamples"),
+    Option("correction", "max-t", "a family's multiple-comparison correction",
+           _choice("correction", CORRECTIONS)),
+    Option("lower_is_better", False, "the family's ranks: lower scores are better",
+           _flag("lower_is_better")),
+    Option("baseline", None, "a family: every system against this one"),
+    Option("pairs", None, "a family: these (A, B) comparisons"),
+)})
+"""The shared keywords by name."""
+
+DEFAULTS = MappingProxyType({name: o.default for name, o in OPTIONS.items()})
+"""The shared keywords' defaults by name."""
+
+
+def option(given, name: str):
+    """The option ``name`` from the mapping of keywords ``given``, else its default."""
+    return given.get(name, DEFAULTS[name])
+
+
+def with_defaults(names, given) -> dict:
+    """The options ``names`` from the mapping ``given``, their defaults where absent."""
+    return {name: given.get(name, DEFAULTS[name]) for name in names}
+
+
+@dataclass(frozen=True, slots=True)
+class Arguments:
+    """The scalar options of a run, checked."""
+
+    paired: bool
+    group_weighting: str
+    n_resamples: int
+    confidence_level: float
+    method: str
+    seed: int | None
+    """None: derived from the data and the options by :func:`pairboot.design.derived_seed`."""
+    backend: str
+    resampling: str = "classic"
+
+
+def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
+                    backend, resampling=DEFAULTS["resampling"]) -> Arguments:
+    """The scalar options checked by their :data:`OPTIONS` checks, in the order people
+    read the signature."""
+    given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
+                 confidence_level=confidence_level, method=method, seed=seed,
+                 backend=backend, resampling=resampling)
+    return Arguments(**{name: OPTIONS[name].check(value) for name, value in given.items()})

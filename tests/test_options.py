@@ -1,0 +1,110 @@
+"""The shared keywords are declared once (pairboot.options): every public entry point
+takes their defaults from there, accepts the same names (or says why not), and refuses a
+bad value with the option's own check."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import pairboot
+import pairboot.dask
+from pairboot import partitioned
+from pairboot.errors import InputError
+from pairboot.many import _RESAMPLE_DEFAULTS
+from pairboot.options import DEFAULTS, OPTIONS
+
+FAMILY = {"baseline", "pairs", "correction", "lower_is_better"}  # a family's own options
+RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
+COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
+PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
+"""Parts are Poisson draws of paired items; finish() reads the rest off the part."""
+
+NOT_ACCEPTED = {
+    pairboot.compare: FAMILY,
+    pairboot.compare_many: set(),
+    pairboot.compare_files: FAMILY | RUNS | COLUMNS | {"resampling", "paired",
+                                                       "group_weighting"},
+    pairboot.dask.compare: FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.compare_many: RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.parts: FAMILY | RUNS | PARTS | {"ids", "confidence_level", "method",
+                                                  "strata_weights"},
+    partitioned.part_from_arrays: FAMILY | RUNS | (PARTS - {"backend"}) | {
+        "confidence_level", "method", "strata_weights"},
+    partitioned.finish: FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
+                                                   "metric", "n_resamples", "seed"},
+    partitioned.finish_many: RUNS | COLUMNS | {"resampling", "backend", "progress",
+                                               "metric", "n_resamples", "seed"},
+}
+"""The shared options each public entry point does not take, and (above) why."""
+
+
+def name(function) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+@pytest.mark.parametrize("function", list(NOT_ACCEPTED), ids=name)
+def test_the_defaults_are_the_options(function):
+    differ = {p.name: p.default for p in inspect.signature(function).parameters.values()
+              if p.name in OPTIONS and p.default is not inspect.Parameter.empty
+              and p.default != DEFAULTS[p.name]}
+    assert differ == {}
+
+
+@pytest.mark.parametrize("function", list(NOT_ACCEPTED), ids=name)
+def test_every_entry_point_takes_the_shared_names_or_says_why_not(function):
+    taken = set(inspect.signature(function).parameters)
+    assert set(OPTIONS) - taken == NOT_ACCEPTED[function]
+
+
+def test_compare_strata_passes_on_compare_s_options_with_their_defaults():
+    own = set(inspect.signature(pairboot.compare_strata).parameters) - {"a", "b",
+                                                                        "compare_keywords"}
+    assert own == {"strata", "names", "correction", "lower_is_better"}
+    assert _RESAMPLE_DEFAULTS == {k: DEFAULTS[k] for k in _RESAMPLE_DEFAULTS}
+    assert set(_RESAMPLE_DEFAULTS) | own - {"names"} == set(OPTIONS) - RUNS - {"baseline", "pairs"}
+
+
+def test_every_option_has_a_one_line_doc():
+    assert all(o.doc and "\n" not in o.doc and len(o.doc) < 80 for o in OPTIONS.values())
+
+
+BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
+       "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
+       "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
+       "lower_is_better": "no"}
+
+
+def test_every_check_names_its_option():
+    assert set(BAD) == {n for n, o in OPTIONS.items() if o.check is not None}
+    for option, value in BAD.items():
+        with pytest.raises(InputError) as info:
+            OPTIONS[option].check(value)
+        assert info.value.param == option and f"`{option}`" in str(info.value)
+
+
+@pytest.mark.parametrize("option", ["paired", "group_weighting", "n_resamples",
+                                    "confidence_level", "method", "seed", "resampling",
+                                    "backend"])
+def test_the_entry_points_refuse_with_the_option_s_own_message(option):
+    with pytest.raises(InputError) as expected:
+        OPTIONS[option].check(BAD[option])
+    a = np.linspace(0.0, 1.0, 30)
+    calls = [lambda: pairboot.compare(a, a[::-1], **{option: BAD[option]}),
+             lambda: pairboot.compare_many({"x": a, "y": a[::-1]}, **{option: BAD[option]}),
+             lambda: pairboot.compare_strata(a, a[::-1], strata=[0, 1] * 15,
+                                             **{option: BAD[option]})]
+    for call in calls:
+        with pytest.raises(InputError) as info:
+            call()
+        assert str(info.value) == str(expected.value)
+
+
+def test_the_checks_normalise():
+    assert OPTIONS["method"].check("BCa") == "bca"
+    assert OPTIONS["seed"].check(np.int64(7)) == 7
+    assert isinstance(OPTIONS["seed"].check("random"), int)
+    assert OPTIONS["seed"].check(None) is None
+    assert OPTIONS["n_resamples"].check(np.int32(100)) == 100
