@@ -29,6 +29,7 @@ import numpy as np
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.io.columns import CodedLabels
+from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.labels import normalisation_hint, shown
 from pairboot.metrics import Metric
@@ -331,17 +332,17 @@ def _dask_frame(path: str, text: list[str]):
     stripped text or integers, as the chunked reader reads them."""
     import dask.dataframe as dd  # noqa: PLC0415
 
-    name = path.lower()
-    fmt = (stream_format(path) if "://" not in path else
-           next((f for ext, f in ((".parquet", "parquet"), (".pq", "parquet"),
-                                  (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".tsv", "tsv"))
-                 if ext in name), "csv"))
+    local = "://" not in path  # (a remote file's format is its name's: no bytes to sniff)
+    fmt = stream_format(path) if local else format_of(path)
+    if fmt is None:
+        raise unknown_format(path)
+    gz = compression_of(path) == "gzip"  # (a local file: by its bytes too)
     if fmt == "parquet":
         ddf = dd.read_parquet(path)
-    elif fmt == "jsonl":
-        ddf = dd.read_json(path, lines=True, blocksize=None if name.endswith(".gz") else 2**26)
+    elif fmt in ("jsonl", "json"):  # (remote ``.json``: JSON Lines, as Dask reads it)
+        ddf = dd.read_json(path, lines=True, blocksize=None if gz else 2**26,
+                           compression="gzip" if gz else "infer")
     else:
-        gz = name.endswith(".gz")
         ddf = dd.read_csv(path, sep="\t" if fmt == "tsv" else ",",
                           dtype={c: "string" for c in text},
                           blocksize=None if gz else "64MB",

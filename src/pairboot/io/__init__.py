@@ -1,6 +1,8 @@
 """Reading per-item scores: files into tables, tables into checked columns, columns aligned.
 
-- :mod:`~pairboot.io.tables` — :class:`Table`, :func:`read_table` and the formats;
+- :mod:`~pairboot.io.formats` — the one extension -> format table (:data:`FORMATS`,
+  :func:`format_of`), for every reader;
+- :mod:`~pairboot.io.tables` — :class:`Table` and :func:`read_table`;
 - :mod:`~pairboot.io.arrow` — the optional pyarrow fast path (same values, same messages);
 - :mod:`~pairboot.io.columns` — numbers, ids and labels, each value checked;
 - :mod:`~pairboot.io.alignment` — :func:`align`: several systems' tables into per-item arrays in
@@ -41,9 +43,9 @@ from pairboot.io.columns import (
     to_label,
     to_number,
 )
+from pairboot.io.formats import FORMATS, format_of
 from pairboot.io.tables import (
     ARROW_FORMATS,
-    FORMATS,
     PANDAS_INDEX_HINT,
     STDIN,
     Table,
@@ -66,6 +68,7 @@ __all__ = [
     "check_row_pairing",
     "arrow_available",
     "distinct_fraction",
+    "format_of",
     "has_repeats",
     "id_column",
     "is_index_column",

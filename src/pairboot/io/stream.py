@@ -31,6 +31,7 @@ from pairboot.engine.keys import id_keys, text_keys
 from pairboot.errors import InputError
 from pairboot.io import arrow
 from pairboot.io.columns import to_label, to_number
+from pairboot.io.formats import SNIFF_BYTES, compression_of, format_of, sniff
 from pairboot.io.guards import check_json_lines, json_value_problem, loads
 from pairboot.io.tables import check_header
 from pairboot.precision import EXACT_INTEGERS, integer_problem
@@ -66,24 +67,24 @@ class Chunk:
 
 
 def stream_format(path: str) -> str:
-    """``csv``, ``tsv``, ``jsonl`` or ``parquet``, from the name, else the first bytes."""
-    name = path.lower().removesuffix(".gz")
-    for ext, fmt in ((".csv", "csv"), (".tsv", "tsv"), (".tab", "tsv"), (".jsonl", "jsonl"),
-                     (".ndjson", "jsonl"), (".parquet", "parquet"), (".pq", "parquet")):
-        if name.endswith(ext):
-            return fmt
+    """``csv``, ``tsv``, ``jsonl`` or ``parquet``: :func:`pairboot.io.formats.format_of`'s
+    answer (the in-memory reader's), else the first bytes'.  A JSON array, and a gzipped
+    Parquet file, cannot be read in chunks: refused."""
+    fmt = format_of(path)
+    if fmt == "parquet" and compression_of(path, b"") is not None:
+        raise InputError(f"{path}: a gzipped Parquet file cannot be read in chunks; gunzip "
+                         "it (Parquet compresses its own columns)")
+    if fmt in ("csv", "tsv", "jsonl", "parquet"):
+        return fmt
     with _open(path) as f:
-        head = f.read(65536)
-    if head.startswith(b"PAR1"):
-        return "parquet"
-    head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):
-        return "jsonl"
-    if head.startswith(b"["):
+        head = f.read(SNIFF_BYTES)
+    sniffed = sniff(head)
+    if fmt == "json":  # (an array of objects, else JSON Lines: as in memory)
+        sniffed = "json" if sniffed == "json" else "jsonl"
+    if sniffed == "json":
         raise InputError(f"{path}: a JSON array cannot be read in chunks; write it as JSONL "
                          "(one object per line) or Parquet")
-    first = head.split(b"\n", 1)[0]
-    return "tsv" if b"\t" in first and b"," not in first else "csv"
+    return sniffed
 
 
 def column_names(path: str) -> list[str]:

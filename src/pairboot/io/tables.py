@@ -5,8 +5,9 @@ each row is in the file, so that every later message can name the file, the line
 column.  Large CSV, TSV and JSON Lines files go to pyarrow when it is installed
 (:mod:`pairboot.io.arrow`); whatever it might read otherwise comes here.
 
-Formats are chosen by extension: ``.csv``, ``.tsv``, ``.jsonl`` / ``.ndjson``, ``.json``
-(an array of objects, or JSON Lines) and ``.parquet`` (each may end in ``.gz``).  ``-``
+Formats are chosen by extension (:data:`pairboot.io.formats.FORMATS`, the table every
+reader shares): ``.csv``, ``.tsv`` / ``.tab``, ``.jsonl`` / ``.ndjson``, ``.json`` (an array
+of objects, or JSON Lines) and ``.parquet`` / ``.pq`` (each may end in ``.gz``).  ``-``
 reads standard input, and a file with any other extension is sniffed: Parquet by its
 magic bytes, JSON Lines when the first character is ``{``, a JSON array when it is ``[``,
 TSV when the header has tabs and no commas, CSV otherwise.  Text must be UTF-8 (a
@@ -36,18 +37,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.io import arrow, guards
-
-FORMATS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
-"""Extensions and the format each one means."""
+from pairboot.io.formats import GZIP_MAGIC, compression_of, format_of, sniff
 
 ARROW_FORMATS = ("csv", "tsv", "jsonl")
 """The text formats pyarrow reads when it is installed (and the file is plain enough)."""
@@ -180,15 +170,13 @@ def _read_table(name: str, progress: Callable[[int], None] | None) -> Table:
     else:
         display = name
         data = _read_bytes(name)
-        stem, ext = os.path.splitext(name.lower())
-        if ext == ".gz":
+        if compression_of(name, b"") == "gzip":  # (by the name; the bytes below)
             data = guards.gunzip(data, display)
-            ext = os.path.splitext(stem)[1]
-        fmt = FORMATS.get(ext)
-    if data.startswith(b"\x1f\x8b"):  # gzip without a .gz extension (or on stdin)
+        fmt = format_of(name)
+    if data.startswith(GZIP_MAGIC):  # gzip without a .gz extension (or on stdin)
         data = guards.gunzip(data, display)
     if fmt is None:
-        fmt = _sniff(data)
+        fmt = sniff(data)
     if fmt == "parquet":
         return _read_parquet(data, display)
     _check_text(data, display)
@@ -242,20 +230,6 @@ def _read_bytes(name: str) -> bytes:
             return f.read()
     except OSError as exc:
         raise InputError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-
-
-def _sniff(data: bytes) -> str:
-    if data.startswith(b"PAR1"):
-        return "parquet"
-    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):
-        return "jsonl"
-    if head.startswith(b"["):
-        return "json"
-    first = head.split(b"\n", 1)[0]
-    if b"\t" in first and b"," not in first:
-        return "tsv"
-    return "csv"
 
 
 def _check_text(data: bytes, display: str) -> None:

@@ -1,0 +1,122 @@
+"""The one extension -> format table, for every reader (in memory, in chunks, on Dask).
+
+A file's format comes from its name: the last extension, after one ``.gz`` (gzip) is
+taken off, looked up in :data:`FORMATS` (case aside).  A name the table does not know
+gives None: a reader that can look at the first bytes sniffs them (:func:`sniff`); one
+that cannot (a remote file on a Dask cluster) refuses it with :func:`unknown_format`.
+Nothing heavy is imported here: :mod:`pairboot.io.tables`, :mod:`pairboot.io.stream` and
+:mod:`pairboot.streaming` all read this table, and it reads none of them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pairboot.errors import InputError
+
+__all__ = [
+    "COMPRESSIONS",
+    "FORMATS",
+    "GZIP_MAGIC",
+    "SNIFF_BYTES",
+    "compression_of",
+    "format_of",
+    "known_extensions",
+    "sniff",
+    "unknown_format",
+]
+
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+"""Extensions and the format each one means (``json``: an array of objects, or JSON Lines
+when the text does not start with ``[``)."""
+
+COMPRESSIONS = {".gz": "gzip"}
+"""Compressed suffixes (after the format's extension: ``scores.tsv.gz``)."""
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first bytes of gzip data: such a file is inflated whatever its name."""
+
+SNIFF_BYTES = 65536
+"""How many leading bytes :func:`sniff` looks at."""
+
+_LEAD = b"\xef\xbb\xbf \t\r\n"  # (a byte-order mark and blank space before the first value)
+
+
+def _suffixes(path: str | os.PathLike) -> tuple[str, str | None]:
+    """The format extension of the file name (lower case; ``""`` for none) and its
+    compression (None for none), as ``os.path.splitext`` splits the last part of the
+    name (a URL's too: the bucket's dots are not the file's)."""
+    name = os.fspath(path).lower().rsplit("/", 1)[-1]
+    stem, ext = os.path.splitext(name)
+    compression = COMPRESSIONS.get(ext)
+    if compression is not None:
+        ext = os.path.splitext(stem)[1]
+    return ext, compression
+
+
+def format_of(path: str | os.PathLike) -> str | None:
+    """``"csv"``, ``"tsv"``, ``"jsonl"``, ``"json"`` or ``"parquet"``, from the name's
+    extension (after a ``.gz``); None when the table does not know it.
+
+    >>> format_of("runs/base.TAB.gz"), format_of("s3://my.tsv.bucket/a.csv"), format_of("a.txt")
+    ('tsv', 'csv', None)
+    """
+    return FORMATS.get(_suffixes(path)[0])
+
+
+def compression_of(path: str | os.PathLike, head: bytes | None = None) -> str | None:
+    """``"gzip"`` when the name ends in ``.gz`` or the file's first bytes are gzip data;
+    None otherwise.  ``head``: those bytes, when the caller has them (``b""``: the name
+    only); None reads them from a local file (a remote one, with ``://``: its name only).
+
+    >>> compression_of("s3://bucket/runs.TSV.GZ"), compression_of("a.csv", b"")
+    ('gzip', None)
+    """
+    compression = _suffixes(path)[1]
+    if compression is None and head is None:
+        name = os.fspath(path)
+        head = b""
+        if "://" not in name and os.path.isfile(name):
+            with open(name, "rb") as f:
+                head = f.read(len(GZIP_MAGIC))
+    if compression is None and head.startswith(GZIP_MAGIC):
+        compression = "gzip"
+    return compression
+
+
+def sniff(head: bytes) -> str:
+    """The format of an unknown extension, from the first bytes (inflated): Parquet by its
+    magic bytes, JSON Lines when the first character is ``{``, a JSON array (``"json"``)
+    when it is ``[``, TSV when the first line has tabs and no commas, CSV otherwise."""
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    head = head[:SNIFF_BYTES].lstrip(_LEAD)
+    if head.startswith(b"{"):
+        return "jsonl"
+    if head.startswith(b"["):
+        return "json"
+    first = head.split(b"\n", 1)[0]
+    if b"\t" in first and b"," not in first:
+        return "tsv"
+    return "csv"
+
+
+def known_extensions() -> str:
+    """The extensions of :data:`FORMATS`, for a message: ``.csv, .tsv, ...``."""
+    return ", ".join(FORMATS)
+
+
+def unknown_format(path: str | os.PathLike) -> InputError:
+    """The one-line refusal of a file whose extension is not in the table, where its
+    bytes cannot be sniffed."""
+    return InputError(f"{os.fspath(path)}: unknown file extension; known extensions: "
+                      f"{known_extensions()} (each may end in .gz)")
