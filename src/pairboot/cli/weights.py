@@ -31,7 +31,7 @@ def parse_stratum_weights(spec: str) -> dict[str, float]:
     elif os.path.isdir(spec):
         raise InputError(f"--stratum-weights {spec}: is a directory")
     elif os.path.isfile(spec) or (spec != pbio.STDIN
-                                  and os.path.splitext(spec)[1].lower() in pbio.FORMATS):
+                                  and pbio.format_of(spec) is not None):
         pairs, source = _weights_from_file(spec)
     elif "=" not in spec and "," not in spec:  # one name: a file that is not there
         raise InputError(
