@@ -118,7 +118,7 @@ def test_compare_many_with_f1_columns(client, frame):
 
 
 def test_parts_computed_with_a_timeout(client, frame):
-    from pairboot.partitioned import finish  # noqa: PLC0415
+    from pairboot.partitioned.parts import finish  # noqa: PLC0415
     total = pbd.parts(dd.from_pandas(frame, npartitions=4), {"a": "a", "b": "b"}, id="id",
                       n_resamples=R, seed=6)
     part = client.compute(total).result(timeout=TIMEOUT)

@@ -13,7 +13,7 @@ import pytest
 from helpers import run_in_process
 
 import pairboot
-from pairboot import partitioned
+from pairboot.partitioned import parts as partitioned
 from pairboot.report import ReportContext
 from pairboot.report.parts import decision
 

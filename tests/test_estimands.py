@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.design import build_design
+from pairboot.core.design import build_design
+from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine import resample_sums
-from pairboot.estimands import Estimands, observed_sums
 
 RNG = np.random.default_rng(21)
 N = 90
@@ -72,7 +72,7 @@ def test_unpaired_draws_every_system_on_its_own():
 def test_jackknife_and_standard_errors_work_per_contrast():
     d = build_design(SYSTEMS, names=("s0", "s1", "s2"), metric="mean", paired=True,
                      groups=None, group_weighting="items", strata=None, strata_weights=None)
-    from pairboot.studentized import with_cross_products
+    from pairboot.core.studentized import with_cross_products
 
     plan, cross = with_cross_products(d.plan)
     sums, _ = resample_sums(plan, 400, 3, backend="numpy")
@@ -149,7 +149,7 @@ def test_standard_error_is_the_distributions_without_undefined_values():
 
 
 def test_three_unpaired_systems_of_different_sizes_are_warned_about_by_name():
-    from pairboot.diagnostics import design_notes
+    from pairboot.core.diagnostics import design_notes
     from pairboot.options import check_arguments
 
     systems = [RNG.random(50), RNG.random(40), RNG.random(20)]
@@ -163,7 +163,7 @@ def test_three_unpaired_systems_of_different_sizes_are_warned_about_by_name():
 
 
 def test_a_family_of_contrasts_counts_each_systems_undefined_values_once():
-    from pairboot.diagnostics import undefined_notes
+    from pairboot.core.diagnostics import undefined_notes
 
     metric = pairboot.Metric("ratio_of_sums", ("n", "d"), lambda S: S[..., 0] / S[..., 1])
     d = np.r_[np.ones(3), np.zeros(27)]

@@ -128,7 +128,7 @@ def test_poisson_and_parts_keep_the_precision(offset, outlier):
     assert abs(res.estimate - float(exact_mean_difference(a, b))) <= tol
     np.testing.assert_allclose(res.bootstrap_distribution, ref.bootstrap_distribution,
                                rtol=0, atol=tol)
-    from pairboot.partitioned import finish, merge, part_from_arrays
+    from pairboot.partitioned.parts import finish, merge, part_from_arrays
 
     parts = [part_from_arrays({"a": a[s], "b": b[s]}, ids=ids[s], n_resamples=R, seed=2)
              for s in (slice(0, 150), slice(150, N))]
@@ -266,7 +266,7 @@ def test_the_differences_are_carried_only_where_the_digits_need_them():
     """Scores in [0, 1]: the systems' own sums, as always (the same bits as before the
     differences existed); an offset of 1e9 or a shared outlier: the differences too; with
     Poisson weights always (as the parts of partitioned data carry them)."""
-    from pairboot.design import build_design
+    from pairboot.core.design import build_design
 
     def design(*systems, **kw):
         return build_design(list(systems), names=tuple("abc"[: len(systems)]), metric="mean",

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.multiple import bonferroni, holm, max_t
+from pairboot.core.multiple import bonferroni, holm, max_t
 
 RNG = np.random.default_rng(1313)
 N = 90
@@ -325,7 +325,7 @@ def _binary_case(s, n=20):
 def test_the_simultaneous_interval_follows_the_single_step_test_at_ties():
     # est - c se rounds past 0 at |t| == c for many (est, se); the interval must then
     # include 0, and exclude it whenever |t| > c, whatever the rounding
-    from pairboot.family import simultaneous
+    from pairboot.core.family import simultaneous
 
     rng = np.random.default_rng(7)
     rounded = 0

@@ -11,10 +11,10 @@ import pytest
 
 import pairboot
 import pairboot.dask
-from pairboot import partitioned
+from pairboot.comparisons.many import _RESAMPLE_DEFAULTS
 from pairboot.errors import InputError
-from pairboot.many import _RESAMPLE_DEFAULTS
 from pairboot.options import DEFAULTS, OPTIONS
+from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction", "lower_is_better"}  # a family's own options
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only

@@ -13,7 +13,7 @@ import pytest
 
 import pairboot
 from pairboot.errors import InputError
-from pairboot.partitioned import PoissonPart, finish, finish_many, merge, part_from_arrays
+from pairboot.partitioned.parts import PoissonPart, finish, finish_many, merge, part_from_arrays
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::pairboot.errors.SmallSampleWarning")  # (few items and resamples, on purpose)

@@ -13,10 +13,10 @@ import pytest
 
 import pairboot
 import pairboot.io as pbio
-from pairboot import streaming
 from pairboot.errors import InputError
 from pairboot.io import formats
 from pairboot.io.stream import stream_format
+from pairboot.partitioned import files as streaming
 
 ROWS = [("q1", 0.5, 0.25), ("q2", 1.0, 0.75), ("q3", 0.0, 0.5)]
 

@@ -22,7 +22,7 @@ import pytest
 
 import pairboot
 from pairboot import report
-from pairboot.pvalues import p_resolution, p_upper_bound
+from pairboot.core.pvalues import p_resolution, p_upper_bound
 from pairboot.report.formats import tex_p
 from pairboot.report.parts import p_cell
 from pairboot.result import (

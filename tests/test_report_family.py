@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.pvalues import p_resolution
+from pairboot.core.pvalues import p_resolution
 from pairboot.report import (
     FAMILY_WRITERS,
     UNPLANNED,

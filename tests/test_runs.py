@@ -2,7 +2,7 @@
 
 Tiers, as elsewhere in the suite:
 
-* external reference: Student's t and the chi-square quantile of :mod:`pairboot.tdist`
+* external reference: Student's t and the chi-square quantile of :mod:`pairboot.core.tdist`
   against ``scipy.stats``;
 * oracles: the two-way analysis of variance, Satterthwaite's degrees of freedom and the
   projections recomputed here with plain loops (never with pairboot), and the exact
@@ -27,7 +27,7 @@ import pytest
 from scipy import stats
 
 import pairboot
-from pairboot.tdist import chi2_quantile, t_quantile, t_sf
+from pairboot.core.tdist import chi2_quantile, t_quantile, t_sf
 
 K_SIGMA = 4.5  # as in conftest: a two-sided false alarm rate of about 7e-6 per check
 small_sample = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
@@ -473,7 +473,8 @@ def test_seeds_coverage_and_projection(runs):
 # plug-in df are too large exactly when that term comes out small, and the t interval
 # under-covered at 3 seeds (paired runs 0.924, a seed effect in B only 0.929, on 3,000
 # data sets).  With the run mean squares at the upper end of a one-sided interval in the
-# df formula (pairboot.runs._satterthwaite), these tests measure 0.9465 and 0.9435; the
+# df formula (pairboot.comparisons.runs.analysis._satterthwaite), these tests measure 0.9465 and
+# 0.9435; the
 # issue's band [0.93, 0.97] holds for these designs too.
 
 

@@ -13,8 +13,8 @@ import pytest
 from helpers import f1_counts
 
 import pairboot
+from pairboot.comparisons.runs.analysis import analyse
 from pairboot.metrics import resolve_metric
-from pairboot.runs import analyse
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 
@@ -63,7 +63,7 @@ def _systems(k=3, n=120, r=4, seed=5):
 
 
 def test_a_family_with_seeds_is_compares_rows_corrected():
-    from pairboot.multiple import holm  # noqa: PLC0415
+    from pairboot.core.multiple import holm  # noqa: PLC0415
 
     systems = _systems()
     none = pairboot.compare_many(systems, runs="seeds", correction="none", seed=1)

@@ -138,7 +138,7 @@ def test_a_bad_family_fails_before_reading(data, monkeypatch):
     def no_reading(*args, **kwargs):
         raise AssertionError("a file was read")
 
-    monkeypatch.setattr("pairboot.streaming.scan", no_reading)
+    monkeypatch.setattr("pairboot.partitioned.files.scan", no_reading)
     files = [d["fa"], d["fb"], str(d["folder"] / "no such file.csv")]
     cases = [({"baseline": "sys_z"}, r"`baseline` 'sys_z' is not one of the systems"),
              ({"pairs": [("sys_a", "sys_a")]}, r"compares a system with itself"),
@@ -366,7 +366,7 @@ def test_the_kernel_is_loaded_before_the_first_chunk(tmp_path):
                                                            for i in range(50)))
     script = """if True:
         import sys
-        import pairboot.streaming as streaming
+        import pairboot.partitioned.files as streaming
         read = streaming.scan
         def scan(*args, **kwargs):
             assert "scipy.linalg" in sys.modules, "the kernel loads after a chunk is read"
@@ -519,7 +519,7 @@ def test_a_duplicate_within_a_chunk_is_refused_before_the_next(tmp_path, monkeyp
     duplicate was reported: a chunk's keys are checked before they are stored."""
     import gzip  # noqa: PLC0415
 
-    from pairboot import streaming  # noqa: PLC0415
+    from pairboot.partitioned import files as streaming  # noqa: PLC0415
 
     path = tmp_path / "dups.csv.gz"
     with gzip.open(path, "wt") as f:

@@ -17,17 +17,18 @@ are not plain means.  The whole public API:
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
   :class:`DegenerateDataWarning`, :class:`SmallSampleWarning`;
 - the modules :mod:`pairboot.io` (files to aligned tables), :mod:`pairboot.report`
-  (reports of a result), :mod:`pairboot.plot`, :mod:`pairboot.partitioned` (the Poisson
+  (reports of a result), :mod:`pairboot.plot`, :mod:`pairboot.partitioned.parts` (the Poisson
   bootstrap from parts of the data) and :mod:`pairboot.dask`.
 """
 
 from pairboot import report  # noqa: F401  (fills the results' text hook: result.py)
 from pairboot._version import __version__
-from pairboot.compare import compare
+from pairboot.comparisons.many import compare_many, compare_strata
+from pairboot.comparisons.two import compare
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
-from pairboot.many import compare_many, compare_strata
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
 from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
+from pairboot.partitioned.files import compare_files
 from pairboot.plan import Plan, plan_sha256, read_plan
 from pairboot.progress import Progress
 from pairboot.result import (
@@ -38,7 +39,6 @@ from pairboot.result import (
     StratumResult,
     SystemScore,
 )
-from pairboot.streaming import compare_files
 
 __all__ = [
     "CORRECTIONS",

@@ -1,6 +1,6 @@
 """The Poisson bootstrap on Dask DataFrames: each partition's sums on the workers.
 
-Every partition becomes a :class:`~pairboot.partitioned.PoissonPart` where it lies (its
+Every partition becomes a :class:`~pairboot.partitioned.parts.PoissonPart` where it lies (its
 replicate sums, R x M k numbers per stratum), the parts are added in a tree, and the
 client reads the interval off the total.  The answer is
 ``pairboot.compare(a, b, ids=..., resampling="poisson", seed=...)``'s on the whole data
@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
-from pairboot.itemkeys import item_keys
 from pairboot.metrics import Metric
-from pairboot.partitioned import (
+from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
     check_family,
@@ -158,7 +158,7 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     bits and each bucket is checked on its own (8 bytes per row travel once; within a
     partition the check is always made).  Compute it with any scheduler, e.g.
     ``client.compute(p).result(timeout=600)``, and read the answer with
-    :func:`pairboot.partitioned.finish`.
+    :func:`pairboot.partitioned.parts.finish`.
     """
     dask = _dask()
     spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}

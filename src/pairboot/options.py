@@ -158,7 +158,7 @@ class Arguments:
     confidence_level: float
     method: str
     seed: int | None
-    """None: derived from the data and the options by :func:`pairboot.design.derived_seed`."""
+    """None: derived from the data and the options by :func:`pairboot.core.design.derived_seed`."""
     backend: str
     resampling: str = "classic"
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pairboot.pvalues import units_for
+from pairboot.core.pvalues import units_for
 
 TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr")
 """What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
@@ -204,7 +204,8 @@ class CompareResult:
     version: str
     resampling: str = "classic"
     runs: object | None = None
-    """With several runs per system: a :class:`pairboot.runs.RunsInfo` (variance
+    """With several runs per system: a :class:`pairboot.comparisons.runs.analysis.RunsInfo`
+    (variance
     components, degrees of freedom, runs of each system)."""
 
     def projection(self, n_items: int | None = None, n_runs: int | None = None, *,
@@ -243,7 +244,7 @@ class CompareResult:
     @property
     def enough_units(self) -> bool:
         """Whether there are units enough for a verdict at the level
-        (:func:`pairboot.pvalues.units_for`): below, even units that all favour one
+        (:func:`pairboot.core.pvalues.units_for`): below, even units that all favour one
         system could be chance, so the interval is shown but decides nothing."""
         units = self.n_groups if self.n_groups is not None else self.n_items
         return units >= units_for(self.confidence_level)

@@ -6,7 +6,7 @@ into one array per system in a common item order, with the group and stratum lab
 the score files, or from a file of labels joined on the ids), and refuses what would pair
 the wrong items: ids that differ between files (unless asked to keep the items every file
 scores, saying how many each lost), or rows paired by position when a column both files
-share shows that they are not the same items (:func:`pairboot.pairing.position_check`:
+share shows that they are not the same items (:func:`pairboot.core.pairing.position_check`:
 judged by the column's content, compared with Arrow when pyarrow read the files).
 
 Messages write :func:`align`'s own arguments as `` `id` `` / `` `id='qid'` `` (see
@@ -20,6 +20,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.labels import normalisation_hint
+from pairboot.core.pairing import (
+    ID_HINTS,
+    MOSTLY_IDS,
+    counts_rows,
+    is_id_name,
+    misaligned_message,
+    position_check,
+)
 from pairboot.errors import InputError
 from pairboot.io import arrow
 from pairboot.io.columns import (
@@ -41,15 +50,6 @@ from pairboot.io.columns import (
     take_labels,
 )
 from pairboot.io.tables import Table
-from pairboot.labels import normalisation_hint
-from pairboot.pairing import (
-    ID_HINTS,
-    MOSTLY_IDS,
-    counts_rows,
-    is_id_name,
-    misaligned_message,
-    position_check,
-)
 
 __all__ = ["ID_HINTS", "MOSTLY_IDS", "Aligned", "align", "check_row_pairing", "join_on_ids",
            "labels_by_id"]
@@ -119,7 +119,7 @@ def align(
         the values may show that the rows are other items (a column of distinct values
         in another order, or partly other ones; labels in a random order; any
         difference in a column named like ids, :data:`ID_HINTS`: see
-        :func:`pairboot.pairing.judge`).
+        :func:`pairboot.core.pairing.judge`).
     groups, strata : str, optional
         Columns of group and stratum labels, read from every table that has them (they
         must agree where several do, and label every item).  ``COLUMN.KEY`` reads the
@@ -398,7 +398,7 @@ def _join_column(ta: Table, tb: Table) -> str:
 def _check_position_pairing(ta: Table, tb: Table, read: set[str]) -> list[str]:
     """Refuse to pair the rows of ``ta`` and ``tb`` by position when a column both have
     (other than the values ``read``) shows they are not the same items in the same
-    order: :func:`pairboot.pairing.position_check` on their labels, compared with
+    order: :func:`pairboot.core.pairing.position_check` on their labels, compared with
     Arrow when pyarrow read both.
 
     Returns the report's notes: the columns named like ids whose values are ids and

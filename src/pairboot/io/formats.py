@@ -5,7 +5,7 @@ taken off, looked up in :data:`FORMATS` (case aside).  A name the table does not
 gives None: a reader that can look at the first bytes sniffs them (:func:`sniff`); one
 that cannot (a remote file on a Dask cluster) refuses it with :func:`unknown_format`.
 Nothing heavy is imported here: :mod:`pairboot.io.tables`, :mod:`pairboot.io.stream` and
-:mod:`pairboot.streaming` all read this table, and it reads none of them.
+:mod:`pairboot.partitioned.files` all read this table, and it reads none of them.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.precision import EXACT_INTEGERS, integer_problem
 from pairboot.engine.keys import id_keys, text_keys
 from pairboot.errors import InputError
 from pairboot.io import arrow
@@ -34,7 +35,6 @@ from pairboot.io.columns import to_label, to_number
 from pairboot.io.formats import SNIFF_BYTES, compression_of, format_of, sniff
 from pairboot.io.guards import check_json_lines, json_value_problem, loads
 from pairboot.io.tables import check_header
-from pairboot.precision import EXACT_INTEGERS, integer_problem
 
 __all__ = ["Chunk", "column_names", "scan", "stream_format"]
 
@@ -422,7 +422,7 @@ class _Inexact(Exception):
 
 def _numbers(col, path: str, name: str, first: int, *, exact: bool = False):
     """A column as float64 (an Arrow array), every value checked: missing, not a number,
-    not finite, or an integer beyond 2**53 (:mod:`pairboot.precision`) is an error
+    not finite, or an integer beyond 2**53 (:mod:`pairboot.core.precision`) is an error
     naming the row.  ``exact``: a float beyond 2**53 raises :class:`_Inexact` (pyarrow
     may have rounded an integer of the text to it)."""
     import pyarrow as pa  # noqa: PLC0415

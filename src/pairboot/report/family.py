@@ -27,7 +27,7 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pairboot.pvalues import CLOSED_FORM_P
+from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import alpha_of, interval_text, num, p_cell, p_fields, signature
 from pairboot.result import FamilyResult

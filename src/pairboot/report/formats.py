@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from pairboot.pvalues import CLOSED_FORM_P
+from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -38,7 +38,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
 
     Beside every p-value (the comparison's and each stratum's) it writes
     ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
-    cannot resolve it: :func:`pairboot.pvalues.p_upper_bound`) and ``p_text``, the
+    cannot resolve it: :func:`pairboot.core.pvalues.p_upper_bound`) and ``p_text``, the
     p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``); ``p_value``
     itself stays the number computed.  NaN and infinities are written as ``null``
     (JSON has no spelling for them).

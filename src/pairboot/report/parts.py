@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.reading import runs_limited
 from pairboot.result import CompareResult
@@ -117,7 +117,7 @@ def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
     """A p-value as every table, the JSON's ``p_text`` and :func:`format_p` write it.
 
     ``"0.430"``, ``"0.0046"``; ``"< 0.0006"`` for a p-value read off the resamples that
-    they cannot resolve (below :func:`pairboot.pvalues.p_resolution`: 0 when no resample
+    they cannot resolve (below :func:`pairboot.core.pvalues.p_resolution`: 0 when no resample
     fell beyond 0), ``"< 0.0001"`` for a smaller closed-form one (``resampled`` False);
     ``"n/a"`` when undefined.  With ``alpha`` (the level the report's decisions use),
     digits are added until the printed value lies on the same side of ``alpha`` as
@@ -176,7 +176,7 @@ def p_fields(p: float | None, n_resamples: int, *, alpha: float | None = None,
 
 def unresolved(result) -> bool:
     """Whether ``result``'s p-value was read off its resamples and lies below what they
-    can resolve (:func:`pairboot.pvalues.p_resolution`)."""
+    can resolve (:func:`pairboot.core.pvalues.p_resolution`)."""
     p = result.p_value
     return (_finite(p) and result.method not in CLOSED_FORM_P
             and p_upper_bound(p, result.n_resamples) != p)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from pairboot.pvalues import units_for
+from pairboot.core.pvalues import units_for
 from pairboot.report.numbers import decimals, percent
 from pairboot.result import CompareResult
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.labels import shown
 from pairboot.errors import InputError
 from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
-from pairboot.labels import shown
 
 NAME = "inspect"
 OPTIONS = ("score", "group", "stratum", "missing", "epochs")

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from pairboot.core.labels import shown
 from pairboot.errors import InputError
 from pairboot.io import ID_HINTS, Table, read_table
 from pairboot.io.alignment import MOSTLY_IDS
@@ -38,7 +39,6 @@ from pairboot.io.columns import (
     stats_columns,
 )
 from pairboot.io.harness import Scores
-from pairboot.labels import shown
 from pairboot.metrics.names import builtin_metrics, builtin_stats
 
 NAME = "table"

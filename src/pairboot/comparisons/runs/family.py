@@ -2,7 +2,8 @@
 
 ``"samples"``: the items' mean scores through :func:`pairboot.compare_many`.  ``"seeds"``:
 each comparison is :func:`pairboot.compare`'s t interval on the two-way variance
-(:mod:`pairboot.runs`, :mod:`pairboot.multirun`), and the family's error rate is
+(:mod:`pairboot.comparisons.runs.analysis`, :mod:`pairboot.comparisons.runs.two`), and the
+family's error rate is
 controlled by max-t on the rows' p-values (:func:`_max_t_runs`), Holm, Bonferroni, or
 not at all.
 """
@@ -16,16 +17,28 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.diagnostics import scale_notes, table_range
+from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
+from pairboot.comparisons.runs.two import (
+    check_arguments_runs,
+    difference,
+    layout_of,
+    runs_score,
+    seeds_only,
+)
+from pairboot.comparisons.runs.variance import Layout
+from pairboot.core.diagnostics import scale_notes, table_range
+from pairboot.core.family import (
+    ROW_WORDS,
+    compare_family,
+    family_ranks,
+    family_systems,
+    family_targets,
+)
+from pairboot.core.intervals import normal_quantile
+from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.errors import InputError
-from pairboot.family import ROW_WORDS, compare_family, family_ranks, family_systems, family_targets
-from pairboot.intervals import normal_quantile
-from pairboot.layout import Layout
-from pairboot.multiple import bonferroni, check_correction, holm, max_t
-from pairboot.multirun import check_arguments_runs, difference, layout_of, runs_score, seeds_only
 from pairboot.options import option
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
-from pairboot.runs import analyse, as_table, run_terms, small_runs_note
 
 __all__ = ["compare_many_runs"]
 
@@ -36,7 +49,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
                       correction: str, lower_is_better: bool, metric, groups, strata,
                       n_resamples, confidence_level, method, seed, stacklevel: int = 3,
                       **keywords):
-    """:func:`pairboot.compare_many` for items x runs tables (see :mod:`pairboot.runs`).
+    """:func:`pairboot.compare_many` for items x runs tables (see
+    :mod:`pairboot.comparisons.runs.analysis`).
 
     ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
     correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval

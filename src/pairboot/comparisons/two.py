@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pairboot.core.pairing import check_indexes
+from pairboot.core.pipeline import compare_items
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
-from pairboot.pairing import check_indexes
-from pairboot.pipeline import compare_items
 from pairboot.progress import Progress
 from pairboot.result import CompareResult
 
@@ -145,7 +145,7 @@ def compare(
     True
     """
     if runs is not None or paired_runs:
-        from pairboot.multirun import compare_runs  # noqa: PLC0415
+        from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
 
         if runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from pairboot.intervals import normal_quantile
+from pairboot.core.intervals import normal_quantile
 
 __all__ = ["chi2_quantile", "t_quantile", "t_sf"]
 

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.itemkeys import group_keys, item_keys, ordered, take
+from pairboot.core.labels import group_strata, item_labels
+from pairboot.core.pairing import pair_items
+from pairboot.core.precision import refuse_inexact_integers
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
-from pairboot.itemkeys import group_keys, item_keys, ordered, take
-from pairboot.labels import group_strata, item_labels
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import Arguments
-from pairboot.pairing import pair_items
-from pairboot.precision import refuse_inexact_integers
 
 
 def derived_seed(design: Design, args: Arguments) -> int:
@@ -258,7 +258,7 @@ def build_design(
     each unit.  Unpaired: every stratum is drawn once per system (the other systems'
     columns zero), and samples of different sizes are allowed without groups or strata.
 
-    The systems' inputs are paired first (:func:`pairboot.pairing.pair_items`: by
+    The systems' inputs are paired first (:func:`pairboot.core.pairing.pair_items`: by
     position, or DataFrames joined on their ``ids`` column).
 
     ``poisson``: the plan carries every unit's key (:mod:`pairboot.engine.keys`: an item's

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pairboot.core.family import compare_family, family_result, family_systems
+from pairboot.core.multiple import check_correction
+from pairboot.core.pairing import check_indexes, frame_ids
+from pairboot.core.pipeline import resample
 from pairboot.errors import InputError
-from pairboot.family import compare_family, family_result, family_systems
 from pairboot.metrics import Metric
-from pairboot.multiple import check_correction
 from pairboot.options import with_defaults
-from pairboot.pairing import check_indexes, frame_ids
-from pairboot.pipeline import resample
 from pairboot.progress import Progress
 from pairboot.result import FamilyResult
 
@@ -99,7 +99,7 @@ def compare_many(
     """
     scores, ids = frame_ids(scores, ids)
     if runs is not None or paired_runs:
-        from pairboot.runsfamily import compare_many_runs  # noqa: PLC0415
+        from pairboot.comparisons.runs.family import compare_many_runs  # noqa: PLC0415
 
         if runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")

@@ -3,7 +3,7 @@
 :func:`item_labels` turns one label per item (a list, a numpy array, a pandas Series or
 ``Categorical``, or the codes and categories :func:`pairboot.io.merge_labels` returns)
 into codes and the distinct labels; :func:`group_strata` applies the rule that a group
-lies within one stratum.  :mod:`pairboot.design` and :mod:`pairboot.partitioned` share
+lies within one stratum.  :mod:`pairboot.core.design` and :mod:`pairboot.partitioned.parts` share
 both.
 """
 

@@ -1,7 +1,7 @@
 """The pipeline every in-memory comparison runs: check the options, build the design,
 draw the sums, set up the estimands (:func:`resample`, giving a :class:`Run`), then read
 the answer and its notes off the run (:func:`compare_result` for two systems;
-:func:`pairboot.family.family_result` for a family).  The Poisson parts finish through
+:func:`pairboot.core.family.family_result` for a family).  The Poisson parts finish through
 :func:`make_run` and :func:`compare_result` too."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.design import Design, build_design, derived_seed
-from pairboot.diagnostics import (
+from pairboot.core.design import Design, build_design, derived_seed
+from pairboot.core.diagnostics import (
     design_notes,
     empty_draws,
     interval_notes,
@@ -25,13 +25,13 @@ from pairboot.diagnostics import (
     undefined_notes,
     units_needed,
 )
+from pairboot.core.estimands import Estimands, Estimate, observed_sums
+from pairboot.core.intervals import bounds, monte_carlo_error, p_value
+from pairboot.core.studentized import with_cross_products
 from pairboot.engine import resample_sums
 from pairboot.errors import PairbootWarning
-from pairboot.estimands import Estimands, Estimate, observed_sums
-from pairboot.intervals import bounds, monte_carlo_error, p_value
 from pairboot.options import Arguments, check_arguments
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
-from pairboot.studentized import with_cross_products
 
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 

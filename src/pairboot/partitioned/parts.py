@@ -26,20 +26,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.design import Design, as_statistics, difference_block, population_weights
+from pairboot.core.design import Design, as_statistics, difference_block, population_weights
+from pairboot.core.estimands import Estimands, column_sums
+from pairboot.core.family import family_result, family_systems, family_targets
+from pairboot.core.itemkeys import group_keys, item_keys
+from pairboot.core.labels import group_strata, item_labels, plain
+from pairboot.core.pairing import by_name
+from pairboot.core.pipeline import compare_result, make_run
+from pairboot.core.precision import exact_sums
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
-from pairboot.estimands import Estimands, column_sums
-from pairboot.family import family_result, family_systems, family_targets
-from pairboot.itemkeys import group_keys, item_keys
-from pairboot.labels import group_strata, item_labels, plain
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import DEFAULTS, OPTIONS, Arguments, check_arguments
-from pairboot.pairing import by_name
-from pairboot.pipeline import compare_result, make_run
-from pairboot.precision import exact_sums
 from pairboot.result import CompareResult, FamilyResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
@@ -86,10 +86,10 @@ class PoissonPart:
         :func:`~pairboot.engine.keys.key_checksum` of the items' ids (None without ids).
     differences : int
         Columns of differences after the systems' own (a mean of two or more systems:
-        :func:`pairboot.design.difference_block`), so that contrasts keep the precision of
+        :func:`pairboot.core.design.difference_block`), so that contrasts keep the precision of
         the differences whatever the systems' level; 0 otherwise.
     exact : tuple or None
-        Per stratum, every column's exact sum (:func:`pairboot.precision.exact_sums`),
+        Per stratum, every column's exact sum (:func:`pairboot.core.precision.exact_sums`),
         for a mean's part of one system (a file of a system streamed apart), so that a
         contrast of separate sums can be checked against its exact value; else None.
     """
@@ -134,7 +134,7 @@ class PoissonPart:
 
 def column_names(spec, name: str) -> list[str]:
     """A system's column, or its list of columns (a pooled metric's statistics): what
-    :mod:`pairboot.streaming` and :mod:`pairboot.dask` read a system from."""
+    :mod:`pairboot.partitioned.files` and :mod:`pairboot.dask` read a system from."""
     if isinstance(spec, str):
         return [spec]
     if isinstance(spec, Sequence) and spec and all(isinstance(c, str) for c in spec):
@@ -187,7 +187,7 @@ def part_from_arrays(
         are keyed by their global row positions, as compare() keys items without ids).
         Only meaningful when every part knows its offset; prefer ids.
     keys : numpy.ndarray, optional
-        The ids' keys already computed (:func:`pairboot.itemkeys.item_keys`, which also
+        The ids' keys already computed (:func:`pairboot.core.itemkeys.item_keys`, which also
         refuses an id twice), instead of ``ids``.
     groups, strata : array_like, optional
         One group and one stratum label per item, as for :func:`pairboot.compare`.  A

@@ -11,17 +11,17 @@ import math
 
 import numpy as np
 
-from pairboot.design import Design
+from pairboot.core.design import Design
+from pairboot.core.estimands import Estimands, Estimate
+from pairboot.core.intervals import bounds, normal_quantile
+from pairboot.core.pvalues import units_for
 from pairboot.errors import (
     DegenerateDataWarning,
     InputError,
     PairbootWarning,
     SmallSampleWarning,
 )
-from pairboot.estimands import Estimands, Estimate
-from pairboot.intervals import bounds, normal_quantile
 from pairboot.options import Arguments
-from pairboot.pvalues import units_for
 
 Note = tuple[type[Warning], str]
 

@@ -1,6 +1,7 @@
 """The items' layout for estimates linear in their scores: weights, groups and strata.
 
-With several runs per system (:mod:`pairboot.runs`) the estimate is ``sum_i w_i v_i``
+With several runs per system (:mod:`pairboot.comparisons.runs.analysis`) the estimate is ``sum_i
+w_i v_i``
 over the items' (run-averaged) scores ``v``.  ``w_i`` is ``W_h / N_h`` for an item of
 stratum ``h`` (``W_h`` its population weight, ``N_h`` its items), or ``W_h / (G_h n_g)``
 for the mean of group means (``G_h`` groups, ``n_g`` items in the item's group); one
@@ -21,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.labels import group_strata, item_labels
 from pairboot.errors import InputError
-from pairboot.labels import group_strata, item_labels
 
 __all__ = ["Layout"]
 
@@ -49,7 +50,7 @@ class Layout:
            strata_weights=None) -> Layout:
         """The layout of ``n`` items with ``groups`` and ``strata`` labels (one per item)
         as :func:`pairboot.compare` reads them."""
-        from pairboot.design import population_weights  # noqa: PLC0415
+        from pairboot.core.design import population_weights  # noqa: PLC0415
 
         if groups is None and strata is None:
             if strata_weights is not None:

@@ -1,7 +1,8 @@
 """compare() with several runs per system (``runs="seeds"`` or ``"samples"``).
 
 The analysis (the variance ``V``, its degrees of freedom, the components, projections) is
-:mod:`pairboot.runs`; this module draws the bootstrap and builds the result.  For
+:mod:`pairboot.comparisons.runs.analysis`; this module draws the bootstrap and builds the result.
+For
 ``"seeds"`` every run of every system is a column of the items' units, so one draw of
 the items serves all of them (the engine's usual path, with its seed and speed); each
 replicate then weighs each system's runs by a multinomial draw of its runs (one draw for
@@ -18,16 +19,7 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.design import as_floats
-from pairboot.diagnostics import design_notes, scale_notes, table_range
-from pairboot.errors import InputError, SmallSampleWarning
-from pairboot.layout import Layout
-from pairboot.metrics import resolve_metric
-from pairboot.metrics.base import central_gradient
-from pairboot.options import check_arguments, option
-from pairboot.pipeline import compare_items, resample
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
-from pairboot.runs import (
+from pairboot.comparisons.runs.analysis import (
     ONE_RUN_EACH,
     RUNS,
     RunsInfo,
@@ -35,7 +27,16 @@ from pairboot.runs import (
     as_table,
     small_runs_note,
 )
-from pairboot.tdist import t_quantile
+from pairboot.comparisons.runs.variance import Layout
+from pairboot.core.design import as_floats
+from pairboot.core.diagnostics import design_notes, scale_notes, table_range
+from pairboot.core.pipeline import compare_items, resample
+from pairboot.core.tdist import t_quantile
+from pairboot.errors import InputError, SmallSampleWarning
+from pairboot.metrics import resolve_metric
+from pairboot.metrics.base import central_gradient
+from pairboot.options import check_arguments, option
+from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = ["compare_runs"]
 
@@ -45,7 +46,8 @@ _RUN_STREAM = 0x72756E73  # "runs": SeedSequence spawn key of the run weights
 def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
                  n_resamples, confidence_level, method, seed, stacklevel: int = 3,
                  **keywords) -> CompareResult:
-    """:func:`pairboot.compare` for items x runs tables (see :mod:`pairboot.runs`)."""
+    """:func:`pairboot.compare` for items x runs tables (see
+    :mod:`pairboot.comparisons.runs.analysis`)."""
     check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
     pooled = not _mean_like(metric) or np.ndim(a) == 3  # (3-D: statistics per item-run)
     if pooled and runs == "samples":

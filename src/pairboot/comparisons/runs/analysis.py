@@ -25,8 +25,9 @@ and each system's runs (one draw shared by both systems under ``paired_runs``); 
 table has no exact bootstrap (McCullagh 2000) and this one shrinks the run term by
 ``(R - 1) / R``, so its replicates are rescaled to ``V`` and the interval is ``estimate +-
 t(df) sqrt(V)``.  Pooled metrics (``"seeds"``) use the linearised values of
-:mod:`pairboot.multirun`.  With groups and strata the mean squares become design variances
-(:mod:`pairboot.layout`, :func:`analyse`).
+:mod:`pairboot.comparisons.runs.two`.  With groups and strata the mean squares become design
+variances
+(:mod:`pairboot.comparisons.runs.variance`, :func:`analyse`).
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.design import as_floats
+from pairboot.comparisons.runs.variance import Layout
+from pairboot.core.design import as_floats
+from pairboot.core.tdist import chi2_quantile, t_quantile, t_sf
 from pairboot.errors import InputError, SmallSampleWarning
-from pairboot.layout import Layout
-from pairboot.tdist import chi2_quantile, t_quantile, t_sf
 
 __all__ = ["RUNS", "RunsInfo", "analyse", "run_term_level"]
 
@@ -244,7 +245,8 @@ def analyse(ya: np.ndarray, yb: np.ndarray, kind: str, paired_runs: bool,
     """``V``, its degrees of freedom (for a two-sided interval at ``1 - alpha``) and the
     variance components of ``B - A``.
 
-    ``layout``: the items' weights, groups and strata (:mod:`pairboot.layout`; plain items
+    ``layout``: the items' weights, groups and strata (:mod:`pairboot.comparisons.runs.variance`;
+    plain items
     by default).  The two-way mean squares become design variances: the items' term is
     the design variance of the items' differences ``D``, a run term is the spread of the
     runs' estimates less what the residual noise adds to it (:func:`run_terms`), and the

@@ -1,6 +1,6 @@
 """The keys of the Poisson bootstrap's units: items' ids (checked) or positions, groups' labels.
 
-:func:`pairboot.design.build_design` takes the items in the order of their keys under
+:func:`pairboot.core.design.build_design` takes the items in the order of their keys under
 Poisson weights, so that the answer does not depend on the order of the rows; the keys
 themselves are defined in :mod:`pairboot.engine.keys`.
 """
@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from pairboot.core.labels import shown
 from pairboot.engine.keys import id_keys, position_keys
 from pairboot.errors import InputError
-from pairboot.labels import shown
 
 __all__ = ["item_keys", "group_keys", "take", "ordered"]
 

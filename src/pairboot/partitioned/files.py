@@ -1,7 +1,7 @@
 """Files larger than memory: the Poisson bootstrap, reading each file once in chunks.
 
 Under Poisson weights a unit's weights depend only on its key, so every chunk of rows
-adds its own replicate sums (:func:`pairboot.partitioned.part_from_arrays`) and the
+adds its own replicate sums (:func:`pairboot.partitioned.parts.part_from_arrays`) and the
 file's sums are their total: memory holds one chunk and the R x k sums, whatever the
 file's size.  Two files (a system each) need no join either: each file is summed on its
 own, and the two are put side by side once their id sets are shown to be the same.
@@ -26,14 +26,14 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from pairboot.core.labels import normalisation_hint, shown
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
-from pairboot.labels import normalisation_hint, shown
 from pairboot.metrics import Metric
-from pairboot.partitioned import (
+from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
     check_family,

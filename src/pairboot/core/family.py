@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.diagnostics import (
+from pairboot.core.diagnostics import (
     empty_draws,
     lost_digits_text,
     monte_carlo_notes,
@@ -20,17 +20,17 @@ from pairboot.diagnostics import (
     too_few_units,
     undefined_notes,
 )
-from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
-from pairboot.intervals import (
+from pairboot.core.intervals import (
     bounds,
     monte_carlo_error,
     order_statistic_error,
     p_value,
     sd_error,
 )
-from pairboot.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
-from pairboot.pipeline import Run, resample, stratum_score, system_score
-from pairboot.pvalues import units_for
+from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
+from pairboot.core.pipeline import Run, resample, stratum_score, system_score
+from pairboot.core.pvalues import units_for
+from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 
 UNCORRECTED_MAX = 3
@@ -40,7 +40,7 @@ UNCORRECTED_MAX = 3
 def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better: bool,
                    stacklevel: int = 2, **options) -> FamilyResult:
     """A family of one run per system: its systems and contrasts, then
-    :func:`pairboot.pipeline.resample` and :func:`family_result` (``options``: the
+    :func:`pairboot.core.pipeline.resample` and :func:`family_result` (``options``: the
     resample keywords but ``names``); notes are warned ``stacklevel`` frames up."""
     names, systems = family_systems(scores)
     targets = family_targets(names, baseline, pairs)
@@ -53,7 +53,7 @@ def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better:
 def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                   lower_is_better: bool, *, stacklevel: int = 2,
                   within: list[int] | None = None) -> FamilyResult:
-    """compare_many()'s result read off a :class:`~pairboot.pipeline.Run` of M systems:
+    """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
     the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``;
     its notes are issued as warnings ``stacklevel`` frames up.  ``within``: row ``k`` is
     its contrast within stratum ``within[k]`` alone (systems named ``"name [stratum]"``)."""

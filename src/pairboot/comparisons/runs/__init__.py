@@ -1,0 +1,2 @@
+"""Several runs per system: the two-way analysis, its design variance, two systems and
+families."""
