@@ -7,6 +7,9 @@
 - :mod:`~pairboot.io.columns` — numbers, ids and labels, each value checked;
 - :mod:`~pairboot.io.alignment` — :func:`align`: several systems' tables into per-item arrays in
   one item order, for :func:`pairboot.compare`;
+- :mod:`~pairboot.io.runs` — long tables of runs (one row per item and run) into each
+  system's items x runs table (:func:`runs_table`, :func:`runs_per_system`), for
+  ``compare(..., runs=...)``;
 - :mod:`~pairboot.io.harness` — evaluation-harness logs (lm-evaluation-harness, Inspect,
   COMET, sacrebleu, WMT, trec_eval) and plain tables as per-item scores;
 - :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory).
@@ -44,6 +47,7 @@ from pairboot.io.columns import (
     to_number,
 )
 from pairboot.io.formats import FORMATS, format_of
+from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
 from pairboot.io.tables import (
     ARROW_FORMATS,
     PANDAS_INDEX_HINT,
@@ -57,9 +61,11 @@ __all__ = [
     "ARROW_FORMATS",
     "FORMATS",
     "ID_HINTS",
+    "KINDS",
     "PANDAS_INDEX_HINT",
     "STDIN",
     "Aligned",
+    "RunsTables",
     "Table",
     "align",
     "harness",
@@ -79,7 +85,10 @@ __all__ = [
     "numeric_column",
     "read_table",
     "release_arrow_memory",
+    "runs_per_system",
+    "runs_table",
     "same_labels",
+    "samples_note",
     "stats_columns",
     "take_labels",
     "to_label",
