@@ -21,6 +21,8 @@ RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
 """Parts are Poisson draws of paired items; finish() reads the rest off the part."""
+FINISHED = {"confidence_level", "method", "alternative", "strata_weights"}
+"""What a part leaves to finish(): the interval is read off the added sums."""
 
 NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
@@ -29,10 +31,8 @@ NOT_ACCEPTED = {
                                                        "group_weighting"},
     pairboot.dask.compare: FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
     pairboot.dask.compare_many: RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.parts: FAMILY | RUNS | PARTS | {"ids", "confidence_level", "method",
-                                                  "strata_weights"},
-    partitioned.part_from_arrays: FAMILY | RUNS | (PARTS - {"backend"}) | {
-        "confidence_level", "method", "strata_weights"},
+    pairboot.dask.parts: FAMILY | RUNS | PARTS | FINISHED | {"ids"},
+    partitioned.part_from_arrays: FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
     partitioned.finish: FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                    "metric", "n_resamples", "seed"},
     partitioned.finish_many: RUNS | COLUMNS | {"resampling", "backend", "progress",
@@ -74,6 +74,7 @@ def test_every_option_has_a_one_line_doc():
 BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
        "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
        "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
+       "alternative": "bigger",
        "lower_is_better": "no"}
 
 
@@ -85,7 +86,7 @@ def test_every_check_names_its_option():
         assert info.value.param == option and f"`{option}`" in str(info.value)
 
 
-@pytest.mark.parametrize("option", ["paired", "group_weighting", "n_resamples",
+@pytest.mark.parametrize("option", ["paired", "group_weighting", "n_resamples", "alternative",
                                     "confidence_level", "method", "seed", "resampling",
                                     "backend"])
 def test_the_entry_points_refuse_with_the_option_s_own_message(option):

@@ -19,6 +19,7 @@ import numpy as np
 from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
+from pairboot.options import OPTIONS
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -205,7 +206,8 @@ def _compute(obj, timeout: float | None):
 def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | None = "id",
             groups: str | None = None, strata: str | None = None, strata_weights=None,
             metric: str | Metric = "mean", n_resamples: int = 10_000,
-            confidence_level: float = 0.95, method: str = "percentile", seed=None,
+            confidence_level: float = 0.95, method: str = "percentile",
+            alternative: str = "two-sided", seed=None,
             paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
             timeout: float | None = None) -> CompareResult:
     """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
@@ -223,7 +225,7 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     groups, strata : str, optional
         Columns of group and stratum labels, as for :func:`pairboot.compare`.  A group
         may be spread over partitions.
-    strata_weights, metric, n_resamples, confidence_level, method
+    strata_weights, metric, n_resamples, confidence_level, method, alternative
         As for :func:`pairboot.compare`; ``method`` is ``"percentile"``, ``"basic"`` or
         ``"normal"`` (BCa and the studentized interval need every item in one place).
     seed : int, "random" or None
@@ -237,13 +239,14 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     timeout : float, optional
         Seconds to wait for a distributed Client's result.
     """
+    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish(_compute(total, timeout), confidence_level=confidence_level,
-                  method=method, strata_weights=strata_weights)
+                  method=method, alternative=alternative, strata_weights=strata_weights)
 
 
 def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
@@ -252,7 +255,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  lower_is_better: bool = False, groups: str | None = None,
                  strata: str | None = None, strata_weights=None,
                  metric: str | Metric = "mean", n_resamples: int = 10_000,
-                 confidence_level: float = 0.95, method: str = "percentile", seed=None,
+                 confidence_level: float = 0.95, method: str = "percentile",
+                 alternative: str = "two-sided", seed=None,
                  paired: bool = True, group_weighting: str = "items",
                  check_ids: bool = True, timeout: float | None = None) -> FamilyResult:
     """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
@@ -274,6 +278,7 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                          param="systems")
     check_family(list(spec), baseline=baseline, pairs=pairs,
                  correction=correction)  # (before any partition is read)
+    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting)
@@ -282,4 +287,5 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
                        correction=correction, lower_is_better=lower_is_better,
                        confidence_level=confidence_level, method=method,
+                       alternative=alternative,
                        strata_weights=strata_weights)

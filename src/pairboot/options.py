@@ -27,6 +27,7 @@ BACKENDS = ("auto", "numba", "numpy")
 RESAMPLINGS = ("classic", "poisson")
 CORRECTIONS = ("max-t", "holm", "bonferroni", "none")
 RUNS = ("seeds", "samples")
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def _choice(name: str, choices: tuple[str, ...], *, fold: bool = False):
@@ -115,6 +116,8 @@ OPTIONS = MappingProxyType({o.name: o for o in (
     Option("confidence_level", 0.95, "the interval's confidence level", _confidence_level),
     Option("method", "percentile", "the interval's method",
            _choice("method", METHODS, fold=True)),
+    Option("alternative", "two-sided", "two-sided, or one-sided: B - A greater (less) than 0",
+           _choice("alternative", ALTERNATIVES)),
     Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
            _seed),
     Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",
@@ -161,13 +164,15 @@ class Arguments:
     """None: derived from the data and the options by :func:`pairboot.core.design.derived_seed`."""
     backend: str
     resampling: str = "classic"
+    alternative: str = "two-sided"
 
 
 def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
-                    backend, resampling=DEFAULTS["resampling"]) -> Arguments:
+                    backend, resampling=DEFAULTS["resampling"],
+                    alternative=DEFAULTS["alternative"]) -> Arguments:
     """The scalar options checked by their :data:`OPTIONS` checks, in the order people
     read the signature."""
     given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
                  confidence_level=confidence_level, method=method, seed=seed,
-                 backend=backend, resampling=resampling)
+                 backend=backend, resampling=resampling, alternative=alternative)
     return Arguments(**{name: OPTIONS[name].check(value) for name, value in given.items()})

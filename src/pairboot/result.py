@@ -205,8 +205,10 @@ class CompareResult:
     resampling: str = "classic"
     runs: object | None = None
     """With several runs per system: a :class:`pairboot.comparisons.runs.analysis.RunsInfo`
-    (variance
-    components, degrees of freedom, runs of each system)."""
+    (variance components, degrees of freedom, runs of each system)."""
+    alternative: str = "two-sided"
+    """As scipy's: "greater" (less) makes the interval one-sided, ``[low, inf)``
+    (``(-inf, high]``), and the p-value that of B - A > 0 (< 0)."""
 
     def projection(self, n_items: int | None = None, n_runs: int | None = None, *,
                    runs_factor: float | None = None) -> dict:
@@ -288,11 +290,14 @@ class CompareResult:
 
     def __repr__(self) -> str:
         low, high = self.confidence_interval
+        sides = 2 if self.alternative == "two-sided" else 1
+        p = text_writer("p_repr")(self.p_value, self.n_resamples, self.method, sides)
         return (
             f"CompareResult(estimate={self.estimate:.6g}, confidence_interval="
             f"ConfidenceInterval(low={low:.6g}, high={high:.6g}), confidence_level="
             f"{self.confidence_level}, method={self.method!r}, "
-            f"p_value={text_writer('p_repr')(self.p_value, self.n_resamples, self.method)}, "
+            + (f"alternative={self.alternative!r}, " if sides == 1 else "") +
+            f"p_value={p}, "
             f"n_items={self.n_items}, n_resamples={self.n_resamples}, seed={self.seed}, "
             f"bootstrap_distribution=<{len(self.bootstrap_distribution)} values>)"
         )
@@ -397,6 +402,8 @@ class FamilyResult:
     resampling: str = "classic"
     strata_family: tuple[str, ...] | None = None
     """With :func:`pairboot.compare_strata`: the strata, one comparison each."""
+    alternative: str = "two-sided"
+    """As :attr:`CompareResult.alternative`, for every row."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -151,6 +151,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     if args.plan is not None and args.runs is not None:
         raise InputError("--plan with --runs: a plan does not fix several runs per system "
                          "yet")
+    if args.plan is not None and args.alternative != "two-sided":
+        raise InputError("--plan with --alternative: a plan does not fix a one-sided "
+                         "alternative yet")
     plan = pairboot.read_plan(args.plan) if args.plan is not None else None
     if plan is not None:
         args.group = args.group if args.group is not None else plan.group

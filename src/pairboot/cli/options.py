@@ -12,7 +12,7 @@ from pairboot.errors import InputError
 from pairboot.options import DEFAULTS
 
 RESAMPLE = ("paired", "group_weighting", "metric", "n_resamples", "confidence_level",
-            "method", "seed")
+            "method", "alternative", "seed")
 """The scalar options every in-memory comparison takes from the command line."""
 
 
@@ -25,6 +25,7 @@ def api_options(args, names=RESAMPLE) -> dict:
         "n_resamples": args.resamples,
         "confidence_level": args.level,
         "method": args.method,
+        "alternative": args.alternative,
         "seed": args.seed,
         "correction": args.correction or DEFAULTS["correction"],
         "lower_is_better": args.lower_is_better,

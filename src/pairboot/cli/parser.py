@@ -14,6 +14,7 @@ from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
+from pairboot.options import ALTERNATIVES
 from pairboot.report import FAIL_IF, WRITERS
 
 EXIT_OK = 0
@@ -47,6 +48,7 @@ OPTIONS: dict[str, Spelling] = {
     "n_resamples": _option("--resamples"),
     "confidence_level": _option("--level"),
     "method": _option("--method"),
+    "alternative": _option("--alternative"),
     "seed": _option("--seed"),
     "metric": _option("--metric"),
     "paired": _paired,
@@ -232,6 +234,10 @@ def build_parser() -> argparse.ArgumentParser:
     boot.add_argument("--method", default="percentile",
                       metavar="{" + ",".join(METHODS) + "}",
                       help="interval method (default percentile)")
+    boot.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                      help="two-sided (default), or one-sided as scipy's: greater tests B "
+                      "- A > 0 with the interval [low, inf), less B - A < 0 with "
+                      "(-inf, high]")
     boot.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "

@@ -35,7 +35,8 @@ _REFUSED = {
 }
 
 
-FILE_OPTIONS = ("metric", "n_resamples", "confidence_level", "method", "seed")
+FILE_OPTIONS = ("metric", "n_resamples", "confidence_level", "method", "alternative",
+                "seed")
 """The shared options a run on files takes (pairing and group weighting are refused)."""
 
 

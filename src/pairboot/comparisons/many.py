@@ -31,6 +31,7 @@ def compare_many(
     n_resamples: int = 10_000,
     confidence_level: float = 0.95,
     method: str = "percentile",
+    alternative: str = "two-sided",
     seed=None,
     resampling: str = "classic",
     ids=None,
@@ -76,6 +77,10 @@ def compare_many(
     paired, groups, group_weighting, strata, strata_weights, metric, n_resamples,
     confidence_level, method, seed, resampling, backend, progress
         As for :func:`pairboot.compare`.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        As for :func:`pairboot.compare`, for every row: one-sided intervals and
+        p-values, Holm and Bonferroni on the one-sided p-values, max-t on the signed
+        maximum of the rows' roots (``"greater"``: simultaneous lower bounds).
     runs, paired_runs
         Several runs per system (items x runs each, see :func:`pairboot.compare`):
         ``"samples"`` compares the items' means under every correction; ``"seeds"``
@@ -112,14 +117,15 @@ def compare_many(
             groups=groups, strata=strata, n_resamples=n_resamples,
             confidence_level=confidence_level, method=method, seed=seed, paired=paired,
             group_weighting=group_weighting, strata_weights=strata_weights,
-            resampling=resampling, ids=ids, backend=backend, progress=progress)
+            resampling=resampling, ids=ids, backend=backend, progress=progress,
+            alternative=alternative)
     return compare_family(
         scores, baseline=baseline, pairs=pairs, correction=correction,
         lower_is_better=lower_is_better, paired=paired, groups=groups,
         group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
         metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
         method=method, seed=seed, backend=backend, progress=progress, resampling=resampling,
-        ids=ids, stacklevel=3,
+        ids=ids, alternative=alternative, stacklevel=3,
     )
 
 
@@ -166,5 +172,6 @@ def compare_strata(
 
 _RESAMPLE_DEFAULTS = with_defaults((
     "paired", "groups", "group_weighting", "strata_weights", "metric", "n_resamples",
-    "confidence_level", "method", "seed", "resampling", "ids", "backend", "progress"), {})
+    "confidence_level", "method", "alternative", "seed", "resampling", "ids", "backend",
+    "progress"), {})
 """compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""

@@ -25,6 +25,7 @@ def compare(
     n_resamples: int = 10_000,
     confidence_level: float = 0.95,
     method: str = "percentile",
+    alternative: str = "two-sided",
     seed: int | str | None = None,
     resampling: str = "classic",
     ids=None,
@@ -87,6 +88,10 @@ def compare(
         from the jackknife over units); ``studentized`` is the bootstrap-t with a
         delta-method standard error per resample; both help for skewed or bounded
         metrics and small samples.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        As scipy's: ``"greater"`` tests B - A > 0 with the one-sided interval
+        ``[low, inf)`` at ``confidence_level`` (its end is the two-sided interval's at
+        ``1 - 2 alpha``) and its p-value; ``"less"`` B - A < 0 with ``(-inf, high]``.
     seed : int or "random", optional
         Non-negative.  Without one, the seed is derived from a hash of the data and the
         options, so the same inputs give the same answer on every run; ``"random"``
@@ -156,10 +161,11 @@ def compare(
             metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
             method=method, seed=seed, paired=paired, group_weighting=group_weighting,
             strata_weights=strata_weights, resampling=resampling, ids=ids,
-            backend=backend, progress=progress)
+            backend=backend, progress=progress, alternative=alternative)
     return compare_items(
         a, b, paired=paired, groups=groups, group_weighting=group_weighting, strata=strata,
         strata_weights=strata_weights, metric=metric, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
-        progress=progress, resampling=resampling, ids=ids, stacklevel=3,
+        progress=progress, resampling=resampling, ids=ids, alternative=alternative,
+        stacklevel=3,
     )

@@ -254,7 +254,9 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
             "and are left out of the interval",
         ))
     notes += _studentized_notes(diff, design, args, systems or {})
-    if any(math.isinf(v) for v in interval):
+    finite_ends = {"greater": interval[:1], "less": interval[1:]}.get(args.alternative,
+                                                                       interval)
+    if any(math.isinf(v) for v in finite_ends):  # (not a one-sided interval's open end)
         notes.append((
             DegenerateDataWarning,
             f"the {args.method} interval is unbounded for these data; prefer "

@@ -59,6 +59,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     its contrast within stratum ``within[k]`` alone (systems named ``"name [stratum]"``)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     alpha = 1.0 - args.confidence_level
+    side = args.alternative
     bca = args.method == "bca"
     # a row without two units to draw from (one item; within a stratum, one there) has
     # no interval; design_notes says why for the whole design, the note below for strata
@@ -111,8 +112,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     m = len(targets)
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
-    marginal = [bounds(args.method, e.boot, alpha) for e in estimates]
-    p_raw = np.array([p_value(args.method, e.boot) if ok and not np.isnan(b).any() else np.nan
+    marginal = [bounds(args.method, e.boot, alpha, side) for e in estimates]
+    p_raw = np.array([p_value(args.method, e.boot, side) if ok and not np.isnan(b).any() else np.nan
                       for e, b, ok in zip(estimates, marginal, defined)])
     p_single = [None] * m
     critical = None
@@ -120,7 +121,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     # The family's decisions compare p-values with the level's complement as written
     # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
     family_alpha = round(alpha, 12)
-    errors = [monte_carlo_error(args.method, e.boot, alpha) for e in estimates]
+    errors = [monte_carlo_error(args.method, e.boot, alpha, side) for e in estimates]
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
@@ -128,22 +129,24 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         # symmetric bootstrap-t ones on the same roots, so that
         # p_value <= p_stepdown <= p_single_step holds exactly.
         replicates = np.column_stack([e.replicates for e in estimates])
-        mt = max_t(est, se, replicates, family_alpha)
+        mt = max_t(est, se, replicates, family_alpha, side)
         critical = mt.critical_value
-        intervals = [simultaneous(e, s, t, critical) for e, s, t in zip(est, se, mt.t)]
+        intervals = [open_end(simultaneous(e, s, t, critical, side), side)
+                     for e, s, t in zip(est, se, mt.t)]
         # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
         # replicates' sd; their errors added in quadrature (se's partly cancels in c)
         c_error = order_statistic_error(mt.maxima, 1.0 - family_alpha)
-        errors = [(e,) * 2 if math.isfinite(critical) else (math.nan, math.nan)
+        errors = [open_end((e,) * 2, side, 0.0) if math.isfinite(critical)
+                  else (math.nan, math.nan)
                   for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
                             for s, x in zip(se, estimates))]
-        marginal = [simultaneous(e, s, t, c)
+        marginal = [open_end(simultaneous(e, s, t, c, side), side)
                     for e, s, t, c in zip(est, se, mt.t, mt.marginal_critical)]
         p_raw = mt.p_marginal
         p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
-        intervals = [bounds(args.method, e.boot, alpha / m) for e in estimates]
-        errors = [monte_carlo_error(args.method, e.boot, alpha / m) for e in estimates]
+        intervals = [bounds(args.method, e.boot, alpha / m, side) for e in estimates]
+        errors = [monte_carlo_error(args.method, e.boot, alpha / m, side) for e in estimates]
         adjust = holm if correction == "holm" else bonferroni
         p_adjusted = adjust(np.maximum(p_raw, floor))
     else:
@@ -232,6 +235,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
         engine=run.engine,
         resampling=run.args.resampling,
+        alternative=side,
         strata_family=None if within is None else tuple(
             design.strata_names[h] for h in within),
         version=__version__,
@@ -264,21 +268,36 @@ ROW_WORDS = {
 """How a row's note names its test and its interval, by correction."""
 
 
-def simultaneous(estimate: float, se: float, t: float, c: float) -> tuple[float, float]:
-    """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test):
-    at ``|t| = c`` rounding could put the near end a hair past 0 either way.  Without
-    spread (``se`` 0) the interval is the estimate itself."""
+def simultaneous(estimate: float, se: float, t: float, c: float,
+                 alternative: str = "two-sided") -> tuple[float, float]:
+    """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test;
+    one-sided, when ``t > c`` for "greater" and ``-t > c`` for "less"): at the switch
+    rounding could put the near end a hair past 0 either way.  Without spread (``se``
+    0) the interval is the estimate itself."""
     if se == 0 or not np.isfinite(se):
         low = high = estimate
     else:
         low, high = estimate - c * se, estimate + c * se
-    if abs(t) <= c:
+    stat = {"greater": t, "less": -t}.get(alternative, abs(t))
+    if not stat > c:
         return min(low, 0.0), max(high, 0.0)
     if low <= 0.0 <= high:  # (|t| > c: the near end belongs on the far side of 0)
         if estimate > 0:
             low = np.nextafter(0.0, 1.0)
         else:
             high = np.nextafter(0.0, -1.0)
+    return low, high
+
+
+def open_end(interval, alternative: str, value: float = math.inf):
+    """``interval`` with the end a one-sided ``alternative`` leaves open set to
+    ``value`` (``inf`` for the upper end of "greater", ``-inf`` for the lower of
+    "less"; the Monte Carlo error of an open end is 0)."""
+    low, high = interval
+    if alternative == "greater":
+        return low, value
+    if alternative == "less":
+        return -value if value else value, high
     return low, high
 
 

@@ -140,8 +140,8 @@ class Bootstrap:
         return cls(float(estimate), theta, z0, a, float(se_hat), t_sorted, t_dropped, sd, mean)
 
 
-def bounds(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
-    """The ``1 - alpha`` interval of ``method``."""
+def _two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
+    """The two-sided ``1 - alpha`` interval of ``method``."""
     q = boot.theta
     lo_p, hi_p = alpha / 2.0, 1.0 - alpha / 2.0
     est = boot.estimate
@@ -188,7 +188,7 @@ def _bca_level(z0: float, a: float, z: float) -> float:
     return _cdf(z0 + frac) if math.isfinite(frac) else (1.0 if frac > 0 else 0.0)
 
 
-def p_value(method: str, boot: Bootstrap) -> float:
+def _p_two_sided(method: str, boot: Bootstrap) -> float:
     """Two-sided p-value: the smallest alpha whose interval excludes 0.
 
     :func:`_closed_form_p_value` brackets the answer: when :func:`bounds` excludes 0 just
@@ -200,7 +200,7 @@ def p_value(method: str, boot: Bootstrap) -> float:
     """
 
     def excluded(alpha: float) -> bool:
-        lo, hi = bounds(method, boot, alpha)
+        lo, hi = _two_sided(method, boot, alpha)
         return lo > 0.0 or hi < 0.0
 
     p = _closed_form_p_value(method, boot)
@@ -217,7 +217,7 @@ def p_value(method: str, boot: Bootstrap) -> float:
                     lo_a = mid
             return hi_a
     lo_a, hi_a = 0.0, 1.0
-    if math.isnan(bounds(method, boot, 0.5)[0]):
+    if math.isnan(_two_sided(method, boot, 0.5)[0]):
         return math.nan
     if not excluded(hi_a):
         return 1.0
@@ -449,7 +449,7 @@ def sd_error(theta: np.ndarray) -> float:
     return scale * math.sqrt(max(m4 - m2 * m2, 0.0) / (4.0 * m2 * r))
 
 
-def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
+def _errors_two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
     """Monte Carlo standard errors of the two endpoints: how much each would move, as a
     standard deviation over seeds, on the same data with as many resamples.
 
@@ -492,3 +492,53 @@ def monte_carlo_error(method: str, boot: Bootstrap, alpha: float) -> tuple[float
         t = boot.t_sorted
         return se * order_statistic_error(t, hi_p), se * order_statistic_error(t, lo_p)
     return math.nan, math.nan
+
+
+def bounds(method: str, boot: Bootstrap, alpha: float, alternative: str = "two-sided"
+           ) -> tuple[float, float]:
+    """The ``1 - alpha`` interval of ``method``: two-sided, or one-sided as scipy's
+    ``alternative`` ("greater": ``[low, inf)``, "less": ``(-inf, high]``), whose finite
+    end is that of the two-sided interval at ``1 - 2 alpha``."""
+    if alternative == "two-sided":
+        return _two_sided(method, boot, alpha)
+    low, high = _two_sided(method, boot, 2.0 * alpha)
+    return (low, math.inf) if alternative == "greater" else (-math.inf, high)
+
+
+def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided") -> float:
+    """The smallest alpha whose interval (:func:`bounds` with ``alternative``) excludes 0.
+
+    One-sided, the finite end at ``alpha`` is the two-sided one at ``2 alpha``: the side
+    that decides the two-sided p-value ``p`` switches at ``p / 2``; the other side later,
+    found by bisection above it (the complement of ``p / 2`` when no replicate ties 0).
+    """
+    p = _p_two_sided(method, boot)
+    if alternative == "two-sided" or math.isnan(p):
+        return p
+
+    def excluded(alpha: float) -> bool:
+        low, high = bounds(method, boot, alpha, alternative)
+        return low > 0.0 or high < 0.0
+
+    lo_a, hi_a = 0.5 * p, 1.0
+    if excluded(lo_a):  # (this side decided the two-sided p: nothing excluded below it)
+        return lo_a
+    if not excluded(hi_a):
+        return 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo_a + hi_a)
+        if excluded(mid):
+            hi_a = mid
+        else:
+            lo_a = mid
+    return hi_a
+
+
+def monte_carlo_error(method: str, boot: Bootstrap, alpha: float,
+                      alternative: str = "two-sided") -> tuple[float, float]:
+    """Monte Carlo standard errors of the interval's ends (:func:`_errors_two_sided`);
+    a one-sided interval's open end does not move (0)."""
+    if alternative == "two-sided":
+        return _errors_two_sided(method, boot, alpha)
+    low, high = _errors_two_sided(method, boot, 2.0 * alpha)
+    return (low, 0.0) if alternative == "greater" else (0.0, high)

@@ -62,8 +62,8 @@ def _exceed(maxima: np.ndarray, t: float) -> int:
     return len(maxima) - int(np.searchsorted(maxima, t, side="left"))
 
 
-def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: float
-          ) -> MaxT:
+def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: float,
+          alternative: str = "two-sided") -> MaxT:
     """Max-t on ``replicates`` (B, m) of m comparisons with ``estimates`` and standard
     errors ``se`` (m,).  Replicates where some comparison is undefined (NaN) are left
     out, as compare() leaves them out.  A comparison without spread (``se`` 0: constant
@@ -73,6 +73,8 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     statistic whose single-step p-value is below ``alpha``: ``|t| > c`` exactly when
     ``(1 + #{max >= |t|}) / (B + 1) < alpha``, ties included.  ``alpha`` is taken to 12
     decimals, as the level is written (a p of exactly 0.05 does not reject at 95%).
+    One-sided (``alternative`` "greater" or "less"), the roots and statistics are signed
+    (negated for "less") instead of absolute: simultaneous lower (upper) bounds.
     """
     alpha = round(float(alpha), 12)  # (1 - 0.95 is 0.050000000000000044 in binary)
     estimates = np.asarray(estimates, dtype=np.float64)
@@ -83,10 +85,11 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(spread, estimates / np.where(spread, se, 1.0),
                      np.where(estimates == 0, 0.0, np.inf * np.sign(estimates)))
-        roots = np.where(spread, np.abs((replicates - estimates) / np.where(spread, se, 1.0)),
-                         0.0)
+        z = np.where(spread, (replicates - estimates) / np.where(spread, se, 1.0), 0.0)
+    sign = {"greater": 1.0, "less": -1.0}.get(alternative)
+    roots = np.abs(z) if sign is None else sign * z
     n = len(replicates)
-    at = np.abs(t)
+    at = np.abs(t) if sign is None else sign * t
 
     def p_of(maxima_sorted: np.ndarray, value: float) -> float:
         return (1 + _exceed(maxima_sorted, value)) / (n + 1)

@@ -56,9 +56,9 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     empty = empty_draws(core, args)
     notes += undefined_notes(core, empty)
 
-    low, high = bounds(args.method, diff.boot, alpha)
-    p = p_value(args.method, diff.boot)
-    mc = monte_carlo_error(args.method, diff.boot, alpha)
+    low, high = bounds(args.method, diff.boot, alpha, args.alternative)
+    p = p_value(args.method, diff.boot, args.alternative)
+    mc = monte_carlo_error(args.method, diff.boot, alpha, args.alternative)
     notes += interval_notes(diff, design, args, (low, high), mc,
                             dict(zip(core.names, (score_a, score_b))), empty)
     # (design_notes, or the note on lost digits, said why not)
@@ -74,15 +74,17 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     strata_results = ()
     if design.strata_names is not None:
         strata_results = tuple(
-            stratum_result(core, design, h, args.method, alpha, bca)
+            stratum_result(core, design, h, args.method, alpha, bca, args.alternative)
             for h in range(len(design.strata_names))
         )
 
     estimate = diff.boot.estimate
     se = diff.boot.sd if defined else math.nan  # (no spread to speak of: said why)
     excludes = low > 0 or high < 0
-    items_needed, groups_needed = (None, None) if excludes else units_needed(
-        design, estimate, se, alpha)
+    # (one-sided, an estimate on the other side of 0 is no difference to detect)
+    wrong_side = {"greater": estimate <= 0, "less": estimate >= 0}.get(args.alternative, False)
+    items_needed, groups_needed = (None, None) if excludes or wrong_side else units_needed(
+        design, estimate, se, alpha if args.alternative == "two-sided" else 2.0 * alpha)
 
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
@@ -113,6 +115,7 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         engine=engine,
         version=__version__,
         resampling=args.resampling,
+        alternative=args.alternative,
     )
 
 
@@ -140,14 +143,14 @@ class Run:
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
-             progress, resampling="classic", ids=None) -> Run:
+             progress, resampling="classic", ids=None, alternative="two-sided") -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
     in messages (default ``names``)."""
     args = check_arguments(
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
-        resampling=resampling,
+        resampling=resampling, alternative=alternative,
     )
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
@@ -196,16 +199,18 @@ def system_score(e: Estimate, method: str, alpha: float, defined: bool = True
     return SystemScore(e.boot.estimate, ConfidenceInterval(low, high), e.boot.sd)
 
 
-def stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca):
+def stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca,
+                   alternative: str = "two-sided"):
     """The difference within stratum ``h``, and each system's own value there, on the
     same resamples."""
     w = np.zeros(len(design.weights))
     w[h] = 1.0
     e = core.estimate(B_MINUS_A, w, bca=bca, combined=False)
     defined = too_few_units(design, core.names, h) is None
-    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
-    p = (p_value(method, e.boot) if defined and not (math.isnan(low) or math.isnan(high))
-         else math.nan)
+    low, high = (bounds(method, e.boot, alpha, alternative) if defined
+                 else (math.nan, math.nan))
+    p = (p_value(method, e.boot, alternative)
+         if defined and not (math.isnan(low) or math.isnan(high)) else math.nan)
     return StratumResult(
         name=design.strata_names[h],
         weight=float(design.weights[h]),

@@ -18,14 +18,16 @@ CLOSED_FORM_P = ("normal", "t")
 interval's ``2 Phi(-|z|)``, the t interval's of several runs)."""
 
 
-def p_resolution(n_resamples: int) -> float:
-    """The smallest two-sided p-value that ``n_resamples`` resamples can vouch for.
+def p_resolution(n_resamples: int, sides: int = 2) -> float:
+    """The smallest two-sided p-value (one-sided: ``sides`` 1) that ``n_resamples``
+    resamples can vouch for.
 
     When no resample falls beyond the interval's cut-off (0 for the percentile
     interval), the p-value read off the resamples is 0, but the p-value of infinitely
     many resamples need not be.  The share of resamples beyond it has the exact
     binomial upper bound ``1 - 0.05^(1/R)`` at 95% for 0 of ``R`` (about ``3 / R``, the
-    rule of three), and the two-sided p-value doubles the share: about ``6 / R``.  It
+    rule of three), and the two-sided p-value doubles the share: about ``6 / R``
+    (the one-sided p-value is the share).  It
     is rounded up to two significant digits (so that it prints as it is) and is at
     most 1.
 
@@ -36,7 +38,7 @@ def p_resolution(n_resamples: int) -> float:
     if r < 1:
         return 1.0
     share = -math.expm1(math.log(1.0 - P_BOUND_LEVEL) / r)  # 1 - 0.05^(1/R), accurately
-    return min(1.0, round_up(2.0 * share))
+    return min(1.0, round_up(sides * share))
 
 
 def round_up(x: float, digits: int = 2) -> float:
@@ -49,7 +51,8 @@ def round_up(x: float, digits: int = 2) -> float:
     return float(f"{math.ceil(round(x / scale, 9)) * scale:.{digits}g}")
 
 
-def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True) -> float:
+def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True, sides: int = 2
+                  ) -> float:
     """``p`` as a number that is never too small: ``p`` itself, or, for a p-value read
     off the resamples (``resampled``) that lies below :func:`p_resolution` (0 when no
     resample fell beyond the cut-off), that resolution.  NaN stays NaN.
@@ -65,7 +68,7 @@ def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True) -> floa
     if not (isinstance(p, (int, float)) and math.isfinite(p)):
         return p
     if resampled:
-        floor = p_resolution(n_resamples)
+        floor = p_resolution(n_resamples, sides)
         if p < floor:
             return floor
     return float(p)

@@ -33,6 +33,7 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
+from pairboot.options import OPTIONS
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -209,6 +210,7 @@ def compare_files(
     n_resamples: int = 10_000,
     confidence_level: float = 0.95,
     method: str = "percentile",
+    alternative: str = "two-sided",
     seed: int | str | None = None,
     family: Mapping | None = None,
     chunk_rows: int = CHUNK_ROWS,
@@ -228,7 +230,8 @@ def compare_files(
     The answer is ``compare(..., ids=..., resampling="poisson", seed=...)``'s on the same
     data (to rounding; exactly for integer-valued statistics).  Without ``seed`` a fresh
     one is drawn (there is no data to derive one from before reading); it is reported.
-    ``progress(path, rows)`` is told the rows of file ``path`` read so far.
+    ``progress(path, rows)`` is told the rows of file ``path`` read so far;
+    ``alternative`` as for :func:`pairboot.compare` (one-sided intervals and p-values).
 
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``): the workers
     read the files (paths they can reach: a shared disk, ``s3://...``) with
@@ -237,6 +240,7 @@ def compare_files(
     order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
     """
     files = list(files)
+    OPTIONS["alternative"].check(alternative)  # (before any file is read)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, backend=backend)
     if len(files) == 1:
@@ -274,7 +278,7 @@ def compare_files(
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, id=id, group=group, stratum=stratum, metric=metric,
                         n_resamples=n_resamples, seed=seed)
-        return _finish(part, family, confidence_level, method, strata_weights)
+        return _finish(part, family, confidence_level, method, strata_weights, alternative)
     preload(backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, metric=metric,
@@ -303,7 +307,7 @@ def compare_files(
                         + normalisation_hint(ids_a, ids_b, files[0], path,
                                              every=(only_a, only_b)), param="id")
             part = _side_by_side(parts, files)
-    return _finish(part, family, confidence_level, method, strata_weights)
+    return _finish(part, family, confidence_level, method, strata_weights, alternative)
 
 
 def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
@@ -319,12 +323,12 @@ def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
                              f"column(s) {', '.join(map(shown, cols))}", param="systems")
 
 
-def _finish(part, family, confidence_level, method, strata_weights):
+def _finish(part, family, confidence_level, method, strata_weights, alternative):
     if family is None:
         return finish(part, confidence_level=confidence_level, method=method,
-                      strata_weights=strata_weights)
+                      strata_weights=strata_weights, alternative=alternative)
     return finish_many(part, confidence_level=confidence_level, method=method,
-                       strata_weights=strata_weights, **family)
+                       strata_weights=strata_weights, alternative=alternative, **family)
 
 
 def _dask_frame(path: str, text: list[str]):

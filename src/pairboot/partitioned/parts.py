@@ -498,7 +498,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
 
 
 def _run(part, *, confidence_level, method, strata_weights, paired, group_weighting,
-         display=None):
+         alternative, display=None):
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
@@ -508,7 +508,7 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
     args: Arguments = check_arguments(
         paired=True, group_weighting="items", n_resamples=part.n_resamples,
         confidence_level=confidence_level, method=method, seed=part.seed, backend="auto",
-        resampling="poisson")
+        resampling="poisson", alternative=alternative)
     design, sums, observed, absolute = _design(part, strata_weights)
     core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
                      exact=None if part.exact is None else part.exact)
@@ -516,8 +516,8 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
 
 
 def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "percentile",
-           strata_weights: Mapping | None = None, paired: bool = True,
-           group_weighting: str = "items") -> CompareResult:
+           alternative: str = "two-sided", strata_weights: Mapping | None = None,
+           paired: bool = True, group_weighting: str = "items") -> CompareResult:
     """:func:`pairboot.compare`'s result for the two systems of ``part`` (B minus A, in
     the part's order): what ``compare(a, b, ids=..., resampling="poisson", seed=...)``
     gives on the whole data.  ``paired`` and ``group_weighting`` take their defaults
@@ -527,15 +527,16 @@ def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "
                          "use finish_many()", param="part")
     run = _run(part, confidence_level=confidence_level, method=method,
                strata_weights=strata_weights, paired=paired,
-               group_weighting=group_weighting, display=("A", "B"))
+               group_weighting=group_weighting, alternative=alternative, display=("A", "B"))
     return compare_result(run, stacklevel=3)
 
 
 def finish_many(part: PoissonPart, *, baseline: str | None = None,
                 pairs: Sequence[tuple[str, str]] | None = None, correction: str = "max-t",
                 lower_is_better: bool = False, confidence_level: float = 0.95,
-                method: str = "percentile", strata_weights: Mapping | None = None,
-                paired: bool = True, group_weighting: str = "items") -> FamilyResult:
+                method: str = "percentile", alternative: str = "two-sided",
+                strata_weights: Mapping | None = None, paired: bool = True,
+                group_weighting: str = "items") -> FamilyResult:
     """:func:`pairboot.compare_many`'s result for the systems of ``part``: what
     ``compare_many(scores, ids=..., resampling="poisson", seed=...)`` gives on the whole
     data (the arguments as there)."""
@@ -544,5 +545,6 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
                          param="part")
     targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
     run = _run(part, confidence_level=confidence_level, method=method,
-               strata_weights=strata_weights, paired=paired, group_weighting=group_weighting)
+               strata_weights=strata_weights, paired=paired, group_weighting=group_weighting,
+               alternative=alternative)
     return family_result(run, targets, correction, lower_is_better, stacklevel=3)

@@ -29,7 +29,15 @@ from dataclasses import dataclass
 
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
-from pairboot.report.parts import alpha_of, interval_text, num, p_cell, p_fields, signature
+from pairboot.report.parts import (
+    alpha_of,
+    interval_text,
+    num,
+    p_cell,
+    p_fields,
+    sides_of,
+    signature,
+)
 from pairboot.result import FamilyResult
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
@@ -179,6 +187,7 @@ def family_p(result: FamilyResult, p: float, *, adjusted: bool = False) -> str:
     level and resamples)."""
     resampled = p_resampled(result)[1 if adjusted else 0]
     return p_cell(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
+                  sides=sides_of(result),
                   resampled=resampled)
 
 
@@ -186,8 +195,11 @@ def family_p_fields(result: FamilyResult, c) -> dict:
     """The JSON's bound and text of a comparison's p-value and adjusted p-value."""
     raw, adjusted = p_resampled(result)
     alpha = alpha_of(result.confidence_level)
-    return {**p_fields(c.p_value, result.n_resamples, alpha=alpha, resampled=raw),
+    sides = sides_of(result)
+    return {**p_fields(c.p_value, result.n_resamples, alpha=alpha, resampled=raw,
+                       sides=sides),
             **p_fields(c.p_adjusted, result.n_resamples, alpha=alpha, resampled=adjusted,
+                       sides=sides,
                        name="p_adjusted")}
 
 
@@ -352,19 +364,28 @@ def describe_family(result: FamilyResult) -> str:
     elif result.correction == "max-t" and result.method == "t":
         c = result.critical_value
         level = math.erfc(c / math.sqrt(2.0)) if c is not None else math.nan
+        one = result.alternative != "two-sided"
+        sides = ("one-sided", level / 2, "1 - Phi(c)", "z") if one else (
+            "two-sided", level, "2 (1 - Phi(c))", "|z|")
         how = (f"max-t on the comparisons' p-values: c = {c:.3f} is the "
-               f"{percent(result.confidence_level)} quantile of the largest |z| over the "
-               f"{m} comparisons ({result.n_resamples:,} normal draws, correlated through "
-               "the items' share of each variance), and each simultaneous interval is its "
-               f"own t interval at the two-sided level {level:.3g} (2 (1 - Phi(c))); "
+               f"{percent(result.confidence_level)} quantile of the largest {sides[3]} over "
+               f"the {m} comparisons ({result.n_resamples:,} normal draws, correlated "
+               "through the items' share of each variance), and each simultaneous interval "
+               f"is its own t interval at the {sides[0]} level {sides[1]:.3g} ({sides[2]}); "
                "adjusted p-values by the stepdown on the same draws")
     elif result.correction == "max-t":
         c = result.critical_value
         c_text = (f"{c:.3f}" if c is not None and math.isfinite(c)
                   else "infinite (too few resamples for the level)")
-        how = (f"max-t: simultaneous intervals are estimate +/- c * se with c = {c_text}, the "
+        bound, root = {"greater": ("lower bounds estimate - c * se",
+                                   "(resample - estimate) / se"),
+                       "less": ("upper bounds estimate + c * se",
+                                "(estimate - resample) / se")}.get(
+            result.alternative, ("intervals are estimate +/- c * se",
+                                 "|(resample - estimate) / se|"))
+        how = (f"max-t: simultaneous {bound} with c = {c_text}, the "
                f"{percent(result.confidence_level)} quantile of the largest standardised "
-               f"root |(resample - estimate) / se| over the {m} comparisons; adjusted "
+               f"root {root} over the {m} comparisons; adjusted "
                "p-values by the Romano-Wolf stepdown on the same roots")
     elif result.correction == "holm":
         how = (f"Holm's step-down adjusted p-values; intervals at level 1 - {alpha:g}/{m} "

@@ -24,6 +24,7 @@ from pairboot.report.parts import (
     result_p,
     result_p_cell,
     runs_section,
+    sides_text,
     signature,
     strata_table,
     unresolved,
@@ -105,7 +106,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         f"| **B - A** | **{num(result.estimate, d, signed=True)}** | "
         f"**{interval_text(result.confidence_interval, d, signed=True)}** |",
         "",
-        f"{result_p(result)} (two-sided{resolution}), standard error "
+        f"{result_p(result)} ({sides_text(result)}{resolution}), standard error "
         f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
         "",
         md(ctx.say(result.reading)),
@@ -221,4 +222,4 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."
-    return tex(text) + " $p$ two-sided."
+    return tex(text) + f" $p$ {tex(sides_text(result))}."

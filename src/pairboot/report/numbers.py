@@ -28,10 +28,10 @@ def decimals(se: float) -> int:
     return min(6, max(2, 1 - math.floor(math.log10(se))))
 
 
-def p_repr(p: float, n_resamples: int, method: str) -> str:
+def p_repr(p: float, n_resamples: int, method: str, sides: int = 2) -> str:
     """``0.0123``, or ``0 (< 0.0006)`` where the resamples cannot resolve ``p`` (the
     p-value in a result's ``repr``)."""
-    bound = p_upper_bound(p, n_resamples, resampled=method not in CLOSED_FORM_P)
+    bound = p_upper_bound(p, n_resamples, resampled=method not in CLOSED_FORM_P, sides=sides)
     if bound != p:
         return f"{p:.4g} (< {bound:g})"
     return f"{p:.4g}"

@@ -103,7 +103,12 @@ def num(x, d: int, *, signed: bool = False) -> str:
 
 
 def interval_text(ci, d: int, *, signed: bool = False) -> str:
-    return f"[{num(ci[0], d, signed=signed)}, {num(ci[1], d, signed=signed)}]"
+    """``[low, high]``; a one-sided interval's open end as ``(-inf`` or ``inf)``."""
+    low, high = ci
+    left = "(-inf" if low == -math.inf else f"[{num(low, d, signed=signed)}"
+    right = (("+inf)" if signed else "inf)") if high == math.inf
+             else f"{num(high, d, signed=signed)}]")
+    return f"{left}, {right}"
 
 
 def alpha_of(confidence_level: float) -> float:
@@ -113,7 +118,7 @@ def alpha_of(confidence_level: float) -> float:
 
 
 def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
-           resampled: bool = True) -> str:
+           resampled: bool = True, sides: int = 2) -> str:
     """A p-value as every table, the JSON's ``p_text`` and :func:`format_p` write it.
 
     ``"0.430"``, ``"0.0046"``; ``"< 0.0006"`` for a p-value read off the resamples that
@@ -128,7 +133,7 @@ def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
     """
     if not _finite(p):
         return "n/a"
-    bound = p_upper_bound(p, n_resamples, resampled=resampled)
+    bound = p_upper_bound(p, n_resamples, resampled=resampled, sides=sides)
     if bound != p:
         return f"< {_plain(bound)}" if bound < 1 else "<= 1"
     if p < 1e-4:
@@ -142,9 +147,9 @@ def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
 
 
 def format_p(p: float | None, n_resamples: int, *, alpha: float | None = None,
-             resampled: bool = True) -> str:
+             resampled: bool = True, sides: int = 2) -> str:
     """``"p = 0.0123"`` or ``"p < 0.0006"``: :func:`p_cell` in a sentence."""
-    cell = p_cell(p, n_resamples, alpha=alpha, resampled=resampled)
+    cell = p_cell(p, n_resamples, alpha=alpha, resampled=resampled, sides=sides)
     return f"p {cell}" if cell.startswith("<") else f"p = {cell}"
 
 
@@ -153,25 +158,48 @@ def result_p(result, p: float | None = None) -> str:
     its resamples, level and method."""
     return format_p(result.p_value if p is None else p, result.n_resamples,
                     alpha=alpha_of(result.confidence_level),
-                    resampled=result.method not in CLOSED_FORM_P)
+                    resampled=result.method not in CLOSED_FORM_P, sides=sides_of(result))
+
+
+def sides_of(result) -> int:
+    """1 for a one-sided ``alternative`` of ``result`` (a comparison or a family), else 2."""
+    return 2 if getattr(result, "alternative", "two-sided") == "two-sided" else 1
+
+
+def sides_text(result) -> str:
+    """How the p-value is read: "two-sided", or "one-sided, B - A > 0" (``< 0``)."""
+    side = getattr(result, "alternative", "two-sided")
+    return {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
+        side, "two-sided")
+
+
+def null_text(result) -> str:
+    """The p-value's sides and null hypothesis, as the text report writes them."""
+    side = getattr(result, "alternative", "two-sided")
+    if side == "greater":
+        return "one-sided; null hypothesis: B - A <= 0"
+    if side == "less":
+        return "one-sided; null hypothesis: B - A >= 0"
+    return "two-sided; null hypothesis: no difference between A and B"
 
 
 def result_p_cell(result, p: float) -> str:
     """:func:`p_cell` of a p-value of ``result`` (its own, or a stratum's)."""
     return p_cell(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
-                  resampled=result.method not in CLOSED_FORM_P)
+                  resampled=result.method not in CLOSED_FORM_P, sides=sides_of(result))
 
 
 def p_fields(p: float | None, n_resamples: int, *, alpha: float | None = None,
-             resampled: bool = True, name: str = "p_value") -> dict:
+             resampled: bool = True, name: str = "p_value", sides: int = 2) -> dict:
     """The JSON's companions of a p-value ``name``: ``{name}_upper_bound`` (``p``, or
     the resolution of the resamples where they cannot resolve ``p``) and its text
     (``p_text`` for ``p_value``, else ``{name}_text``), as the tables print it."""
     text = "p_text" if name == "p_value" else f"{name}_text"
     if not _finite(p):
         return {f"{name}_upper_bound": None, text: "n/a"}
-    return {f"{name}_upper_bound": p_upper_bound(p, n_resamples, resampled=resampled),
-            text: p_cell(p, n_resamples, alpha=alpha, resampled=resampled)}
+    return {f"{name}_upper_bound": p_upper_bound(p, n_resamples, resampled=resampled,
+                                                 sides=sides),
+            text: p_cell(p, n_resamples, alpha=alpha, resampled=resampled, sides=sides)}
 
 
 def unresolved(result) -> bool:
@@ -179,13 +207,13 @@ def unresolved(result) -> bool:
     can resolve (:func:`pairboot.core.pvalues.p_resolution`)."""
     p = result.p_value
     return (_finite(p) and result.method not in CLOSED_FORM_P
-            and p_upper_bound(p, result.n_resamples) != p)
+            and p_upper_bound(p, result.n_resamples, sides=sides_of(result)) != p)
 
 
 def resolution_note(result) -> str:
     """What an unresolved p-value's bound means, in one sentence."""
     r = result.n_resamples
-    bound = _plain(p_upper_bound(result.p_value, r))
+    bound = _plain(p_upper_bound(result.p_value, r, sides=sides_of(result)))
     if result.p_value == 0:
         return (f"none of the {r:,} resamples fell on the other side of 0; {bound} is the "
                 "largest p-value consistent with that, at 95% confidence")
@@ -395,6 +423,8 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
     parts += [
         f"resamples {result.n_resamples}",
         f"level {result.confidence_level:g}",
+        *([f"alternative {result.alternative}"]
+          if getattr(result, "alternative", "two-sided") != "two-sided" else []),
         f"seed {result.seed}",
         *after_seed,
     ]
@@ -488,6 +518,8 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
         if poisson:
             how += " (Poisson(1) weights)"
     words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
+    if sides_of(result) == 1:
+        words = f"one-sided {words} ({sides_text(result)[11:]})"
     return f"{how}; {words}, {result.n_resamples:,} resamples."
 
 

@@ -27,6 +27,11 @@ def reading_text(result: CompareResult) -> str:
         else f"{result.n_items:,} items"
     )
     d = decimals(result.standard_error)
+    left = "(-inf" if low == -math.inf else f"[{low:.{d}f}"
+    right = "inf)" if high == math.inf else f"{high:.{d}f}]"
+    span = f"{left}, {right}"
+    if result.alternative != "two-sided":
+        pct = f"one-sided {pct}"
     parts = []
     if math.isnan(low) or math.isnan(high):
         parts.append(  # (with one item no method helps: the warning says so)
@@ -36,14 +41,14 @@ def reading_text(result: CompareResult) -> str:
         )
     elif not result.enough_units:
         parts.append(
-            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] rests on {size}: too few "
+            f"The {pct} interval {span} rests on {size}: too few "
             f"for any test at this level to tell A and B apart (at least "
             f"{units_for(result.confidence_level)} {unit} are needed), so it decides "
             "nothing.")
     elif result.excludes_zero:
         higher = "B" if result.estimate > 0 else "A"
         parts.append(
-            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] excludes 0: on {size} the "
+            f"The {pct} interval {span} excludes 0: on {size} the "
             f"data show that {higher} scores higher."
         )
     else:
@@ -51,7 +56,7 @@ def reading_text(result: CompareResult) -> str:
         if runs is not None:
             size += f" and {seeds_text(runs)}"
         parts.append(
-            f"The {pct} interval [{low:.{d}f}, {high:.{d}f}] includes 0: {size} do not "
+            f"The {pct} interval {span} includes 0: {size} do not "
             "tell A and B apart."
         )
         if result.items_needed is not None:

@@ -13,6 +13,7 @@ from pairboot.report.parts import (
     describe_runs,
     headline,
     interval_text,
+    null_text,
     num,
     pad_table,
     resolution_note,
@@ -60,7 +61,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     )
     lines.append("")
     lines.append(
-        f"  {result_p(result)} (two-sided; null hypothesis: no difference between A and B)"
+        f"  {result_p(result)} ({null_text(result)})"
     )
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
@@ -69,6 +70,10 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
         lines.append(f"  standard error {num(result.standard_error, d)} (items and runs, "
                      f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
+    elif result.alternative != "two-sided":  # (the open end does not move)
+        end = mc[0] if result.alternative == "greater" else mc[1]
+        lines.append(f"  standard error {num(result.standard_error, d)}; Monte Carlo error "
+                     f"of the endpoint {_mc_text(end, d)}")
     else:
         lines.append(
             f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "

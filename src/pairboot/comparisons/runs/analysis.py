@@ -122,9 +122,24 @@ class RunsInfo:
             return self.degrees_of_freedom
         return _satterthwaite(list(self.terms), floor=self.df_floor, alpha=alpha)
 
-    def interval(self, estimate: float, alpha: float) -> tuple[float, float]:
+    def interval(self, estimate: float, alpha: float, alternative: str = "two-sided"
+                 ) -> tuple[float, float]:
         """``estimate +- t(1 - alpha / 2; df_at(alpha)) sqrt(V)`` (the point when ``V`` is
-        0; infinite when ``alpha`` is 0)."""
+        0; infinite when ``alpha`` is 0).  One-sided ("greater": ``[low, inf)``, "less":
+        ``(-inf, high]``), the finite end is the two-sided one at ``1 - 2 alpha``:
+        ``t(1 - alpha; df_at(2 alpha))``."""
+        if alternative == "two-sided":
+            return self._two_sided(estimate, alpha)
+        se = math.sqrt(self.variance)
+        if se == 0 or alpha <= 0:
+            end = float(estimate) if se == 0 else math.inf
+            return (float(estimate) if se == 0 else -math.inf, math.inf) if (
+                alternative == "greater") else (-math.inf, end)
+        q = t_quantile(1.0 - alpha, self.df_at(min(1.0, 2.0 * alpha))) * se
+        return ((float(estimate - q), math.inf) if alternative == "greater"
+                else (-math.inf, float(estimate + q)))
+
+    def _two_sided(self, estimate: float, alpha: float) -> tuple[float, float]:
         se = math.sqrt(self.variance)
         if se == 0:
             return float(estimate), float(estimate)
@@ -133,7 +148,19 @@ class RunsInfo:
         half = t_quantile(1.0 - alpha / 2.0, self.df_at(alpha)) * se
         return float(estimate - half), float(estimate + half)
 
-    def p_value(self, estimate: float) -> float:
+    def p_value(self, estimate: float, alternative: str = "two-sided") -> float:
+        """The p-value that matches :meth:`interval` at every level; one-sided, half the
+        two-sided one on the estimate's side of 0, else its complement (``P(T > t)``
+        with fixed degrees of freedom)."""
+        p = self._p_two_sided(estimate)
+        if alternative == "two-sided" or math.isnan(p):
+            return p
+        if estimate == 0:
+            return 0.5 if math.sqrt(self.variance) > 0 else 1.0
+        on_side = (estimate > 0) == (alternative == "greater")
+        return 0.5 * p if on_side else 1.0 - 0.5 * p
+
+    def _p_two_sided(self, estimate: float) -> float:
         """The two-sided p-value that matches :meth:`interval` at every level: the
         smallest ``alpha`` whose interval excludes 0 (bisected on ``log alpha``; with
         fixed degrees of freedom it is ``2 P(T > |t|)``)."""

@@ -83,8 +83,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
              for i, j in targets]
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
-    p_raw = np.array([info.p_value(e) for info, e in zip(infos, est)])
-    marginal = [info.interval(e, alpha) for info, e in zip(infos, est)]
+    side = option(keywords, "alternative")
+    p_raw = np.array([info.p_value(e, side) for info, e in zip(infos, est)])
+    marginal = [info.interval(e, alpha, side) for info, e in zip(infos, est)]
     p_single, critical = [None] * m, None
     if seed is None:
         seed = _table_seed(tables, n_resamples)
@@ -92,14 +93,15 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         intervals, p_adj = marginal, p_raw
     elif correction == "max-t":
         mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, n_resamples,
-                         seed)
+                         seed, one_sided=side != "two-sided")
         critical = mt.critical_value
-        level = 2.0 * (0.5 * math.erfc(critical / math.sqrt(2.0)))  # each row's level
-        intervals = [info.interval(e, level) for info, e in zip(infos, est)]
+        tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
+        level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
+        intervals = [info.interval(e, level, side) for info, e in zip(infos, est)]
         p_adj = np.maximum(mt.p_stepdown, p_raw)
         p_single = np.maximum(mt.p_single_step, p_raw).tolist()
     else:
-        intervals = [info.interval(e, alpha / m) for info, e in zip(infos, est)]
+        intervals = [info.interval(e, alpha / m, side) for info, e in zip(infos, est)]
         p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
     comparisons = []
     for k, (i, j) in enumerate(targets):
@@ -136,7 +138,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
         engine="runs (t intervals)", version=__version__,
-        warnings=tuple(text for _, text in notes))
+        warnings=tuple(text for _, text in notes), alternative=side)
 
 
 def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:
@@ -198,7 +200,8 @@ def _contrast_model(tables, targets, paired_runs: bool, layout: Layout):
     return c @ (items_cov + np.diag(own)) @ c.T, np.diag(c @ items_cov @ c.T), own, dof
 
 
-def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resamples, seed):
+def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resamples, seed,
+                one_sided: bool = False):
     """Max-t for t statistics with few degrees of freedom each, on the normal scale of
     their p-values (``z = Phi^-1(1 - p / 2)``: rows with different df become comparable).
 
@@ -211,7 +214,8 @@ def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resampl
     correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
     Where the items dominate this is the usual max-t.  A row's single-step p-value is
     below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
-    excludes 0; the stepdown may reject more (a note says so)."""
+    excludes 0; the stepdown may reject more (a note says so).  ``one_sided``: the
+    p-values are one-sided, ``z = Phi^-1(1 - p)`` signed, and the maximum is signed."""
     cov, items, _, _ = _contrast_model(tables, targets, paired_runs, layout)
     var = np.diag(cov)
     sd = np.sqrt(np.maximum(var, 0.0))
@@ -220,13 +224,15 @@ def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resampl
         corr = np.where(np.outer(sd, sd) > 0, cov / np.outer(sd, sd), 0.0)
     corr = corr * np.sqrt(np.outer(share, share))
     np.fill_diagonal(corr, 1.0)
-    z = np.array([min(37.0, -normal_quantile(p / 2.0)) for p in p_values])
+    z = np.array([max(-37.0, min(37.0, -normal_quantile(p if one_sided else p / 2.0)))
+                  for p in p_values])
     values, vectors = np.linalg.eigh(corr)
     root = vectors * np.sqrt(np.maximum(values, 0.0))
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
         int(seed), spawn_key=(_MAX_T_STREAM,))))
     draws = rng.standard_normal((int(n_resamples), len(z))) @ root.T
-    return max_t(z, np.ones(len(z)), z + draws, alpha)
+    return max_t(z, np.ones(len(z)), z + draws, alpha,
+                 "greater" if one_sided else "two-sided")
 
 
 def _table_seed(tables, n_resamples: int) -> int:

@@ -83,9 +83,17 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
         _warnings.warn(ONE_RUN_EACH, SmallSampleWarning, stacklevel=stacklevel)
         return dataclasses.replace(res, warnings=(*res.warnings, ONE_RUN_EACH))
     layout = layout_of(len(ya), groups, strata, keywords)
-    info = analyse(ya, yb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
+    info = analyse(ya, yb, runs, paired_runs, layout,
+                   alpha=df_alpha(confidence_level, keywords))
     return _seeds(ya, yb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
                   layout=layout, groups=groups, strata=strata)
+
+
+def df_alpha(confidence_level, keywords) -> float:
+    """The two-sided alpha whose degrees of freedom the result reports: that of the
+    interval (``1 - level``; one-sided, its end is the two-sided one at twice that)."""
+    alpha = 1.0 - float(confidence_level)
+    return alpha if option(keywords, "alternative") == "two-sided" else min(1.0, 2.0 * alpha)
 
 
 def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
@@ -99,7 +107,8 @@ def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keyw
         group_weighting=option(keywords, "group_weighting"), n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed,
         backend=option(keywords, "backend"),
-        resampling=option(keywords, "resampling")).seed
+        resampling=option(keywords, "resampling"),
+        alternative=option(keywords, "alternative")).seed
 
 
 def _mean_like(metric) -> bool:
@@ -170,7 +179,8 @@ def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, key
                 groups=None, strata=None):
     """One draw of the items (or groups, within strata) for every (system, run) column:
     the engine's usual run."""
-    engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress")
+    engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress",
+                                       "alternative")
               if k in keywords}
     return resample(columns, names=names, paired=True, groups=groups,
                     group_weighting=option(keywords, "group_weighting"), strata=strata,
@@ -204,8 +214,9 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     rescaled = (np.full_like(boot, estimate) if spread == 0 or se == 0
                 else estimate + (boot - boot.mean()) * (se / spread))
     alpha = 1.0 - args.confidence_level
-    low, high = info.interval(estimate, alpha)
-    p = info.p_value(estimate)
+    side = args.alternative
+    low, high = info.interval(estimate, alpha, side)
+    p = info.p_value(estimate, side)
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     if metric == "mean":  # (a pooled metric's tables are its linearised values)
         notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
@@ -247,6 +258,7 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
                       else int(math.ceil(units_needed * design.n_items / layout.n_units))),
         groups_needed=units_needed if layout.grouped else None, engine=run.engine,
         version=__version__, resampling=args.resampling, runs=info,
+        alternative=args.alternative,
     )
 
 
@@ -278,7 +290,8 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
             se, interval, p = math.nan, (math.nan, math.nan), math.nan
         else:
             se = math.sqrt(own.variance)
-            interval, p = own.interval(estimate, alpha), own.p_value(estimate)
+            side = option(keywords, "alternative")
+            interval, p = own.interval(estimate, alpha, side), own.p_value(estimate, side)
         out.append(StratumResult(
             name=name, weight=float(design.weights[h]), n_items=len(rows),
             n_groups=int(design.units_per_stratum[h]) if groups is not None else None,
@@ -325,7 +338,8 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
     m = resolve_metric(metric, xa.shape[2])
     layout = layout_of(len(xa), groups, strata, keywords)
     (va, la), (vb, lb) = (_linearise(x, m, layout.weights) for x in (xa, xb))
-    info = analyse(la, lb, runs, paired_runs, layout, alpha=1.0 - float(confidence_level))
+    info = analyse(la, lb, runs, paired_runs, layout,
+                   alpha=df_alpha(confidence_level, keywords))
     ra, rb = xa.shape[1], xb.shape[1]
     columns = [xa[:, j, :] for j in range(ra)] + [xb[:, j, :] for j in range(rb)]
     names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
