@@ -197,3 +197,19 @@ def test_results_hold_no_prose():
     deps = imports("pairboot.result", known["pairboot.result"], known, top_level=False)
     assert sorted(d for d in deps if d == "pairboot.report"
                   or d.startswith("pairboot.report.")) == []
+
+
+TESTS = Path(__file__).resolve().parent
+ROOT_TESTS = {"test_layout.py", "test_options.py"}
+"""The tests of the package's top (its layout, its options); every other test lives in
+the folder of the wing it tests, or in reference/ (the suites against independent
+references: R's boot, coverage simulations, the golden file)."""
+
+
+def test_tests_mirror_the_source():
+    assert {p.name for p in TESTS.glob("test_*.py")} == ROOT_TESTS
+    wings = {p.relative_to(TESTS).parent.as_posix() for p in TESTS.rglob("test_*.py")
+             if p.parent != TESTS}
+    missing = sorted(w for w in wings if w != "reference"
+                     and not (SRC / PACKAGE / w).is_dir())
+    assert missing == [], f"test folders without a source folder: {missing}"

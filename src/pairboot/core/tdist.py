@@ -2,7 +2,8 @@
 
 :func:`t_sf` and :func:`t_quantile` from the regularised incomplete beta function (its
 continued fraction, Lentz's method); :func:`chi2_quantile` from the regularised incomplete
-gamma functions.  Tested against ``scipy.stats`` to 1e-10 relative (tests/test_runs.py).
+gamma functions.  Tested against ``scipy.stats`` to 1e-10 relative
+(tests/comparisons/runs/test_runs.py).
 """
 
 from __future__ import annotations

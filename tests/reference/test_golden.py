@@ -1,4 +1,5 @@
-"""Golden results: every case of ``tests/golden/cases.py`` against ``tests/golden/compare.json``.
+"""Golden results: every case of ``tests/reference/golden/cases.py`` against
+``tests/reference/golden/compare.json``.
 
 The golden file was recorded from commit 7870465 (before the modules were restructured),
 in a separate worktree so that no work in progress could leak into it, and re-recorded
@@ -15,7 +16,7 @@ Re-record only deliberately, when a change of results is meant, and say in the c
 message which results change and why::
 
     git worktree add /tmp/golden-src HEAD       # the commit whose results are the reference
-    PYTHONPATH=/tmp/golden-src/src python tests/golden/record.py
+    PYTHONPATH=/tmp/golden-src/src python tests/reference/golden/record.py
     git worktree remove --force /tmp/golden-src
 
 (``record.py`` prints the pairboot it imported; it must be the worktree's.)

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import PROJECT_ROOT
 
 import pairboot.io as pbio
 from pairboot import cli
@@ -270,7 +271,7 @@ def test_slow_read_note_once_and_names_the_fast_extra(tmp_path, capsys, monkeypa
 def test_the_fast_extra_brings_pyarrow():
     """The note and the hint send users to ``[fast]`` for pyarrow's reader."""
     tomllib = pytest.importorskip("tomllib")
-    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    pyproject = PROJECT_ROOT / "pyproject.toml"
     extras = tomllib.loads(pyproject.read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("pyarrow") for req in extras["fast"])
     assert any(req.startswith("numba") for req in extras["fast"])

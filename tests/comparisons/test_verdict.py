@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import run_cli, run_in_process
+from helpers import PROJECT_ROOT, run_cli, run_in_process
 
 import pairboot
 from pairboot import report
@@ -184,9 +184,8 @@ def test_large_counts_have_thousands_separators():
 
 def test_the_readmes_printed_result_is_what_print_shows():
     import csv
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = PROJECT_ROOT
     readme = (root / "README.md").read_text(encoding="utf-8")
     start = readme.index("```text\nB is better than A") + len("```text\n")
     shown = readme[start:readme.index("```", start)].rstrip("\n").split("\n")

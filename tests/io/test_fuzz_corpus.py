@@ -4,7 +4,7 @@ line, in memory and read in chunks (``--stream``) where it applies.
 Each case has its expected outcome in :data:`CASES`: the exit status and the key words of
 the one-line error, or of the report.  Whatever a case expects, no run may end in an
 internal error (exit 3), a traceback, or a crash (a crash of pyarrow takes this process
-down with it: loud enough).  The small files are in ``tests/fuzz/``; the large or deep
+down with it: loud enough).  The small files are in ``tests/io/fuzz/``; the large or deep
 ones are written into ``tmp_path`` by the generators below, never kept in the
 repository.  A new odd input that once broke a reader belongs here.
 """
@@ -152,7 +152,7 @@ def file_twice_by_another_name(folder: Path) -> list[str]:
 @dataclass(frozen=True)
 class Case:
     """One input and what the command line must do with it: ``files`` (names in
-    tests/fuzz/, or a generator writing into tmp_path), ``args`` after them, ``code``
+    tests/io/fuzz/, or a generator writing into tmp_path), ``args`` after them, ``code``
     and ``words`` (in the error line, or in the report) in each of ``modes``."""
 
     name: str

@@ -15,10 +15,10 @@ import dataclasses
 import json
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import PROJECT_ROOT
 
 import pairboot
 from pairboot import report
@@ -32,7 +32,7 @@ from pairboot.result import (
     SystemScore,
 )
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = PROJECT_ROOT / "examples"
 
 
 def result(**changes) -> CompareResult:

@@ -15,17 +15,17 @@ import math
 import runpy
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import PROJECT_ROOT
 from scipy import stats
 
 import pairboot
 from pairboot.errors import DegenerateDataWarning, PairbootWarning, SmallSampleWarning
 
 METHODS = ("percentile", "basic", "normal", "bca", "studentized")
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "spec_example.py"
+EXAMPLE = PROJECT_ROOT / "examples" / "spec_example.py"
 
 
 def quiet_compare(*args, **kwargs):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, run_cli, run_in_process
+from helpers import PROJECT_ROOT, assert_one_line_error, run_cli, run_in_process
 
 import pairboot
 import pairboot.io as pbio
@@ -30,7 +30,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.io import arrow, columns
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = PROJECT_ROOT / "examples"
 FAST = ["--resamples", "400", "--seed", "7"]
 
 

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, inspect_log, run_in_process
+from helpers import PROJECT_ROOT, assert_one_line_error, inspect_log, run_in_process
 
 import pairboot
 from pairboot.io import harness
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "lm_eval"
+EXAMPLES = PROJECT_ROOT / "examples" / "lm_eval"
 
 
 def _json(*args):

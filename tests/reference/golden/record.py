@@ -1,10 +1,10 @@
-"""Record ``tests/golden/compare.json``: every case of ``cases.py`` run by pairboot.
+"""Record ``tests/reference/golden/compare.json``: every case of ``cases.py`` run by pairboot.
 
 Re-record only deliberately (a change of results that is meant), from a clean checkout of
 the commit whose results are the reference, and say why in the commit message::
 
     git worktree add /tmp/golden-src HEAD
-    PYTHONPATH=/tmp/golden-src/src python tests/golden/record.py
+    PYTHONPATH=/tmp/golden-src/src python tests/reference/golden/record.py
     git worktree remove --force /tmp/golden-src
 
 It prints which ``pairboot`` it imported: check that it is the one meant.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import real_data
+from helpers import PROJECT_ROOT, real_data
 
 import pairboot
 from pairboot.errors import InputError
@@ -368,14 +368,14 @@ def test_span_counts_compare_with_metric_f1(tmp_path):
 
 def docs_block(marker: str) -> str:
     """The Python block after ``marker`` in docs/harnesses/lm-eval.md."""
-    text = (Path(__file__).parents[1] / "docs" / "harnesses" / "lm-eval.md").read_text()
+    text = (PROJECT_ROOT / "docs" / "harnesses" / "lm-eval.md").read_text()
     after = text[text.index(marker):]
     return after[after.index("```python\n") + 10:].split("```", 1)[0]
 
 
 def test_docs_counts_csv_recipe_matches_the_reader(tmp_path):
     namespace = {}
-    exec(docs_block("tested in tests/test_harness_lm_eval.py: counts_csv"), namespace)
+    exec(docs_block("tested in tests/io/test_harness_lm_eval.py: counts_csv"), namespace)
     rows = [sample(i, "flexible-extract", f1=[g, [p]]) for i, (g, p, _) in enumerate(SPANS)]
     path = write_samples(tmp_path, "ner", T1, rows)
     out = tmp_path / "counts.csv"
@@ -390,7 +390,7 @@ def test_docs_counts_csv_on_the_command_line(tmp_path, capsys):
     from pairboot import cli  # noqa: PLC0415
 
     namespace = {}
-    exec(docs_block("tested in tests/test_harness_lm_eval.py: counts_csv"), namespace)
+    exec(docs_block("tested in tests/io/test_harness_lm_eval.py: counts_csv"), namespace)
     gold = [f"PER: p{i} $$ LOC: l{i}" for i in range(40)]
     csvs = []
     for name, shift in (("zero", 0), ("five", 1)):

@@ -333,7 +333,7 @@ def test_against_scipy_bootstrap(method, scipy_method, alternative):
 
 # --- 4. several training seeds: Student's t ----------------------------------------------------
 
-# 5 items; A has 3 runs, B has 4 (tests/test_runs.py's hand tables)
+# 5 items; A has 3 runs, B has 4 (tests/comparisons/runs/test_runs.py's hand tables)
 RUNS_A = np.array([
     [0.61, 0.70, 0.52],
     [0.33, 0.41, 0.30],

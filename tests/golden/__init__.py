@@ -1,1 +1,0 @@
-"""Golden results of ``pairboot.compare`` (see ``tests/test_golden.py``)."""

@@ -1,0 +1,1 @@
+"""Golden results of ``pairboot.compare`` (see ``tests/reference/test_golden.py``)."""
