@@ -219,10 +219,17 @@ def _p_two_sided(method: str, boot: Bootstrap) -> float:
     lo_a, hi_a = 0.0, 1.0
     if math.isnan(_two_sided(method, boot, 0.5)[0]):
         return math.nan
+    if excluded(lo_a) and excluded(hi_a):
+        return 0.0
+    return _smallest_excluding(excluded, lo_a, hi_a)
+
+
+def _smallest_excluding(excluded, lo_a: float, hi_a: float) -> float:
+    """The smallest alpha in ``(lo_a, hi_a]`` at which ``excluded`` holds (it is
+    monotone: once 0 is excluded, at every larger alpha), bisected to 60 halvings; 1
+    when it does not hold at ``hi_a``."""
     if not excluded(hi_a):
         return 1.0
-    if excluded(lo_a):
-        return 0.0
     for _ in range(60):
         mid = 0.5 * (lo_a + hi_a)
         if excluded(mid):
@@ -520,18 +527,9 @@ def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided") -> flo
         low, high = bounds(method, boot, alpha, alternative)
         return low > 0.0 or high < 0.0
 
-    lo_a, hi_a = 0.5 * p, 1.0
-    if excluded(lo_a):  # (this side decided the two-sided p: nothing excluded below it)
-        return lo_a
-    if not excluded(hi_a):
-        return 1.0
-    for _ in range(60):
-        mid = 0.5 * (lo_a + hi_a)
-        if excluded(mid):
-            hi_a = mid
-        else:
-            lo_a = mid
-    return hi_a
+    if excluded(0.5 * p):  # (this side decided the two-sided p: nothing excluded below)
+        return 0.5 * p
+    return _smallest_excluding(excluded, 0.5 * p, 1.0)
 
 
 def monte_carlo_error(method: str, boot: Bootstrap, alpha: float,
