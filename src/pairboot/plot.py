@@ -96,10 +96,17 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
 
     low, high = result.confidence_interval
     interval = f"{percent(result.confidence_level)} {result.method} interval"
-    if math.isfinite(low) and math.isfinite(high):
-        # Opaque edges mark the endpoints even when the span is thin.
+    if getattr(result, "alternative", "two-sided") != "two-sided":
+        interval = f"one-sided {interval}"
+    if not (math.isnan(low) or math.isnan(high)) and (math.isfinite(low)
+                                                        or math.isfinite(high)):
+        # Opaque edges mark the endpoints even when the span is thin; a one-sided
+        # interval's open end runs to the edge of the axes.
         shade = to_rgba(_BLUE, 0.15)
-        span = ax.axvspan(low, high, facecolor=shade, edgecolor=_BLUE, label=interval)
+        span = ax.axvspan(max(low, x0), min(high, x1), facecolor=shade, edgecolor=_BLUE,
+                          label=interval)
+        if math.isinf(low) or math.isinf(high):
+            ax.set_xlim(x0, x1)  # (the open end stops at the histogram's range)
     else:
         span = Patch(facecolor="none", edgecolor="none", label=f"{interval}: undefined")
     estimate = ax.axvline(result.estimate, color=_BLUE, linewidth=2, label="estimate")
@@ -317,6 +324,11 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
         x0, x1 = min(x0, 0.0), max(x1, 0.0)
     pad = 0.06 * (x1 - x0)
     x0, x1 = x0 - pad, x1 + pad
+    side = getattr(result, "alternative", "two-sided")  # (room for the open ends' arrows)
+    if side == "greater":
+        x1 += 3 * pad
+    elif side == "less":
+        x0 -= 3 * pad
     ax.set_xlim(x0, x1)
     ax.set_ylim(m - 0.5, -0.5)  # the first comparison at the top
 
@@ -333,8 +345,9 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
                 else:  # a short tick closes the outer interval
                     ax.plot([end], [y], marker="|", color=color, markersize=8, zorder=2)
         low, high = c.marginal_interval
-        if corrected and math.isfinite(low) and math.isfinite(high):
-            ax.plot([low, high], [y, y], color=color, linewidth=5, alpha=0.45,
+        if corrected and not (math.isnan(low) or math.isnan(high)) and (
+                math.isfinite(low) or math.isfinite(high)):  # (one-sided: to the edge)
+            ax.plot([max(low, x0), min(high, x1)], [y, y], color=color, linewidth=5, alpha=0.45,
                     solid_capstyle="butt", zorder=3)
         if math.isfinite(c.estimate):
             ax.plot([c.estimate], [y], marker="D" if disagrees(c) else "o",
@@ -366,7 +379,7 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
         d = family_decimals(result)
         for y, c in enumerate(comparisons):
             low, high = c.confidence_interval
-            text = (f"{_signed(c.estimate, d)} [{_signed(low, d)}, {_signed(high, d)}]"
+            text = (f"{_signed(c.estimate, d)} {_bracketed(low, high, d)}"
                     + (" *" if c.significant else "") + (" ◆" if disagrees(c) else ""))
             ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(),
                         xytext=(6, 0), textcoords="offset points", va="center",
@@ -415,6 +428,13 @@ def _signed(x: float, d: int) -> str:
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
     return f"{x:+.{d}f}" if math.isfinite(x) else "n/a"
+
+
+def _bracketed(low: float, high: float, d: int) -> str:
+    """``[low, high]``, a one-sided interval's open end as ``(-inf`` or ``+inf)``."""
+    left = "(-inf" if low == -math.inf else f"[{_signed(low, d)}"
+    right = "+inf)" if high == math.inf else f"{_signed(high, d)}]"
+    return f"{left}, {right}"
 
 
 _CELL = 0.32

@@ -751,3 +751,42 @@ def test_cli_refuses_a_bad_alternative(cli_files):
     assert "alternative" in err and "bigger" in err, err
     for word in ("two-sided", "greater", "less"):
         assert word in err, err
+
+
+# --- what the review found: gates, ranks and words on the untested side ------------------
+
+@pytest.mark.parametrize("fail_if, alternative, lower_is_better, refused", [
+    ("worse", "greater", False, True), ("worse", "less", False, False),
+    ("worse", "less", True, True), ("worse", "greater", True, False),
+    ("not-better", "greater", False, False), ("not-better", "less", False, True),
+    ("different", "greater", False, True), ("different", "two-sided", False, False),
+    (None, "less", False, False),
+])
+def test_a_gate_that_a_one_sided_test_cannot_trip_is_refused(fail_if, alternative,
+                                                             lower_is_better, refused):
+    from pairboot.report import gate_conflict  # noqa: PLC0415
+
+    why = gate_conflict(fail_if, alternative, lower_is_better)
+    assert (why is not None) == refused
+    if refused:
+        assert f"`fail_if={fail_if!r}`" in why and "`alternative='two-sided'`" in why
+
+
+def test_a_one_sided_family_has_no_ranks():
+    rng = np.random.default_rng(4)
+    base = rng.random(80)
+    fam = pairboot.compare_many({"x": base, "y": base + 0.1, "z": base - 0.1},
+                                alternative="greater", seed=1, n_resamples=500)
+    assert fam.rank_intervals is None and fam.best_set is None
+    assert "could be best" not in fam.summary()
+
+
+def test_the_untested_side_is_not_called_no_difference():
+    rng = np.random.default_rng(5)
+    a = rng.random(90)
+    res = pairboot.compare(a, a - 1 + rng.normal(0, 0.3, 90), alternative="greater",
+                           seed=1, n_resamples=500)
+    first = res.summary().splitlines()[0]
+    assert first.startswith("Not shown: B - A > 0 (one-sided)")
+    assert "the estimate lies on the other side" in first
+    assert "do not show B - A > 0" in res.reading and res.items_needed is None

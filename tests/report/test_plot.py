@@ -501,3 +501,19 @@ def test_cli_plot_of_all_pairs_of_19_systems_is_a_matrix(tmp_path):
     png = picture.read_bytes()
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert height <= 1600 and width <= 1600  # (the forest of 171 rows: 5,662 pixels tall)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_a_one_sided_interval_is_shaded_to_the_edge_of_the_axes(alternative):
+    res = pairboot.compare(A, A + 0.05 + np.cos(np.arange(N)) * 0.1, n_resamples=2000,
+                           seed=1, alternative=alternative)
+    ax = plot(res)
+    (span,) = [p for p in ax.patches if p.get_label().startswith("one-sided")]
+    x0, x1 = ax.get_xlim()
+    left, right = span.get_x(), span.get_x() + span.get_width()
+    low, high = res.confidence_interval
+    if alternative == "greater":
+        assert left == pytest.approx(low) and right == pytest.approx(x1)
+    else:
+        assert left == pytest.approx(x0) and right == pytest.approx(high)
+    assert legend_texts(ax)[0] == "one-sided 95% percentile interval"

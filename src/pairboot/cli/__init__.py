@@ -75,7 +75,14 @@ from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stream import stream_compare
 from pairboot.errors import InputError
-from pairboot.report import UNPLANNED, FamilyContext, decision, render, render_family
+from pairboot.report import (
+    UNPLANNED,
+    FamilyContext,
+    decision,
+    gate_conflict,
+    render,
+    render_family,
+)
 
 __all__ = ["main", "run"]
 
@@ -102,6 +109,9 @@ def run_compare(args) -> int:
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     args.metric_object = metric_option(args.metric)
+    conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
+    if conflict is not None:
+        raise InputError(conflict)
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")

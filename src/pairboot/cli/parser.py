@@ -49,6 +49,7 @@ OPTIONS: dict[str, Spelling] = {
     "confidence_level": _option("--level"),
     "method": _option("--method"),
     "alternative": _option("--alternative"),
+    "fail_if": _option("--fail-if"),
     "seed": _option("--seed"),
     "metric": _option("--metric"),
     "paired": _paired,

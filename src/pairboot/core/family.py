@@ -208,7 +208,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         ))
 
     ranks = best = None
-    if within is None:
+    if within is None and side == "two-sided":  # (one-sided rows cannot rank both ways)
         ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
 
     for category, text in notes:

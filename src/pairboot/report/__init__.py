@@ -49,6 +49,7 @@ from pairboot.report.parts import (
     decision,
     describe_method,
     format_p,
+    gate_conflict,
     headline,
     signature,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "family_json",
     "family_latex",
     "family_markdown",
+    "gate_conflict",
     "family_signature",
     "family_text",
     "format_p",

@@ -7,6 +7,7 @@ same verdict, numbers, warnings and signature as the text report.
 from __future__ import annotations
 
 import json
+import math
 
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
@@ -156,7 +157,11 @@ def tex_num(x, d: int, *, signed: bool = False) -> str:
 
 
 def tex_interval(ci, d: int, *, signed: bool = False) -> str:
-    return f"[{tex_num(ci[0], d, signed=signed)}, {tex_num(ci[1], d, signed=signed)}]"
+    low, high = ci
+    left = "($-\\infty$" if low == -math.inf else f"[{tex_num(low, d, signed=signed)}"
+    right = ("$+\\infty$)" if signed else "$\\infty$)") if high == math.inf else (
+        f"{tex_num(high, d, signed=signed)}]")
+    return f"{left}, {right}"
 
 
 def tex_p(cell: str) -> str:

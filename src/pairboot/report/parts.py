@@ -236,6 +236,25 @@ an undefined verdict (one item, an interval that cannot be computed): the run co
 check what the gate asks, and a gate that cannot check must not pass."""
 
 
+def gate_conflict(fail_if: str | None, alternative: str, lower_is_better: bool = False
+                  ) -> str | None:
+    """Why the gate ``fail_if`` cannot work with a one-sided ``alternative`` (None when
+    it can): a one-sided test can only show B - A on its own side, so a gate on the
+    other side, or on any difference, would pass whatever the data."""
+    if fail_if is None or alternative == "two-sided":
+        return None
+    better = "less" if lower_is_better else "greater"  # (the side on which B is better)
+    wanted = {"worse": "less" if better == "greater" else "greater",
+              "not-better": better}.get(fail_if)
+    if wanted == alternative:
+        return None
+    shows = "B better" if alternative == better else "B worse"
+    return (f"`fail_if={fail_if!r}` with `alternative={alternative!r}`: a one-sided test "
+            f"can only show {shows}, so the gate could not fail on what it guards; use "
+            + (f"`alternative={wanted!r}` or " if wanted else "")
+            + "`alternative='two-sided'`")
+
+
 def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
     """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
     ctx = context or ReportContext()
@@ -304,6 +323,12 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     elif runs_limited(result):
         needed = "; more seeds, not more items, would be needed to detect a difference this large"
     size = "size" if seeds else "test-set size"
+    side = {"greater": ">", "less": "<"}.get(getattr(result, "alternative", "two-sided"))
+    if side is not None:  # (one-sided: only its own side could be shown)
+        other = (result.estimate < 0) == (side == ">") and result.estimate != 0
+        return (f"Not shown: B - A {side} 0 (one-sided) for {b} against {a}: "
+                f"B - A = {signed}, {how}{needed}"
+                + ("; the estimate lies on the other side" if other else "") + ".")
     return (f"No difference detected between {b} and {a} at this {size}: "
             f"B - A = {signed}, {how}{needed}.")
 

@@ -55,9 +55,14 @@ def reading_text(result: CompareResult) -> str:
         runs = result.runs if result.runs is not None and result.runs.kind == "seeds" else None
         if runs is not None:
             size += f" and {seeds_text(runs)}"
+        side = {"greater": ">", "less": "<"}.get(result.alternative)
         parts.append(
             f"The {pct} interval {span} includes 0: {size} do not "
-            "tell A and B apart."
+            "tell A and B apart." if side is None else
+            f"The {pct} interval {span} includes 0: {size} do not show B - A {side} 0"
+            + (" (the estimate lies on the other side)"
+               if (result.estimate < 0) == (side == ">") and result.estimate != 0 else "")
+            + "."
         )
         if result.items_needed is not None:
             more = f"about {result.items_needed:,} items"

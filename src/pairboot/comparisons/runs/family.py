@@ -120,7 +120,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             p_adjusted=float(p_adj[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note))
-    ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
+    ranks, best = ((None, None) if side != "two-sided"  # (one-sided rows: no ranks)
+                   else family_ranks(names, targets, comparisons, lower_is_better))
     notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
     notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
     for category, text in notes:
