@@ -169,8 +169,9 @@ def test_refusals_before_any_partition_is_read(frame):
 
 def test_without_dask_the_error_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)
+    ddf = pd.DataFrame({"id": [1, 2], "a": [0.1, 0.2], "b": [0.3, 0.4]})
     with pytest.raises(ImportError, match=r'pip install "pairboot\[dask\]"'):
-        pbd._dask()
+        pbd.compare(ddf, "a", "b", seed=1)  # (the public call, before any dask is needed)
 
 
 @pytest.mark.slow

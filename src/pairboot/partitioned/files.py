@@ -365,7 +365,7 @@ def _on_dask(files, systems, cols, names, scheduler, timeout, **keywords) -> Poi
     try:
         from distributed import Client  # noqa: PLC0415
 
-        from pairboot import dask as pdask  # noqa: PLC0415
+        from pairboot.partitioned import dask as pdask  # noqa: PLC0415
     except ImportError:
         raise ImportError('--scheduler needs dask: pip install "pairboot[dask]"') from None
     text = [c for c in (keywords["id"], keywords["group"], keywords["stratum"]) if c]

@@ -1,0 +1,291 @@
+"""The Poisson bootstrap on Dask DataFrames: each partition's sums on the workers.
+
+Every partition becomes a :class:`~pairboot.partitioned.parts.PoissonPart` where it lies (its
+replicate sums, R x M k numbers per stratum), the parts are added in a tree, and the
+client reads the interval off the total.  The answer is
+``pairboot.compare(a, b, ids=..., resampling="poisson", seed=...)``'s on the whole data
+computed in memory, whatever the number of partitions, the order of the rows or the
+cluster (the weights depend on the seed and the ids only).  Dask is imported when a
+function is called; any active ``distributed.Client`` is used, else Dask's local
+scheduler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from pairboot.core.itemkeys import item_keys
+from pairboot.errors import InputError
+from pairboot.metrics import Metric
+from pairboot.options import OPTIONS
+from pairboot.partitioned.parts import (
+    PoissonPart,
+    check_before_reading,
+    check_family,
+    column_names,
+    finish,
+    finish_many,
+    merge,
+    part_from_arrays,
+)
+from pairboot.result import CompareResult, FamilyResult
+
+__all__ = ["compare", "compare_many", "parts"]
+
+FAN_IN = 8
+"""Parts added per task of the tree (the sums are small: a wide tree is cheap)."""
+
+MAX_CHECK_BUCKETS = 16
+"""The id check sorts the keys in at most this many buckets (by their top bits)."""
+
+
+def _dask():
+    try:
+        import dask  # noqa: PLC0415
+        import dask.dataframe  # noqa: F401, PLC0415
+    except ImportError:
+        raise ImportError(
+            'pairboot.dask needs Dask: pip install "pairboot[dask]"') from None
+    return dask
+
+
+def _check_columns(ddf, wanted: dict[str, list[str]]) -> None:
+    have = {str(c) for c in ddf.columns}
+    for param, cols in wanted.items():
+        for c in cols:
+            if c not in have:
+                raise InputError(f"`{param}`: the DataFrame has no column {c!r} (it has "
+                                 f"{', '.join(sorted(have)[:10])})", param=param)
+
+
+def _where(df, row: int, number: int) -> str:
+    """A row of partition ``number`` as a message names it: its row there, its index."""
+    return f"partition {number}, its row {row} (index {df.index[row]!r})"
+
+
+def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
+    """A system's columns of one partition as float64, (n,) or (n, k); an error naming
+    the column, the partition and the row of the first value that is not a number."""
+    values = np.empty((len(df), len(cols)))
+    for j, col in enumerate(cols):
+        column = df[col]
+        try:
+            values[:, j] = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):  # text: find the first row that is not a number
+            import pandas  # noqa: PLC0415  (Dask's partitions are pandas frames)
+
+            bad = (pandas.to_numeric(column, errors="coerce").isna()
+                   & column.notna()).to_numpy()
+            row = int(np.argmax(bad))
+            raise InputError(
+                f"system {name!r}, column {col!r}, {_where(df, row, number)}: "
+                f"{column.iloc[row]!r} is not a number ({int(bad.sum())} such value(s) in "
+                "this partition)") from None
+        bad = ~np.isfinite(values[:, j])
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise InputError(
+                f"system {name!r}, column {col!r}, {_where(df, row, number)}: a missing or "
+                f"non-finite value ({values[row, j]}; {int(bad.sum())} in this partition)")
+    return values[:, 0] if len(cols) == 1 else values
+
+
+def _partition(df, spec: dict, n_buckets: int, number: int = 0):
+    """One partition's part, and (with ``n_buckets``) its id keys sorted into buckets by
+    their top bits, for the check across partitions.  ``number``: the partition's, for
+    messages."""
+    try:
+        return _partition_part(df, spec, n_buckets, number)
+    except InputError as exc:
+        if str(exc).startswith("system ") or "partition" in str(exc):
+            raise
+        raise InputError(f"partition {number} (rows counted within it): {exc}",
+                         param=exc.param) from None
+
+
+def _partition_part(df, spec: dict, n_buckets: int, number: int):
+    systems = {name: _numbers(df, name, cols, number)
+               for name, cols in spec["systems"].items()}
+    keys = None
+    if spec["id"] is not None:
+        try:
+            keys = item_keys(df[spec["id"]], len(df), True)
+        except InputError as exc:
+            raise InputError(f"`id` (column {spec['id']!r}), partition {number} (rows "
+                             f"counted within it): {exc}", param="id") from None
+    part = part_from_arrays(
+        systems, keys=keys,
+        groups=None if spec["groups"] is None else df[spec["groups"]],
+        strata=None if spec["strata"] is None else df[spec["strata"]],
+        metric=spec["metric"], n_resamples=spec["n_resamples"], seed=spec["seed"],
+    )
+    if not n_buckets:
+        return part, ()
+    keys = np.sort(keys)
+    shift = np.uint64(64 - (n_buckets.bit_length() - 1))  # (n_buckets: a power of 2, > 1)
+    edges = np.searchsorted(keys >> shift, np.arange(n_buckets + 1, dtype=np.uint64))
+    return part, tuple(keys[edges[j]:edges[j + 1]] for j in range(n_buckets))
+
+
+def _repeats(*arrays) -> int:
+    """How many keys repeat among sorted arrays (of one bucket)."""
+    keys = np.sort(np.concatenate(arrays)) if arrays else np.zeros(0, np.uint64)
+    return int(np.count_nonzero(keys[1:] == keys[:-1]))
+
+
+def _total(part: PoissonPart, id_column, *repeats) -> PoissonPart:
+    n = sum(repeats)
+    if n:
+        raise InputError(f"`id`: {n} id(s) of column {id_column!r} are on more than one row "
+                         "(in different partitions); every item needs its own id", param="id")
+    return part
+
+
+def _merge(*parts) -> PoissonPart:
+    return merge(parts)
+
+
+def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "id",
+          groups: str | None = None, strata: str | None = None,
+          metric: str | Metric = "mean", n_resamples: int = 10_000, seed: int,
+          check_ids: bool = True):
+    """A Dask ``Delayed`` of the sum of every partition's :class:`PoissonPart`.
+
+    ``systems``: system name -> its column (or list of columns, in the order of the
+    metric's statistics).  ``check_ids`` also proves that no id is on two rows across
+    partitions: every partition sorts its ids' 64-bit keys into buckets by their top
+    bits and each bucket is checked on its own (8 bytes per row travel once; within a
+    partition the check is always made).  Compute it with any scheduler, e.g.
+    ``client.compute(p).result(timeout=600)``, and read the answer with
+    :func:`pairboot.partitioned.parts.finish`.
+    """
+    dask = _dask()
+    spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}
+    wanted = dict(spec_systems)
+    for param, col in (("id", id), ("groups", groups), ("strata", strata)):
+        if col is not None and not isinstance(col, str):
+            raise InputError(f"`{param}` must be a column name, got {col!r}", param=param)
+        if col is not None:
+            wanted[param] = [col]
+    if id is None and groups is None:
+        raise InputError("`id` is required (the column of item ids that key the weights), "
+                         "unless `groups` is given", param="id")
+    _check_columns(ddf, wanted)
+    used = list(dict.fromkeys(c for cols in wanted.values() for c in cols))
+    spec = {"systems": spec_systems, "id": id, "groups": groups, "strata": strata,
+            "metric": metric, "n_resamples": n_resamples, "seed": seed}
+    chunks = ddf[used].to_delayed()
+    check = check_ids and id is not None and len(chunks) > 1
+    n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
+    task = dask.delayed(_partition, nout=2, pure=False)
+    outputs = [task(chunk, spec, n_buckets, j) for j, chunk in enumerate(chunks)]
+    level = [out[0] for out in outputs]
+    while len(level) > 1:
+        level = [dask.delayed(_merge, pure=False)(*level[i:i + FAN_IN])
+                 for i in range(0, len(level), FAN_IN)]
+    repeats = [dask.delayed(_repeats, pure=False)(*[out[1][j] for out in outputs])
+               for j in range(n_buckets)]
+    return dask.delayed(_total, pure=False)(level[0], id, *repeats)
+
+
+def _compute(obj, timeout: float | None):
+    """``obj`` computed on the active distributed Client (waiting at most ``timeout``
+    seconds), else on Dask's default scheduler."""
+    try:
+        from distributed import default_client  # noqa: PLC0415
+        client = default_client()
+    except (ImportError, ValueError):
+        client = None
+    if client is not None:
+        return client.compute(obj).result(timeout=timeout)
+    return _dask().compute(obj)[0]
+
+
+def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | None = "id",
+            groups: str | None = None, strata: str | None = None, strata_weights=None,
+            metric: str | Metric = "mean", n_resamples: int = 10_000,
+            confidence_level: float = 0.95, method: str = "percentile",
+            alternative: str = "two-sided", seed=None,
+            paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
+            timeout: float | None = None) -> CompareResult:
+    """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        One row per item.
+    a, b : str or list of str
+        System A's and B's column; a pooled metric's columns as a list, in the order of
+        its statistics (``["tp_a", "fp_a", "fn_a"]`` for ``metric="f1"``).
+    id : str or None
+        The column of item ids (text or integers, no two alike): the keys of the weights.
+        May be None with ``groups`` (a group's key is its label).
+    groups, strata : str, optional
+        Columns of group and stratum labels, as for :func:`pairboot.compare`.  A group
+        may be spread over partitions.
+    strata_weights, metric, n_resamples, confidence_level, method, alternative
+        As for :func:`pairboot.compare`; ``method`` is ``"percentile"``, ``"basic"`` or
+        ``"normal"`` (BCa and the studentized interval need every item in one place).
+    seed : int, "random" or None
+        Without one a seed is drawn (there is no data in one place to derive it from),
+        and reported as ``result.seed``.
+    paired, group_weighting
+        Their defaults only (an unpaired draw and a mean of group means need the items
+        in one place).
+    check_ids : bool, default True
+        Prove that no id is on two rows in different partitions (:func:`parts`).
+    timeout : float, optional
+        Seconds to wait for a distributed Client's result.
+    """
+    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
+    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
+                                method=method, seed=seed, paired=paired,
+                                group_weighting=group_weighting)
+    total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
+    return finish(_compute(total, timeout), confidence_level=confidence_level,
+                  method=method, alternative=alternative, strata_weights=strata_weights)
+
+
+def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
+                 id: str | None = "id", baseline: str | None = None,
+                 pairs: Sequence[tuple[str, str]] | None = None, correction: str = "max-t",
+                 lower_is_better: bool = False, groups: str | None = None,
+                 strata: str | None = None, strata_weights=None,
+                 metric: str | Metric = "mean", n_resamples: int = 10_000,
+                 confidence_level: float = 0.95, method: str = "percentile",
+                 alternative: str = "two-sided", seed=None,
+                 paired: bool = True, group_weighting: str = "items",
+                 check_ids: bool = True, timeout: float | None = None) -> FamilyResult:
+    """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
+
+    ``systems``: a list of columns (one per system, named by its column), or a mapping
+    from system name to its column or list of columns (a pooled metric's statistics, in
+    the metric's order).  The other arguments as for :func:`compare` and
+    :func:`pairboot.compare_many`.
+    """
+    if isinstance(systems, Mapping):
+        spec = {str(k): v for k, v in systems.items()}
+    elif isinstance(systems, Sequence) and not isinstance(systems, str):
+        spec = {str(c): c for c in systems}
+    else:
+        raise InputError(f"`systems` must be a list of columns or a mapping from system "
+                         f"name to columns, got {type(systems).__name__}", param="systems")
+    if len(spec) < 2:
+        raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
+                         param="systems")
+    check_family(list(spec), baseline=baseline, pairs=pairs,
+                 correction=correction)  # (before any partition is read)
+    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
+    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
+                                method=method, seed=seed, paired=paired,
+                                group_weighting=group_weighting)
+    total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
+    return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
+                       correction=correction, lower_is_better=lower_is_better,
+                       confidence_level=confidence_level, method=method,
+                       alternative=alternative,
+                       strata_weights=strata_weights)
