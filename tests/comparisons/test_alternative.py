@@ -790,3 +790,16 @@ def test_the_untested_side_is_not_called_no_difference():
     assert first.startswith("Not shown: B - A > 0 (one-sided)")
     assert "the estimate lies on the other side" in first
     assert "do not show B - A > 0" in res.reading and res.items_needed is None
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+def test_too_few_resamples_are_said_for_a_one_sided_interval_too(alternative):
+    rng = np.random.default_rng(6)
+    a = rng.random(60)
+    b = a + rng.normal(0.1, 0.3, 60)
+    for r, said in ((60, True), (20_000, False)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pairboot.compare(a, b, n_resamples=r, seed=1, alternative=alternative)
+        notes = [str(w.message) for w in caught if "Monte Carlo error" in str(w.message)]
+        assert bool(notes) == said, (r, notes)

@@ -299,7 +299,7 @@ def interval_notes(diff: Estimate, design: Design, args: Arguments, interval, mc
             "digits; compare the systems' scores side by side (one table, or `paired` "
             "arrays), where each item's difference is summed",
         ))
-    notes += monte_carlo_notes([("", interval, mc)], args)
+    notes += monte_carlo_notes([("", interval, mc, diff.boot.estimate)], args)
     return notes
 
 
@@ -355,11 +355,15 @@ warned about: the resamples do not settle the endpoints at the digits shown."""
 
 
 def monte_carlo_notes(rows, args: Arguments) -> list[Note]:
-    """One note for the intervals ``(label, (low, high), (e_low, e_high))`` whose
-    endpoints' Monte Carlo error exceeds :data:`MC_SHARE` of their width (``label``
-    names a family's comparison; "" for compare()'s one interval)."""
+    """One note for the intervals ``(label, (low, high), (e_low, e_high), estimate)``
+    whose endpoints' Monte Carlo error exceeds :data:`MC_SHARE` of their width (``label``
+    names a family's comparison; "" for compare()'s one interval).  A one-sided
+    interval's width is twice its finite end's distance from the estimate."""
     over = []
-    for label, (low, high), errors in rows:
+    for label, (low, high), errors, estimate in rows:
+        if math.isinf(low) != math.isinf(high) and math.isfinite(estimate):
+            end = high if math.isinf(low) else low
+            low, high = estimate - abs(estimate - end), estimate + abs(estimate - end)
         if not (math.isfinite(low) and math.isfinite(high) and high > low):
             continue
         worst = max(errors)

@@ -177,8 +177,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             f"the intervals of {', '.join(blank[:5])}{', ...' if len(blank) > 5 else ''} "
             f"are undefined for these data (NaN): {why}",
         ))
-    notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k])
-                                for k, (i, j) in enumerate(targets)], args)
+    notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k],
+                                 float(est[k])) for k, (i, j) in enumerate(targets)], args)
 
     comparisons = []
     n_units = design.n_groups if design.n_groups is not None else design.n_items
