@@ -249,7 +249,7 @@ class CompareResult:
         (:func:`pairboot.core.pvalues.units_for`): below, even units that all favour one
         system could be chance, so the interval is shown but decides nothing."""
         units = self.n_groups if self.n_groups is not None else self.n_items
-        return units >= units_for(self.confidence_level)
+        return units >= units_for(self.confidence_level, self.alternative)
 
     def summary(self, *, name_a: str = "A", name_b: str = "B",
                 lower_is_better: bool = False) -> str:

@@ -803,3 +803,20 @@ def test_too_few_resamples_are_said_for_a_one_sided_interval_too(alternative):
             pairboot.compare(a, b, n_resamples=r, seed=1, alternative=alternative)
         notes = [str(w.message) for w in caught if "Monte Carlo error" in str(w.message)]
         assert bool(notes) == said, (r, notes)
+
+
+def test_five_items_can_decide_one_sided_at_95_percent():
+    # n items all favouring B arise by chance with probability 2^-n one-sided (2^(1-n)
+    # two-sided): 5 items are enough at 95% one-sided (1/32 < 0.05), not two-sided
+    a = np.array([0.1, 0.2, 0.3, 0.4, 0.5])
+    b = a + np.array([0.3, 0.2, 0.25, 0.35, 0.3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PairbootWarning)
+        one = pairboot.compare(a, b, alternative="greater", seed=1, n_resamples=2000)
+        two = pairboot.compare(a, b, seed=1, n_resamples=2000)
+    assert one.enough_units and one.verdict() == "better"
+    assert not two.enough_units and two.verdict() == "undefined"
+    from pairboot.core.pvalues import units_for  # noqa: PLC0415
+
+    assert [units_for(level, "less") for level in (0.9, 0.95, 0.99)] == [4, 5, 7]
+    assert [units_for(level) for level in (0.9, 0.95, 0.99)] == [5, 6, 8]

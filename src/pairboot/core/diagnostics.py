@@ -111,13 +111,16 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
     undefined = too_few_units(design, names)
     if undefined is not None:
         notes.append((DegenerateDataWarning, undefined))  # (it says all there is to say)
-    elif n_units < units_for(args.confidence_level) and not where:
-        chance = 2.0 ** (1 - n_units)
+    elif n_units < units_for(args.confidence_level, args.alternative) and not where:
+        two = args.alternative == "two-sided"
+        chance = 2.0 ** ((1 if two else 0) - n_units)
         text = (f"only {_plural(n_units, unit)}: even {unit} that all favour one system do "
-                f"so by chance with probability 2^(1 - n) = {chance:.3g}, more than "
+                f"so by chance with probability {'2^(1 - n)' if two else '2^-n'} = "
+                f"{chance:.3g}, more than "
                 f"{1 - args.confidence_level:.3g}, so no test at level "
                 f"{args.confidence_level:g} can show a difference; the interval is shown, "
-                f"but the verdict is undefined (at least {units_for(args.confidence_level)}"
+                f"but the verdict is undefined (at least "
+                f"{units_for(args.confidence_level, args.alternative)}"
                 f" {unit} are needed)")
         if poisson:  # (one note for both)
             if empty and math.isnan(design.metric.undefined):

@@ -182,7 +182,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
 
     comparisons = []
     n_units = design.n_groups if design.n_groups is not None else design.n_items
-    fewest = units_for(args.confidence_level)
+    fewest = units_for(args.confidence_level, side)
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
         significant = bool(p_adjusted[k] < family_alpha)

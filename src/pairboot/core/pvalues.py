@@ -74,14 +74,16 @@ def p_upper_bound(p: float, n_resamples: int, *, resampled: bool = True, sides: 
     return float(p)
 
 
-def units_for(level: float) -> int:
+def units_for(level: float, alternative: str = "two-sided") -> int:
     """The fewest units (items, or groups) that can show a difference at ``level``:
     ``n`` units that all favour one system do so by chance with probability
     ``2**(1 - n)`` (the exact sign-flip test), so below ``1 + log2(1 / (1 - level))``
     units (6 at 95%, 8 at 99%) no paired test could reject, and an interval that
-    excludes 0 would claim what the data cannot show.
+    excludes 0 would claim what the data cannot show.  One-sided (``alternative``
+    "greater" or "less"), the chance is ``2**-n``: one unit fewer.
 
-    >>> units_for(0.95), units_for(0.99)
-    (6, 8)
+    >>> units_for(0.95), units_for(0.99), units_for(0.95, "greater")
+    (6, 8, 5)
     """
-    return max(2, 1 + math.ceil(math.log2(1.0 / (1.0 - level)) - 1e-9))
+    two = 1 if alternative == "two-sided" else 0
+    return max(2, two + math.ceil(math.log2(1.0 / (1.0 - level)) - 1e-9))

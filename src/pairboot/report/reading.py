@@ -43,7 +43,8 @@ def reading_text(result: CompareResult) -> str:
         parts.append(
             f"The {pct} interval {span} rests on {size}: too few "
             f"for any test at this level to tell A and B apart (at least "
-            f"{units_for(result.confidence_level)} {unit} are needed), so it decides "
+            f"{units_for(result.confidence_level, result.alternative)} {unit} are needed), "
+            "so it decides "
             "nothing.")
     elif result.excludes_zero:
         higher = "B" if result.estimate > 0 else "A"
