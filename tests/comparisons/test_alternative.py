@@ -779,6 +779,7 @@ def test_a_one_sided_family_has_no_ranks():
                                 alternative="greater", seed=1, n_resamples=500)
     assert fam.rank_intervals is None and fam.best_set is None
     assert "could be best" not in fam.summary()
+    assert ", one-sided (B - A > 0), " in fam.summary().splitlines()[0]
 
 
 def test_the_untested_side_is_not_called_no_difference():

@@ -240,8 +240,10 @@ def summary(result: FamilyResult) -> str:
     systems = plural(len(result.systems), "system")
     if getattr(result, "strata_family", None):
         systems = f"2 systems in {strata_count(len(result.strata_family))}"
+    side = {"greater": ", one-sided (B - A > 0)", "less": ", one-sided (B - A < 0)"}.get(
+        getattr(result, "alternative", "two-sided"), "")
     line = (f"{systems}, {plural(m, 'comparison')}{kind}, "
-            f"{procedure(result)}, {level_words(result)}: {significant} significant")
+            f"{procedure(result)}{side}, {level_words(result)}: {significant} significant")
     if result.best_set:
         lower = " (lower is better)" if result.lower_is_better else ""
         line += f"; best{lower}: {_names(result.best_set)}"
