@@ -17,6 +17,7 @@ from pairboot.report.figures import (
     shown_names,
 )
 from pairboot.report.numbers import decimals, percent
+from pairboot.report.parts import interval_text
 from pairboot.result import CompareResult, FamilyResult
 
 _NAME_WIDTH = 48
@@ -379,7 +380,7 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
         d = family_decimals(result)
         for y, c in enumerate(comparisons):
             low, high = c.confidence_interval
-            text = (f"{_signed(c.estimate, d)} {_bracketed(low, high, d)}"
+            text = (f"{_signed(c.estimate, d)} {interval_text((low, high), d, signed=True)}"
                     + (" *" if c.significant else "") + (" ◆" if disagrees(c) else ""))
             ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(),
                         xytext=(6, 0), textcoords="offset points", va="center",
@@ -428,13 +429,6 @@ def _signed(x: float, d: int) -> str:
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
     return f"{x:+.{d}f}" if math.isfinite(x) else "n/a"
-
-
-def _bracketed(low: float, high: float, d: int) -> str:
-    """``[low, high]``, a one-sided interval's open end as ``(-inf`` or ``+inf)``."""
-    left = "(-inf" if low == -math.inf else f"[{_signed(low, d)}"
-    right = "+inf)" if high == math.inf else f"{_signed(high, d)}]"
-    return f"{left}, {right}"
 
 
 _CELL = 0.32

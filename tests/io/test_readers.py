@@ -12,7 +12,7 @@ import pytest
 from helpers import error
 
 import pairboot.io as pbio
-from pairboot.cli import inputs
+from pairboot.cli import stats, weights
 from pairboot.io import arrow
 
 ROWS = [("q1", "0.5", "d1"), ("q2", "0.25", "d1"), ("q3", "1", "d2")]
@@ -460,13 +460,13 @@ def test_json_numeric_ids_match_csv_ids(tmp_path):
 )
 def test_find_system_column(tmp_path, columns, found):
     t = table_of(tmp_path, ",".join(columns) + "\n" + ",".join("1" for _ in columns) + "\n")
-    assert inputs.find_system_column(t, "base", "tp") == found
+    assert stats.find_system_column(t, "base", "tp") == found
 
 
 def test_find_system_column_none_or_several(tmp_path):
     t = table_of(tmp_path, "base_tp,tp_base,x\n1,1,1\n")
-    assert "several columns" in error(inputs.find_system_column, t, "base", "tp")
-    assert "no column for statistic 'fp'" in error(inputs.find_system_column, t, "base", "fp")
+    assert "several columns" in error(stats.find_system_column, t, "base", "tp")
+    assert "no column for statistic 'fp'" in error(stats.find_system_column, t, "base", "fp")
 
 
 # ------------------------------------------------------------------ stratum weights
@@ -477,11 +477,11 @@ def test_find_system_column_none_or_several(tmp_path):
     ("-inf", "'-inf' is infinite; stratum weights must be finite numbers"),
 ])
 def test_stratum_weight_errors_name_the_weight_and_the_value(tmp_path, value, words):
-    msg = error(inputs.parse_stratum_weights, f"news=1,web={value}")
+    msg = error(weights.parse_stratum_weights, f"news=1,web={value}")
     assert msg == f"--stratum-weights: weight of stratum 'web': {words}"
     path = tmp_path / "w.csv"
     path.write_text(f"stratum,weight\nweb,{value}\n", encoding="utf-8")
-    msg = error(inputs.parse_stratum_weights, str(path))
+    msg = error(weights.parse_stratum_weights, str(path))
     assert msg == f"{path}, line 2: weight of stratum 'web': {words}"
     assert "scores" not in msg
 
@@ -490,37 +490,37 @@ def test_stratum_weight_errors_name_the_weight_and_the_value(tmp_path, value, wo
 def test_stratum_weights_file(tmp_path, header):
     path = tmp_path / "w.csv"
     path.write_text(header + "web,3\nnews,1\n", encoding="utf-8")
-    assert inputs.parse_stratum_weights(str(path)) == {"web": 3.0, "news": 1.0}
+    assert weights.parse_stratum_weights(str(path)) == {"web": 3.0, "news": 1.0}
 
 
 def test_stratum_weights_file_errors(tmp_path):
     path = tmp_path / "w.csv"
     path.write_text("stratum,weight\nweb,3\nnews,0\n", encoding="utf-8")
-    msg = error(inputs.parse_stratum_weights, str(path))
+    msg = error(weights.parse_stratum_weights, str(path))
     assert str(path) in msg and "line 3" in msg and "positive" in msg
     path.write_text("stratum,weight,x\nweb,3,1\n", encoding="utf-8")
-    assert "exactly two columns" in error(inputs.parse_stratum_weights, str(path))
-    assert "no such file" in error(inputs.parse_stratum_weights, str(tmp_path / "none.csv"))
+    assert "exactly two columns" in error(weights.parse_stratum_weights, str(path))
+    assert "no such file" in error(weights.parse_stratum_weights, str(tmp_path / "none.csv"))
 
 
 def test_stratum_weights_as_json(tmp_path):
     want = {"web": 3.0, "news": 1.0}
-    assert inputs.parse_stratum_weights(' {"web": 3, "news": "1"} ') == want
+    assert weights.parse_stratum_weights(' {"web": 3, "news": "1"} ') == want
     path = tmp_path / "w.json"
     path.write_text('\ufeff{\n  "web": 3,\n  "news": 1\n}\n', encoding="utf-8")
-    assert inputs.parse_stratum_weights(str(path)) == want
+    assert weights.parse_stratum_weights(str(path)) == want
     path.write_text('{"web": 3}\n{"news": 1}\n')  # JSON Lines: a table, not an object
-    assert error(inputs.parse_stratum_weights, str(path)).startswith(f"{path}, line 2")
-    msg = error(inputs.parse_stratum_weights, '{"web": 0}')
+    assert error(weights.parse_stratum_weights, str(path)).startswith(f"{path}, line 2")
+    msg = error(weights.parse_stratum_weights, '{"web": 0}')
     assert msg == "--stratum-weights: weight of stratum 'web' must be positive, got 0"
-    assert "not a number" in error(inputs.parse_stratum_weights, '{"web": [1, 2]}')
-    assert "not a valid JSON object" in error(inputs.parse_stratum_weights, '{"web": 1,}')
+    assert "not a number" in error(weights.parse_stratum_weights, '{"web": [1, 2]}')
+    assert "not a valid JSON object" in error(weights.parse_stratum_weights, '{"web": 1,}')
 
 
 def test_stratum_weights_file_with_a_pandas_index(tmp_path):
     path = tmp_path / "w.csv"
     path.write_text("Unnamed: 0,stratum,weight\n0,web,3\n1,news,1\n", encoding="utf-8")
-    msg = error(inputs.parse_stratum_weights, str(path))
+    msg = error(weights.parse_stratum_weights, str(path))
     assert "exactly two columns" in msg and "'Unnamed: 0' holds the row numbers" in msg
     assert "index=False" in msg
 

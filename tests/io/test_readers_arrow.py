@@ -16,7 +16,7 @@ import pytest
 from helpers import error
 
 import pairboot.io as pbio
-from pairboot.cli import inputs
+from pairboot.cli import weights
 from pairboot.errors import InputError
 from pairboot.io import alignment, arrow, columns
 
@@ -132,7 +132,7 @@ def test_merge_labels_fills_from_either_file_and_reports_missing():
 
 
 def test_stratum_weights_inline():
-    assert inputs.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
+    assert weights.parse_stratum_weights("web=0.5, news = 2") == {"web": 0.5, "news": 2.0}
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_stratum_weights_inline():
     ],
 )
 def test_stratum_weights_inline_errors(spec, words):
-    assert words in error(inputs.parse_stratum_weights, spec)
+    assert words in error(weights.parse_stratum_weights, spec)
 
 
 # ------------------------------------------------------- the pyarrow fast path is exact
@@ -491,7 +491,7 @@ def test_python_whitespace_is_what_str_strip_removes():
 
 
 def test_stratum_weights_from_a_directory(tmp_path):
-    assert "is a directory" in error(inputs.parse_stratum_weights, str(tmp_path))
+    assert "is a directory" in error(weights.parse_stratum_weights, str(tmp_path))
 
 
 def test_parquet_without_pyarrow_names_the_file(tmp_path, monkeypatch):

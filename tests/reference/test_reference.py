@@ -566,7 +566,7 @@ def test_closed_form_p_value_is_the_bisection(method):
     # next to it), and each method's closed form, which brackets it, is within 1e-9 of it
     # (a wrong closed form falls back to the whole bisection: the same value, and this
     # fails).
-    from pairboot.core.intervals import _closed_form_p_value, bounds, p_value
+    from pairboot.core.intervals import bounds, closed_form_p_value, p_value
 
     for k, boot in enumerate(_p_value_cases()):
         if method == "studentized" and boot.t_sorted is None:
@@ -579,7 +579,7 @@ def test_closed_form_p_value_is_the_bisection(method):
         p = p_value(method, boot)
         assert 0 < p < 1, (k, p)
         assert abs(p - hi_a) <= 2 * math.ulp(p) + 2**-59, (k, p, hi_a)
-        assert abs(_closed_form_p_value(method, boot) - p) <= 1e-9 * p, k
+        assert abs(closed_form_p_value(method, boot) - p) <= 1e-9 * p, k
 
 
 def test_p_value_near_the_largest_doubles():

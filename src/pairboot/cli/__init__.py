@@ -43,8 +43,6 @@ from pairboot.cli.inputs import (
     load_inputs,
     load_many,
     many_systems,
-    metric_option,
-    strata_weights_arg,
 )
 from pairboot.cli.options import (
     api_options,
@@ -73,7 +71,9 @@ from pairboot.cli.parser import (
 )
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
+from pairboot.cli.stats import metric_option
 from pairboot.cli.stream import stream_compare
+from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.report import (
     UNPLANNED,

@@ -30,11 +30,11 @@ from pairboot.cli.inputs import (
     ManyInputs,
     pairing_options,
     report_context,
-    strata_weights_arg,
     system_names,
 )
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
+from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import resolve_metric
 

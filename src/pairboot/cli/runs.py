@@ -20,13 +20,12 @@ import pairboot.io as pbio
 from pairboot.cli.inputs import (
     ManyInputs,
     file_systems,
-    find_system_column,
     report_context,
-    stat_names,
-    strata_weights_arg,
     system_columns,
 )
 from pairboot.cli.parser import cli_spelling
+from pairboot.cli.stats import find_system_column, stat_names
+from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import resolve_metric
 

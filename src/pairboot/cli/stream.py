@@ -16,12 +16,12 @@ from pairboot.cli.inputs import (
     input_notes,
     many_systems,
     report_context,
-    stat_names,
-    strata_weights_arg,
     system_columns,
 )
 from pairboot.cli.options import api_options, family_options
 from pairboot.cli.parser import cli_spelling
+from pairboot.cli.stats import stat_names
+from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext
 

@@ -15,7 +15,7 @@ import os
 import pairboot.io as pbio
 from pairboot.errors import InputError
 
-__all__ = ["parse_stratum_weights"]
+__all__ = ["parse_stratum_weights", "strata_weights_arg"]
 
 
 def parse_stratum_weights(spec: str) -> dict[str, float]:
@@ -133,3 +133,10 @@ def _weights_from_file(path: str) -> tuple[list[tuple[str, object, str | None]],
             raise InputError(f"{table.path}, {table.where(i)}: missing stratum name")
         pairs.append((label, weight, table.where(i)))
     return pairs, table.path
+
+
+def strata_weights_arg(args) -> dict[str, float] | None:
+    """The API's ``strata_weights`` from ``--stratum-weights`` (None without it)."""
+    if args.stratum_weights is None:
+        return None
+    return parse_stratum_weights(args.stratum_weights)

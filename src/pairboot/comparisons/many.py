@@ -160,7 +160,7 @@ def compare_strata(
     if strata is None:
         raise InputError("`strata` is required: the family is one comparison per stratum",
                          param="strata")
-    keywords = {k: compare_keywords.pop(k, v) for k, v in _RESAMPLE_DEFAULTS.items()}
+    keywords = {k: compare_keywords.pop(k, v) for k, v in STRATA_FAMILY_DEFAULTS.items()}
     if compare_keywords:
         unknown = next(iter(compare_keywords))
         raise TypeError(f"compare_strata() got an unexpected keyword argument {unknown!r}")
@@ -170,7 +170,7 @@ def compare_strata(
                          stacklevel=3, within=list(range(n_strata)))
 
 
-_RESAMPLE_DEFAULTS = with_defaults((
+STRATA_FAMILY_DEFAULTS = with_defaults((
     "paired", "groups", "group_weighting", "strata_weights", "metric", "n_resamples",
     "confidence_level", "method", "alternative", "seed", "resampling", "ids", "backend",
     "progress"), {})

@@ -296,8 +296,8 @@ def open_end(interval, alternative: str, value: float = math.inf):
     low, high = interval
     if alternative == "greater":
         return low, value
-    if alternative == "less":
-        return -value if value else value, high
+    if alternative == "less":  # (an open lower end is -inf; an error of 0 stays 0)
+        return (-value if math.isinf(value) else value), high
     return low, high
 
 

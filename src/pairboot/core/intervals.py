@@ -191,7 +191,7 @@ def _bca_level(z0: float, a: float, z: float) -> float:
 def _p_two_sided(method: str, boot: Bootstrap) -> float:
     """Two-sided p-value: the smallest alpha whose interval excludes 0.
 
-    :func:`_closed_form_p_value` brackets the answer: when :func:`bounds` excludes 0 just
+    :func:`closed_form_p_value` brackets the answer: when :func:`bounds` excludes 0 just
     above it and not just below, a bisection of that bracket on :func:`bounds` finds the
     switch to adjacent doubles (the closed form rounds otherwise than the interval: a
     far BCa tail, ``1 - alpha/2``).  Where they disagree (rounding makes an interpolated
@@ -203,7 +203,7 @@ def _p_two_sided(method: str, boot: Bootstrap) -> float:
         lo, hi = _two_sided(method, boot, alpha)
         return lo > 0.0 or hi < 0.0
 
-    p = _closed_form_p_value(method, boot)
+    p = closed_form_p_value(method, boot)
     if p == 0.0 and excluded(0.0):
         return p
     if 0.0 < p < 1.0:
@@ -239,7 +239,7 @@ def _smallest_excluding(excluded, lo_a: float, hi_a: float) -> float:
     return hi_a
 
 
-def _closed_form_p_value(method: str, boot: Bootstrap) -> float:
+def closed_form_p_value(method: str, boot: Bootstrap) -> float:
     """The p-value of ``method`` in exact arithmetic (NaN when there is none to give).
 
     Percentile: the interval is ``[Q(alpha/2), Q(1 - alpha/2)]``, ``Q`` the replicates'

@@ -19,7 +19,6 @@ import numpy as np
 from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
-from pairboot.options import OPTIONS
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -239,10 +238,9 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     timeout : float, optional
         Seconds to wait for a distributed Client's result.
     """
-    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting)
+                                group_weighting=group_weighting, alternative=alternative)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish(_compute(total, timeout), confidence_level=confidence_level,
@@ -278,10 +276,9 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                          param="systems")
     check_family(list(spec), baseline=baseline, pairs=pairs,
                  correction=correction)  # (before any partition is read)
-    OPTIONS["alternative"].check(alternative)  # (before the cluster computes)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting)
+                                group_weighting=group_weighting, alternative=alternative)
     total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,

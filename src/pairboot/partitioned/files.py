@@ -33,7 +33,6 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
-from pairboot.options import OPTIONS
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -240,9 +239,9 @@ def compare_files(
     order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
     """
     files = list(files)
-    OPTIONS["alternative"].check(alternative)  # (before any file is read)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, backend=backend)
+                                method=method, seed=seed, backend=backend,
+                                alternative=alternative)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:

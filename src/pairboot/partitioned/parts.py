@@ -421,14 +421,15 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
 def check_before_reading(*, n_resamples, confidence_level, method, seed,
                          paired=DEFAULTS["paired"],
                          group_weighting=DEFAULTS["group_weighting"],
-                         backend=DEFAULTS["backend"]) -> int:
+                         backend=DEFAULTS["backend"],
+                         alternative=DEFAULTS["alternative"]) -> int:
     """The arguments of a run on parts, checked before any part is read (what the sums
     cannot give is refused with the reason); returns the run's seed, drawn when it is
     None or "random" (there is no data in one place to derive one from)."""
     _refuse(method, paired, group_weighting)
     check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
                     confidence_level=confidence_level, method=method, seed=0,
-                    backend=backend, resampling="poisson")
+                    backend=backend, resampling="poisson", alternative=alternative)
     seed = OPTIONS["seed"].check(seed)
     return secrets.randbelow(2**32) if seed is None else seed
 
