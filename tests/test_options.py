@@ -16,12 +16,13 @@ from pairboot.errors import InputError
 from pairboot.options import DEFAULTS, OPTIONS
 from pairboot.partitioned import parts as partitioned
 
-FAMILY = {"baseline", "pairs", "correction", "lower_is_better"}  # a family's own options
+FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
 """Parts are Poisson draws of paired items; finish() reads the rest off the part."""
-FINISHED = {"confidence_level", "method", "alternative", "strata_weights"}
+FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
+            "lower_is_better", "strata_weights"}
 """What a part leaves to finish(): the interval is read off the added sums."""
 
 NOT_ACCEPTED = {
@@ -75,7 +76,7 @@ def test_every_option_has_a_one_line_doc():
 BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
        "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
        "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
-       "alternative": "bigger",
+       "alternative": "bigger", "margin": -0.5, "hypothesis": "noninferiority",
        "lower_is_better": "no"}
 
 

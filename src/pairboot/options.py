@@ -11,6 +11,7 @@ package but its errors, so that every layer may read it.
 
 from __future__ import annotations
 
+import math
 import numbers
 import secrets
 from collections.abc import Callable
@@ -25,9 +26,14 @@ METHODS = ("percentile", "basic", "normal", "bca", "studentized")
 GROUP_WEIGHTINGS = ("items", "groups")
 BACKENDS = ("auto", "numba", "numpy")
 RESAMPLINGS = ("classic", "poisson")
-CORRECTIONS = ("max-t", "holm", "bonferroni", "none")
+CORRECTIONS = ("max-t", "holm", "bonferroni", "bh", "by", "none")
+"""Family-wise (max-t, Holm, Bonferroni), false discovery rate (Benjamini-Hochberg,
+Benjamini-Yekutieli), or none."""
 RUNS = ("seeds", "samples")
 ALTERNATIVES = ("two-sided", "greater", "less")
+HYPOTHESES = ("difference", "non-inferiority", "superiority", "equivalence")
+"""What a comparison tests: any difference (by ``alternative``); B not worse than A by
+the margin or more; B better by more than the margin; B within the margin of A."""
 
 
 def _choice(name: str, choices: tuple[str, ...], *, fold: bool = False):
@@ -84,6 +90,20 @@ def _seed(value) -> int | None:
     return None if value is None else int(value)
 
 
+def _margin(value) -> float | None:
+    """A margin on the metric's scale: None (no margin), or a finite number >= 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"`margin` must be a non-negative number, got {value!r}",
+                         param="margin")
+    value = float(value)
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"`margin` must be a finite non-negative number, got {value:g}",
+                         param="margin")
+    return value
+
+
 def _runs(value):
     if value is not None and value not in RUNS:
         raise InputError(f"`runs` must be None or one of {', '.join(RUNS)}, got {value!r}",
@@ -118,6 +138,11 @@ OPTIONS = MappingProxyType({o.name: o for o in (
            _choice("method", METHODS, fold=True)),
     Option("alternative", "two-sided", "two-sided, or one-sided: B - A greater (less) than 0",
            _choice("alternative", ALTERNATIVES)),
+    Option("margin", None, "the smallest difference that matters, on the metric's scale",
+           _margin),
+    Option("hypothesis", "difference", "what is tested: difference, or one of three "
+           "against `margin`",
+           _choice("hypothesis", HYPOTHESES)),
     Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
            _seed),
     Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",
@@ -130,7 +155,7 @@ OPTIONS = MappingProxyType({o.name: o for o in (
     Option("progress", None, "called with the number of finished resamples"),
     Option("correction", "max-t", "a family's multiple-comparison correction",
            _choice("correction", CORRECTIONS)),
-    Option("lower_is_better", False, "the family's ranks: lower scores are better",
+    Option("lower_is_better", False, "lower scores are better (verdicts, margins, ranks)",
            _flag("lower_is_better")),
     Option("baseline", None, "a family: every system against this one"),
     Option("pairs", None, "a family: these (A, B) comparisons"),
@@ -165,14 +190,61 @@ class Arguments:
     backend: str
     resampling: str = "classic"
     alternative: str = "two-sided"
+    """The sides of the interval: a non-inferiority or superiority test's own side."""
+    hypothesis: str = "difference"
+    margin: float | None = None
+    lower_is_better: bool = False
 
 
 def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
                     backend, resampling=DEFAULTS["resampling"],
-                    alternative=DEFAULTS["alternative"]) -> Arguments:
+                    alternative=DEFAULTS["alternative"], hypothesis=DEFAULTS["hypothesis"],
+                    margin=DEFAULTS["margin"],
+                    lower_is_better=DEFAULTS["lower_is_better"]) -> Arguments:
     """The scalar options checked by their :data:`OPTIONS` checks, in the order people
-    read the signature."""
+    read the signature, and the hypothesis checked against the margin and the sides
+    (:func:`test_sides`)."""
     given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
                  confidence_level=confidence_level, method=method, seed=seed,
-                 backend=backend, resampling=resampling, alternative=alternative)
-    return Arguments(**{name: OPTIONS[name].check(value) for name, value in given.items()})
+                 backend=backend, resampling=resampling, alternative=alternative,
+                 hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
+    checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
+    checked["alternative"] = test_sides(checked["hypothesis"], checked["margin"],
+                                        checked["alternative"], checked["lower_is_better"],
+                                        checked["confidence_level"])
+    return Arguments(**checked)
+
+
+def test_sides(hypothesis: str, margin: float | None, alternative: str,
+               lower_is_better: bool, confidence_level: float = 0.95) -> str:
+    """The sides of the interval ``hypothesis`` is read off: ``alternative`` for a
+    difference; for non-inferiority and superiority the side on which B is better
+    ("greater", or "less" when lower is better; ``alternative`` may say it, or be left
+    two-sided); two-sided for equivalence (its interval is at ``1 - 2 alpha``).  Refuses
+    a margin's hypothesis without a margin, an equivalence margin of 0, and sides that
+    contradict the hypothesis."""
+    if hypothesis == "difference":
+        return alternative
+    if margin is None:
+        raise InputError(f"`hypothesis={hypothesis!r}` needs a `margin` (the difference "
+                         "that matters, on the metric's scale)", param="margin")
+    if hypothesis == "equivalence":
+        if margin == 0:
+            raise InputError("`hypothesis='equivalence'` needs a `margin` above 0: no "
+                             "interval lies within +-0", param="margin")
+        if alternative != "two-sided":
+            raise InputError(f"`alternative={alternative!r}` with "
+                             "`hypothesis='equivalence'`: equivalence tests both sides "
+                             "(two one-sided tests); leave `alternative` two-sided",
+                             param="alternative")
+        if confidence_level <= 0.5:
+            raise InputError("`hypothesis='equivalence'` reads the 1 - 2 alpha interval: "
+                             "`confidence_level` must be above 0.5", param="confidence_level")
+        return "two-sided"
+    better = "less" if lower_is_better else "greater"
+    if alternative not in ("two-sided", better):
+        raise InputError(f"`alternative={alternative!r}` with `hypothesis={hypothesis!r}`: "
+                         f"the test is one-sided on the side where B is better "
+                         f"({better!r}{', lower is better' if lower_is_better else ''})",
+                         param="alternative")
+    return better

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pairboot.core.hypotheses import detectable, verdict_of
 from pairboot.core.pvalues import units_for
 
 TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr")
@@ -208,7 +209,35 @@ class CompareResult:
     (variance components, degrees of freedom, runs of each system)."""
     alternative: str = "two-sided"
     """As scipy's: "greater" (less) makes the interval one-sided, ``[low, inf)``
-    (``(-inf, high]``), and the p-value that of B - A > 0 (< 0)."""
+    (``(-inf, high]``), and the p-value that of B - A > 0 (< 0).  Non-inferiority and
+    superiority set it to the side on which B is better."""
+    hypothesis: str = "difference"
+    """What was tested: "difference", "non-inferiority", "superiority" or "equivalence"
+    (:mod:`pairboot.core.hypotheses`); ``p_value`` is that test's, and
+    ``confidence_interval`` the interval it is read off."""
+    margin: float | None = None
+    """The margin, on the metric's scale (None without one)."""
+    lower_is_better: bool = False
+    """Lower scores are better: B is better when B - A < 0 (the margin's sides flip)."""
+    p_values: tuple[float, float] | None = None
+    """Equivalence: the two one-sided p-values (H0 B - A <= -margin, H0 B - A >=
+    margin); ``p_value`` is the larger.  None for the other hypotheses."""
+
+    @property
+    def interval_level(self) -> float:
+        """The level of ``confidence_interval``: ``confidence_level``, or ``2 L - 1`` for
+        equivalence (TOST at ``1 - L`` reads the ``1 - 2 alpha`` interval)."""
+        if self.hypothesis == "equivalence":
+            return round(2.0 * self.confidence_level - 1.0, 12)
+        return self.confidence_level
+
+    @property
+    def detectable(self) -> bool | None:
+        """With a margin: whether this test set could detect it -- the interval reaches
+        less far from the estimate than the margin (None without a margin).  When it
+        does not, "inconclusive" says the test set was too small, not that there is no
+        difference."""
+        return detectable(self.margin, self.estimate, self.confidence_interval)
 
     def projection(self, n_items: int | None = None, n_runs: int | None = None, *,
                    runs_factor: float | None = None) -> dict:
@@ -225,23 +254,35 @@ class CompareResult:
         low, high = self.confidence_interval
         return bool(low > 0 or high < 0)
 
-    def verdict(self, *, lower_is_better: bool = False) -> str:
-        """B against A, as the interval says: ``"better"`` or ``"worse"`` when it
-        excludes 0, ``"inconclusive"`` when it includes 0, ``"undefined"`` when an
-        endpoint is NaN or there are too few units for any verdict at the level
-        (:attr:`enough_units`).  ``lower_is_better`` for error rates and losses.
+    def verdict(self, *, lower_is_better: bool | None = None) -> str:
+        """B against A, as the interval says (:func:`pairboot.core.hypotheses.verdict_of`).
+
+        A difference: ``"better"`` or ``"worse"`` when the interval excludes 0
+        (``"better-by-margin"`` when it lies beyond the margin), ``"inconclusive"`` when
+        it includes 0.  Non-inferiority and superiority: the most the one-sided bound
+        shows -- ``"better-by-margin"``, ``"better"``, ``"non-inferior"`` -- else
+        ``"inconclusive"``; equivalence: ``"equivalent"`` or ``"inconclusive"``.
+        ``"undefined"`` when an endpoint is NaN or there are too few units for any
+        verdict at the level (:attr:`enough_units`).  ``lower_is_better`` (default: the
+        comparison's own) for error rates and losses; a margin's test was one-sided on
+        its side already, so it cannot be read the other way.
 
         >>> import pairboot
         >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
         >>> res.verdict(), res.verdict(lower_is_better=True)
         ('better', 'worse')
         """
-        low, high = self.confidence_interval
-        if math.isnan(low) or math.isnan(high) or not self.enough_units:
+        if lower_is_better is None:
+            lower_is_better = self.lower_is_better
+        elif self.hypothesis != "difference" and bool(lower_is_better) != self.lower_is_better:
+            raise ValueError(
+                f"this {self.hypothesis} test was run with lower_is_better="
+                f"{self.lower_is_better}: its one-sided interval cannot be read the other "
+                "way; pass lower_is_better to compare()")
+        if not self.enough_units:
             return "undefined"
-        if not self.excludes_zero:
-            return "inconclusive"
-        return "better" if (low > 0) != lower_is_better else "worse"
+        return verdict_of(self.hypothesis, self.margin, self.confidence_interval,
+                          bool(lower_is_better))
 
     @property
     def enough_units(self) -> bool:
@@ -285,6 +326,9 @@ class CompareResult:
                 value = value.to_dict()
             out[f.name] = json_safe(value)
         out["excludes_zero"] = self.excludes_zero
+        out["interval_level"] = self.interval_level
+        out["detectable"] = self.detectable
+        out["verdict"] = self.verdict()
         out["reading"] = self.reading
         return out
 
@@ -347,6 +391,12 @@ class Comparison:
     significant: bool
     note: str | None = None
     monte_carlo_error: ConfidenceInterval | None = None
+    margin: float | None = None
+    """This comparison's margin (None without one)."""
+    verdict: str | None = None
+    """As :meth:`CompareResult.verdict`, from the family's decision: what
+    ``significant`` claims, read off ``confidence_interval`` (``"inconclusive"`` when
+    not significant)."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -354,6 +404,28 @@ class Comparison:
             if out[key] is not None:
                 out[key] = out[key]._asdict()
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class PartialConjunction:
+    """"B is better on at least ``count`` of ``of`` tasks" (Benjamini & Heller 2008).
+
+    ``p_values[u - 1]`` is the monotone p-value of "B is better on fewer than u tasks";
+    ``count`` is the largest u whose p-value is below ``alpha``, and exceeds the true
+    number of tasks where B is better with probability at most ``alpha``.  ``claim``
+    says what is counted ("better", "non-inferior", "better-by-margin",
+    "equivalent"); ``combination`` how a task's p-values combine (Simes' rule: the
+    tasks' items are disjoint, so their p-values are independent)."""
+
+    count: int
+    of: int
+    claim: str
+    p_values: tuple[float, ...]
+    combination: str
+    alpha: float
+
+    def to_dict(self) -> dict:
+        return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -404,10 +476,23 @@ class FamilyResult:
     """With :func:`pairboot.compare_strata`: the strata, one comparison each."""
     alternative: str = "two-sided"
     """As :attr:`CompareResult.alternative`, for every row."""
+    hypothesis: str = "difference"
+    """As :attr:`CompareResult.hypothesis`, for every row."""
+    margin: float | None = None
+    """The rows' margin when they share one (each row's: :attr:`Comparison.margin`)."""
+    fcr_level: float | None = None
+    """Under ``"bh"`` and ``"by"``: the level of the rows' intervals, ``1 - R q / m``
+    for R discoveries (Benjamini & Yekutieli 2005), so that the intervals of the
+    discoveries miss their differences at a rate of at most q."""
+    partial_conjunction: PartialConjunction | None = None
+    """A family of tasks (:func:`pairboot.compare_strata`): on how many at least B is
+    better."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["comparisons"] = [c.to_dict() for c in self.comparisons]
+        if self.partial_conjunction is not None:
+            out["partial_conjunction"] = self.partial_conjunction.to_dict()
         out["systems"] = {name: score.to_dict() for name, score in self.systems.items()}
         if self.rank_intervals is not None:
             out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}

@@ -190,7 +190,7 @@ BAD = [
     ({"= 20261201": "= -1"}, "seed", "non-negative integer, got -1"),
     ({"= 20261201": "= 1.5"}, "seed", "non-negative integer"),
     ({"= 20261201": "= true"}, "seed", "non-negative integer, got true"),
-    ({'"holm"': '"sidak"'}, "correction", 'max-t, holm, bonferroni, none, got "sidak"'),
+    ({'"holm"': '"sidak"'}, "correction", 'max-t, holm, bonferroni, bh, by, none, got "sidak"'),
     ({"seed = 20261201\n": 'seed = 20261201\nmethod = "bootstrap"\n'}, "method",
      'percentile, basic, normal, bca, studentized, got "bootstrap"'),
     ({'"mean"': '"meen"'}, "metric", "unknown metric 'meen'"),

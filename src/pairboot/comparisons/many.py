@@ -32,6 +32,8 @@ def compare_many(
     confidence_level: float = 0.95,
     method: str = "percentile",
     alternative: str = "two-sided",
+    hypothesis: str = "difference",
+    margin=None,
     seed=None,
     resampling: str = "classic",
     ids=None,
@@ -59,7 +61,7 @@ def compare_many(
     pairs : sequence of (a, b), optional
         The comparisons (``b - a``).  Neither ``baseline`` nor ``pairs``: all pairs, in
         the systems' order.
-    correction : {"max-t", "holm", "bonferroni", "none"}
+    correction : {"max-t", "holm", "bonferroni", "bh", "by", "none"}
         ``"max-t"``: simultaneous intervals ``estimate +- c se`` with ``c`` the
         ``1 - alpha`` quantile of the largest standardised root over the family, and
         Romano-Wolf stepdown p-values (``p_single_step`` too).  ``"holm"``: Holm's
@@ -67,9 +69,20 @@ def compare_many(
         interval at level ``1 - alpha / m``).  ``"bonferroni"``: the same intervals and
         ``min(1, m p)`` (``p`` at least ``1 / (n_resamples + 1)``).  ``"none"``: each
         comparison as :func:`pairboot.compare` gives it.  A family of one comparison is
-        :func:`pairboot.compare`'s answer under every correction.
+        :func:`pairboot.compare`'s answer under every correction.  ``"bh"`` and
+        ``"by"`` control the false discovery rate instead (Benjamini-Hochberg, for
+        independent or positively dependent rows; Benjamini-Yekutieli, under any
+        dependence): ``p_adjusted`` are q-values, and the intervals are the
+        false-coverage-rate adjusted ones (Benjamini & Yekutieli 2005: each row's
+        interval at ``1 - R q / m`` for R discoveries, ``result.fcr_level``).
     lower_is_better : bool
-        For rank intervals and the best set: the metric is an error rate or a loss.
+        The metric is an error rate or a loss: for rank intervals and the best set,
+        the verdicts and a margin's sides.
+    hypothesis, margin
+        As for :func:`pairboot.compare`, for every row; ``margin`` one number, or a
+        mapping ``{(a, b): margin}`` with every comparison of the family.  Max-t tests
+        each row against its boundary on the same roots (for equivalence, the
+        two-sided simultaneous interval at the level, within +-margin).
     ids : array_like or str, optional
         As for :func:`pairboot.compare`; a column name is a column of the DataFrame
         ``scores`` (the items' ids, not a system), or of every system's DataFrame (their
@@ -118,14 +131,14 @@ def compare_many(
             confidence_level=confidence_level, method=method, seed=seed, paired=paired,
             group_weighting=group_weighting, strata_weights=strata_weights,
             resampling=resampling, ids=ids, backend=backend, progress=progress,
-            alternative=alternative)
+            alternative=alternative, hypothesis=hypothesis, margin=margin)
     return compare_family(
         scores, baseline=baseline, pairs=pairs, correction=correction,
         lower_is_better=lower_is_better, paired=paired, groups=groups,
         group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
         metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
         method=method, seed=seed, backend=backend, progress=progress, resampling=resampling,
-        ids=ids, alternative=alternative, stacklevel=3,
+        ids=ids, alternative=alternative, hypothesis=hypothesis, margin=margin, stacklevel=3,
     )
 
 
@@ -164,7 +177,8 @@ def compare_strata(
     if compare_keywords:
         unknown = next(iter(compare_keywords))
         raise TypeError(f"compare_strata() got an unexpected keyword argument {unknown!r}")
-    run = resample((a, b), names=tuple(names), strata=strata, **keywords)
+    run = resample((a, b), names=tuple(names), strata=strata,
+                   lower_is_better=lower_is_better, **keywords)
     n_strata = run.design.n_strata
     return family_result(run, [(0, 1)] * n_strata, correction, lower_is_better,
                          stacklevel=3, within=list(range(n_strata)))
@@ -172,6 +186,6 @@ def compare_strata(
 
 STRATA_FAMILY_DEFAULTS = with_defaults((
     "paired", "groups", "group_weighting", "strata_weights", "metric", "n_resamples",
-    "confidence_level", "method", "alternative", "seed", "resampling", "ids", "backend",
-    "progress"), {})
+    "confidence_level", "method", "alternative", "hypothesis", "margin", "seed",
+    "resampling", "ids", "backend", "progress"), {})
 """compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""

@@ -26,6 +26,9 @@ def compare(
     confidence_level: float = 0.95,
     method: str = "percentile",
     alternative: str = "two-sided",
+    hypothesis: str = "difference",
+    margin: float | None = None,
+    lower_is_better: bool = False,
     seed: int | str | None = None,
     resampling: str = "classic",
     ids=None,
@@ -92,6 +95,22 @@ def compare(
         As scipy's: ``"greater"`` tests B - A > 0 with the one-sided interval
         ``[low, inf)`` at ``confidence_level`` (its end is the two-sided interval's at
         ``1 - 2 alpha``) and its p-value; ``"less"`` B - A < 0 with ``(-inf, high]``.
+    hypothesis : {"difference", "non-inferiority", "superiority", "equivalence"}
+        What is tested (docs/decisions.md).  ``"difference"``: B - A against 0, by
+        ``alternative``.  With a ``margin`` d: ``"non-inferiority"``, H0 B is worse
+        than A by d or more (B - A <= -d), read off the one-sided interval on B's
+        better side at ``confidence_level``; ``"superiority"``, H0 B - A <= d, the same
+        interval; ``"equivalence"``, H0 |B - A| >= d, two one-sided tests (TOST), read
+        off the two-sided interval at ``1 - 2 alpha`` (``result.interval_level``).  The
+        p-value is the test's (TOST's: the larger of its two), below ``1 -
+        confidence_level`` exactly when ``result.verdict()`` rejects.
+    margin : float, optional
+        The difference that matters, on the metric's scale (0.005 is half a point of
+        accuracy), >= 0 and within the metric's range.  With ``"difference"`` it only
+        says whether the test set could detect it (``result.detectable``).
+    lower_is_better : bool, default False
+        Lower scores are better (an error rate, a loss): B is better when B - A < 0,
+        the margin's tests take that side, and the verdict reads so.
     seed : int or "random", optional
         Non-negative.  Without one, the seed is derived from a hash of the data and the
         options, so the same inputs give the same answer on every run; ``"random"``
@@ -161,11 +180,12 @@ def compare(
             metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
             method=method, seed=seed, paired=paired, group_weighting=group_weighting,
             strata_weights=strata_weights, resampling=resampling, ids=ids,
-            backend=backend, progress=progress, alternative=alternative)
+            backend=backend, progress=progress, alternative=alternative,
+            hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
     return compare_items(
         a, b, paired=paired, groups=groups, group_weighting=group_weighting, strata=strata,
         strata_weights=strata_weights, metric=metric, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         progress=progress, resampling=resampling, ids=ids, alternative=alternative,
-        stacklevel=3,
+        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, stacklevel=3,
     )

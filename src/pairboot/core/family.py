@@ -20,6 +20,13 @@ from pairboot.core.diagnostics import (
     too_few_units,
     undefined_notes,
 )
+from pairboot.core.fdr import (
+    benjamini_hochberg,
+    benjamini_yekutieli,
+    fcr_alpha,
+    partial_conjunction_count,
+)
+from pairboot.core.hypotheses import SHOWN, interval_alpha, nulls, read_test, verdict_of
 from pairboot.core.intervals import (
     bounds,
     monte_carlo_error,
@@ -31,7 +38,8 @@ from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, ra
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
-from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
+from pairboot.options import OPTIONS
+from pairboot.result import Comparison, ConfidenceInterval, FamilyResult, PartialConjunction
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""
@@ -45,21 +53,67 @@ def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better:
     names, systems = family_systems(scores)
     targets = family_targets(names, baseline, pairs)
     check_correction(correction)
-    run = resample(systems, names=names, **options)
+    margin = options.pop("margin", None)
+    margins = row_margins(margin, names, targets)
+    run = resample(systems, names=names, margin=family_margin(margin),
+                   lower_is_better=lower_is_better, **options)
     return family_result(run, targets, correction, lower_is_better,
-                         stacklevel=stacklevel + 1)
+                         stacklevel=stacklevel + 1, margins=margins)
+
+
+def family_margin(margin):
+    """The margin the options check for a family: as given, or a mapping's largest
+    (each of its values checked)."""
+    if isinstance(margin, Mapping):
+        values = [OPTIONS["margin"].check(v) for v in margin.values()]
+        if not values:
+            raise InputError("`margin` is an empty mapping: give a number, or one per "
+                             "comparison", param="margin")
+        return max(values)
+    return margin
+
+
+def row_margins(margin, names: list[str], targets: list[tuple[int, int]]) -> list:
+    """Each comparison's margin: one number for all, or a mapping from ``(a, b)`` (B - A,
+    by the systems' names) to a number with every comparison of the family in it."""
+    if not isinstance(margin, Mapping):
+        return [OPTIONS["margin"].check(margin)] * len(targets)
+    given = {}
+    for key, value in margin.items():
+        if not (isinstance(key, tuple) and len(key) == 2):
+            raise InputError(f"`margin`: {key!r} must be a pair (a, b) of systems",
+                             param="margin")
+        given[tuple(str(k) for k in key)] = OPTIONS["margin"].check(value)
+    pairs = [(names[i], names[j]) for i, j in targets]
+    unknown = [k for k in given if k not in pairs]
+    if unknown:
+        raise InputError(f"`margin`: {unknown[0]!r} is not a comparison of the family",
+                         param="margin")
+    missing = [k for k in pairs if k not in given]
+    if missing:
+        raise InputError(f"`margin` has no value for the comparison {missing[0]!r}",
+                         param="margin")
+    return [given[k] for k in pairs]
 
 
 def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                   lower_is_better: bool, *, stacklevel: int = 2,
-                  within: list[int] | None = None) -> FamilyResult:
+                  within: list[int] | None = None, margins: list | None = None
+                  ) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
-    the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``;
-    its notes are issued as warnings ``stacklevel`` frames up.  ``within``: row ``k`` is
-    its contrast within stratum ``within[k]`` alone (systems named ``"name [stratum]"``)."""
+    the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``,
+    each tested as ``run.args.hypothesis`` says with its margin (``margins``, default
+    ``run.args.margin`` for all); its notes are issued as warnings ``stacklevel`` frames
+    up.  ``within``: row ``k`` is its contrast within stratum ``within[k]`` alone
+    (systems named ``"name [stratum]"``)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     alpha = 1.0 - args.confidence_level
     side = args.alternative
+    hyp = args.hypothesis
+    if bool(lower_is_better) != args.lower_is_better and hyp != "difference":
+        raise InputError("`lower_is_better` must be given to the run as to the family: "
+                         "a margin's sides follow it", param="lower_is_better")
+    margins = [args.margin] * len(targets) if margins is None else list(margins)
     bca = args.method == "bca"
     # a row without two units to draw from (one item; within a stratum, one there) has
     # no interval; design_notes says why for the whole design, the note below for strata
@@ -112,27 +166,45 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     m = len(targets)
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
-    marginal = [bounds(args.method, e.boot, alpha, side) for e in estimates]
-    p_raw = np.array([p_value(args.method, e.boot, side) if ok and not np.isnan(b).any() else np.nan
-                      for e, b, ok in zip(estimates, marginal, defined)])
+
+    def read(at: float):  # every row's interval, p and TOST parts at 1 - at
+        return [read_test(hyp, mk, side, at,
+                          lambda a, s, e=e: bounds(args.method, e.boot, a, s),
+                          lambda s, v, e=e: p_value(args.method, e.boot, s, v),
+                          args.lower_is_better) for e, mk in zip(estimates, margins)]
+
+    def errors_at(at: float):
+        return [monte_carlo_error(args.method, e.boot, interval_alpha(hyp, at), side)
+                for e in estimates]
+
+    own = read(alpha)
+    marginal = [r[0] for r in own]
+    p_raw = np.array([r[1] if ok and not np.isnan(b).any() else np.nan
+                      for r, b, ok in zip(own, marginal, defined)])
+    p_own = p_raw.copy()  # (the method's own p-values, whatever the correction)
     p_single = [None] * m
     critical = None
+    fcr = None
     floor = 1.0 / (args.n_resamples + 1)  # (the (1 + count) / (B + 1) convention)
     # The family's decisions compare p-values with the level's complement as written
     # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
     family_alpha = round(alpha, 12)
-    errors = [monte_carlo_error(args.method, e.boot, alpha, side) for e in estimates]
+    errors = errors_at(alpha)
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
         # Max-t is a bootstrap-t procedure: each comparison's own interval and p are the
         # symmetric bootstrap-t ones on the same roots, so that
-        # p_value <= p_stepdown <= p_single_step holds exactly.
+        # p_value <= p_stepdown <= p_single_step holds exactly.  A margin's test is the
+        # same on B - A less its boundary (the roots do not move).
         replicates = np.column_stack([e.replicates for e in estimates])
-        mt = max_t(est, se, replicates, family_alpha, side)
+        if hyp == "equivalence":
+            mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha)
+        else:
+            shift = np.array([nulls(hyp, mk, side, args.lower_is_better)[0][1]
+                              for mk in margins])
+            mt = max_t(est - shift, se, replicates - shift, family_alpha, side)
         critical = mt.critical_value
-        intervals = [open_end(simultaneous(e, s, t, critical, side), side)
-                     for e, s, t in zip(est, se, mt.t)]
         # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
         # replicates' sd; their errors added in quadrature (se's partly cancels in c)
         c_error = order_statistic_error(mt.maxima, 1.0 - family_alpha)
@@ -140,15 +212,34 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                   else (math.nan, math.nan)
                   for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
                             for s, x in zip(se, estimates))]
-        marginal = [open_end(simultaneous(e, s, t, c, side), side)
-                    for e, s, t, c in zip(est, se, mt.t, mt.marginal_critical)]
-        p_raw = mt.p_marginal
-        p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
+        if hyp == "equivalence":
+            intervals = [(e - critical * s, e + critical * s) if s > 0 else (e, e)
+                         for e, s in zip(est, se)]
+            p_adjusted = p_single_eq
+            p_single = p_single_eq.tolist()
+            p_raw = p_own
+        else:
+            intervals = [shifted(open_end(simultaneous(e - b, s, t, critical, side), side), b)
+                         for e, s, t, b in zip(est, se, mt.t, shift)]
+            marginal = [shifted(open_end(simultaneous(e - b, s, t, c, side), side), b)
+                        for e, s, t, c, b in zip(est, se, mt.t, mt.marginal_critical, shift)]
+            p_raw = mt.p_marginal
+            p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
-        intervals = [bounds(args.method, e.boot, alpha / m, side) for e in estimates]
-        errors = [monte_carlo_error(args.method, e.boot, alpha / m, side) for e in estimates]
+        intervals = [r[0] for r in read(alpha / m)]
+        errors = errors_at(alpha / m)
         adjust = holm if correction == "holm" else bonferroni
         p_adjusted = adjust(np.maximum(p_raw, floor))
+    elif correction in ("bh", "by"):
+        adjust = benjamini_hochberg if correction == "bh" else benjamini_yekutieli
+        p_adjusted = adjust(np.maximum(p_raw, floor))
+        # Benjamini & Yekutieli (2005): the R discoveries' intervals at 1 - R q / m keep
+        # their false coverage rate at q (BY's dependence factor for "by")
+        selected = int(np.count_nonzero(p_adjusted < family_alpha))
+        q = alpha if correction == "bh" else alpha / sum(1.0 / k for k in range(1, m + 1))
+        fcr = fcr_alpha(selected, m, q)
+        intervals = [r[0] for r in read(fcr)]
+        errors = errors_at(fcr)
     else:
         intervals, p_adjusted = marginal, p_raw
         if m > UNCORRECTED_MAX:
@@ -186,7 +277,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
         significant = bool(p_adjusted[k] < family_alpha)
-        excludes = bool(low > 0 or high < 0)
+        verdict = verdict_of(hyp, margins[k], intervals[k], args.lower_is_better)
+        excludes = verdict in SHOWN[hyp]
         note = None
         units = n_units if within is None else int(design.units_per_stratum[within[k]])
         if units < fewest:  # (too few for any test at the level: design_notes says why)
@@ -194,8 +286,15 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             note = f"{units} units are too few for a decision at this level"
         elif significant != excludes:
             test, interval = ROW_WORDS[correction if m > 1 else "none"]
-            note = (f"{test} rejects, but {interval} includes 0" if significant else
-                    f"{interval} excludes 0, but {test} does not reject")
+            what = "0" if hyp == "difference" else "the margin's boundary"
+            note = (f"{test} rejects, but {interval} includes {what}" if significant else
+                    f"{interval} excludes {what}, but {test} does not reject")
+        if units < fewest or np.isnan(intervals[k]).any():
+            verdict = "undefined"
+        elif not significant:
+            verdict = "inconclusive"
+        elif not excludes:  # (the test's claim, which its interval does not show)
+            verdict = claim_of(hyp, est[k], args.lower_is_better)
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(float(low), float(high)),
@@ -205,11 +304,16 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
             monte_carlo_error=ConfidenceInterval(*map(float, errors[k])),
+            margin=margins[k], verdict=verdict,
         ))
 
     ranks = best = None
-    if within is None and side == "two-sided":  # (one-sided rows cannot rank both ways)
+    if within is None and side == "two-sided" and hyp == "difference":
+        # (one-sided rows cannot rank both ways; equivalence says nothing of order)
         ranks, best = family_ranks(names, targets, comparisons, lower_is_better)
+    conjunction = None
+    if within is not None and m > 1:
+        conjunction = tasks_conjunction(estimates, p_own, hyp, margins, args, family_alpha)
 
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
@@ -236,6 +340,10 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         engine=run.engine,
         resampling=run.args.resampling,
         alternative=side,
+        hypothesis=hyp,
+        margin=margins[0] if len(set(margins)) == 1 else None,
+        fcr_level=None if fcr is None else round(1.0 - fcr, 12),
+        partial_conjunction=conjunction,
         strata_family=None if within is None else tuple(
             design.strata_names[h] for h in within),
         version=__version__,
@@ -263,6 +371,8 @@ ROW_WORDS = {
     "max-t": ("the stepdown", "the simultaneous interval"),
     "holm": ("Holm's test", "the Bonferroni interval"),
     "bonferroni": ("the Bonferroni test", "the Bonferroni interval"),
+    "bh": ("Benjamini-Hochberg", "the FCR-adjusted interval"),
+    "by": ("Benjamini-Yekutieli", "the FCR-adjusted interval"),
     "none": ("the test", "the interval"),
 }
 """How a row's note names its test and its interval, by correction."""
@@ -287,6 +397,61 @@ def simultaneous(estimate: float, se: float, t: float, c: float,
         else:
             high = np.nextafter(0.0, -1.0)
     return low, high
+
+
+def claim_of(hypothesis: str, estimate: float, lower_is_better: bool) -> str:
+    """The verdict a rejection of ``hypothesis``'s null claims, whatever the interval
+    shows beyond it (a difference: better or worse by the estimate's sign)."""
+    if hypothesis == "difference":
+        return "better" if (estimate > 0) != lower_is_better else "worse"
+    return {"non-inferiority": "non-inferior", "superiority": "better-by-margin",
+            "equivalence": "equivalent"}[hypothesis]
+
+
+def shifted(interval, by: float):
+    """``interval`` moved by ``by`` (infinite ends stay)."""
+    return interval[0] + by, interval[1] + by
+
+
+def equivalence_max_t(est, se, replicates, margins, alpha: float):
+    """Max-t for a family of equivalence tests: the two-sided simultaneous interval
+    ``estimate +- c se`` at the family's level, and each row's single-step p-value, the
+    larger of its two one-sided tests against the maximum of ``|T*|`` (so ``p < alpha``
+    exactly when the interval lies within +-margin).  Each row's null lies on one side,
+    unknown, so the maximum is over both: this keeps the family's error at alpha
+    whatever the sides, and costs up to a factor of two in alpha against one row's TOST."""
+    mt = max_t(est, se, replicates, alpha, "two-sided")
+    d = np.array(margins, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_low = np.where(se > 0, (est + d) / np.where(se > 0, se, 1.0),
+                         np.where(est > -d, np.inf, -np.inf))
+        t_high = np.where(se > 0, (d - est) / np.where(se > 0, se, 1.0),
+                          np.where(est < d, np.inf, -np.inf))
+    n = mt.n_used
+    worst = np.minimum(t_low, t_high)
+    count = len(mt.maxima) - np.searchsorted(mt.maxima, worst, side="left")
+    return mt, (1.0 + count) / (n + 1)
+
+
+def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: float
+                      ) -> PartialConjunction:
+    """On how many tasks (strata) at least B is better (Benjamini & Heller 2008): the
+    rows' one-sided p-values on B's better side (a margin's test: its own), combined by
+    Simes' rule -- the strata are drawn independently, so their p-values are -- and the
+    largest count whose monotone partial-conjunction p-value is below alpha."""
+    if hypothesis == "difference":
+        better = "less" if args.lower_is_better else "greater"
+        p = np.array([p_value(args.method, e.boot, better) if np.isfinite(q) else np.nan
+                      for e, q in zip(estimates, p_own)])
+        claim = "better"
+    else:
+        p = np.asarray(p_own, dtype=np.float64)
+        claim = claim_of(hypothesis, 0.0, args.lower_is_better)
+    p = np.maximum(p, 1.0 / (args.n_resamples + 1))
+    count, mono = partial_conjunction_count(p, alpha, combination="simes")
+    return PartialConjunction(count=int(count), of=len(p), claim=claim,
+                              p_values=tuple(float(x) for x in mono),
+                              combination="simes", alpha=float(alpha))
 
 
 def open_end(interval, alternative: str, value: float = math.inf):

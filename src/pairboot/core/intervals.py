@@ -188,8 +188,8 @@ def _bca_level(z0: float, a: float, z: float) -> float:
     return _cdf(z0 + frac) if math.isfinite(frac) else (1.0 if frac > 0 else 0.0)
 
 
-def _p_two_sided(method: str, boot: Bootstrap) -> float:
-    """Two-sided p-value: the smallest alpha whose interval excludes 0.
+def _p_two_sided(method: str, boot: Bootstrap, null: float = 0.0) -> float:
+    """Two-sided p-value: the smallest alpha whose interval excludes ``null`` (0).
 
     :func:`closed_form_p_value` brackets the answer: when :func:`bounds` excludes 0 just
     above it and not just below, a bisection of that bracket on :func:`bounds` finds the
@@ -201,9 +201,9 @@ def _p_two_sided(method: str, boot: Bootstrap) -> float:
 
     def excluded(alpha: float) -> bool:
         lo, hi = _two_sided(method, boot, alpha)
-        return lo > 0.0 or hi < 0.0
+        return lo > null or hi < null
 
-    p = closed_form_p_value(method, boot)
+    p = closed_form_p_value(method, boot, null)
     if p == 0.0 and excluded(0.0):
         return p
     if 0.0 < p < 1.0:
@@ -239,8 +239,9 @@ def _smallest_excluding(excluded, lo_a: float, hi_a: float) -> float:
     return hi_a
 
 
-def closed_form_p_value(method: str, boot: Bootstrap) -> float:
-    """The p-value of ``method`` in exact arithmetic (NaN when there is none to give).
+def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> float:
+    """The p-value of ``method`` in exact arithmetic (NaN when there is none to give),
+    of the null value ``null`` (0: no difference; a margin's boundary otherwise).
 
     Percentile: the interval is ``[Q(alpha/2), Q(1 - alpha/2)]``, ``Q`` the replicates'
     quantile function; it excludes 0 once ``alpha / 2`` passes the last ``p`` with
@@ -251,21 +252,22 @@ def closed_form_p_value(method: str, boot: Bootstrap) -> float:
     """
     est = boot.estimate
     if method in ("percentile", "basic"):
-        low, high = _crossings(boot.theta, 0.0 if method == "percentile" else 2 * est)
+        low, high = _crossings(boot.theta, null if method == "percentile"
+                               else 2 * est - null)
     elif method == "studentized":
         t, se = boot.t_sorted, boot.se_hat
         if t is None or not (math.isfinite(se) and se > 0.0):
             return math.nan
-        low, high = _crossings(t, est / se)
+        low, high = _crossings(t, (est - null) / se)
     elif method == "bca":
         z0, a = boot.z0, boot.acceleration
         if not (math.isfinite(z0) and math.isfinite(a)):
             return math.nan
-        low, high = _crossings(boot.theta, 0.0)
+        low, high = _crossings(boot.theta, null)
         low, high = _bca_inverse(z0, a, low), _bca_inverse(z0, a, high)
     elif method == "normal":
         sd = boot.sd
-        center = 2 * est - boot.mean
+        center = 2 * est - boot.mean - null
         if not (math.isfinite(sd) and math.isfinite(center)):
             return math.nan
         if sd == 0.0:
@@ -512,20 +514,22 @@ def bounds(method: str, boot: Bootstrap, alpha: float, alternative: str = "two-s
     return (low, math.inf) if alternative == "greater" else (-math.inf, high)
 
 
-def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided") -> float:
-    """The smallest alpha whose interval (:func:`bounds` with ``alternative``) excludes 0.
+def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided",
+            null: float = 0.0) -> float:
+    """The smallest alpha whose interval (:func:`bounds` with ``alternative``) excludes
+    ``null``: 0, or a margin's boundary (H0: B - A <= -margin for non-inferiority).
 
     One-sided, the finite end at ``alpha`` is the two-sided one at ``2 alpha``: the side
     that decides the two-sided p-value ``p`` switches at ``p / 2``; the other side later,
     found by bisection above it (the complement of ``p / 2`` when no replicate ties 0).
     """
-    p = _p_two_sided(method, boot)
+    p = _p_two_sided(method, boot, null)
     if alternative == "two-sided" or math.isnan(p):
         return p
 
     def excluded(alpha: float) -> bool:
         low, high = bounds(method, boot, alpha, alternative)
-        return low > 0.0 or high < 0.0
+        return low > null or high < null
 
     if excluded(0.5 * p):  # (this side decided the two-sided p: nothing excluded below)
         return 0.5 * p

@@ -26,10 +26,11 @@ from pairboot.core.diagnostics import (
     units_needed,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
+from pairboot.core.hypotheses import interval_alpha, read_test
 from pairboot.core.intervals import bounds, monte_carlo_error, p_value
 from pairboot.core.studentized import with_cross_products
 from pairboot.engine import resample_sums
-from pairboot.errors import PairbootWarning
+from pairboot.errors import InputError, PairbootWarning
 from pairboot.options import Arguments, check_arguments
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
@@ -56,20 +57,24 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     empty = empty_draws(core, args)
     notes += undefined_notes(core, empty)
 
-    low, high = bounds(args.method, diff.boot, alpha, args.alternative)
-    p = p_value(args.method, diff.boot, args.alternative)
-    mc = monte_carlo_error(args.method, diff.boot, alpha, args.alternative)
+    (low, high), p, parts = read_test(
+        args.hypothesis, args.margin, args.alternative, alpha,
+        lambda at, sides: bounds(args.method, diff.boot, at, sides),
+        lambda sides, null: p_value(args.method, diff.boot, sides, null),
+        args.lower_is_better)
+    mc = monte_carlo_error(args.method, diff.boot, interval_alpha(args.hypothesis, alpha),
+                           args.alternative)
     notes += interval_notes(diff, design, args, (low, high), mc,
                             dict(zip(core.names, (score_a, score_b))), empty)
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
-    if not defined:
-        low = high = p = math.nan
-        mc = (math.nan, math.nan)
-    elif math.isnan(low) or math.isnan(high):
+    if not defined or math.isnan(low) or math.isnan(high):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
         mc = (math.nan, math.nan)
+        parts = None if parts is None else (math.nan, math.nan)
+        if not defined:
+            low = high = math.nan
 
     strata_results = ()
     if design.strata_names is not None:
@@ -83,7 +88,8 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     excludes = low > 0 or high < 0
     # (one-sided, an estimate on the other side of 0 is no difference to detect)
     wrong_side = {"greater": estimate <= 0, "less": estimate >= 0}.get(args.alternative, False)
-    items_needed, groups_needed = (None, None) if excludes or wrong_side else units_needed(
+    items_needed, groups_needed = (None, None) if (
+        excludes or wrong_side or args.hypothesis != "difference") else units_needed(
         design, estimate, se, alpha if args.alternative == "two-sided" else 2.0 * alpha)
 
     for category, text in notes:
@@ -116,6 +122,10 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         version=__version__,
         resampling=args.resampling,
         alternative=args.alternative,
+        hypothesis=args.hypothesis,
+        margin=args.margin,
+        lower_is_better=args.lower_is_better,
+        p_values=parts,
     )
 
 
@@ -143,20 +153,23 @@ class Run:
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
-             progress, resampling="classic", ids=None, alternative="two-sided") -> Run:
+             progress, resampling="classic", ids=None, alternative="two-sided",
+             hypothesis="difference", margin=None, lower_is_better=False) -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
     in messages (default ``names``)."""
     args = check_arguments(
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
-        resampling=resampling, alternative=alternative,
+        resampling=resampling, alternative=alternative, hypothesis=hypothesis,
+        margin=margin, lower_is_better=lower_is_better,
     )
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
         ids=ids, poisson=args.resampling == "poisson",
     )
+    check_margin(args.margin, design)
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     plan, cross = design.plan, None
     if args.method == "studentized":
@@ -176,6 +189,32 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
             'same draws); for the fast path: pip install "pairboot[fast]"',
         ))
     return run
+
+
+METRIC_SPANS = {"accuracy": 1.0, "precision": 1.0, "recall": 1.0, "f1": 1.0,
+                "macro_f1": 1.0, "bleu": 100.0}
+"""How far apart two systems' values of a bounded built-in metric can be."""
+
+
+def check_margin(margin: float | None, design: Design) -> None:
+    """Refuse a margin no difference of the metric can reach: beyond the span of the
+    units' scores for a mean, beyond a bounded built-in metric's range (accuracy, F1:
+    1; BLEU: 100); such a margin makes every test pass or fail whatever the data."""
+    if margin is None:
+        return
+    ranges = score_ranges(design)
+    name = design.metric.name
+    if ranges is not None:
+        span = max(h for _, h in ranges) - min(lo for lo, _ in ranges)
+        what = f"the scores' range ({span:g})"
+    elif name in METRIC_SPANS:
+        span = METRIC_SPANS[name]
+        what = f"{name}'s range ({span:g})"
+    else:
+        return
+    if margin > span:
+        raise InputError(f"`margin` {margin:g} is larger than {what}: no difference "
+                         "between the systems can reach it", param="margin")
 
 
 def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Estimands) -> Run:

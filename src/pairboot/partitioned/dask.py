@@ -206,7 +206,8 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
             groups: str | None = None, strata: str | None = None, strata_weights=None,
             metric: str | Metric = "mean", n_resamples: int = 10_000,
             confidence_level: float = 0.95, method: str = "percentile",
-            alternative: str = "two-sided", seed=None,
+            alternative: str = "two-sided", hypothesis: str = "difference",
+            margin: float | None = None, lower_is_better: bool = False, seed=None,
             paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
             timeout: float | None = None) -> CompareResult:
     """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
@@ -224,7 +225,8 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     groups, strata : str, optional
         Columns of group and stratum labels, as for :func:`pairboot.compare`.  A group
         may be spread over partitions.
-    strata_weights, metric, n_resamples, confidence_level, method, alternative
+    strata_weights, metric, n_resamples, confidence_level, method, alternative,
+    hypothesis, margin, lower_is_better
         As for :func:`pairboot.compare`; ``method`` is ``"percentile"``, ``"basic"`` or
         ``"normal"`` (BCa and the studentized interval need every item in one place).
     seed : int, "random" or None
@@ -238,13 +240,15 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     timeout : float, optional
         Seconds to wait for a distributed Client's result.
     """
+    test = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
+                lower_is_better=lower_is_better)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting, alternative=alternative)
+                                group_weighting=group_weighting, **test)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish(_compute(total, timeout), confidence_level=confidence_level,
-                  method=method, alternative=alternative, strata_weights=strata_weights)
+                  method=method, strata_weights=strata_weights, **test)
 
 
 def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
@@ -254,7 +258,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  strata: str | None = None, strata_weights=None,
                  metric: str | Metric = "mean", n_resamples: int = 10_000,
                  confidence_level: float = 0.95, method: str = "percentile",
-                 alternative: str = "two-sided", seed=None,
+                 alternative: str = "two-sided", hypothesis: str = "difference",
+                 margin=None, seed=None,
                  paired: bool = True, group_weighting: str = "items",
                  check_ids: bool = True, timeout: float | None = None) -> FamilyResult:
     """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
@@ -262,7 +267,7 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     ``systems``: a list of columns (one per system, named by its column), or a mapping
     from system name to its column or list of columns (a pooled metric's statistics, in
     the metric's order).  The other arguments as for :func:`compare` and
-    :func:`pairboot.compare_many`.
+    :func:`pairboot.compare_many` (``margin`` one number, or one per pair).
     """
     if isinstance(systems, Mapping):
         spec = {str(k): v for k, v in systems.items()}
@@ -278,11 +283,13 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  correction=correction)  # (before any partition is read)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting, alternative=alternative)
+                                group_weighting=group_weighting, alternative=alternative,
+                                hypothesis=hypothesis, margin=margin,
+                                lower_is_better=lower_is_better)
     total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids)
     return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
                        correction=correction, lower_is_better=lower_is_better,
                        confidence_level=confidence_level, method=method,
-                       alternative=alternative,
+                       alternative=alternative, hypothesis=hypothesis, margin=margin,
                        strata_weights=strata_weights)

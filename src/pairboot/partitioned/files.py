@@ -210,6 +210,9 @@ def compare_files(
     confidence_level: float = 0.95,
     method: str = "percentile",
     alternative: str = "two-sided",
+    hypothesis: str = "difference",
+    margin: float | Mapping | None = None,
+    lower_is_better: bool = False,
     seed: int | str | None = None,
     family: Mapping | None = None,
     chunk_rows: int = CHUNK_ROWS,
@@ -230,7 +233,9 @@ def compare_files(
     data (to rounding; exactly for integer-valued statistics).  Without ``seed`` a fresh
     one is drawn (there is no data to derive one from before reading); it is reported.
     ``progress(path, rows)`` is told the rows of file ``path`` read so far;
-    ``alternative`` as for :func:`pairboot.compare` (one-sided intervals and p-values).
+    ``alternative``, ``hypothesis``, ``margin`` and ``lower_is_better`` as for
+    :func:`pairboot.compare` (a family's ``margin`` as for :func:`pairboot.compare_many`;
+    ``family``'s ``lower_is_better``, where given, is the same option).
 
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``): the workers
     read the files (paths they can reach: a shared disk, ``s3://...``) with
@@ -239,9 +244,13 @@ def compare_files(
     order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
     """
     files = list(files)
+    if family is not None and "lower_is_better" in family:
+        lower_is_better = family["lower_is_better"]
+        family = {k: v for k, v in family.items() if k != "lower_is_better"}
+    test = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
+                lower_is_better=lower_is_better)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, backend=backend,
-                                alternative=alternative)
+                                method=method, seed=seed, backend=backend, **test)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:
@@ -277,7 +286,7 @@ def compare_files(
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, id=id, group=group, stratum=stratum, metric=metric,
                         n_resamples=n_resamples, seed=seed)
-        return _finish(part, family, confidence_level, method, strata_weights, alternative)
+        return _finish(part, family, confidence_level, method, strata_weights, test)
     preload(backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, metric=metric,
@@ -306,7 +315,7 @@ def compare_files(
                         + normalisation_hint(ids_a, ids_b, files[0], path,
                                              every=(only_a, only_b)), param="id")
             part = _side_by_side(parts, files)
-    return _finish(part, family, confidence_level, method, strata_weights, alternative)
+    return _finish(part, family, confidence_level, method, strata_weights, test)
 
 
 def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
@@ -322,12 +331,12 @@ def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
                              f"column(s) {', '.join(map(shown, cols))}", param="systems")
 
 
-def _finish(part, family, confidence_level, method, strata_weights, alternative):
+def _finish(part, family, confidence_level, method, strata_weights, test):
     if family is None:
         return finish(part, confidence_level=confidence_level, method=method,
-                      strata_weights=strata_weights, alternative=alternative)
+                      strata_weights=strata_weights, **test)
     return finish_many(part, confidence_level=confidence_level, method=method,
-                       strata_weights=strata_weights, alternative=alternative, **family)
+                       strata_weights=strata_weights, **test, **family)
 
 
 def _dask_frame(path: str, text: list[str]):

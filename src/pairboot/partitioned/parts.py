@@ -28,11 +28,17 @@ import numpy as np
 
 from pairboot.core.design import Design, as_statistics, difference_block, population_weights
 from pairboot.core.estimands import Estimands, column_sums
-from pairboot.core.family import family_result, family_systems, family_targets
+from pairboot.core.family import (
+    family_margin,
+    family_result,
+    family_systems,
+    family_targets,
+    row_margins,
+)
 from pairboot.core.itemkeys import group_keys, item_keys
 from pairboot.core.labels import group_strata, item_labels, plain
 from pairboot.core.pairing import by_name
-from pairboot.core.pipeline import compare_result, make_run
+from pairboot.core.pipeline import check_margin, compare_result, make_run
 from pairboot.core.precision import exact_sums
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
@@ -422,14 +428,18 @@ def check_before_reading(*, n_resamples, confidence_level, method, seed,
                          paired=DEFAULTS["paired"],
                          group_weighting=DEFAULTS["group_weighting"],
                          backend=DEFAULTS["backend"],
-                         alternative=DEFAULTS["alternative"]) -> int:
+                         alternative=DEFAULTS["alternative"],
+                         hypothesis=DEFAULTS["hypothesis"], margin=DEFAULTS["margin"],
+                         lower_is_better=DEFAULTS["lower_is_better"]) -> int:
     """The arguments of a run on parts, checked before any part is read (what the sums
     cannot give is refused with the reason); returns the run's seed, drawn when it is
     None or "random" (there is no data in one place to derive one from)."""
     _refuse(method, paired, group_weighting)
     check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
                     confidence_level=confidence_level, method=method, seed=0,
-                    backend=backend, resampling="poisson", alternative=alternative)
+                    backend=backend, resampling="poisson", alternative=alternative,
+                    hypothesis=hypothesis, margin=family_margin(margin),
+                    lower_is_better=lower_is_better)
     seed = OPTIONS["seed"].check(seed)
     return secrets.randbelow(2**32) if seed is None else seed
 
@@ -499,7 +509,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
 
 
 def _run(part, *, confidence_level, method, strata_weights, paired, group_weighting,
-         alternative, display=None):
+         alternative, hypothesis, margin, lower_is_better, display=None):
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
@@ -509,15 +519,19 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
     args: Arguments = check_arguments(
         paired=True, group_weighting="items", n_resamples=part.n_resamples,
         confidence_level=confidence_level, method=method, seed=part.seed, backend="auto",
-        resampling="poisson", alternative=alternative)
+        resampling="poisson", alternative=alternative, hypothesis=hypothesis,
+        margin=margin, lower_is_better=lower_is_better)
     design, sums, observed, absolute = _design(part, strata_weights)
+    check_margin(args.margin, design)
     core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
                      exact=None if part.exact is None else part.exact)
     return make_run(args, design, part.seed, ENGINE, core)
 
 
 def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "percentile",
-           alternative: str = "two-sided", strata_weights: Mapping | None = None,
+           alternative: str = "two-sided", hypothesis: str = "difference",
+           margin: float | None = None, lower_is_better: bool = False,
+           strata_weights: Mapping | None = None,
            paired: bool = True, group_weighting: str = "items") -> CompareResult:
     """:func:`pairboot.compare`'s result for the two systems of ``part`` (B minus A, in
     the part's order): what ``compare(a, b, ids=..., resampling="poisson", seed=...)``
@@ -528,7 +542,9 @@ def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "
                          "use finish_many()", param="part")
     run = _run(part, confidence_level=confidence_level, method=method,
                strata_weights=strata_weights, paired=paired,
-               group_weighting=group_weighting, alternative=alternative, display=("A", "B"))
+               group_weighting=group_weighting, alternative=alternative,
+               hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
+               display=("A", "B"))
     return compare_result(run, stacklevel=3)
 
 
@@ -536,6 +552,7 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
                 pairs: Sequence[tuple[str, str]] | None = None, correction: str = "max-t",
                 lower_is_better: bool = False, confidence_level: float = 0.95,
                 method: str = "percentile", alternative: str = "two-sided",
+                hypothesis: str = "difference", margin=None,
                 strata_weights: Mapping | None = None, paired: bool = True,
                 group_weighting: str = "items") -> FamilyResult:
     """:func:`pairboot.compare_many`'s result for the systems of ``part``: what
@@ -545,7 +562,10 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
     targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
+    margins = row_margins(margin, list(part.names), targets)
     run = _run(part, confidence_level=confidence_level, method=method,
                strata_weights=strata_weights, paired=paired, group_weighting=group_weighting,
-               alternative=alternative)
-    return family_result(run, targets, correction, lower_is_better, stacklevel=3)
+               alternative=alternative, hypothesis=hypothesis, margin=family_margin(margin),
+               lower_is_better=lower_is_better)
+    return family_result(run, targets, correction, lower_is_better, stacklevel=3,
+                         margins=margins)

@@ -20,6 +20,7 @@ from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
 from pairboot.comparisons.runs.two import (
     check_arguments_runs,
+    design_sides,
     difference,
     layout_of,
     runs_score,
@@ -29,11 +30,16 @@ from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import (
     ROW_WORDS,
+    claim_of,
     compare_family,
+    family_margin,
     family_ranks,
     family_systems,
     family_targets,
+    row_margins,
 )
+from pairboot.core.fdr import benjamini_hochberg, benjamini_yekutieli, fcr_alpha
+from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.errors import InputError
@@ -58,7 +64,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
     ``alpha / m``), or none.
     """
-    seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
+    test = {**keywords, "lower_is_better": lower_is_better,
+            "margin": family_margin(option(keywords, "margin"))}
+    seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, test)
     names, values = family_systems(scores)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":
@@ -83,10 +91,23 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
              for i, j in targets]
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
-    side = option(keywords, "alternative")
-    p_raw = np.array([info.p_value(e, side) for info, e in zip(infos, est)])
-    marginal = [info.interval(e, alpha, side) for info, e in zip(infos, est)]
-    p_single, critical = [None] * m, None
+    side, hyp = design_sides(test), option(keywords, "hypothesis")
+    margins = row_margins(option(keywords, "margin"), names, targets)
+    if hyp == "equivalence" and correction == "max-t" and m > 1:
+        raise InputError("equivalence with runs='seeds' takes `correction` 'holm', "
+                         "'bonferroni', 'bh', 'by' or 'none' (max-t on the runs' t "
+                         "statistics tests one boundary per row)", param="correction")
+
+    def read(at: float):  # every row's t interval, p and TOST parts at 1 - at
+        return [read_test(hyp, mk, side, at,
+                          lambda a, s, info=info, e=e: info.interval(e, a, s),
+                          lambda s, v, info=info, e=e: info.p_value(e - v, s),
+                          lower_is_better) for info, e, mk in zip(infos, est, margins)]
+
+    own = read(alpha)
+    p_raw = np.array([r[1] for r in own])
+    marginal = [r[0] for r in own]
+    p_single, critical, fcr = [None] * m, None, None
     if seed is None:
         seed = _table_seed(tables, n_resamples)
     if m == 1 or correction == "none":
@@ -97,21 +118,33 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         critical = mt.critical_value
         tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
         level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
-        intervals = [info.interval(e, level, side) for info, e in zip(infos, est)]
+        intervals = [r[0] for r in read(level)]
         p_adj = np.maximum(mt.p_stepdown, p_raw)
         p_single = np.maximum(mt.p_single_step, p_raw).tolist()
+    elif correction in ("bh", "by"):
+        p_adj = (benjamini_hochberg if correction == "bh" else benjamini_yekutieli)(p_raw)
+        selected = int(np.count_nonzero(p_adj < family_alpha))
+        q = alpha if correction == "bh" else alpha / sum(1.0 / k for k in range(1, m + 1))
+        fcr = fcr_alpha(selected, m, q)
+        intervals = [r[0] for r in read(fcr)]
     else:
-        intervals = [info.interval(e, alpha / m, side) for info, e in zip(infos, est)]
+        intervals = [r[0] for r in read(alpha / m)]
         p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
     comparisons = []
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
         significant = bool(p_adj[k] < family_alpha)
+        verdict = verdict_of(hyp, margins[k], intervals[k], lower_is_better)
         note = None
-        if significant != bool(low > 0 or high < 0):
-            test, interval = ROW_WORDS[correction if m > 1 else "none"]
-            note = (f"{test} rejects, but {interval} includes 0" if significant else
-                    f"{interval} excludes 0, but {test} does not reject")
+        if significant != (verdict in SHOWN[hyp]):
+            words, interval = ROW_WORDS[correction if m > 1 else "none"]
+            what = "0" if hyp == "difference" else "the margin's boundary"
+            note = (f"{words} rejects, but {interval} includes {what}" if significant else
+                    f"{interval} excludes {what}, but {words} does not reject")
+            verdict = (claim_of(hyp, est[k], lower_is_better) if significant
+                       else "inconclusive")
+        elif not significant:
+            verdict = "inconclusive"
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(low, high),
@@ -119,8 +152,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             standard_error=float(se[k]), p_value=float(p_raw[k]),
             p_adjusted=float(p_adj[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note))
-    ranks, best = ((None, None) if side != "two-sided"  # (one-sided rows: no ranks)
+            significant=significant, note=note, margin=margins[k], verdict=verdict))
+    ranks, best = ((None, None) if side != "two-sided" or hyp != "difference"
                    else family_ranks(names, targets, comparisons, lower_is_better))
     notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
     notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
@@ -139,7 +172,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
         engine="runs (t intervals)", version=__version__,
-        warnings=tuple(text for _, text in notes), alternative=side)
+        warnings=tuple(text for _, text in notes), alternative=side, hypothesis=hyp,
+        margin=margins[0] if len(set(margins)) == 1 else None,
+        fcr_level=None if fcr is None else round(1.0 - fcr, 12))
 
 
 def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:

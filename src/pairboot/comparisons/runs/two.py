@@ -30,12 +30,13 @@ from pairboot.comparisons.runs.analysis import (
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import as_floats
 from pairboot.core.diagnostics import design_notes, scale_notes, table_range
+from pairboot.core.hypotheses import read_test
 from pairboot.core.pipeline import compare_items, resample
 from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
-from pairboot.options import check_arguments, option
+from pairboot.options import check_arguments, option, test_sides
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = ["compare_runs"]
@@ -91,9 +92,18 @@ def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
 
 def df_alpha(confidence_level, keywords) -> float:
     """The two-sided alpha whose degrees of freedom the result reports: that of the
-    interval (``1 - level``; one-sided, its end is the two-sided one at twice that)."""
+    interval (``1 - level``; one-sided, its end is the two-sided one at twice that, as
+    is equivalence's ``1 - 2 alpha`` interval)."""
     alpha = 1.0 - float(confidence_level)
-    return alpha if option(keywords, "alternative") == "two-sided" else min(1.0, 2.0 * alpha)
+    two = (design_sides(keywords) == "two-sided"
+           and option(keywords, "hypothesis") != "equivalence")
+    return alpha if two else min(1.0, 2.0 * alpha)
+
+
+def design_sides(keywords) -> str:
+    """The sides of the test ``keywords`` ask for (:func:`pairboot.options.test_sides`)."""
+    return test_sides(option(keywords, "hypothesis"), option(keywords, "margin"),
+                      option(keywords, "alternative"), option(keywords, "lower_is_better"))
 
 
 def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
@@ -108,7 +118,9 @@ def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keyw
         confidence_level=confidence_level, method=method, seed=seed,
         backend=option(keywords, "backend"),
         resampling=option(keywords, "resampling"),
-        alternative=option(keywords, "alternative")).seed
+        alternative=option(keywords, "alternative"),
+        hypothesis=option(keywords, "hypothesis"), margin=option(keywords, "margin"),
+        lower_is_better=option(keywords, "lower_is_better")).seed
 
 
 def _mean_like(metric) -> bool:
@@ -180,7 +192,8 @@ def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, key
     """One draw of the items (or groups, within strata) for every (system, run) column:
     the engine's usual run."""
     engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress",
-                                       "alternative")
+                                       "alternative", "hypothesis", "margin",
+                                       "lower_is_better")
               if k in keywords}
     return resample(columns, names=names, paired=True, groups=groups,
                     group_weighting=option(keywords, "group_weighting"), strata=strata,
@@ -214,14 +227,15 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     rescaled = (np.full_like(boot, estimate) if spread == 0 or se == 0
                 else estimate + (boot - boot.mean()) * (se / spread))
     alpha = 1.0 - args.confidence_level
-    side = args.alternative
-    low, high = info.interval(estimate, alpha, side)
-    p = info.p_value(estimate, side)
+    (low, high), p, parts = read_test(
+        args.hypothesis, args.margin, args.alternative, alpha,
+        lambda at, sides: info.interval(estimate, at, sides),
+        lambda sides, null: info.p_value(estimate - null, sides), args.lower_is_better)
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     if metric == "mean":  # (a pooled metric's tables are its linearised values)
         notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
     units_needed = None
-    if not (low > 0 or high < 0) and estimate != 0:
+    if not (low > 0 or high < 0) and estimate != 0 and args.hypothesis == "difference":
         # the variance at u units is floor + per_unit / u (items' and residual parts)
         # 80% power with the t quantiles at the present df: the runs' df do not grow
         # with the items, so z quantiles would promise too much with few seeds
@@ -258,7 +272,8 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
                       else int(math.ceil(units_needed * design.n_items / layout.n_units))),
         groups_needed=units_needed if layout.grouped else None, engine=run.engine,
         version=__version__, resampling=args.resampling, runs=info,
-        alternative=args.alternative,
+        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
+        lower_is_better=args.lower_is_better, p_values=parts,
     )
 
 
@@ -290,7 +305,7 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
             se, interval, p = math.nan, (math.nan, math.nan), math.nan
         else:
             se = math.sqrt(own.variance)
-            side = option(keywords, "alternative")
+            side = design_sides(keywords)
             interval, p = own.interval(estimate, alpha, side), own.p_value(estimate, side)
         out.append(StratumResult(
             name=name, weight=float(design.weights[h]), n_items=len(rows),
