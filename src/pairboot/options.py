@@ -221,8 +221,8 @@ def test_sides(hypothesis: str, margin: float | None, alternative: str,
     difference; for non-inferiority and superiority the side on which B is better
     ("greater", or "less" when lower is better; ``alternative`` may say it, or be left
     two-sided); two-sided for equivalence (its interval is at ``1 - 2 alpha``).  Refuses
-    a margin's hypothesis without a margin, an equivalence margin of 0, and sides that
-    contradict the hypothesis."""
+    a margin's hypothesis without a margin, an equivalence or superiority margin of 0,
+    and sides that contradict the hypothesis."""
     if hypothesis == "difference":
         return alternative
     if margin is None:
@@ -242,6 +242,10 @@ def test_sides(hypothesis: str, margin: float | None, alternative: str,
                              "`confidence_level` must be above 0.5", param="confidence_level")
         return "two-sided"
     better = "less" if lower_is_better else "greater"
+    if hypothesis == "superiority" and margin == 0:
+        raise InputError("`hypothesis='superiority'` needs a `margin` above 0: better by "
+                         f"more than 0 is the one-sided test `alternative={better!r}`",
+                         param="margin")
     if alternative not in ("two-sided", better):
         raise InputError(f"`alternative={alternative!r}` with `hypothesis={hypothesis!r}`: "
                          f"the test is one-sided on the side where B is better "

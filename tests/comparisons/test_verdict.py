@@ -96,7 +96,8 @@ def test_an_undefined_interval_fails_every_gate():
     assert res.verdict() == res.verdict(lower_is_better=True) == "undefined"
     failed = {f: report.decision(res, report.ReportContext(fail_if=f))["failed"]
               for f in report.FAIL_IF}
-    assert failed == {"worse": True, "not-better": True, "different": True}
+    assert failed == {gate: True for gate in ("worse", "not-better", "different", "inferior",
+                                              "not-equivalent", "not-better-by-margin")}
     assert str(res).startswith("No verdict: the percentile interval is undefined")
     bca = dataclasses.replace(res, method="bca")
     assert str(bca).startswith("No verdict: the BCa interval is undefined")

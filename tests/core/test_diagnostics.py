@@ -15,7 +15,7 @@ from helpers import run_in_process
 import pairboot
 from pairboot.partitioned import parts as partitioned
 from pairboot.report import ReportContext
-from pairboot.report.parts import decision
+from pairboot.report.verdicts import decision
 
 
 def _run(fn, *args, **kwargs):

@@ -80,6 +80,7 @@ from pairboot.report import (
     FamilyContext,
     decision,
     gate_conflict,
+    gate_hypothesis,
     render,
     render_family,
 )
@@ -109,6 +110,7 @@ def run_compare(args) -> int:
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     args.metric_object = metric_option(args.metric)
+    args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
     conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
     if conflict is not None:
         raise InputError(conflict)

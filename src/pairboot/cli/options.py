@@ -12,7 +12,7 @@ from pairboot.errors import InputError
 from pairboot.options import DEFAULTS
 
 RESAMPLE = ("paired", "group_weighting", "metric", "n_resamples", "confidence_level",
-            "method", "alternative", "seed")
+            "method", "alternative", "hypothesis", "margin", "lower_is_better", "seed")
 """The scalar options every in-memory comparison takes from the command line."""
 
 
@@ -26,6 +26,8 @@ def api_options(args, names=RESAMPLE) -> dict:
         "confidence_level": args.level,
         "method": args.method,
         "alternative": args.alternative,
+        "hypothesis": args.hypothesis or DEFAULTS["hypothesis"],
+        "margin": args.margin,
         "seed": args.seed,
         "correction": args.correction or DEFAULTS["correction"],
         "lower_is_better": args.lower_is_better,
@@ -35,9 +37,8 @@ def api_options(args, names=RESAMPLE) -> dict:
 
 
 def family_options(args, *, baseline: bool = True) -> dict:
-    """A family's options: its correction and ranking (and ``--baseline``)."""
-    return api_options(args, ("baseline", "correction", "lower_is_better") if baseline
-                       else ("correction", "lower_is_better"))
+    """A family's options: its correction (and ``--baseline``)."""
+    return api_options(args, ("baseline", "correction") if baseline else ("correction",))
 
 
 def data_options(inputs) -> dict:

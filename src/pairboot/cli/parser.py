@@ -14,7 +14,7 @@ from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
-from pairboot.options import ALTERNATIVES
+from pairboot.options import ALTERNATIVES, HYPOTHESES
 from pairboot.report import FAIL_IF, WRITERS
 
 EXIT_OK = 0
@@ -49,6 +49,9 @@ OPTIONS: dict[str, Spelling] = {
     "confidence_level": _option("--level"),
     "method": _option("--method"),
     "alternative": _option("--alternative"),
+    "hypothesis": _option("--hypothesis"),
+    "margin": _option("--margin"),
+    "lower_is_better": _option("--lower-is-better"),
     "fail_if": _option("--fail-if"),
     "seed": _option("--seed"),
     "metric": _option("--metric"),
@@ -136,6 +139,18 @@ def _seed(text: str) -> int | str:
         ) from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
+
+
+def _margin(text: str) -> float:
+    """--margin: a finite number >= 0 (the API checks its range against the data)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text!r}"
+                                         ) from None
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite non-negative number, got {text}")
     return value
 
 
@@ -239,6 +254,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="two-sided (default), or one-sided as scipy's: greater tests B "
                       "- A > 0 with the interval [low, inf), less B - A < 0 with "
                       "(-inf, high]")
+    boot.add_argument("--margin", type=_margin, default=None, metavar="D",
+                      help="the difference that matters, on the metric's scale (0.005: half "
+                      "a point of accuracy): with --hypothesis, or a margin's --fail-if")
+    boot.add_argument("--hypothesis", choices=HYPOTHESES, default=None,
+                      help="difference (default: B - A against 0), non-inferiority (B not "
+                      "worse by the margin or more), superiority (B better by more than "
+                      "it) or equivalence (within +-margin, two one-sided tests)")
     boot.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "
@@ -293,12 +315,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "the report carries the plan's SHA-256")
     many.add_argument("--correction", choices=CORRECTIONS, default=None,
                       help="max-t (default: simultaneous intervals, stepdown p-values), "
-                      "holm, bonferroni, or none")
+                      "holm, bonferroni, bh or by (the false discovery rate: q-values and "
+                      "false-coverage-rate intervals), or none")
     gate = p.add_argument_group("verdict")
     gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
                       help="exit with status 1 when B is surely worse than A, not surely "
-                      "better, or surely different (the interval decides; an undefined "
-                      "verdict fails every gate; 2 stays for errors)")
+                      "better, or surely different; with --margin: not shown non-inferior "
+                      "(inferior), not shown equivalent, or not shown better by more than "
+                      "the margin (the interval decides; an undefined verdict fails every "
+                      "gate; 2 stays for errors)")
     gate.add_argument("--lower-is-better", action="store_true",
                       help="the metric is an error rate or a loss: B is better when "
                       "B - A < 0")

@@ -76,11 +76,13 @@ def verdict_of(hypothesis: str, margin: float | None, interval, lower_is_better:
 
     The interval is turned into B's gain over A (``-(B - A)`` with lower is better).  A
     difference: "better-by-margin" (its low end above the margin), "better", "worse" or
-    "inconclusive".  Non-inferiority and superiority read one one-sided bound and claim
-    the most it shows: "better-by-margin", "better", "non-inferior" (above ``-margin``),
-    else "inconclusive" -- every claim is "the gain exceeds c" for a c below the bound,
-    so all hold together at the level.  Equivalence: "equivalent" when the interval lies
-    within ``(-margin, margin)``, else "inconclusive".  "undefined" for a NaN end.
+    "inconclusive".  Non-inferiority reads one one-sided bound and claims the most it
+    shows: "better-by-margin", "better", "non-inferior" (above ``-margin``), else
+    "inconclusive" -- every claim is "the gain exceeds c" for a c below the bound, so all
+    hold together at the level (switching from non-inferiority to superiority on the same
+    interval is sound).  Superiority: "better-by-margin" or "inconclusive".
+    Equivalence: "equivalent" when the interval lies within ``(-margin, margin)``, else
+    "inconclusive".  "undefined" for a NaN end.
 
     >>> verdict_of("non-inferiority", 0.05, (-0.01, math.inf))
     'non-inferior'
@@ -98,9 +100,11 @@ def verdict_of(hypothesis: str, margin: float | None, interval, lower_is_better:
         return "equivalent" if -m < gain_low and gain_high < m else "inconclusive"
     if m is not None and m > 0 and gain_low > m:
         return "better-by-margin"
+    if hypothesis == "superiority":  # (the one question it asks)
+        return "inconclusive"
     if gain_low > 0:
         return "better"
-    if hypothesis in ("non-inferiority", "superiority"):
+    if hypothesis == "non-inferiority":
         return "non-inferior" if gain_low > -m else "inconclusive"
     return "worse" if gain_high < 0 else "inconclusive"
 

@@ -5,8 +5,9 @@ Every writer has the signature ``writer(result, context=None) -> str`` and is re
 (:class:`ReportContext`) carries what the result does not know: the names of the inputs,
 the grouping and stratum columns, and notes that the command line adds.
 
-- :mod:`~pairboot.report.parts` — what every format says: the verdict (:func:`headline`,
-  :func:`decision`), the method, the numbers and the signature;
+- :mod:`~pairboot.report.parts` — what every format says: the method, the numbers and
+  the signature; :mod:`~pairboot.report.verdicts` — the verdict (:func:`headline`,
+  :func:`decision`, the gates) and a margin's hypothesis in words;
 - :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
   :func:`decimals`, a p-value beside its bound);
 - :mod:`~pairboot.report.reading` — the reading of a result in plain words
@@ -43,23 +44,23 @@ from pairboot.report.family_formats import (
 )
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.numbers import decimals, p_repr
-from pairboot.report.parts import (
-    FAIL_IF,
-    ReportContext,
-    decision,
-    describe_method,
-    format_p,
-    gate_conflict,
-    headline,
-    signature,
-)
+from pairboot.report.parts import ReportContext, describe_method, format_p, signature
 from pairboot.report.reading import reading_text
 from pairboot.report.text import write_text
+from pairboot.report.verdicts import (
+    FAIL_IF,
+    MARGIN_GATES,
+    decision,
+    gate_conflict,
+    gate_hypothesis,
+    headline,
+)
 from pairboot.result import CompareResult, FamilyResult, set_text_writer
 
 __all__ = [
     "FAIL_IF",
     "FAMILY_WRITERS",
+    "MARGIN_GATES",
     "FamilyContext",
     "ReportContext",
     "UNPLANNED",
@@ -71,6 +72,7 @@ __all__ = [
     "family_latex",
     "family_markdown",
     "gate_conflict",
+    "gate_hypothesis",
     "family_signature",
     "family_text",
     "format_p",

@@ -96,6 +96,8 @@ _PROCEDURES = {
     "max-t": "max-t (Romano-Wolf stepdown)",
     "holm": "Holm (Bonferroni intervals)",
     "bonferroni": "Bonferroni",
+    "bh": "Benjamini-Hochberg (false discovery rate)",
+    "by": "Benjamini-Yekutieli (false discovery rate, any dependence)",
     "none": "no correction",
 }
 """The correction as the reports name it."""
@@ -119,6 +121,8 @@ def interval_name(result: FamilyResult) -> str:
     level = percent(result.confidence_level)
     if not is_corrected(result):
         return f"{level} interval"
+    if getattr(result, "fcr_level", None) is not None:
+        return f"{percent(result.fcr_level)} FCR-adjusted"
     return f"{level} {'simultaneous' if result.correction == 'max-t' else 'Bonferroni'}"
 
 
@@ -126,7 +130,51 @@ def level_words(result: FamilyResult) -> str:
     level = percent(result.confidence_level)
     if not is_corrected(result):
         return f"{level} interval" if result.family_size == 1 else f"{level} per comparison"
+    if getattr(result, "fcr_level", None) is not None:
+        return f"false discovery rate {percent(1 - result.confidence_level)}"
     return f"{level} {'simultaneous' if result.correction == 'max-t' else 'family-wise'}"
+
+
+def margined(result: FamilyResult) -> bool:
+    """Whether the family tests a margin's hypothesis (its rows then show their verdict)."""
+    return getattr(result, "hypothesis", "difference") != "difference"
+
+
+def hypothesis_lines(result: FamilyResult) -> list[str]:
+    """What a family tests beyond a difference, and what it found across tasks: the
+    margin's hypothesis for every row, the false discovery rate's reading, the partial
+    conjunction count (none of these: no lines)."""
+    out = []
+    kind = getattr(result, "hypothesis", "difference")
+    if kind != "difference":
+        margins = {c.margin for c in result.comparisons}
+        m = (f"margin {next(iter(margins)):g}" if len(margins) == 1
+             else "each comparison's own margin")
+        flip = result.lower_is_better
+        h0 = {"non-inferiority": "b is worse than a by the margin or more (b - a "
+                                 + (">= margin)" if flip else "<= -margin)"),
+              "superiority": "b is not better than a by more than the margin (b - a "
+                             + (">= -margin)" if flip else "<= margin)"),
+              "equivalence": "b and a differ by the margin or more (|b - a| >= margin)"}[kind]
+        out.append(f"Hypothesis: {kind}, {m}; for each comparison H0: {h0}.")
+    if getattr(result, "fcr_level", None) is not None and result.family_size > 1:
+        found = sum(c.significant for c in result.comparisons)
+        q = percent(1 - result.confidence_level)
+        out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and "
+                   f"about {q} of the {found} discoveries may be false; the intervals are "
+                   f"at {percent(result.fcr_level)} (false-coverage-rate adjusted, "
+                   "Benjamini & Yekutieli 2005), so the discoveries' intervals miss at a "
+                   f"rate of at most {q}.")
+    pc = getattr(result, "partial_conjunction", None)
+    if pc is not None:
+        what = {"better": "better than A", "non-inferior": "not worse than A by the margin",
+                "better-by-margin": "better than A by more than the margin",
+                "equivalent": "equivalent to A within the margin"}[pc.claim]
+        out.append(f"On at least {pc.count} of {pc.of} strata, B is {what} (partial "
+                   f"conjunction, Benjamini & Heller 2008, with Simes' rule over the strata's "
+                   f"one-sided p-values: the count exceeds the truth with probability at most "
+                   f"{percent(pc.alpha)}).")
+    return out
 
 
 def baseline_of(result: FamilyResult) -> str | None:
@@ -222,10 +270,13 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
     row = [f"{name(c.b)} - {name(c.a)}", num(c.estimate, d, signed=True),
            interval_text(c.confidence_interval, d, signed=True)]
     if is_corrected(result):
-        return row + [interval_text(c.marginal_interval, d, signed=True),
-                      family_p(result, c.p_value),
-                      family_p(result, c.p_adjusted, adjusted=True)]
-    return row + [family_p(result, c.p_value)]
+        row += [interval_text(c.marginal_interval, d, signed=True),
+                family_p(result, c.p_value), family_p(result, c.p_adjusted, adjusted=True)]
+    else:
+        row += [family_p(result, c.p_value)]
+    if margined(result):
+        row.append(c.verdict or "")
+    return row
 
 
 def summary(result: FamilyResult) -> str:
@@ -242,6 +293,10 @@ def summary(result: FamilyResult) -> str:
         systems = f"2 systems in {strata_count(len(result.strata_family))}"
     side = {"greater": ", one-sided (B - A > 0)", "less": ", one-sided (B - A < 0)"}.get(
         getattr(result, "alternative", "two-sided"), "")
+    tested = getattr(result, "hypothesis", "difference")
+    if tested != "difference":
+        margin = f" {result.margin:g}" if result.margin is not None else "s"
+        side = f", {tested} (margin{margin})"
     line = (f"{systems}, {plural(m, 'comparison')}{kind}, "
             f"{procedure(result)}{side}, {level_words(result)}: {significant} significant")
     if result.best_set:
@@ -389,9 +444,25 @@ def describe_family(result: FamilyResult) -> str:
                f"{percent(result.confidence_level)} quantile of the largest standardised "
                f"root {root} over the {m} comparisons; adjusted "
                "p-values by the Romano-Wolf stepdown on the same roots")
+        if getattr(result, "hypothesis", "difference") == "equivalence":
+            how = (f"max-t for equivalence: simultaneous intervals estimate +/- c * se with "
+                   f"c = {c_text}, the {percent(result.confidence_level)} quantile of the "
+                   f"largest |(resample - estimate) / se| over the {m} comparisons (each "
+                   "null lies on one side, unknown: both are covered), a comparison "
+                   "equivalent when its interval lies within +-margin; adjusted p-values "
+                   "single-step")
+        elif getattr(result, "hypothesis", "difference") != "difference":
+            how += ", each comparison against its margin's boundary"
     elif result.correction == "holm":
         how = (f"Holm's step-down adjusted p-values; intervals at level 1 - {alpha:g}/{m} "
                "(Bonferroni's)")
+    elif result.correction in ("bh", "by"):
+        who = ("Benjamini-Hochberg (for independent or positively dependent comparisons)"
+               if result.correction == "bh" else
+               "Benjamini-Yekutieli (under any dependence: BH times 1 + 1/2 + ... + 1/m)")
+        how = (f"{who} q-values control the false discovery rate at {alpha:g}; each "
+               f"interval at the false-coverage-rate adjusted level 1 - R {alpha:g} / {m} "
+               f"for the R discoveries ({percent(result.fcr_level)})")
     elif result.correction == "bonferroni":
         how = (f"Bonferroni: p-values times {m} (at most 1), intervals at level "
                f"1 - {alpha:g}/{m}")

@@ -22,10 +22,12 @@ from pairboot.report.family import (
     family_p,
     family_p_fields,
     family_signature,
+    hypothesis_lines,
     interval_name,
     is_corrected,
     letters,
     level_words,
+    margined,
     plural,
     procedure,
     rank_text,
@@ -91,6 +93,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         head += [f"{level} marginal", "p", "adjusted p"]
     else:
         head += ["p"]
+    head += ["verdict"] if margined(result) else []
     head.append("")
     rows = [head]
     notes: list[str] = []
@@ -104,9 +107,11 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         rows.append(row)
     lines.append("")
     lines += _table(rows, "l" + "r" * (len(head) - 2) + "l")
-    p_name = "adjusted p" if corrected else "p"
+    p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
+    for line in hypothesis_lines(result):
+        lines += _wrap(line, bullet="  ")
     resolution = unresolved_note(result)
     if resolution:
         lines += _wrap(f"  {resolution}")
@@ -225,10 +230,12 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 
     head = ["comparison", "estimate", interval_name(result)]
     head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
+    head += ["verdict"] if margined(result) else []
     head.append("")
     lines += ["", "| " + " | ".join(head) + " |",
               "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
-              + "---:|" * (2 if corrected else 1) + "---|"]
+              + "---:|" * (2 if corrected else 1) + ("---|" if margined(result) else "")
+              + "---|"]
     for c in result.comparisons:
         row = comparison_cells(c, d, result, name=md)
         cell = "**significant**" if c.significant else ""
@@ -238,6 +245,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
         lines.append("| " + " | ".join(row) + " |")
 
     lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
+    lines += [x for line in hypothesis_lines(result) for x in ("", md(line))]
     if ctx.plan_sha256:
         lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
     if ctx.family_note:
@@ -255,7 +263,8 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 
 def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
                  p_shown: bool = True) -> str:
-    return tex(_caption(result, ctx, p_shown=p_shown)) + " " + extra
+    said = "".join(" " + line for line in hypothesis_lines(result))
+    return tex(_caption(result, ctx, p_shown=p_shown) + said) + " " + extra
 
 
 def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:

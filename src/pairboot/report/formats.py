@@ -14,10 +14,8 @@ from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
     alpha_of,
-    decision,
     describe_method,
     design,
-    headline,
     interval_text,
     num,
     p_fields,
@@ -30,6 +28,7 @@ from pairboot.report.parts import (
     strata_table,
     unresolved,
 )
+from pairboot.report.verdicts import decision, headline, margin_lines
 from pairboot.result import CompareResult, json_safe
 
 # ------------------------------------------------------------------------------ json
@@ -98,7 +97,9 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     lines = [
         f"**{md(headline(result, ctx))}**",
         "",
-        f"| system | {md(result.metric)} | {level} interval |",
+        f"| system | {md(result.metric)} | {level} interval"
+        + (f" (B - A: {percent(result.interval_level)})"
+           if result.interval_level != result.confidence_level else "") + " |",
         "|---|---:|:---:|",
         f"| A ({md(ctx.name_a)}) | {num(result.score_a.estimate, d)} | "
         f"{interval_text(result.score_a.confidence_interval, d)} |",
@@ -109,6 +110,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         "",
         f"{result_p(result)} ({sides_text(result)}{resolution}), standard error "
         f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
+        *(x for line in margin_lines(result, ctx) for x in ("", md(line))),
         "",
         md(ctx.say(result.reading)),
     ]
@@ -227,4 +229,5 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."
+    text += "".join(" " + line for line in margin_lines(result, ctx))
     return tex(text) + f" $p$ {tex(sides_text(result))}."

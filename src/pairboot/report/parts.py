@@ -21,8 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
-from pairboot.report.numbers import decimals, percent
-from pairboot.report.reading import runs_limited
+from pairboot.report.numbers import percent
 from pairboot.result import CompareResult
 
 
@@ -167,14 +166,30 @@ def sides_of(result) -> int:
 
 
 def sides_text(result) -> str:
-    """How the p-value is read: "two-sided", or "one-sided, B - A > 0" (``< 0``)."""
+    """How the p-value is read: "two-sided", or "one-sided, B - A > 0" (``< 0``; a
+    margin's boundary for non-inferiority and superiority), or "two one-sided tests"."""
     side = getattr(result, "alternative", "two-sided")
+    kind = getattr(result, "hypothesis", "difference")
+    if kind == "equivalence":
+        return f"two one-sided tests, |B - A| < {result.margin:g}"
+    if kind != "difference":
+        sign = -1.0 if (kind == "non-inferiority") != (side == "less") else 1.0
+        return f"one-sided, B - A {'>' if side == 'greater' else '<'} {sign * result.margin:g}"
     return {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
         side, "two-sided")
 
 
 def null_text(result) -> str:
     """The p-value's sides and null hypothesis, as the text report writes them."""
+    kind = getattr(result, "hypothesis", "difference")
+    if kind != "difference":
+        m = f"{result.margin:g}"
+        return {"non-inferiority": f"one-sided; null hypothesis: B worse than A by {m} "
+                                   "or more",
+                "superiority": f"one-sided; null hypothesis: B not better than A by more "
+                               f"than {m}",
+                "equivalence": f"two one-sided tests; null hypothesis: B and A differ by "
+                               f"{m} or more"}[kind]
     side = getattr(result, "alternative", "two-sided")
     if side == "greater":
         return "one-sided; null hypothesis: B - A <= 0"
@@ -215,8 +230,10 @@ def resolution_note(result) -> str:
     r = result.n_resamples
     bound = _plain(p_upper_bound(result.p_value, r, sides=sides_of(result)))
     if result.p_value == 0:
-        return (f"none of the {r:,} resamples fell on the other side of 0; {bound} is the "
-                "largest p-value consistent with that, at 95% confidence")
+        where = ("0" if getattr(result, "hypothesis", "difference") == "difference"
+                 else "the margin's boundary")
+        return (f"none of the {r:,} resamples fell on the other side of {where}; {bound} is "
+                "the largest p-value consistent with that, at 95% confidence")
     return f"{r:,} resamples cannot resolve a p-value below {bound}"
 
 
@@ -225,120 +242,12 @@ def _plain(x: float) -> str:
     return np.format_float_positional(x, trim="-")
 
 
-FAIL_IF: dict[str, frozenset[str]] = {
-    "worse": frozenset({"worse", "undefined"}),
-    "not-better": frozenset({"worse", "inconclusive", "undefined"}),
-    "different": frozenset({"better", "worse", "undefined"}),
-}
-"""For each ``--fail-if`` choice, the verdicts (:meth:`CompareResult.verdict`) that fail
-the run: B surely worse; B not surely better; B surely different.  Every gate fails on
-an undefined verdict (one item, an interval that cannot be computed): the run could not
-check what the gate asks, and a gate that cannot check must not pass."""
-
-
-def gate_conflict(fail_if: str | None, alternative: str, lower_is_better: bool = False
-                  ) -> str | None:
-    """Why the gate ``fail_if`` cannot work with a one-sided ``alternative`` (None when
-    it can): a one-sided test can only show B - A on its own side, so a gate on the
-    other side, or on any difference, would pass whatever the data."""
-    if fail_if is None or alternative == "two-sided":
-        return None
-    better = "less" if lower_is_better else "greater"  # (the side on which B is better)
-    wanted = {"worse": "less" if better == "greater" else "greater",
-              "not-better": better}.get(fail_if)
-    if wanted == alternative:
-        return None
-    shows = "B better" if alternative == better else "B worse"
-    return (f"`fail_if={fail_if!r}` with `alternative={alternative!r}`: a one-sided test "
-            f"can only show {shows}, so the gate could not fail on what it guards; use "
-            + (f"`alternative={wanted!r}` or " if wanted else "")
-            + "`alternative='two-sided'`")
-
-
-def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
-    """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
-    ctx = context or ReportContext()
-    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
-    failed = ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if]
-    return {
-        "verdict": verdict,
-        "lower_is_better": ctx.lower_is_better,
-        "fail_if": ctx.fail_if,
-        "failed": failed,
-        "reason": (None if not failed else "undefined" if verdict == "undefined"
-                   else "verdict"),
-        "headline": headline(result, ctx),
-    }
-
-
-def headline(result: CompareResult, context: ReportContext | None = None) -> str:
-    """The verdict in one sentence, the first line of the text report.
-
-    It names the design (:func:`design`) and, where B - A has the sign its word does
-    not suggest (B worse, or better with lower-is-better), says "by" the size of the
-    difference and gives B - A signed beside it.
-
-    >>> import pairboot
-    >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
-    >>> print(headline(res).replace(", 95%", ",\\n95%"))
-    B is better than A by +0.100 [+0.078, +0.122],
-    95% paired bootstrap over 40 items, p < 0.0006.
-    >>> print(headline(res, ReportContext(lower_is_better=True)).replace(", 95%", ",\\n95%"))
-    B is worse than A by 0.100 (B - A = +0.100 [+0.078, +0.122]),
-    95% paired bootstrap over 40 items, p < 0.0006 (lower is better).
-    """
-    ctx = context or ReportContext()
-    d = decimals(result.standard_error)
-    a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
-    b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
-    signed = (f"{num(result.estimate, d, signed=True)} "
-              f"{interval_text(result.confidence_interval, d, signed=True)}")
-    how = f"{design(result, ctx)}, {result_p(result)}"
-    lower = " (lower is better)" if ctx.lower_is_better else ""
-    verdict = result.verdict(lower_is_better=ctx.lower_is_better)
-    if verdict in ("better", "worse"):
-        if verdict == "better" and not ctx.lower_is_better:  # B - A > 0 reads as it is
-            return f"{b} is better than {a} by {signed}, {how}{lower}."
-        return (f"{b} is {verdict} than {a} by {num(abs(result.estimate), d)} "
-                f"(B - A = {signed}), {how}{lower}.")
-    if verdict == "undefined":
-        method = _METHOD_NAMES.get(result.method, result.method)
-        if not getattr(result, "enough_units", True):
-            units = result.n_groups if result.n_groups is not None else result.n_items
-            unit = "group" if result.n_groups is not None else "item"
-            return (f"No verdict: {units} {unit}{'' if units == 1 else 's'} are too few for "
-                    f"any verdict at the {percent(result.confidence_level)} level (B - A = "
-                    f"{num(result.estimate, d, signed=True)} "
-                    f"{interval_text(result.confidence_interval, d, signed=True)}; see the "
-                    "warnings).")
-        return (f"No verdict: the {method} interval is undefined for these data "
-                f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
-    runs = getattr(result, "runs", None)
-    seeds = runs is not None and runs.kind == "seeds"
-    needed = ""
-    if result.items_needed is not None:
-        more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
-                else f"{result.items_needed:,} items")
-        needed = f"; about {more} would be needed to detect a difference this large"
-    elif runs_limited(result):
-        needed = "; more seeds, not more items, would be needed to detect a difference this large"
-    size = "size" if seeds else "test-set size"
-    side = {"greater": ">", "less": "<"}.get(getattr(result, "alternative", "two-sided"))
-    if side is not None:  # (one-sided: only its own side could be shown)
-        other = (result.estimate < 0) == (side == ">") and result.estimate != 0
-        return (f"Not shown: B - A {side} 0 (one-sided) for {b} against {a}: "
-                f"B - A = {signed}, {how}{needed}"
-                + ("; the estimate lies on the other side" if other else "") + ".")
-    return (f"No difference detected between {b} and {a} at this {size}: "
-            f"B - A = {signed}, {how}{needed}.")
-
-
 def design(result: CompareResult, context: ReportContext | None = None) -> str:
     """The design in a few words, as the headline names it: "95% paired bootstrap over
     200 items", "95% paired stratified cluster bootstrap over 130 groups (doc) in 3
     strata (domain)", "95% interval over 300 items and 5 seeds each"."""
     ctx = context or ReportContext()
-    level = percent(result.confidence_level)
+    level = percent(getattr(result, "interval_level", result.confidence_level))
     if result.n_groups is not None:
         units = f"{result.n_groups:,} groups" + (f" ({ctx.group})" if ctx.group else "")
     else:
@@ -357,11 +266,11 @@ def design(result: CompareResult, context: ReportContext | None = None) -> str:
     words += ["stratified"] if result.n_strata is not None else []
     words += ["cluster"] if result.n_groups is not None else []
     if result.method != "percentile":
-        words.append(_METHOD_NAMES.get(result.method, result.method))
+        words.append(METHOD_NAMES.get(result.method, result.method))
     return f"{level} {' '.join(words)} bootstrap over {units}"
 
 
-_METHOD_NAMES = {"bca": "BCa"}
+METHOD_NAMES = {"bca": "BCa"}
 """How a method's name is written in a sentence."""
 
 
@@ -450,6 +359,12 @@ def signature(result, context=None, *, first=(), after_seed=()) -> str:
         f"level {result.confidence_level:g}",
         *([f"alternative {result.alternative}"]
           if getattr(result, "alternative", "two-sided") != "two-sided" else []),
+        *([f"hypothesis {result.hypothesis}"]
+          if getattr(result, "hypothesis", "difference") != "difference" else []),
+        *([f"margin {result.margin:g}"] if getattr(result, "margin", None) is not None
+          else []),
+        *(["lower is better"] if isinstance(result, CompareResult) and result.lower_is_better
+          else []),
         f"seed {result.seed}",
         *after_seed,
     ]

@@ -19,7 +19,7 @@ NOT_COVERED = (
 def reading_text(result: CompareResult) -> str:
     """The interval of ``result`` in plain words, as the spec reads it."""
     low, high = result.confidence_interval
-    pct = percent(result.confidence_level)
+    pct = percent(result.interval_level)
     unit = "groups" if result.n_groups is not None else "items"
     size = (
         f"{result.n_groups:,} groups, {result.n_items:,} items"
@@ -46,6 +46,8 @@ def reading_text(result: CompareResult) -> str:
             f"{units_for(result.confidence_level, result.alternative)} {unit} are needed), "
             "so it decides "
             "nothing.")
+    elif result.hypothesis != "difference":
+        parts.append(_margin_reading(result, pct, span, size))
     elif result.excludes_zero:
         higher = "B" if result.estimate > 0 else "A"
         parts.append(
@@ -102,6 +104,34 @@ def reading_text(result: CompareResult) -> str:
     else:
         parts.append(NOT_COVERED.format(unit=unit))
     return " ".join(parts)
+
+
+def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> str:
+    """A margin's test in a sentence: where the interval lies against the margin, and
+    what that shows (or does not) on this test set."""
+    m = f"{result.margin:g}"
+    verdict = result.verdict()
+    if result.hypothesis == "equivalence":
+        if verdict == "equivalent":
+            return (f"The {pct} interval {span} lies within +-{m}: on {size} the data show "
+                    f"that A and B differ by less than {m}.")
+        return (f"The {pct} interval {span} reaches beyond +-{m}: {size} do not show that "
+                f"A and B differ by less than {m}.")
+    lower = result.lower_is_better
+    sign = "-" if lower else "+"
+    shown = {"better-by-margin": f"B is better than A by more than {m}",
+             "better": "B is better than A", "non-inferior":
+             f"B is not worse than A by {m} or more"}.get(verdict)
+    wanted = (f"B is not worse than A by {m} or more" if result.hypothesis == "non-inferiority"
+              else f"B is better than A by more than {m}")
+    boundary = (f"-{m}" if not lower else f"+{m}") if result.hypothesis == "non-inferiority" \
+        else f"{sign}{m}"
+    where = "below" if lower else "above"
+    if shown is not None:
+        return (f"The {pct} interval {span} lies {where} {boundary}: on {size} the data "
+                f"show that {shown}.")
+    return (f"The {pct} interval {span} reaches {'above' if lower else 'below'} {boundary}: "
+            f"{size} do not show that {wanted}.")
 
 
 def seeds_text(runs) -> str:

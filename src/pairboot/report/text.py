@@ -11,7 +11,6 @@ from pairboot.report.parts import (
     ReportContext,
     describe_method,
     describe_runs,
-    headline,
     interval_text,
     null_text,
     num,
@@ -23,6 +22,7 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.parts import wrap as _wrap
+from pairboot.report.verdicts import headline, margin_lines
 from pairboot.result import CompareResult
 
 
@@ -49,7 +49,9 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.append("")
     lines.extend(_wrap(title))
     lines.append("")
-    lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval")
+    tost = (f" (B - A: {percent(result.interval_level)})"
+            if result.interval_level != result.confidence_level else "")
+    lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval{tost}")
     for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
         lines.append(
             f"  {label:<{width}}  {num(score.estimate, d):>{value_w}}   "
@@ -65,6 +67,8 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     )
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
+    for line in margin_lines(result, ctx):
+        lines.extend(_wrap(line, bullet="  "))
     mc = result.monte_carlo_error
     runs = getattr(result, "runs", None)
     if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)

@@ -1,0 +1,288 @@
+"""The verdict of a comparison of two systems in words, and the gates that act on it.
+
+:func:`headline` is the first line of every report; :func:`decision` the verdict and
+whether ``--fail-if`` fails the run (:data:`FAIL_IF`); :func:`gate_hypothesis` and
+:func:`gate_conflict` refuse a gate that could not check what it guards.  A margin's
+hypothesis is written here too (:func:`hypothesis_text`, :func:`margin_lines`): what
+H0 says, how the interval decides it, and whether the test set could detect the
+margin at all.
+"""
+
+from __future__ import annotations
+
+import math
+
+from pairboot.core.hypotheses import VERDICTS, half_width
+from pairboot.errors import InputError
+from pairboot.report.numbers import decimals, percent
+from pairboot.report.parts import (
+    METHOD_NAMES,
+    ReportContext,
+    design,
+    interval_text,
+    num,
+    result_p,
+)
+from pairboot.report.reading import runs_limited
+from pairboot.result import CompareResult
+
+FAIL_IF: dict[str, frozenset[str]] = {
+    "worse": frozenset({"worse", "undefined"}),
+    "not-better": frozenset(VERDICTS) - {"better", "better-by-margin"},
+    "different": frozenset({"better", "better-by-margin", "worse", "undefined"}),
+    "inferior": frozenset(VERDICTS) - {"non-inferior", "better", "better-by-margin"},
+    "not-equivalent": frozenset(VERDICTS) - {"equivalent"},
+    "not-better-by-margin": frozenset(VERDICTS) - {"better-by-margin"},
+}
+"""For each ``--fail-if`` choice, the verdicts (:meth:`CompareResult.verdict`) that fail
+the run: B surely worse; B not surely better; B surely different; with a margin, B not
+shown non-inferior, not shown equivalent, not shown better by more than the margin.
+Every gate fails on an undefined verdict (one item, an interval that cannot be
+computed): the run could not check what the gate asks, and a gate that cannot check
+must not pass."""
+
+MARGIN_GATES = {"inferior": "non-inferiority", "not-equivalent": "equivalence",
+                "not-better-by-margin": "superiority"}
+"""The hypothesis each margin's gate tests."""
+
+
+def gate_hypothesis(fail_if: str | None, hypothesis: str | None, margin: float | None
+                    ) -> str:
+    """The hypothesis a run with the gate ``fail_if`` tests: a margin's gate sets its
+    own (it needs a margin, and refuses another hypothesis); the other gates gate a
+    difference.  ``hypothesis`` None: not given."""
+    wanted = MARGIN_GATES.get(fail_if)
+    if wanted is None:
+        if fail_if is not None and hypothesis not in (None, "difference"):
+            gate = next(g for g, h in MARGIN_GATES.items() if h == hypothesis)
+            raise InputError(f"`fail_if={fail_if!r}` gates a difference from 0; a "
+                             f"{hypothesis} test is gated by `fail_if={gate!r}`",
+                             param="fail_if")
+        return hypothesis or "difference"
+    if margin is None:
+        raise InputError(f"`fail_if={fail_if!r}` needs a `margin` (the difference that "
+                         "matters, on the metric's scale)", param="margin")
+    if hypothesis not in (None, wanted):
+        raise InputError(f"`fail_if={fail_if!r}` tests {wanted}, not "
+                         f"`hypothesis={hypothesis!r}`", param="hypothesis")
+    return wanted
+
+
+def gate_conflict(fail_if: str | None, alternative: str, lower_is_better: bool = False
+                  ) -> str | None:
+    """Why the gate ``fail_if`` cannot work with a one-sided ``alternative`` (None when
+    it can): a one-sided test can only show B - A on its own side, so a gate on the
+    other side, or on any difference, would pass whatever the data.  (A margin's gate
+    sets its own sides: :func:`gate_hypothesis`.)"""
+    if fail_if is None or alternative == "two-sided" or fail_if in MARGIN_GATES:
+        return None
+    better = "less" if lower_is_better else "greater"  # (the side on which B is better)
+    wanted = {"worse": "less" if better == "greater" else "greater",
+              "not-better": better}.get(fail_if)
+    if wanted == alternative:
+        return None
+    shows = "B better" if alternative == better else "B worse"
+    return (f"`fail_if={fail_if!r}` with `alternative={alternative!r}`: a one-sided test "
+            f"can only show {shows}, so the gate could not fail on what it guards; use "
+            + (f"`alternative={wanted!r}` or " if wanted else "")
+            + "`alternative='two-sided'`")
+
+
+def decision(result: CompareResult, context: ReportContext | None = None) -> dict:
+    """The verdict and, when ``context.fail_if`` asks, whether it fails the run."""
+    ctx = context or ReportContext()
+    lower = lower_of(result, ctx)
+    verdict = result.verdict(lower_is_better=lower)
+    failed = ctx.fail_if is not None and verdict in FAIL_IF[ctx.fail_if]
+    return {
+        "verdict": verdict,
+        "hypothesis": result.hypothesis,
+        "margin": result.margin,
+        "null_hypothesis": hypothesis_text(result),
+        "detectable": result.detectable,
+        "lower_is_better": lower,
+        "fail_if": ctx.fail_if,
+        "failed": failed,
+        "reason": (None if not failed else "undefined" if verdict == "undefined"
+                   else "verdict"),
+        "headline": headline(result, ctx),
+    }
+
+
+def headline(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The verdict in one sentence, the first line of the text report.
+
+    It names the design (:func:`design`) and, where B - A has the sign its word does
+    not suggest (B worse, or better with lower-is-better), says "by" the size of the
+    difference and gives B - A signed beside it.
+
+    >>> import pairboot
+    >>> res = pairboot.compare([0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10)
+    >>> print(headline(res).replace(", 95%", ",\\n95%"))
+    B is better than A by +0.100 [+0.078, +0.122],
+    95% paired bootstrap over 40 items, p < 0.0006.
+    >>> print(headline(res, ReportContext(lower_is_better=True)).replace(", 95%", ",\\n95%"))
+    B is worse than A by 0.100 (B - A = +0.100 [+0.078, +0.122]),
+    95% paired bootstrap over 40 items, p < 0.0006 (lower is better).
+    """
+    ctx = context or ReportContext()
+    lib = lower_of(result, ctx)
+    d = decimals(result.standard_error)
+    a = "A" if ctx.name_a == "A" else f"A ({ctx.name_a})"
+    b = "B" if ctx.name_b == "B" else f"B ({ctx.name_b})"
+    signed = (f"{num(result.estimate, d, signed=True)} "
+              f"{interval_text(result.confidence_interval, d, signed=True)}")
+    how = f"{design(result, ctx)}, {result_p(result)}"
+    lower = " (lower is better)" if lib else ""
+    verdict = result.verdict(lower_is_better=lib)
+    m = None if result.margin is None else margin_text(result.margin)
+    if verdict in ("better-by-margin", "non-inferior", "equivalent") or (
+            result.hypothesis != "difference" and verdict == "inconclusive"):
+        what = {
+            "better-by-margin": f"{b} is better than {a} by more than {m}",
+            "non-inferior": f"{b} is not worse than {a} by {m} or more (non-inferior)",
+            "equivalent": f"{b} is equivalent to {a} within +-{m}",
+        }.get(verdict) or {
+            "non-inferiority": f"Not shown non-inferior: {b} may be worse than {a} by {m} "
+                               "or more",
+            "superiority": f"Not shown: {b} better than {a} by more than {m}",
+            "equivalence": f"Not shown equivalent: {b} and {a} may differ by {m} or more",
+        }[result.hypothesis]
+        if verdict == "equivalent" or (verdict == "inconclusive"
+                                       and result.hypothesis == "equivalence"):
+            how = f"{design(result, ctx)} (two one-sided tests), {result_p(result)}"
+        blind = ("; this test set could not detect " + m + " (" + reach_text(result, d)
+                 + ")") if verdict == "inconclusive" and result.detectable is False else ""
+        return f"{what}: B - A = {signed}, {how}{lower}{blind}."
+    if verdict in ("better", "worse"):
+        if verdict == "better" and not lib:  # B - A > 0 reads as it is
+            return f"{b} is better than {a} by {signed}, {how}{lower}."
+        return (f"{b} is {verdict} than {a} by {num(abs(result.estimate), d)} "
+                f"(B - A = {signed}), {how}{lower}.")
+    if verdict == "undefined":
+        method = METHOD_NAMES.get(result.method, result.method)
+        if not getattr(result, "enough_units", True):
+            units = result.n_groups if result.n_groups is not None else result.n_items
+            unit = "group" if result.n_groups is not None else "item"
+            return (f"No verdict: {units} {unit}{'' if units == 1 else 's'} are too few for "
+                    f"any verdict at the {percent(result.confidence_level)} level (B - A = "
+                    f"{num(result.estimate, d, signed=True)} "
+                    f"{interval_text(result.confidence_interval, d, signed=True)}; see the "
+                    "warnings).")
+        return (f"No verdict: the {method} interval is undefined for these data "
+                f"(B - A = {num(result.estimate, d, signed=True)}; see the warnings).")
+    runs = getattr(result, "runs", None)
+    seeds = runs is not None and runs.kind == "seeds"
+    needed = ""
+    if result.items_needed is not None:
+        more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
+                else f"{result.items_needed:,} items")
+        needed = f"; about {more} would be needed to detect a difference this large"
+    elif runs_limited(result):
+        needed = "; more seeds, not more items, would be needed to detect a difference this large"
+    size = "size" if seeds else "test-set size"
+    side = {"greater": ">", "less": "<"}.get(getattr(result, "alternative", "two-sided"))
+    if side is not None:  # (one-sided: only its own side could be shown)
+        other = (result.estimate < 0) == (side == ">") and result.estimate != 0
+        return (f"Not shown: B - A {side} 0 (one-sided) for {b} against {a}: "
+                f"B - A = {signed}, {how}{needed}"
+                + ("; the estimate lies on the other side" if other else "") + ".")
+    if result.detectable is False:  # (a margin: the difference that matters)
+        needed = (f"; this test set could not detect a difference of {m} "
+                  f"({reach_text(result, d)})")
+    return (f"No difference detected between {b} and {a} at this {size}: "
+            f"B - A = {signed}, {how}{needed}.")
+
+
+def lower_of(result, context: ReportContext) -> bool:
+    """Whether lower is better: as the report's context or the result says."""
+    return bool(context.lower_is_better or getattr(result, "lower_is_better", False))
+
+
+def margin_text(margin: float) -> str:
+    """A margin as given (``0.005``, ``0.5``), without rounding it to the report's digits."""
+    return f"{margin:g}"
+
+
+def hypothesis_text(result) -> str:
+    """The null hypothesis in words: "H0: B is worse than A by 0.005 or more (B - A <=
+    -0.005)"; for a difference, by the sides of ``alternative``."""
+    kind = getattr(result, "hypothesis", "difference")
+    if kind == "difference":
+        side = getattr(result, "alternative", "two-sided")
+        return {"greater": "H0: B - A <= 0", "less": "H0: B - A >= 0"}.get(
+            side, "H0: no difference between A and B")
+    m = margin_text(result.margin)
+    flip = getattr(result, "lower_is_better", False)
+    if kind == "non-inferiority":
+        return (f"H0: B is worse than A by {m} or more (B - A "
+                + (f">= {m})" if flip else f"<= -{m})"))
+    if kind == "superiority":
+        return (f"H0: B is not better than A by more than {m} (B - A "
+                + (f">= -{m})" if flip else f"<= {m})"))
+    return f"H0: B and A differ by {m} or more (|B - A| >= {m})"
+
+
+def reach_text(result, d: int) -> str:
+    """How far the interval reaches from the estimate, against the margin."""
+    reach = half_width(result.estimate, result.confidence_interval)
+    return (f"the interval reaches {num(reach, d)} from the estimate, more than the margin "
+            f"{margin_text(result.margin)}")
+
+
+def margin_lines(result: CompareResult, context: ReportContext | None = None) -> list[str]:
+    """A margin's test in sentences (none without a margin): the hypothesis, how its
+    interval decides it, and, when the test set could not detect the margin, why an
+    inconclusive answer is then no evidence of no difference."""
+    if result.margin is None:
+        return []
+    ctx = context or ReportContext()
+    d = decimals(result.standard_error)
+    m = margin_text(result.margin)
+    kind = result.hypothesis
+    level = percent(result.interval_level)
+    alpha = percent(1.0 - result.confidence_level)
+    low, high = result.confidence_interval
+    out = []
+    if kind == "difference":
+        out.append(f"Margin {m}: the difference that matters; the test is of B - A against "
+                   f"0 ({hypothesis_text(result)}).")
+    elif kind == "equivalence":
+        p_low, p_high = result.p_values or (math.nan, math.nan)
+        inside = -result.margin < low and high < result.margin
+        out.append(
+            f"Equivalence within +-{m}, two one-sided tests at {alpha}: "
+            f"{hypothesis_text(result)}. The {level} interval "
+            f"{interval_text(result.confidence_interval, d, signed=True)} "
+            + ("lies within" if inside else "reaches beyond") + f" +-{m}; p is the larger "
+            f"of the two one-sided p-values ({result_p(result, p_low)} and "
+            f"{result_p(result, p_high)}).")
+    else:
+        lib = lower_of(result, ctx)
+        boundary = (result.margin if kind == "superiority" else -result.margin) * (
+            -1.0 if lib else 1.0)
+        end, word = (high, "upper") if lib else (low, "lower")
+        beyond = (end < boundary) if lib else (end > boundary)
+        where = "below" if lib else "above"
+        out.append(
+            f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The one-sided "
+            f"{level} {word} bound {num(end, d, signed=True)} "
+            + (f"lies {where}" if beyond else f"does not lie {where}")
+            + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}, "
+            + ("which rejects H0." if beyond else "so H0 stands."))
+    if result.detectable is False:
+        lack = {"non-inferiority": "even with no true difference, B could not be shown "
+                                   "non-inferior",
+                "equivalence": "even with no true difference, equivalence could not be shown",
+                }.get(kind, f"a true difference of {m} would be missed more often than not")
+        out.append(f"This test set could not detect {m}: {reach_text(result, d)}, so {lack}; "
+                   "an inconclusive answer here is no evidence of no difference.")
+    return out
+
+
+def _digits(x: float) -> int:
+    """The decimals ``x`` is written with (0.005: 3)."""
+    text = margin_text(x)
+    return len(text.split(".")[1]) if "." in text and "e" not in text else 0
+
+
