@@ -19,12 +19,18 @@ key                  required  value
                                relative to the plan's folder) or ``"MODULE:NAME"``: code,
                                which runs only when the run names it too (``--metric``)
 ``confidence_level`` yes       between 0 and 1
-``correction``       yes       ``"max-t"``, ``"holm"``, ``"bonferroni"`` or ``"none"``
+``correction``       yes       ``"max-t"``, ``"holm"``, ``"bonferroni"``, ``"bh"``, ``"by"``
+                               or ``"none"``
 ``n_resamples``      yes       a positive integer
 ``seed``             yes       a non-negative integer
 ``method``           no        the interval's method (default ``"percentile"``)
 ``paired``           no        true (default) or false
 ``lower_is_better``  no        true when the metric is a loss (default false)
+``alternative``      no        ``"two-sided"`` (default), ``"greater"`` or ``"less"``
+``hypothesis``       no        ``"difference"`` (default), ``"non-inferiority"``,
+                               ``"superiority"`` or ``"equivalence"`` (with ``margin``)
+``margin``           no        a number >= 0 for every comparison, or a table
+                               ``"b - a" = number`` with every comparison of the family
 ``group``            no        the column of group labels (the cluster bootstrap)
 ``group_weighting``  no        with ``group``: ``"items"`` (default) or ``"groups"``
 ``stratum``          no        the column of stratum labels
@@ -68,35 +74,15 @@ pairboot.errors.InputError: `seed=7` differs from the plan (...plan.toml: seed =
 
 from __future__ import annotations
 
-import difflib
-import hashlib
-import json
-import math
 import numbers
 import os
-import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
-from pairboot.metrics.names import builtin_metrics, load_metric
-from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # (Python 3.10 has no tomllib; tomli is the same parser)
-    import tomli as tomllib
-
-REQUIRED = ("systems", "metric", "confidence_level", "correction", "n_resamples", "seed")
-"""The keys every plan states."""
-
-OPTIONAL = ("baseline", "pairs", "method", "paired", "lower_is_better", "group",
-            "group_weighting", "stratum", "stratum_weights")
-"""The keys a plan may state; without them, the defaults of :func:`pairboot.compare_many`
-(and without ``baseline`` and ``pairs``, all pairs)."""
+from pairboot.metrics.names import load_metric
+from pairboot.plan_file import family_of, is_file, metric_key, read_fields, toml_text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,8 +104,10 @@ class Plan:
         As the file writes it: a built-in metric's name, ``"FILE.py:NAME"`` (relative to
         the plan's folder) or ``"MODULE:NAME"``.
     confidence_level, correction, n_resamples, seed
-    method, paired, lower_is_better
+    method, paired, lower_is_better, alternative, hypothesis
         The file's, or :func:`pairboot.compare_many`'s defaults.
+    margin : float, mapping of (a, b) to float, or None
+        One margin for every comparison, or each comparison's.
     group, stratum : str or None
         The columns of group and stratum labels.
     group_weighting : str
@@ -139,6 +127,9 @@ class Plan:
     method: str = "percentile"
     paired: bool = True
     lower_is_better: bool = False
+    alternative: str = "two-sided"
+    hypothesis: str = "difference"
+    margin: float | Mapping[tuple[str, str], float] | None = None
     group: str | None = None
     group_weighting: str = "items"
     stratum: str | None = None
@@ -147,7 +138,7 @@ class Plan:
     def comparisons(self) -> tuple[tuple[str, str], ...]:
         """The family as ``(a, b)`` pairs, each compared as ``b - a``, in the order
         :func:`pairboot.compare_many` reports them (given ``systems`` in their order)."""
-        return _family(self.systems, self.baseline, self.pairs)
+        return family_of(self.systems, self.baseline, self.pairs)
 
     def compare_many_keywords(self, *, groups=None, strata=None, metric=None) -> dict:
         """The keywords of :func:`pairboot.compare_many` that run this plan.
@@ -182,6 +173,9 @@ class Plan:
             "pairs": None if self.pairs is None else list(self.pairs),
             "correction": self.correction,
             "lower_is_better": self.lower_is_better,
+            "alternative": self.alternative,
+            "hypothesis": self.hypothesis,
+            "margin": dict(self.margin) if isinstance(self.margin, Mapping) else self.margin,
             "paired": self.paired,
             "groups": groups,
             "group_weighting": self.group_weighting,
@@ -209,6 +203,9 @@ class Plan:
         method: str | None = None,
         paired: bool | None = None,
         lower_is_better: bool | None = None,
+        alternative: str | None = None,
+        hypothesis: str | None = None,
+        margin: float | None = None,
         group: str | None = None,
         group_weighting: str | None = None,
         stratum: str | None = None,
@@ -225,7 +222,7 @@ class Plan:
         relative to the current folder; ``group`` and ``stratum`` are column names.
         """
         names = [str(n) for n in names]
-        here = f"{self.path}: systems = {_toml(list(self.systems))}"
+        here = f"{self.path}: systems = {toml_text(list(self.systems))}"
         if len(set(names)) != len(names):
             twice = next(n for n in names if names.count(n) > 1)
             raise InputError(f"the run names system {twice!r} twice", param="scores")
@@ -244,14 +241,14 @@ class Plan:
             if baseline is not None and pairs is not None:
                 raise InputError("give `baseline` or `pairs`, not both", param="pairs")
             asked = (f"`baseline={baseline!r}`" if baseline is not None else "`pairs`")
-            run = _family(self.systems, baseline, pairs, asked=asked)
+            run = family_of(self.systems, baseline, pairs, asked=asked)
             planned = self.comparisons()
             if self.baseline is not None:
-                here = f"{self.path}: baseline = {_toml(self.baseline)}"
+                here = f"{self.path}: baseline = {toml_text(self.baseline)}"
             elif self.pairs is not None:
-                here = f"{self.path}: pairs = {_toml([list(p) for p in self.pairs])}"
+                here = f"{self.path}: pairs = {toml_text([list(p) for p in self.pairs])}"
             else:
-                here = f"{self.path}: all pairs of {_toml(list(self.systems))}"
+                here = f"{self.path}: all pairs of {toml_text(list(self.systems))}"
             for a, b in run:
                 if (a, b) not in planned:
                     turned = " (the plan has it the other way round)" if (
@@ -277,6 +274,9 @@ class Plan:
             ("method", method, "method", self.method),
             ("paired", paired, "paired", self.paired),
             ("lower_is_better", lower_is_better, "lower_is_better", self.lower_is_better),
+            ("alternative", alternative, "alternative", self.alternative),
+            ("hypothesis", hypothesis, "hypothesis", self.hypothesis),
+            ("margin", margin, "margin", self.margin),
             ("groups", group, "group", self.group),
             ("group_weighting", group_weighting, "group_weighting", self.group_weighting),
             ("strata", stratum, "stratum", self.stratum),
@@ -295,14 +295,14 @@ class Plan:
 
     def _differs(self, argument: str, value, key: str, planned) -> None:
         token = f"`{argument}`" if value is None else f"`{argument}={value!r}`"
-        where = (f"{self.path}: {key} = {_toml(planned)}" if planned is not None
+        where = (f"{self.path}: {key} = {toml_text(planned)}" if planned is not None
                  else f"{self.path} has no {key!r}")
         raise InputError(f"{token} differs from the plan ({where})", param=argument)
 
     def _metric_file(self) -> str | None:
         """The plan's ``FILE.py`` metric file as a path from here, or None."""
         where, _, _ = self.metric.rpartition(":")
-        if not _is_file(where):
+        if not is_file(where):
             return None
         return os.path.join(os.path.dirname(self.path), where)
 
@@ -329,10 +329,10 @@ class Plan:
         if not isinstance(metric, str):
             return False
         if ":" not in metric or ":" not in self.metric:
-            return _metric_key(metric) == _metric_key(self.metric)
+            return metric_key(metric) == metric_key(self.metric)
         where, _, name = metric.rpartition(":")
         file = self._metric_file()
-        if name != self.metric.rpartition(":")[2] or _is_file(where) != (file is not None):
+        if name != self.metric.rpartition(":")[2] or is_file(where) != (file is not None):
             return False
         if file is None:
             return where == self.metric.rpartition(":")[0]
@@ -361,233 +361,11 @@ def read_plan(path) -> Plan:
     outside (0, 1), resamples below 1, a negative seed, an unknown correction, method
     or metric.  The hash is of the very bytes parsed.
     """
-    where = os.fspath(path)
-    raw = _read(path)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}{_toml_error(exc, text)}") from None
-    check = _Checker(where, data)
-    return Plan(path=where, sha256=hashlib.sha256(raw).hexdigest(), **check.fields())
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def _read(path) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as exc:
-        raise InputError(
-            f"plan file {os.fspath(path)}: cannot be read ({exc.strerror or exc})"
-        ) from None
-
-
-def _toml_error(exc: Exception, text: str) -> str:
-    """", line L, column C: not valid TOML: ..." from tomllib's message."""
-    message = str(exc)
-    found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
-    if found:
-        reason = message[:found.start()]
-        place = f", line {found[1]}, column {found[2]}"
-    elif message.endswith("(at end of document)"):
-        reason = message[:-len("(at end of document)")].rstrip()
-        place = f", line {max(1, len(text.splitlines()))} (the end)"
-    else:
-        reason, place = message, ""
-    reason = reason[:1].lower() + reason[1:]
-    return f"{place}: not valid TOML: {reason}"
-
-
-class _Checker:
-    """The keys of one plan file, checked one by one with messages naming the key."""
-
-    def __init__(self, where: str, data: dict) -> None:
-        self.where = where
-        self.data = data
-
-    def fail(self, key: str, problem: str):
-        raise InputError(f"{self.where}: key {key!r}: {problem}")
-
-    def fields(self) -> dict:
-        d = self.data
-        known = REQUIRED + OPTIONAL
-        for key in d:
-            if key not in known:
-                close = difflib.get_close_matches(key, known, n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else (
-                    f" (the keys: {', '.join(known)})")
-                self.fail(key, f"not a plan key{hint}")
-        for key in REQUIRED:
-            if key not in d:
-                raise InputError(f"{self.where}: key {key!r} is missing: a plan states "
-                                 f"{', '.join(REQUIRED)}")
-        out: dict = {}
-        systems = out["systems"] = self.systems()
-        if "baseline" in d and "pairs" in d:
-            self.fail("pairs", "give 'baseline' or 'pairs', not both")
-        if "baseline" in d:
-            baseline = self.text("baseline")
-            if baseline not in systems:
-                self.fail("baseline", f"{baseline!r} is not one of the systems "
-                                      f"({', '.join(systems)})")
-            out["baseline"] = baseline
-        if "pairs" in d:
-            out["pairs"] = self.pairs(systems)
-        out["metric"] = self.metric()
-        out["confidence_level"] = self.level()
-        out["correction"] = self.choice("correction", CORRECTIONS)
-        out["n_resamples"] = self.integer("n_resamples", 1, "a positive integer")
-        out["seed"] = self.integer("seed", 0, "a non-negative integer")
-        if "method" in d:
-            out["method"] = self.choice("method", METHODS)
-        for key in ("paired", "lower_is_better"):
-            if key in d:
-                if not isinstance(d[key], bool):
-                    self.fail(key, f"must be true or false, got {_toml(d[key])}")
-                out[key] = d[key]
-        for key in ("group", "stratum"):
-            if key in d:
-                out[key] = self.text(key)
-        if "group_weighting" in d:
-            if "group" not in d:
-                self.fail("group_weighting", "given without 'group' (the column of "
-                                             "group labels)")
-            out["group_weighting"] = self.choice("group_weighting", GROUP_WEIGHTINGS)
-        if "stratum_weights" in d:
-            if "stratum" not in d:
-                self.fail("stratum_weights", "given without 'stratum' (the column of "
-                                             "stratum labels)")
-            out["stratum_weights"] = self.weights()
-        return out
-
-    def text(self, key: str) -> str:
-        value = self.data[key]
-        if not isinstance(value, str) or not value:
-            self.fail(key, f"must be a non-empty string, got {_toml(value)}")
-        return value
-
-    def choice(self, key: str, options: Sequence[str]) -> str:
-        value = self.data[key]
-        if value not in options:
-            self.fail(key, f"must be one of {', '.join(options)}, got {_toml(value)}")
-        return value
-
-    def integer(self, key: str, low: int, what: str) -> int:
-        value = self.data[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.fail(key, f"must be {what}, got {_toml(value)}")
-        return value
-
-    def level(self) -> float:
-        value = self.data["confidence_level"]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail("confidence_level", f"must be a number, got {_toml(value)}")
-        if not 0.0 < value < 1.0:
-            self.fail("confidence_level", f"must be between 0 and 1, got {_toml(value)}")
-        return float(value)
-
-    def systems(self) -> tuple[str, ...]:
-        value = self.data["systems"]
-        if not isinstance(value, list) or not all(isinstance(s, str) and s for s in value):
-            self.fail("systems", f"must be a list of system names, got {_toml(value)}")
-        if len(value) < 2:
-            self.fail("systems", f"must name at least two systems, got {_toml(value)}")
-        for s in value:
-            if value.count(s) > 1:
-                self.fail("systems", f"names {s!r} twice")
-        return tuple(value)
-
-    def pairs(self, systems: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-        value = self.data["pairs"]
-        if not isinstance(value, list):
-            self.fail("pairs", f"must be a list of pairs [a, b], got {_toml(value)}")
-        if not value:
-            self.fail("pairs", "empty; leave it out for all pairs")
-        out: list[tuple[str, str]] = []
-        for pair in value:
-            if not (isinstance(pair, list) and len(pair) == 2
-                    and all(isinstance(s, str) for s in pair)):
-                self.fail("pairs", f"{_toml(pair)} must be a pair of system names")
-            for s in pair:
-                if s not in systems:
-                    self.fail("pairs", f"{_toml(pair)}: {s!r} is not one of the systems "
-                                       f"({', '.join(systems)})")
-            a, b = pair
-            if a == b:
-                self.fail("pairs", f"{_toml(pair)} compares a system with itself")
-            if (a, b) in out or (b, a) in out:
-                self.fail("pairs", f"{_toml(pair)} is in the family twice")
-            out.append((a, b))
-        return tuple(out)
-
-    def metric(self) -> str:
-        value = self.text("metric")
-        if ":" not in value:
-            if _metric_key(value) not in builtin_metrics():
-                self.fail("metric", f"unknown metric {value!r}; choose one of "
-                                    f"{', '.join(builtin_metrics())}, FILE.py:NAME or "
-                                    "MODULE:NAME")
-            return value
-        where, _, name = value.rpartition(":")
-        if not where or not name:
-            self.fail("metric", f"must be a metric's name, FILE.py:NAME or MODULE:NAME, "
-                                f"got {value!r}")
-        if _is_file(where):
-            file = os.path.join(os.path.dirname(self.where), where)
-            if not os.path.isfile(file):
-                self.fail("metric", f"metric file {file} does not exist (a FILE.py is "
-                                    "relative to the plan's folder)")
-        return value
-
-    def weights(self) -> Mapping[str, float]:
-        value = self.data["stratum_weights"]
-        if not isinstance(value, dict) or not value:
-            self.fail("stratum_weights", "must be a table of stratum = weight, got "
-                                         f"{_toml(value)}")
-        for label, w in value.items():
-            if (isinstance(w, bool) or not isinstance(w, numbers.Real)
-                    or not math.isfinite(w) or w <= 0):
-                self.fail("stratum_weights", f"the weight of stratum {label!r} must be a "
-                                             f"positive number, got {_toml(w)}")
-        return MappingProxyType({label: float(w) for label, w in value.items()})
+    where, sha256, fields = read_fields(path)
+    return Plan(path=where, sha256=sha256, **fields)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _family(systems: Sequence[str], baseline, pairs, *, asked: str = "`pairs`"
-            ) -> tuple[tuple[str, str], ...]:
-    """The comparisons (a, b) of a family, as :func:`pairboot.compare_many` orders them."""
-    if baseline is not None:
-        if baseline not in systems:
-            raise InputError(f"`baseline` {baseline!r} is not one of the systems "
-                             f"({', '.join(systems)})", param="baseline")
-        return tuple((baseline, s) for s in systems if s != baseline)
-    if pairs is None:
-        return tuple((a, b) for i, a in enumerate(systems) for b in systems[i + 1:])
-    out = []
-    for pair in pairs:
-        if isinstance(pair, str) or len(pair) != 2:
-            raise InputError(f"{asked}: {pair!r} must be a pair of system names",
-                             param="pairs")
-        out.append((str(pair[0]), str(pair[1])))
-    return tuple(out)
-
-
-def _is_file(where: str) -> bool:
-    """Whether a metric's ``where`` (before the ``:``) is a file rather than a module."""
-    return where.endswith(".py") or os.sep in where or "/" in where
-
-
-def _metric_key(name: str) -> str:
-    return name.strip().lower().replace("-", "_")
-
 
 def _same(value, planned) -> bool:
     if isinstance(planned, bool) or isinstance(value, bool):
@@ -597,19 +375,3 @@ def _same(value, planned) -> bool:
     if isinstance(planned, int):
         return isinstance(value, numbers.Integral) and int(value) == planned
     return value == planned
-
-
-def _toml(value) -> str:
-    """``value`` as TOML writes it (for messages)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}"
-                               for k, v in value.items()) + "}"
-    return repr(value)

@@ -77,6 +77,7 @@ def test_the_plan_runs_as_compare_many_with_its_values(tmp_path):
     keywords = plan.compare_many_keywords()
     assert keywords == {
         "baseline": "base", "pairs": None, "correction": "holm", "lower_is_better": False,
+        "alternative": "two-sided", "hypothesis": "difference", "margin": None,
         "paired": True, "groups": None, "group_weighting": "items", "strata": None,
         "strata_weights": None, "metric": "mean", "n_resamples": 300,
         "confidence_level": 0.9, "method": "percentile", "seed": 20261201,
@@ -208,6 +209,20 @@ BAD = [
      "stratum_weights", "stratum 'a' must be a positive number, got -1"),
     ({"seed = 20261201\n": 'seed = 20261201\nstratum = "s"\nstratum_weights = { a = "x" }\n'},
      "stratum_weights", "positive number"),
+    ({"seed = 20261201\n": 'seed = 20261201\nhypothesis = "non-inferiority"\n'},
+     "hypothesis", "needs a `margin`"),
+    ({"seed = 20261201\n": "seed = 20261201\nmargin = -1\n"}, "margin",
+     "must be a finite number >= 0, got -1"),
+    ({"seed = 20261201\n": 'seed = 20261201\nmargin = { "v3 - base" = 0.1 }\n'}, "margin",
+     "'v3 - base' is not a comparison of the plan"),
+    ({"seed = 20261201\n": 'seed = 20261201\nmargin = { "v1 - base" = 0.1 }\n'}, "margin",
+     "no margin for 'v2 - base'"),
+    ({"seed = 20261201\n": 'seed = 20261201\nhypothesis = "equivalence"\nmargin = 0\n'},
+     "margin", "above 0"),
+    ({"seed = 20261201\n": 'seed = 20261201\nalternative = "bigger"\n'}, "alternative",
+     'two-sided, greater, less, got "bigger"'),
+    ({"seed = 20261201\n": 'seed = 20261201\nhypothesis = "non-inferiority"\nmargin = 0.1'
+      '\nalternative = "less"\n'}, "alternative", "the side where B is better"),
 ]
 
 
@@ -374,3 +389,35 @@ def test_a_run_of_a_grouped_plan_checks_its_columns_and_weights(tmp_path):
         "group_weighting")
     assert refusal(plan.check_family, names, stratum_weights={"web": 1, "news": 1}
                    ).param == "strata_weights"
+
+
+MARGIN_PLAN = BASE_PLAN + """hypothesis = "non-inferiority"
+
+[margin]
+"v1 - base" = 0.02
+"v2 - base" = 0.05
+"""
+
+
+@quiet
+def test_a_plan_fixes_each_comparison_s_margin(tmp_path):
+    plan = read_plan(write(tmp_path, MARGIN_PLAN))
+    assert plan.hypothesis == "non-inferiority"
+    assert dict(plan.margin) == {("base", "v1"): 0.02, ("base", "v2"): 0.05}
+    result = pairboot.compare_many(SCORES, **plan.compare_many_keywords())
+    assert [(c.b, c.margin) for c in result.comparisons] == [("v1", 0.02), ("v2", 0.05)]
+    assert result.hypothesis == "non-inferiority" and result.margin is None
+    # every row's finite end against its own boundary: significant exactly when above
+    for c in result.comparisons:
+        assert c.significant == (c.confidence_interval.low > -c.margin)
+
+
+def test_a_run_cannot_change_a_plan_s_margin_or_hypothesis(tmp_path):
+    path = write(tmp_path, MARGIN_PLAN)
+    plan = read_plan(path)
+    message = str(refusal(plan.check_family, SCORES, margin=0.02))
+    assert message.startswith("`margin=0.02` differs from the plan"), message
+    assert '"v1 - base" = 0.02' in message  # (the plan's table, as the file writes it)
+    message = str(refusal(plan.check_family, SCORES, hypothesis="equivalence"))
+    assert "differs from the plan" in message and "non-inferiority" in message
+    plan.check_family(SCORES, hypothesis="non-inferiority")  # (the plan's own: no error)

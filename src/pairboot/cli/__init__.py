@@ -163,9 +163,6 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     if args.plan is not None and args.runs is not None:
         raise InputError("--plan with --runs: a plan does not fix several runs per system "
                          "yet")
-    if args.plan is not None and args.alternative != "two-sided":
-        raise InputError("--plan with --alternative: a plan does not fix a one-sided "
-                         "alternative yet")
     plan = pairboot.read_plan(args.plan) if args.plan is not None else None
     if plan is not None:
         args.group = args.group if args.group is not None else plan.group
@@ -198,6 +195,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             seed=args.seed, method=args.method if "method" in given else None,
             paired=False if args.unpaired else None,
             lower_is_better=True if args.lower_is_better else None,
+            alternative=args.alternative if "alternative" in given else None,
+            hypothesis=args.hypothesis if args.hypothesis != "difference" else None,
+            margin=args.margin,
             group=args.group if "group" in given else None,
             group_weighting=args.group_weighting, stratum=args.stratum if "stratum" in given
             else None, stratum_weights=inputs.strata_weights,

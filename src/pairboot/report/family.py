@@ -275,6 +275,8 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
     else:
         row += [family_p(result, c.p_value)]
     if margined(result):
+        if result.margin is None:  # (each row its own margin)
+            row.append(f"{c.margin:g}")
         row.append(c.verdict or "")
     return row
 

@@ -93,7 +93,8 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         head += [f"{level} marginal", "p", "adjusted p"]
     else:
         head += ["p"]
-    head += ["verdict"] if margined(result) else []
+    head += (["margin"] if result.margin is None else []) + ["verdict"] if margined(
+        result) else []
     head.append("")
     rows = [head]
     notes: list[str] = []
@@ -230,12 +231,13 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 
     head = ["comparison", "estimate", interval_name(result)]
     head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
-    head += ["verdict"] if margined(result) else []
+    own = margined(result) and result.margin is None  # (each row its own margin)
+    head += (["margin"] if own else []) + ["verdict"] if margined(result) else []
     head.append("")
     lines += ["", "| " + " | ".join(head) + " |",
               "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
-              + "---:|" * (2 if corrected else 1) + ("---|" if margined(result) else "")
-              + "---|"]
+              + "---:|" * (2 if corrected else 1) + ("---:|" if own else "")
+              + ("---|" if margined(result) else "") + "---|"]
     for c in result.comparisons:
         row = comparison_cells(c, d, result, name=md)
         cell = "**significant**" if c.significant else ""
