@@ -12,6 +12,7 @@ from pairboot.errors import InputError
 from pairboot.report.figures import (
     disagrees,
     histogram_bins,
+    margin_marks,
     mark_meanings,
     procedure_words,
     shown_names,
@@ -29,12 +30,15 @@ _ZERO_STRETCH = 2.0
 _ROW = 12.0
 """Height in points of one row of value labels above the axes."""
 _BLUE = "tab:blue"
+_MARGIN = "tab:orange"
+"""The margin's boundaries: dotted, in a colour of their own."""
 _TICK_GAP = 0.5
 """Tick labels closer than this many font sizes are too close: the ticks are thinned."""
 
 
 def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B", bins: int = 60):
-    """Histogram of ``result.bootstrap_distribution``, the interval, the estimate and 0.
+    """Histogram of ``result.bootstrap_distribution``, the interval, the estimate and 0
+    (and, with a margin, its boundaries, dotted).
 
     The interval's endpoints and the estimate are labelled with their values above the
     axes, with the reports' decimals.  The axis stretches to 0 when that at most doubles its
@@ -96,7 +100,11 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
     x0, x1 = ax.get_xlim()
 
     low, high = result.confidence_interval
-    interval = f"{percent(result.confidence_level)} {result.method} interval"
+    marks, mark_label = margin_marks(result)
+    if marks:  # (the margin's boundaries in view, however far from the resamples)
+        x0, x1 = min(x0, *marks), max(x1, *marks)
+        ax.set_xlim(x0, x1)
+    interval = f"{percent(result.interval_level)} {result.method} interval"
     if getattr(result, "alternative", "two-sided") != "two-sided":
         interval = f"one-sided {interval}"
     if not (math.isnan(low) or math.isnan(high)) and (math.isfinite(low)
@@ -117,6 +125,13 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
     else:
         side = "left" if x0 > 0 else "right"
         zero = Line2D([], [], label=f"no difference\n(0, off to the {side})", **zero_style)
+
+    handles = [span, estimate, zero]
+    for k, at in enumerate(marks):
+        line = ax.axvline(at, color=_MARGIN, linestyle=":", linewidth=1.6,
+                          label=mark_label if k == 0 else None)
+        if k == 0:
+            handles.append(line)
 
     # The values above the axes: each endpoint on the first row, outside its line so the
     # two never meet however narrow the interval; the estimate on the row above, on a stem.
@@ -153,11 +168,10 @@ def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B"
                   + (f"\n{left_out}" if left_out else ""))
     ax.set_ylabel("resamples")
     if own_figure:  # on the right, outside the axes, where no bar or label can be
-        ax.legend(handles=[span, estimate, zero], fontsize="small", frameon=False,
+        ax.legend(handles=handles, fontsize="small", frameon=False,
                   loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     else:  # the caller's layout may leave no room outside: inside, where it fits best
-        ax.legend(handles=[span, estimate, zero], fontsize="small", framealpha=0.85,
-                  loc="best")
+        ax.legend(handles=handles, fontsize="small", framealpha=0.85, loc="best")
     space_ticks(ax.xaxis)
     return ax
 
@@ -317,6 +331,9 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
     finite = [v for c in comparisons
               for v in (c.estimate, *c.confidence_interval, *c.marginal_interval)
               if math.isfinite(v)]
+    rows_marks = [margin_marks(result, c.margin)[0] if c.margin is not None else ()
+                  for c in comparisons]
+    finite += [v for at in rows_marks for v in at]
     x0, x1 = (min(finite), max(finite)) if finite else (-1.0, 1.0)
     if x1 - x0 <= 0:
         x0, x1 = x0 - max(abs(x0), 1.0) * 0.05, x1 + max(abs(x1), 1.0) * 0.05
@@ -351,10 +368,14 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
             ax.plot([max(low, x0), min(high, x1)], [y, y], color=color, linewidth=5, alpha=0.45,
                     solid_capstyle="butt", zorder=3)
         if math.isfinite(c.estimate):
-            ax.plot([c.estimate], [y], marker="D" if disagrees(c) else "o",
+            ax.plot([c.estimate], [y], marker="D" if disagrees(c, result) else "o",
                     markersize=6, zorder=4, markeredgecolor=color, markeredgewidth=1.3,
                     markerfacecolor=color if c.significant else "white")
 
+    for y, at in enumerate(rows_marks):  # each row's margin, across its own row
+        for value in at:
+            ax.plot([value, value], [y - 0.4, y + 0.4], color=_MARGIN, linestyle=":",
+                    linewidth=1.6, zorder=1)
     zero_style = {"color": "black", "linestyle": "--", "linewidth": 1}
     if zero_shown:
         ax.axvline(0.0, zorder=1, **zero_style)
@@ -381,7 +402,7 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
         for y, c in enumerate(comparisons):
             low, high = c.confidence_interval
             text = (f"{_signed(c.estimate, d)} {interval_text((low, high), d, signed=True)}"
-                    + (" *" if c.significant else "") + (" ◆" if disagrees(c) else ""))
+                    + (" *" if c.significant else "") + (" ◆" if disagrees(c, result) else ""))
             ax.annotate(text, (1, y), xycoords=ax.get_yaxis_transform(),
                         xytext=(6, 0), textcoords="offset points", va="center",
                         ha="left", fontsize="small", family="monospace",
@@ -399,6 +420,11 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
                  else _GREY, markerfacecolor=_BLUE if filled else "white", **mark)
           for marker, filled, label in meanings),
         Line2D([], [], label=zero_label, **zero_style),
+        *([Line2D([], [], color=_MARGIN, linestyle=":", linewidth=1.6,
+                  label=margin_marks(result, next(c.margin for c in comparisons
+                                                  if c.margin is not None))[1]
+                  if result.margin is not None else "each comparison's margin")]
+          if any(rows_marks) else []),
     ]
     if not corrected:
         del handles[1]
@@ -544,8 +570,8 @@ def plot_pairs(result: FamilyResult, ax=None, *, values: bool | None = None):
             ax.text(j, i + 0.12, f"{estimate[i, j]:+.{d}f}", ha="center", va="center",
                     fontsize="x-small", color="white" if strong else "black")
             offset = -0.22
-        if c.significant or disagrees(c):
-            kind = ("D" if disagrees(c) else "o", c.significant)
+        if c.significant or disagrees(c, result):
+            kind = ("D" if disagrees(c, result) else "o", c.significant)
             marks.setdefault(kind, []).append((j, i + offset))
     for (marker, significant), points in sorted(marks.items()):
         xs, ys = zip(*points)

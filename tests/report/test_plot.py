@@ -517,3 +517,41 @@ def test_a_one_sided_interval_is_shaded_to_the_edge_of_the_axes(alternative):
     else:
         assert left == pytest.approx(x0) and right == pytest.approx(high)
     assert legend_texts(ax)[0] == "one-sided 95% percentile interval"
+
+
+def _dotted_at(ax) -> list[float]:
+    """The x of every dotted vertical line in ``ax`` (the margin's marks)."""
+    return sorted(float(line.get_xdata()[0]) for line in ax.get_lines()
+                  if line.get_linestyle() == ":" and len(set(line.get_xdata())) == 1)
+
+
+@pytest.mark.parametrize("hypothesis, lower, expected", [
+    ("non-inferiority", False, [-0.05]), ("non-inferiority", True, [0.05]),
+    ("superiority", False, [0.05]), ("equivalence", False, [-0.05, 0.05]),
+    ("difference", False, [-0.05, 0.05]),
+])
+def test_the_margin_is_drawn_at_its_boundaries(hypothesis, lower, expected):
+    res = pairboot.compare(A, B, n_resamples=500, seed=1, hypothesis=hypothesis, margin=0.05,
+                           lower_is_better=lower)
+    ax = plot(res)
+    assert _dotted_at(ax) == pytest.approx(expected)
+    x0, x1 = ax.get_xlim()
+    assert x0 <= min(expected) and max(expected) <= x1  # (in view, however far)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("margin" in t for t in labels), labels
+
+
+def test_a_family_draws_each_row_s_margin_and_marks_no_false_disagreement():
+    rng = np.random.default_rng(5)
+    base = rng.random(300)
+    scores = {"base": base, "v1": base + rng.normal(0.0, 0.05, 300),
+              "v2": base + rng.normal(-0.005, 0.05, 300)}
+    margins = {("base", "v1"): 0.02, ("base", "v2"): 0.04}
+    fam = pairboot.compare_many(scores, baseline="base", hypothesis="non-inferiority",
+                                margin=margins, n_resamples=500, seed=1)
+    ax = plot_family(fam)
+    assert _dotted_at(ax) == pytest.approx([-0.04, -0.02])
+    # non-inferior rows whose intervals include 0 are no disagreement: the boundary decides
+    for c in fam.comparisons:
+        assert not disagrees(c, fam)
+        assert c.significant == (c.confidence_interval.low > -c.margin)

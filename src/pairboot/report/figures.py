@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 
+from pairboot.core.hypotheses import SHOWN, nulls, verdict_of
 from pairboot.report.family import interval_name, is_corrected
 from pairboot.result import FamilyResult
 
@@ -138,13 +139,19 @@ def _middle(text: str, width: int) -> str:
     return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
-def disagrees(comparison) -> bool:
+def disagrees(comparison, result=None) -> bool:
     """Whether a comparison's decision (its adjusted p) and its family interval disagree
-    about 0: significant while the interval includes 0 (the stepdown and Holm reject more
-    than their single-step intervals show), or the other way round."""
+    about 0 (with a margin, about its boundary; ``result``: the family, which says what
+    is tested): significant while the interval does not show it (the stepdown and Holm
+    reject more than their single-step intervals show), or the other way round."""
     low, high = comparison.confidence_interval
     if math.isnan(low) or math.isnan(high):
         return False
+    kind = getattr(result, "hypothesis", "difference")
+    if kind != "difference":
+        shown = verdict_of(kind, comparison.margin, comparison.confidence_interval,
+                           result.lower_is_better) in SHOWN[kind]
+        return comparison.significant != shown
     return comparison.significant == (low <= 0.0 <= high)
 
 
@@ -167,14 +174,34 @@ def mark_meanings(result: FamilyResult) -> list[tuple[str, bool, str]]:
     alpha = f"{1 - result.confidence_level:.10g}"
     p, interval = "p", "interval"
     if is_corrected(result):
-        p = {"max-t": "stepdown p", "holm": "Holm's p", "bonferroni": "Bonferroni's p"}.get(
+        p = {"max-t": "stepdown p", "holm": "Holm's p", "bonferroni": "Bonferroni's p",
+             "bh": "q", "by": "q"}.get(
             result.correction, "adjusted p")
         interval = f"{interval_name(result).split(' ', 1)[1]} interval"
     test = f"{p} < {alpha}"
+    what = "0" if getattr(result, "hypothesis", "difference") == "difference" else "its margin"
     out = [("o", True, f"significant: {test}")]
-    kinds = {c.significant for c in result.comparisons if disagrees(c)}
+    kinds = {c.significant for c in result.comparisons if disagrees(c, result)}
     if True in kinds:
-        out.append(("D", True, f"significant ({test}), though its {interval} includes 0"))
+        out.append(("D", True, f"significant ({test}), though its {interval} includes {what}"))
     if False in kinds:
-        out.append(("D", False, f"not significant, though its {interval} excludes 0"))
+        out.append(("D", False, f"not significant, though its {interval} excludes {what}"))
     return out
+
+
+def margin_marks(result, margin=None) -> tuple[tuple[float, ...], str | None]:
+    """Where a plot draws the margin, and its legend's label: the boundaries of the
+    hypothesis (``-margin`` for non-inferiority, ``+-margin`` for equivalence; for a
+    difference with a margin, ``+-margin``: the difference that matters); none without
+    a margin.  ``margin``: a family row's own."""
+    margin = getattr(result, "margin", None) if margin is None else margin
+    if margin is None:
+        return (), None
+    kind = getattr(result, "hypothesis", "difference")
+    if kind == "difference":
+        return (-margin, margin), f"margin +-{margin:g}"
+    at = tuple(value for _, value in nulls(kind, margin, result.alternative,
+                                           result.lower_is_better))
+    words = {"non-inferiority": "non-inferiority", "superiority": "superiority",
+             "equivalence": "equivalence"}[kind]
+    return at, f"{words} margin ({', '.join(f'{v:+g}' for v in at)})"
