@@ -203,19 +203,19 @@ def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, m
                     lower_is_better=DEFAULTS["lower_is_better"]) -> Arguments:
     """The scalar options checked by their :data:`OPTIONS` checks, in the order people
     read the signature, and the hypothesis checked against the margin and the sides
-    (:func:`test_sides`)."""
+    (:func:`hypothesis_sides`)."""
     given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
                  confidence_level=confidence_level, method=method, seed=seed,
                  backend=backend, resampling=resampling, alternative=alternative,
                  hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
     checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
-    checked["alternative"] = test_sides(checked["hypothesis"], checked["margin"],
+    checked["alternative"] = hypothesis_sides(checked["hypothesis"], checked["margin"],
                                         checked["alternative"], checked["lower_is_better"],
                                         checked["confidence_level"])
     return Arguments(**checked)
 
 
-def test_sides(hypothesis: str, margin: float | None, alternative: str,
+def hypothesis_sides(hypothesis: str, margin: float | None, alternative: str,
                lower_is_better: bool, confidence_level: float = 0.95) -> str:
     """The sides of the interval ``hypothesis`` is read off: ``alternative`` for a
     difference; for non-inferiority and superiority the side on which B is better

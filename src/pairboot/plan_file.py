@@ -23,7 +23,7 @@ from pairboot.options import (
     GROUP_WEIGHTINGS,
     HYPOTHESES,
     METHODS,
-    test_sides,
+    hypothesis_sides,
 )
 
 if sys.version_info >= (3, 11):
@@ -140,7 +140,7 @@ class Checker:
             out["margin"] = self.margin(family_of(systems, out.get("baseline"),
                                                 out.get("pairs")))
         try:
-            test_sides(out.get("hypothesis", "difference"), out.get("margin"),
+            hypothesis_sides(out.get("hypothesis", "difference"), out.get("margin"),
                        out.get("alternative", "two-sided"), out.get("lower_is_better", False),
                        out["confidence_level"])
         except InputError as exc:

@@ -499,7 +499,8 @@ class FamilyResult:
         return json_safe(out)
 
     def to_frame(self):
-        """One row per comparison, as a pandas DataFrame (needs pandas)."""
+        """One row per comparison, as a pandas DataFrame (needs pandas); with a margin's
+        hypothesis, each row's margin and verdict too."""
         try:
             import pandas as pd
         except ImportError:  # pragma: no cover - depends on the environment
@@ -513,6 +514,8 @@ class FamilyResult:
                 "marginal_high": c.marginal_interval.high,
                 "standard_error": c.standard_error, "p_value": c.p_value,
                 "p_adjusted": c.p_adjusted, "significant": c.significant,
+                **({"margin": c.margin, "verdict": c.verdict}
+                   if self.hypothesis != "difference" else {}),
             })
         return pd.DataFrame(rows)
 

@@ -38,7 +38,7 @@ from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, ra
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
-from pairboot.options import OPTIONS
+from pairboot.options import OPTIONS, hypothesis_sides
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult, PartialConjunction
 
 UNCORRECTED_MAX = 3
@@ -114,6 +114,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         raise InputError("`lower_is_better` must be given to the run as to the family: "
                          "a margin's sides follow it", param="lower_is_better")
     margins = [args.margin] * len(targets) if margins is None else list(margins)
+    for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
+        hypothesis_sides(hyp, mk, args.alternative, args.lower_is_better, args.confidence_level)
     bca = args.method == "bca"
     # a row without two units to draw from (one item; within a stratum, one there) has
     # no interval; design_notes says why for the whole design, the note below for strata

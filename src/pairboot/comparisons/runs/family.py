@@ -43,7 +43,7 @@ from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.errors import InputError
-from pairboot.options import option
+from pairboot.options import hypothesis_sides, option
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
 
 __all__ = ["compare_many_runs"]
@@ -93,6 +93,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     se = np.sqrt([info.variance for info in infos])
     side, hyp = design_sides(test), option(keywords, "hypothesis")
     margins = row_margins(option(keywords, "margin"), names, targets)
+    for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
+        hypothesis_sides(hyp, mk, side, lower_is_better, float(confidence_level))
     if hyp == "equivalence" and correction == "max-t" and m > 1:
         raise InputError("equivalence with runs='seeds' takes `correction` 'holm', "
                          "'bonferroni', 'bh', 'by' or 'none' (max-t on the runs' t "

@@ -36,7 +36,7 @@ from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
-from pairboot.options import check_arguments, option, test_sides
+from pairboot.options import check_arguments, hypothesis_sides, option
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = ["compare_runs"]
@@ -101,8 +101,8 @@ def df_alpha(confidence_level, keywords) -> float:
 
 
 def design_sides(keywords) -> str:
-    """The sides of the test ``keywords`` ask for (:func:`pairboot.options.test_sides`)."""
-    return test_sides(option(keywords, "hypothesis"), option(keywords, "margin"),
+    """The sides of the test ``keywords`` ask for (:func:`pairboot.options.hypothesis_sides`)."""
+    return hypothesis_sides(option(keywords, "hypothesis"), option(keywords, "margin"),
                       option(keywords, "alternative"), option(keywords, "lower_is_better"))
 
 
