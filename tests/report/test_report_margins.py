@@ -44,7 +44,10 @@ def test_every_format_says_h0_and_the_verdict(margined, fmt):
     said = {"markdown": md, "latex": tex}.get(fmt, str)(h0)  # (as each format escapes)
     assert said in out, out[:2000]
     level = "90%" if res.hypothesis == "equivalence" else "95%"
-    assert f"{level} paired bootstrap" in out or f"{level} interval" in out
+    level = tex(level) if fmt == "latex" else level
+    assert f"{level} paired bootstrap" in out
+    if res.hypothesis == "equivalence":  # (the table's header says which row is 90%)
+        assert ("(B - A: 90%)" in out or "(B $-$ A: 90\\%)" in out), out[:1500]
     assert f"hypothesis {res.hypothesis} | margin 0.02" in out  # (the signature)
 
 

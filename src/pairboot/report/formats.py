@@ -191,7 +191,9 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         r"\begin{tabular}{lrcr}",
         r"\toprule",
         f"System & {tex(result.metric.capitalize())} & "
-        f"{tex(percent(result.confidence_level))} interval & $p$ \\\\",
+        f"{tex(percent(result.confidence_level))} interval"
+        + (f" (B $-$ A: {tex(percent(result.interval_level))})"
+           if result.interval_level != result.confidence_level else "") + " & $p$ \\\\",
         r"\midrule",
         f"A ({tex(ctx.name_a)}) & {tex_num(result.score_a.estimate, d)} & "
         f"{tex_interval(result.score_a.confidence_interval, d)} & \\\\",
