@@ -209,14 +209,14 @@ def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, m
                  backend=backend, resampling=resampling, alternative=alternative,
                  hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
     checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
-    checked["alternative"] = hypothesis_sides(checked["hypothesis"], checked["margin"],
-                                        checked["alternative"], checked["lower_is_better"],
-                                        checked["confidence_level"])
+    checked["alternative"] = hypothesis_sides(
+        checked["hypothesis"], checked["margin"], checked["alternative"],
+        checked["lower_is_better"], checked["confidence_level"])
     return Arguments(**checked)
 
 
 def hypothesis_sides(hypothesis: str, margin: float | None, alternative: str,
-               lower_is_better: bool, confidence_level: float = 0.95) -> str:
+                     lower_is_better: bool, confidence_level: float = 0.95) -> str:
     """The sides of the interval ``hypothesis`` is read off: ``alternative`` for a
     difference; for non-inferiority and superiority the side on which B is better
     ("greater", or "less" when lower is better; ``alternative`` may say it, or be left

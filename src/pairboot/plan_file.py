@@ -141,8 +141,8 @@ class Checker:
                                                 out.get("pairs")))
         try:
             hypothesis_sides(out.get("hypothesis", "difference"), out.get("margin"),
-                       out.get("alternative", "two-sided"), out.get("lower_is_better", False),
-                       out["confidence_level"])
+                             out.get("alternative", "two-sided"),
+                             out.get("lower_is_better", False), out["confidence_level"])
         except InputError as exc:
             self.fail(exc.param if exc.param in d else "hypothesis", str(exc))
         for key in ("group", "stratum"):

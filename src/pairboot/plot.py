@@ -391,7 +391,7 @@ def plot_family(result: FamilyResult, ax=None, *, values: bool | None = None,
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
 
-    marginal = f"{percent(result.confidence_level)} marginal"
+    marginal = f"{percent(result.interval_level)} marginal"
     ax.set_title(f"difference ({result.metric}): {procedure_words(result)}")
     lower = "; lower is better" if result.lower_is_better else ""
     ax.set_xlabel(f"difference ({result.metric}{lower}), {result.n_resamples:,} resamples"

@@ -423,6 +423,9 @@ class PartialConjunction:
     p_values: tuple[float, ...]
     combination: str
     alpha: float
+    task_p_values: tuple[float, ...] = ()
+    """Each task's one-sided p-value of the claim, by the family's method (the rows'
+    table may show other p-values: two-sided, or max-t's bootstrap-t ones)."""
 
     def to_dict(self) -> dict:
         return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
@@ -488,8 +491,17 @@ class FamilyResult:
     """A family of tasks (:func:`pairboot.compare_strata`): on how many at least B is
     better."""
 
+    @property
+    def interval_level(self) -> float:
+        """The level of each row's own (marginal) interval: ``confidence_level``, or
+        ``2 L - 1`` for equivalence (as :attr:`CompareResult.interval_level`)."""
+        if self.hypothesis == "equivalence":
+            return round(2.0 * self.confidence_level - 1.0, 12)
+        return self.confidence_level
+
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["interval_level"] = self.interval_level
         out["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.partial_conjunction is not None:
             out["partial_conjunction"] = self.partial_conjunction.to_dict()

@@ -119,7 +119,7 @@ def test_equivalence_prints_its_own_level():
 def test_an_undetectable_margin_says_so():
     proc = run_in_process(*PAIR, *FAST, "--margin", "0.003", "--hypothesis", "equivalence")
     text = " ".join(proc.stdout.decode().split())
-    assert "this test set could not detect 0.003" in text
+    assert "this test set is too small to detect 0.003" in text
     assert "no evidence of no difference" in text
 
 
@@ -160,3 +160,29 @@ def test_a_family_with_bh_and_a_margin(tmp_path):
 ])
 def test_bad_margins_are_one_line_errors(extra, words):
     assert_one_line_error(run_in_process(*PAIR, *FAST, *extra), *words)
+
+
+def test_a_margin_beyond_the_scores_is_refused_on_streamed_files_too():
+    # (parts carry each column's extremes: the range is checked without the items)
+    assert_one_line_error(run_in_process(*PAIR, *FAST, "--stream", "--resampling",
+                                         "poisson", "--margin", "5", "--hypothesis",
+                                         "equivalence"),
+                          "--margin 5 is larger than the scores' range")
+
+
+def test_a_plan_s_hypothesis_cannot_be_overridden_by_difference(tmp_path):
+    rng = np.random.default_rng(9)
+    n = 100
+    base = rng.random(n)
+    path = tmp_path / "systems.csv"
+    rows = ["id,base,v1,v2"] + [f"q{i},{base[i]:.5f},{base[i] + 0.01:.5f},{base[i]:.5f}"
+                                for i in range(n)]
+    path.write_text("\n".join(rows) + "\n")
+    plan = tmp_path / "plan.toml"
+    plan.write_text('systems = ["base", "v1", "v2"]\nbaseline = "base"\nmetric = "mean"\n'
+                    'confidence_level = 0.95\ncorrection = "holm"\nn_resamples = 500\n'
+                    'seed = 1\nhypothesis = "non-inferiority"\nmargin = 0.05\n')
+    base_args = ["compare", path, "--id", "id", "--systems", "base,v1,v2", "--plan", plan]
+    assert run_in_process(*base_args).returncode == 0
+    assert_one_line_error(run_in_process(*base_args, "--hypothesis", "difference"),
+                          "--hypothesis difference differs from the plan")

@@ -533,7 +533,10 @@ def test_fdr_q_values_are_statsmodels(correction, hypothesis, margin):
     selected = sum(c.significant for c in fam.comparisons)
     assert selected == int(np.sum(q < ALPHA))
     c_m = 1.0 if correction == "bh" else sum(1 / k for k in range(1, m + 1))
-    assert fam.fcr_level == pytest.approx(1 - max(selected, 1) * ALPHA / c_m / m, abs=1e-12)
+    # (fcr_level is the level of the intervals shown: equivalence's are at 1 - 2 a)
+    tests = 2 if hypothesis == "equivalence" else 1
+    assert fam.fcr_level == pytest.approx(1 - tests * max(selected, 1) * ALPHA / c_m / m,
+                                          abs=1e-12)
     # the discoveries' intervals, at the FCR level, show what they claim; the rest say
     # "inconclusive"
     for c in fam.comparisons:
@@ -561,9 +564,9 @@ def test_fdr_intervals_are_the_marginal_ones_at_the_fcr_level(hypothesis):
     kw = {"baseline": "base", "hypothesis": hypothesis, "margin": margin, "seed": 2,
           "n_resamples": R_FAMILY}
     fam = pairboot.compare_many(SCORES, correction="bh", **kw)
-    level = fam.fcr_level
-    # (the FCR level of an equivalence row is TOST's at 1 - R q / m: its interval is
-    # the two-sided one at 1 - 2 R q / m)
+    # (fcr_level is the level of the intervals shown: for equivalence the two-sided one
+    # at 1 - 2 R q / m, of TOST at 1 - R q / m)
+    level = fam.fcr_level if hypothesis != "equivalence" else (1 + fam.fcr_level) / 2
     plain = pairboot.compare_many(SCORES, correction="none", confidence_level=level, **kw)
     for c, ref in zip(fam.comparisons, plain.comparisons):
         np.testing.assert_allclose(c.confidence_interval, ref.marginal_interval, rtol=1e-9,
@@ -983,3 +986,24 @@ def test_runs_seeds_equivalence_refuses_max_t():
     # a family of one (nothing to correct) and non-inferiority under max-t are taken
     pairboot.compare_many({"a": a, "b": b}, **kw)
     pairboot.compare_many(scores, **{**kw, "hypothesis": "non-inferiority"})
+
+
+@pytest.mark.parametrize("correction", ["bh", "by"])
+def test_an_untestable_row_is_not_in_the_fdr_family(correction):
+    # a copy of the baseline has no BCa interval (constant differences): its p is NaN,
+    # and m counts the other rows, or a discovery's interval could include its boundary
+    rng = np.random.default_rng(5)
+    base = rng.random(300)
+    scores = {"base": base, "same": base.copy(),
+              **{f"v{j}": base + rng.normal(0.01 * j, 0.05, 300) for j in range(1, 5)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fam = pairboot.compare_many(scores, baseline="base", correction=correction,
+                                    method="bca", hypothesis="non-inferiority", margin=0.02,
+                                    seed=5, n_resamples=999)
+    rows = [c for c in fam.comparisons if c.b != "same"]
+    assert math.isnan(next(c for c in fam.comparisons if c.b == "same").p_value)
+    assert all(c.note is None for c in rows), [c.note for c in rows]
+    found = sum(c.significant for c in rows)
+    factor = 1.0 if correction == "bh" else sum(1 / k for k in range(1, 5))
+    assert fam.fcr_level == pytest.approx(1 - max(found, 1) * ALPHA / factor / 4, abs=1e-12)

@@ -368,3 +368,21 @@ def test_the_count_exceeds_the_true_count_at_most_alpha_of_the_time(combination)
     # Simes' level alpha, or Bonferroni's 1 - (1 - alpha / 7)^7
     exact = alpha if combination == "simes" else 1 - (1 - alpha / (k - u + 1)) ** (k - u + 1)
     assert abs(rate - exact) <= SIGMAS * math.sqrt(exact * (1 - exact) / sims), (rate, exact)
+
+
+@pytest.mark.parametrize("correction", ["bh", "by"])
+def test_fdr_family_counts_the_finite_p_values_only(correction):
+    # a comparison that could not be tested (NaN) is not in the family: m, BY's factor
+    # and the FCR level all count the finite ones, as the q-values do
+    p = np.array([0.001, 0.01, np.nan, 0.03, 0.4])
+    q, miss = fdr.fdr_family(p, 0.05, correction)
+    finite = p[~np.isnan(p)]
+    method = {"bh": "fdr_bh", "by": "fdr_by"}[correction]
+    np.testing.assert_allclose(q[~np.isnan(p)], multipletests(finite, method=method)[1],
+                               rtol=0, atol=1e-12)
+    assert np.isnan(q[2])
+    m, selected = 4, int(np.sum(q[~np.isnan(p)] < 0.05))
+    factor = 1.0 if correction == "bh" else sum(1 / k for k in range(1, m + 1))
+    assert miss == pytest.approx(max(selected, 1) * 0.05 / factor / m, abs=1e-15)
+    # every discovery's p lies below the miscoverage, every other p above it
+    assert all((pv < miss) == (qv < 0.05) for pv, qv in zip(finite, q[~np.isnan(p)]))

@@ -78,8 +78,8 @@ def test_writers_are_all_covered():
 
 @pytest.fixture(scope="module")
 def fdr_family():
-    scores = {"base": A, "v1": B, "v2": A + RNG.normal(0.0, 0.05, N),
-              "v3": A + RNG.normal(-0.02, 0.05, N)}
+    scores = {"base": A, "v1": B, "v2": A + np.random.default_rng(101).normal(0.0, 0.05, N),
+              "v3": A + np.random.default_rng(102).normal(-0.02, 0.05, N)}
     return pairboot.compare_many(scores, baseline="base", correction="bh",
                                  n_resamples=2000, seed=3)
 
@@ -102,7 +102,7 @@ def test_a_bh_family_json(fdr_family):
 @pytest.fixture(scope="module")
 def tasks():
     strata = np.repeat(np.arange(5), N // 5)
-    b = A + np.where(strata < 2, 0.05, 0.0) + RNG.normal(0, 0.02, N)
+    b = A + np.where(strata < 2, 0.05, 0.0) + np.random.default_rng(103).normal(0, 0.02, N)
     return pairboot.compare_strata(A, b, strata=strata, n_resamples=2000, seed=3)
 
 
@@ -119,3 +119,58 @@ def test_a_tasks_family_json(tasks):
     assert pc["count"] == tasks.partial_conjunction.count and pc["of"] == 5
     assert pc["combination"] == "simes"
     assert all(x <= y for x, y in zip(pc["p_values"], pc["p_values"][1:]))
+
+
+def test_an_equivalence_family_labels_its_rows_at_1_minus_2_alpha():
+    scores = {"base": A, "v1": B, "v2": A + np.random.default_rng(104).normal(0.0, 0.05, N)}
+    for correction, family in (("holm", "90% Bonferroni"), ("max-t", "95% simultaneous")):
+        fam = pairboot.compare_many(scores, baseline="base", correction=correction,
+                                    hypothesis="equivalence", margin=0.05,
+                                    n_resamples=2000, seed=3)
+        assert fam.interval_level == 0.9
+        text = render_family(fam, "text")
+        assert "90% marginal" in text and family in text, text[:1500]
+        # the 90% marginal interval is compare()'s two-sided interval at 90%
+        c = fam.comparisons[0]
+        ref = pairboot.compare(A, B, n_resamples=2000, seed=fam.seed, confidence_level=0.9)
+        if correction == "holm":
+            assert c.marginal_interval == pytest.approx(ref.confidence_interval, abs=1e-12)
+
+
+def test_a_margin_s_family_marks_no_win_for_a_non_inferior_row():
+    scores = {"base": A, "same": A + np.random.default_rng(105).normal(0.0, 0.03, N)}
+    fam = pairboot.compare_many(scores, baseline="base", hypothesis="non-inferiority",
+                                margin=0.05, n_resamples=2000, seed=3)
+    (c,) = fam.comparisons
+    assert c.significant and c.verdict == "non-inferior"
+    assert "<sup>" not in render_family(fam, "markdown")  # (non-inferior is no win)
+
+
+def test_detectability_is_said_only_beside_an_inconclusive_verdict():
+    shown = pairboot.compare(A, B, n_resamples=2000, seed=3, hypothesis="non-inferiority",
+                             margin=0.003)
+    assert shown.detectable is False and shown.verdict() in ("better", "better-by-margin")
+    assert "too small to detect" not in render(shown, "text")
+    near = A + np.random.default_rng(106).normal(0.0, 0.05, N)
+    blind = pairboot.compare(A, near, n_resamples=2000, seed=3, hypothesis="equivalence",
+                             margin=0.004)
+    assert blind.verdict() == "inconclusive" and blind.detectable is False
+    assert "too small to detect 0.004" in " ".join(render(blind, "text").split())
+
+
+def test_tost_json_bounds_its_two_p_values_one_sided():
+    res = pairboot.compare(A, B, n_resamples=2000, seed=3, hypothesis="equivalence",
+                           margin=0.5)
+    out = json.loads(render(res, "json"))
+    assert out["p_values"] == [0.0, 0.0]
+    assert out["p_values_text"] == ["< 0.0015"] * 2  # (one-sided: about 3 / R)
+    assert out["p_text"] == "< 0.0015"
+
+
+def test_no_task_shown_better_says_so():
+    strata = np.repeat(np.arange(3), N // 3 + 1)[:N]
+    fam = pairboot.compare_strata(A, A - 0.02, strata=strata, n_resamples=500, seed=3)
+    assert fam.partial_conjunction.count == 0
+    assert len(fam.partial_conjunction.task_p_values) == 3
+    assert "On no stratum is B shown better than A" in " ".join(
+        render_family(fam, "text").split())

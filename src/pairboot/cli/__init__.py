@@ -196,7 +196,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             paired=False if args.unpaired else None,
             lower_is_better=True if args.lower_is_better else None,
             alternative=args.alternative if "alternative" in given else None,
-            hypothesis=args.hypothesis if args.hypothesis != "difference" else None,
+            hypothesis=args.hypothesis if "hypothesis" in given else None,
             margin=args.margin,
             group=args.group if "group" in given else None,
             group_weighting=args.group_weighting, stratum=args.stratum if "stratum" in given

@@ -15,6 +15,7 @@ from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES
+from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, WRITERS
 
 EXIT_OK = 0
@@ -143,15 +144,12 @@ def _seed(text: str) -> int | str:
 
 
 def _margin(text: str) -> float:
-    """--margin: a finite number >= 0 (the API checks its range against the data)."""
+    """--margin: the API's check of a number (its range is checked against the data)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text!r}"
-                                         ) from None
-    if not (value >= 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"must be a finite non-negative number, got {text}")
-    return value
+        return SHARED["margin"].check(float(text))
+    except ValueError:  # (an InputError is one too)
+        raise argparse.ArgumentTypeError(f"must be a finite non-negative number, got "
+                                         f"{text}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,12 +20,7 @@ from pairboot.core.diagnostics import (
     too_few_units,
     undefined_notes,
 )
-from pairboot.core.fdr import (
-    benjamini_hochberg,
-    benjamini_yekutieli,
-    fcr_alpha,
-    partial_conjunction_count,
-)
+from pairboot.core.fdr import fdr_family, partial_conjunction_count
 from pairboot.core.hypotheses import SHOWN, interval_alpha, nulls, read_test, verdict_of
 from pairboot.core.intervals import (
     bounds,
@@ -198,7 +193,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         # Max-t is a bootstrap-t procedure: each comparison's own interval and p are the
         # symmetric bootstrap-t ones on the same roots, so that
         # p_value <= p_stepdown <= p_single_step holds exactly.  A margin's test is the
-        # same on B - A less its boundary (the roots do not move).
+        # same on B - A less its boundary (the roots do not move).  Equivalence keeps
+        # the method's own TOST rows beside the single-step max-t (no such order).
         replicates = np.column_stack([e.replicates for e in estimates])
         if hyp == "equivalence":
             mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha)
@@ -233,13 +229,9 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         adjust = holm if correction == "holm" else bonferroni
         p_adjusted = adjust(np.maximum(p_raw, floor))
     elif correction in ("bh", "by"):
-        adjust = benjamini_hochberg if correction == "bh" else benjamini_yekutieli
-        p_adjusted = adjust(np.maximum(p_raw, floor))
         # Benjamini & Yekutieli (2005): the R discoveries' intervals at 1 - R q / m keep
         # their false coverage rate at q (BY's dependence factor for "by")
-        selected = int(np.count_nonzero(p_adjusted < family_alpha))
-        q = alpha if correction == "bh" else alpha / sum(1.0 / k for k in range(1, m + 1))
-        fcr = fcr_alpha(selected, m, q)
+        p_adjusted, fcr = fdr_family(np.maximum(p_raw, floor), family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
         errors = errors_at(fcr)
     else:
@@ -344,7 +336,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         alternative=side,
         hypothesis=hyp,
         margin=margins[0] if len(set(margins)) == 1 else None,
-        fcr_level=None if fcr is None else round(1.0 - fcr, 12),
+        fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12),
         partial_conjunction=conjunction,
         strata_family=None if within is None else tuple(
             design.strata_names[h] for h in within),
@@ -438,7 +430,8 @@ def equivalence_max_t(est, se, replicates, margins, alpha: float):
 def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: float
                       ) -> PartialConjunction:
     """On how many tasks (strata) at least B is better (Benjamini & Heller 2008): the
-    rows' one-sided p-values on B's better side (a margin's test: its own), combined by
+    rows' one-sided p-values of ``method`` on B's better side (a margin's test: its own
+    marginal ones, not max-t's), combined by
     Simes' rule -- the strata are drawn independently, so their p-values are -- and the
     largest count whose monotone partial-conjunction p-value is below alpha."""
     if hypothesis == "difference":
@@ -453,7 +446,8 @@ def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: f
     count, mono = partial_conjunction_count(p, alpha, combination="simes")
     return PartialConjunction(count=int(count), of=len(p), claim=claim,
                               p_values=tuple(float(x) for x in mono),
-                              combination="simes", alpha=float(alpha))
+                              combination="simes", alpha=float(alpha),
+                              task_p_values=tuple(float(x) for x in p))
 
 
 def open_end(interval, alternative: str, value: float = math.inf):

@@ -112,6 +112,24 @@ def fcr_alpha(n_selected: int, m: int, alpha: float) -> float:
     return max(r, 1) * alpha / m_int
 
 
+def fdr_family(p, alpha: float, correction: str) -> tuple[np.ndarray, float]:
+    """A family's false-discovery-rate decisions: ``(q, miscoverage)``, the q-values of
+    ``correction`` ("bh" or "by") and the miscoverage of the intervals of its
+    discoveries (:func:`fcr_alpha` with BY's factor for "by", so that a discovery's
+    interval excludes its null and a non-discovery's does not).  m is the number of
+    finite p-values: a comparison that could not be tested is not in the family.
+    ``alpha`` is taken to 12 decimals, as the level is written."""
+    adjust = benjamini_hochberg if correction == "bh" else benjamini_yekutieli
+    q = adjust(p)
+    alpha = round(float(alpha), 12)
+    m = int(np.count_nonzero(~np.isnan(q)))
+    if m == 0:
+        return q, alpha
+    selected = int(np.count_nonzero(q < alpha))
+    factor = 1.0 if correction == "bh" else float(np.sum(1.0 / np.arange(1, m + 1)))
+    return q, fcr_alpha(selected, m, alpha / factor)
+
+
 def _check_combination(combination) -> None:
     if combination not in COMBINATIONS:
         raise ValueError(f"`combination` must be one of {', '.join(map(repr, COMBINATIONS))}, "

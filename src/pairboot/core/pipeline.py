@@ -191,25 +191,20 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
     return run
 
 
-METRIC_SPANS = {"accuracy": 1.0, "precision": 1.0, "recall": 1.0, "f1": 1.0,
-                "macro_f1": 1.0, "bleu": 100.0}
-"""How far apart two systems' values of a bounded built-in metric can be."""
-
-
-def check_margin(margin: float | None, design: Design) -> None:
+def check_margin(margin: float | None, design: Design, ranges=None) -> None:
     """Refuse a margin no difference of the metric can reach: beyond the span of the
-    units' scores for a mean, beyond a bounded built-in metric's range (accuracy, F1:
-    1; BLEU: 100); such a margin makes every test pass or fail whatever the data."""
+    units' scores for a mean (``ranges``: each system's, when the design has no units:
+    parts), beyond a bounded metric's range (:attr:`pairboot.Metric.span`: accuracy,
+    F1: 1; BLEU: 100); such a margin makes every test pass or fail whatever the data."""
     if margin is None:
         return
-    ranges = score_ranges(design)
-    name = design.metric.name
+    ranges = score_ranges(design) if ranges is None else ranges
     if ranges is not None:
         span = max(h for _, h in ranges) - min(lo for lo, _ in ranges)
         what = f"the scores' range ({span:g})"
-    elif name in METRIC_SPANS:
-        span = METRIC_SPANS[name]
-        what = f"{name}'s range ({span:g})"
+    elif design.metric.span is not None:
+        span = design.metric.span
+        what = f"{design.metric.name}'s range ({span:g})"
     else:
         return
     if margin > span:

@@ -44,6 +44,9 @@ class Metric:
         was undefined and replaced inside ``formula`` while the value stays finite
         (macro-F1's class with no tp, fp or fn).  Those sums are counted with the NaN
         ones by :meth:`evaluate`.
+    span : float, optional
+        How far apart two systems' values can be: 1 for a metric in [0, 1], 100 for
+        BLEU.  A ``margin`` larger than it is refused.
 
     Examples
     --------
@@ -76,6 +79,9 @@ class Metric:
     mean_like: bool = field(default=False, repr=False)
     """True for the plain mean, the one metric that ``group_weighting="groups"`` fits."""
     partly_undefined: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
+    span: float | None = field(default=None, repr=False)
+    """How far apart two systems' values can be (1 for a rate in [0, 1], 100 for BLEU;
+    None: unbounded or unknown): a larger margin is refused."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -95,6 +101,9 @@ class Metric:
         if self.formula is None:
             raise TypeError("`formula` must be callable, got None")
         object.__setattr__(self, "undefined", float(self.undefined))
+        if self.span is not None and not (isinstance(self.span, (int, float))
+                                          and self.span > 0):
+            raise TypeError(f"`span` must be a positive number or None, got {self.span!r}")
 
     def per_item(self, values: np.ndarray) -> np.ndarray:
         """The (n, k) per-item sufficient statistics for (n, len(stats)) input values."""

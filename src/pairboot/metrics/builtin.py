@@ -49,6 +49,7 @@ ACCURACY = Metric(
     lambda S: safe_ratio(S[..., 0], S[..., 1]),
     prepare=_accuracy_counts,
     description="pooled accuracy: sum of correct / sum of total",
+    span=1.0,
 )
 
 
@@ -78,6 +79,7 @@ F1 = Metric(
     undefined=0.0,
     prepare=checked_counts("f1", _PRF_STATS),
     description="pooled (micro) F1 = 2TP / (2TP + FP + FN); 0 when TP = FP = FN = 0",
+    span=1.0,
 )
 
 PRECISION = Metric(
@@ -87,6 +89,7 @@ PRECISION = Metric(
     undefined=0.0,
     prepare=checked_counts("precision", ("tp", "fp")),
     description="pooled (micro) precision = TP / (TP + FP); 0 when TP + FP = 0",
+    span=1.0,
 )
 
 RECALL = Metric(
@@ -96,6 +99,7 @@ RECALL = Metric(
     undefined=0.0,
     prepare=checked_counts("recall", ("tp", "fn")),
     description="pooled (micro) recall = TP / (TP + FN); 0 when TP + FN = 0",
+    span=1.0,
 )
 
 
@@ -158,6 +162,7 @@ def macro_f1_metric(n_classes: int) -> Metric:
             "a class with no tp, fp or fn counts as 0"
         ),
         partly_undefined=_macro_f1_partly_undefined,
+        span=1.0,
     )
 
 
@@ -251,4 +256,5 @@ def bleu_metric(max_ngram_order: int = 4) -> Metric:
         undefined=0.0,
         prepare=checked_counts("bleu", stats),
         description=f"corpus BLEU (sacrebleu, {n}-gram, smooth 'exp', 0-100)",
+        span=100.0,
     )

@@ -189,6 +189,8 @@ def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> Poisson
         observed=np.concatenate([p.observed for p in parts], axis=1),
         absolute=np.concatenate([p.absolute for p in parts], axis=1),
         constant=np.concatenate([p.constant for p in parts]),
+        extremes=None if any(p.extremes is None for p in parts) else np.concatenate(
+            [p.extremes for p in parts], axis=1),
         exact=None if any(p.exact is None for p in parts) else tuple(
             tuple(u for p in parts for u in p.exact[h]) for h in range(len(first.strata))))
 

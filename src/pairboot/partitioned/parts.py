@@ -118,6 +118,9 @@ class PoissonPart:
     checksum: tuple[int, int] | None
     differences: int = 0
     exact: tuple | None = None
+    extremes: np.ndarray | None = None
+    """``(2, width)``: every column's smallest and largest value over the items (None
+    for no items), so that a margin beyond the scores' range is refused on parts too."""
 
     @property
     def n_items(self) -> int:
@@ -289,7 +292,17 @@ def part_from_arrays(
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
         checksum=checksum, differences=differences,
         exact=None if exact is None else tuple(exact),
+        extremes=np.stack([x.min(axis=0), x.max(axis=0)]) if n else None,
     )
+
+
+def part_ranges(part: PoissonPart) -> list[tuple[float, float]] | None:
+    """Every system's smallest and largest item score, for a mean (None otherwise, or
+    without the extremes)."""
+    if part.extremes is None or not part.metric.mean_like or part.k != 2:
+        return None
+    return [(float(part.extremes[0, 2 * j]), float(part.extremes[1, 2 * j]))
+            for j in range(len(part.names))]
 
 
 def _with_differences(metric, k: int, n_systems: int) -> bool:
@@ -403,6 +416,10 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         if p.groups is not None:
             for h, g in zip(at.tolist(), p.groups):
                 group_parts[h].append(g)
+    extremes = None
+    if all(p.extremes is not None for p in full):
+        extremes = np.stack([np.min([p.extremes[0] for p in full], axis=0),
+                             np.max([p.extremes[1] for p in full], axis=0)])
     groups = None
     if first.grouped:
         groups = tuple(_sorted_groups(np.concatenate([g[0] for g in gs]),
@@ -421,6 +438,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         items=items, groups=groups, checksum=None if count is None else (count, total),
         differences=first.differences,
         exact=None if exact is None else tuple(tuple(e) for e in exact),
+        extremes=extremes,
     )
 
 
@@ -522,7 +540,7 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
         resampling="poisson", alternative=alternative, hypothesis=hypothesis,
         margin=margin, lower_is_better=lower_is_better)
     design, sums, observed, absolute = _design(part, strata_weights)
-    check_margin(args.margin, design)
+    check_margin(args.margin, design, part_ranges(part))
     core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
                      exact=None if part.exact is None else part.exact)
     return make_run(args, design, part.seed, ENGINE, core)

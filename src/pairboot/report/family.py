@@ -118,12 +118,20 @@ def is_corrected(result: FamilyResult) -> bool:
 def interval_name(result: FamilyResult) -> str:
     """The family's interval, as a column header: "95% simultaneous", "95% Bonferroni",
     or "95% interval" when there is no correction."""
-    level = percent(result.confidence_level)
+    level = percent(result.interval_level)  # (equivalence: the 1 - 2 alpha rows)
     if not is_corrected(result):
         return f"{level} interval"
-    if getattr(result, "fcr_level", None) is not None:
+    if result.fcr_level is not None:
         return f"{percent(result.fcr_level)} FCR-adjusted"
-    return f"{level} {'simultaneous' if result.correction == 'max-t' else 'Bonferroni'}"
+    if result.correction == "max-t":  # (equivalence too: simultaneous at the level)
+        return f"{percent(result.confidence_level)} simultaneous"
+    return f"{level} Bonferroni"
+
+
+def marginal_name(result: FamilyResult) -> str:
+    """The rows' own intervals, as a column header: "95% marginal" (90% for
+    equivalence, whose rows read the 1 - 2 alpha interval)."""
+    return f"{percent(result.interval_level)} marginal"
 
 
 def level_words(result: FamilyResult) -> str:
@@ -157,23 +165,27 @@ def hypothesis_lines(result: FamilyResult) -> list[str]:
                              + (">= -margin)" if flip else "<= margin)"),
               "equivalence": "b and a differ by the margin or more (|b - a| >= margin)"}[kind]
         out.append(f"Hypothesis: {kind}, {m}; for each comparison H0: {h0}.")
-    if getattr(result, "fcr_level", None) is not None and result.family_size > 1:
-        found = sum(c.significant for c in result.comparisons)
+    if result.fcr_level is not None and result.family_size > 1:
         q = percent(1 - result.confidence_level)
-        out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and "
-                   f"about {q} of the {found} discoveries may be false; the intervals are "
-                   f"at {percent(result.fcr_level)} (false-coverage-rate adjusted, "
-                   "Benjamini & Yekutieli 2005), so the discoveries' intervals miss at a "
-                   f"rate of at most {q}.")
+        out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and the "
+                   f"expected share of false discoveries among the significant rows is at "
+                   f"most {q}; the intervals are at {percent(result.fcr_level)} "
+                   "(false-coverage-rate adjusted, Benjamini & Yekutieli 2005), so the "
+                   f"discoveries' intervals miss at a rate of at most {q}.")
     pc = getattr(result, "partial_conjunction", None)
     if pc is not None:
         what = {"better": "better than A", "non-inferior": "not worse than A by the margin",
                 "better-by-margin": "better than A by more than the margin",
                 "equivalent": "equivalent to A within the margin"}[pc.claim]
-        out.append(f"On at least {pc.count} of {pc.of} strata, B is {what} (partial "
-                   f"conjunction, Benjamini & Heller 2008, with Simes' rule over the strata's "
-                   f"one-sided p-values: the count exceeds the truth with probability at most "
-                   f"{percent(pc.alpha)}).")
+        how = (f"partial conjunction, Benjamini & Heller 2008, with Simes' rule over each "
+               f"stratum's one-sided {result.method} p-value of the claim (not the table's "
+               "p-values)")
+        if pc.count == 0:
+            out.append(f"On no stratum is B shown {what} ({how}).")
+        else:
+            out.append(f"On at least {pc.count} of {pc.of} strata, B is {what} ({how}: the "
+                       f"count exceeds the truth with probability at most "
+                       f"{percent(pc.alpha)}).")
     return out
 
 
@@ -259,8 +271,9 @@ def unresolved_note(result: FamilyResult) -> str | None:
     bounds = sorted({cell for cell in shown if cell.startswith("<") and cell != "< 0.0001"})
     if not bounds:
         return None
+    where = "0" if result.hypothesis == "difference" else "the margin's boundary"
     return (f"{', '.join(bounds)}: below what {result.n_resamples:,} resamples can "
-            "resolve (few or none fell beyond 0; the bound is the largest p-value "
+            f"resolve (few or none fell beyond {where}; the bound is the largest p-value "
             "consistent with none, at 95% confidence)")
 
 
@@ -326,12 +339,15 @@ def _b_better(estimate: float, lower_is_better: bool) -> bool | None:
 def better_than(result: FamilyResult) -> dict[str, tuple[str, ...]]:
     """For each system, the systems it is significantly better than after the
     correction: the comparison between them is significant and its estimate favours it
-    (``result.lower_is_better`` respected).  Systems in the systems' order."""
+    (``result.lower_is_better`` respected); with a margin's hypothesis, only the rows
+    whose verdict is better.  Systems in the systems' order."""
     beaten: dict[str, set[str]] = {name: set() for name in result.systems}
     for c in result.comparisons:
         b_wins = _b_better(c.estimate, result.lower_is_better)
         if not c.significant or b_wins is None:
             continue
+        if margined(result) and c.verdict not in ("better", "better-by-margin"):
+            continue  # (non-inferior or equivalent is no win; a margin's test shows no loss)
         winner, loser = (c.b, c.a) if b_wins else (c.a, c.b)
         beaten[winner].add(loser)
     order = list(result.systems)
@@ -410,7 +426,8 @@ def describe_family(result: FamilyResult) -> str:
     draws = ("the same draws for every system" if result.paired
              else "each system's units drawn independently (unpaired)")
     marginal = ("the marginal ones are symmetric bootstrap-t intervals on the same roots"
-                if result.correction == "max-t" and m > 1 else "for the marginal ones")
+                if result.correction == "max-t" and m > 1 and result.hypothesis != "equivalence"
+                else "for the marginal ones")
     shared = (f"{result.n_resamples:,} resamples of {unit}{within}, {draws}; "
               f"{result.method} intervals for each system, {marginal}")
     if result.method == "t":  # several runs per system (runs='seeds')
@@ -462,9 +479,10 @@ def describe_family(result: FamilyResult) -> str:
         who = ("Benjamini-Hochberg (for independent or positively dependent comparisons)"
                if result.correction == "bh" else
                "Benjamini-Yekutieli (under any dependence: BH times 1 + 1/2 + ... + 1/m)")
+        q = f"{alpha:g}" if result.correction == "bh" else f"({alpha:g} / c(m))"
         how = (f"{who} q-values control the false discovery rate at {alpha:g}; each "
-               f"interval at the false-coverage-rate adjusted level 1 - R {alpha:g} / {m} "
-               f"for the R discoveries ({percent(result.fcr_level)})")
+               f"interval at the false-coverage-rate adjusted level 1 - R {q} / m "
+               f"for the R discoveries of the m comparisons ({percent(result.fcr_level)})")
     elif result.correction == "bonferroni":
         how = (f"Bonferroni: p-values times {m} (at most 1), intervals at level "
                f"1 - {alpha:g}/{m}")

@@ -27,6 +27,7 @@ from pairboot.report.family import (
     is_corrected,
     letters,
     level_words,
+    marginal_name,
     margined,
     plural,
     procedure,
@@ -90,7 +91,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     # the comparisons
     head = ["comparison", "estimate", interval_name(result)]
     if corrected:
-        head += [f"{level} marginal", "p", "adjusted p"]
+        head += [marginal_name(result), "p", "adjusted p"]
     else:
         head += ["p"]
     head += (["margin"] if result.margin is None else []) + ["verdict"] if margined(
@@ -230,7 +231,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
         lines.append("| " + " | ".join(row) + " |")
 
     head = ["comparison", "estimate", interval_name(result)]
-    head += [f"{level} marginal", "p", "adjusted p"] if corrected else ["p"]
+    head += [marginal_name(result), "p", "adjusted p"] if corrected else ["p"]
     own = margined(result) and result.margin is None  # (each row its own margin)
     head += (["margin"] if own else []) + ["verdict"] if margined(result) else []
     head.append("")

@@ -202,6 +202,4 @@ def margin_marks(result, margin=None) -> tuple[tuple[float, ...], str | None]:
         return (-margin, margin), f"margin +-{margin:g}"
     at = tuple(value for _, value in nulls(kind, margin, result.alternative,
                                            result.lower_is_better))
-    words = {"non-inferiority": "non-inferiority", "superiority": "superiority",
-             "equivalence": "equivalence"}[kind]
-    return at, f"{words} margin ({', '.join(f'{v:+g}' for v in at)})"
+    return at, f"{kind} margin ({', '.join(f'{v:+g}' for v in at)})"

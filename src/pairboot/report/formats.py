@@ -23,6 +23,7 @@ from pairboot.report.parts import (
     result_p,
     result_p_cell,
     runs_section,
+    sides_of,
     sides_text,
     signature,
     strata_table,
@@ -46,8 +47,14 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     """
     ctx = context or ReportContext()
     out = _after(result.to_dict(), "p_value", _p_fields(result, result.p_value))
-    out["strata"] = [_after(s, "p_value", _p_fields(result, s["p_value"]))
+    strata_sides = 2 if result.alternative == "two-sided" else 1  # (a difference each)
+    out["strata"] = [_after(s, "p_value", _p_fields(result, s["p_value"], strata_sides))
                      for s in out["strata"]]
+    if result.p_values is not None:  # (TOST's two one-sided p-values, as the text writes)
+        parts = [_p_fields(result, p, 1) for p in result.p_values]
+        out = _after(out, "p_values", {
+            "p_values_upper_bound": [f["p_value_upper_bound"] for f in parts],
+            "p_values_text": [f["p_text"] for f in parts]})
     out["warnings"] = [ctx.say(w) for w in result.warnings]
     out["reading"] = ctx.say(out["reading"])
     out["input"] = {
@@ -64,9 +71,11 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
 
 
-def _p_fields(result: CompareResult, p) -> dict:
+def _p_fields(result: CompareResult, p, sides: int | None = None) -> dict:
+    """A p-value's bound and text; ``sides`` default: the result's own test's."""
     return p_fields(p, result.n_resamples, alpha=alpha_of(result.confidence_level),
-                    resampled=result.method not in CLOSED_FORM_P)
+                    resampled=result.method not in CLOSED_FORM_P,
+                    sides=sides_of(result) if sides is None else sides)
 
 
 def _after(mapping: dict, key: str, extra: dict) -> dict:
@@ -149,7 +158,8 @@ _LATEX_SPECIAL = {
 
 def tex(text: str) -> str:
     """``text`` with LaTeX's special characters written as LaTeX prints them."""
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
+    text = "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
+    return text.replace("+-", r"$\pm$")  # (a margin's +-0.005)
 
 
 def tex_num(x, d: int, *, signed: bool = False) -> str:

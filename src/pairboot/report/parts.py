@@ -161,7 +161,10 @@ def result_p(result, p: float | None = None) -> str:
 
 
 def sides_of(result) -> int:
-    """1 for a one-sided ``alternative`` of ``result`` (a comparison or a family), else 2."""
+    """1 for a one-sided ``alternative`` of ``result`` (a comparison or a family), and
+    for equivalence (its p-value is the larger of two one-sided ones), else 2."""
+    if getattr(result, "hypothesis", "difference") == "equivalence":
+        return 1
     return 2 if getattr(result, "alternative", "two-sided") == "two-sided" else 1
 
 
@@ -458,7 +461,10 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
         if poisson:
             how += " (Poisson(1) weights)"
     words = _METHOD_WORDS.get(result.method, f"{result.method} interval")
-    if sides_of(result) == 1:
+    if getattr(result, "hypothesis", "difference") == "equivalence":
+        words = (f"{words} at {percent(result.interval_level)} (two one-sided tests, "
+                 f"|B - A| < {result.margin:g})")
+    elif sides_of(result) == 1:
         words = f"one-sided {words} ({sides_text(result)[11:]})"
     return f"{how}; {words}, {result.n_resamples:,} resamples."
 

@@ -151,8 +151,9 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
         if verdict == "equivalent" or (verdict == "inconclusive"
                                        and result.hypothesis == "equivalence"):
             how = f"{design(result, ctx)} (two one-sided tests), {result_p(result)}"
-        blind = ("; this test set could not detect " + m + " (" + reach_text(result, d)
-                 + ")") if verdict == "inconclusive" and result.detectable is False else ""
+        blind = ("; this test set is too small to detect " + m + " ("
+                 + reach_text(result, d) + ")"
+                 ) if verdict == "inconclusive" and result.detectable is False else ""
         return f"{what}: B - A = {signed}, {how}{lower}{blind}."
     if verdict in ("better", "worse"):
         if verdict == "better" and not lib:  # B - A > 0 reads as it is
@@ -188,7 +189,7 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
                 f"B - A = {signed}, {how}{needed}"
                 + ("; the estimate lies on the other side" if other else "") + ".")
     if result.detectable is False:  # (a margin: the difference that matters)
-        needed = (f"; this test set could not detect a difference of {m} "
+        needed = (f"; this test set is too small to detect a difference of {m} "
                   f"({reach_text(result, d)})")
     return (f"No difference detected between {b} and {a} at this {size}: "
             f"B - A = {signed}, {how}{needed}.")
@@ -270,14 +271,23 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             + (f"lies {where}" if beyond else f"does not lie {where}")
             + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}, "
             + ("which rejects H0." if beyond else "so H0 stands."))
-    if result.detectable is False:
-        lack = {"non-inferiority": "even with no true difference, B could not be shown "
-                                   "non-inferior",
-                "equivalence": "even with no true difference, equivalence could not be shown",
-                }.get(kind, f"a true difference of {m} would be missed more often than not")
-        out.append(f"This test set could not detect {m}: {reach_text(result, d)}, so {lack}; "
-                   "an inconclusive answer here is no evidence of no difference.")
+    if result.detectable is False and result.verdict(lower_is_better=lower_of(
+            result, ctx)) == "inconclusive":
+        out.append(f"This test set is too small to detect {m}: {reach_text(result, d)}, so "
+                   f"{UNDETECTED[kind].format(m=m)}; an inconclusive answer here is no "
+                   "evidence of no difference.")
     return out
+
+
+UNDETECTED = {
+    "non-inferiority": "with no true difference B would most likely not be shown "
+                       "non-inferior",
+    "equivalence": "with no true difference equivalence would most likely not be shown",
+    "superiority": "even a true gain of twice the margin would be missed more often than "
+                   "not",
+    "difference": "a true difference of {m} would be missed more often than not",
+}
+"""What an interval that reaches further than the margin cannot do, by hypothesis."""
 
 
 def _digits(x: float) -> int:

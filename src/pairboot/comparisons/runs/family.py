@@ -38,10 +38,11 @@ from pairboot.core.family import (
     family_targets,
     row_margins,
 )
-from pairboot.core.fdr import benjamini_hochberg, benjamini_yekutieli, fcr_alpha
-from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
+from pairboot.core.fdr import fdr_family
+from pairboot.core.hypotheses import SHOWN, interval_alpha, read_test, verdict_of
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
+from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
 from pairboot.options import hypothesis_sides, option
 from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
@@ -95,6 +96,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     margins = row_margins(option(keywords, "margin"), names, targets)
     for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
         hypothesis_sides(hyp, mk, side, lower_is_better, float(confidence_level))
+    if option(keywords, "margin") is not None:  # (the mean of the runs' scores: their span)
+        check_margin(max(margins), None, [(float(t.min()), float(t.max())) for t in tables])
     if hyp == "equivalence" and correction == "max-t" and m > 1:
         raise InputError("equivalence with runs='seeds' takes `correction` 'holm', "
                          "'bonferroni', 'bh', 'by' or 'none' (max-t on the runs' t "
@@ -124,10 +127,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         p_adj = np.maximum(mt.p_stepdown, p_raw)
         p_single = np.maximum(mt.p_single_step, p_raw).tolist()
     elif correction in ("bh", "by"):
-        p_adj = (benjamini_hochberg if correction == "bh" else benjamini_yekutieli)(p_raw)
-        selected = int(np.count_nonzero(p_adj < family_alpha))
-        q = alpha if correction == "bh" else alpha / sum(1.0 / k for k in range(1, m + 1))
-        fcr = fcr_alpha(selected, m, q)
+        p_adj, fcr = fdr_family(p_raw, family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
     else:
         intervals = [r[0] for r in read(alpha / m)]
@@ -147,6 +147,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
                        else "inconclusive")
         elif not significant:
             verdict = "inconclusive"
+        if np.isnan(intervals[k]).any():
+            verdict = "undefined"
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(low, high),
@@ -176,7 +178,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         engine="runs (t intervals)", version=__version__,
         warnings=tuple(text for _, text in notes), alternative=side, hypothesis=hyp,
         margin=margins[0] if len(set(margins)) == 1 else None,
-        fcr_level=None if fcr is None else round(1.0 - fcr, 12))
+        fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12))
 
 
 def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:

@@ -103,7 +103,8 @@ def df_alpha(confidence_level, keywords) -> float:
 def design_sides(keywords) -> str:
     """The sides of the test ``keywords`` ask for (:func:`pairboot.options.hypothesis_sides`)."""
     return hypothesis_sides(option(keywords, "hypothesis"), option(keywords, "margin"),
-                      option(keywords, "alternative"), option(keywords, "lower_is_better"))
+                            option(keywords, "alternative"),
+                            option(keywords, "lower_is_better"))
 
 
 def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
