@@ -38,6 +38,7 @@ from pairboot.report.parts import (
     sides_of,
     signature,
 )
+from pairboot.report.verdicts import hypothesis_text
 from pairboot.result import FamilyResult
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
@@ -158,13 +159,8 @@ def hypothesis_lines(result: FamilyResult) -> list[str]:
         margins = {c.margin for c in result.comparisons}
         m = (f"margin {next(iter(margins)):g}" if len(margins) == 1
              else "each comparison's own margin")
-        flip = result.lower_is_better
-        h0 = {"non-inferiority": "b is worse than a by the margin or more (b - a "
-                                 + (">= margin)" if flip else "<= -margin)"),
-              "superiority": "b is not better than a by more than the margin (b - a "
-                             + (">= -margin)" if flip else "<= margin)"),
-              "equivalence": "b and a differ by the margin or more (|b - a| >= margin)"}[kind]
-        out.append(f"Hypothesis: {kind}, {m}; for each comparison H0: {h0}.")
+        h0 = hypothesis_text(result, a="a", b="b", m="the margin")
+        out.append(f"Hypothesis: {kind}, {m}; for each comparison {h0}.")
     if result.fcr_level is not None and result.family_size > 1:
         q = percent(1 - result.confidence_level)
         out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and the "

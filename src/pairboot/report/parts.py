@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.hypotheses import nulls
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
 from pairboot.report.numbers import percent
 from pairboot.result import CompareResult
@@ -176,8 +177,8 @@ def sides_text(result) -> str:
     if kind == "equivalence":
         return f"two one-sided tests, |B - A| < {result.margin:g}"
     if kind != "difference":
-        sign = -1.0 if (kind == "non-inferiority") != (side == "less") else 1.0
-        return f"one-sided, B - A {'>' if side == 'greater' else '<'} {sign * result.margin:g}"
+        ((sides, boundary),) = nulls(kind, result.margin, side, result.lower_is_better)
+        return f"one-sided, B - A {'>' if sides == 'greater' else '<'} {boundary:g}"
     return {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
         side, "two-sided")
 

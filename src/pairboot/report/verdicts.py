@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.hypotheses import VERDICTS, half_width
+from pairboot.core.hypotheses import VERDICTS, half_width, nulls
 from pairboot.errors import InputError
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -205,23 +205,24 @@ def margin_text(margin: float) -> str:
     return f"{margin:g}"
 
 
-def hypothesis_text(result) -> str:
+def hypothesis_text(result, *, a: str = "A", b: str = "B", m: str | None = None) -> str:
     """The null hypothesis in words: "H0: B is worse than A by 0.005 or more (B - A <=
-    -0.005)"; for a difference, by the sides of ``alternative``."""
-    kind = getattr(result, "hypothesis", "difference")
+    -0.005)"; for a difference, by the sides of ``alternative``.  ``a``, ``b`` and ``m``
+    name the systems and the margin (a family's rows: "a", "b", "the margin")."""
+    kind = result.hypothesis
     if kind == "difference":
-        side = getattr(result, "alternative", "two-sided")
-        return {"greater": "H0: B - A <= 0", "less": "H0: B - A >= 0"}.get(
-            side, "H0: no difference between A and B")
-    m = margin_text(result.margin)
-    flip = getattr(result, "lower_is_better", False)
-    if kind == "non-inferiority":
-        return (f"H0: B is worse than A by {m} or more (B - A "
-                + (f">= {m})" if flip else f"<= -{m})"))
-    if kind == "superiority":
-        return (f"H0: B is not better than A by more than {m} (B - A "
-                + (f">= -{m})" if flip else f"<= {m})"))
-    return f"H0: B and A differ by {m} or more (|B - A| >= {m})"
+        return {"greater": f"H0: {b} - {a} <= 0", "less": f"H0: {b} - {a} >= 0"}.get(
+            result.alternative, f"H0: no difference between {a} and {b}")
+    given = m is None
+    m = margin_text(result.margin) if given else m
+    if kind == "equivalence":
+        return f"H0: {b} and {a} differ by {m} or more (|{b} - {a}| >= {m})"
+    ((sides, boundary),) = nulls(kind, 1.0, result.alternative, result.lower_is_better)
+    sign = "-" if boundary < 0 else ""
+    bound = f"{'>=' if sides == 'less' else '<='} {sign}{m}"
+    words = (f"is worse than {a} by {m} or more" if kind == "non-inferiority"
+             else f"is not better than {a} by more than {m}")
+    return f"H0: {b} {words} ({b} - {a} {bound})"
 
 
 def reach_text(result, d: int) -> str:
@@ -259,12 +260,12 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             f"of the two one-sided p-values ({result_p(result, p_low)} and "
             f"{result_p(result, p_high)}).")
     else:
-        lib = lower_of(result, ctx)
-        boundary = (result.margin if kind == "superiority" else -result.margin) * (
-            -1.0 if lib else 1.0)
-        end, word = (high, "upper") if lib else (low, "lower")
-        beyond = (end < boundary) if lib else (end > boundary)
-        where = "below" if lib else "above"
+        ((sides, boundary),) = nulls(kind, result.margin, result.alternative,
+                                     result.lower_is_better)
+        upper = sides == "less"  # (lower is better: the test's bound is the upper end)
+        end, word = (high, "upper") if upper else (low, "lower")
+        beyond = (end < boundary) if upper else (end > boundary)
+        where = "below" if upper else "above"
         out.append(
             f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The one-sided "
             f"{level} {word} bound {num(end, d, signed=True)} "
