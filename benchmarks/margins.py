@@ -17,18 +17,10 @@ import time
 import warnings
 
 import numpy as np
+from timing import best  # (benchmarks/timing.py, beside this script)
 
 import pairboot
 from pairboot.core.fdr import benjamini_hochberg, benjamini_yekutieli
-
-
-def best(run, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -11,21 +11,12 @@ ids' keys (hashing every id's text once, from Arrow's buffers and from Python st
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from timing import best  # (benchmarks/timing.py, beside this script)
 
 from pairboot.engine import DrawPlan, resample_sums
 from pairboot.engine.keys import id_keys, position_keys, text_keys
-
-
-def best(run, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
