@@ -72,6 +72,7 @@ def test_the_margins_exit_statuses_differ_on_these_data():
                                             "non-inferior")
 
 
+@pytest.mark.slow  # (a fresh process)
 def test_the_gate_s_exit_status_in_a_real_process():
     proc = run_cli(*PAIR, *FAST, "--margin", "0.03", "--fail-if", "not-better-by-margin")
     assert proc.returncode == 1
