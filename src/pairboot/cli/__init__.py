@@ -242,6 +242,7 @@ def run_strata_family(args, how: str | None, inputs) -> int:
         progress=bar, **resampling_options(args, inputs.ids)))
     family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
+                           strata_are="tasks" if args.stratum is None else "strata",
                            **_family_columns(args))
     _deliver(args, how, render_family(result, args.format, family), result.warnings,
              lambda plot: plot.plot_family(result))

@@ -68,6 +68,9 @@ class FamilyContext:
     reword : callable or None
         Applied to every message taken from the result (its warnings and notes), so
         that the command line can write the API's arguments as its options.
+    strata_are : str
+        What a stratum family's strata are called ("strata"; "tasks" for the tasks of
+        harness logs), in the partial conjunction's sentence.
     """
 
     plan_sha256: str | None = None
@@ -84,6 +87,7 @@ class FamilyContext:
     stratum: str | None = None
     stratum_weights: str | None = None
     reword: Callable[[str], str] | None = None
+    strata_are: str = "strata"
 
     def say(self, text: str) -> str:
         """``text`` (a warning or a row's note) as this report's reader should see it."""
@@ -149,7 +153,8 @@ def margined(result: FamilyResult) -> bool:
     return getattr(result, "hypothesis", "difference") != "difference"
 
 
-def hypothesis_lines(result: FamilyResult) -> list[str]:
+def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
+                     ) -> list[str]:
     """What a family tests beyond a difference, and what it found across tasks: the
     margin's hypothesis for every row, the false discovery rate's reading, the partial
     conjunction count (none of these: no lines)."""
@@ -173,13 +178,15 @@ def hypothesis_lines(result: FamilyResult) -> list[str]:
         what = {"better": "better than A", "non-inferior": "not worse than A by the margin",
                 "better-by-margin": "better than A by more than the margin",
                 "equivalent": "equivalent to A within the margin"}[pc.claim]
+        many = (context or FamilyContext()).strata_are
+        one = {"strata": "stratum", "tasks": "task"}.get(many, many)
         how = (f"partial conjunction, Benjamini & Heller 2008, with Simes' rule over each "
-               f"stratum's one-sided {result.method} p-value of the claim (not the table's "
+               f"{one}'s one-sided {result.method} p-value of the claim (not the table's "
                "p-values)")
         if pc.count == 0:
-            out.append(f"On no stratum is B shown {what} ({how}).")
+            out.append(f"On no {one} is B shown {what} ({how}).")
         else:
-            out.append(f"On at least {pc.count} of {pc.of} strata, B is {what} ({how}: the "
+            out.append(f"On at least {pc.count} of {pc.of} {many}, B is {what} ({how}: the "
                        f"count exceeds the truth with probability at most "
                        f"{percent(pc.alpha)}).")
     return out

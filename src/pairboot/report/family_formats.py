@@ -112,7 +112,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
-    for line in hypothesis_lines(result):
+    for line in hypothesis_lines(result, ctx):
         lines += _wrap(line, bullet="  ")
     resolution = unresolved_note(result)
     if resolution:
@@ -248,7 +248,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
         lines.append("| " + " | ".join(row) + " |")
 
     lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
-    lines += [x for line in hypothesis_lines(result) for x in ("", md(line))]
+    lines += [x for line in hypothesis_lines(result, ctx) for x in ("", md(line))]
     if ctx.plan_sha256:
         lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
     if ctx.family_note:
@@ -266,7 +266,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 
 def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
                  p_shown: bool = True) -> str:
-    said = "".join(" " + line for line in hypothesis_lines(result))
+    said = "".join(" " + line for line in hypothesis_lines(result, ctx))
     return tex(_caption(result, ctx, p_shown=p_shown) + said) + " " + extra
 
 
