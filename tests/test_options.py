@@ -17,6 +17,9 @@ from pairboot.options import DEFAULTS, OPTIONS
 from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
+TESTS = {"test"}
+"""A test beside the interval: two systems in memory only (families, parts and runs are
+issue 25's next step)."""
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
@@ -27,16 +30,16 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
 
 NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
-    pairboot.compare_many: set(),
-    pairboot.compare_files: FAMILY | RUNS | COLUMNS | {"resampling", "paired",
+    pairboot.compare_many: TESTS,
+    pairboot.compare_files: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
                                                        "group_weighting"},
-    pairboot.dask.compare: FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.compare_many: RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.parts: FAMILY | RUNS | PARTS | FINISHED | {"ids"},
-    partitioned.part_from_arrays: FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
-    partitioned.finish: FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
+    pairboot.dask.compare: TESTS | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.compare_many: TESTS | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.parts: TESTS | FAMILY | RUNS | PARTS | FINISHED | {"ids"},
+    partitioned.part_from_arrays: TESTS | FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
+    partitioned.finish: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                    "metric", "n_resamples", "seed"},
-    partitioned.finish_many: RUNS | COLUMNS | {"resampling", "backend", "progress",
+    partitioned.finish_many: TESTS | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                "metric", "n_resamples", "seed"},
 }
 """The shared options each public entry point does not take, and (above) why."""
@@ -66,7 +69,7 @@ def test_compare_strata_passes_on_compare_s_options_with_their_defaults():
     assert own == {"strata", "names", "correction", "lower_is_better"}
     assert STRATA_FAMILY_DEFAULTS == {k: DEFAULTS[k] for k in STRATA_FAMILY_DEFAULTS}
     passed_on = set(STRATA_FAMILY_DEFAULTS) | (own - {"names"})
-    assert passed_on == set(OPTIONS) - RUNS - {"baseline", "pairs"}
+    assert passed_on == set(OPTIONS) - RUNS - TESTS - {"baseline", "pairs"}
 
 
 def test_every_option_has_a_one_line_doc():
@@ -77,6 +80,7 @@ BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
        "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
        "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
        "alternative": "bigger", "margin": -0.5, "hypothesis": "noninferiority",
+       "test": "wilcoxon",
        "lower_is_better": "no"}
 
 

@@ -30,6 +30,8 @@ CORRECTIONS = ("max-t", "holm", "bonferroni", "bh", "by", "none")
 """Family-wise (max-t, Holm, Bonferroni), false discovery rate (Benjamini-Hochberg,
 Benjamini-Yekutieli), or none."""
 RUNS = ("seeds", "samples")
+TESTS = ("mcnemar",)
+"""The tests compare() reports beside the bootstrap interval (``test=``)."""
 ALTERNATIVES = ("two-sided", "greater", "less")
 HYPOTHESES = ("difference", "non-inferiority", "superiority", "equivalence")
 """What a comparison tests: any difference (by ``alternative``); B not worse than A by
@@ -104,6 +106,13 @@ def _margin(value) -> float | None:
     return value
 
 
+def _test(value):
+    if value is not None and value not in TESTS:
+        raise InputError(f"`test` must be None or one of {', '.join(TESTS)}, got {value!r}",
+                         param="test")
+    return value
+
+
 def _runs(value):
     if value is not None and value not in RUNS:
         raise InputError(f"`runs` must be None or one of {', '.join(RUNS)}, got {value!r}",
@@ -143,6 +152,7 @@ OPTIONS = MappingProxyType({o.name: o for o in (
     Option("hypothesis", "difference", "what is tested: difference, or one of three "
            "against `margin`",
            _choice("hypothesis", HYPOTHESES)),
+    Option("test", None, "a test beside the interval: 'mcnemar' (0/1 scores)", _test),
     Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
            _seed),
     Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",
@@ -194,20 +204,23 @@ class Arguments:
     hypothesis: str = "difference"
     margin: float | None = None
     lower_is_better: bool = False
+    test: str | None = None
 
 
 def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
                     backend, resampling=DEFAULTS["resampling"],
                     alternative=DEFAULTS["alternative"], hypothesis=DEFAULTS["hypothesis"],
                     margin=DEFAULTS["margin"],
-                    lower_is_better=DEFAULTS["lower_is_better"]) -> Arguments:
+                    lower_is_better=DEFAULTS["lower_is_better"],
+                    test=DEFAULTS["test"]) -> Arguments:
     """The scalar options checked by their :data:`OPTIONS` checks, in the order people
     read the signature, and the hypothesis checked against the margin and the sides
     (:func:`hypothesis_sides`)."""
     given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
                  confidence_level=confidence_level, method=method, seed=seed,
                  backend=backend, resampling=resampling, alternative=alternative,
-                 hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
+                 hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
+                 test=test)
     checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
     checked["alternative"] = hypothesis_sides(
         checked["hypothesis"], checked["margin"], checked["alternative"],

@@ -119,6 +119,51 @@ class StratumResult:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    """A test reported beside the bootstrap interval (``compare(..., test=...)``).
+
+    Attributes
+    ----------
+    name : str
+        ``"mcnemar"``.
+    p_value : float
+        The test's p-value, with ``alternative``'s sides.
+    p_value_mid : float or None
+        The mid-p version (McNemar's: half the probability of the observed count off).
+    statistic : float
+        McNemar's: the number of items only B got right.
+    exact : bool
+        Whether the p-value is exact (not a resampled or asymptotic one).
+    alternative : str
+    n : int
+        What the test counts: McNemar's discordant items.
+    method : str
+        The test in words.
+    table : object or None
+        McNemar's paired 2 x 2 table (:class:`pairboot.core.proportions.Table2x2`).
+    """
+
+    __test__ = False  # (not a pytest test class, whatever its name)
+
+    name: str
+    p_value: float
+    p_value_mid: float | None
+    statistic: float
+    exact: bool
+    alternative: str
+    n: int
+    method: str
+    table: object | None = None
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        t = self.table
+        out["table"] = None if t is None else {
+            "both": t.both, "only_a": t.only_a, "only_b": t.only_b, "neither": t.neither}
+        return json_safe(out)
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class CompareResult:
     """The answer of :func:`pairboot.compare`: how much B differs from A, and how surely.
@@ -222,6 +267,17 @@ class CompareResult:
     p_values: tuple[float, float] | None = None
     """Equivalence: the two one-sided p-values (H0 B - A <= -margin, H0 B - A >=
     margin); ``p_value`` is the larger.  None for the other hypotheses."""
+    test: TestResult | None = None
+    """The test asked for beside the interval (``test="mcnemar"``), else None."""
+
+    @property
+    def test_disagrees(self) -> bool:
+        """Whether the test and the interval decide the difference differently at the
+        level (one rejects, the other does not)."""
+        if self.test is None or math.isnan(self.p_value) or math.isnan(self.test.p_value):
+            return False
+        alpha = round(1.0 - self.confidence_level, 12)
+        return (self.p_value < alpha) != (self.test.p_value < alpha)
 
     @property
     def interval_level(self) -> float:
@@ -322,7 +378,7 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
-            elif f.name == "runs" and value is not None:
+            elif f.name in ("runs", "test") and value is not None:
                 value = value.to_dict()
             out[f.name] = json_safe(value)
         out["excludes_zero"] = self.excludes_zero

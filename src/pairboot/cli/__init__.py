@@ -50,6 +50,7 @@ from pairboot.cli.options import (
     family_options,
     resampling_options,
     runs_options,
+    test_options,
 )
 from pairboot.cli.output import (
     check_output,
@@ -117,6 +118,8 @@ def run_compare(args) -> int:
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")
+    if args.stream and args.test is not None:
+        raise InputError(f"--test {args.test} needs the items in memory: leave out --stream")
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
@@ -148,7 +151,8 @@ def _compare_two(args, how: str | None, inputs) -> int:
     and its report."""
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a, inputs.b, **api_options(args), **data_options(inputs),
-        **resampling_options(args, inputs.ids), **runs_options(args), progress=bar,
+        **resampling_options(args, inputs.ids), **runs_options(args), **test_options(args),
+        progress=bar,
     ))
     return _report(args, how, result, inputs.context)
 
@@ -180,6 +184,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     if args.fail_if is not None:
         raise InputError("--fail-if decides between two systems; for a family, read the "
                          "adjusted p-values in the report (or compare two systems)")
+    if args.test is not None:
+        raise InputError(f"--test {args.test} compares two systems; a family's tests are "
+                         "not there yet")
     scores = dict(zip(inputs.names, inputs.values))
     if plan is None:
         keywords = {**family_options(args), **api_options(args), **data_options(inputs),
@@ -225,6 +232,7 @@ def run_runs(args, how: str | None) -> int:
     a, b, ids, groups, strata, context = load_runs(args)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, **api_options(args),
+        **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
         progress=bar, **resampling_options(args, ids)))
     return _report(args, how, result, context)

@@ -64,3 +64,8 @@ def runs_options(args) -> dict:
         raise InputError("--paired-runs is for --runs seeds: samples have no meaning across "
                          "items")
     return {"runs": args.runs, "paired_runs": args.paired_runs}
+
+
+def test_options(args) -> dict:
+    """``--test``: a test beside the interval, for two systems in memory (none without)."""
+    return {} if args.test is None else {"test": args.test}

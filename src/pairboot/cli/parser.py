@@ -14,7 +14,7 @@ from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
-from pairboot.options import ALTERNATIVES, HYPOTHESES
+from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, WRITERS
 
@@ -51,6 +51,7 @@ OPTIONS: dict[str, Spelling] = {
     "method": _option("--method"),
     "alternative": _option("--alternative"),
     "hypothesis": _option("--hypothesis"),
+    "test": _option("--test"),
     "margin": _option("--margin"),
     "lower_is_better": _option("--lower-is-better"),
     "fail_if": _option("--fail-if"),
@@ -259,6 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="difference (default: B - A against 0), non-inferiority (B not "
                       "worse by the margin or more), superiority (B better by more than "
                       "it) or equivalence (within +-margin, two one-sided tests)")
+    boot.add_argument("--test", choices=TESTS, default=None,
+                      help="a test reported beside the interval: mcnemar (the exact McNemar "
+                      "test of 0/1 scores, with its mid-p and the 2 x 2 table)")
     boot.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "

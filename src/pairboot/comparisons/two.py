@@ -29,6 +29,7 @@ def compare(
     hypothesis: str = "difference",
     margin: float | None = None,
     lower_is_better: bool = False,
+    test: str | None = None,
     seed: int | str | None = None,
     resampling: str = "classic",
     ids=None,
@@ -111,6 +112,12 @@ def compare(
     lower_is_better : bool, default False
         Lower scores are better (an error rate, a loss): B is better when B - A < 0,
         the margin's tests take that side, and the verdict reads so.
+    test : {None, "mcnemar"}
+        A test reported beside the interval (``result.test``): ``"mcnemar"``, the exact
+        McNemar test of 0/1 scores (and its mid-p), on ``alternative``'s sides, with
+        the 2 x 2 table of agreements; ``result.test_disagrees`` says when it and the
+        interval decide differently.  Refused where it does not hold: scores other than
+        0 and 1, groups, strata, unpaired, runs, a margin's hypothesis.
     seed : int or "random", optional
         Non-negative.  Without one, the seed is derived from a hash of the data and the
         options, so the same inputs give the same answer on every run; ``"random"``
@@ -168,6 +175,9 @@ def compare(
     >>> res.excludes_zero
     True
     """
+    if (runs is not None or paired_runs) and test is not None:
+        raise InputError(f"`test={test!r}` compares one run per system: leave out `runs`",
+                         param="test")
     if runs is not None or paired_runs:
         from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
 
@@ -187,5 +197,6 @@ def compare(
         strata_weights=strata_weights, metric=metric, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         progress=progress, resampling=resampling, ids=ids, alternative=alternative,
-        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, stacklevel=3,
+        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, test=test,
+        stacklevel=3,
     )

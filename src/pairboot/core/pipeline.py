@@ -6,6 +6,7 @@ the answer and its notes off the run (:func:`compare_result` for two systems;
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import math
 import warnings as _warnings
@@ -28,6 +29,7 @@ from pairboot.core.diagnostics import (
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
 from pairboot.core.intervals import bounds, monte_carlo_error, p_value
+from pairboot.core.paired_tests import paired_test
 from pairboot.core.studentized import with_cross_products
 from pairboot.engine import resample_sums
 from pairboot.errors import InputError, PairbootWarning
@@ -126,6 +128,7 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         margin=args.margin,
         lower_is_better=args.lower_is_better,
         p_values=parts,
+        test=run.test,
     )
 
 
@@ -149,12 +152,16 @@ class Run:
     notes: list
     coef: np.ndarray
     combined: bool
+    test: object | None = None
+    """The test ``args.test`` asks for, read off the design before the resampling (a
+    :class:`pairboot.result.TestResult`)."""
 
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
              progress, resampling="classic", ids=None, alternative="two-sided",
-             hypothesis="difference", margin=None, lower_is_better=False) -> Run:
+             hypothesis="difference", margin=None, lower_is_better=False,
+             test=None) -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
     in messages (default ``names``)."""
@@ -162,7 +169,7 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         resampling=resampling, alternative=alternative, hypothesis=hypothesis,
-        margin=margin, lower_is_better=lower_is_better,
+        margin=margin, lower_is_better=lower_is_better, test=test,
     )
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
@@ -170,6 +177,7 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         ids=ids, poisson=args.resampling == "poisson",
     )
     check_margin(args.margin, design)
+    test = paired_test(design, args)  # (refused, when it cannot run, before the draws)
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     plan, cross = design.plan, None
     if args.method == "studentized":
@@ -179,7 +187,7 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         progress=progress,
     )
     core = Estimands(design, sums, observed_sums(plan), cross, names=display)
-    run = make_run(args, design, seed, engine, core)
+    run = dataclasses.replace(make_run(args, design, seed, engine, core), test=test)
     draws = args.n_resamples * len(plan.x)
     slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
     if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)

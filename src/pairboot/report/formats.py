@@ -29,7 +29,7 @@ from pairboot.report.parts import (
     strata_table,
     unresolved,
 )
-from pairboot.report.verdicts import decision, headline, margin_lines
+from pairboot.report.verdicts import decision, headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult, json_safe
 
 # ------------------------------------------------------------------------------ json
@@ -119,7 +119,8 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         "",
         f"{result_p(result)} ({sides_text(result)}{resolution}), standard error "
         f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
-        *(x for line in margin_lines(result, ctx) for x in ("", md(line))),
+        *(x for line in margin_lines(result, ctx) + paired_test_lines(result)
+          for x in ("", md(line))),
         "",
         md(ctx.say(result.reading)),
     ]
@@ -241,5 +242,5 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."
-    text += "".join(" " + line for line in margin_lines(result, ctx))
+    text += "".join(" " + line for line in margin_lines(result, ctx) + paired_test_lines(result))
     return tex(text) + f" $p$ {tex(sides_text(result))}."

@@ -22,7 +22,7 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.parts import wrap as _wrap
-from pairboot.report.verdicts import headline, margin_lines
+from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult
 
 
@@ -67,7 +67,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     )
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
-    for line in margin_lines(result, ctx):
+    for line in margin_lines(result, ctx) + paired_test_lines(result):
         lines.extend(_wrap(line, bullet="  "))
     mc = result.monte_carlo_error
     runs = getattr(result, "runs", None)

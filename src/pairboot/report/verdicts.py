@@ -18,7 +18,9 @@ from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     METHOD_NAMES,
     ReportContext,
+    alpha_of,
     design,
+    format_p,
     interval_text,
     num,
     result_p,
@@ -297,3 +299,32 @@ def _digits(x: float) -> int:
     return len(text.split(".")[1]) if "." in text and "e" not in text else 0
 
 
+
+
+def paired_test_lines(result: CompareResult) -> list[str]:
+    """The test beside the interval in sentences (none without one): its p-value, the
+    2 x 2 table of agreements, and, when the two decide differently at the level, that
+    they do and why they may."""
+    t = result.test
+    if t is None:
+        return []
+    alpha = alpha_of(result.confidence_level)
+    sides = 2 if t.alternative == "two-sided" else 1
+    p = format_p(t.p_value, result.n_resamples, alpha=alpha, resampled=False, sides=sides)
+    mid = format_p(t.p_value_mid, result.n_resamples, resampled=False, sides=sides)
+    side = {"greater": "one-sided, B better", "less": "one-sided, A better"}.get(
+        t.alternative, "two-sided")
+    table = t.table
+    out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
+           f"systems disagree on: only A right {table.only_a:,}, only B right "
+           f"{table.only_b:,}; both right {table.both:,}, both wrong {table.neither:,}."]
+    if result.test_disagrees:
+        level = f"{alpha * 100:g}%"
+        rejects = "rejects" if result.p_value < alpha else "does not reject"
+        other = "does not" if result.p_value < alpha else "does"
+        out.append(f"The test and the interval disagree at {level}: the bootstrap's "
+                   f"{result_p(result)} {rejects} no difference, McNemar's {other}. "
+                   "McNemar's is exact given the discordant items; the bootstrap's p-value "
+                   "of 0/1 scores is approximate, and smaller than the exact one when "
+                   "the items that differ are few.")
+    return out

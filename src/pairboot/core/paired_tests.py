@@ -1,0 +1,87 @@
+"""Tests reported beside the bootstrap interval (``compare(..., test=...)``): the exact
+McNemar test of two systems' 0/1 scores on the same items.
+
+The test reads the design's units (each an item, with its two scores); what it assumes
+is checked there and refused with the reason: scores of 0 and 1 only, paired items, no
+groups (McNemar takes the items as independent) and no strata (it pools them).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pairboot.core.design import Design
+from pairboot.core.proportions import Table2x2, mcnemar_exact
+from pairboot.errors import InputError
+from pairboot.options import Arguments
+from pairboot.result import TestResult
+
+_CHUNK = 65_536
+"""Units read at a time."""
+
+
+def paired_test(design: Design, args: Arguments) -> TestResult | None:
+    """The test ``args.test`` asks for on ``design`` (None without one)."""
+    if args.test is None:
+        return None
+    return mcnemar(design, args)
+
+
+def mcnemar(design: Design, args: Arguments) -> TestResult:
+    """The exact McNemar test (and its mid-p) of B against A, with ``args.alternative``."""
+    table = zero_one_table(design, args)
+    side = args.alternative
+    p = mcnemar_exact(table.only_a, table.only_b, alternative=side)
+    mid = mcnemar_exact(table.only_a, table.only_b, alternative=side, mid_p=True)
+    words = {"greater": "one-sided, B better", "less": "one-sided, A better"}.get(
+        side, "two-sided")
+    return TestResult(
+        name="mcnemar", p_value=p, p_value_mid=mid, statistic=float(table.only_b),
+        exact=True, alternative=side, n=table.discordant,
+        method=(f"exact McNemar test ({words}): the {table.discordant:,} items on which "
+                "the systems disagree, each B's with probability 1/2 under the null "
+                "(binomial); the items both got right or wrong say nothing"),
+        table=table,
+    )
+
+
+def zero_one_table(design: Design, args: Arguments) -> Table2x2:
+    """The paired 2 x 2 table of the design's two systems, refused unless every unit is
+    one item with a score of 0 or 1 of each system."""
+    why = None
+    if not args.paired:
+        why = "it compares the same items of both systems, not `paired=False`"
+    elif design.n_groups is not None:
+        why = ("it takes the items as independent, and `groups` says they are not: use the "
+               "cluster bootstrap's interval")
+    elif design.strata_names is not None:
+        why = "it pools the items: leave out `strata`"
+    elif not (design.metric.mean_like and design.k == 2 and design.n_systems == 2):
+        why = "it compares 0/1 scores: use `metric='mean'`, one score per item"
+    elif args.hypothesis != "difference":
+        why = ("it tests for a difference, not a margin: use "
+               "`hypothesis='difference'`")
+    if why is not None:
+        raise InputError(f"`test='mcnemar'`: {why}", param="test")
+    plan = design.plan
+    counts = np.zeros((2, 2), dtype=np.int64)  # [A right][B right]
+    for lo in range(0, len(plan.x), _CHUNK):
+        rows = plan.rows(lo, min(lo + _CHUNK, len(plan.x)))
+        a, b = rows[:, 0], rows[:, 2]
+        ok = (rows[:, 1] == 1) & (rows[:, 3] == 1) & np.isin(a, (0.0, 1.0)) & np.isin(
+            b, (0.0, 1.0))
+        if not ok.all():
+            at = lo + int(np.argmin(ok))
+            bad = a[at - lo] if a[at - lo] not in (0.0, 1.0) else b[at - lo]
+            raise InputError(f"`test='mcnemar'` needs 0/1 scores (wrong or right); item "
+                             f"{at} scores {_shown(bad)}: use the bootstrap's interval, "
+                             "or score the items 0 or 1", param="test")
+        np.add.at(counts, (a.astype(np.int64), b.astype(np.int64)), 1)
+    return Table2x2(both=int(counts[1, 1]), only_a=int(counts[1, 0]),
+                    only_b=int(counts[0, 1]), neither=int(counts[0, 0]))
+
+
+def _shown(x: float) -> str:
+    return f"{x:g}" if math.isfinite(x) else str(x)
