@@ -30,7 +30,7 @@ CORRECTIONS = ("max-t", "holm", "bonferroni", "bh", "by", "none")
 """Family-wise (max-t, Holm, Bonferroni), false discovery rate (Benjamini-Hochberg,
 Benjamini-Yekutieli), or none."""
 RUNS = ("seeds", "samples")
-TESTS = ("mcnemar",)
+TESTS = ("mcnemar", "permutation")
 """The tests compare() reports beside the bootstrap interval (``test=``)."""
 ALTERNATIVES = ("two-sided", "greater", "less")
 HYPOTHESES = ("difference", "non-inferiority", "superiority", "equivalence")
@@ -152,7 +152,7 @@ OPTIONS = MappingProxyType({o.name: o for o in (
     Option("hypothesis", "difference", "what is tested: difference, or one of three "
            "against `margin`",
            _choice("hypothesis", HYPOTHESES)),
-    Option("test", None, "a test beside the interval: 'mcnemar' (0/1 scores)", _test),
+    Option("test", None, "a test beside the interval: 'mcnemar' or 'permutation'", _test),
     Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
            _seed),
     Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",

@@ -126,18 +126,18 @@ class TestResult:
     Attributes
     ----------
     name : str
-        ``"mcnemar"``.
+        ``"mcnemar"`` or ``"permutation"``.
     p_value : float
         The test's p-value, with ``alternative``'s sides.
     p_value_mid : float or None
         The mid-p version (McNemar's: half the probability of the observed count off).
     statistic : float
-        McNemar's: the number of items only B got right.
+        McNemar's: the number of items only B got right; the permutation test's: B - A.
     exact : bool
         Whether the p-value is exact (not a resampled or asymptotic one).
     alternative : str
     n : int
-        What the test counts: McNemar's discordant items.
+        What the test counts: McNemar's discordant items, the permutation test's units.
     method : str
         The test in words.
     table : object or None
@@ -155,9 +155,14 @@ class TestResult:
     n: int
     method: str
     table: object | None = None
+    null_distribution: np.ndarray | None = None
+    """The permutation test's statistics under the swaps (None for McNemar)."""
 
     def to_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)
+               if f.name != "null_distribution"}
+        if self.null_distribution is not None:
+            out["permutations"] = len(self.null_distribution)
         t = self.table
         out["table"] = None if t is None else {
             "both": t.both, "only_a": t.only_a, "only_b": t.only_b, "neither": t.neither}

@@ -112,12 +112,16 @@ def compare(
     lower_is_better : bool, default False
         Lower scores are better (an error rate, a loss): B is better when B - A < 0,
         the margin's tests take that side, and the verdict reads so.
-    test : {None, "mcnemar"}
+    test : {None, "mcnemar", "permutation"}
         A test reported beside the interval (``result.test``): ``"mcnemar"``, the exact
-        McNemar test of 0/1 scores (and its mid-p), on ``alternative``'s sides, with
-        the 2 x 2 table of agreements; ``result.test_disagrees`` says when it and the
-        interval decide differently.  Refused where it does not hold: scores other than
-        0 and 1, groups, strata, unpaired, runs, a margin's hypothesis.
+        McNemar test of 0/1 scores (and its mid-p), with the 2 x 2 table of agreements;
+        ``"permutation"``, the paired permutation test (approximate randomization:
+        ``n_resamples`` random swaps of A and B per unit, whole groups with ``groups``,
+        the metric recomputed on the swapped sums; every swap when there are 20 units or
+        fewer).  On ``alternative``'s sides; ``result.test_disagrees`` says when the
+        test and the interval decide differently.  Refused where it does not hold:
+        unpaired, runs, a margin's hypothesis; for McNemar also scores other than 0 and
+        1, groups and strata.
     seed : int or "random", optional
         Non-negative.  Without one, the seed is derived from a hash of the data and the
         options, so the same inputs give the same answer on every run; ``"random"``
@@ -176,8 +180,9 @@ def compare(
     True
     """
     if (runs is not None or paired_runs) and test is not None:
-        raise InputError(f"`test={test!r}` compares one run per system: leave out `runs`",
-                         param="test")
+        why = ("seeds (and samples) are not exchangeable across systems" if test ==
+               "permutation" else "it compares one run per system")
+        raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")
     if runs is not None or paired_runs:
         from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
 

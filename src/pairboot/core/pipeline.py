@@ -30,6 +30,7 @@ from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
 from pairboot.core.intervals import bounds, monte_carlo_error, p_value
 from pairboot.core.paired_tests import paired_test
+from pairboot.core.permutation import permutation_test
 from pairboot.core.studentized import with_cross_products
 from pairboot.engine import resample_sums
 from pairboot.errors import InputError, PairbootWarning
@@ -179,6 +180,12 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
     check_margin(args.margin, design)
     test = paired_test(design, args)  # (refused, when it cannot run, before the draws)
     seed = args.seed if args.seed is not None else derived_seed(design, args)
+    if args.test == "permutation":  # (its swaps are keyed by the units, as Poisson's)
+        keyed = design if args.resampling == "poisson" or not args.paired else build_design(
+            systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
+            group_weighting=args.group_weighting, strata=strata,
+            strata_weights=strata_weights, ids=ids, poisson=True)
+        test = permutation_test(keyed, args, seed)
     plan, cross = design.plan, None
     if args.method == "studentized":
         plan, cross = with_cross_products(design.plan)

@@ -314,17 +314,30 @@ def paired_test_lines(result: CompareResult) -> list[str]:
     mid = format_p(t.p_value_mid, result.n_resamples, resampled=False, sides=sides)
     side = {"greater": "one-sided, B better", "less": "one-sided, A better"}.get(
         t.alternative, "two-sided")
-    table = t.table
-    out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
-           f"systems disagree on: only A right {table.only_a:,}, only B right "
-           f"{table.only_b:,}; both right {table.both:,}, both wrong {table.neither:,}."]
+    if t.name == "mcnemar":
+        table = t.table
+        out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
+               f"systems disagree on: only A right {table.only_a:,}, only B right "
+               f"{table.only_b:,}; both right {table.both:,}, both wrong {table.neither:,}."]
+        who, why = ("McNemar's", "McNemar's is exact given the discordant items; the "
+                    "bootstrap's p-value of 0/1 scores is approximate, and smaller than "
+                    "the exact one when the items that differ are few.")
+    else:
+        unit = "groups" if result.n_groups is not None else "items"
+        if t.exact:
+            p = format_p(t.p_value, 2 ** t.n, alpha=alpha, resampled=False, sides=sides)
+            how = f"all {2 ** t.n:,} swaps of the {t.n} {unit}, exact"
+        else:
+            p = format_p(t.p_value, len(t.null_distribution), alpha=alpha, sides=sides)
+            how = f"{len(t.null_distribution):,} random swaps of A and B per {unit[:-1]}"
+        out = [f"Paired permutation test ({side}, {how}): {p}."]
+        who, why = ("the permutation test's", "The permutation test asks whether A and "
+                    "B are exchangeable on every unit; the bootstrap's interval estimates "
+                    "the difference, and near the level either may fall on the other side.")
     if result.test_disagrees:
         level = f"{alpha * 100:g}%"
         rejects = "rejects" if result.p_value < alpha else "does not reject"
         other = "does not" if result.p_value < alpha else "does"
         out.append(f"The test and the interval disagree at {level}: the bootstrap's "
-                   f"{result_p(result)} {rejects} no difference, McNemar's {other}. "
-                   "McNemar's is exact given the discordant items; the bootstrap's p-value "
-                   "of 0/1 scores is approximate, and smaller than the exact one when "
-                   "the items that differ are few.")
+                   f"{result_p(result)} {rejects} no difference, {who} {other}. {why}")
     return out
