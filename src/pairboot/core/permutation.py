@@ -99,15 +99,18 @@ def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     else:
         count = int(np.count_nonzero(np.abs(null) >= abs(t) - slack))
     p = count / len(null) if exact else (1 + count) / (len(null) + 1)
+    if not math.isfinite(t) or not null.size:  # (no statistic to test)
+        p = math.nan
     unit = "groups" if design.n_groups is not None else "items"
     rule = {"greater": "T* >= T", "less": "T* <= T"}.get(side, "|T*| >= |T|")
     how = (f"all {2 ** n_units:,} swaps of the {n_units} {unit} (exact)" if exact else
            f"{len(null):,} random swaps of the {n_units:,} {unit}, p = (1 + count) / (R + 1)")
     return TestResult(
-        name="permutation", p_value=min(1.0, p), p_value_mid=None, statistic=float(t),
+        name="permutation", p_value=p if math.isnan(p) else min(1.0, p), p_value_mid=None,
+        statistic=float(t),
         exact=exact, alternative=side, n=n_units,
         method=(f"paired permutation test: in {how}, each unit's A and B swap with "
                 f"probability 1/2 and {design.metric.name} is recomputed on the swapped "
                 f"sums; p counts {rule} (the null is symmetric about 0)"),
-        null_distribution=null if not math.isnan(t) else np.array([]),
+        null_distribution=null,
     )
