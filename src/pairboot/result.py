@@ -273,7 +273,8 @@ class CompareResult:
     """Equivalence: the two one-sided p-values (H0 B - A <= -margin, H0 B - A >=
     margin); ``p_value`` is the larger.  None for the other hypotheses."""
     test: TestResult | None = None
-    """The test asked for beside the interval (``test="mcnemar"``), else None."""
+    """The test asked for beside the interval (``test="mcnemar"`` or
+    ``"permutation"``), else None."""
 
     @property
     def test_disagrees(self) -> bool:

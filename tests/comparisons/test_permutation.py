@@ -177,3 +177,30 @@ def test_the_reports_say_it():
     out = json.loads(render(res, "json"))
     assert out["test"]["name"] == "permutation" and out["test"]["permutations"] == 999
     assert out["test"]["p_value"] == pytest.approx(res.test.p_value)
+
+
+def test_without_a_seed_the_swaps_still_follow_the_ids():
+    # (the test derives its own seed from the keyed design: the same for any row order)
+    rng = np.random.default_rng(12)
+    n = 200
+    a = rng.random(n)
+    b = a + rng.normal(0.02, 0.1, n)
+    ids = np.array([f"q{i}" for i in range(n)])
+    order = rng.permutation(n)
+    first = pairboot.compare(a, b, ids=ids, test="permutation", n_resamples=500)
+    again = pairboot.compare(a[order], b[order], ids=ids[order], test="permutation",
+                             n_resamples=500)
+    assert first.test.p_value == again.test.p_value
+
+
+@quiet
+def test_swaps_that_leave_the_metric_undefined_are_counted_out_and_said():
+    a = np.array([[1, 1], [1, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], dtype=float)
+    b = np.array([[0, 0], [0, 0], [1, 1], [0, 1], [1, 1], [0, 1], [1, 1]], dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = pairboot.compare(a, b, metric="ratio", test="permutation", seed=1,
+                               n_resamples=100)
+    t = res.test
+    assert t.exact and len(t.null_distribution) == 126  # (2 of the 128 are 0/0)
+    assert "2 of 128 swaps left the metric undefined" in t.method

@@ -262,7 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "it) or equivalence (within +-margin, two one-sided tests)")
     boot.add_argument("--test", choices=TESTS, default=None,
                       help="a test reported beside the interval: mcnemar (the exact McNemar "
-                      "test of 0/1 scores, with its mid-p and the 2 x 2 table)")
+                      "test of 0/1 scores, with its mid-p and the 2 x 2 table) or "
+                      "permutation (the paired permutation test: A and B swapped per item, "
+                      "or per group, the metric recomputed)")
     boot.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "

@@ -35,7 +35,7 @@ def mcnemar(design: Design, args: Arguments) -> TestResult:
     side = args.alternative
     p = mcnemar_exact(table.only_a, table.only_b, alternative=side)
     mid = mcnemar_exact(table.only_a, table.only_b, alternative=side, mid_p=True)
-    words = {"greater": "one-sided, B better", "less": "one-sided, A better"}.get(
+    words = {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
         side, "two-sided")
     return TestResult(
         name="mcnemar", p_value=p, p_value_mid=mid, statistic=float(table.only_b),

@@ -12,7 +12,8 @@ Swapping every unit turns the statistic T into -T, and a swap pattern and its
 complement are equally likely, so the null distribution of T is symmetric about 0 for
 any metric: the two-sided p-value counts ``|T*| >= |T|``.  p is ``(1 + c) / (R + 1)``;
 with at most :data:`EXACT_UNITS` units every one of the ``2**n`` swaps is enumerated
-and p is ``c / 2**n``, exact.
+and p is ``c / 2**n``, exact (swaps that leave the metric undefined are left out of
+both counts, and the test's words say how many).
 """
 
 from __future__ import annotations
@@ -50,15 +51,27 @@ def swapped(design: Design, unit_sums: np.ndarray) -> np.ndarray:
     return out
 
 
-def enumerated(design: Design) -> np.ndarray:
-    """The swapped sums under every one of the ``2**n`` swap patterns of the n units."""
+def enumerated(design: Design, batch: int = 1 << 15):
+    """The swapped sums under every one of the ``2**n`` swap patterns of the n units, in
+    batches of patterns (so that 20 units in many strata stay within memory)."""
     plan = design.plan
     n = len(plan.x)
-    patterns = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64)
-    unit_sums = np.zeros((2 ** n, len(plan.starts), plan.n_columns))
-    for d, (start, size) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-        unit_sums[:, d] = patterns[:, start:start + size] @ plan.rows(start, start + size)
-    return swapped(design, unit_sums)
+    bits = np.arange(n)[None, :]
+    for p0 in range(0, 2 ** n, batch):
+        codes = np.arange(p0, min(p0 + batch, 2 ** n))[:, None]
+        patterns = ((codes >> bits) & 1).astype(np.float64)
+        unit_sums = np.zeros((len(codes), len(plan.starts), plan.n_columns))
+        for d, (start, size) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
+            unit_sums[:, d] = patterns[:, start:start + size] @ plan.rows(start, start + size)
+        yield swapped(design, unit_sums)
+
+
+def _random(design: Design, args: Arguments, word):
+    """The swapped sums of ``args.n_resamples`` random swap patterns, in batches."""
+    for r0 in range(0, args.n_resamples, _BATCH):
+        r1 = min(r0 + _BATCH, args.n_resamples)
+        unit_sums, _ = swapped_unit_sums(design.plan, word, r0, r1, args.backend)
+        yield swapped(design, unit_sums)
 
 
 def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
@@ -74,20 +87,17 @@ def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     n_units = len(plan.x)
     exact = n_units <= EXACT_UNITS
     word = seed_word(seed, _SALT)
-    if exact:
-        sums = enumerated(design)
-    else:
-        parts = []
-        for r0 in range(0, args.n_resamples, _BATCH):
-            r1 = min(r0 + _BATCH, args.n_resamples)
-            unit_sums, _ = swapped_unit_sums(plan, word, r0, r1, args.backend)
-            parts.append(swapped(design, unit_sums))
-        sums = np.concatenate(parts)
-    core = Estimands(design, sums, observed_sums(plan), None, names=("A", "B"))
     combined = design.n_strata > 1 and not design.metric.mean_like
     coef = design.weights / design.shares if combined else design.weights
-    est = core.estimate((0, 1), coef, bca=False, combined=combined)
-    t, null = est.boot.estimate, est.replicates
+    observed = observed_sums(plan)
+    t, values = math.nan, []
+    for sums in (enumerated(design) if exact else _random(design, args, word)):
+        core = Estimands(design, sums, observed, None, names=("A", "B"))
+        est = core.estimate((0, 1), coef, bca=False, combined=combined)
+        t = est.boot.estimate
+        values.append(est.replicates)
+    null = np.concatenate(values)
+    undefined = int(np.count_nonzero(~np.isfinite(null)))
     null = null[np.isfinite(null)]
     # (the permuted sums are the observed ones rearranged: a hair of rounding either way)
     slack = 1e-9 * max(abs(t), float(np.abs(null).max()) if null.size else 0.0)
@@ -105,6 +115,9 @@ def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     rule = {"greater": "T* >= T", "less": "T* <= T"}.get(side, "|T*| >= |T|")
     how = (f"all {2 ** n_units:,} swaps of the {n_units} {unit} (exact)" if exact else
            f"{len(null):,} random swaps of the {n_units:,} {unit}, p = (1 + count) / (R + 1)")
+    if undefined:  # (patterns whose swapped sums leave the metric undefined: 0/0)
+        how += (f"; {undefined:,} of {len(null) + undefined:,} swaps left the metric "
+                "undefined and are left out")
     return TestResult(
         name="permutation", p_value=p if math.isnan(p) else min(1.0, p), p_value_mid=None,
         statistic=float(t),

@@ -185,7 +185,10 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
             systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
             group_weighting=args.group_weighting, strata=strata,
             strata_weights=strata_weights, ids=ids, poisson=True)
-        test = permutation_test(keyed, args, seed)
+        # (its own seed, from the keyed design when none is given: the same swaps for
+        # any order of the items)
+        own = args.seed if args.seed is not None else derived_seed(keyed, args)
+        test = permutation_test(keyed, args, own)
     plan, cross = design.plan, None
     if args.method == "studentized":
         plan, cross = with_cross_products(design.plan)

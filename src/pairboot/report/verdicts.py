@@ -312,28 +312,32 @@ def paired_test_lines(result: CompareResult) -> list[str]:
     sides = 2 if t.alternative == "two-sided" else 1
     p = format_p(t.p_value, result.n_resamples, alpha=alpha, resampled=False, sides=sides)
     mid = format_p(t.p_value_mid, result.n_resamples, resampled=False, sides=sides)
-    side = {"greater": "one-sided, B better", "less": "one-sided, A better"}.get(
+    side = {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
         t.alternative, "two-sided")
     if t.name == "mcnemar":
         table = t.table
         out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
-               f"systems disagree on: only A right {table.only_a:,}, only B right "
-               f"{table.only_b:,}; both right {table.both:,}, both wrong {table.neither:,}."]
-        who, why = ("McNemar's", "McNemar's is exact given the discordant items; the "
-                    "bootstrap's p-value of 0/1 scores is approximate, and smaller than "
-                    "the exact one when the items that differ are few.")
+               f"systems disagree on: only A scored 1 on {table.only_a:,}, only B on "
+               f"{table.only_b:,}; both scored 1 on {table.both:,}, both 0 on "
+               f"{table.neither:,}."]
+        who = "McNemar's"
+        why = "McNemar's is exact given the discordant items; the bootstrap's p-value " \
+              "of 0/1 scores is approximate"
+        why += (", and smaller than the exact one when the items that differ are few."
+                if result.p_value < t.p_value else ".")
     else:
         unit = "groups" if result.n_groups is not None else "items"
         if t.exact:
             p = format_p(t.p_value, 2 ** t.n, alpha=alpha, resampled=False, sides=sides)
             how = f"all {2 ** t.n:,} swaps of the {t.n} {unit}, exact"
-        else:
-            p = format_p(t.p_value, len(t.null_distribution), alpha=alpha, sides=sides)
+        else:  # ((1 + c) / (R + 1): a tail counted once, not doubled)
+            p = format_p(t.p_value, len(t.null_distribution), alpha=alpha, sides=1)
             how = f"{len(t.null_distribution):,} random swaps of A and B per {unit[:-1]}"
         out = [f"Paired permutation test ({side}, {how}): {p}."]
-        who, why = ("the permutation test's", "The permutation test asks whether A and "
-                    "B are exchangeable on every unit; the bootstrap's interval estimates "
-                    "the difference, and near the level either may fall on the other side.")
+        who = "the permutation test's"
+        why = ("The permutation test asks whether A and B are exchangeable on every unit; "
+               "the bootstrap's interval estimates the difference: they answer different "
+               "questions.")
     if result.test_disagrees:
         level = f"{alpha * 100:g}%"
         rejects = "rejects" if result.p_value < alpha else "does not reject"
