@@ -12,23 +12,18 @@ bootstrap: its time is the floor of any TOST).
 
 from __future__ import annotations
 
-import argparse
 import time
 import warnings
 
 import numpy as np
-from timing import best  # (benchmarks/timing.py, beside this script)
+from timing import best, size_arguments  # (benchmarks/timing.py, beside this script)
 
 import pairboot
 from pairboot.core.fdr import benjamini_hochberg, benjamini_yekutieli
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = size_arguments(__doc__)
 
     rng = np.random.default_rng(0)
     a = rng.random(args.n)

@@ -10,21 +10,16 @@ process.
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
-from timing import best  # (benchmarks/timing.py, beside this script)
+from timing import best, size_arguments  # (benchmarks/timing.py, beside this script)
 
 import pairboot
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = size_arguments(__doc__)
     rng = np.random.default_rng(0)
     a = rng.random(args.n)
     b = a + rng.normal(0.001, 0.1, args.n)

@@ -10,21 +10,15 @@ ids' keys (hashing every id's text once, from Arrow's buffers and from Python st
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from timing import best  # (benchmarks/timing.py, beside this script)
+from timing import best, size_arguments  # (benchmarks/timing.py, beside this script)
 
 from pairboot.engine import DrawPlan, resample_sums
 from pairboot.engine.keys import id_keys, position_keys, text_keys
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100_000)
-    parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = size_arguments(__doc__)
     n, R = args.n, args.resamples
     rng = np.random.default_rng(0)
     print(f"n = {n:,} units, R = {R:,} replicates, numba kernels (2 threads)")
