@@ -269,7 +269,7 @@ def _xoshiro_draw_only():
     from numba import njit, prange, types, uint64  # noqa: PLC0415
     from numba.extending import intrinsic  # noqa: PLC0415
 
-    from pairboot.engine.numba_kernels import _mix as mix  # noqa: PLC0415
+    from pairboot.engine.numba_kernels import mix  # noqa: PLC0415
     from pairboot.engine.spec import GAMMA as gamma  # noqa: PLC0415
 
     @intrinsic

@@ -1,7 +1,7 @@
 """The machine's limit for pairboot's generator: the kernels' draws and nothing else.
 
 ``draw_only(n, keys)`` draws ``n`` units per key with the numba kernels' own draw code
-(:func:`pairboot.engine.numba_kernels._unit`), on every core, and returns a checksum.
+(:func:`pairboot.engine.numba_kernels.draw_unit`), on every core, and returns a checksum.
 ``bench.py`` divides the kernel's time by this one: the fused kernel makes these draws
 plus the additions.  Needs numba.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pairboot.engine.numba_kernels import _unit
+from pairboot.engine.numba_kernels import draw_unit
 from pairboot.engine.spec import GAMMA, LO32
 
 
@@ -23,7 +23,7 @@ def _draw_only(n, m, keys):
         mr = m & LO32  # as in the kernels' _fill: the compiler then knows m < 2**32
         s = np.uint64(0)
         for _ in range(n):
-            s += _unit(z, mr)
+            s += draw_unit(z, mr)
             z += GAMMA
         sums[r] = s
     return sums.sum()

@@ -26,19 +26,13 @@ from pairboot._version import __version__
 from pairboot.comparisons.many import compare_many, compare_strata
 from pairboot.comparisons.two import compare
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
+from pairboot.family_result import Comparison, FamilyResult
 from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
 from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot.partitioned.files import compare_files
 from pairboot.plan import Plan, plan_sha256, read_plan
 from pairboot.progress import Progress
-from pairboot.result import (
-    CompareResult,
-    Comparison,
-    ConfidenceInterval,
-    FamilyResult,
-    StratumResult,
-    SystemScore,
-)
+from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = [
     "CORRECTIONS",

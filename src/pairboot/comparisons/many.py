@@ -9,10 +9,10 @@ from pairboot.core.multiple import check_correction
 from pairboot.core.pairing import check_indexes, frame_ids
 from pairboot.core.pipeline import resample
 from pairboot.errors import InputError
+from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
 from pairboot.options import with_defaults
 from pairboot.progress import Progress
-from pairboot.result import FamilyResult
 
 
 def compare_many(

@@ -33,8 +33,9 @@ from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, ra
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
+from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
 from pairboot.options import OPTIONS, hypothesis_sides
-from pairboot.result import Comparison, ConfidenceInterval, FamilyResult, PartialConjunction
+from pairboot.result import ConfidenceInterval
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pairboot.engine.backends import choose
 from pairboot.engine.keys import poisson_weights, seed_word
 from pairboot.engine.memory import check_memory
 
@@ -66,16 +67,8 @@ def preload(backend: str) -> None:
 
 def _kernel(backend: str, n_weights: int):
     """The weight-sum function for ``backend``, and its name."""
-    if backend == "numpy" or (backend == "auto" and n_weights < AUTO_NUMBA_WEIGHTS):
-        return weight_sums_numpy, "numpy"
-    try:
-        from pairboot.engine import poisson_kernels  # noqa: PLC0415
-    except ImportError:
-        if backend == "numba":
-            raise ImportError(
-                'the numba backend needs numba: pip install "pairboot[fast]"') from None
-        return weight_sums_numpy, "numpy"
-    return poisson_kernels.weight_sums, "numba"
+    return choose(backend, n_weights, AUTO_NUMBA_WEIGHTS, weight_sums_numpy,
+                  "poisson_kernels", "weight_sums")
 
 
 def poisson_sums(

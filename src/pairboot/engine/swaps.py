@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pairboot.engine.backends import choose
 from pairboot.engine.spec import GAMMA, mix64
 
 __all__ = ["swap_bits", "swapped_unit_sums"]
@@ -47,16 +48,9 @@ def swap_sums_numpy(x, keys, starts, sizes, word, r0: int, r1: int, out, totals)
 
 
 def _kernel(backend: str, n_swaps: int):
-    if backend == "numpy" or (backend == "auto" and n_swaps < AUTO_NUMBA_SWAPS):
-        return swap_sums_numpy, "numpy"
-    try:
-        from pairboot.engine import swap_kernels  # noqa: PLC0415
-    except ImportError:
-        if backend == "numba":
-            raise ImportError(
-                'the numba backend needs numba: pip install "pairboot[fast]"') from None
-        return swap_sums_numpy, "numpy"
-    return swap_kernels.swap_sums, "numba"
+    """The swap-sum function for ``backend``, and its name."""
+    return choose(backend, n_swaps, AUTO_NUMBA_SWAPS, swap_sums_numpy, "swap_kernels",
+                  "swap_sums")
 
 
 def swapped_unit_sums(plan, word, r0: int, r1: int, backend: str = "auto"

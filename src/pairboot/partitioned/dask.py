@@ -18,6 +18,7 @@ import numpy as np
 
 from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
+from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
 from pairboot.partitioned.parts import (
     PoissonPart,
@@ -29,7 +30,7 @@ from pairboot.partitioned.parts import (
     merge,
     part_from_arrays,
 )
-from pairboot.result import CompareResult, FamilyResult
+from pairboot.result import CompareResult
 
 __all__ = ["compare", "compare_many", "parts"]
 

@@ -29,6 +29,7 @@ import numpy as np
 from pairboot.core.labels import normalisation_hint, shown
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
+from pairboot.family_result import FamilyResult
 from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
@@ -43,7 +44,7 @@ from pairboot.partitioned.parts import (
     merge,
     part_from_arrays,
 )
-from pairboot.result import CompareResult, FamilyResult
+from pairboot.result import CompareResult
 
 __all__ = ["compare_files"]
 

@@ -44,9 +44,10 @@ from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
+from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import DEFAULTS, OPTIONS, Arguments, check_arguments
-from pairboot.result import CompareResult, FamilyResult
+from pairboot.result import CompareResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
            "check_before_reading", "check_family"]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pairboot.family_result import FamilyResult
 from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
 from pairboot.report.family_formats import (
     family_json,
@@ -55,7 +56,7 @@ from pairboot.report.verdicts import (
     gate_hypothesis,
     headline,
 )
-from pairboot.result import CompareResult, FamilyResult, set_text_writer
+from pairboot.result import CompareResult, set_text_writer
 
 __all__ = [
     "FAIL_IF",

@@ -1,4 +1,4 @@
-"""What every report of a family of comparisons (:class:`~pairboot.result.FamilyResult`)
+"""What every report of a family of comparisons (:class:`~pairboot.family_result.FamilyResult`)
 says; the writers (text, JSON, Markdown, LaTeX) are in :mod:`pairboot.report.family_formats`.
 
 ``context`` (:class:`FamilyContext`) carries what the result does not know: the inputs,
@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pairboot.core.pvalues import CLOSED_FORM_P
+from pairboot.family_result import FamilyResult
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     alpha_of,
@@ -39,7 +40,6 @@ from pairboot.report.parts import (
     signature,
 )
 from pairboot.report.verdicts import hypothesis_text
-from pairboot.result import FamilyResult
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
 """A ``family_note`` for a family that no plan fixed."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from pairboot.family_result import FamilyResult
 from pairboot.report.family import (
     FamilyContext,
     baseline_of,
@@ -41,7 +42,7 @@ from pairboot.report.formats import md, tex, tex_interval, tex_num, tex_p
 from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, num, pad_table
 from pairboot.report.parts import wrap as _wrap
-from pairboot.result import FamilyResult, json_safe
+from pairboot.result import json_safe
 
 # ---------------------------------------------------------------------------------- text
 

@@ -13,8 +13,8 @@ import os
 import numpy as np
 
 from pairboot.core.hypotheses import SHOWN, nulls, verdict_of
+from pairboot.family_result import FamilyResult
 from pairboot.report.family import interval_name, is_corrected
-from pairboot.result import FamilyResult
 
 SEPARATORS = "/_-. "
 """Where a prefix or suffix that the names share may be cut off."""

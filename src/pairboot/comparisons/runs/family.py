@@ -44,8 +44,9 @@ from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
+from pairboot.family_result import Comparison, FamilyResult
 from pairboot.options import hypothesis_sides, option
-from pairboot.result import Comparison, ConfidenceInterval, FamilyResult
+from pairboot.result import ConfidenceInterval
 
 __all__ = ["compare_many_runs"]
 

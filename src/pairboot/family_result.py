@@ -1,0 +1,210 @@
+"""A family's results: one :class:`Comparison` per row, the :class:`FamilyResult` of
+:func:`pairboot.compare_many` and :func:`pairboot.compare_strata`, and the
+:class:`PartialConjunction` count of a family of tasks.  Data only, as
+:mod:`pairboot.result` (whose shared types they use): their prose is the report layer's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from pairboot.result import ConfidenceInterval, json_safe, text_writer
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One comparison of a family: system ``b`` against system ``a`` (``b - a``).
+
+    Attributes
+    ----------
+    a, b : str
+    estimate : float
+    confidence_interval : ConfidenceInterval
+        The family's interval: simultaneous under max-t, Bonferroni's under holm and
+        bonferroni, the marginal one under none.
+    marginal_interval : ConfidenceInterval
+        The comparison's own interval by ``method``, as :func:`pairboot.compare` gives it.
+    standard_error : float
+    p_value : float
+        The comparison's own p-value by ``method``, as :func:`pairboot.compare` gives it.
+    p_adjusted : float
+        The correction's: Romano-Wolf stepdown under max-t, Holm's, Bonferroni's, or
+        ``p_value`` under none.
+    p_single_step : float or None
+        Max-t's single-step p-value: below ``1 - confidence_level`` exactly when the
+        simultaneous interval excludes 0 (None under the other corrections).
+    significant : bool
+        ``p_adjusted < 1 - confidence_level``.
+    note : str or None
+        Where the stepdown decision and the simultaneous interval disagree.
+    monte_carlo_error : ConfidenceInterval or None
+        Approximate Monte Carlo standard errors of ``confidence_interval``'s ends (as
+        :attr:`CompareResult.monte_carlo_error`); None where not computed.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    marginal_interval: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    p_adjusted: float
+    p_single_step: float | None
+    significant: bool
+    note: str | None = None
+    monte_carlo_error: ConfidenceInterval | None = None
+    margin: float | None = None
+    """This comparison's margin (None without one)."""
+    verdict: str | None = None
+    """As :meth:`CompareResult.verdict`, from the family's decision: what
+    ``significant`` claims, read off ``confidence_interval`` (``"inconclusive"`` when
+    not significant)."""
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in ("confidence_interval", "marginal_interval", "monte_carlo_error"):
+            if out[key] is not None:
+                out[key] = out[key]._asdict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PartialConjunction:
+    """"B is better on at least ``count`` of ``of`` tasks" (Benjamini & Heller 2008).
+
+    ``p_values[u - 1]`` is the monotone p-value of "B is better on fewer than u tasks";
+    ``count`` is the largest u whose p-value is below ``alpha``, and exceeds the true
+    number of tasks where B is better with probability at most ``alpha``.  ``claim``
+    says what is counted ("better", "non-inferior", "better-by-margin",
+    "equivalent"); ``combination`` how a task's p-values combine (Simes' rule: the
+    tasks' items are disjoint, so their p-values are independent)."""
+
+    count: int
+    of: int
+    claim: str
+    p_values: tuple[float, ...]
+    combination: str
+    alpha: float
+    task_p_values: tuple[float, ...] = ()
+    """Each task's one-sided p-value of the claim, by the family's method (the rows'
+    table may show other p-values: two-sided, or max-t's bootstrap-t ones)."""
+
+    def to_dict(self) -> dict:
+        return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FamilyResult:
+    """The answer of :func:`pairboot.compare_many`: a family of comparisons on shared
+    draws, with its error rate controlled.
+
+    Attributes
+    ----------
+    comparisons : tuple of Comparison
+    systems : dict of str to SystemScore
+        Each system's own score and interval.
+    rank_intervals : dict of str to (int, int) or None
+        With all pairs compared: a simultaneous confidence set for every system's rank
+        (1 is the best), from the family's decisions.  None for other families.
+    best_set : tuple of str or None
+        The systems that could be the best (rank 1 in their set).
+    correction, family_size, critical_value, confidence_level, n_resamples, seed,
+    method, metric, lower_is_better, paired, group_weighting, n_items, n_groups,
+    n_strata, engine, version, warnings, resampling
+        ``critical_value`` is max-t's ``c`` (None under other corrections);
+        ``group_weighting`` is None without groups.
+    """
+
+    comparisons: tuple[Comparison, ...]
+    systems: dict
+    rank_intervals: dict | None
+    best_set: tuple[str, ...] | None
+    correction: str
+    family_size: int
+    critical_value: float | None
+    confidence_level: float
+    n_resamples: int
+    seed: int
+    method: str
+    metric: str
+    lower_is_better: bool
+    paired: bool
+    group_weighting: str | None
+    n_items: int
+    n_groups: int | None
+    n_strata: int | None
+    engine: str
+    version: str
+    warnings: tuple[str, ...]
+    resampling: str = "classic"
+    strata_family: tuple[str, ...] | None = None
+    """With :func:`pairboot.compare_strata`: the strata, one comparison each."""
+    alternative: str = "two-sided"
+    """As :attr:`CompareResult.alternative`, for every row."""
+    hypothesis: str = "difference"
+    """As :attr:`CompareResult.hypothesis`, for every row."""
+    margin: float | None = None
+    """The rows' margin when they share one (each row's: :attr:`Comparison.margin`)."""
+    fcr_level: float | None = None
+    """Under ``"bh"`` and ``"by"``: the level of the rows' intervals, ``1 - R q / m``
+    for R discoveries (Benjamini & Yekutieli 2005), so that the intervals of the
+    discoveries miss their differences at a rate of at most q."""
+    partial_conjunction: PartialConjunction | None = None
+    """A family of tasks (:func:`pairboot.compare_strata`): on how many at least B is
+    better."""
+
+    @property
+    def interval_level(self) -> float:
+        """The level of each row's own (marginal) interval: ``confidence_level``, or
+        ``2 L - 1`` for equivalence (as :attr:`CompareResult.interval_level`)."""
+        if self.hypothesis == "equivalence":
+            return round(2.0 * self.confidence_level - 1.0, 12)
+        return self.confidence_level
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["interval_level"] = self.interval_level
+        out["comparisons"] = [c.to_dict() for c in self.comparisons]
+        if self.partial_conjunction is not None:
+            out["partial_conjunction"] = self.partial_conjunction.to_dict()
+        out["systems"] = {name: score.to_dict() for name, score in self.systems.items()}
+        if self.rank_intervals is not None:
+            out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
+        return json_safe(out)
+
+    def to_frame(self):
+        """One row per comparison, as a pandas DataFrame (needs pandas); with a margin's
+        hypothesis, each row's margin and verdict too."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from None
+        rows = []
+        for c in self.comparisons:
+            rows.append({
+                "a": c.a, "b": c.b, "estimate": c.estimate,
+                "low": c.confidence_interval.low, "high": c.confidence_interval.high,
+                "marginal_low": c.marginal_interval.low,
+                "marginal_high": c.marginal_interval.high,
+                "standard_error": c.standard_error, "p_value": c.p_value,
+                "p_adjusted": c.p_adjusted, "significant": c.significant,
+                **({"margin": c.margin, "verdict": c.verdict}
+                   if self.hypothesis != "difference" else {}),
+            })
+        return pd.DataFrame(rows)
+
+    def summary(self) -> str:
+        """The text report the command line prints (``print(result)`` shows it): the
+        summary line, the systems, the comparisons, the method and the warnings."""
+        return text_writer("family_summary")(self)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return (
+            f"FamilyResult(family_size={self.family_size}, correction={self.correction!r}, "
+            f"significant={sum(c.significant for c in self.comparisons)}, "
+            f"best_set={self.best_set}, n_resamples={self.n_resamples}, seed={self.seed})"
+        )
