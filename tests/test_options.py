@@ -17,9 +17,9 @@ from pairboot.options import DEFAULTS, OPTIONS
 from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
-TESTS = {"test"}
-"""A test beside the interval: two systems in memory only (families, parts and runs are
-issue 25's next step)."""
+TESTS = {"test", "exact"}
+"""A test beside the interval: in memory, for two systems and families (parts: a
+permutation test's sums are not carried yet; runs: seeds are not exchangeable)."""
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
@@ -30,7 +30,7 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
 
 NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
-    pairboot.compare_many: TESTS,
+    pairboot.compare_many: set(),
     pairboot.compare_files: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
                                                        "group_weighting"},
     pairboot.dask.compare: TESTS | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
@@ -80,7 +80,7 @@ BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
        "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
        "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
        "alternative": "bigger", "margin": -0.5, "hypothesis": "noninferiority",
-       "test": "wilcoxon",
+       "test": "wilcoxon", "exact": "yes",
        "lower_is_better": "no"}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from pairboot.result import ConfidenceInterval, json_safe, text_writer
+from pairboot.result import ConfidenceInterval, TestResult, json_safe, text_writer
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,14 @@ class Comparison:
     """As :meth:`CompareResult.verdict`, from the family's decision: what
     ``significant`` claims, read off ``confidence_interval`` (``"inconclusive"`` when
     not significant)."""
+    test_p_value: float | None = None
+    """With ``test="permutation"``: this row's p-value under the family's relabellings
+    (None without the test)."""
+    test_p_adjusted: float | None = None
+    """With ``test="permutation"``: Westfall and Young's stepdown p-value of this row."""
+    test_disagrees: bool = False
+    """Whether the test (``test_p_adjusted``) and the family's decision
+    (``significant``) disagree at the level."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -153,6 +161,10 @@ class FamilyResult:
     partial_conjunction: PartialConjunction | None = None
     """A family of tasks (:func:`pairboot.compare_strata`): on how many at least B is
     better."""
+    test: TestResult | None = None
+    """With ``test="permutation"``: the family's Westfall-Young permutation test (its
+    p-value the smallest adjusted one: the test of "no system differs"; the rows' own in
+    :attr:`Comparison.test_p_value` and :attr:`Comparison.test_p_adjusted`)."""
 
     @property
     def interval_level(self) -> float:
@@ -168,6 +180,8 @@ class FamilyResult:
         out["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.partial_conjunction is not None:
             out["partial_conjunction"] = self.partial_conjunction.to_dict()
+        if self.test is not None:
+            out["test"] = self.test.to_dict()
         out["systems"] = {name: score.to_dict() for name, score in self.systems.items()}
         if self.rank_intervals is not None:
             out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
@@ -191,6 +205,8 @@ class FamilyResult:
                 "p_adjusted": c.p_adjusted, "significant": c.significant,
                 **({"margin": c.margin, "verdict": c.verdict}
                    if self.hypothesis != "difference" else {}),
+                **({"test_p_value": c.test_p_value, "test_p_adjusted": c.test_p_adjusted}
+                   if self.test is not None else {}),
             })
         return pd.DataFrame(rows)
 

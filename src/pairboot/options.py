@@ -113,6 +113,12 @@ def _test(value):
     return value
 
 
+def _exact(value):
+    if value is not None and not isinstance(value, (bool, np.bool_)):
+        raise InputError(f"`exact` must be None, True or False, got {value!r}", param="exact")
+    return None if value is None else bool(value)
+
+
 def _runs(value):
     if value is not None and value not in RUNS:
         raise InputError(f"`runs` must be None or one of {', '.join(RUNS)}, got {value!r}",
@@ -153,6 +159,8 @@ OPTIONS = MappingProxyType({o.name: o for o in (
            "against `margin`",
            _choice("hypothesis", HYPOTHESES)),
     Option("test", None, "a test beside the interval: 'mcnemar' or 'permutation'", _test),
+    Option("exact", None, "permutation test: all permutations, random ones, or None: by size",
+           _exact),
     Option("seed", None, "an integer, a SeedSequence, 'random', or None (from the data)",
            _seed),
     Option("resampling", "classic", "classic draws, or Poisson(1) weights per unit",
@@ -205,6 +213,8 @@ class Arguments:
     margin: float | None = None
     lower_is_better: bool = False
     test: str | None = None
+    exact: bool | None = None
+    """The permutation test's: enumerate every permutation (None: when they are few)."""
 
 
 def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
@@ -212,7 +222,7 @@ def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, m
                     alternative=DEFAULTS["alternative"], hypothesis=DEFAULTS["hypothesis"],
                     margin=DEFAULTS["margin"],
                     lower_is_better=DEFAULTS["lower_is_better"],
-                    test=DEFAULTS["test"]) -> Arguments:
+                    test=DEFAULTS["test"], exact=DEFAULTS["exact"]) -> Arguments:
     """The scalar options checked by their :data:`OPTIONS` checks, in the order people
     read the signature, and the hypothesis checked against the margin and the sides
     (:func:`hypothesis_sides`)."""
@@ -220,8 +230,11 @@ def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, m
                  confidence_level=confidence_level, method=method, seed=seed,
                  backend=backend, resampling=resampling, alternative=alternative,
                  hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
-                 test=test)
+                 test=test, exact=exact)
     checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
+    if checked["exact"] is not None and checked["test"] != "permutation":
+        raise InputError("`exact` is the permutation test's: give it with "
+                         "`test='permutation'`", param="exact")
     checked["alternative"] = hypothesis_sides(
         checked["hypothesis"], checked["margin"], checked["alternative"],
         checked["lower_is_better"], checked["confidence_level"])

@@ -184,13 +184,14 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     if args.fail_if is not None:
         raise InputError("--fail-if decides between two systems; for a family, read the "
                          "adjusted p-values in the report (or compare two systems)")
-    if args.test is not None:
-        raise InputError(f"--test {args.test} compares two systems; a family's tests are "
-                         "not there yet")
+    if args.test == "mcnemar":
+        raise InputError("--test mcnemar compares two systems; for a family, use --test "
+                         "permutation (Westfall-Young's max-T)")
     scores = dict(zip(inputs.names, inputs.values))
     if plan is None:
         keywords = {**family_options(args), **api_options(args), **data_options(inputs),
-                    **resampling_options(args, inputs.ids), **runs_options(args)}
+                    **resampling_options(args, inputs.ids), **runs_options(args),
+                    **test_options(args)}
     else:
         given = given_options(args)
         plan.check_family(
@@ -214,6 +215,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             groups=inputs.groups, strata=inputs.strata,
             metric=args.metric_object if "metric" in given else None)
         keywords.update(resampling_options(args, inputs.ids))
+        keywords.update(test_options(args))
     result = _resampled(args, keywords["n_resamples"],
                         lambda bar: pairboot.compare_many(scores, progress=bar, **keywords))
     context = FamilyContext(
@@ -243,6 +245,9 @@ def run_strata_family(args, how: str | None, inputs) -> int:
     error rate controlled (:func:`pairboot.compare_strata`)."""
     if inputs.strata is None:
         raise InputError("--tasks-as family needs tasks: several lm-eval tasks, or --stratum")
+    if args.test is not None:
+        raise InputError(f"--test {args.test} is not available with --tasks-as family: "
+                         "leave out --tasks-as for the test of the combined difference")
     context = inputs.context
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare_strata(
         inputs.a, inputs.b, strata=inputs.strata, names=(context.name_a, context.name_b),

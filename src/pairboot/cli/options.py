@@ -67,5 +67,8 @@ def runs_options(args) -> dict:
 
 
 def test_options(args) -> dict:
-    """``--test``: a test beside the interval, for two systems in memory (none without)."""
-    return {} if args.test is None else {"test": args.test}
+    """``--test`` (and ``--exact``): a test beside the interval (none without)."""
+    out = {} if args.test is None else {"test": args.test}
+    if getattr(args, "exact", None) is not None:
+        out["exact"] = args.exact
+    return out

@@ -52,6 +52,7 @@ OPTIONS: dict[str, Spelling] = {
     "alternative": _option("--alternative"),
     "hypothesis": _option("--hypothesis"),
     "test": _option("--test"),
+    "exact": lambda value: "--exact" if value in (None, "True") else "--no-exact",
     "margin": _option("--margin"),
     "lower_is_better": _option("--lower-is-better"),
     "fail_if": _option("--fail-if"),
@@ -265,6 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "test of 0/1 scores, with its mid-p and the 2 x 2 table) or "
                       "permutation (the paired permutation test: A and B swapped per item, "
                       "or per group, the metric recomputed)")
+    boot.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+                      help="with --test permutation: enumerate every swap (refused beyond "
+                      "20 units), or --no-exact for random ones (default: every swap when "
+                      "there are 20 units or fewer)")
     boot.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="random seed, >= 0, or 'random' for a fresh one (default: "
                       "derived from the data and options, so a rerun gives the same "

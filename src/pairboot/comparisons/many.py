@@ -34,6 +34,8 @@ def compare_many(
     alternative: str = "two-sided",
     hypothesis: str = "difference",
     margin=None,
+    test: str | None = None,
+    exact: bool | None = None,
     seed=None,
     resampling: str = "classic",
     ids=None,
@@ -94,6 +96,16 @@ def compare_many(
         As for :func:`pairboot.compare`, for every row: one-sided intervals and
         p-values, Holm and Bonferroni on the one-sided p-values, max-t on the signed
         maximum of the rows' roots (``"greater"``: simultaneous lower bounds).
+    test : {None, "permutation"}
+        ``"permutation"``: Westfall and Young's max-T permutation test beside the
+        intervals (``result.test``, and every row's ``test_p_value`` and
+        ``test_p_adjusted``): in each of ``n_resamples`` permutations every unit (item,
+        or whole group) relabels the M systems at random, the metric is recomputed, and
+        a row's adjusted p is the free stepdown over the maxima of the family's ``|T*|``
+        (docs/tests.md: what the null assumes).  Two systems: the two-system test.
+    exact : bool, optional
+        The permutation test's: every relabelling ((M!)**n of them, at most 2**20), or
+        random ones; None decides by their number.
     runs, paired_runs
         Several runs per system (items x runs each, see :func:`pairboot.compare`):
         ``"samples"`` compares the items' means under every correction; ``"seeds"``
@@ -116,6 +128,12 @@ def compare_many(
     [('v1', True), ('v2', False)]
     """
     scores, ids = frame_ids(scores, ids)
+    if (runs is not None or paired_runs) and (test is not None or exact is not None):
+        raise InputError("`test='permutation'` with `runs`: seeds (and samples) are not "
+                         "exchangeable across systems", param="test")
+    if test == "mcnemar":
+        raise InputError("`test='mcnemar'` compares two systems: use compare(), or "
+                         "`test='permutation'` for a family", param="test")
     if runs is not None or paired_runs:
         from pairboot.comparisons.runs.family import compare_many_runs  # noqa: PLC0415
 
@@ -138,7 +156,8 @@ def compare_many(
         group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
         metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
         method=method, seed=seed, backend=backend, progress=progress, resampling=resampling,
-        ids=ids, alternative=alternative, hypothesis=hypothesis, margin=margin, stacklevel=3,
+        ids=ids, alternative=alternative, hypothesis=hypothesis, margin=margin, test=test,
+        exact=exact, stacklevel=3,
     )
 
 
@@ -170,6 +189,12 @@ def compare_strata(
     [('B [x]', True), ('B [y]', True), ('B [z]', False)]
     """
     check_correction(correction)
+    for name in ("test", "exact"):
+        if compare_keywords.get(name) is not None:
+            raise InputError(f"`{name}` is not available for a family of strata: use "
+                             "compare(..., strata=..., test='permutation') for the test of "
+                             "the combined difference", param=name)
+        compare_keywords.pop(name, None)
     if strata is None:
         raise InputError("`strata` is required: the family is one comparison per stratum",
                          param="strata")

@@ -30,6 +30,7 @@ def compare(
     margin: float | None = None,
     lower_is_better: bool = False,
     test: str | None = None,
+    exact: bool | None = None,
     seed: int | str | None = None,
     resampling: str = "classic",
     ids=None,
@@ -122,6 +123,10 @@ def compare(
         test and the interval decide differently.  Refused where it does not hold:
         unpaired, runs, a margin's hypothesis; for McNemar also scores other than 0 and
         1, groups and strata.
+    exact : bool, optional
+        The permutation test's: ``True`` enumerates all ``2**n`` swaps of the n units
+        (refused beyond 20 units: 2**20 swaps), ``False`` draws ``n_resamples`` random
+        ones, None (default) enumerates when there are 20 units or fewer.
     seed : int or "random", optional
         Non-negative.  Without one, the seed is derived from a hash of the data and the
         options, so the same inputs give the same answer on every run; ``"random"``
@@ -179,7 +184,8 @@ def compare(
     >>> res.excludes_zero
     True
     """
-    if (runs is not None or paired_runs) and test is not None:
+    if (runs is not None or paired_runs) and (test is not None or exact is not None):
+        test = test if test is not None else "permutation"
         why = ("seeds (and samples) are not exchangeable across systems" if test ==
                "permutation" else "it compares one run per system")
         raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")
@@ -203,5 +209,5 @@ def compare(
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         progress=progress, resampling=resampling, ids=ids, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, test=test,
-        stacklevel=3,
+        exact=exact, stacklevel=3,
     )

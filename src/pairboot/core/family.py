@@ -32,6 +32,7 @@ from pairboot.core.intervals import (
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
+from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
 from pairboot.options import OPTIONS, hypothesis_sides
@@ -52,7 +53,7 @@ def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better:
     margin = options.pop("margin", None)
     margins = row_margins(margin, names, targets)
     run = resample(systems, names=names, margin=family_margin(margin),
-                   lower_is_better=lower_is_better, **options)
+                   lower_is_better=lower_is_better, family=True, **options)
     return family_result(run, targets, correction, lower_is_better,
                          stacklevel=stacklevel + 1, margins=margins)
 
@@ -266,6 +267,9 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k],
                                  float(est[k])) for k, (i, j) in enumerate(targets)], args)
 
+    family_test = None
+    if isinstance(run.test, PermutationNull) and within is None:
+        family_test = westfall_young(run.test, targets, side)
     comparisons = []
     n_units = design.n_groups if design.n_groups is not None else design.n_items
     fewest = units_for(args.confidence_level, side)
@@ -290,6 +294,13 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             verdict = "inconclusive"
         elif not excludes:  # (the test's claim, which its interval does not show)
             verdict = claim_of(hyp, est[k], args.lower_is_better)
+        tested = {}
+        if family_test is not None:
+            adjusted = float(family_test.p_adjusted[k])
+            tested = dict(test_p_value=float(family_test.p_values[k]),
+                          test_p_adjusted=adjusted,
+                          test_disagrees=bool(math.isfinite(adjusted) and defined[k]
+                                              and (adjusted < family_alpha) != significant))
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(float(low), float(high)),
@@ -299,7 +310,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
             monte_carlo_error=ConfidenceInterval(*map(float, errors[k])),
-            margin=margins[k], verdict=verdict,
+            margin=margins[k], verdict=verdict, **tested,
         ))
 
     ranks = best = None
@@ -339,6 +350,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         margin=margins[0] if len(set(margins)) == 1 else None,
         fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12),
         partial_conjunction=conjunction,
+        test=None if family_test is None else family_test.test,
         strata_family=None if within is None else tuple(
             design.strata_names[h] for h in within),
         version=__version__,

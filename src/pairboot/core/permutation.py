@@ -24,6 +24,7 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
+from pairboot.core.westfall_young import SALT, use_exact
 from pairboot.engine.keys import seed_word
 from pairboot.engine.swaps import swapped_unit_sums
 from pairboot.errors import InputError
@@ -31,12 +32,12 @@ from pairboot.options import Arguments
 from pairboot.result import TestResult
 
 EXACT_UNITS = 20
-"""Up to this many units, every swap is enumerated (2**20: about a million)."""
+"""Up to this many units, every swap is enumerated (2**20: about a million;
+:func:`pairboot.core.westfall_young.use_exact`)."""
 
 _BATCH = 8192
 """Permutations per step (their sums in memory at once)."""
 
-_SALT = 0x70657270  # "perp": the permutations' own stream of the seed
 
 
 def swapped(design: Design, unit_sums: np.ndarray) -> np.ndarray:
@@ -85,8 +86,8 @@ def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
                          "`hypothesis='difference'`", param="test")
     plan = design.plan
     n_units = len(plan.x)
-    exact = n_units <= EXACT_UNITS
-    word = seed_word(seed, _SALT)
+    exact = use_exact(args.exact, n_units, 2)
+    word = seed_word(seed, SALT)
     combined = design.n_strata > 1 and not design.metric.mean_like
     coef = design.weights / design.shares if combined else design.weights
     observed = observed_sums(plan)

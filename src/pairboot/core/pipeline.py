@@ -32,6 +32,7 @@ from pairboot.core.intervals import bounds, monte_carlo_error, p_value
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
 from pairboot.core.studentized import with_cross_products
+from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
 from pairboot.errors import InputError, PairbootWarning
 from pairboot.options import Arguments, check_arguments
@@ -155,22 +156,24 @@ class Run:
     combined: bool
     test: object | None = None
     """The test ``args.test`` asks for, read off the design before the resampling (a
-    :class:`pairboot.result.TestResult`)."""
+    :class:`pairboot.result.TestResult`; for a family of more than two systems, the
+    :class:`pairboot.core.westfall_young.PermutationNull` its rows are read off)."""
 
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
              progress, resampling="classic", ids=None, alternative="two-sided",
              hypothesis="difference", margin=None, lower_is_better=False,
-             test=None) -> Run:
+             test=None, exact=None, family=False) -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
-    in messages (default ``names``)."""
+    in messages (default ``names``).  ``family``: the permutation test relabels all the
+    systems for a family's rows (else it swaps two systems' for compare())."""
     args = check_arguments(
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         resampling=resampling, alternative=alternative, hypothesis=hypothesis,
-        margin=margin, lower_is_better=lower_is_better, test=test,
+        margin=margin, lower_is_better=lower_is_better, test=test, exact=exact,
     )
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
@@ -188,7 +191,8 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         # (its own seed, from the keyed design when none is given: the same swaps for
         # any order of the items)
         own = args.seed if args.seed is not None else derived_seed(keyed, args)
-        test = permutation_test(keyed, args, own)
+        test = (permutation_null(keyed, args, own) if family
+                else permutation_test(keyed, args, own))
     plan, cross = design.plan, None
     if args.method == "studentized":
         plan, cross = with_cross_products(design.plan)

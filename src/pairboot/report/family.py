@@ -32,6 +32,7 @@ from pairboot.family_result import FamilyResult
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     alpha_of,
+    format_p,
     interval_text,
     num,
     p_cell,
@@ -189,6 +190,47 @@ def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
             out.append(f"On at least {pc.count} of {pc.of} {many}, B is {what} ({how}: the "
                        f"count exceeds the truth with probability at most "
                        f"{percent(pc.alpha)}).")
+    return out
+
+
+def test_p_text(result: FamilyResult, p: float) -> str:
+    """A p-value of the family's permutation test: exact (a count over every
+    relabelling) or ``(1 + c) / (R + 1)``, a tail counted once."""
+    t = result.test
+    n = len(t.null_distribution)
+    alpha = alpha_of(result.confidence_level)
+    return (format_p(p, n, alpha=alpha, resampled=False, sides=1) if t.exact
+            else format_p(p, n, alpha=alpha, sides=1))
+
+
+def family_test_lines(result: FamilyResult) -> list[str]:
+    """The family's permutation test in sentences (none without one): the global test,
+    each row's adjusted p-value, and the rows where the test and the family's decision
+    disagree at the level."""
+    t = getattr(result, "test", None)
+    if t is None:
+        return []
+    side = {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
+        t.alternative, "two-sided")
+    unit = "group" if result.n_groups is not None else "item"
+    m = len(result.systems)
+    n = len(t.null_distribution)
+    how = (f"all {n:,} relabellings, exact" if t.exact
+           else f"{n:,} random relabellings of the {m} systems per {unit}")
+    out = [f"Westfall-Young permutation test ({side}, {how}) of H0 \"the systems are "
+           f"exchangeable on every {unit}\": {test_p_text(result, t.p_value)}; adjusted "
+           "per comparison: "
+           + "; ".join(f"{c.b} - {c.a} {test_p_text(result, c.test_p_adjusted)}"
+                       for c in result.comparisons) + "."]
+    split = [c for c in result.comparisons if c.test_disagrees]
+    if split:
+        level = f"{alpha_of(result.confidence_level) * 100:g}%"
+        names = ", ".join(f"{c.b} - {c.a}" for c in split[:5]) + (
+            ", ..." if len(split) > 5 else "")
+        out.append(f"The test and the family's decision disagree at {level} on {names}. "
+                   "The permutation test asks whether the systems are exchangeable on "
+                   "every unit; the intervals estimate each difference: they answer "
+                   "different questions.")
     return out
 
 

@@ -23,6 +23,7 @@ from pairboot.report.family import (
     family_p,
     family_p_fields,
     family_signature,
+    family_test_lines,
     hypothesis_lines,
     interval_name,
     is_corrected,
@@ -113,7 +114,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
-    for line in hypothesis_lines(result, ctx):
+    for line in hypothesis_lines(result, ctx) + family_test_lines(result):
         lines += _wrap(line, bullet="  ")
     resolution = unresolved_note(result)
     if resolution:
@@ -249,7 +250,8 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
         lines.append("| " + " | ".join(row) + " |")
 
     lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
-    lines += [x for line in hypothesis_lines(result, ctx) for x in ("", md(line))]
+    lines += [x for line in hypothesis_lines(result, ctx) + family_test_lines(result)
+              for x in ("", md(line))]
     if ctx.plan_sha256:
         lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
     if ctx.family_note:
@@ -267,7 +269,8 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
 
 def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
                  p_shown: bool = True) -> str:
-    said = "".join(" " + line for line in hypothesis_lines(result, ctx))
+    said = "".join(" " + line
+                   for line in hypothesis_lines(result, ctx) + family_test_lines(result))
     return tex(_caption(result, ctx, p_shown=p_shown) + said) + " " + extra
 
 

@@ -1,0 +1,92 @@
+"""A family's permutation test: in permutation r, unit u relabels its M systems by a
+random permutation, a pure function of the seed's word, the unit's key and r (keyed as
+the Poisson weights and the two-system swaps of :mod:`.swaps` are), and the permuted
+sums of every system's statistics.
+
+The permutation is a Fisher-Yates shuffle driven by ``v = mix64(mix64(key_u ^ word) +
+(r + 1) GAMMA)``: for ``i = M - 1, ..., 1``, position ``i`` trades places with position
+``i - floor(h_i (i + 1) / 2**64)``, where ``h_1 = v`` and ``h_i = mix64(v + i GAMMA)``.
+With two systems that is :func:`.swaps.swap_bits`' rule (swap when the top bit of ``v``
+is set), so a family of two systems draws the two-system test's swaps.
+
+``perm[p, u, j]`` is the system whose statistics position ``j`` takes; the permuted sums
+of position ``j`` are ``sum_u x_u[perm[p, u, j]]``.  A mean's units also carry, per
+system, its score less the unit's median score (:func:`pairboot.core.design.difference_block`):
+a relabelling moves those columns with their systems (the median stays).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from pairboot.engine.spec import GAMMA, bounded, mix64
+
+__all__ = ["permutation_indices", "all_permutations", "permuted_sums"]
+
+_CHUNK = 1024
+"""Units per step."""
+
+
+def permutation_indices(keys: np.ndarray, word: np.uint64, permutations: np.ndarray,
+                        m: int) -> np.ndarray:
+    """(len(permutations), len(keys), m) system indices: ``out[p, u, j]`` is the system
+    whose statistics position ``j`` of unit ``u`` takes in permutation ``permutations[p]``."""
+    with np.errstate(over="ignore"):
+        z = mix64(np.asarray(keys, dtype=np.uint64) ^ np.uint64(word))
+        r = np.asarray(permutations, dtype=np.uint64)[:, None]
+        v = mix64(z[None, :] + (r + np.uint64(1)) * GAMMA)
+        perm = np.broadcast_to(np.arange(m, dtype=np.int16), v.shape + (m,)).copy()
+        for i in range(m - 1, 0, -1):
+            h = v if i == 1 else mix64(v + np.uint64(i) * GAMMA)
+            j = (i - bounded(h, i + 1).astype(np.int64))[..., None]
+            here = perm[..., i].copy()
+            perm[..., i] = np.take_along_axis(perm, j, axis=2)[..., 0]
+            np.put_along_axis(perm, j, here[..., None], axis=2)
+    return perm
+
+
+def all_permutations(m: int) -> np.ndarray:
+    """(m!, m) every permutation of m systems, the identity first."""
+    return np.array(list(itertools.permutations(range(m))), dtype=np.int16)
+
+
+def enumerated_indices(n_units: int, m: int, codes: np.ndarray) -> np.ndarray:
+    """(len(codes), n_units, m) the relabellings numbered ``codes``: unit u takes
+    permutation ``(code // (m!)**u) % m!`` of :func:`all_permutations`."""
+    table = all_permutations(m)
+    base = math.factorial(m)
+    digits = (np.asarray(codes, dtype=np.int64)[:, None]
+              // base ** np.arange(n_units, dtype=np.int64)[None, :]) % base
+    return table[digits]
+
+
+def permuted_sums(rows: np.ndarray, perm: np.ndarray, m: int, k: int,
+                  differences: int) -> np.ndarray:
+    """(P, width) the sums over units of their permuted rows: ``rows`` (n, width) the
+    units' statistics (every system's k columns, then ``differences`` columns: one per
+    system, B - A for two systems, or none), ``perm`` (P, n, m) from
+    :func:`permutation_indices`."""
+    pair = m == 2 and differences == 1  # (B - A changes sign where the two swap)
+    if differences not in (0, m) and not pair:
+        raise ValueError(f"a relabelling moves one difference column per system, got "
+                         f"{differences} for {m} systems")
+    p = perm.shape[0]
+    out = np.zeros((p, rows.shape[1]))
+    for lo in range(0, len(rows), _CHUNK):
+        hi = min(lo + _CHUNK, len(rows))
+        block = perm[:, lo:hi]
+        own = rows[lo:hi, : m * k].reshape(hi - lo, m, k)
+        diff = rows[lo:hi, m * k:]
+        for source in range(m):
+            taken = (block == source)  # (P, c, m): where position j takes system `source`
+            for j in range(m):
+                mask = taken[..., j].astype(np.float64)
+                out[:, j * k:(j + 1) * k] += mask @ own[:, source]
+                if differences and not pair:
+                    out[:, m * k + j] += mask @ diff[:, source]
+        if pair:
+            out[:, m * k] += (2.0 * (block[..., 1] == 1) - 1.0) @ diff[:, 0]
+    return out
