@@ -31,11 +31,7 @@ import numpy as np
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine.keys import seed_word
-from pairboot.engine.permutations import (
-    enumerated_indices,
-    permutation_indices,
-    permuted_sums,
-)
+from pairboot.engine.permutations import enumerated_indices, permuted_sums, relabelled_sums
 from pairboot.errors import InputError
 from pairboot.options import Arguments
 from pairboot.result import TestResult
@@ -99,12 +95,13 @@ def permutation_null(design: Design, args: Arguments, seed: int) -> PermutationN
     out = np.empty((total, len(plan.starts), plan.n_columns))
     for p0 in range(0, total, _BATCH):
         p1 = min(p0 + _BATCH, total)
+        if not exact:
+            out[p0:p1] = relabelled_sums(plan, word, p0, p1, m, k, design.differences,
+                                         args.backend)[0]
+            continue
         for d, (start, size) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
-            if exact:  # (unit u's digit of the pattern's number, over all units)
-                perm = enumerated_indices(n_units, m, np.arange(p0, p1))[:, start:start + size]
-            else:
-                perm = permutation_indices(plan.keys[start:start + size], word,
-                                           np.arange(p0, p1), m)
+            # (unit u's digit of the pattern's number, over all units)
+            perm = enumerated_indices(n_units, m, np.arange(p0, p1))[:, start:start + size]
             out[p0:p1, d] = permuted_sums(plan.rows(start, start + size), perm, m, k,
                                           design.differences)
     core = Estimands(design, out, observed_sums(plan), None)

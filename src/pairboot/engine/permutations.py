@@ -22,9 +22,14 @@ import math
 
 import numpy as np
 
+from pairboot.engine.backends import choose
 from pairboot.engine.spec import GAMMA, bounded, mix64
 
-__all__ = ["permutation_indices", "all_permutations", "permuted_sums"]
+__all__ = ["permutation_indices", "all_permutations", "enumerated_indices",
+           "permuted_sums", "relabelled_sums"]
+
+AUTO_NUMBA_PERMUTATIONS = 2_000_000
+"""Below this many unit relabellings the numpy reference finishes before numba loads."""
 
 _CHUNK = 1024
 """Units per step."""
@@ -90,3 +95,29 @@ def permuted_sums(rows: np.ndarray, perm: np.ndarray, m: int, k: int,
         if pair:
             out[:, m * k] += (2.0 * (block[..., 1] == 1) - 1.0) @ diff[:, 0]
     return out
+
+
+def relabelled_sums_numpy(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k: int,
+                          differences: int, out) -> None:
+    """``out[r - r0, d]``: stratum d's sums of its units' ``rows`` relabelled in
+    permutation r (:func:`permutation_indices`)."""
+    reps = np.arange(r0, r1)
+    for d, (s, n) in enumerate(zip(starts.tolist(), sizes.tolist())):
+        out[:, d] = 0.0
+        for c in range(s, s + n, _CHUNK * 8):
+            e = min(c + _CHUNK * 8, s + n)
+            perm = permutation_indices(keys[c:e], word, reps, m)
+            out[:, d] += permuted_sums(rows[c:e], perm, m, k, differences)
+
+
+def relabelled_sums(plan, word, r0: int, r1: int, m: int, k: int, differences: int,
+                    backend: str = "auto") -> tuple[np.ndarray, str]:
+    """(r1 - r0, n_draw_strata, width) every draw stratum's sums of its units' rows
+    relabelled in permutations ``r0 <= r < r1``, and the kernel's name."""
+    kernel, name = choose(backend, (r1 - r0) * len(plan.x), AUTO_NUMBA_PERMUTATIONS,
+                          relabelled_sums_numpy, "permutation_kernels", "relabelled_sums")
+    rows = plan.rows(0, len(plan.x))
+    out = np.zeros((r1 - r0, len(plan.starts), rows.shape[1]))
+    kernel(rows, plan.keys, plan.starts.astype(np.int64), plan.sizes.astype(np.int64),
+           word, r0, r1, m, k, differences, out)
+    return out, name
