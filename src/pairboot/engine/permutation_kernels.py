@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from pairboot.engine import spec
+from pairboot.engine.permutations import STEPS_PER_WORD
 from pairboot.engine.spec import GAMMA
 
 __all__ = ["relabelled_sums"]
@@ -38,12 +39,14 @@ def _sums(rows, keys, starts, sizes, word, r0, r1, m, k, mode, out):
         for u in range(starts[d], starts[d] + sizes[d]):
             z = _mix(keys[u] ^ word)
             for r in range(nr):
-                v = _mix(z + np.uint64(r0 + lo + r + 1) * GAMMA)
+                h = _mix(z + np.uint64(r0 + lo + r + 1) * GAMMA)
                 for j in range(m):
                     perm[j] = j
-                for i in range(m - 1, 0, -1):
-                    h = v if i == 1 else _mix(v + np.uint64(i) * GAMMA)
+                for i in range(1, m):
+                    if i > 1 and (i - 1) % STEPS_PER_WORD == 0:
+                        h = _mix(h + GAMMA)
                     t = i - np.int64(_bounded(h, np.uint64(i + 1)))
+                    h = h * np.uint64(i + 1)
                     here = perm[i]
                     perm[i] = perm[t]
                     perm[t] = here

@@ -3,11 +3,14 @@ random permutation, a pure function of the seed's word, the unit's key and r (ke
 the Poisson weights and the two-system swaps of :mod:`.swaps` are), and the permuted
 sums of every system's statistics.
 
-The permutation is a Fisher-Yates shuffle driven by ``v = mix64(mix64(key_u ^ word) +
-(r + 1) GAMMA)``: for ``i = M - 1, ..., 1``, position ``i`` trades places with position
-``i - floor(h_i (i + 1) / 2**64)``, where ``h_1 = v`` and ``h_i = mix64(v + i GAMMA)``.
-With two systems that is :func:`.swaps.swap_bits`' rule (swap when the top bit of ``v``
-is set), so a family of two systems draws the two-system test's swaps.
+The permutation is a forward Fisher-Yates shuffle driven by one word per unit and
+permutation, ``h_1 = mix64(mix64(key_u ^ word) + (r + 1) GAMMA)``: for ``i = 1, ...,
+M - 1``, position ``i`` trades places with position ``i - floor(h_i (i + 1) / 2**64)``,
+and the next word is the product's low half, ``h_{i+1} = h_i (i + 1) mod 2**64`` (its
+top bits are uniform again: Lemire's batched draws), fresh from ``mix64(h_i + GAMMA)``
+every :data:`STEPS_PER_WORD` steps.  With two systems that is :func:`.swaps.swap_bits`'
+rule (swap when the top bit of ``h_1`` is set), so a family of two systems draws the
+two-system test's swaps.
 
 ``perm[p, u, j]`` is the system whose statistics position ``j`` takes; the permuted sums
 of position ``j`` are ``sum_u x_u[perm[p, u, j]]``.  A mean's units also carry, per
@@ -28,6 +31,10 @@ from pairboot.engine.spec import GAMMA, bounded, mix64
 __all__ = ["permutation_indices", "all_permutations", "enumerated_indices",
            "permuted_sums", "relabelled_sums"]
 
+STEPS_PER_WORD = 8
+"""Shuffle steps drawn from one word before it is mixed again (8 steps of at most 16
+choices spend 32 of its 64 bits)."""
+
 AUTO_NUMBA_PERMUTATIONS = 2_000_000
 """Below this many unit relabellings the numpy reference finishes before numba loads."""
 
@@ -42,11 +49,13 @@ def permutation_indices(keys: np.ndarray, word: np.uint64, permutations: np.ndar
     with np.errstate(over="ignore"):
         z = mix64(np.asarray(keys, dtype=np.uint64) ^ np.uint64(word))
         r = np.asarray(permutations, dtype=np.uint64)[:, None]
-        v = mix64(z[None, :] + (r + np.uint64(1)) * GAMMA)
-        perm = np.broadcast_to(np.arange(m, dtype=np.int16), v.shape + (m,)).copy()
-        for i in range(m - 1, 0, -1):
-            h = v if i == 1 else mix64(v + np.uint64(i) * GAMMA)
+        h = mix64(z[None, :] + (r + np.uint64(1)) * GAMMA)
+        perm = np.broadcast_to(np.arange(m, dtype=np.int16), h.shape + (m,)).copy()
+        for i in range(1, m):
+            if i > 1 and (i - 1) % STEPS_PER_WORD == 0:
+                h = mix64(h + GAMMA)
             j = (i - bounded(h, i + 1).astype(np.int64))[..., None]
+            h = h * np.uint64(i + 1)
             here = perm[..., i].copy()
             perm[..., i] = np.take_along_axis(perm, j, axis=2)[..., 0]
             np.put_along_axis(perm, j, here[..., None], axis=2)
