@@ -218,9 +218,19 @@ class CompareResult:
         Approximate Monte Carlo standard errors of ``low`` and ``high``: if they matter
         at the digits you report, increase ``n_resamples``.
     items_needed : int or None
-        Roughly how many items a test set would need for an 80% chance that the interval
-        excludes 0 if the true difference were the observed one (the width shrinks like
-        ``1/sqrt(n)``); ``None`` when the interval already excludes 0.
+        Deprecated, and no report prints it: the items for an 80% chance that the interval
+        excludes 0 if the true difference were the observed one (the observed-power trap:
+        plan with :func:`pairboot.power` for the difference that matters instead).
+    minimum_detectable : float or None
+        The smallest difference this test set detects with 80% power at the level, on
+        the interval's sides: ``(z_{1-alpha/2} + z_{0.8}) * standard_error`` (one-sided:
+        ``z_{1-alpha}``); None where there is no standard error.
+    correlation : float or None
+        The correlation of A's and B's scores over the resamples (paired only): how
+        much the item-to-item difficulty the systems share is removed by pairing.
+    pairing_gain : float or None
+        How many times narrower the paired interval is than an unpaired one of the same
+        data: ``sqrt(var A + var B) / sd(B - A)`` over the resamples (paired only).
     engine : str
         Which resampling path ran: ``multinomial`` (exact, few distinct values),
         ``numba`` or ``numpy`` (``poisson+numba`` or ``poisson+numpy`` for Poisson weights).
@@ -272,6 +282,9 @@ class CompareResult:
     p_values: tuple[float, float] | None = None
     """Equivalence: the two one-sided p-values (H0 B - A <= -margin, H0 B - A >=
     margin); ``p_value`` is the larger.  None for the other hypotheses."""
+    minimum_detectable: float | None = None
+    correlation: float | None = None
+    pairing_gain: float | None = None
     test: TestResult | None = None
     """The test asked for beside the interval (``test="mcnemar"`` or
     ``"permutation"``), else None."""

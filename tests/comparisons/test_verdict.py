@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from statistics import NormalDist
+
 import numpy as np
 import pytest
 from helpers import PROJECT_ROOT, run_cli, run_in_process
@@ -115,9 +117,13 @@ def test_headline_is_the_first_line(case, start):
     assert "95% paired bootstrap over 200 items, p " in text.split("\n\n")[0]
     if case == "down":  # "worse by" the size; B - A keeps its sign
         assert "(B - A = -0.0" in text.split("\n\n")[0]
-    if case == "flat":
-        assert f"about {res.items_needed:,} items would be needed" in text.split("\n\n")[0]
     d = report.decimals(res.standard_error)
+    if case == "flat":  # the minimum detectable difference at 80% power, by hand
+        mde = (NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)) * res.standard_error
+        assert res.minimum_detectable == pytest.approx(mde, rel=1e-12)
+        assert (f"this test set detects a difference of +-{mde:.{d}f} or more 80% of the time"
+                in text.split("\n\n")[0])
+        assert "would be needed" not in text  # (the observed-power trap is gone)
     low, high = res.confidence_interval
     assert f"[{low:+.{d}f}, {high:+.{d}f}]" in text.split("\n\n")[0]
 

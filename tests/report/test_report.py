@@ -16,6 +16,8 @@ import json
 import math
 import re
 
+from statistics import NormalDist
+
 import numpy as np
 import pytest
 from helpers import PROJECT_ROOT
@@ -200,7 +202,11 @@ def test_the_reading_says_when_more_seeds_narrow_more_than_more_items():
     items = res.projection(n_items=2 * n)["width_ratio"]
     seeds = res.projection(runs_factor=2.0)["width_ratio"]
     assert not res.excludes_zero and res.items_needed is not None and seeds < items
-    assert f"about {res.items_needed:,} items (at 3 seeds each) would be needed" in res.reading
+    mde = (NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)) * res.standard_error
+    assert res.minimum_detectable == pytest.approx(mde, rel=1e-12)
+    d = report.decimals(res.standard_error)
+    assert (f"At this size and 3 seeds each a true difference of +-{mde:.{d}f} or more would "
+            "be detected 80% of the time") in res.reading
     assert "More seeds narrow the interval more than more items" in res.reading
     assert f"{(1 - seeds) * 100:.0f}% narrower" in res.reading
     assert "The runs are the limit" not in res.reading

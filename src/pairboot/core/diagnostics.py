@@ -510,3 +510,33 @@ def units_needed(design: Design, estimate: float, se: float, alpha: float
     items = math.ceil(design.n_items * factor)
     groups = math.ceil(design.n_groups * factor) if design.n_groups is not None else None
     return items, groups
+
+
+def minimum_detectable(se: float, alpha: float, alternative: str = "two-sided",
+                       power_z: float = POWER_Z) -> float | None:
+    """The smallest difference a test at ``alpha`` (on ``alternative``'s sides) detects
+    with 80% power when the estimate's standard error is ``se``: ``(z_{1-alpha/2} +
+    z_{0.8}) se`` (one-sided: ``z_{1-alpha}``).  None without a standard error."""
+    if not (math.isfinite(se) and se > 0):
+        return None
+    tail = alpha / 2 if alternative == "two-sided" else alpha
+    return (normal_quantile(1 - tail) + power_z) * se
+
+
+def pairing_effect(a: np.ndarray, b: np.ndarray, diff: np.ndarray
+                   ) -> tuple[float | None, float | None]:
+    """The correlation of A's and B's replicates, and how many times narrower the paired
+    spread of B - A is than an unpaired one, ``sqrt(var A + var B) / sd(B - A)`` (None
+    where a variance is 0 or undefined)."""
+    ok = np.isfinite(a) & np.isfinite(b) & np.isfinite(diff)
+    if ok.sum() < 3:
+        return None, None
+    a, b, diff = a[ok], b[ok], diff[ok]
+    with np.errstate(over="ignore", invalid="ignore"):  # (scores near 1e308: no answer)
+        va, vb, vd = float(np.var(a)), float(np.var(b)), float(np.var(diff))
+        cov = float(np.mean((a - a.mean()) * (b - b.mean())))
+    if not all(math.isfinite(v) for v in (va, vb, vd, cov, va + vb)):
+        return None, None
+    r = cov / math.sqrt(va) / math.sqrt(vb) if va > 0 and vb > 0 else None
+    gain = math.sqrt((va + vb) / vd) if vd > 0 and va + vb > 0 else None
+    return (None if r is None else max(-1.0, min(1.0, r))), gain

@@ -20,6 +20,8 @@ from pairboot.core.diagnostics import (
     design_notes,
     empty_draws,
     interval_notes,
+    minimum_detectable,
+    pairing_effect,
     scale_notes,
     score_ranges,
     too_few_units,
@@ -96,6 +98,10 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         excludes or wrong_side or args.hypothesis != "difference") else units_needed(
         design, estimate, se, alpha if args.alternative == "two-sided" else 2.0 * alpha)
 
+    mde = minimum_detectable(se, alpha, args.alternative)
+    r, gain = (pairing_effect(score_a.replicates, score_b.replicates, diff.replicates)
+               if args.paired and defined else (None, None))
+
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
 
@@ -130,6 +136,9 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         margin=args.margin,
         lower_is_better=args.lower_is_better,
         p_values=parts,
+        minimum_detectable=mde,
+        correlation=r,
+        pairing_gain=gain,
         test=run.test,
     )
 

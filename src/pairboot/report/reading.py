@@ -67,18 +67,23 @@ def reading_text(result: CompareResult) -> str:
                if (result.estimate < 0) == (side == ">") and result.estimate != 0 else "")
             + "."
         )
-        if result.items_needed is not None:
-            more = f"about {result.items_needed:,} items"
-            if result.groups_needed is not None:
-                more = f"about {result.groups_needed:,} groups (~{result.items_needed:,} items)"
-            if runs is not None:
-                more += f" (at {seeds_text(runs)})"
+        mde = result.minimum_detectable
+        if mde is not None and not runs_limited(result):
+            sign = {"greater": "+", "less": "-"}.get(result.alternative, "+-")
+            at = f" and {seeds_text(runs)}" if runs is not None else ""
             parts.append(
-                f"To detect a difference as large as the observed {result.estimate:+.{d}f} "
-                f"80% of the time, a test set of {more} would be needed."
-            )
+                f"At this size{at} a true difference of {sign}{mde:.{d}f} or more would be "
+                "detected 80% of the time (plan a larger test set with pairboot.power, "
+                "for the difference that matters: the observed one is no guide).")
         if runs is not None:
             parts += runs_limit_text(result, runs, unit)
+    if result.pairing_gain is not None and result.correlation is not None:
+        g = result.pairing_gain
+        parts.append(
+            f"A's and B's scores correlate (r = {result.correlation:.2f} over the "
+            "resamples): the paired interval is "
+            + (f"{g:.1f} times narrower than" if g >= 1 else f"{1 / g:.1f} times wider than")
+            + " an unpaired one of the same data.")
     if result.n_groups is not None:
         est = (
             "the mean over items (larger groups count more)"

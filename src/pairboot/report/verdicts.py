@@ -177,12 +177,11 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     runs = getattr(result, "runs", None)
     seeds = runs is not None and runs.kind == "seeds"
     needed = ""
-    if result.items_needed is not None:
-        more = (f"{result.groups_needed:,} groups" if result.groups_needed is not None
-                else f"{result.items_needed:,} items")
-        needed = f"; about {more} would be needed to detect a difference this large"
-    elif runs_limited(result):
+    mde = getattr(result, "minimum_detectable", None)
+    if runs_limited(result):
         needed = "; more seeds, not more items, would be needed to detect a difference this large"
+    elif mde is not None and result.hypothesis == "difference":
+        needed = f"; this {'size' if seeds else 'test set'} detects {detectable_text(result, d)}"
     size = "size" if seeds else "test-set size"
     side = {"greater": ">", "less": "<"}.get(getattr(result, "alternative", "two-sided"))
     if side is not None:  # (one-sided: only its own side could be shown)
@@ -299,6 +298,14 @@ def _digits(x: float) -> int:
     return len(text.split(".")[1]) if "." in text and "e" not in text else 0
 
 
+
+
+def detectable_text(result, d: int) -> str:
+    """The minimum detectable difference in words: "a difference of +-0.021 or more 80%
+    of the time" (one-sided: its sign)."""
+    sign = {"greater": "+", "less": "-"}.get(result.alternative, "+-")
+    return (f"a difference of {sign}{num(result.minimum_detectable, d)} or more 80% of "
+            "the time")
 
 
 def paired_test_lines(result: CompareResult) -> list[str]:

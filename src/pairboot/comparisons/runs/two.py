@@ -29,7 +29,12 @@ from pairboot.comparisons.runs.analysis import (
 )
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import as_floats
-from pairboot.core.diagnostics import design_notes, scale_notes, table_range
+from pairboot.core.diagnostics import (
+    design_notes,
+    minimum_detectable,
+    scale_notes,
+    table_range,
+)
 from pairboot.core.hypotheses import read_test
 from pairboot.core.pipeline import compare_items, resample
 from pairboot.core.tdist import t_quantile
@@ -275,6 +280,7 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         version=__version__, resampling=args.resampling, runs=info,
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
+        minimum_detectable=minimum_detectable(se, alpha, args.alternative),
     )
 
 
