@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-
 from statistics import NormalDist
 
 import numpy as np

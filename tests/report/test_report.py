@@ -15,7 +15,6 @@ import dataclasses
 import json
 import math
 import re
-
 from statistics import NormalDist
 
 import numpy as np
