@@ -1,0 +1,312 @@
+"""compare_many(..., test="permutation"): Westfall and Young's max-T permutation test.
+
+References written here, not read off pairboot: a brute-force enumeration of every
+relabelling of the M systems within every unit (itertools.product over the M!
+permutations per unit: items, whole groups, pooled F1), the free stepdown of Westfall
+and Young (1993, algorithm 2.8) on it, a naive randomised Tukey HSD on numpy's own
+generator, and the two-system test of compare() for a family of two.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, run_in_process
+
+import pairboot
+from pairboot.errors import InputError
+from pairboot.report import render
+
+quiet = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+
+SIDES = ["two-sided", "greater", "less"]
+
+
+# --- the oracle ----------------------------------------------------------------------------
+
+
+def mean_metric(totals, n_items):
+    """(N, M) the systems' means from their relabelled sums (N, M, 1)."""
+    return totals[..., 0] / n_items
+
+
+def f1_metric(totals, n_items):
+    """(N, M) the systems' pooled F1 from their relabelled tp, fp, fn sums (N, M, 3)."""
+    tp, fp, fn = totals[..., 0], totals[..., 1], totals[..., 2]
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+def every_relabelling(scores, units, metric):
+    """The observed contrasts' systems and every relabelling's metric values.
+
+    ``scores`` the M systems' (n,) or (n, k) arrays, ``units`` lists of item rows that
+    relabel together.  Returns (observed (M,), relabelled (N, M)) with N = (M!)**units:
+    in each relabelling every unit gives system position j the rows of the system its
+    own permutation puts there."""
+    arrays = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in scores]
+    m, n_items = len(arrays), len(arrays[0])
+    unit_sums = np.array([[a[rows].sum(axis=0) for a in arrays] for rows in units])
+    observed = metric(np.array([a.sum(axis=0) for a in arrays])[None], n_items)[0]
+    perms = np.array(list(itertools.permutations(range(m))))
+    choice = np.array(list(itertools.product(range(len(perms)), repeat=len(units))))
+    taken = perms[choice]  # (N, units, M): the system whose rows position j takes
+    totals = unit_sums[np.arange(len(units))[None, :, None], taken].sum(axis=1)
+    return observed, metric(totals, n_items)
+
+
+def oriented(t, side):
+    return {"greater": t, "less": -t}.get(side, np.abs(t))
+
+
+def stepdown(t_obs, t_null, side, exact):
+    """Raw and free-stepdown adjusted p-values of the rows (columns of ``t_null``)."""
+    a, s = oriented(np.asarray(t_obs), side), oriented(np.asarray(t_null), side)
+    tol = 1e-9 * max(np.abs(t_obs).max(), np.abs(t_null).max())
+    n = len(s)
+
+    def p(count):
+        return count / n if exact else (1 + count) / (n + 1)
+
+    raw = np.array([p(np.sum(s[:, k] >= a[k] - tol)) for k in range(len(a))])
+    order = sorted(range(len(a)), key=lambda k: -a[k])
+    adjusted, previous = np.empty(len(a)), 0.0
+    for pos, k in enumerate(order):
+        q = s[:, order[pos:]].max(axis=1)
+        previous = max(previous, p(np.sum(q >= a[k] - tol)))
+        adjusted[k] = previous
+    return raw, adjusted
+
+
+def family_oracle(result, scores, units, metric, side, exact=True):
+    """The oracle's raw and adjusted p of ``result``'s rows (in its order)."""
+    names = list(scores)
+    observed, values = every_relabelling([scores[k] for k in names], units, metric)
+    rows = [(names.index(c.a), names.index(c.b)) for c in result.comparisons]
+    t_obs = np.array([observed[j] - observed[i] for i, j in rows])
+    t_null = np.column_stack([values[:, j] - values[:, i] for i, j in rows])
+    return (t_obs, t_null) + stepdown(t_obs, t_null, side, exact)
+
+
+def check_against_oracle(result, scores, units, metric, side):
+    t_obs, t_null, raw, adjusted = family_oracle(result, scores, units, metric, side)
+    got_raw = [c.test_p_value for c in result.comparisons]
+    got_adj = [c.test_p_adjusted for c in result.comparisons]
+    np.testing.assert_allclose(got_raw, raw, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got_adj, adjusted, rtol=0, atol=1e-12)
+    np.testing.assert_allclose([c.estimate for c in result.comparisons], t_obs,
+                               rtol=0, atol=1e-12)
+    t = result.test
+    assert t.exact is True and t.alternative == side
+    assert len(t.null_distribution) == len(t_null)
+    assert t.p_value == pytest.approx(min(got_adj), abs=1e-12)
+    assert t.p_value == pytest.approx(adjusted.min(), abs=1e-12)
+    return raw, adjusted
+
+
+def three_systems(seed, n, shift=(0.0, 0.12, 0.03), noise=0.1):
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    return {name: base + rng.normal(d, noise, n) for name, d in zip("abc", shift)}
+
+
+def items(n):
+    return [[i] for i in range(n)]
+
+
+# --- 1. exact enumeration = brute force ----------------------------------------------------
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("n", [5, 6])
+@pytest.mark.parametrize("family", ["all pairs", "baseline"])
+def test_exact_enumeration_is_brute_force(side, n, family):
+    scores = three_systems(n, n)
+    extra = {"baseline": "a"} if family == "baseline" else {}
+    res = pairboot.compare_many(scores, test="permutation", alternative=side, seed=3,
+                                n_resamples=200, **extra)
+    assert len(res.comparisons) == (2 if family == "baseline" else 3)
+    assert res.test.n == n and len(res.test.null_distribution) == 6 ** n
+    raw, adjusted = check_against_oracle(res, scores, items(n), mean_metric, side)
+    assert (adjusted >= raw - 1e-15).all()
+
+
+def single_step(t_obs, t_null, side):
+    a, s = oriented(np.asarray(t_obs), side), oriented(np.asarray(t_null), side)
+    tol = 1e-9 * max(np.abs(t_obs).max(), np.abs(t_null).max())
+    q = s.max(axis=1)
+    return np.array([np.mean(q >= x - tol) for x in a])
+
+
+@quiet
+def test_the_adjusted_p_is_the_stepdown_not_the_single_step():
+    # a data set where the two differ: the small row's max runs over itself alone
+    scores = three_systems(6, 6)
+    res = pairboot.compare_many(scores, test="permutation", seed=3, n_resamples=200)
+    t_obs, t_null, raw, adjusted = family_oracle(res, scores, items(6), mean_metric,
+                                                 "two-sided")
+    single = single_step(t_obs, t_null, "two-sided")
+    assert np.abs(single - adjusted).max() > 0.05  # (the oracle tells them apart)
+    got = np.array([c.test_p_adjusted for c in res.comparisons])
+    np.testing.assert_allclose(got, adjusted, rtol=0, atol=1e-12)
+    # the largest |T| is adjusted against the whole family's maxima: equal there
+    top = int(np.argmax(np.abs(t_obs)))
+    assert got[top] == pytest.approx(single[top], abs=1e-12)
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+def test_exact_enumeration_of_ties_and_equal_systems(side):
+    # two identical systems and 0/1 scores: many relabellings tie with the observed |T|
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 2, 6).astype(float)
+    scores = {"a": a, "b": a.copy(), "c": rng.integers(0, 2, 6).astype(float)}
+    res = pairboot.compare_many(scores, test="permutation", alternative=side, seed=1,
+                                n_resamples=200)
+    check_against_oracle(res, scores, items(6), mean_metric, side)
+
+
+# --- 2. whole groups; a pooled metric ----------------------------------------------------
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+def test_whole_groups_relabel_together(side):
+    rng = np.random.default_rng(21)
+    groups = np.array([0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 4, 4])  # 12 items in 5 groups
+    order = rng.permutation(12)  # (a group's items need not be adjacent)
+    groups = groups[order]
+    scores = three_systems(22, 12, shift=(0.0, 0.15, 0.05), noise=0.08)
+    res = pairboot.compare_many(scores, groups=groups, test="permutation",
+                                alternative=side, seed=2, n_resamples=200)
+    assert res.test.n == 5 and len(res.test.null_distribution) == 6 ** 5
+    units = [list(np.flatnonzero(groups == g)) for g in range(5)]
+    check_against_oracle(res, scores, units, mean_metric, side)
+    assert "5 groups" in res.test.method
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+def test_pooled_f1_is_recomputed_on_the_relabelled_sums(side):
+    rng = np.random.default_rng(23)
+    scores = {name: rng.integers(0, 4, (5, 3)).astype(float) for name in "abc"}
+    scores["b"][:, 0] += 2  # (more true positives: a difference to test)
+    res = pairboot.compare_many(scores, metric="f1", test="permutation", alternative=side,
+                                seed=1, n_resamples=200)
+    check_against_oracle(res, scores, items(5), f1_metric, side)
+
+
+# --- 3. random relabellings --------------------------------------------------------------
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+def test_random_relabellings_are_within_monte_carlo_error_of_the_exact_p(side):
+    scores = three_systems(37, 6, shift=(0.0, 0.06, 0.02), noise=0.1)
+    r = 20_000
+    res = pairboot.compare_many(scores, test="permutation", exact=False, alternative=side,
+                                seed=4, n_resamples=r)
+    assert res.test.exact is False and len(res.test.null_distribution) == r
+    _, _, raw, adjusted = family_oracle(res, scores, items(6), mean_metric, side)
+    got_raw = np.array([c.test_p_value for c in res.comparisons])
+    got_adj = np.array([c.test_p_adjusted for c in res.comparisons])
+    for got, want in [(got_raw, raw), (got_adj, adjusted)]:
+        se = np.sqrt(np.maximum(want * (1 - want), 1 / r) / r)
+        assert (np.abs(got - want) <= 4.5 * se).all(), (got, want, se)
+    assert 0.05 < adjusted.max() < 0.95  # (a p-value with room on both sides)
+    assert res.test.p_value == pytest.approx(got_adj.min(), abs=1e-15)
+    # every random p is (1 + count) / (R + 1)
+    counts = got_raw * (r + 1) - 1
+    np.testing.assert_allclose(counts, np.round(counts), rtol=0, atol=1e-6)
+
+
+@quiet
+def test_the_relabellings_do_not_depend_on_the_items_order():
+    rng = np.random.default_rng(32)
+    n = 60
+    scores = three_systems(33, n, shift=(0.0, 0.02, 0.01), noise=0.1)
+    ids = np.array([f"q{i}" for i in range(n)])
+    order = rng.permutation(n)
+    shuffled = {k: v[order] for k, v in scores.items()}
+    for seed in (9, None):  # (None: the seed derived from the keyed data)
+        first = pairboot.compare_many(scores, ids=ids, test="permutation", seed=seed,
+                                      n_resamples=500)
+        again = pairboot.compare_many(shuffled, ids=ids[order], test="permutation",
+                                      seed=seed, n_resamples=500)
+        assert not first.test.exact
+        assert [c.test_p_value for c in first.comparisons] == [
+            c.test_p_value for c in again.comparisons]
+        assert [c.test_p_adjusted for c in first.comparisons] == [
+            c.test_p_adjusted for c in again.comparisons]
+        np.testing.assert_allclose(first.test.null_distribution,
+                                   again.test.null_distribution, rtol=0, atol=1e-12)
+
+
+@quiet
+def test_a_seed_reproduces_the_relabellings_and_another_changes_them():
+    scores = three_systems(34, 40, shift=(0.0, 0.02, 0.01))
+
+    def run(seed):
+        return pairboot.compare_many(scores, test="permutation", seed=seed,
+                                     n_resamples=999).test.null_distribution
+
+    np.testing.assert_array_equal(run(5), run(5))
+    assert not np.array_equal(run(5), run(6))
+
+
+# --- 4. a family of two is compare()'s test ----------------------------------------------
+
+
+def two_system_cases():
+    rng = np.random.default_rng(41)
+    for n, exact in [(12, True), (50, False)]:
+        a = rng.random(n)
+        yield f"mean-{n}", dict(a=a, b=a + rng.normal(0.03, 0.1, n)), {}, exact
+    groups = np.repeat(np.arange(10), 3)
+    a = rng.random(30)
+    yield "groups", dict(a=a, b=a + rng.normal(0.03, 0.1, 30)), {"groups": groups}, True
+    a = rng.integers(0, 4, (14, 3)).astype(float)
+    b = rng.integers(0, 4, (14, 3)).astype(float)
+    yield "f1", dict(a=a, b=b), {"metric": "f1"}, True
+
+
+CASES = list(two_system_cases())
+
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_a_family_of_two_is_the_two_system_test(case, side):
+    _, scores, extra, exact = case
+    fam = pairboot.compare_many(scores, test="permutation", alternative=side, seed=7,
+                                n_resamples=999, **extra)
+    two = pairboot.compare(scores["a"], scores["b"], test="permutation", alternative=side,
+                           seed=7, n_resamples=999, **extra)
+    assert fam.test.exact is exact and two.test.exact is exact
+    (row,) = fam.comparisons
+    assert (row.a, row.b) == ("a", "b")
+    assert fam.test.p_value == two.test.p_value
+    assert row.test_p_value == two.test.p_value == row.test_p_adjusted
+    assert fam.test.statistic == pytest.approx(two.test.statistic, abs=1e-12)
+    # the same swaps, in the same order: the family's maxima are compare()'s T* turned
+    np.testing.assert_allclose(fam.test.null_distribution,
+                               oriented(two.test.null_distribution, side),
+                               rtol=0, atol=1e-12)
+
+
+@quiet
+@pytest.mark.slow
+def test_a_family_of_two_at_twenty_items_enumerates_as_compare_does():
+    rng = np.random.default_rng(42)
+    a = rng.random(20)
+    b = a + rng.normal(0.03, 0.1, 20)
+    fam = pairboot.compare_many({"a": a, "b": b}, test="permutation", seed=1,
+                                n_resamples=200)
+    two = pairboot.compare(a, b, test="permutation", seed=1, n_resamples=200)
+    assert fam.test.exact and len(fam.test.null_distribution) == 2 ** 20
+    assert fam.test.p_value == two.test.p_value
