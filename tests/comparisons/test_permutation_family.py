@@ -201,6 +201,81 @@ def test_pooled_f1_is_recomputed_on_the_relabelled_sums(side):
     check_against_oracle(res, scores, items(5), f1_metric, side)
 
 
+
+@quiet
+@pytest.mark.parametrize("side", SIDES)
+def test_lower_is_better_leaves_the_sides_on_b_minus_a(side):
+    # (as scipy's and compare()'s: "greater" is B - A > 0 whichever way is better)
+    scores = three_systems(5, 6)
+    res = pairboot.compare_many(scores, test="permutation", lower_is_better=True,
+                                alternative=side, seed=1, n_resamples=200)
+    check_against_oracle(res, scores, items(6), mean_metric, side)
+
+
+@quiet
+def test_four_systems_and_a_subset_of_pairs():
+    rng = np.random.default_rng(24)
+    scores = {k: rng.random(4) for k in "abcd"}
+    res = pairboot.compare_many(scores, test="permutation", seed=1, n_resamples=200)
+    assert len(res.comparisons) == 6 and len(res.test.null_distribution) == 24 ** 4
+    check_against_oracle(res, scores, items(4), mean_metric, "two-sided")
+    # two rows of three systems: all three still relabel (they are all exchangeable)
+    three = {k: scores[k] for k in "abc"}
+    res = pairboot.compare_many(three, pairs=[("a", "b"), ("b", "c")], test="permutation",
+                                seed=1, n_resamples=200)
+    assert [(c.a, c.b) for c in res.comparisons] == [("a", "b"), ("b", "c")]
+    check_against_oracle(res, three, items(4), mean_metric, "two-sided")
+
+
+@quiet
+def test_groups_weighted_equally_relabel_their_means():
+    groups = np.array([0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 4, 4])
+    scores = three_systems(22, 12)
+    res = pairboot.compare_many(scores, groups=groups, group_weighting="groups",
+                                test="permutation", seed=1, n_resamples=200)
+    # (each group's mean is its unit's score: a mean of the 5 groups' means)
+    means = {k: np.array([v[groups == g].mean() for g in range(5)])
+             for k, v in scores.items()}
+    check_against_oracle(res, means, items(5), mean_metric, "two-sided")
+
+
+@quiet
+def test_strata_restrict_nothing_but_weigh_the_statistic():
+    strata = np.repeat(["x", "y"], [3, 4])
+    scores = three_systems(7, 7)
+    res = pairboot.compare_many(scores, strata=strata, strata_weights={"x": 0.7, "y": 0.3},
+                                test="permutation", seed=1, n_resamples=200)
+    # 0.7 mean_x + 0.3 mean_y is the mean of the items' scores scaled by n w_h / n_h
+    scale = np.where(strata == "x", 0.7 / 3, 0.3 / 4) * 7
+    check_against_oracle(res, {k: v * scale for k, v in scores.items()}, items(7),
+                         mean_metric, "two-sided")
+
+
+def ratio_metric(totals, n_items):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return totals[..., 0] / totals[..., 1]
+
+
+@quiet
+@pytest.mark.filterwarnings("ignore::pairboot.errors.DegenerateDataWarning")
+def test_relabellings_that_leave_a_contrast_undefined_are_counted_out():
+    a = np.array([[1, 1], [1, 1], [0, 0], [0, 0], [0, 0]], dtype=float)
+    b = np.array([[0, 0], [0, 0], [1, 1], [0, 1], [1, 1]], dtype=float)
+    c = np.array([[0, 0], [1, 1], [0, 0], [1, 1], [0, 1]], dtype=float)
+    scores = {"a": a, "b": b, "c": c}
+    res = pairboot.compare_many(scores, metric="ratio", test="permutation", seed=1,
+                                n_resamples=200)
+    t_obs, t_null, _, _ = family_oracle(res, scores, items(5), ratio_metric, "two-sided")
+    defined = np.isfinite(t_null).all(axis=1)
+    assert defined.sum() == 7392 and len(defined) == 7776  # (the oracle's own count)
+    raw, adjusted = stepdown(t_obs, t_null[defined], "two-sided", exact=True)
+    np.testing.assert_allclose([c.test_p_value for c in res.comparisons], raw, atol=1e-12)
+    np.testing.assert_allclose([c.test_p_adjusted for c in res.comparisons], adjusted,
+                               atol=1e-12)
+    assert len(res.test.null_distribution) == 7392
+    assert "384 of 7,776 relabellings left a contrast undefined" in res.test.method
+
+
 # --- 3. random relabellings --------------------------------------------------------------
 
 
@@ -310,3 +385,95 @@ def test_a_family_of_two_at_twenty_items_enumerates_as_compare_does():
     two = pairboot.compare(a, b, test="permutation", seed=1, n_resamples=200)
     assert fam.test.exact and len(fam.test.null_distribution) == 2 ** 20
     assert fam.test.p_value == two.test.p_value
+
+
+# --- 5. family-wise error, power, and a naive randomised Tukey HSD -----------------------
+
+
+def exchangeable(rng, n=30, m=4, shift=None):
+    """M systems exchangeable on every item (an item effect and iid noise), or with
+    ``shift`` added to the systems' scores."""
+    base = rng.random(n)
+    shift = np.zeros(m) if shift is None else np.asarray(shift)
+    return {f"s{j}": base + rng.normal(shift[j], 0.1, n) for j in range(m)}
+
+
+def simulate(n_sets, shift=None, seed=0):
+    """(n_sets, rows) adjusted and raw p, and the global p, of data sets drawn afresh."""
+    rng = np.random.default_rng(seed)
+    adjusted, raw, global_p, rows = [], [], [], None
+    for d in range(n_sets):
+        scores = exchangeable(rng, shift=shift)
+        res = pairboot.compare_many(scores, test="permutation", seed=1000 + d,
+                                    n_resamples=199)
+        assert not res.test.exact and len(res.test.null_distribution) == 199
+        rows = [(c.a, c.b) for c in res.comparisons]
+        adjusted.append([c.test_p_adjusted for c in res.comparisons])
+        raw.append([c.test_p_value for c in res.comparisons])
+        global_p.append(res.test.p_value)
+    return np.array(adjusted), np.array(raw), np.array(global_p), rows
+
+
+@quiet
+@pytest.mark.slow
+def test_the_family_wise_error_is_controlled_under_the_complete_null():
+    n_sets, alpha = 400, 0.05
+    adjusted, raw, global_p, rows = simulate(n_sets, seed=51)
+    assert len(rows) == 6  # (all pairs of 4 systems)
+    any_rejected = (adjusted < alpha).any(axis=1)
+    np.testing.assert_array_equal(global_p, adjusted.min(axis=1))
+    fwer = any_rejected.mean()
+    se = math.sqrt(alpha * (1 - alpha) / n_sets)
+    assert fwer <= alpha + 3 * se, (fwer, se)
+    # (a max-T test is exact under exchangeability: not conservative to nothing either)
+    assert fwer >= alpha - 4.5 * se, (fwer, se)
+    # each row's own p is a valid p-value too (the six rows pooled: correlated, so the
+    # binomial SE of one row is the conservative yardstick)
+    per_row = (raw < alpha).mean()
+    assert per_row <= alpha + 3 * se, (per_row, se)
+    assert (adjusted >= raw - 1e-15).all()
+
+
+@quiet
+@pytest.mark.slow
+def test_a_clearly_better_system_is_detected():
+    n_sets, alpha = 100, 0.05
+    adjusted, _, _, rows = simulate(n_sets, shift=[0.0, 0.0, 0.0, 0.12], seed=52)
+    better = np.array(["s3" in row for row in rows])
+    assert better.sum() == 3
+    power = (adjusted[:, better] < alpha).mean()
+    assert power >= 0.9, power
+    # the true nulls among the rest (a shift only inflates their permutation spread)
+    false = (adjusted[:, ~better] < alpha).any(axis=1).mean()
+    se = math.sqrt(alpha * (1 - alpha) / n_sets)
+    assert false <= alpha + 3 * se, (false, se)
+
+
+def naive_tukey_hsd(scores, r, seed):
+    """Carterette's randomised Tukey HSD on numpy's own generator: every item permutes
+    its M scores at random; the rows' T* from the permuted means; raw and stepdown p."""
+    names = list(scores)
+    x = np.column_stack([scores[k] for k in names])  # (n, M)
+    rng = np.random.default_rng(seed)
+    perm = rng.permuted(np.broadcast_to(x, (r,) + x.shape), axis=2)  # (R, n, M)
+    means, observed = perm.mean(axis=1), x.mean(axis=0)
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    t_obs = np.array([observed[j] - observed[i] for i, j in pairs])
+    t_null = np.column_stack([means[:, j] - means[:, i] for i, j in pairs])
+    raw, adjusted = stepdown(t_obs, t_null, "two-sided", exact=False)
+    return {(names[i], names[j]): (raw[k], adjusted[k]) for k, (i, j) in enumerate(pairs)}
+
+
+@quiet
+@pytest.mark.slow
+def test_random_relabellings_agree_with_a_naive_randomised_tukey_hsd():
+    rng = np.random.default_rng(53)
+    scores = exchangeable(rng, n=30, m=4, shift=[0.0, 0.03, 0.05, 0.0])
+    r = 20_000
+    res = pairboot.compare_many(scores, test="permutation", seed=8, n_resamples=r)
+    ref = naive_tukey_hsd(scores, r, seed=9)
+    assert 0.02 < res.test.p_value < 0.9, res.test.p_value  # (room on both sides)
+    for c in res.comparisons:
+        for got, want in zip((c.test_p_value, c.test_p_adjusted), ref[(c.a, c.b)]):
+            se = math.sqrt(2 * max(want * (1 - want), 1 / r) / r)  # (two MC errors)
+            assert abs(got - want) <= 4.5 * se, (c.a, c.b, got, want, se)
