@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import warnings
+import re
 
 import numpy as np
 import pytest
@@ -20,7 +20,7 @@ from helpers import assert_one_line_error, run_in_process
 
 import pairboot
 from pairboot.errors import InputError
-from pairboot.report import render
+from pairboot.report import render_family
 
 quiet = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 
@@ -215,16 +215,16 @@ def test_lower_is_better_leaves_the_sides_on_b_minus_a(side):
 @quiet
 def test_four_systems_and_a_subset_of_pairs():
     rng = np.random.default_rng(24)
-    scores = {k: rng.random(4) for k in "abcd"}
+    scores = {k: rng.random(3) for k in "abcd"}
     res = pairboot.compare_many(scores, test="permutation", seed=1, n_resamples=200)
-    assert len(res.comparisons) == 6 and len(res.test.null_distribution) == 24 ** 4
-    check_against_oracle(res, scores, items(4), mean_metric, "two-sided")
+    assert len(res.comparisons) == 6 and len(res.test.null_distribution) == 24 ** 3
+    check_against_oracle(res, scores, items(3), mean_metric, "two-sided")
     # two rows of three systems: all three still relabel (they are all exchangeable)
     three = {k: scores[k] for k in "abc"}
     res = pairboot.compare_many(three, pairs=[("a", "b"), ("b", "c")], test="permutation",
                                 seed=1, n_resamples=200)
     assert [(c.a, c.b) for c in res.comparisons] == [("a", "b"), ("b", "c")]
-    check_against_oracle(res, three, items(4), mean_metric, "two-sided")
+    check_against_oracle(res, three, items(3), mean_metric, "two-sided")
 
 
 @quiet
@@ -241,13 +241,13 @@ def test_groups_weighted_equally_relabel_their_means():
 
 @quiet
 def test_strata_restrict_nothing_but_weigh_the_statistic():
-    strata = np.repeat(["x", "y"], [3, 4])
-    scores = three_systems(7, 7)
+    strata = np.repeat(["x", "y"], [2, 4])
+    scores = three_systems(7, 6)
     res = pairboot.compare_many(scores, strata=strata, strata_weights={"x": 0.7, "y": 0.3},
                                 test="permutation", seed=1, n_resamples=200)
     # 0.7 mean_x + 0.3 mean_y is the mean of the items' scores scaled by n w_h / n_h
-    scale = np.where(strata == "x", 0.7 / 3, 0.3 / 4) * 7
-    check_against_oracle(res, {k: v * scale for k, v in scores.items()}, items(7),
+    scale = np.where(strata == "x", 0.7 / 2, 0.3 / 4) * 6
+    check_against_oracle(res, {k: v * scale for k, v in scores.items()}, items(6),
                          mean_metric, "two-sided")
 
 
@@ -477,3 +477,236 @@ def test_random_relabellings_agree_with_a_naive_randomised_tukey_hsd():
         for got, want in zip((c.test_p_value, c.test_p_adjusted), ref[(c.a, c.b)]):
             se = math.sqrt(2 * max(want * (1 - want), 1 / r) / r)  # (two MC errors)
             assert abs(got - want) <= 4.5 * se, (c.a, c.b, got, want, se)
+
+
+# --- 6. refusals ---------------------------------------------------------------------------
+
+
+RNG = np.random.default_rng(61)
+FAMILY = {k: RNG.random(20) for k in "abc"}
+RUNS = {k: RNG.random((20, 3)) for k in "abc"}
+STRATA = np.repeat(["x", "y"], 10)
+
+
+@pytest.mark.parametrize("call, param, words", [
+    (lambda: pairboot.compare_many(FAMILY, test="mcnemar"), "test", "compares two systems"),
+    (lambda: pairboot.compare_many(RUNS, runs="seeds", test="permutation"), "test",
+     "not exchangeable"),
+    (lambda: pairboot.compare_many(RUNS, runs="samples", test="permutation"), "test",
+     "not exchangeable"),
+    (lambda: pairboot.compare_strata(FAMILY["a"], FAMILY["b"], strata=STRATA,
+                                     test="permutation"), "test", "family of strata"),
+    (lambda: pairboot.compare_strata(FAMILY["a"], FAMILY["b"], strata=STRATA,
+                                     exact=True), "exact", "family of strata"),
+    (lambda: pairboot.compare_many(FAMILY, test="permutation", paired=False), "test",
+     "not `paired=False`"),
+    (lambda: pairboot.compare_many(FAMILY, test="permutation", hypothesis="non-inferiority",
+                                   margin=0.01), "test", "not a margin"),
+    (lambda: pairboot.compare_many(FAMILY, test="permutation", exact=True), "exact",
+     "(3!)**20 relabellings"),
+    (lambda: pairboot.compare_many({k: v[:8] for k, v in FAMILY.items()},
+                                   test="permutation", exact=True), "exact",
+     "(3!)**8 relabellings"),
+    (lambda: pairboot.compare(RNG.random(21), RNG.random(21), test="permutation",
+                              exact=True), "exact", "2**21 swaps"),
+    (lambda: pairboot.compare_many(FAMILY, exact=True), "exact", "test='permutation'"),
+    (lambda: pairboot.compare_many(FAMILY, exact=False), "exact", "test='permutation'"),
+    (lambda: pairboot.compare(FAMILY["a"], FAMILY["b"], exact=True), "exact",
+     "test='permutation'"),
+    (lambda: pairboot.compare_many(FAMILY, test="permutation", exact="yes"), "exact",
+     "None, True or False"),
+], ids=["mcnemar", "runs-seeds", "runs-samples", "compare_strata", "compare_strata-exact",
+        "unpaired", "margin", "exact-3x20", "exact-3x8", "exact-compare-21", "exact-no-test",
+        "no-exact-no-test", "exact-compare-no-test", "exact-not-bool"])
+def test_refusals_name_the_option_in_one_line(call, param, words):
+    with pytest.raises(InputError) as info:
+        call()
+    message = str(info.value)
+    assert info.value.param == param, message
+    assert words in message and "\n" not in message, message
+
+
+@pytest.mark.xfail(strict=True, reason="compare_many(runs=..., exact=False) without test "
+                   "blames `test='permutation'` (param 'test'), an option not given; "
+                   "without runs the same call says `exact` needs test='permutation'")
+def test_exact_without_test_is_refused_as_such_even_with_runs():
+    with pytest.raises(InputError) as info:
+        pairboot.compare_many(RUNS, runs="seeds", exact=False)
+    assert info.value.param == "exact", str(info.value)
+
+
+@quiet
+def test_the_size_decides_exact_enumeration_at_two_to_the_twenty():
+    # (3!)**7 = 279,936 relabellings are enumerated; (3!)**8 = 1,679,616 are not
+    seven = pairboot.compare_many({k: v[:7] for k, v in FAMILY.items()},
+                                  test="permutation", exact=True, seed=1, n_resamples=200)
+    assert seven.test.exact and len(seven.test.null_distribution) == 6 ** 7
+    eight = pairboot.compare_many({k: v[:8] for k, v in FAMILY.items()},
+                                  test="permutation", seed=1, n_resamples=200)
+    assert not eight.test.exact and len(eight.test.null_distribution) == 200
+    small = pairboot.compare_many({k: v[:5] for k, v in FAMILY.items()},
+                                  test="permutation", exact=False, seed=1, n_resamples=300)
+    assert not small.test.exact and len(small.test.null_distribution) == 300
+
+
+# --- 7. reports ----------------------------------------------------------------------------
+
+
+def p_after(text, label):
+    """The sign and number written after ``label`` (``"b - a p = 0.011"``)."""
+    match = re.search(re.escape(label) + r" p (=|<|\\textless\{\}) ([0-9]*\.?[0-9]+(?:e-?[0-9]+)?)",
+                      text)
+    assert match, (label, text)
+    return match.group(1).replace("\\textless{}", "<"), float(match.group(2))
+
+
+def check_p_text(text, label, p):
+    sign, number = p_after(text, label)
+    if sign == "=":
+        digits = len(str(number).split(".")[1]) if "." in str(number) else 0
+        assert abs(number - p) <= 0.5 * 10 ** -digits + 1e-12, (label, number, p)
+    else:  # ("< bound": the bound above the p-value)
+        assert sign == "<" and p < number, (label, number, p)
+
+
+@quiet
+@pytest.mark.parametrize("n, exact", [(6, True), (40, False)])
+def test_the_reports_say_it(n, exact):
+    scores = three_systems(35, n, shift=(0.0, 0.1, 0.02))
+    res = pairboot.compare_many(scores, test="permutation", seed=1, n_resamples=999)
+    assert res.test.exact is exact
+    size = 6 ** n if exact else 999
+    sentence = (f"Westfall-Young permutation test (two-sided, all {size:,} relabellings, "
+                "exact)" if exact else
+                f"Westfall-Young permutation test (two-sided, {size:,} random relabellings "
+                "of the 3 systems per item)")
+    text = " ".join(str(res).split())
+    markdown = " ".join(render_family(res, "markdown").split())
+    latex = " ".join(render_family(res, "latex").split())
+    for out in (text, markdown, latex):
+        assert sentence in out, out
+        assert 'H0 "the systems are exchangeable on every item"' in out
+        for c in res.comparisons:
+            check_p_text(out, f"{c.b} - {c.a}", c.test_p_adjusted)
+    data = json.loads(render_family(res, "json"))
+    assert data["test"]["name"] == "permutation"
+    assert data["test"]["p_value"] == pytest.approx(res.test.p_value, abs=1e-15)
+    assert data["test"]["exact"] is exact
+    assert data["test"]["permutations"] == size
+    for got, c in zip(data["comparisons"], res.comparisons):
+        assert (got["a"], got["b"]) == (c.a, c.b)
+        assert got["test_p_value"] == c.test_p_value
+        assert got["test_p_adjusted"] == c.test_p_adjusted
+    frame = res.to_frame()
+    assert {"test_p_value", "test_p_adjusted"} <= set(frame.columns)
+    np.testing.assert_array_equal(frame["test_p_adjusted"],
+                                  [c.test_p_adjusted for c in res.comparisons])
+    # without the test: none of it
+    plain = pairboot.compare_many(scores, seed=1, n_resamples=999)
+    assert plain.test is None and "Westfall-Young" not in str(plain)
+    assert json.loads(render_family(plain, "json")).get("test") is None
+    assert "test_p_value" not in plain.to_frame().columns
+
+
+@quiet
+def test_where_the_test_and_the_intervals_disagree_the_report_says_so():
+    # 8 items: the bootstrap's max-t is bolder than the permutation test
+    rng = np.random.default_rng(0)
+    x = rng.random(8)
+    scores = {"a": x, "b": x + rng.normal(0.05, 0.1, 8), "c": x + rng.normal(0, 0.1, 8)}
+    res = pairboot.compare_many(scores, test="permutation", seed=1, n_resamples=999)
+    for c in res.comparisons:
+        assert c.test_disagrees == ((c.test_p_adjusted < 0.05) != c.significant)
+    split = [f"{c.b} - {c.a}" for c in res.comparisons if c.test_disagrees]
+    assert split  # (the data were picked for it)
+    text = " ".join(str(res).split())
+    assert f"The test and the family's decision disagree at 5% on {', '.join(split)}." in text
+
+
+# --- 8. the command line -----------------------------------------------------------------
+
+
+CLI_N = 40
+CLI_SCORES = three_systems(81, CLI_N, shift=(0.0, 0.08, 0.0), noise=0.05)
+CLI_IDS = np.array([f"q{i}" for i in range(CLI_N)])
+
+
+def write_wide(folder):
+    path = folder / "wide.csv"
+    rows = "".join(",".join([CLI_IDS[i], *(repr(float(v[i])) for v in CLI_SCORES.values())])
+                   + "\n" for i in range(CLI_N))
+    path.write_text("id," + ",".join(CLI_SCORES) + "\n" + rows)
+    return [str(path), "--systems", ",".join(CLI_SCORES), "--id", "id"]
+
+
+def file_order(k):
+    return np.random.default_rng(k).permutation(CLI_N)
+
+
+def write_files(folder):
+    paths = []
+    for name, values in CLI_SCORES.items():
+        order = file_order(len(paths))  # (rows in another order in every file)
+        path = folder / f"{name}.csv"
+        path.write_text("id,score\n" + "".join(f"{CLI_IDS[i]},{float(values[i])!r}\n"
+                                               for i in order))
+        paths.append(str(path))
+    return [*paths, "--id", "id"]
+
+
+@quiet
+@pytest.mark.parametrize("layout", [write_wide, write_files], ids=["wide", "files"])
+def test_the_command_line_runs_the_family_test(tmp_path, layout):
+    inputs = layout(tmp_path)
+    fast = ("--resamples", "999", "--seed", "3")
+    proc = run_in_process("compare", *inputs, "--test", "permutation", *fast,
+                          "--format", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    data = json.loads(proc.stdout)
+    # (the scores aligned on the first file's rows, keyed by position as the command
+    # line's classic bootstrap is: --id only aligns the files)
+    order = file_order(0) if layout is write_files else np.arange(CLI_N)
+    aligned = {k: v[order] for k, v in CLI_SCORES.items()}
+    want = pairboot.compare_many(aligned, test="permutation", seed=3, n_resamples=999)
+    assert data["test"]["p_value"] == want.test.p_value and not data["test"]["exact"]
+    assert [(c["a"], c["b"], c["test_p_value"], c["test_p_adjusted"])
+            for c in data["comparisons"]] == [
+        (c.a, c.b, c.test_p_value, c.test_p_adjusted) for c in want.comparisons]
+    text = run_in_process("compare", *inputs, "--test", "permutation", *fast)
+    assert text.returncode == 0, text.stderr.decode()
+    out = " ".join(text.stdout.decode().split())
+    assert ("Westfall-Young permutation test (two-sided, 999 random relabellings of the 3 "
+            "systems per item)") in out
+    no_exact = run_in_process("compare", *inputs, "--test", "permutation", "--no-exact",
+                              *fast, "--format", "json")
+    assert json.loads(no_exact.stdout)["test"]["p_value"] == want.test.p_value
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--test", "mcnemar"], ["--test mcnemar compares two systems"]),
+    (["--test", "permutation", "--exact"], ["--exact", "(3!)**40 relabellings"]),
+    (["--exact"], ["--exact", "--test permutation"]),
+])
+def test_the_command_line_refuses_in_one_line(tmp_path, extra, words):
+    assert_one_line_error(run_in_process("compare", *write_wide(tmp_path), "--resamples",
+                                         "999", "--seed", "3", *extra), *words)
+
+
+@quiet
+def test_the_command_line_enumerates_a_few_items(tmp_path):
+    small = {k: v[:6] for k, v in CLI_SCORES.items()}
+    path = tmp_path / "small.csv"
+    path.write_text("a,b,c\n" + "".join(",".join(repr(float(v[i])) for v in small.values())
+                                        + "\n" for i in range(6)))
+    proc = run_in_process("compare", str(path), "--systems", "a,b,c", "--test",
+                          "permutation", "--exact", "--resamples", "999", "--seed", "3",
+                          "--format", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    data = json.loads(proc.stdout)
+    assert data["test"]["exact"] is True and data["test"]["permutations"] == 6 ** 6
+    res = pairboot.compare_many(small, test="permutation", seed=3, n_resamples=999)
+    _, _, raw, adjusted = family_oracle(res, small, items(6), mean_metric, "two-sided")
+    np.testing.assert_allclose([c["test_p_value"] for c in data["comparisons"]], raw,
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose([c["test_p_adjusted"] for c in data["comparisons"]],
+                               adjusted, rtol=0, atol=1e-12)
