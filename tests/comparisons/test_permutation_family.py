@@ -274,6 +274,9 @@ def test_relabellings_that_leave_a_contrast_undefined_are_counted_out():
                                atol=1e-12)
     assert len(res.test.null_distribution) == 7392
     assert "384 of 7,776 relabellings left a contrast undefined" in res.test.method
+    # all 7,776 were enumerated (as compare() says "all 128 swaps" with 2 undefined)
+    assert "in all 7,776 relabellings of the 3 systems" in res.test.method
+    assert "(two-sided, all 7,776 relabellings, exact)" in " ".join(str(res).split())
 
 
 # --- 3. random relabellings --------------------------------------------------------------
