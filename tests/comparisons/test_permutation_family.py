@@ -482,6 +482,28 @@ def test_random_relabellings_agree_with_a_naive_randomised_tukey_hsd():
             assert abs(got - want) <= 4.5 * se, (c.a, c.b, got, want, se)
 
 
+
+@quiet
+@pytest.mark.filterwarnings("ignore:6 comparisons without a correction")
+def test_the_test_does_not_depend_on_the_intervals_options():
+    # (the relabellings are the test's own stream: no correction, interval method,
+    # bootstrap scheme or level changes them)
+    rng = np.random.default_rng(36)
+    scores = exchangeable(rng, n=30, m=4, shift=[0.0, 0.03, 0.05, 0.0])
+
+    def rows(**options):
+        res = pairboot.compare_many(scores, test="permutation", seed=2, n_resamples=999,
+                                    **options)
+        return res.test.p_value, [(c.a, c.b, c.test_p_value, c.test_p_adjusted)
+                                  for c in res.comparisons]
+
+    first = rows()
+    for options in [{"correction": "holm"}, {"correction": "bh"}, {"correction": "none"},
+                    {"method": "bca"}, {"method": "studentized"},
+                    {"resampling": "poisson"}, {"confidence_level": 0.9}]:
+        assert rows(**options) == first, options
+
+
 # --- 6. refusals ---------------------------------------------------------------------------
 
 
