@@ -167,7 +167,8 @@ def _global(null: PermutationNull, p: float, statistic: float, maxima: np.ndarra
     n = len(maxima)
     unit = "groups" if grouped else "items"
     rule = {"greater": "max T*", "less": "max -T*"}.get(alternative, "max |T*|")
-    how = (f"all {n:,} relabellings of the {null.n_systems} systems within each of the "
+    how = (f"all {n + undefined:,} relabellings of the {null.n_systems} systems within "
+           f"each of the "
            f"{null.n_units} {unit} (exact)" if null.exact else
            f"{n:,} random relabellings of the {null.n_systems} systems within each of the "
            f"{null.n_units:,} {unit}, p = (1 + count) / (R + 1)")

@@ -215,7 +215,7 @@ def family_test_lines(result: FamilyResult) -> list[str]:
     unit = "group" if result.n_groups is not None else "item"
     m = len(result.systems)
     n = len(t.null_distribution)
-    how = (f"all {n:,} relabellings, exact" if t.exact
+    how = (f"all {math.factorial(m) ** t.n:,} relabellings, exact" if t.exact
            else f"{n:,} random relabellings of the {m} systems per {unit}")
     out = [f"Westfall-Young permutation test ({side}, {how}) of H0 \"the systems are "
            f"exchangeable on every {unit}\": {test_p_text(result, t.p_value)}; adjusted "
