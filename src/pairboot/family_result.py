@@ -66,8 +66,9 @@ class Comparison:
     test_p_adjusted: float | None = None
     """With ``test="permutation"``: Westfall and Young's stepdown p-value of this row."""
     test_disagrees: bool = False
-    """Whether the test (``test_p_adjusted``) and the family's decision
-    (``significant``) disagree at the level."""
+    """Whether the test (``test_p_adjusted``; ``test_p_value`` under
+    ``correction="none"``) and the family's decision (``significant``) disagree at the
+    level."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -232,13 +232,18 @@ def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, m
                  hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
                  test=test, exact=exact)
     checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
-    if checked["exact"] is not None and checked["test"] != "permutation":
-        raise InputError("`exact` is the permutation test's: give it with "
-                         "`test='permutation'`", param="exact")
+    check_exact(checked["exact"], checked["test"])
     checked["alternative"] = hypothesis_sides(
         checked["hypothesis"], checked["margin"], checked["alternative"],
         checked["lower_is_better"], checked["confidence_level"])
     return Arguments(**checked)
+
+
+def check_exact(exact, test) -> None:
+    """Refuse ``exact`` without the permutation test it is an option of."""
+    if exact is not None and test != "permutation":
+        raise InputError("`exact` is the permutation test's: give it with "
+                         "`test='permutation'`", param="exact")
 
 
 def hypothesis_sides(hypothesis: str, margin: float | None, alternative: str,

@@ -551,9 +551,6 @@ def test_refusals_name_the_option_in_one_line(call, param, words):
     assert words in message and "\n" not in message, message
 
 
-@pytest.mark.xfail(strict=True, reason="compare_many(runs=..., exact=False) without test "
-                   "blames `test='permutation'` (param 'test'), an option not given; "
-                   "without runs the same call says `exact` needs test='permutation'")
 def test_exact_without_test_is_refused_as_such_even_with_runs():
     with pytest.raises(InputError) as info:
         pairboot.compare_many(RUNS, runs="seeds", exact=False)
@@ -688,11 +685,15 @@ def test_the_command_line_runs_the_family_test(tmp_path, layout):
                           "--format", "json")
     assert proc.returncode == 0, proc.stderr.decode()
     data = json.loads(proc.stdout)
-    # (the scores aligned on the first file's rows, keyed by position as the command
-    # line's classic bootstrap is: --id only aligns the files)
+    # (the scores aligned on the first file's rows; the relabellings keyed by --id, so
+    # that any row order gives the same p-values: the API's with ids=)
     order = file_order(0) if layout is write_files else np.arange(CLI_N)
     aligned = {k: v[order] for k, v in CLI_SCORES.items()}
-    want = pairboot.compare_many(aligned, test="permutation", seed=3, n_resamples=999)
+    want = pairboot.compare_many(aligned, test="permutation", seed=3, n_resamples=999,
+                                 ids=CLI_IDS[order])
+    unordered = pairboot.compare_many(CLI_SCORES, test="permutation", seed=3,
+                                      n_resamples=999, ids=CLI_IDS)
+    assert want.test.p_value == unordered.test.p_value
     assert data["test"]["p_value"] == want.test.p_value and not data["test"]["exact"]
     assert [(c["a"], c["b"], c["test_p_value"], c["test_p_adjusted"])
             for c in data["comparisons"]] == [

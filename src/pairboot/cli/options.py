@@ -49,9 +49,11 @@ def data_options(inputs) -> dict:
 
 def resampling_options(args, ids) -> dict:
     """The resampling keywords: Poisson weights keyed by the items' ids (positions
-    without --id); nothing for the classic bootstrap, the default."""
+    without --id); for the classic bootstrap, the default, the ids only when the
+    permutation test keys its swaps by them (then any row order gives its p-value)."""
     if args.resampling in (None, DEFAULTS["resampling"]):
-        return {}
+        keyed = getattr(args, "test", None) == "permutation" and ids is not None
+        return {"ids": ids} if keyed else {}
     return {"resampling": args.resampling, "ids": ids}
 
 

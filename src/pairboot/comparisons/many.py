@@ -11,7 +11,7 @@ from pairboot.core.pipeline import resample
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
-from pairboot.options import with_defaults
+from pairboot.options import check_exact, with_defaults
 from pairboot.progress import Progress
 
 
@@ -128,7 +128,8 @@ def compare_many(
     [('v1', True), ('v2', False)]
     """
     scores, ids = frame_ids(scores, ids)
-    if (runs is not None or paired_runs) and (test is not None or exact is not None):
+    check_exact(exact, test)
+    if (runs is not None or paired_runs) and test is not None:
         raise InputError("`test='permutation'` with `runs`: seeds (and samples) are not "
                          "exchangeable across systems", param="test")
     if test == "mcnemar":

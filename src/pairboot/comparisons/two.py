@@ -8,6 +8,7 @@ from pairboot.core.pairing import check_indexes
 from pairboot.core.pipeline import compare_items
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
+from pairboot.options import check_exact
 from pairboot.progress import Progress
 from pairboot.result import CompareResult
 
@@ -184,8 +185,8 @@ def compare(
     >>> res.excludes_zero
     True
     """
-    if (runs is not None or paired_runs) and (test is not None or exact is not None):
-        test = test if test is not None else "permutation"
+    check_exact(exact, test)
+    if (runs is not None or paired_runs) and test is not None:
         why = ("seeds (and samples) are not exchangeable across systems" if test ==
                "permutation" else "it compares one run per system")
         raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")

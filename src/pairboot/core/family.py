@@ -297,10 +297,12 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         tested = {}
         if family_test is not None:
             adjusted = float(family_test.p_adjusted[k])
+            # (an uncorrected family is set beside the test's own p, not its adjusted one)
+            held = float(family_test.p_values[k]) if correction == "none" else adjusted
             tested = dict(test_p_value=float(family_test.p_values[k]),
                           test_p_adjusted=adjusted,
-                          test_disagrees=bool(math.isfinite(adjusted) and defined[k]
-                                              and (adjusted < family_alpha) != significant))
+                          test_disagrees=bool(math.isfinite(held) and defined[k]
+                                              and (held < family_alpha) != significant))
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(float(low), float(high)),
