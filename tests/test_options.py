@@ -18,8 +18,8 @@ from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
 TESTS = {"test"}
-"""A test beside the interval: two systems in memory only (families, parts and runs are
-issue 25's next step)."""
+"""A test beside the interval: two systems (families' tests are issue 25's next step);
+a part carries it from part_from_arrays, and finish() reads it off the part."""
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
@@ -31,12 +31,12 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
 NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
     pairboot.compare_many: TESTS,
-    pairboot.compare_files: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
-                                                       "group_weighting"},
-    pairboot.dask.compare: TESTS | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.compare_many: TESTS | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.parts: TESTS | FAMILY | RUNS | PARTS | FINISHED | {"ids"},
-    partitioned.part_from_arrays: TESTS | FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
+    pairboot.compare_files: FAMILY | RUNS | COLUMNS | {"resampling", "paired",
+                                               "group_weighting"},
+    pairboot.dask.compare: FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.compare_many: RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.parts: FAMILY | RUNS | PARTS | FINISHED | {"ids"},
+    partitioned.part_from_arrays: FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
     partitioned.finish: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                    "metric", "n_resamples", "seed"},
     partitioned.finish_many: TESTS | RUNS | COLUMNS | {"resampling", "backend", "progress",

@@ -32,6 +32,7 @@ def api_options(args, names=RESAMPLE) -> dict:
         "correction": args.correction or DEFAULTS["correction"],
         "lower_is_better": args.lower_is_better,
         "baseline": args.baseline,
+        "test": args.test,
     }
     return {name: given[name] for name in names}
 
@@ -67,5 +68,5 @@ def runs_options(args) -> dict:
 
 
 def test_options(args) -> dict:
-    """``--test``: a test beside the interval, for two systems in memory (none without)."""
+    """``--test``: a test beside the interval, for two systems (none without)."""
     return {} if args.test is None else {"test": args.test}
