@@ -183,6 +183,17 @@ def test_parts_of_different_tests_refuse_to_merge():
             merge([p, q])
 
 
+def test_an_empty_part_carries_the_test_and_adds_nothing():
+    empty = part_from_arrays({"A": [], "B": []}, ids=[], test="permutation", **KW)
+    whole = part_from_arrays({"A": A, "B": B}, ids=IDS, test="permutation", **KW)
+    assert empty.test == "permutation"
+    same_test(finish(merge([empty, whole, empty])).test, memory("mean"))
+    with pytest.raises(InputError, match="differ in `test`"):
+        merge([part_from_arrays({"A": [], "B": []}, ids=[], **KW), whole])
+    with pytest.raises(InputError, match="it takes the items as independent"):
+        part_from_arrays({"A": [], "B": []}, groups=[], test="mcnemar", **KW)
+
+
 def test_what_parts_cannot_test_is_refused():
     part = part_from_arrays({"A": A, "B": B}, ids=IDS, test="permutation", **KW)
     with pytest.raises(InputError, match="tests for a difference, not a margin"):
@@ -296,3 +307,27 @@ def test_dask_partitions_give_the_in_memory_tests(npartitions):
                                             test="mcnemar", **KW).test
     with pytest.raises(InputError, match="a family's test on parts is not available"):
         pbd.compare_many(ddf, ["a", "b"], test="permutation", **KW)
+
+
+@pytest.mark.slow  # (a Dask cluster in this process: a few seconds)
+@pytest.mark.filterwarnings("ignore:The inplace keyword:Warning")  # (dask's parquet reader)
+def test_files_on_a_dask_cluster_give_the_in_memory_tests(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    order = np.random.default_rng(9).permutation(N)
+    one = _write(tmp_path / "one.csv", "id,a,b,a01,b01",
+                 [(IDS[i], A[i], B[i], int(A01[i]), int(B01[i])) for i in order])
+    fa = _write(tmp_path / "a.csv", "id,score", [(IDS[i], A[i]) for i in order])
+    fb = _write(tmp_path / "b.csv", "id,score", [(IDS[i], B[i]) for i in order[::-1]])
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        on = {"scheduler": cluster.scheduler_address, "timeout": 120}
+        got = pairboot.compare_files([one], a="a", b="b", id="id", test="permutation",
+                                     **on, **KW)
+        same_test(got.test, memory("mean"))
+        got = pairboot.compare_files([fa, fb], id="id", test="permutation", **on, **KW)
+        same_test(got.test, memory("mean"))
+        got = pairboot.compare_files([one], a="a01", b="b01", id="id", test="mcnemar",
+                                     **on, **KW)
+        assert got.test == pairboot.compare(A01, B01, ids=IDS, resampling="poisson",
+                                            test="mcnemar", **KW).test
