@@ -208,6 +208,21 @@ def test_what_parts_cannot_test_is_refused():
         part_from_arrays({"A": A01}, ids=IDS, test="mcnemar", **KW)
 
 
+def test_files_and_dask_refuse_before_reading(tmp_path):
+    missing = str(tmp_path / "not-there.csv")  # (refused before any file is opened)
+    with pytest.raises(InputError, match="it takes the items as independent"):
+        pairboot.compare_files([missing], a="a", b="b", group="doc", test="mcnemar", **KW)
+    with pytest.raises(InputError, match="tests for a difference, not a margin"):
+        pairboot.compare_files([missing], a="a", b="b", test="permutation",
+                               hypothesis="superiority", margin=0.01, **KW)
+    import pairboot.dask as pbd  # (no Dask needed to refuse)
+
+    with pytest.raises(InputError, match="it pools the items"):
+        pbd.compare(None, "a", "b", strata="s", test="mcnemar", **KW)
+    with pytest.raises(InputError, match="a family's test on parts is not available"):
+        pbd.compare_many(None, ["a", "b", "c"], test="permutation", **KW)
+
+
 def _write(path, header, rows):
     path.write_text(header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
     return str(path)
@@ -305,8 +320,6 @@ def test_dask_partitions_give_the_in_memory_tests(npartitions):
         got = pbd.compare(ddf, "a01", "b01", id="id", test="mcnemar", **KW)
         assert got.test == pairboot.compare(A01, B01, ids=IDS, resampling="poisson",
                                             test="mcnemar", **KW).test
-    with pytest.raises(InputError, match="a family's test on parts is not available"):
-        pbd.compare_many(ddf, ["a", "b"], test="permutation", **KW)
 
 
 @pytest.mark.slow  # (a Dask cluster in this process: a few seconds)

@@ -20,7 +20,7 @@ from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
-from pairboot.partitioned.part_tests import refuse_family_test
+from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -253,6 +253,8 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting, test=test, **hypotheses)
+    check_part_test(test, names=("a", "b"), grouped=groups is not None,
+                    stratified=strata is not None)  # (before any partition is read)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
                   n_resamples=n_resamples, seed=seed, check_ids=check_ids, test=test)
     return finish(_compute(total, timeout), confidence_level=confidence_level,

@@ -35,7 +35,7 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
-from pairboot.partitioned.part_tests import refuse_family_test
+from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -307,6 +307,9 @@ def compare_files(
         check_family(list(systems) if systems is not None else names,
                      baseline=family.get("baseline"), pairs=family.get("pairs"),
                      correction=family.get("correction", "max-t"))
+    else:
+        check_part_test(test, names=("A", "B"), grouped=group is not None,
+                        stratified=stratum is not None)
     if scheduler is not None:
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, id=id, group=group, stratum=stratum, metric=metric,

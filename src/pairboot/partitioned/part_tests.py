@@ -56,9 +56,11 @@ def refuse_family_test(test) -> None:
                          "is not available yet; leave out `test`", param="test")
 
 
-def check_part_test(test, *, names, metric, k: int, grouped: bool, stratified: bool):
-    """``test`` checked for a part of the systems ``names`` (before any sum): the test,
-    or None; what a part cannot carry is refused with the reason."""
+def check_part_test(test, *, names, grouped: bool, stratified: bool, zero_one: bool = True):
+    """``test`` checked for a part of the systems ``names`` (before any sum; before any
+    file is read, where ``zero_one``, whether the metric is a mean of one score per item,
+    is not known yet): the test, or None; what a part cannot carry is refused with the
+    reason."""
     test = OPTIONS["test"].check(test)
     if test is None:
         return None
@@ -72,7 +74,7 @@ def check_part_test(test, *, names, metric, k: int, grouped: bool, stratified: b
                              "one part (its 2 x 2 table): a part of one system holds one "
                              "score", param="test")
         why = mcnemar_refusal(paired=True, grouped=grouped, stratified=stratified,
-                              zero_one=bool(metric.mean_like) and k == 2,
+                              zero_one=zero_one,
                               hypothesis="difference")
         if why is not None:
             raise InputError(f"`test='mcnemar'`: {why}", param="test")

@@ -266,8 +266,8 @@ def part_from_arrays(
         per_item.append(difference_block(per_item))
     x = np.concatenate(per_item, axis=1)
     differences = x.shape[1] - k * len(names)
-    test = check_part_test(test, names=names, metric=m, k=k, grouped=groups is not None,
-                           stratified=strata is not None)
+    test = check_part_test(test, names=names, grouped=groups is not None,
+                           stratified=strata is not None, zero_one=m.mean_like and k == 2)
 
     checksum = None
     if ids is not None or keys is not None:
@@ -359,8 +359,8 @@ def _empty_part(names, values, metric, n_resamples, seed, groups, strata, test
     differences = (0 if not _with_differences(m, k, len(names)) else
                    1 if len(names) == 2 else len(names))
     width = k * len(names) + differences
-    test = check_part_test(test, names=names, metric=m, k=k, grouped=groups is not None,
-                           stratified=strata is not None)
+    test = check_part_test(test, names=names, grouped=groups is not None,
+                           stratified=strata is not None, zero_one=m.mean_like and k == 2)
     return PoissonPart(
         names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
         stratified=strata is not None, grouped=groups is not None,
