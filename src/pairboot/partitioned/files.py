@@ -12,7 +12,8 @@ compared on its own at the end (8 bytes of temporary disk per row).
 
 What streams: one file with both systems' columns, or two files with an id column;
 metrics that are sums of per-item statistics (all built-in ones); groups (the mean over
-items) and strata; the percentile, basic and normal intervals.  The rest needs the items
+items) and strata; the percentile, basic and normal intervals; the permutation test and
+McNemar's beside them (``test=``; McNemar's from one file).  The rest needs the items
 in memory (:func:`pairboot.compare`): BCa, studentized, unpaired, ``group_weighting=
 "groups"``, and a JSON array file.
 """
