@@ -114,6 +114,18 @@ def test_a_group_spread_over_parts_swaps_as_one():
     assert got.n == len(set(GROUPS))
 
 
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_the_kernels_give_the_same_swaps(backend):
+    pytest.importorskip(backend)
+    order = np.random.default_rng(12).permutation(N)
+    cuts = (0, 100, N)
+    parts = [part_from_arrays({"A": F1_A[order[i:j]], "B": F1_B[order[i:j]]},
+                              ids=IDS[order[i:j]], strata=STRATA[order[i:j]], metric="f1",
+                              test="permutation", backend=backend, **KW)
+             for i, j in zip(cuts, cuts[1:])]
+    same_test(finish(merge(parts)).test, memory("f1 strata"))
+
+
 def test_a_system_constant_over_every_item():
     """A column constant over all items is taken as the value times the swaps' count,
     as in memory (here every statistic of A's pooled F1)."""
@@ -310,13 +322,19 @@ def test_dask_partitions_give_the_in_memory_tests(npartitions):
     pbd = pytest.importorskip("pairboot.dask")
     order = np.random.default_rng(npartitions).permutation(N)
     frame = pd.DataFrame({"id": IDS[order], "a": A[order], "b": B[order],
-                          "doc": GROUPS[order], "a01": A01[order], "b01": B01[order]})
+                          "doc": GROUPS[order], "a01": A01[order], "b01": B01[order],
+                          "stratum": STRATA[order]})
+    for j, stat in enumerate(("tp", "fp", "fn")):
+        frame[f"{stat}_a"], frame[f"{stat}_b"] = F1_A[order, j], F1_B[order, j]
     ddf = dd.from_pandas(frame, npartitions=npartitions, sort=False)
     with dask.config.set(scheduler="synchronous"):
         got = pbd.compare(ddf, "a", "b", id="id", test="permutation", **KW)
         same_test(got.test, memory("mean"))
         got = pbd.compare(ddf, "a", "b", id=None, groups="doc", test="permutation", **KW)
         same_test(got.test, memory("groups"))
+        got = pbd.compare(ddf, ["tp_a", "fp_a", "fn_a"], ["tp_b", "fp_b", "fn_b"],
+                          id="id", strata="stratum", metric="f1", test="permutation", **KW)
+        same_test(got.test, memory("f1 strata"))
         got = pbd.compare(ddf, "a01", "b01", id="id", test="mcnemar", **KW)
         assert got.test == pairboot.compare(A01, B01, ids=IDS, resampling="poisson",
                                             test="mcnemar", **KW).test
