@@ -18,8 +18,11 @@ from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
 TESTS = {"test", "exact"}
-"""A test beside the interval: in memory, for two systems and families (parts: a
-permutation test's sums are not carried yet; runs: seeds are not exchangeable)."""
+"""A test beside the interval: in memory for two systems and families; a part
+carries it from part_from_arrays, and finish() reads it off the part (runs: seeds are
+not exchangeable)."""
+EXACT = {"exact"}
+"""Parts never enumerate the swaps: their units are never in one place."""
 RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
@@ -31,12 +34,12 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
 NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
-    pairboot.compare_files: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
-                                                       "group_weighting"},
-    pairboot.dask.compare: TESTS | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.compare_many: TESTS | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.parts: TESTS | FAMILY | RUNS | PARTS | FINISHED | {"ids"},
-    partitioned.part_from_arrays: TESTS | FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
+    pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
+                                               "group_weighting"},
+    pairboot.dask.compare: EXACT | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.compare_many: EXACT | RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.parts: EXACT | FAMILY | RUNS | PARTS | FINISHED | {"ids"},
+    partitioned.part_from_arrays: EXACT | FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
     partitioned.finish: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                    "metric", "n_resamples", "seed"},
     partitioned.finish_many: TESTS | RUNS | COLUMNS | {"resampling", "backend", "progress",

@@ -124,4 +124,5 @@ def test_the_command_line_reports_and_refuses(tmp_path):
     assert_one_line_error(run_in_process(*args, "--test", "mcnemar", "--group", "id"),
                           "--test mcnemar: it takes the items as independent")
     assert_one_line_error(run_in_process(*args, "--test", "mcnemar", "--stream",
-                                         "--resampling", "poisson"), "leave out --stream")
+                                         "--resampling", "poisson"),
+                          "--test mcnemar needs each item's two 0/1 scores side by side")

@@ -118,8 +118,6 @@ def run_compare(args) -> int:
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")
-    if args.stream and args.test is not None:
-        raise InputError(f"--test {args.test} needs the items in memory: leave out --stream")
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:

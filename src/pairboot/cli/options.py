@@ -32,6 +32,7 @@ def api_options(args, names=RESAMPLE) -> dict:
         "correction": args.correction or DEFAULTS["correction"],
         "lower_is_better": args.lower_is_better,
         "baseline": args.baseline,
+        "test": args.test,
     }
     return {name: given[name] for name in names}
 

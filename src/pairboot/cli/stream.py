@@ -36,7 +36,7 @@ _REFUSED = {
 
 
 FILE_OPTIONS = ("metric", "n_resamples", "confidence_level", "method", "alternative",
-                "hypothesis", "margin", "lower_is_better", "seed")
+                "hypothesis", "margin", "lower_is_better", "seed", "test")
 """The shared options a run on files takes (pairing and group weighting are refused)."""
 
 

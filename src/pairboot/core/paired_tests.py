@@ -31,8 +31,13 @@ def paired_test(design: Design, args: Arguments) -> TestResult | None:
 
 def mcnemar(design: Design, args: Arguments) -> TestResult:
     """The exact McNemar test (and its mid-p) of B against A, with ``args.alternative``."""
-    table = zero_one_table(design, args)
-    side = args.alternative
+    return mcnemar_result(zero_one_table(design, args), args.alternative)
+
+
+def mcnemar_result(table: Table2x2, alternative: str) -> TestResult:
+    """The exact McNemar test (and its mid-p) of B against A on the paired ``table``
+    (however it was counted: in memory, or added from parts)."""
+    side = alternative
     p = mcnemar_exact(table.only_a, table.only_b, alternative=side)
     mid = mcnemar_exact(table.only_a, table.only_b, alternative=side, mid_p=True)
     words = {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
@@ -47,40 +52,61 @@ def mcnemar(design: Design, args: Arguments) -> TestResult:
     )
 
 
+def mcnemar_refusal(*, paired: bool, grouped: bool, stratified: bool, zero_one: bool,
+                    hypothesis: str) -> str | None:
+    """Why McNemar's test cannot run (None when it can): ``zero_one`` says whether the
+    metric is a mean of one score per item of two systems."""
+    if not paired:
+        return "it compares the same items of both systems, not `paired=False`"
+    if grouped:
+        return ("it takes the items as independent, and `groups` says they are not: use "
+                "the cluster bootstrap's interval")
+    if stratified:
+        return "it pools the items: leave out `strata`"
+    if not zero_one:
+        return "it compares 0/1 scores: use `metric='mean'`, one score per item"
+    if hypothesis != "difference":
+        return "it tests for a difference, not a margin: use `hypothesis='difference'`"
+    return None
+
+
 def zero_one_table(design: Design, args: Arguments) -> Table2x2:
     """The paired 2 x 2 table of the design's two systems, refused unless every unit is
     one item with a score of 0 or 1 of each system."""
-    why = None
-    if not args.paired:
-        why = "it compares the same items of both systems, not `paired=False`"
-    elif design.n_groups is not None:
-        why = ("it takes the items as independent, and `groups` says they are not: use the "
-               "cluster bootstrap's interval")
-    elif design.strata_names is not None:
-        why = "it pools the items: leave out `strata`"
-    elif not (design.metric.mean_like and design.k == 2 and design.n_systems == 2):
-        why = "it compares 0/1 scores: use `metric='mean'`, one score per item"
-    elif args.hypothesis != "difference":
-        why = ("it tests for a difference, not a margin: use "
-               "`hypothesis='difference'`")
+    why = mcnemar_refusal(
+        paired=args.paired, grouped=design.n_groups is not None,
+        stratified=design.strata_names is not None,
+        zero_one=design.metric.mean_like and design.k == 2 and design.n_systems == 2,
+        hypothesis=args.hypothesis)
     if why is not None:
         raise InputError(f"`test='mcnemar'`: {why}", param="test")
     plan = design.plan
     counts = np.zeros((2, 2), dtype=np.int64)  # [A right][B right]
     for lo in range(0, len(plan.x), _CHUNK):
         rows = plan.rows(lo, min(lo + _CHUNK, len(plan.x)))
-        a, b = rows[:, 0], rows[:, 2]
-        ok = (rows[:, 1] == 1) & (rows[:, 3] == 1) & np.isin(a, (0.0, 1.0)) & np.isin(
-            b, (0.0, 1.0))
-        if not ok.all():
-            at = lo + int(np.argmin(ok))
-            bad = a[at - lo] if a[at - lo] not in (0.0, 1.0) else b[at - lo]
-            raise InputError(f"`test='mcnemar'` needs 0/1 scores (wrong or right); item "
-                             f"{at} scores {_shown(bad)}: use the bootstrap's interval, "
-                             "or score the items 0 or 1", param="test")
-        np.add.at(counts, (a.astype(np.int64), b.astype(np.int64)), 1)
+        counts += zero_one_counts(rows[:, 0], rows[:, 2], lambda i, lo=lo: f"item {lo + i}")
+    return table_of(counts)
+
+
+def table_of(counts: np.ndarray) -> Table2x2:
+    """The :class:`Table2x2` of counts ``[A right][B right]``."""
     return Table2x2(both=int(counts[1, 1]), only_a=int(counts[1, 0]),
                     only_b=int(counts[0, 1]), neither=int(counts[0, 0]))
+
+
+def zero_one_counts(a: np.ndarray, b: np.ndarray, where) -> np.ndarray:
+    """The (2, 2) counts ``[A right][B right]`` of the 0/1 scores ``a`` and ``b``; a
+    score that is not 0 or 1 is refused, naming its item by ``where(i)``."""
+    ok = np.isin(a, (0.0, 1.0)) & np.isin(b, (0.0, 1.0))
+    if not ok.all():
+        at = int(np.argmin(ok))
+        bad = a[at] if a[at] not in (0.0, 1.0) else b[at]
+        raise InputError(f"`test='mcnemar'` needs 0/1 scores (wrong or right); {where(at)} "
+                         f"scores {_shown(bad)}: use the bootstrap's interval, or score the "
+                         "items 0 or 1", param="test")
+    counts = np.zeros((2, 2), dtype=np.int64)
+    np.add.at(counts, (a.astype(np.int64), b.astype(np.int64)), 1)
+    return counts
 
 
 def _shown(x: float) -> str:

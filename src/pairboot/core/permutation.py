@@ -39,12 +39,23 @@ _BATCH = 8192
 """Permutations per step (their sums in memory at once)."""
 
 
+def swap_word(seed: int) -> np.uint64:
+    """The 64-bit word of the swaps of ``seed`` (its own stream, apart from the
+    bootstrap's weights): what in-memory runs and parts both key the swaps with."""
+    return seed_word(seed, SALT)
+
 
 def swapped(design: Design, unit_sums: np.ndarray) -> np.ndarray:
     """The draw strata's sums with the swapped units' A and B exchanged, from the sums
     ``unit_sums`` (P, D, width) of the swapped units' rows: (P, D, width)."""
-    k = design.k
-    out = np.repeat(observed_sums(design.plan)[0][None], len(unit_sums), axis=0)
+    return swapped_sums(observed_sums(design.plan)[0], design.k, unit_sums)
+
+
+def swapped_sums(observed: np.ndarray, k: int, unit_sums: np.ndarray) -> np.ndarray:
+    """The observed sums ``observed`` (D, width) with the swapped units' A and B
+    exchanged (k columns each; the columns after them, differences, change sign), from
+    the sums ``unit_sums`` (P, D, width) of the swapped units' rows: (P, D, width)."""
+    out = np.repeat(observed[None], len(unit_sums), axis=0)
     a, b = unit_sums[..., :k], unit_sums[..., k:2 * k]
     out[..., :k] += b - a
     out[..., k:2 * k] += a - b
@@ -75,25 +86,41 @@ def _random(design: Design, args: Arguments, word):
         yield swapped(design, unit_sums)
 
 
+def refuse_margin(args: Arguments) -> None:
+    """The permutation test tests for a difference: a margin's hypothesis is refused."""
+    if args.hypothesis != "difference":
+        raise InputError("`test='permutation'` tests for a difference, not a margin: use "
+                         "`hypothesis='difference'`", param="test")
+
+
 def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     """The paired permutation test of B - A on ``design`` (its units keyed), with
     ``args.n_resamples`` permutations, or all of them for a few units."""
     if not args.paired or design.n_systems != 2 or design.plan.keys is None:
         raise InputError("`test='permutation'` swaps A and B within each unit: it needs "
                          "paired items, not `paired=False`", param="test")
-    if args.hypothesis != "difference":
-        raise InputError("`test='permutation'` tests for a difference, not a margin: use "
-                         "`hypothesis='difference'`", param="test")
-    plan = design.plan
-    n_units = len(plan.x)
-    exact = use_exact(args.exact, n_units, 2)
-    word = seed_word(seed, SALT)
+    refuse_margin(args)
+    exact = use_exact(args.exact, len(design.plan.x), 2)
+    swaps = enumerated(design) if exact else _random(design, args, swap_word(seed))
+    return permutation_result(design, args, observed_sums(design.plan), swaps, exact=exact)
+
+
+def permutation_result(design: Design, args: Arguments, observed: np.ndarray, swaps, *,
+                       exact: bool, absolute=None, exact_sums=None, note: str = ""
+                       ) -> TestResult:
+    """The permutation test's result from the observed sums ``observed`` (1, D, width)
+    and ``swaps``, the swapped sums (:func:`swapped_sums`) of every permutation in
+    batches, whatever produced them: every swap pattern (``exact``: p is the share of
+    them), or random ones (p is ``(1 + count) / (R + 1)``).  ``absolute`` and
+    ``exact_sums`` as for :class:`~pairboot.core.estimands.Estimands` (parts give theirs);
+    ``note`` is added to the method's words."""
+    n_units = int(design.plan.sizes.sum())
     combined = design.n_strata > 1 and not design.metric.mean_like
     coef = design.weights / design.shares if combined else design.weights
-    observed = observed_sums(plan)
     t, values = math.nan, []
-    for sums in (enumerated(design) if exact else _random(design, args, word)):
-        core = Estimands(design, sums, observed, None, names=("A", "B"))
+    for sums in swaps:
+        core = Estimands(design, sums, observed, None, names=("A", "B"), absolute=absolute,
+                         exact=exact_sums)
         est = core.estimate((0, 1), coef, bca=False, combined=combined)
         t = est.boot.estimate
         values.append(est.replicates)
@@ -119,6 +146,7 @@ def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     if undefined:  # (patterns whose swapped sums leave the metric undefined: 0/0)
         how += (f"; {undefined:,} of {len(null) + undefined:,} swaps left the metric "
                 "undefined and are left out")
+    how += note
     return TestResult(
         name="permutation", p_value=p if math.isnan(p) else min(1.0, p), p_value_mid=None,
         statistic=float(t),

@@ -16,7 +16,7 @@ import numpy as np
 from pairboot.engine.backends import choose
 from pairboot.engine.spec import GAMMA, mix64
 
-__all__ = ["swap_bits", "swapped_unit_sums"]
+__all__ = ["swap_bits", "swap_sums", "swapped_unit_sums"]
 
 AUTO_NUMBA_SWAPS = 5_000_000
 """Below this many swaps the numpy reference finishes before numba would have loaded."""
@@ -53,17 +53,28 @@ def _kernel(backend: str, n_swaps: int):
                   "swap_sums")
 
 
+def swap_sums(x, keys, starts, sizes, word, r0: int, r1: int, backend: str = "auto"
+              ) -> tuple[np.ndarray, np.ndarray, str]:
+    """For permutations ``r0 <= r < r1`` and the row ranges ``starts``/``sizes`` of
+    ``x`` (one per draw stratum): the sums of the swapped rows (r1 - r0, D, x's
+    width), how many rows swapped (r1 - r0, D), and the kernel's name."""
+    kernel, name = _kernel(backend, (r1 - r0) * len(x))
+    d = len(starts)
+    out = np.empty((r1 - r0, d, x.shape[1]))
+    totals = np.empty((r1 - r0, d))
+    kernel(x, np.asarray(keys, dtype=np.uint64), np.asarray(starts, dtype=np.int64),
+           np.asarray(sizes, dtype=np.int64), word, r0, r1, out, totals)
+    return out, totals, name
+
+
 def swapped_unit_sums(plan, word, r0: int, r1: int, backend: str = "auto"
                       ) -> tuple[np.ndarray, str]:
     """(r1 - r0, n_draw_strata, width) sums of the swapped units' full rows, and the
     kernel's name."""
-    kernel, name = _kernel(backend, (r1 - r0) * len(plan.x))
     d = len(plan.starts)
     varying = np.isnan(plan.constant)
-    out = np.empty((r1 - r0, d, int(varying.sum())))
-    totals = np.empty((r1 - r0, d))
-    kernel(plan.x, plan.keys, plan.starts.astype(np.int64), plan.sizes.astype(np.int64),
-           word, r0, r1, out, totals)
+    out, totals, name = swap_sums(plan.x, plan.keys, plan.starts, plan.sizes, word, r0, r1,
+                                  backend)
     full = np.empty((r1 - r0, d, len(plan.constant)))
     full[..., varying] = out
     full[..., ~varying] = totals[..., None] * plan.constant[~varying]

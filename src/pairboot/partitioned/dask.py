@@ -20,6 +20,7 @@ from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
+from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -120,6 +121,7 @@ def _partition_part(df, spec: dict, n_buckets: int, number: int):
         groups=None if spec["groups"] is None else df[spec["groups"]],
         strata=None if spec["strata"] is None else df[spec["strata"]],
         metric=spec["metric"], n_resamples=spec["n_resamples"], seed=spec["seed"],
+        test=spec["test"],
     )
     if not n_buckets:
         return part, ()
@@ -150,15 +152,16 @@ def _merge(*parts) -> PoissonPart:
 def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "id",
           groups: str | None = None, strata: str | None = None,
           metric: str | Metric = "mean", n_resamples: int = 10_000, seed: int,
-          check_ids: bool = True):
+          check_ids: bool = True, test: str | None = None):
     """A Dask ``Delayed`` of the sum of every partition's :class:`PoissonPart`.
 
     ``systems``: system name -> its column (or list of columns, in the order of the
     metric's statistics).  ``check_ids`` also proves that no id is on two rows across
     partitions: every partition sorts its ids' 64-bit keys into buckets by their top
     bits and each bucket is checked on its own (8 bytes per row travel once; within a
-    partition the check is always made).  Compute it with any scheduler, e.g.
-    ``client.compute(p).result(timeout=600)``, and read the answer with
+    partition the check is always made).  ``test``: the test whose sums the parts
+    carry too (:func:`pairboot.partitioned.parts.part_from_arrays`).  Compute it with
+    any scheduler, e.g. ``client.compute(p).result(timeout=600)``, and read the answer with
     :func:`pairboot.partitioned.parts.finish`.
     """
     dask = _dask()
@@ -175,7 +178,7 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     _check_columns(ddf, wanted)
     used = list(dict.fromkeys(c for cols in wanted.values() for c in cols))
     spec = {"systems": spec_systems, "id": id, "groups": groups, "strata": strata,
-            "metric": metric, "n_resamples": n_resamples, "seed": seed}
+            "metric": metric, "n_resamples": n_resamples, "seed": seed, "test": test}
     chunks = ddf[used].to_delayed()
     check = check_ids and id is not None and len(chunks) > 1
     n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
@@ -210,7 +213,7 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
             alternative: str = "two-sided", hypothesis: str = "difference",
             margin: float | None = None, lower_is_better: bool = False, seed=None,
             paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
-            timeout: float | None = None) -> CompareResult:
+            timeout: float | None = None, test: str | None = None) -> CompareResult:
     """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
 
     Parameters
@@ -240,16 +243,22 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
         Prove that no id is on two rows in different partitions (:func:`parts`).
     timeout : float, optional
         Seconds to wait for a distributed Client's result.
+    test : {None, "permutation", "mcnemar"}
+        A test beside the interval, as for :func:`pairboot.compare`: every partition
+        adds its sums for it, and the p-value is the in-memory one (the permutation
+        test's swaps always random on parts, never enumerated).
     """
-    test = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
-                lower_is_better=lower_is_better)
+    hypotheses = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
+                      lower_is_better=lower_is_better)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting, **test)
+                                group_weighting=group_weighting, test=test, **hypotheses)
+    check_part_test(test, names=("a", "b"), grouped=groups is not None,
+                    stratified=strata is not None)  # (before any partition is read)
     total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids, test=test)
     return finish(_compute(total, timeout), confidence_level=confidence_level,
-                  method=method, strata_weights=strata_weights, **test)
+                  method=method, strata_weights=strata_weights, **hypotheses)
 
 
 def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
@@ -262,14 +271,17 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  alternative: str = "two-sided", hypothesis: str = "difference",
                  margin=None, seed=None,
                  paired: bool = True, group_weighting: str = "items",
-                 check_ids: bool = True, timeout: float | None = None) -> FamilyResult:
+                 check_ids: bool = True, timeout: float | None = None,
+                 test: str | None = None) -> FamilyResult:
     """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
 
     ``systems``: a list of columns (one per system, named by its column), or a mapping
     from system name to its column or list of columns (a pooled metric's statistics, in
     the metric's order).  The other arguments as for :func:`compare` and
-    :func:`pairboot.compare_many` (``margin`` one number, or one per pair).
+    :func:`pairboot.compare_many` (``margin`` one number, or one per pair); ``test`` is
+    refused (a family's test on parts is not available yet).
     """
+    refuse_family_test(test)
     if isinstance(systems, Mapping):
         spec = {str(k): v for k, v in systems.items()}
     elif isinstance(systems, Sequence) and not isinstance(systems, str):

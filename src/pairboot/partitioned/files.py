@@ -12,7 +12,8 @@ compared on its own at the end (8 bytes of temporary disk per row).
 
 What streams: one file with both systems' columns, or two files with an id column;
 metrics that are sums of per-item statistics (all built-in ones); groups (the mean over
-items) and strata; the percentile, basic and normal intervals.  The rest needs the items
+items) and strata; the percentile, basic and normal intervals; the permutation test and
+McNemar's beside them (``test=``; McNemar's from one file).  The rest needs the items
 in memory (:func:`pairboot.compare`): BCa, studentized, unpaired, ``group_weighting=
 "groups"``, and a JSON array file.
 """
@@ -27,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from pairboot.core.labels import normalisation_hint, shown
+from pairboot.core.paired_tests import zero_one_counts
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
@@ -34,6 +36,7 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
+from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
     check_before_reading,
@@ -122,7 +125,8 @@ def _labels(chunk, col: str | None):
 
 
 def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, metric,
-               n_resamples, seed, chunk_rows, backend, store, progress) -> PoissonPart:
+               n_resamples, seed, chunk_rows, backend, store, progress, test=None
+               ) -> PoissonPart:
     """One file's sums: its chunks' parts, added as they come."""
     numbers = [c for cols in systems.values() for c in cols]
     keys = [id] if id is not None else []
@@ -134,11 +138,15 @@ def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, me
             repeated = store.add(item_keys)
             if len(repeated):  # (refused at once: no more keys are written to disk)
                 _refuse_repeats(path, id, repeated, chunk_rows)
+        scores = {name: _stack(chunk, cols) for name, cols in systems.items()}
+        if test == "mcnemar" and len(systems) == 2 and all(
+                len(cols) == 1 for cols in systems.values()):  # (the file's rows named)
+            zero_one_counts(*scores.values(),
+                            lambda i, at=chunk.first: f"{path}, data row {at + i + 1},")
         part = part_from_arrays(
-            {name: _stack(chunk, cols) for name, cols in systems.items()},
-            keys=item_keys, id_offset=None if id is not None else chunk.first,
+            scores, keys=item_keys, id_offset=None if id is not None else chunk.first,
             groups=_labels(chunk, group), strata=_labels(chunk, stratum), metric=metric,
-            n_resamples=n_resamples, seed=seed, backend=backend)
+            n_resamples=n_resamples, seed=seed, backend=backend, test=test)
         total = part if total is None else merge([total, part])
         if progress is not None:
             progress(path, chunk.first + chunk.n)
@@ -176,7 +184,8 @@ def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> Poisson
     first = parts[0]
     for path, p in zip(files[1:], parts[1:]):
         same = (np.array_equal(p.strata, first.strata) and np.array_equal(p.items, first.items)
-                and np.array_equal(p.totals, first.totals))
+                and np.array_equal(p.totals, first.totals)
+                and np.array_equal(p.swapped_units, first.swapped_units))
         if same and first.groups is not None:
             same = all(np.array_equal(ga[0], gb[0]) and np.array_equal(ga[1], gb[1])
                        for ga, gb in zip(first.groups, p.groups))
@@ -193,7 +202,9 @@ def _side_by_side(parts: Sequence[PoissonPart], files: Sequence[str]) -> Poisson
         extremes=None if any(p.extremes is None for p in parts) else np.concatenate(
             [p.extremes for p in parts], axis=1),
         exact=None if any(p.exact is None for p in parts) else tuple(
-            tuple(u for p in parts for u in p.exact[h]) for h in range(len(first.strata))))
+            tuple(u for p in parts for u in p.exact[h]) for h in range(len(first.strata))),
+        swapped=None if first.swapped is None else np.concatenate(
+            [p.swapped for p in parts], axis=2))
 
 
 def compare_files(
@@ -223,6 +234,7 @@ def compare_files(
     progress: Callable[[str, int], None] | None = None,
     scheduler: str | None = None,
     timeout: float | None = None,
+    test: str | None = None,
 ) -> CompareResult | FamilyResult:
     """The Poisson bootstrap of files read once in chunks (see the module's docstring).
 
@@ -245,15 +257,21 @@ def compare_files(
     ``dask.dataframe`` and sum their partitions (:mod:`pairboot.dask`); the same answer.
     Two files' id sets are then compared by their checksums (count and an
     order-independent hash), not id by id.  ``timeout`` bounds the wait for the cluster.
+
+    ``test`` (``"permutation"`` or ``"mcnemar"``, two systems): the test beside the
+    interval, as ``compare(..., test=...)`` reports it: every chunk adds its sums for it
+    (:mod:`pairboot.partitioned.part_tests`).  McNemar's needs each item's two 0/1
+    scores in one file; a family's test is not available yet.
     """
     files = list(files)
     if family is not None and "lower_is_better" in family:
         lower_is_better = family["lower_is_better"]
         family = {k: v for k, v in family.items() if k != "lower_is_better"}
-    test = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
-                lower_is_better=lower_is_better)
+    hypotheses = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
+                      lower_is_better=lower_is_better)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, backend=backend, **test)
+                                method=method, seed=seed, backend=backend, test=test,
+                                **hypotheses)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:
@@ -279,22 +297,30 @@ def compare_files(
         if family is None and len(files) == 2:
             names = ["A", "B"]
         systems = None
+        if test == "mcnemar":
+            raise InputError("`test='mcnemar'` needs each item's two 0/1 scores side by "
+                             "side (its 2 x 2 table), and a file per system holds them "
+                             "apart: put both systems' columns in one file", param="test")
     if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
         family = {}
     if family is not None:  # (before any file is read)
+        refuse_family_test(test)
         check_family(list(systems) if systems is not None else names,
                      baseline=family.get("baseline"), pairs=family.get("pairs"),
                      correction=family.get("correction", "max-t"))
+    else:
+        check_part_test(test, names=("A", "B"), grouped=group is not None,
+                        stratified=stratum is not None)
     if scheduler is not None:
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, id=id, group=group, stratum=stratum, metric=metric,
-                        n_resamples=n_resamples, seed=seed)
-        return _finish(part, family, confidence_level, method, strata_weights, test)
+                        n_resamples=n_resamples, seed=seed, test=test)
+        return _finish(part, family, confidence_level, method, strata_weights, hypotheses)
     preload(backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, metric=metric,
                       n_resamples=n_resamples, seed=seed, chunk_rows=chunk_rows,
-                      backend=backend, progress=progress)
+                      backend=backend, progress=progress, test=test)
         if systems is not None:
             store = _KeyStore(folder, "0") if id is not None else None
             part = _file_part(files[0], systems, store=store, **common)
@@ -318,7 +344,7 @@ def compare_files(
                         + normalisation_hint(ids_a, ids_b, files[0], path,
                                              every=(only_a, only_b)), param="id")
             part = _side_by_side(parts, files)
-    return _finish(part, family, confidence_level, method, strata_weights, test)
+    return _finish(part, family, confidence_level, method, strata_weights, hypotheses)
 
 
 def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
@@ -382,7 +408,7 @@ def _on_dask(files, systems, cols, names, scheduler, timeout, **keywords) -> Poi
     text = [c for c in (keywords["id"], keywords["group"], keywords["stratum"]) if c]
     spec = dict(id=keywords["id"], groups=keywords["group"], strata=keywords["stratum"],
                 metric=keywords["metric"], n_resamples=keywords["n_resamples"],
-                seed=keywords["seed"])
+                seed=keywords["seed"], test=keywords["test"])
     with Client(scheduler, timeout=timeout or 30, set_as_default=False) as client:
         if systems is not None:
             total = pdask.parts(_dask_frame(files[0], text), systems, **spec)

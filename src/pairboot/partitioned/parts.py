@@ -11,7 +11,8 @@ order and grouping; :func:`finish` and :func:`finish_many` read the answer of
 interval (bit for bit for integer-valued statistics, to rounding otherwise).
 
 Only the sums travel: per stratum the replicate sums (R x M k), the observed sums, the
-item count, and with groups every group's key and item count.  What needs every item in
+item count, and with groups every group's key and item count; with ``test=`` the
+test's sums too (:mod:`pairboot.partitioned.part_tests`).  What needs every item in
 one place is refused: BCa (its jackknife leaves out one unit at a time), the studentized
 interval (per-unit cross products), unpaired draws, and ``group_weighting='groups'``
 (a group's mean needs all its items).
@@ -19,6 +20,7 @@ interval (per-unit cross products), unpaired draws, and ``group_weighting='group
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import secrets
 from collections.abc import Mapping, Sequence
@@ -47,6 +49,13 @@ from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import DEFAULTS, OPTIONS, Arguments, check_arguments
+from pairboot.partitioned.part_tests import (
+    add_tables,
+    check_part_test,
+    check_test_arguments,
+    finished_test,
+    part_test_sums,
+)
 from pairboot.result import CompareResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
@@ -99,6 +108,15 @@ class PoissonPart:
         Per stratum, every column's exact sum (:func:`pairboot.core.precision.exact_sums`),
         for a mean's part of one system (a file of a system streamed apart), so that a
         contrast of separate sums can be checked against its exact value; else None.
+    test : str or None
+        The test the part carries sums for: ``"permutation"``, ``"mcnemar"`` or None.
+    swapped : numpy.ndarray or None
+        (R, H, M k) with ``test="permutation"``: in permutation r and stratum h, the sums
+        of the full rows of the items whose unit swaps A and B (as large as ``sums``).
+    swapped_units : numpy.ndarray or None
+        (R, H): how many of the part's items swap (a constant column's sums).
+    table : Table2x2 or None
+        With ``test="mcnemar"``: the part's paired 2 x 2 table of 0/1 scores.
     """
 
     names: tuple[str, ...]
@@ -122,6 +140,10 @@ class PoissonPart:
     extremes: np.ndarray | None = None
     """``(2, width)``: every column's smallest and largest value over the items (None
     for no items), so that a margin beyond the scores' range is refused on parts too."""
+    test: str | None = None
+    swapped: np.ndarray | None = None
+    swapped_units: np.ndarray | None = None
+    table: object | None = None
 
     @property
     def n_items(self) -> int:
@@ -178,6 +200,7 @@ def part_from_arrays(
     n_resamples: int = 10_000,
     seed: int,
     backend: str = "auto",
+    test: str | None = None,
 ) -> PoissonPart:
     """One part's replicate sums, keyed as :func:`pairboot.compare` keys the items under
     ``resampling="poisson"``, so that the parts of any split add up to the whole.
@@ -208,6 +231,10 @@ def part_from_arrays(
         The run's seed, the same in every part (there is no data to derive one from).
     backend : {"auto", "numba", "numpy"}
         The kernel of the sums.
+    test : {None, "permutation", "mcnemar"}
+        The test whose sums the part carries too, as ``compare(..., test=...)``
+        (:mod:`pairboot.partitioned.part_tests`); the same in every part.  McNemar's needs
+        two systems' 0/1 scores, without groups or strata.
     """
     seed = _check_count(seed, "seed", 0)
     n_resamples = _check_count(n_resamples, "n_resamples", 1)
@@ -225,7 +252,7 @@ def part_from_arrays(
             "row positions mean nothing across parts (or give `id_offset`, the part's "
             "first row in the whole data)", param="ids")
     if n == 0:
-        return _empty_part(names, values, metric, n_resamples, seed, groups, strata)
+        return _empty_part(names, values, metric, n_resamples, seed, groups, strata, test)
     stats = [as_statistics(by_name(v, metric, name), name) for name, v in zip(names, values)]
     for name, X in zip(names[1:], stats[1:]):
         if X.shape[1] != stats[0].shape[1]:
@@ -239,6 +266,8 @@ def part_from_arrays(
         per_item.append(difference_block(per_item))
     x = np.concatenate(per_item, axis=1)
     differences = x.shape[1] - k * len(names)
+    test = check_part_test(test, names=names, grouped=groups is not None,
+                           stratified=strata is not None, zero_one=m.mean_like and k == 2)
 
     checksum = None
     if ids is not None or keys is not None:
@@ -293,7 +322,10 @@ def part_from_arrays(
         items=np.bincount(scodes, minlength=n_strata).astype(np.int64), groups=group_list,
         checksum=checksum, differences=differences,
         exact=None if exact is None else tuple(exact),
-        extremes=np.stack([x.min(axis=0), x.max(axis=0)]) if n else None,
+        extremes=np.stack([x.min(axis=0), x.max(axis=0)]) if n else None, test=test,
+        **part_test_sums(test, x=x, xv=xv, constant=constant, keys=keys, scodes=scodes,
+                         n_strata=n_strata, seed=seed, n_resamples=n_resamples,
+                         backend=backend, k=k, ids=ids),
     )
 
 
@@ -319,13 +351,16 @@ def _sorted_groups(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np
                              minlength=len(uniq)).astype(np.int64)
 
 
-def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> PoissonPart:
+def _empty_part(names, values, metric, n_resamples, seed, groups, strata, test
+                ) -> PoissonPart:
     """A part without items: the identity of :func:`merge`."""
     m = resolve_metric(metric, _width(by_name(values[0], metric, names[0])))
     k = m.per_item(np.ones((1, len(m.stats)))).shape[1]
     differences = (0 if not _with_differences(m, k, len(names)) else
                    1 if len(names) == 2 else len(names))
     width = k * len(names) + differences
+    test = check_part_test(test, names=names, grouped=groups is not None,
+                           stratified=strata is not None, zero_one=m.mean_like and k == 2)
     return PoissonPart(
         names=tuple(names), metric=m, k=k, n_resamples=n_resamples, seed=seed,
         stratified=strata is not None, grouped=groups is not None,
@@ -333,11 +368,12 @@ def _empty_part(names, values, metric, n_resamples, seed, groups, strata) -> Poi
         totals=np.zeros((n_resamples, 0)), observed=np.zeros((0, width)),
         absolute=np.zeros((0, width)), constant=np.full(width, np.nan),
         items=np.zeros(0, dtype=np.int64), groups=() if groups is not None else None,
-        checksum=(0, 0), differences=differences,
+        checksum=(0, 0), differences=differences, test=test,  # (merge skips its sums)
     )
 
 
-_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped", "differences")
+_SETTINGS = ("names", "k", "n_resamples", "seed", "stratified", "grouped", "differences",
+             "test")
 
 
 def _same_settings(a: PoissonPart, b: PoissonPart) -> None:
@@ -399,10 +435,15 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     constant = full[0].constant.copy()
     count, total = 0, 0
     group_parts = [[] for _ in labels]
+    swapped = np.zeros_like(sums) if first.test == "permutation" else None
+    swapped_units = np.zeros_like(totals) if first.test == "permutation" else None
     for p in full:
         at = np.searchsorted(labels, p.strata) if first.stratified else np.zeros(1, int)
         sums[:, at] += p.sums
         totals[:, at] += p.totals
+        if swapped is not None:  # (the permutation test's sums add like the Poisson sums)
+            swapped[:, at] += p.swapped
+            swapped_units[:, at] += p.swapped_units
         observed[at] += p.observed
         absolute[at] += p.absolute
         if exact is not None:
@@ -439,7 +480,8 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         items=items, groups=groups, checksum=None if count is None else (count, total),
         differences=first.differences,
         exact=None if exact is None else tuple(tuple(e) for e in exact),
-        extremes=extremes,
+        extremes=extremes, test=first.test, swapped=swapped, swapped_units=swapped_units,
+        table=add_tables(p.table for p in full) if first.test == "mcnemar" else None,
     )
 
 
@@ -449,16 +491,17 @@ def check_before_reading(*, n_resamples, confidence_level, method, seed,
                          backend=DEFAULTS["backend"],
                          alternative=DEFAULTS["alternative"],
                          hypothesis=DEFAULTS["hypothesis"], margin=DEFAULTS["margin"],
-                         lower_is_better=DEFAULTS["lower_is_better"]) -> int:
+                         lower_is_better=DEFAULTS["lower_is_better"],
+                         test=DEFAULTS["test"]) -> int:
     """The arguments of a run on parts, checked before any part is read (what the sums
     cannot give is refused with the reason); returns the run's seed, drawn when it is
     None or "random" (there is no data in one place to derive one from)."""
     _refuse(method, paired, group_weighting)
-    check_arguments(paired=True, group_weighting="items", n_resamples=n_resamples,
-                    confidence_level=confidence_level, method=method, seed=0,
-                    backend=backend, resampling="poisson", alternative=alternative,
-                    hypothesis=hypothesis, margin=family_margin(margin),
-                    lower_is_better=lower_is_better)
+    check_test_arguments(check_arguments(
+        paired=True, group_weighting="items", n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, seed=0, backend=backend,
+        resampling="poisson", alternative=alternative, hypothesis=hypothesis,
+        margin=family_margin(margin), lower_is_better=lower_is_better, test=test))
     seed = OPTIONS["seed"].check(seed)
     return secrets.randbelow(2**32) if seed is None else seed
 
@@ -544,7 +587,11 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
     check_margin(args.margin, design, part_ranges(part))
     core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
                      exact=None if part.exact is None else part.exact)
-    return make_run(args, design, part.seed, ENGINE, core)
+    run = make_run(args, design, part.seed, ENGINE, core)
+    if part.test is None:
+        return run
+    return dataclasses.replace(run, test=finished_test(part, design, args, observed,
+                                                       absolute))
 
 
 def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "percentile",
@@ -580,6 +627,10 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
+    if part.test is not None:
+        raise InputError(f"the part carries `test={part.test!r}`: a family's test on "
+                         "parts is not available yet; build the parts without `test`",
+                         param="test")
     targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
     margins = row_margins(margin, list(part.names), targets)
     run = _run(part, confidence_level=confidence_level, method=method,
