@@ -3,10 +3,9 @@ pipeline: the parts API (:func:`part_from_arrays`, :func:`merge`, :func:`finish`
 :func:`finish_many`; :mod:`pairboot.partitioned.parts`) and files read in chunks or on
 Dask (:func:`pairboot.compare_files`; :mod:`pairboot.partitioned.files`)."""
 
+from pairboot.partitioned.checks import check_before_reading, check_family
 from pairboot.partitioned.parts import (
     PoissonPart,
-    check_before_reading,
-    check_family,
     finish,
     finish_many,
     merge,

@@ -20,11 +20,10 @@ from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
+from pairboot.partitioned.checks import check_before_reading, check_family
 from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
-    check_before_reading,
-    check_family,
     column_names,
     finish,
     finish_many,

@@ -36,11 +36,10 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
+from pairboot.partitioned.checks import check_before_reading, check_family
 from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
-    check_before_reading,
-    check_family,
     column_names,
     finish,
     finish_many,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,7 +33,6 @@ from pairboot.core.family import (
     family_margin,
     family_result,
     family_systems,
-    family_targets,
     row_margins,
 )
 from pairboot.core.itemkeys import group_keys, item_keys
@@ -48,18 +46,17 @@ from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric, resolve_metric
-from pairboot.options import DEFAULTS, OPTIONS, Arguments, check_arguments
+from pairboot.options import Arguments, check_arguments
+from pairboot.partitioned.checks import check_family, refuse_unavailable
 from pairboot.partitioned.part_tests import (
     add_tables,
     check_part_test,
-    check_test_arguments,
     finished_test,
     part_test_sums,
 )
 from pairboot.result import CompareResult
 
-__all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many",
-           "check_before_reading", "check_family"]
+__all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many"]
 
 ENGINE = "poisson+partitioned"
 """The result's ``engine`` when it was finished from parts."""
@@ -485,54 +482,6 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     )
 
 
-def check_before_reading(*, n_resamples, confidence_level, method, seed,
-                         paired=DEFAULTS["paired"],
-                         group_weighting=DEFAULTS["group_weighting"],
-                         backend=DEFAULTS["backend"],
-                         alternative=DEFAULTS["alternative"],
-                         hypothesis=DEFAULTS["hypothesis"], margin=DEFAULTS["margin"],
-                         lower_is_better=DEFAULTS["lower_is_better"],
-                         test=DEFAULTS["test"]) -> int:
-    """The arguments of a run on parts, checked before any part is read (what the sums
-    cannot give is refused with the reason); returns the run's seed, drawn when it is
-    None or "random" (there is no data in one place to derive one from)."""
-    _refuse(method, paired, group_weighting)
-    check_test_arguments(check_arguments(
-        paired=True, group_weighting="items", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=0, backend=backend,
-        resampling="poisson", alternative=alternative, hypothesis=hypothesis,
-        margin=family_margin(margin), lower_is_better=lower_is_better, test=test))
-    seed = OPTIONS["seed"].check(seed)
-    return secrets.randbelow(2**32) if seed is None else seed
-
-
-def check_family(names: Sequence[str], *, baseline: str | None = None,
-                 pairs: Sequence[tuple[str, str]] | None = None,
-                 correction: str = "max-t") -> list[tuple[int, int]]:
-    """A family's arguments checked against the systems' ``names`` (before any part is
-    read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
-    j minus system i."""
-    targets = family_targets(list(names), baseline, pairs)
-    OPTIONS["correction"].check(correction)
-    return targets
-
-
-def _refuse(method: str, paired, group_weighting) -> None:
-    """What needs every item in one place, refused with the reason."""
-    if isinstance(method, str) and method.lower() in ("bca", "studentized"):
-        why = ("BCa's jackknife leaves out one unit at a time" if method.lower() == "bca"
-               else "the studentized interval needs every unit's cross products")
-        raise InputError(f"`method={method.lower()!r}` is not available on partitioned data: "
-                         f"{why}; use 'percentile', 'basic' or 'normal'", param="method")
-    if paired is not True:
-        raise InputError("`paired=False` is not available on partitioned data: it draws "
-                         "every system independently; parts hold paired sums", param="paired")
-    if group_weighting != "items":
-        raise InputError("`group_weighting='groups'` is not available on partitioned data: "
-                         "a group's mean needs all its items in one place",
-                         param="group_weighting")
-
-
 def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.ndarray,
                                                          np.ndarray]:
     """The design of the whole data, from its sums: what the estimands and the notes
@@ -575,7 +524,7 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
-    _refuse(method, paired, group_weighting)
+    refuse_unavailable(method, paired, group_weighting)
     if part.n_items == 0:
         raise InputError("the parts hold no items: there is nothing to compare", param="part")
     args: Arguments = check_arguments(
