@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pairboot.core.pairing import check_indexes
 from pairboot.core.pipeline import compare_items
+from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.progress import Progress
@@ -184,6 +185,8 @@ def compare(
                "permutation" else "it compares one run per system")
         raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")
     if runs is not None or paired_runs:
+        refuse_score(method, "with `runs`", "the score interval takes one 0/1 score per "
+                     "item and system, not several runs")
         from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
 
         if runs is None:

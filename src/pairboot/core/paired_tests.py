@@ -65,6 +65,15 @@ def zero_one_table(design: Design, args: Arguments) -> Table2x2:
                "`hypothesis='difference'`")
     if why is not None:
         raise InputError(f"`test='mcnemar'`: {why}", param="test")
+    return unit_table(design, "`test='mcnemar'`", "test", "use the bootstrap's interval")
+
+
+def unit_table(design: Design, what: str, param: str, instead: str) -> Table2x2:
+    """The paired 2 x 2 table of the design's two systems, each unit one item scored 0
+    or 1 by each (a count of 1 beside each score: ``metric='mean'``, or ``'accuracy'``
+    with ``total`` 1); the first unit that is not is refused in one line that starts
+    with ``what`` (the option asking, as ``"`test='mcnemar'`"``), names ``param`` and
+    suggests ``instead``."""
     plan = design.plan
     counts = np.zeros((2, 2), dtype=np.int64)  # [A right][B right]
     for lo in range(0, len(plan.x), _CHUNK):
@@ -75,9 +84,9 @@ def zero_one_table(design: Design, args: Arguments) -> Table2x2:
         if not ok.all():
             at = lo + int(np.argmin(ok))
             bad = a[at - lo] if a[at - lo] not in (0.0, 1.0) else b[at - lo]
-            raise InputError(f"`test='mcnemar'` needs 0/1 scores (wrong or right); item "
-                             f"{at} scores {_shown(bad)}: use the bootstrap's interval, "
-                             "or score the items 0 or 1", param="test")
+            raise InputError(f"{what} needs 0/1 scores (wrong or right); item "
+                             f"{at} scores {_shown(bad)}: {instead}, "
+                             "or score the items 0 or 1", param=param)
         np.add.at(counts, (a.astype(np.int64), b.astype(np.int64)), 1)
     return Table2x2(both=int(counts[1, 1]), only_a=int(counts[1, 0]),
                     only_b=int(counts[0, 1]), neither=int(counts[0, 0]))

@@ -40,6 +40,7 @@ from pairboot.core.labels import group_strata, item_labels, plain
 from pairboot.core.pairing import by_name
 from pairboot.core.pipeline import check_margin, compare_result, make_run
 from pairboot.core.precision import exact_sums
+from pairboot.core.score import refuse_score
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
@@ -476,6 +477,8 @@ def check_family(names: Sequence[str], *, baseline: str | None = None,
 
 def _refuse(method: str, paired, group_weighting) -> None:
     """What needs every item in one place, refused with the reason."""
+    refuse_score(method, "on partitioned data", "the 2 x 2 table needs every item's "
+                 "pair of scores; parts hold sums")
     if isinstance(method, str) and method.lower() in ("bca", "studentized"):
         why = ("BCa's jackknife leaves out one unit at a time" if method.lower() == "bca"
                else "the studentized interval needs every unit's cross products")

@@ -55,6 +55,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
         out = _after(out, "p_values", {
             "p_values_upper_bound": [f["p_value_upper_bound"] for f in parts],
             "p_values_text": [f["p_text"] for f in parts]})
+    out = _after(out, "method", {"method_text": describe_method(result, ctx)})
     out["warnings"] = [ctx.say(w) for w in result.warnings]
     out["reading"] = ctx.say(out["reading"])
     out["input"] = {
