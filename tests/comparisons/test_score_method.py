@@ -382,3 +382,16 @@ def test_coverage_with_groups_needs_the_design_effect():
     # (the adjusted interval holds the naive one: it covers wherever that does, and more)
     assert (naive <= adjusted).all() and naive.sum() < adjusted.sum(), (
         naive.mean(), adjusted.mean())
+
+
+def test_the_command_line_refuses_families_and_streams(tmp_path):
+    a, b = zero_one(40, 0.7, 0.8, 3)
+    args = write_scores(tmp_path, a, b)
+    assert_one_line_error(run_in_process(*args, "--method", "score", "--stream",
+                                         "--resampling", "poisson"),
+                          "--method score is not available on partitioned data")
+    fc = tmp_path / "c.csv"
+    fc.write_text((tmp_path / "a.csv").read_text())
+    three = [args[0], args[1], args[2], fc, *args[3:]]
+    assert_one_line_error(run_in_process(*three, "--method", "score"),
+                          "--method score is not available for a family of comparisons")

@@ -88,11 +88,16 @@ def compare(
         recomputed on every resample from the summed statistics.
     n_resamples : int, default 10_000
     confidence_level : float, default 0.95
-    method : {"percentile", "basic", "normal", "bca", "studentized"}
+    method : {"percentile", "basic", "normal", "bca", "studentized", "score"}
         ``percentile`` is the spec's.  ``bca`` corrects bias and skewness (acceleration
         from the jackknife over units); ``studentized`` is the bootstrap-t with a
         delta-method standard error per resample; both help for skewed or bounded
-        metrics and small samples.
+        metrics and small samples.  ``score``, for paired 0/1 scores (``metric="mean"``
+        or ``"accuracy"``): Tango's score interval for B - A and Tango's score test as
+        its p-value (against 0 or a margin's boundary), Wilson's interval for each
+        system, with design effects for ``groups`` (docs/score.md); the bootstrap still
+        gives ``standard_error`` and the replicates.  Refused for other scores, unpaired,
+        strata, runs.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         As scipy's: ``"greater"`` tests B - A > 0 with the one-sided interval
         ``[low, inf)`` at ``confidence_level`` (its end is the two-sided interval's at

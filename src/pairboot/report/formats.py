@@ -12,6 +12,7 @@ import math
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
+    SCORE_WORDS,
     ReportContext,
     alpha_of,
     describe_method,
@@ -240,6 +241,8 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     """B against A, the design, resamples and seed, in one sentence."""
     text = (f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
             f"{result.n_resamples:,} resamples, seed {result.seed}.")
+    if result.method == "score":
+        text += f" {SCORE_WORDS}."
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."
