@@ -14,8 +14,9 @@ Two intervals for the difference ``p_B - p_A = (only_b - only_a) / n``:
   table.  Closed form.
 - ``tango_interval``: Tango's (1998) score interval, the set of differences that the
   score test does not reject, found by bisection.  ``paired_score_p_value`` is that
-  test's p-value, so ``p < 1 - level`` exactly when ``tango_interval`` at ``level``
-  excludes 0.
+  test's p-value (against 0, or any ``null``: a margin's boundary), so ``p < 1 - level``
+  exactly when ``tango_interval`` at ``level`` excludes the null.  Both take a
+  ``design_effect`` for items in groups (Rao and Scott's division of the counts).
 
 Pure functions of counts and numpy arrays; nothing here resamples.
 """

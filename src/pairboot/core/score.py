@@ -54,6 +54,12 @@ class ScoreMethod:
         Of the per-item differences (1.0 without groups): Tango's counts are divided by it.
     design_effects : tuple of float
         Of A's and of B's scores (1.0 without groups): each Wilson interval's.
+
+    >>> m = ScoreMethod(Table2x2(both=59, only_a=16, only_b=6, neither=80))
+    >>> [round(x, 4) for x in m.interval(0.05)]  # Fagerland et al. (2017), chapter 8
+    [-0.124, -0.0054]
+    >>> round(m.p_value(), 6), m.interval(0.05, "less")[0]
+    (0.033006, -inf)
     """
 
     table: Table2x2
