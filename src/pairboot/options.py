@@ -22,7 +22,9 @@ import numpy as np
 
 from pairboot.errors import InputError
 
-METHODS = ("percentile", "basic", "normal", "bca", "studentized")
+METHODS = ("percentile", "basic", "normal", "bca", "studentized", "score")
+"""The interval methods; "score" is no bootstrap interval: Tango's and Wilson's closed
+forms for 0/1 scores (:mod:`pairboot.core.score`)."""
 GROUP_WEIGHTINGS = ("items", "groups")
 BACKENDS = ("auto", "numba", "numpy")
 RESAMPLINGS = ("classic", "poisson")

@@ -193,7 +193,7 @@ BAD = [
     ({"= 20261201": "= true"}, "seed", "non-negative integer, got true"),
     ({'"holm"': '"sidak"'}, "correction", 'max-t, holm, bonferroni, bh, by, none, got "sidak"'),
     ({"seed = 20261201\n": 'seed = 20261201\nmethod = "bootstrap"\n'}, "method",
-     'percentile, basic, normal, bca, studentized, got "bootstrap"'),
+     'percentile, basic, normal, bca, studentized, score, got "bootstrap"'),
     ({'"mean"': '"meen"'}, "metric", "unknown metric 'meen'"),
     ({'"mean"': '"nowhere.py:f1"'}, "metric", "does not exist"),
     ({'"mean"': '":f1"'}, "metric", "FILE.py:NAME"),

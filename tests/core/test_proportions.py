@@ -575,3 +575,56 @@ def test_paired_intervals_cover(n):
         coverage = exact_coverage(n, points, intervals)
         assert min(coverage) >= 0.94, coverage
         assert 0.945 <= np.mean(coverage) <= 0.99, coverage
+
+
+# --- against a margin's boundary, and with a design effect --------------------------------
+
+
+@pytest.mark.parametrize("t", [CAVO, Table2x2(10, 3, 9, 8), Table2x2(100, 40, 60, 300),
+                               Table2x2(5, 0, 7, 2)], ids=str)
+def test_p_value_at_a_null_is_tango_s_statistic_there_and_inverts_the_interval(t):
+    """At ``null=delta`` the p-value is the normal tail of Tango's statistic at delta
+    (the numerical maximum-likelihood oracle above); ``p < alpha`` exactly when delta is
+    outside the ``1 - alpha`` interval (one-sided: the ``1 - 2 alpha`` interval's end)."""
+    for delta in (-0.3, -0.05, 0.02, 0.1, 0.25):
+        z = tango_statistic(t, delta)
+        p = paired_score_p_value(t, null=delta)
+        assert p == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-6, abs=1e-12)
+        greater = paired_score_p_value(t, "greater", null=delta)
+        assert greater == pytest.approx(NormalDist().cdf(-z), rel=1e-6, abs=1e-12)
+        assert greater + paired_score_p_value(t, "less", null=delta) == pytest.approx(1.0)
+        for alpha in (0.01, 0.05, 0.2):
+            low, high = tango_interval(t, 1 - alpha)
+            assert (p < alpha) == (delta < low or delta > high), (delta, alpha)
+            low, high = tango_interval(t, 1 - 2 * alpha)
+            assert (greater < alpha) == (low > delta), (delta, alpha)
+            less = paired_score_p_value(t, "less", null=delta)
+            assert (less < alpha) == (high < delta), (delta, alpha)
+
+
+def test_p_value_at_the_ends_of_the_range():
+    """``null`` -1 or 1: rejected (p 0 one-sided) unless the estimate is that end."""
+    t = Table2x2(10, 3, 9, 8)
+    assert paired_score_p_value(t, "greater", null=-1.0) == 0.0
+    assert paired_score_p_value(t, "less", null=1.0) == 0.0
+    all_b = Table2x2(0, 0, 6, 0)  # (p_B - p_A = 1)
+    assert paired_score_p_value(all_b, "less", null=1.0) == 0.5
+    with pytest.raises(ValueError, match="`null` must be between -1 and 1"):
+        paired_score_p_value(t, null=1.5)
+
+
+@pytest.mark.parametrize("t", [CAVO, Table2x2(10, 3, 9, 8), Table2x2(0, 4, 1, 0)], ids=str)
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_a_design_effect_divides_the_table(t, k):
+    """Tango's interval and test of a table whose counts are k times larger, with a design
+    effect of k, are those of the table itself (Rao and Scott's adjustment), to rounding."""
+    big = Table2x2(k * t.both, k * t.only_a, k * t.only_b, k * t.neither)
+    np.testing.assert_allclose(tango_interval(big, 0.9, design_effect=k),
+                               tango_interval(t, 0.9), rtol=0, atol=1e-12)
+    for side in ALTERNATIVES:
+        assert paired_score_p_value(big, side, null=-0.05, design_effect=k) == pytest.approx(
+            paired_score_p_value(t, side, null=-0.05), rel=1e-12)
+    # and a design effect above 1 widens the interval
+    low, high = tango_interval(t, design_effect=1.5)
+    plain = tango_interval(t)
+    assert low <= plain[0] and high >= plain[1] and (low, high) != plain

@@ -8,6 +8,7 @@ from pairboot.core.family import compare_family, family_result, family_systems
 from pairboot.core.multiple import check_correction
 from pairboot.core.pairing import check_indexes, frame_ids
 from pairboot.core.pipeline import resample
+from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
@@ -127,6 +128,7 @@ def compare_many(
     >>> [(c.b, c.significant) for c in res.comparisons]
     [('v1', True), ('v2', False)]
     """
+    refuse_score(method, "for a family of comparisons", FAMILY_SCORE)
     scores, ids = frame_ids(scores, ids)
     check_exact(exact, test)
     if (runs is not None or paired_runs) and test is not None:
@@ -200,6 +202,7 @@ def compare_strata(
         raise InputError("`strata` is required: the family is one comparison per stratum",
                          param="strata")
     keywords = {k: compare_keywords.pop(k, v) for k, v in STRATA_FAMILY_DEFAULTS.items()}
+    refuse_score(keywords["method"], "for a family of strata", FAMILY_SCORE)
     if compare_keywords:
         unknown = next(iter(compare_keywords))
         raise TypeError(f"compare_strata() got an unexpected keyword argument {unknown!r}")
@@ -215,3 +218,8 @@ STRATA_FAMILY_DEFAULTS = with_defaults((
     "confidence_level", "method", "alternative", "hypothesis", "margin", "seed",
     "resampling", "ids", "backend", "progress"), {})
 """compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""
+
+
+FAMILY_SCORE = ("a family's simultaneous intervals and adjusted p-values (max-t, Holm, "
+                "...) are read off the comparisons' joint replicates")
+"""Why a family refuses ``method="score"``."""

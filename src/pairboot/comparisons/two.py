@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pairboot.core.pairing import check_indexes
 from pairboot.core.pipeline import compare_items
+from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.options import check_exact
@@ -89,11 +90,16 @@ def compare(
         recomputed on every resample from the summed statistics.
     n_resamples : int, default 10_000
     confidence_level : float, default 0.95
-    method : {"percentile", "basic", "normal", "bca", "studentized"}
+    method : {"percentile", "basic", "normal", "bca", "studentized", "score"}
         ``percentile`` is the spec's.  ``bca`` corrects bias and skewness (acceleration
         from the jackknife over units); ``studentized`` is the bootstrap-t with a
         delta-method standard error per resample; both help for skewed or bounded
-        metrics and small samples.
+        metrics and small samples.  ``score``, for paired 0/1 scores (``metric="mean"``
+        or ``"accuracy"``): Tango's score interval for B - A and Tango's score test as
+        its p-value (against 0 or a margin's boundary), Wilson's interval for each
+        system, with design effects for ``groups`` (docs/score.md); the bootstrap still
+        gives ``standard_error`` and the replicates.  Refused for other scores, unpaired,
+        strata, runs.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         As scipy's: ``"greater"`` tests B - A > 0 with the one-sided interval
         ``[low, inf)`` at ``confidence_level`` (its end is the two-sided interval's at
@@ -191,6 +197,8 @@ def compare(
                "permutation" else "it compares one run per system")
         raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")
     if runs is not None or paired_runs:
+        refuse_score(method, "with `runs`", "the score interval takes one 0/1 score per "
+                     "item and system, not several runs")
         from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
 
         if runs is None:

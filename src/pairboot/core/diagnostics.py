@@ -128,6 +128,11 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
                          f"resamples drew no {unit[:-1]} at all and are left out")
             text += f"; prefer `resampling='classic'` when the {unit} fit in memory"
         notes.append((SmallSampleWarning, text))
+    elif n_units < SMALL_N and args.method == "score":  # (closed forms: fine at small n)
+        if design.n_groups is not None:
+            notes.append((SmallSampleWarning, (
+                f"only {_plural(n_units, unit)}: the design effects that adjust the score "
+                "intervals for them are rough from so few groups")))
     elif n_units < SMALL_N:
         text = (f"only {_plural(n_units, unit)}{where}: with fewer than a few dozen "
                 f"independent {unit} the bootstrap interval and p-value are rough (treat "
@@ -183,7 +188,7 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
                           "consider whether `group_weighting='items'` is the estimand you want")
             notes.append((SmallSampleWarning, f"{spread}: {advice}"))
     tail = args.n_resamples * (1 - args.confidence_level) / 2
-    if tail < 10:
+    if tail < 10 and args.method != "score":  # (the score interval reads no resample)
         notes.append((
             SmallSampleWarning,
             f"{args.n_resamples} resamples leave only {tail:.3g} beyond each end of the "

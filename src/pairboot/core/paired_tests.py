@@ -80,11 +80,22 @@ def zero_one_table(design: Design, args: Arguments) -> Table2x2:
         hypothesis=args.hypothesis)
     if why is not None:
         raise InputError(f"`test='mcnemar'`: {why}", param="test")
+    return unit_table(design, "`test='mcnemar'`", "test", "use the bootstrap's interval")
+
+
+def unit_table(design: Design, what: str, param: str, instead: str) -> Table2x2:
+    """The paired 2 x 2 table of the design's two systems, each unit one item scored 0
+    or 1 by each (a count of 1 beside each score: ``metric='mean'``, or ``'accuracy'``
+    with ``total`` 1); the first unit that is not is refused in one line that starts
+    with ``what`` (the option asking, as ``"`test='mcnemar'`"``), names ``param`` and
+    suggests ``instead``."""
     plan = design.plan
     counts = np.zeros((2, 2), dtype=np.int64)  # [A right][B right]
     for lo in range(0, len(plan.x), _CHUNK):
         rows = plan.rows(lo, min(lo + _CHUNK, len(plan.x)))
-        counts += zero_one_counts(rows[:, 0], rows[:, 2], lambda i, lo=lo: f"item {lo + i}")
+        counts += zero_one_counts(rows[:, 0], rows[:, 2], lambda i, lo=lo: f"item {lo + i}",
+                                  what=what, param=param, instead=instead,
+                                  counted=(rows[:, 1] == 1) & (rows[:, 3] == 1))
     return table_of(counts)
 
 
@@ -94,16 +105,22 @@ def table_of(counts: np.ndarray) -> Table2x2:
                     only_b=int(counts[0, 1]), neither=int(counts[0, 0]))
 
 
-def zero_one_counts(a: np.ndarray, b: np.ndarray, where) -> np.ndarray:
+def zero_one_counts(a: np.ndarray, b: np.ndarray, where, *, what: str = "`test='mcnemar'`",
+                    param: str = "test", instead: str = "use the bootstrap's interval",
+                    counted: np.ndarray | None = None) -> np.ndarray:
     """The (2, 2) counts ``[A right][B right]`` of the 0/1 scores ``a`` and ``b``; a
-    score that is not 0 or 1 is refused, naming its item by ``where(i)``."""
+    score that is not 0 or 1 (or an item whose count is not 1: ``counted`` False) is
+    refused in one line that starts with ``what``, names its item by ``where(i)`` and
+    ``param``, and suggests ``instead``."""
     ok = np.isin(a, (0.0, 1.0)) & np.isin(b, (0.0, 1.0))
+    if counted is not None:
+        ok &= counted
     if not ok.all():
         at = int(np.argmin(ok))
         bad = a[at] if a[at] not in (0.0, 1.0) else b[at]
-        raise InputError(f"`test='mcnemar'` needs 0/1 scores (wrong or right); {where(at)} "
-                         f"scores {_shown(bad)}: use the bootstrap's interval, or score the "
-                         "items 0 or 1", param="test")
+        raise InputError(f"{what} needs 0/1 scores (wrong or right); {where(at)} "
+                         f"scores {_shown(bad)}: {instead}, or score the items 0 or 1",
+                         param=param)
     counts = np.zeros((2, 2), dtype=np.int64)
     np.add.at(counts, (a.astype(np.int64), b.astype(np.int64)), 1)
     return counts

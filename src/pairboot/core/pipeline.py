@@ -33,6 +33,7 @@ from pairboot.core.hypotheses import interval_alpha, read_test
 from pairboot.core.intervals import bounds, monte_carlo_error, p_value
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
+from pairboot.core.score import ScoreMethod, score_method
 from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
@@ -63,18 +64,26 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
     empty = empty_draws(core, args)
     notes += undefined_notes(core, empty)
 
-    (low, high), p, parts = read_test(
-        args.hypothesis, args.margin, args.alternative, alpha,
-        lambda at, sides: bounds(args.method, diff.boot, at, sides),
-        lambda sides, null: p_value(args.method, diff.boot, sides, null),
-        args.lower_is_better)
-    mc = monte_carlo_error(args.method, diff.boot, interval_alpha(args.hypothesis, alpha),
-                           args.alternative)
-    notes += interval_notes(diff, design, args, (low, high), mc,
-                            dict(zip(core.names, (score_a, score_b))), empty)
+    score = run.score
+    if score is not None:  # (closed forms on the 2 x 2 table: no Monte Carlo error)
+        (low, high), p, parts = read_test(
+            args.hypothesis, args.margin, args.alternative, alpha, score.interval,
+            score.p_value, args.lower_is_better)
+        mc = (0.0, 0.0)
+    else:
+        (low, high), p, parts = read_test(
+            args.hypothesis, args.margin, args.alternative, alpha,
+            lambda at, sides: bounds(args.method, diff.boot, at, sides),
+            lambda sides, null: p_value(args.method, diff.boot, sides, null),
+            args.lower_is_better)
+        mc = monte_carlo_error(args.method, diff.boot,
+                               interval_alpha(args.hypothesis, alpha), args.alternative)
+        notes += interval_notes(diff, design, args, (low, high), mc,
+                                dict(zip(core.names, (score_a, score_b))), empty)
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
-    if not defined or math.isnan(low) or math.isnan(high):
+    # (the score interval needs no resample: defined at any n)
+    if score is None and (not defined or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
         mc = (math.nan, math.nan)
@@ -113,8 +122,8 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         standard_error=se,
         p_value=p,
         bootstrap_distribution=diff.replicates,
-        score_a=system_score(score_a, args.method, alpha, defined),
-        score_b=system_score(score_b, args.method, alpha, defined),
+        score_a=system_score(score_a, args.method, alpha, defined, score, 0),
+        score_b=system_score(score_b, args.method, alpha, defined, score, 1),
         n_items=design.n_items,
         n_groups=design.n_groups,
         n_strata=len(design.strata_names) if design.strata_names is not None else None,
@@ -167,6 +176,9 @@ class Run:
     """The test ``args.test`` asks for, read off the design before the resampling (a
     :class:`pairboot.result.TestResult`; for a family of more than two systems, the
     :class:`pairboot.core.westfall_young.PermutationNull` its rows are read off)."""
+    score: ScoreMethod | None = None
+    """``method="score"``'s closed forms on the 2 x 2 table (read off the design before
+    the resampling), else None."""
 
 
 def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
@@ -191,6 +203,10 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
     )
     check_margin(args.margin, design)
     test = paired_test(design, args)  # (refused, when it cannot run, before the draws)
+    score = score_method(design, args, lambda: build_design(
+        systems, names=tuple(names), metric=metric, paired=True, groups=None,
+        group_weighting="items", strata=None, strata_weights=None, ids=ids,
+        poisson=args.resampling == "poisson"))
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     if args.test == "permutation":  # (its swaps are keyed by the units, as Poisson's)
         keyed = design if args.resampling == "poisson" or not args.paired else build_design(
@@ -210,7 +226,8 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         progress=progress,
     )
     core = Estimands(design, sums, observed_sums(plan), cross, names=display)
-    run = dataclasses.replace(make_run(args, design, seed, engine, core), test=test)
+    run = dataclasses.replace(make_run(args, design, seed, engine, core), test=test,
+                              score=score)
     draws = args.n_resamples * len(plan.x)
     slow = "numpy" in engine and args.backend == "auto" and draws > _SLOW_DRAWS
     if slow and importlib.util.find_spec("numba") is None:  # (numpy may be the engine's choice)
@@ -256,11 +273,14 @@ def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Esti
     return Run(args, design, seed, engine, core, notes, coef, combined)
 
 
-def system_score(e: Estimate, method: str, alpha: float, defined: bool = True
-                 ) -> SystemScore:
+def system_score(e: Estimate, method: str, alpha: float, defined: bool = True,
+                 score: ScoreMethod | None = None, system: int = 0) -> SystemScore:
     """A system's own value and interval (NaN when there are too few units for any:
-    ``defined`` False)."""
-    low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
+    ``defined`` False); with the score method, its Wilson interval."""
+    if score is not None:
+        low, high = score.system_interval(system, alpha)
+    else:
+        low, high = bounds(method, e.boot, alpha) if defined else (math.nan, math.nan)
     return SystemScore(e.boot.estimate, ConfidenceInterval(low, high), e.boot.sd)
 
 

@@ -14,8 +14,9 @@ Two intervals for the difference ``p_B - p_A = (only_b - only_a) / n``:
   table.  Closed form.
 - ``tango_interval``: Tango's (1998) score interval, the set of differences that the
   score test does not reject, found by bisection.  ``paired_score_p_value`` is that
-  test's p-value, so ``p < 1 - level`` exactly when ``tango_interval`` at ``level``
-  excludes 0.
+  test's p-value (against 0, or any ``null``: a margin's boundary), so ``p < 1 - level``
+  exactly when ``tango_interval`` at ``level`` excludes the null.  Both take a
+  ``design_effect`` for items in groups (Rao and Scott's division of the counts).
 
 Pure functions of counts and numpy arrays; nothing here resamples.
 """
@@ -321,13 +322,7 @@ def wilson_interval(successes: int, n: int, confidence_level: float = 0.95, *,
     if successes > n:
         raise ValueError(f"`successes` must be at most `n`={n}, got {successes}")
     z = _z(_level(confidence_level))
-    try:
-        deff = float(design_effect)
-    except (TypeError, ValueError):
-        raise ValueError(f"`design_effect` must be a positive number, "
-                         f"got {design_effect!r}") from None
-    if not (deff > 0.0 and math.isfinite(deff)):
-        raise ValueError(f"`design_effect` must be a positive number, got {deff}")
+    deff = _deff(design_effect)
     n_eff = n / deff
     p = successes / n
     z2 = z * z
@@ -430,13 +425,15 @@ def paired_score_interval(table: Table2x2,
     return max(low, -1.0), min(high, 1.0)
 
 
-def _tango_statistic(t: Table2x2, delta: float) -> float:
-    """Tango's score statistic for ``p_B - p_A = delta`` (``-1 < delta < 1``):
+def _tango_statistic(t: Table2x2, delta: float, deff: float = 1.0) -> float:
+    """Tango's score statistic for ``p_B - p_A = delta`` (``-1 <= delta <= 1``):
     ``(only_b - only_a - n delta) / sqrt(n (2 q + delta (1 - delta)))``, with ``q`` the
     maximum-likelihood ``P(only A right)`` under the constraint, the root of
     ``2n q^2 + w q - only_a delta (1 - delta) = 0``,
-    ``w = delta (2n - only_b + only_a) - only_a - only_b``."""
-    n, b, c = t.n, t.only_b, t.only_a
+    ``w = delta (2n - only_b + only_a) - only_a - only_b``.  ``deff``: the counts are
+    divided by it first (Rao and Scott's adjustment; the statistic is divided by
+    ``sqrt(deff)``)."""
+    n, b, c = t.n / deff, t.only_b / deff, t.only_a / deff
     w = delta * (2 * n - b + c) - b - c
     k = c * delta * (1.0 - delta)
     root = math.sqrt(max(0.0, w * w + 8.0 * n * k))
@@ -446,6 +443,17 @@ def _tango_statistic(t: Table2x2, delta: float) -> float:
     if var <= 0.0:
         return math.copysign(math.inf, num) if num else 0.0
     return num / math.sqrt(var)
+
+
+def _deff(design_effect) -> float:
+    try:
+        deff = float(design_effect)
+    except (TypeError, ValueError):
+        raise ValueError(f"`design_effect` must be a positive number, "
+                         f"got {design_effect!r}") from None
+    if not (deff > 0.0 and math.isfinite(deff)):
+        raise ValueError(f"`design_effect` must be a positive number, got {deff}")
+    return deff
 
 
 def _bisect(f, lo: float, hi: float) -> tuple[float, float]:
@@ -462,7 +470,8 @@ def _bisect(f, lo: float, hi: float) -> tuple[float, float]:
     return lo, hi
 
 
-def tango_interval(table: Table2x2, confidence_level: float = 0.95) -> tuple[float, float]:
+def tango_interval(table: Table2x2, confidence_level: float = 0.95, *,
+                   design_effect: float = 1.0) -> tuple[float, float]:
     """Tango's (1998) score interval for the paired difference ``p_B - p_A``: every
     ``delta`` at which Tango's score statistic (see :func:`paired_score_p_value`) is within
     ``z_{1 - alpha/2}`` of 0, its ends found by bisection to adjacent floats.
@@ -470,8 +479,14 @@ def tango_interval(table: Table2x2, confidence_level: float = 0.95) -> tuple[flo
     The statistic decreases in ``delta``, so the interval is its two roots; at 0 it is
     McNemar's ``(only_b - only_a) / sqrt(only_a + only_b)``, so the interval excludes 0
     exactly when :func:`paired_score_p_value` is below ``1 - confidence_level`` (each end
-    is searched on the side of 0 that the statistic at 0 says).  An end is -1 or 1 only when
-    the estimate is.
+    is searched on the side of 0 that the statistic at 0 says), and any other ``delta``
+    exactly when ``paired_score_p_value(..., null=delta)`` is.  An end is -1 or 1 only
+    when the estimate is.
+
+    ``design_effect`` (deff) makes it cluster-aware, as Rao and Scott (1992) adjust a
+    chi-square test and Obuchowski (1998) McNemar's for clustered pairs: the table's
+    counts are divided by the design effect of the per-item differences (the
+    information is that of ``n / deff`` independent items), the estimate unchanged.
 
     >>> low, high = tango_interval(Table2x2(both=59, only_a=16, only_b=6, neither=80))
     >>> round(low, 4), round(high, 4)  # Fagerland et al. (2017), chapter 8
@@ -479,14 +494,15 @@ def tango_interval(table: Table2x2, confidence_level: float = 0.95) -> tuple[flo
     """
     t = _table(table)
     z = _z(_level(confidence_level))
+    deff = _deff(design_effect)
     d = (t.only_b - t.only_a) / t.n
-    at_zero = _tango_statistic(t, 0.0)
+    at_zero = _tango_statistic(t, 0.0, deff)
 
     def above(delta):  # decreasing in delta; the lower end is where it crosses 0
-        return _tango_statistic(t, delta) - z
+        return _tango_statistic(t, delta, deff) - z
 
     def below(delta):  # the upper end is where this crosses 0
-        return _tango_statistic(t, delta) + z
+        return _tango_statistic(t, delta, deff) + z
 
     if d == -1.0:
         low = -1.0
@@ -503,25 +519,35 @@ def tango_interval(table: Table2x2, confidence_level: float = 0.95) -> tuple[flo
     return low, high
 
 
-def paired_score_p_value(table: Table2x2, alternative: str = "two-sided") -> float:
-    """The p-value of Tango's score test of ``p_B = p_A``, the test that
-    :func:`tango_interval` inverts: at 0 its statistic is McNemar's
+def paired_score_p_value(table: Table2x2, alternative: str = "two-sided", *,
+                         null: float = 0.0, design_effect: float = 1.0) -> float:
+    """The p-value of Tango's score test of ``p_B - p_A = null``, the test that
+    :func:`tango_interval` inverts: at ``null`` 0 its statistic is McNemar's
     ``Z = (only_b - only_a) / sqrt(only_a + only_b)``, referred to the normal
-    distribution (the asymptotic McNemar test without continuity correction).
+    distribution (the asymptotic McNemar test without continuity correction); at another
+    ``null`` (a margin's boundary, ``-1 <= null <= 1``) it is Tango's statistic there.
 
-    Two-sided ``P(|N| >= |Z|)``; "greater" (B better) ``P(N >= Z)``; "less" ``P(N <= Z)``.
-    So ``p < alpha`` exactly when ``tango_interval`` at ``1 - alpha`` (two-sided) or at
-    ``1 - 2 alpha`` (one-sided, its lower or upper end) excludes 0.  No discordant items:
-    p = 1.
+    Two-sided ``P(|N| >= |Z|)``; "greater" (B better, H0 ``p_B - p_A <= null``)
+    ``P(N >= Z)``; "less" ``P(N <= Z)``.  So ``p < alpha`` exactly when
+    ``tango_interval`` at ``1 - alpha`` (two-sided) or at ``1 - 2 alpha`` (one-sided,
+    its lower or upper end) excludes ``null``.  No discordant items and ``null`` 0:
+    p = 1.  ``design_effect``: as :func:`tango_interval`'s.
 
     >>> round(paired_score_p_value(Table2x2(both=59, only_a=16, only_b=6, neither=80)), 6)
     0.033006
     """
     t = _table(table)
     alternative = _alternative(alternative)
-    if t.discordant == 0:
+    deff = _deff(design_effect)
+    try:
+        null = float(null)
+    except (TypeError, ValueError):
+        raise ValueError(f"`null` must be a number between -1 and 1, got {null!r}") from None
+    if not -1.0 <= null <= 1.0:
+        raise ValueError(f"`null` must be between -1 and 1, got {null}")
+    if t.discordant == 0 and null == 0.0:
         return 1.0
-    z = _tango_statistic(t, 0.0)
+    z = _tango_statistic(t, null, deff)
     if alternative == "two-sided":
         return math.erfc(abs(z) / math.sqrt(2.0))
     return 0.5 * math.erfc((z if alternative == "greater" else -z) / math.sqrt(2.0))

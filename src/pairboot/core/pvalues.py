@@ -13,9 +13,9 @@ import math
 P_BOUND_LEVEL = 0.95
 """The confidence of :func:`p_resolution`'s bound."""
 
-CLOSED_FORM_P = ("normal", "t")
+CLOSED_FORM_P = ("normal", "t", "score")
 """The methods whose p-value is a closed form, not read off the resamples (the normal
-interval's ``2 Phi(-|z|)``, the t interval's of several runs)."""
+interval's ``2 Phi(-|z|)``, the t interval's of several runs, Tango's score test)."""
 
 
 def p_resolution(n_resamples: int, sides: int = 2) -> float:

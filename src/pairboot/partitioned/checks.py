@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Sequence
 
 from pairboot.core.family import family_margin, family_targets
+from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.options import DEFAULTS, OPTIONS, check_arguments
 from pairboot.partitioned.part_tests import check_test_arguments
@@ -50,6 +51,8 @@ def check_family(names: Sequence[str], *, baseline: str | None = None,
 
 def refuse_unavailable(method: str, paired, group_weighting) -> None:
     """What needs every item in one place, refused with the reason."""
+    refuse_score(method, "on partitioned data", "the 2 x 2 table needs every item's "
+                 "pair of scores; parts hold sums")
     if isinstance(method, str) and method.lower() in ("bca", "studentized"):
         why = ("BCa's jackknife leaves out one unit at a time" if method.lower() == "bca"
                else "the studentized interval needs every unit's cross products")

@@ -12,6 +12,7 @@ import math
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
+    SCORE_WORDS,
     ReportContext,
     alpha_of,
     describe_method,
@@ -55,6 +56,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
         out = _after(out, "p_values", {
             "p_values_upper_bound": [f["p_value_upper_bound"] for f in parts],
             "p_values_text": [f["p_text"] for f in parts]})
+    out = _after(out, "method", {"method_text": describe_method(result, ctx)})
     out["warnings"] = [ctx.say(w) for w in result.warnings]
     out["reading"] = ctx.say(out["reading"])
     out["input"] = {
@@ -239,6 +241,8 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     """B against A, the design, resamples and seed, in one sentence."""
     text = (f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
             f"{result.n_resamples:,} resamples, seed {result.seed}.")
+    if result.method == "score":
+        text += f" {SCORE_WORDS}."
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."

@@ -268,6 +268,9 @@ def design(result: CompareResult, context: ReportContext | None = None) -> str:
         units += f" (each the mean of {counts} samples)"
     words = ["paired" if result.paired else "unpaired"]
     words += ["stratified"] if result.n_strata is not None else []
+    if result.method == "score":  # (closed forms, not read off the bootstrap)
+        words += ["cluster-adjusted"] if result.n_groups is not None else []
+        return f"{level} {' '.join(words)} score interval over {units}"
     words += ["cluster"] if result.n_groups is not None else []
     if result.method != "percentile":
         words.append(METHOD_NAMES.get(result.method, result.method))
@@ -425,6 +428,8 @@ _METHOD_WORDS = {
 def describe_method(result: CompareResult, context: ReportContext | None = None) -> str:
     """One sentence: what was resampled, and which interval."""
     context = context or ReportContext()
+    if result.method == "score":
+        return _describe_score(result, context)
     if result.n_groups is not None:
         col = f" of {context.group!r}" if context.group else ""
         unit = (f"{result.n_groups:,} whole group{'' if result.n_groups == 1 else 's'}{col}"
@@ -468,6 +473,32 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     elif sides_of(result) == 1:
         words = f"one-sided {words} ({sides_text(result)[11:]})"
     return f"{how}; {words}, {result.n_resamples:,} resamples."
+
+
+SCORE_WORDS = ("Tango's score interval for the paired difference of proportions; "
+               "Wilson intervals per system")
+"""``method="score"`` in words."""
+
+
+def _describe_score(result: CompareResult, context: ReportContext) -> str:
+    """:func:`describe_method` of ``method="score"``: the closed forms, their design
+    effects with groups, and what the bootstrap still gives."""
+    words = SCORE_WORDS
+    if getattr(result, "hypothesis", "difference") == "equivalence":
+        words += (f" (Tango's at {percent(result.interval_level)}: two one-sided score "
+                  f"tests, |B - A| < {result.margin:g})")
+    elif sides_of(result) == 1:
+        words += f" (one-sided: {sides_text(result)[11:]})"
+    items = f"{result.n_items:,} item{'' if result.n_items == 1 else 's'}"
+    if result.n_groups is not None:
+        col = f" of {context.group!r}" if context.group else ""
+        words += (f", cluster-adjusted by the design effects of the {result.n_groups:,} "
+                  f"groups{col} (the {items}' counts divided by them, as Rao and Scott's)")
+    else:
+        words += f", on the 2 x 2 table of the {items}"
+    return (f"{words}; the p-value is Tango's score test, so it agrees with the interval; "
+            "closed forms, without Monte Carlo error; the standard error is that of "
+            f"{result.n_resamples:,} paired bootstrap resamples.")
 
 
 def strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:

@@ -74,6 +74,10 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
         lines.append(f"  standard error {num(result.standard_error, d)} (items and runs, "
                      f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
+    elif result.method == "score":  # (closed forms: no Monte Carlo error)
+        lines.extend(_wrap(f"standard error {num(result.standard_error, d)} (bootstrap); "
+                           "the score intervals are closed forms, without Monte Carlo "
+                           "error", bullet="  "))
     elif result.alternative != "two-sided":  # (the open end does not move)
         end = mc[0] if result.alternative == "greater" else mc[1]
         lines.append(f"  standard error {num(result.standard_error, d)}; Monte Carlo error "
