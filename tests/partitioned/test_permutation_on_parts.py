@@ -210,10 +210,10 @@ def test_what_parts_cannot_test_is_refused():
     part = part_from_arrays({"A": A, "B": B}, ids=IDS, test="permutation", **KW)
     with pytest.raises(InputError, match="tests for a difference, not a margin"):
         finish(part, hypothesis="non-inferiority", margin=0.01)
-    with pytest.raises(InputError, match="a family's test on parts is not available"):
-        finish_many(part)
-    with pytest.raises(InputError, match="a family's test on parts is not available"):
-        part_from_arrays({"A": A, "B": B, "C": A}, ids=IDS, test="permutation", **KW)
+    # (a family of the two: compare()'s test, read off the same swapped sums)
+    assert finish_many(part).comparisons[0].test_p_value == finish(part).test.p_value
+    with pytest.raises(InputError, match="`test='mcnemar'` compares two systems"):
+        part_from_arrays({"A": A01, "B": B01, "C": A01}, ids=IDS, test="mcnemar", **KW)
     with pytest.raises(InputError, match="`test` must be None or one of"):
         part_from_arrays({"A": A, "B": B}, ids=IDS, test="wilcoxon", **KW)
     with pytest.raises(InputError, match="a part of one system holds one score"):
@@ -231,8 +231,8 @@ def test_files_and_dask_refuse_before_reading(tmp_path):
 
     with pytest.raises(InputError, match="it pools the items"):
         pbd.compare(None, "a", "b", strata="s", test="mcnemar", **KW)
-    with pytest.raises(InputError, match="a family's test on parts is not available"):
-        pbd.compare_many(None, ["a", "b", "c"], test="permutation", **KW)
+    with pytest.raises(InputError, match="`test='mcnemar'` compares two systems"):
+        pbd.compare_many(None, ["a", "b", "c"], test="mcnemar", **KW)
 
 
 def _write(path, header, rows):
@@ -282,11 +282,14 @@ def test_a_file_per_system_side_by_side(tmp_path):
         pairboot.compare_files([fa, fb], id="id", test="mcnemar", **KW)
 
 
-def test_files_refuse_a_family_s_test_and_name_a_bad_row(tmp_path):
+def test_files_refuse_what_a_family_cannot_test_and_name_a_bad_row(tmp_path):
     path = _write(tmp_path / "three.csv", "id,a,b,c",
                   [(IDS[i], A01[i], B01[i], A01[i]) for i in range(N)])
-    with pytest.raises(InputError, match="a family's test on parts is not available"):
+    with pytest.raises(InputError, match="`test='mcnemar'` compares two systems"):
         pairboot.compare_files([path], systems={"a": "a", "b": "b", "c": "c"}, id="id",
+                               test="mcnemar", **KW)
+    with pytest.raises(InputError, match="a file per system holds them apart"):
+        pairboot.compare_files([path, path, path], id="id", names=["a", "b", "c"],
                                test="permutation", **KW)
     bad = _write(tmp_path / "bad.csv", "id,a,b",
                  [(IDS[i], A01[i] if i != 57 else 2, B01[i]) for i in range(N)])

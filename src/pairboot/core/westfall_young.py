@@ -56,6 +56,8 @@ class PermutationNull:
     exact: bool
     n_units: int
     n_systems: int
+    note: str = ""
+    """Added to the test's words (parts: why the relabellings are random)."""
 
 
 def exact_size(n_units: int, n_systems: int) -> int:
@@ -172,6 +174,7 @@ def _global(null: PermutationNull, p: float, statistic: float, maxima: np.ndarra
            f"{null.n_units} {unit} (exact)" if null.exact else
            f"{n:,} random relabellings of the {null.n_systems} systems within each of the "
            f"{null.n_units:,} {unit}, p = (1 + count) / (R + 1)")
+    how += null.note
     if undefined:
         how += (f"; {undefined:,} of {n + undefined:,} relabellings left a contrast "
                 "undefined and are left out")

@@ -29,7 +29,7 @@ from pairboot.engine.backends import choose
 from pairboot.engine.spec import GAMMA, bounded, mix64
 
 __all__ = ["permutation_indices", "all_permutations", "enumerated_indices",
-           "permuted_sums", "relabelled_sums"]
+           "permuted_sums", "relabelled_sums", "relabelled_row_sums"]
 
 STEPS_PER_WORD = 8
 """Shuffle steps drawn from one word before it is mixed again (8 steps of at most 16
@@ -123,10 +123,18 @@ def relabelled_sums(plan, word, r0: int, r1: int, m: int, k: int, differences: i
                     backend: str = "auto") -> tuple[np.ndarray, str]:
     """(r1 - r0, n_draw_strata, width) every draw stratum's sums of its units' rows
     relabelled in permutations ``r0 <= r < r1``, and the kernel's name."""
-    kernel, name = choose(backend, (r1 - r0) * len(plan.x), AUTO_NUMBA_PERMUTATIONS,
+    return relabelled_row_sums(plan.rows(0, len(plan.x)), plan.keys, plan.starts,
+                               plan.sizes, word, r0, r1, m, k, differences, backend)
+
+
+def relabelled_row_sums(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k: int,
+                        differences: int, backend: str = "auto") -> tuple[np.ndarray, str]:
+    """As :func:`relabelled_sums`, of the full ``rows`` (n, width) keyed by ``keys``, in
+    draw strata of ``sizes`` rows from ``starts`` (a part's items, or a plan's units)."""
+    kernel, name = choose(backend, (r1 - r0) * len(rows), AUTO_NUMBA_PERMUTATIONS,
                           relabelled_sums_numpy, "permutation_kernels", "relabelled_sums")
-    rows = plan.rows(0, len(plan.x))
-    out = np.zeros((r1 - r0, len(plan.starts), rows.shape[1]))
-    kernel(rows, plan.keys, plan.starts.astype(np.int64), plan.sizes.astype(np.int64),
-           word, r0, r1, m, k, differences, out)
+    out = np.zeros((r1 - r0, len(starts), rows.shape[1]))
+    kernel(np.ascontiguousarray(rows, dtype=np.float64), np.asarray(keys, dtype=np.uint64),
+           np.asarray(starts, dtype=np.int64), np.asarray(sizes, dtype=np.int64), word, r0,
+           r1, m, k, differences, out)
     return out, name

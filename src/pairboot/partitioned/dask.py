@@ -277,8 +277,9 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     ``systems``: a list of columns (one per system, named by its column), or a mapping
     from system name to its column or list of columns (a pooled metric's statistics, in
     the metric's order).  The other arguments as for :func:`compare` and
-    :func:`pairboot.compare_many` (``margin`` one number, or one per pair); ``test`` is
-    refused (a family's test on parts is not available yet).
+    :func:`pairboot.compare_many` (``margin`` one number, or one per pair); ``test``:
+    ``"permutation"``, Westfall-Young's max-T over random relabellings of the systems
+    per item (as in memory with ``resampling="poisson"`` and the same seed).
     """
     refuse_family_test(test)
     if isinstance(systems, Mapping):
@@ -297,9 +298,9 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting, alternative=alternative,
                                 hypothesis=hypothesis, margin=margin,
-                                lower_is_better=lower_is_better)
+                                lower_is_better=lower_is_better, test=test)
     total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=seed, check_ids=check_ids)
+                  n_resamples=n_resamples, seed=seed, check_ids=check_ids, test=test)
     return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
                        correction=correction, lower_is_better=lower_is_better,
                        confidence_level=confidence_level, method=method,

@@ -260,7 +260,8 @@ def compare_files(
     ``test`` (``"permutation"`` or ``"mcnemar"``, two systems): the test beside the
     interval, as ``compare(..., test=...)`` reports it: every chunk adds its sums for it
     (:mod:`pairboot.partitioned.part_tests`).  McNemar's needs each item's two 0/1
-    scores in one file; a family's test is not available yet.
+    scores in one file; a family's permutation test (Westfall-Young's) needs the
+    systems' columns in one file.
     """
     files = list(files)
     if family is not None and "lower_is_better" in family:
@@ -303,7 +304,7 @@ def compare_files(
     if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
         family = {}
     if family is not None:  # (before any file is read)
-        refuse_family_test(test)
+        refuse_family_test(test, apart=systems is None)
         check_family(list(systems) if systems is not None else names,
                      baseline=family.get("baseline"), pairs=family.get("pairs"),
                      correction=family.get("correction", "max-t"))

@@ -51,6 +51,7 @@ from pairboot.partitioned.checks import check_family, refuse_unavailable
 from pairboot.partitioned.part_tests import (
     add_tables,
     check_part_test,
+    family_null,
     finished_test,
     part_test_sums,
 )
@@ -108,8 +109,10 @@ class PoissonPart:
     test : str or None
         The test the part carries sums for: ``"permutation"``, ``"mcnemar"`` or None.
     swapped : numpy.ndarray or None
-        (R, H, M k) with ``test="permutation"``: in permutation r and stratum h, the sums
-        of the full rows of the items whose unit swaps A and B (as large as ``sums``).
+        (R, H, width) with ``test="permutation"``: in permutation r and stratum h, the
+        sums of the full rows of the items whose unit swaps A and B (as large as
+        ``sums``); for three or more systems, the sums of every item's row with its
+        systems relabelled (a family's test: :mod:`pairboot.core.westfall_young`).
     swapped_units : numpy.ndarray or None
         (R, H): how many of the part's items swap (a constant column's sums).
     table : Table2x2 or None
@@ -322,7 +325,8 @@ def part_from_arrays(
         extremes=np.stack([x.min(axis=0), x.max(axis=0)]) if n else None, test=test,
         **part_test_sums(test, x=x, xv=xv, constant=constant, keys=keys, scodes=scodes,
                          n_strata=n_strata, seed=seed, n_resamples=n_resamples,
-                         backend=backend, k=k, ids=ids),
+                         backend=backend, k=k, ids=ids, n_systems=len(names),
+                         differences=differences),
     )
 
 
@@ -520,7 +524,7 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
 
 
 def _run(part, *, confidence_level, method, strata_weights, paired, group_weighting,
-         alternative, hypothesis, margin, lower_is_better, display=None):
+         alternative, hypothesis, margin, lower_is_better, display=None, family=False):
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
@@ -539,8 +543,8 @@ def _run(part, *, confidence_level, method, strata_weights, paired, group_weight
     run = make_run(args, design, part.seed, ENGINE, core)
     if part.test is None:
         return run
-    return dataclasses.replace(run, test=finished_test(part, design, args, observed,
-                                                       absolute))
+    read = family_null if family else finished_test  # (a family: its rows are read later)
+    return dataclasses.replace(run, test=read(part, design, args, observed, absolute))
 
 
 def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "percentile",
@@ -576,15 +580,11 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
-    if part.test is not None:
-        raise InputError(f"the part carries `test={part.test!r}`: a family's test on "
-                         "parts is not available yet; build the parts without `test`",
-                         param="test")
     targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
     margins = row_margins(margin, list(part.names), targets)
     run = _run(part, confidence_level=confidence_level, method=method,
                strata_weights=strata_weights, paired=paired, group_weighting=group_weighting,
                alternative=alternative, hypothesis=hypothesis, margin=family_margin(margin),
-               lower_is_better=lower_is_better)
+               lower_is_better=lower_is_better, family=True)
     return family_result(run, targets, correction, lower_is_better, stacklevel=3,
                          margins=margins)
