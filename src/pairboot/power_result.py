@@ -151,6 +151,9 @@ class PowerResult:
     strata : tuple of StratumPlan
     run_variance, residual_variance : tuple of float
         With seeds: each system's (or the paired runs') run and residual variance.
+    variance : float or None
+        The planned estimate's variance at the planned size (the t's, or the normal
+        approximation's for 0/1 scores).
     floor : float or None
         With seeds: the variance ``sum_s var(b_s) / R`` that no number of items lowers.
     family : FamilyPlan or None
@@ -194,6 +197,7 @@ class PowerResult:
     strata: tuple[StratumPlan, ...] = ()
     run_variance: tuple[float, ...] = ()
     residual_variance: tuple[float, ...] = ()
+    variance: float | None = None
     floor: float | None = None
     family: FamilyPlan | None = None
     pilot_items: int | None = None

@@ -14,7 +14,13 @@ from pairboot.options import OPTIONS, hypothesis_sides
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
 from pairboot.planning.model import Setup, Test, TModel, mde_for, runs_for, size_for
-from pairboot.planning.pilot import NO_SPREAD, contrast_covariance, from_pilot, pilot_design
+from pairboot.planning.pilot import (
+    NO_SPREAD,
+    contrast_covariance,
+    from_pilot,
+    no_spread,
+    pilot_design,
+)
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
 __all__ = ["power"]
@@ -217,13 +223,15 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
     names, systems = family_systems(scores)
     targets = family_targets(names, baseline, pairs)
     d = pilot_design(systems, names, **design)
-    cov, _ = contrast_covariance(d, targets)
+    everything, _ = contrast_covariance(d, list(targets) + list(range(len(names))))
+    own = np.diag(everything)[len(targets):]
+    cov = everything[:len(targets), :len(targets)]
     units = int(d.units_per_stratum.sum())
     var = np.diag(cov) * units
-    if not (var > 0).all():
-        k = int(np.argmin(var))
-        raise InputError(f"comparison {names[targets[k][1]]} - {names[targets[k][0]]}: "
-                         + NO_SPREAD, param="scores")
+    for k, (i, j) in enumerate(targets):
+        if no_spread(float(cov[k, k]), float(own[i] + own[j])):
+            raise InputError(f"comparison {names[j]} - {names[i]}: " + NO_SPREAD,
+                             param="scores")
     sd = np.sqrt(np.diag(cov))
     planner = FamilyPlanner(var, cov / np.outer(sd, sd), test,
                             names=[(names[i], names[j]) for i, j in targets])
@@ -326,6 +334,11 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
         fam = _family_plan(family, correction, delta, target, units)
     strata = tuple(StratumPlan(*s) for s in facts.pop("strata", ()) or ())
     floor = model.floor(n_runs) if with_runs and n_runs else None
+    variance = None
+    if units is not None and isinstance(model, TModel) and (n_runs or not with_runs):
+        variance = model.variance(units, n_runs)
+    elif units is not None and delta is not None and hasattr(model, "discordant"):
+        variance = (model.discordant - delta * delta) * model.design_effect / units
     return PowerResult(
         solved=solved, delta=delta, power=target, n_items=n_items,
         n_items_unpaired=unpaired, pairing_saving=saving, n_groups=n_groups,
@@ -333,7 +346,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
             "parameters" if facts.get("pilot_items") is None else "pilot"),
         model=setup.name, metric=facts.pop("metric", "mean"), sd=facts.pop("sd", None),
         unit_variance=facts.pop("unit_variance", getattr(model, "unit_variance", None)),
-        strata=strata, floor=floor, family=fam, assumptions=setup.assumptions,
+        strata=strata, variance=variance, floor=floor, family=fam, assumptions=setup.assumptions,
         planner=planner, unit=unit, **facts)
 
 

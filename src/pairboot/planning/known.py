@@ -203,12 +203,16 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
         raise InputError("`discordant` is 0: systems that agree on every item show no "
                          "difference, and no size can be planned", param="discordant")
     d = implied if implied is not None else delta
+    if d is not None and not 0.0 <= pa + d <= 1.0:
+        raise InputError(f"`delta` {d:+g} is beyond what 0/1 scores allow with "
+                         f"`accuracy_a` {pa:g} (B's accuracy would be {pa + d:g})",
+                         param="delta")
     if d is not None:
         # p_01 (only B right) = (psi + d)/2 <= 1 - pa ; p_10 (only A right) = (psi - d)/2 <= pa
         if abs(d) > psi or (psi + d) / 2 > 1 - pa + 1e-12 or (psi - d) / 2 > pa + 1e-12:
-            raise InputError(f"the share of discordant items ({psi:g}) cannot hold a "
+            raise InputError(f"`discordant` ({psi:g}) cannot hold a "
                              f"difference of {d:+g} with `accuracy_a` {pa:g}: it must be at "
-                             f"least |delta| and at most {min(pa + (pa + d), 2 - 2 * pa - d):g}",
+                             f"least |delta| and at most {min(2 * pa + d, 2 - 2 * pa - d):g}",
                              param="discordant")
         facts["sd"] = math.sqrt(max(psi - d * d, 0.0))
     facts.update(accuracy_a=pa, accuracy_b=pb, discordant=psi)

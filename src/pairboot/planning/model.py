@@ -40,6 +40,8 @@ class Test:
     for a difference), so that the shift the test sees is ``direction * delta +
     offset``."""
 
+    __test__ = False  # (not a pytest test class, whatever its name)
+
     alpha: float
     two_sided: bool
     direction: int = 1

@@ -29,7 +29,7 @@ from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
 
-__all__ = ["NO_SPREAD", "contrast_covariance", "from_pilot", "pilot_design"]
+__all__ = ["NO_SPREAD", "contrast_covariance", "from_pilot", "no_spread", "pilot_design"]
 
 NO_SPREAD = ("the pilot's differences have no spread (every item's difference is the "
              "same): no size can be planned from it; give `sd` for the spread you expect")
@@ -78,6 +78,17 @@ def contrast_covariance(design: Design, targets) -> tuple[np.ndarray, np.ndarray
     return cov, parts
 
 
+ROUNDING = 1e-20
+"""A difference's variance below this share of the systems' own is rounding: the
+differences are constant (``b = a + 0.1`` computed in doubles)."""
+
+
+def no_spread(variance: float, systems: float) -> bool:
+    """Whether a contrast's ``variance`` is none, or only the rounding of its systems'
+    (``systems``: the sum of their variances)."""
+    return not variance > ROUNDING * systems or not variance > 0
+
+
 def _zero_one(design: Design) -> np.ndarray | None:
     """The 0/1 scores of two systems (items x 2) of a plain mean, else None."""
     if not design.metric.mean_like or design.n_groups is not None or design.n_strata > 1:
@@ -111,7 +122,7 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
     cov, parts = contrast_covariance(design, [(0, 1), 0, 1])
     units = int(design.units_per_stratum.sum())
     variance = float(cov[0, 0])
-    if not variance > 0:
+    if no_spread(variance, float(cov[1, 1] + cov[2, 2])):
         raise InputError(NO_SPREAD, param="b")
     unit_variance = variance * units
     facts = {"pilot_items": design.n_items, "pilot_groups": design.n_groups,

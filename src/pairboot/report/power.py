@@ -103,6 +103,8 @@ def _facts(res: PowerResult) -> list[tuple[str, str]]:
 
     add("sd of a unit's difference", res.sd)
     add("variance per unit", res.unit_variance)
+    if res.variance is not None:
+        add("standard error at the size", math.sqrt(res.variance))
     add("sd A", res.sd_a)
     add("sd B", res.sd_b)
     add("correlation of A and B", res.correlation)
