@@ -6,7 +6,6 @@ through :func:`pairboot.result.set_text_writer`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -265,10 +264,3 @@ class PowerResult:
             out[f.name] = json_safe(value)
         return out
 
-
-def finite_or_none(value) -> float | None:
-    """``value`` as a float, None when missing or not finite."""
-    if value is None:
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None

@@ -145,13 +145,18 @@ def power(
         sd, sd_a, sd_b, correlation, accuracy_a, accuracy_b, discordant, group_size, icc,
         group_size_cv, run_sd, residual_sd)) if value is not None}
     family = None
+    if runs is None and paired_runs:
+        raise InputError("`paired_runs` is for `runs='seeds'`", param="paired_runs")
     if scores is not None:
+        if runs is not None:
+            raise InputError("a family with runs is not planned yet: plan each pair with "
+                             "`a`, `b` and `runs`", param="runs")
         if a is not None or b is not None:
             raise InputError("give a pilot of two systems (`a`, `b`) or a family's "
                              "(`scores`), not both", param="scores")
         setup, family = _family(scores, baseline, pairs, correction, test, metric=metric,
                                 groups=groups, group_weighting=group_weighting,
-                                strata=strata, strata_weights=strata_weights)
+                                strata=strata, strata_weights=strata_weights, ids=ids)
         test = Test(family.alpha_each(correction), test.two_sided, test.direction,
                     test.offset)
     elif a is not None or b is not None:
@@ -234,7 +239,8 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
                              param="scores")
     sd = np.sqrt(np.diag(cov))
     planner = FamilyPlanner(var, cov / np.outer(sd, sd), test,
-                            names=[(names[i], names[j]) for i, j in targets])
+                            names=[(names[i], names[j]) for i, j in targets],
+                            n_strata=d.n_strata)
     setup = Setup(TModel(float(var.max()), n_strata=d.n_strata), None, "paired t",
                   unit="groups" if d.n_groups is not None else "items",
                   items_per_unit=d.n_items / d.n_groups if d.n_groups else 1.0,
@@ -254,7 +260,7 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
 def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
            family, correction, options) -> PowerResult:
     model, facts = setup.model, dict(setup.facts or {})
-    with_runs = isinstance(model, TModel) and model.runs
+    with_runs = model.runs
     m = setup.items_per_unit
     grouped = facts.get("group_size") is not None or setup.unit == "groups"
     if n_items is not None and n_groups is not None:
@@ -305,7 +311,9 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
 
     if units is not None:
         if setup.unit == "groups":
-            n_groups, n_items = int(units), int(math.ceil(units * m - 1e-9))
+            if n_items is None or solved in ("n_items", "n_groups"):
+                n_items = int(math.ceil(units * m - 1e-9))
+            n_groups = int(math.ceil(units - 1e-9))
         else:
             n_items = int(units) if solved in ("n_items", "n_groups") or n_items is None \
                 else n_items
@@ -335,7 +343,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     strata = tuple(StratumPlan(*s) for s in facts.pop("strata", ()) or ())
     floor = model.floor(n_runs) if with_runs and n_runs else None
     variance = None
-    if units is not None and isinstance(model, TModel) and (n_runs or not with_runs):
+    if units is not None and hasattr(model, "variance") and (n_runs or not with_runs):
         variance = model.variance(units, n_runs)
     elif units is not None and delta is not None and hasattr(model, "discordant"):
         variance = (model.discordant - delta * delta) * model.design_effect / units
@@ -352,8 +360,8 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
 
 def _check_delta(delta: float, setup: Setup, test: Test) -> None:
     if abs(delta) > setup.cap:
-        raise InputError(f"`delta` {delta:+g} is beyond what the metric allows (at most "
-                         f"{setup.cap:g} apart here)", param="delta")
+        raise InputError(f"`delta` {delta:+g} is beyond what {setup.cap_what} allows (at "
+                         f"most {setup.cap:g} apart)", param="delta")
     if test.shift(delta) <= 0:
         raise InputError(f"`delta` {delta:+g} is on the side the test does not look at "
                          "(or within the margin): no size detects it", param="delta")

@@ -36,8 +36,9 @@ class FamilyPlanner:
     """The family's sizes and powers (``variances``: each contrast's per-unit variance,
     ``correlations`` their correlation matrix; ``test`` the family's level and sides)."""
 
-    def __init__(self, variances, correlations, test: Test, names=(),
+    def __init__(self, variances, correlations, test: Test, names=(), n_strata: int = 1,
                  n_draws: int = N_SIMULATIONS, seed: int = FAMILY_SEED) -> None:
+        self.n_strata = n_strata
         self.names = tuple(names)
         """The comparisons ``(a, b)``, by the systems' names."""
         self.variances = np.asarray(variances, dtype=np.float64)
@@ -79,13 +80,16 @@ class FamilyPlanner:
     def n_each(self, correction: str, delta: float, power: float) -> int | None:
         """Units at which every comparison alone reaches ``power`` (the paired t at the
         per-comparison level; the largest variance decides)."""
-        return size_for(TModel(float(self.variances.max())), self._each_test(correction),
-                        delta, power)
+        return size_for(self._worst(), self._each_test(correction), delta, power,
+                        minimum=self.n_strata + 1)
 
     def power_each(self, correction: str, n: float, delta: float) -> float:
         """The smallest per-comparison power at ``n`` units."""
-        return TModel(float(self.variances.max())).power(self._each_test(correction), n,
-                                                         delta)
+        return self._worst().power(self._each_test(correction), n, delta)
+
+    def _worst(self) -> TModel:
+        """The paired t of the comparison with the largest variance."""
+        return TModel(float(self.variances.max()), n_strata=self.n_strata)
 
     def power_all(self, correction: str, n: float, delta: float) -> float:
         """The chance that every comparison detects ``delta`` on its side at ``n`` units
@@ -103,7 +107,7 @@ class FamilyPlanner:
         if self.test.shift(delta) <= 0:
             return None
         lo = 1
-        hi = self.n_each(correction, delta, power) or 2
+        hi = self.n_each(correction, delta, power) or self.n_strata + 1
         while self.power_all(correction, hi, delta) < power:
             lo, hi = hi, hi * 2
             if hi > NEVER:

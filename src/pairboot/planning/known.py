@@ -22,6 +22,7 @@ import numbers
 
 from pairboot.errors import InputError
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
+from pairboot.planning.seeds import SeedsModel
 
 __all__ = ["correlated_discordance", "design_effect", "from_parameters", "positive"]
 
@@ -160,7 +161,7 @@ def from_parameters(*, sd=None, sd_a=None, sd_b=None, correlation=None, accuracy
         facts.update(run_variance=runs, residual_variance=residual)
         assumptions.append("seeds: var(delta)/n + sum var(b_s)/R + sum var(e_s)/(n R) "
                            "(docs/runs.md); Satterthwaite's degrees of freedom")
-        return Setup(TModel(variance, runs, residual), unpaired, "two-way runs", facts=facts,
+        return Setup(SeedsModel(variance, runs, residual), unpaired, "two-way runs", facts=facts,
                      assumptions=tuple(assumptions))
     if grouped:
         return Setup(TModel(variance * deff / m), unpaired, "design effect", unit="groups",
@@ -221,4 +222,5 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
     unit = "items"
     return Setup(ProportionModel(psi, deff), TwoProportionModel(pa, deff), "connor",
                  unit=unit, items_per_unit=m, cap=min(psi, 1.0), delta=implied,
+                 cap_what="the share of discordant items (`discordant`)",
                  facts=facts, assumptions=tuple(assumptions))

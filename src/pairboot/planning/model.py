@@ -3,11 +3,10 @@
 A :class:`Test` says what is tested (level, sides, a margin's offset); a model says how
 the estimate's variance falls with the size:
 
-* :class:`TModel` -- the paired t (or its design-based form): ``V(N, R) = unit_variance
-  / N + sum_s run_s / R + sum_s residual_s / (N R)`` (docs/runs.md; without runs, the
-  first term), ``N`` units (items, or groups) and ``R`` runs per system; the power is a
-  noncentral t's (:func:`pairboot.planning.noncentral.t_power`) with ``N - n_strata``
-  degrees of freedom, or with runs Satterthwaite's for the planned mean squares;
+* :class:`TModel` -- the paired t (or its design-based form): ``V(N) = unit_variance /
+  N`` with ``N`` units (items, or groups); the power is a noncentral t's
+  (:func:`pairboot.planning.noncentral.t_power`) with ``N - n_strata`` degrees of
+  freedom (seeds: :class:`pairboot.planning.seeds.SeedsModel`);
 * :class:`ProportionModel` -- 0/1 scores, Connor's (1987) normal formula for paired
   proportions with the share of discordant items ``psi``: the variance of the
   McNemar statistic under the null (``psi``) and under the alternative (``psi -
@@ -62,67 +61,38 @@ class Test:
 
 @dataclass(frozen=True, slots=True)
 class TModel:
-    """The paired t's variance at a size (see the module's docstring).
+    """The paired t's variance at a size: ``unit_variance / N`` (see the module's
+    docstring).
 
     ``unit_variance`` is the variance of one unit's difference (per-item differences'
     variance; a group's, design effect included; a stratified design's ``sum_h W_h^2
-    sigma_h^2 / f_h``); ``run_parts``, ``residual_parts`` the run and residual variance
-    of each system (or of the paired runs' differences); ``n_strata`` the degrees of
-    freedom the strata take; ``normal``: z instead of t (a family's max-t)."""
+    sigma_h^2 / f_h``); ``n_strata`` the degrees of freedom the strata take; ``normal``:
+    z instead of t; ``samples``: 2 for an unpaired comparison (``2 (n - 1)`` degrees of
+    freedom, the two-sample t's)."""
 
     unit_variance: float
-    run_parts: tuple[float, ...] = ()
-    residual_parts: tuple[float, ...] = ()
     n_strata: int = 1
     normal: bool = False
     samples: int = 1
-    """Independent samples the degrees of freedom come from: 2 for an unpaired
-    comparison (``2 (n - 1)``, the two-sample t's)."""
 
-    @property
-    def runs(self) -> bool:
-        return bool(self.run_parts)
+    runs = False
 
     def variance(self, n: float, runs: float | None = None) -> float:
-        """``V(N, R)``: the estimate's variance with ``n`` units and ``runs`` runs."""
-        v = self.unit_variance / n
-        if self.runs:
-            v += sum(self.run_parts) / runs + sum(self.residual_parts) / (n * runs)
-        return v
+        """The estimate's variance with ``n`` units."""
+        return self.unit_variance / n
 
-    def floor(self, runs: float) -> float:
-        """The variance no number of units lowers: ``sum_s run_s / R``."""
-        return sum(self.run_parts) / runs if self.runs else 0.0
-
-    def df(self, n: float, runs: float | None = None) -> float:
-        """The t's degrees of freedom: ``n - n_strata``; with runs, Satterthwaite's for
-        the expected mean squares of the two-way analysis (docs/runs.md), the items'
-        term ``(sigma2_item + sum residual / R) / n`` on ``n - 1``, each run term ``run
-        / R + residual / (n R)`` on ``R - 1`` and each subtracted residual term on ``(n -
-        1)(R - 1)``, floored at ``R - 1``."""
+    def df(self, n: float) -> float:
+        """The t's degrees of freedom: ``samples (n - n_strata)`` (at least 1)."""
         if self.normal:
             return math.inf
-        if not self.runs:
-            return max(1.0, self.samples * (n - self.n_strata))
-        if math.isinf(n):
-            terms = [(p / runs, runs - 1.0) for p in self.run_parts]
-        else:
-            item = (self.unit_variance + sum(self.residual_parts) / runs) / n
-            terms = [(item, n - 1.0)]
-            for run, res in zip(self.run_parts, self.residual_parts):
-                terms += [(run / runs + res / (n * runs), runs - 1.0),
-                          (-res / (n * runs), (n - 1.0) * (runs - 1.0))]
-        total = sum(v for v, _ in terms)
-        denom = sum(v * v / d for v, d in terms if d > 0)
-        df = total * total / denom if denom > 0 else math.inf
-        return max(runs - 1.0, 1.0, df)
+        return max(1.0, self.samples * (n - self.n_strata))
 
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
-        v = self.variance(n, runs) if not math.isinf(n) else self.floor(runs)
+        v = self.variance(n)
         if v <= 0:
             return 1.0 if test.shift(delta) > 0 else 0.0
         lam = test.shift(delta) / math.sqrt(v)
-        return t_power(lam, self.df(n, runs), test.alpha, test.two_sided)
+        return t_power(lam, self.df(n), test.alpha, test.two_sided)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +106,8 @@ class ProportionModel:
 
     discordant: float
     design_effect: float = 1.0
+
+    runs = False
 
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
         psi = self.discordant
@@ -172,6 +144,8 @@ class TwoProportionModel:
 
     accuracy_a: float
     design_effect: float = 1.0
+
+    runs = False
 
     def _parts(self, delta: float) -> tuple[float, float]:
         pa, pb = self.accuracy_a, self.accuracy_a + delta
@@ -223,7 +197,7 @@ def size_for(model, test: Test, delta: float, power: float, runs: float | None =
     return hi
 
 
-def runs_for(model: TModel, test: Test, delta: float, power: float, n: float | None,
+def runs_for(model, test: Test, delta: float, power: float, n: float | None,
              limit: int = 10_000) -> int | None:
     """The fewest runs per system (at least 2) at which ``model`` reaches ``power`` with
     ``n`` units (None: with units without end, the fewest runs at which some number of
@@ -252,7 +226,7 @@ def mde_for(model, test: Test, n: float, power: float, runs: float | None = None
         return model.power(test, n, test.delta_of(shift), runs) >= power
 
     lo = 0.0
-    scale = math.sqrt(model.variance(n, runs)) if isinstance(model, TModel) else 0.01
+    scale = math.sqrt(model.variance(n, runs)) if hasattr(model, "variance") else 0.01
     hi = max(scale, 1e-300)
     limit = cap if test.offset == 0 else cap + abs(test.offset)
     while not reached(hi):
@@ -292,3 +266,5 @@ class Setup:
     minimum: int = 2
     facts: dict | None = None
     assumptions: tuple[str, ...] = ()
+    cap_what: str = "the metric"
+    """What sets ``cap``, for the message refusing a larger difference."""

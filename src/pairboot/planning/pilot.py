@@ -28,6 +28,7 @@ from pairboot.engine import weighted_sum
 from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
+from pairboot.planning.seeds import SeedsModel
 
 __all__ = ["NO_SPREAD", "contrast_covariance", "from_pilot", "no_spread", "pilot_design"]
 
@@ -140,7 +141,8 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of "
                            "the items discordant as in the pilot")
         return Setup(ProportionModel(psi), TwoProportionModel(pa), "connor", cap=min(cap, psi),
-                     facts=facts, assumptions=tuple(assumptions))
+                     facts=facts, assumptions=tuple(assumptions),
+                     cap_what="the pilot's share of discordant items")
     if design.metric.mean_like:
         rows = design.plan.rows(0, len(design.plan.x))
         facts["correlation"] = _correlation(rows[:, [0, design.k]] if design.n_groups is None
@@ -228,7 +230,7 @@ def _seeds(a, b, metric, groups, group_weighting, strata, strata_weights,
         "seeds: var(delta)/n + sum var(b_s)/R + sum var(e_s)/(n R) (docs/runs.md); "
         "Satterthwaite's degrees of freedom for the planned mean squares")
     unit = "groups" if layout.grouped else "items"
-    return Setup(TModel(unit_variance, tuple(info.run_parts), tuple(info.residual_parts)),
+    return Setup(SeedsModel(unit_variance, tuple(info.run_parts), tuple(info.residual_parts)),
                  None, "two-way runs", unit=unit,
                  items_per_unit=len(ya) / info.n_items, facts=facts,
                  assumptions=assumptions)
