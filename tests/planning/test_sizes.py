@@ -162,3 +162,17 @@ def test_the_curve_goes_through_the_planned_size():
 def test_mde_for_respects_a_cap():
     # with at most 0.01 apart possible, no difference is detectable with 3 items
     assert mde_for(TModel(1.0), Test(0.05, True), 3, 0.8, cap=0.01) is None
+
+
+def test_a_comparison_s_own_detectable_difference():
+    from pairboot.planning import detectable_difference
+
+    # the paired t with the comparison's standard error: statsmodels' effect size x sd
+    ref = TTestPower().power(effect_size=detectable_difference(0.01, 1000) / (
+        0.01 * math.sqrt(1000)), nobs=1000, alpha=0.05, alternative="two-sided")
+    assert ref == pytest.approx(0.8, abs=1e-9)
+    one = detectable_difference(0.01, 1000, alternative="less", confidence_level=0.9)
+    assert one < 0 and TTestPower().power(effect_size=-one / (0.01 * math.sqrt(1000)),
+                                          nobs=1000, alpha=0.1, alternative="larger"
+                                          ) == pytest.approx(0.8, abs=1e-9)
+    assert detectable_difference(0.0, 1000) is None

@@ -23,7 +23,7 @@ from pairboot.planning.pilot import (
 )
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
-__all__ = ["power"]
+__all__ = ["detectable_difference", "power"]
 
 PLAN_CORRECTIONS = ("max-t", "bonferroni")
 """The corrections a family is planned under."""
@@ -390,3 +390,24 @@ def _family_plan(planner: FamilyPlanner, correction: str, delta, target, units) 
         else math.nan, n_simulations=planner.n_draws,
         n_each_bonferroni=sizes["bonferroni"][0], n_each_max_t=sizes["max-t"][0],
         n_all_bonferroni=sizes["bonferroni"][1], n_all_max_t=sizes["max-t"][1])
+
+
+def detectable_difference(standard_error: float, n_units: int, *,
+                          confidence_level: float = 0.95, alternative: str = "two-sided",
+                          power: float = 0.8) -> float | None:
+    """The smallest true difference a comparison of ``n_units`` units (items, or groups)
+    whose estimate has ``standard_error`` detects with ``power`` at ``confidence_level``
+    (the paired t, ``n_units - 1`` degrees of freedom): what compare()'s report can say
+    of its own size instead of the observed-power sentence.  On the side ``alternative``
+    looks at (two-sided: its size); None without a standard error.
+
+    >>> round(detectable_difference(0.01, 1000), 5)
+    0.02804
+    """
+    if not (math.isfinite(standard_error) and standard_error > 0) or n_units < 2:
+        return None
+    level = OPTIONS["confidence_level"].check(confidence_level)
+    sides = OPTIONS["alternative"].check(alternative)
+    test = _test(1.0 - level, sides, "difference", None, False)
+    model = TModel(standard_error ** 2 * n_units)
+    return mde_for(model, test, n_units, _probability(power, "power"))
