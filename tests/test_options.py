@@ -31,7 +31,11 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
             "lower_is_better", "strata_weights"}
 """What a part leaves to finish(): the interval is read off the added sums."""
 
+PLANNED = {"paired", "n_resamples", "method", "seed", "resampling", "backend", "progress"}
+"""A plan draws no resamples: its power is the paired t's (or Connor's) at a size."""
+
 NOT_ACCEPTED = {
+    pairboot.power: TESTS | PLANNED,
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",

@@ -9,6 +9,9 @@ are not plain means.  The whole public API:
   :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_strata`, each
   stratum's difference as a family; :func:`compare_files`, the Poisson
   bootstrap of files larger than memory, read in chunks;
+- :func:`power` and its :class:`PowerResult`: before the evaluation, the items, groups
+  or seeds needed to detect a difference, the power at a size, the smallest detectable
+  difference;
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
@@ -31,6 +34,8 @@ from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metr
 from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot.partitioned.files import compare_files
 from pairboot.plan import Plan, plan_sha256, read_plan
+from pairboot.planning import power
+from pairboot.power_result import PowerResult
 from pairboot.progress import Progress
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
@@ -48,6 +53,7 @@ __all__ = [
     "Metric",
     "PairbootWarning",
     "Plan",
+    "PowerResult",
     "Progress",
     "SmallSampleWarning",
     "StratumResult",
@@ -61,5 +67,6 @@ __all__ = [
     "compare",
     "compare_many",
     "plan_sha256",
+    "power",
     "read_plan",
 ]

@@ -17,10 +17,11 @@ import numpy as np
 from pairboot.core.hypotheses import detectable, verdict_of
 from pairboot.core.pvalues import units_for
 
-TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr")
+TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr", "power_summary")
 """What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
 with ``name_a``, ``name_b`` and ``lower_is_better``), ``family_summary``
-(``FamilyResult.summary``), ``reading`` and ``p_repr`` (``p, n_resamples, method``)."""
+(``FamilyResult.summary``), ``reading`` and ``p_repr`` (``p, n_resamples, method``);
+``power_summary`` (``PowerResult.summary``)."""
 
 _text_writers: dict[str, Callable[..., str]] = {}
 

@@ -18,6 +18,9 @@ the grouping and stratum columns, and notes that the command line adds.
   ranks, the signature) and its :class:`FamilyContext`;
   :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
   registered in :data:`FAMILY_WRITERS` and picked by :func:`render_family`;
+- :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
+  summary and its text, Markdown and JSON writers, in :data:`POWER_WRITERS`, picked by
+  :func:`render_power`;
 - :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot or
   matrix (matplotlib); :mod:`~pairboot.report.figures` holds what they say apart from
   the drawing (lattice bins, names as shown, the marks' meanings).
@@ -46,6 +49,7 @@ from pairboot.report.family_formats import (
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import ReportContext, describe_method, format_p, signature
+from pairboot.report.power import POWER_WRITERS, power_summary
 from pairboot.report.reading import reading_text
 from pairboot.report.text import write_text
 from pairboot.report.verdicts import (
@@ -62,6 +66,7 @@ __all__ = [
     "FAIL_IF",
     "FAMILY_WRITERS",
     "MARGIN_GATES",
+    "POWER_WRITERS",
     "FamilyContext",
     "ReportContext",
     "UNPLANNED",
@@ -80,6 +85,7 @@ __all__ = [
     "headline",
     "render",
     "render_family",
+    "render_power",
     "signature",
     "write_json",
     "write_latex",
@@ -125,6 +131,7 @@ set_text_writer("summary", summary_text)
 set_text_writer("family_summary", family_text)
 set_text_writer("reading", reading_text)
 set_text_writer("p_repr", p_repr)
+set_text_writer("power_summary", power_summary)
 
 
 FamilyWriter = Callable[[FamilyResult, "FamilyContext | None"], str]
@@ -149,5 +156,17 @@ def render_family(
     except KeyError:
         raise ValueError(
             f"unknown report format {format!r}; choose one of {', '.join(FAMILY_WRITERS)}"
+        ) from None
+    return writer(result, context)
+
+
+def render_power(result, format: str = "text", context=None) -> str:
+    """The report of a planned comparison (:class:`pairboot.PowerResult`) in ``format``
+    (a key of :data:`POWER_WRITERS`)."""
+    try:
+        writer = POWER_WRITERS[format]
+    except KeyError:
+        raise ValueError(
+            f"unknown report format {format!r}; choose one of {', '.join(POWER_WRITERS)}"
         ) from None
     return writer(result, context)

@@ -1,0 +1,17 @@
+"""Planning an evaluation before it is run (issue 26): :func:`power` answers how many
+items, groups or seeds it takes to detect a difference, the power at a size, and the
+smallest difference a size detects -- from what the user knows, or from a pilot.
+
+- :mod:`~pairboot.planning.api` -- :func:`power`, the entry point, and
+  :func:`detectable_difference` (a comparison's own smallest detectable difference);
+- :mod:`~pairboot.planning.model` -- the tests and variance models, and the three
+  answers read off them (:func:`size_for`, :func:`mde_for`, :func:`runs_for`);
+- :mod:`~pairboot.planning.noncentral` -- the noncentral t's tails (the paired t's power);
+- :mod:`~pairboot.planning.known` -- the models from parameters (sd, accuracies, groups,
+  seeds); :mod:`~pairboot.planning.pilot` -- from a pilot's design;
+- :mod:`~pairboot.planning.family` -- a family's sizes under Bonferroni and max-t.
+"""
+
+from pairboot.planning.api import detectable_difference, power
+
+__all__ = ["detectable_difference", "power"]

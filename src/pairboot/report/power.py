@@ -1,0 +1,188 @@
+"""Reports of a planned comparison (:class:`pairboot.PowerResult`): its one-line summary,
+and the text, Markdown and JSON writers of :data:`POWER_WRITERS`."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from pairboot.power_result import PowerResult
+
+__all__ = ["POWER_WRITERS", "power_json", "power_markdown", "power_summary", "power_text"]
+
+
+def _points(res: PowerResult) -> bool:
+    """Whether differences read as percentage points (0/1 scores)."""
+    return res.model == "connor" or res.metric in ("accuracy",)
+
+
+def difference(res: PowerResult, value: float | None) -> str:
+    """A difference as the summary writes it: ``+2.0 points`` for 0/1 scores."""
+    if value is None:
+        return "none"
+    if _points(res):
+        return f"{100.0 * value:+.1f} points"
+    return f"{value:+.3g}"
+
+
+def _test(res: PowerResult) -> str:
+    level = f"{res.confidence_level:.0%}" if round(100 * res.confidence_level, 6) == round(
+        100 * res.confidence_level) else f"{100 * res.confidence_level:g}%"
+    sides = "two-sided" if res.alternative == "two-sided" else "one-sided"
+    if res.hypothesis != "difference":
+        margin = difference(res, res.margin).lstrip("+")
+        return f"{res.hypothesis}, margin {margin}, {sides}, {level}"
+    return f"{sides}, {level}"
+
+
+def _size(res: PowerResult) -> str:
+    """The planned size in words: items, with their groups and runs."""
+    if res.n_groups is not None and res.n_items is not None:
+        text = f"{res.n_groups:,} groups ({res.n_items:,} paired items)"
+    elif res.n_items is not None:
+        text = f"{res.n_items:,} paired items"
+    else:
+        text = "no number of items"
+    if res.n_runs is not None:
+        text += f", {res.n_runs:,} runs per system"
+    return text
+
+
+def power_summary(res: PowerResult) -> str:
+    """``PowerResult.summary()``: the answer in one line."""
+    test = _test(res)
+    pct = "?" if res.power is None else f"{res.power:.0%}"
+    if res.hypothesis != "difference":
+        goal = (f"to show {res.hypothesis} when the true difference is "
+                f"{difference(res, res.delta)}, with {pct} power ({test})")
+    else:
+        goal = f"to detect {difference(res, res.delta)} with {pct} power ({test})"
+    if res.solved in ("n_items", "n_groups"):
+        head = goal + ": "
+        if res.n_items is None:
+            text = head + "no number of items reaches it"
+            if res.n_runs is not None:
+                text += (f" with {res.n_runs} runs per system (the runs' variance floor "
+                         f"{res.floor:.3g})")
+                if res.n_runs_needed is not None:
+                    text += f"; {res.n_runs_needed:,} runs per system would"
+            return text
+        text = head + "about " + _size(res)
+        if res.family is not None:
+            f = res.family
+            text += (f" for each of {len(f.comparisons)} comparisons ({f.correction})"
+                     + ("" if f.n_all is None else f"; {f.n_all:,} for all detected "
+                        "together"))
+        if res.n_items_unpaired is not None:
+            text += f"; unpaired, about {res.n_items_unpaired:,} per system"
+        return text
+    if res.solved == "n_runs":
+        head = goal + " with "
+        items = (f"{res.n_groups:,} groups" if res.unit == "groups" or (
+            res.n_groups is not None and res.n_items is None) else f"{res.n_items:,} items")
+        if res.n_runs is None:
+            return head + items + ": no number of runs reaches it"
+        return head + items + f": about {res.n_runs:,} runs per system"
+    if res.solved == "power":
+        return (f"with {_size(res)}, a difference of {difference(res, res.delta)} is "
+                f"detected with {pct} power ({test})")
+    if res.delta is None:
+        return (f"with {_size(res)}, no difference the metric allows is detected with "
+                f"{pct} power ({test})")
+    return (f"with {_size(res)}, the smallest difference detected with {pct} power "
+            f"({test}) is {difference(res, res.delta)}")
+
+
+def _facts(res: PowerResult) -> list[tuple[str, str]]:
+    """The inputs and what was read off them, as (label, value) rows."""
+    rows = [("model", res.model), ("source", res.source)]
+
+    def add(label, value, fmt="{:.4g}"):
+        if value is not None and not (isinstance(value, float) and math.isnan(value)):
+            rows.append((label, fmt.format(value)))
+
+    add("sd of a unit's difference", res.sd)
+    add("variance per unit", res.unit_variance)
+    if res.variance is not None:
+        add("standard error at the size", math.sqrt(res.variance))
+    add("sd A", res.sd_a)
+    add("sd B", res.sd_b)
+    add("correlation of A and B", res.correlation)
+    add("accuracy A", res.accuracy_a)
+    add("accuracy B", res.accuracy_b)
+    add("discordant share", res.discordant)
+    add("mean group size", res.group_size)
+    add("group size cv", res.group_size_cv)
+    add("intra-cluster correlation", res.icc)
+    add("design effect", res.design_effect)
+    if res.run_variance:
+        rows.append(("run variance", ", ".join(f"{v:.4g}" for v in res.run_variance)))
+        rows.append(("residual variance",
+                     ", ".join(f"{v:.4g}" for v in res.residual_variance)))
+    add("variance floor of the runs", res.floor)
+    add("runs needed", res.n_runs_needed, "{:,}")
+    add("pilot items", res.pilot_items, "{:,}")
+    add("pilot groups", res.pilot_groups, "{:,}")
+    add("unpaired items per system", res.n_items_unpaired, "{:,}")
+    add("saved by pairing", res.pairing_saving, "{:.0%}")
+    for s in res.strata:
+        rows.append((f"stratum {s.name}", f"weight {s.weight:.3g}, share {s.share:.3g}, "
+                                          f"variance {s.variance:.4g}"))
+    return rows
+
+
+def _family_rows(res: PowerResult) -> list[tuple[str, str]]:
+    f = res.family
+    if f is None:
+        return []
+
+    def n(v):
+        return "none" if v is None else f"{v:,}"
+
+    return [
+        ("comparisons", ", ".join(f"{b} - {a}" for a, b in f.comparisons)),
+        ("correction", f.correction),
+        ("level per comparison", f"{f.alpha_per_comparison:.3g}"),
+        ("max-t critical value", f"{f.critical_value:.3f} (Monte Carlo error "
+                                 f"{f.critical_value_error:.3f}, {f.n_simulations:,} draws)"),
+        ("Bonferroni critical value", f"{f.bonferroni_critical_value:.3f}"),
+        ("units, each comparison", f"Bonferroni {n(f.n_each_bonferroni)}, max-t "
+                                   f"{n(f.n_each_max_t)}"),
+        ("units, all detected together", f"Bonferroni {n(f.n_all_bonferroni)}, max-t "
+                                         f"{n(f.n_all_max_t)}"),
+        ("power at the size", f"each at least {f.power_each:.0%}; all together "
+                              f"{f.power_all:.1%} (Monte Carlo error "
+                              f"{f.power_all_error:.1%})"),
+    ]
+
+
+def power_text(res: PowerResult, context=None) -> str:
+    """The plain-text report: the summary, then the inputs and the assumptions."""
+    rows = _facts(res) + _family_rows(res)
+    width = max(len(label) for label, _ in rows)
+    lines = [power_summary(res), ""]
+    lines += [f"  {label:<{width}}  {value}" for label, value in rows]
+    if res.assumptions:
+        lines += ["", "assumes:"] + [f"  - {a}" for a in res.assumptions]
+    return "\n".join(lines) + "\n"
+
+
+def power_markdown(res: PowerResult, context=None) -> str:
+    """A Markdown report: the summary, a table of the inputs, the assumptions."""
+    rows = _facts(res) + _family_rows(res)
+    lines = [f"**{power_summary(res)}**", "", "| | |", "|---|---|"]
+    lines += [f"| {label} | {value} |" for label, value in rows]
+    if res.assumptions:
+        lines += ["", "Assumes:", ""] + [f"- {a}" for a in res.assumptions]
+    return "\n".join(lines) + "\n"
+
+
+def power_json(res: PowerResult, context=None) -> str:
+    """The result's fields as JSON, with the summary."""
+    out = res.to_dict()
+    out["summary"] = power_summary(res)
+    return json.dumps(out, indent=2) + "\n"
+
+
+POWER_WRITERS = {"text": power_text, "markdown": power_markdown, "json": power_json}
+"""Format name -> writer of a planned comparison's report."""
