@@ -145,10 +145,13 @@ def read_pilot(a, b, *, groups=None, strata=None, runs=None) -> Pilot:
         item_diff = np.nanmean(xb, axis=1) - np.nanmean(xa, axis=1)
     else:
         item_diff = xb - xa
-    spread = np.ptp(item_diff) > 0 or (split is not None and any(
-        s.run_sd > 0 or np.any(s.residuals) for s in split))
+    # (differences equal but for the rounding of b - a have no spread either)
+    scale = max(1.0, float(np.nanmax(np.abs(xa))), float(np.nanmax(np.abs(xb))))
+    rounding = 2.0**-40 * scale
+    spread = np.ptp(item_diff) > rounding or (split is not None and any(
+        s.run_sd > rounding or np.abs(s.residuals).max() > rounding for s in split))
     if not spread:
-        raise InputError(f"`b`: the pilot's differences B - A are all {item_diff[0]:g}, "
+        raise InputError(f"`b`: the pilot's differences B - A are all {item_diff[0]:.6g}, "
                          "with no spread: no size can be planned from it", param="b")
     binary = runs is None and bool(np.isin(xa, (0.0, 1.0)).all()
                                    and np.isin(xb, (0.0, 1.0)).all())
