@@ -149,7 +149,7 @@ def simulate_power(
     >>> rng = np.random.default_rng(0)
     >>> a = (rng.random(2000) < 0.7).astype(int)
     >>> b = np.where(rng.random(2000) < 0.2, 1 - a, a)
-    >>> res = simulate_power(a, b, n_items=3000, delta=0.03, n_simulations=200, seed=1)
+    >>> res = simulate_power(a, b, n_items=3000, delta=0.03, n_simulations=50, seed=1)
     >>> 0.5 < res.power < 1.0
     True
     """
