@@ -243,6 +243,14 @@ def test_the_exact_path_and_the_general_path_give_the_same_power():
     assert 0.4 < fast.power < 0.9
 
 
+def test_too_few_items_for_any_verdict_reject_nothing_on_both_paths():
+    a, b = binary_pilot([0.15, 0.10, 0.10, 0.65], 400)
+    kw = dict(n_items=5, delta=0.2, n_simulations=30, seed=1, n_resamples=99)
+    assert simulate_power(a, b, **kw).power == 0.0  # (5 items: below units_for(0.95))
+    kw["n_items"] = None
+    assert simulate_power(a, b, groups=np.arange(400), n_groups=5, **kw).power == 0.0
+
+
 # --- 6. the draws ----------------------------------------------------------------------
 
 
@@ -341,6 +349,11 @@ REFUSALS = [
     (dict(n_runs=3), "n_runs", "needs `runs='seeds'`"),
     (dict(confidence_level=1.5), "confidence_level", "confidence_level"),
     (dict(strata=np.r_[np.zeros(398), 1, 1]), "n_items", "fewer than 2"),
+    (dict(groups=np.arange(400) // 4, n_groups=20), "n_items", "not both"),
+    (dict(groups=np.arange(400) // 4, n_items=None), "n_groups", "n_groups"),
+    (dict(n_items=None), "n_items", "n_items"),
+    (dict(runs="seeds"), "a", "items x runs"),
+    (dict(b=np.zeros(300)), "b", "paired"),
 ]
 
 
@@ -348,6 +361,7 @@ REFUSALS = [
 def test_bad_input_is_a_one_line_error_naming_the_argument(change, param, words):
     a, b = binary_pilot([0.15, 0.10, 0.10, 0.65], 400)
     kw = dict(n_items=100, delta=0.05, n_simulations=10, seed=1) | change
+    b = kw.pop("b", b)
     with pytest.raises(pairboot.InputError, match=words) as info:
         simulate_power(a, b, **kw)
     assert info.value.param == param

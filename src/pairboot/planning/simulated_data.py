@@ -197,6 +197,9 @@ def planned_size(pilot: Pilot, n_items, n_groups, n_runs) -> PlannedSize:
     if n_items is not None:
         n_items = count("n_items", n_items, 2)
     if pilot.grouped:
+        if n_groups is not None and n_items is not None:
+            raise InputError("`n_items`: with `groups`, give the planned `n_groups` or "
+                             "`n_items` (turned into groups), not both", param="n_items")
         if n_groups is not None:
             n_groups = count("n_groups", n_groups, 2)
         elif n_items is None:

@@ -45,6 +45,7 @@ import numpy as np
 from pairboot.comparisons.two import compare
 from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import Bootstrap, bounds
+from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
@@ -104,9 +105,9 @@ def simulate_power(
         The pilot: per-item scores of A and B paired by position, as compare() takes
         them (items x runs with ``runs``).  0/1 scores stay 0/1 (flipped, not shifted).
     n_items : int
-        Items per simulated evaluation (>= 2).  With ``groups`` it may be left out for
-        ``n_groups``; given alone, ``n_groups`` is ``n_items`` over the pilot's mean
-        group size.
+        Items per simulated evaluation (>= 2).  With ``groups``, give it or
+        ``n_groups`` (not both): alone, it is turned into ``n_items`` over the pilot's
+        mean group size groups.
     delta : float
         The true difference B - A of the simulated evaluations, on the metric's scale
         (0.02 is two points of accuracy); not 0, and within the scores' range (for 0/1
@@ -160,9 +161,9 @@ def simulate_power(
         alternative=alternative, hypothesis=hypothesis, margin=margin,
         lower_is_better=lower_is_better)
     if args.seed is None:
-        args_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+        used_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     else:
-        args_seed = args.seed
+        used_seed = args.seed
     s_count = count("n_simulations", n_simulations, 1)
     delta = check_delta(delta)
     check_metric(metric)
@@ -175,6 +176,8 @@ def simulate_power(
         margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs)
     fast = (pilot.binary and pilot.runs is None and not pilot.grouped
             and not pilot.stratified and args.method in FAST_METHODS)
+    # (compare()'s verdict is "undefined" below the units any test needs at the level)
+    decides = size.n_items >= units_for(args.confidence_level, args.alternative)
     inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
     rejected = 0
     items_seen = 0
@@ -182,14 +185,14 @@ def simulate_power(
         warnings.simplefilter("ignore")
         for s in range(s_count):
             data_rng = np.random.Generator(np.random.PCG64(
-                np.random.SeedSequence(args_seed, spawn_key=(s, 0))))
-            boot_seed = int(np.random.SeedSequence(args_seed, spawn_key=(s, 1))
+                np.random.SeedSequence(used_seed, spawn_key=(s, 0))))
+            boot_seed = int(np.random.SeedSequence(used_seed, spawn_key=(s, 1))
                             .generate_state(1, np.uint32)[0])
             if fast:
                 table = data_rng.multinomial(size.n_items, shift.cells)
                 interval = binary_interval(table, seed=boot_seed, args=args)
                 verdict = verdict_of(args.hypothesis, args.margin, interval,
-                                     args.lower_is_better)
+                                     args.lower_is_better) if decides else "undefined"
                 items_seen += size.n_items
             else:
                 sa, sb, sg, sh = draw_evaluation(pilot, size, shift, data_rng)
@@ -211,7 +214,7 @@ def simulate_power(
         seconds=time.perf_counter() - start,
         method_words=describe(pilot, size, shift, args, fast),
         n_runs=size.n_runs,
-        seed=args_seed,
+        seed=used_seed,
     )
 
 
