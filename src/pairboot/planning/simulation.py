@@ -307,7 +307,8 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
     where = " within strata" if pilot.stratified else ""
     if shift.flip:
         moved = (f"B's {'wrong' if shift.up else 'right'} answers flipped with "
-                 f"probability {shift.share:.4g}")
+                 f"probability {shift.share:.4g}, disagreeing on "
+                 f"{shift.cells[1] + shift.cells[2]:.4g} of the items")
     else:
         moved = f"B shifted by {shift.amount:+.4g}"
     runs = ""
