@@ -39,10 +39,16 @@ from pairboot.planning.simulated_data import (
     CELLS,
     difference_shift,
     draw_evaluation,
+    moved_counts,
     planned_size,
     read_pilot,
 )
-from pairboot.planning.simulation import binary_interval, binary_items, simulate_power
+from pairboot.planning.simulation import (
+    binary_interval,
+    binary_items,
+    check_metric,
+    simulate_power,
+)
 
 Z = NormalDist().inv_cdf
 K = 3.0
@@ -198,6 +204,74 @@ def test_with_few_runs_the_power_stops_rising_with_items():
     assert more_runs.power > p400.power + K * max(se, mc_se(0.3, s))  # (runs lift it)
 
 
+# --- pooled metrics: counts moved -------------------------------------------------------
+
+
+def f1_pilot(n=3000, seed=0):
+    """Per-item (tp, fp, fn) of two taggers: B finds most of A's hits and some of its
+    misses."""
+    rng = np.random.default_rng(seed)
+    gold = rng.poisson(3, n)
+    tp_a = rng.binomial(gold, 0.7)
+    tp_b = rng.binomial(tp_a, 0.95) + rng.binomial(gold - tp_a, 0.3)
+    return (np.c_[tp_a, rng.poisson(0.6, n), gold - tp_a],
+            np.c_[tp_b, rng.poisson(0.5, n), gold - tp_b])
+
+
+def f1_influence(x):
+    """Per-item influence of pooled F1 (its delta-method linearisation), and F1."""
+    tp, fp, fn = x.sum(axis=0)
+    d = 2 * tp + fp + fn
+    f = 2 * tp / d
+    return (2 * x[:, 0] - f * (2 * x[:, 0] + x[:, 1] + x[:, 2])) / (d / len(x)), f
+
+
+@pytest.mark.parametrize(("metric", "columns", "delta"), [
+    ("f1", [0, 1, 2], 0.03), ("f1", [0, 1, 2], -0.05), ("precision", [0, 1], 0.02),
+    ("recall", [0, 2], -0.03), ("accuracy", None, 0.04)])
+def test_moved_counts_set_the_pooled_metric_to_delta(metric, columns, delta):
+    a, b = f1_pilot()
+    if columns is None:  # (correct, total): the tp of the gold entities
+        keep = a[:, 0] + a[:, 2] > 0
+        a, b = np.c_[a[:, 0], a[:, 0] + a[:, 2]][keep], np.c_[b[:, 0], b[:, 0] + b[:, 2]][keep]
+    else:
+        a, b = a[:, columns], b[:, columns]
+    m = check_metric(metric)
+    pilot = read_pilot(a, b, metric=m)
+    shift = difference_shift(pilot, delta)
+    value = lambda x: float(m.evaluate(x.sum(axis=0))[0][0])  # noqa: E731
+    # the population's (the metric of the expected sums): exactly A's plus delta
+    expected = moved_counts(b.sum(axis=0), shift.moves, shift.share)
+    assert math.isclose(float(m.evaluate(expected)[0][0]) - value(a), delta, abs_tol=1e-9)
+    # a large simulated evaluation: within its Monte Carlo error of delta
+    size = planned_size(pilot, 40_000, None, None)
+    sa, sb, _, _ = draw_evaluation(pilot, size, shift, np.random.default_rng(1))
+    assert np.all(sb >= 0) and np.all(sb == np.round(sb))
+    diff = value(sb) - value(sa)
+    se = 0.6 / math.sqrt(40_000)  # (the influence sd of these metrics is below 0.6)
+    assert abs(diff - delta) <= K * se
+
+
+@pytest.mark.slow
+def test_the_delta_method_size_of_f1_gives_80_percent():
+    a, b = f1_pilot()
+    f1 = check_metric("f1")
+    pilot = read_pilot(a, b, metric=f1)
+    delta = 0.03
+    shift = difference_shift(pilot, delta)
+    # the simulated population's influence sd, from one very large draw of it
+    big = planned_size(pilot, 200_000, None, None)
+    sa, sb, _, _ = draw_evaluation(pilot, big, shift, np.random.default_rng(2))
+    sd = float(np.std(f1_influence(sb)[0] - f1_influence(sa)[0]))
+    n = math.ceil(((Z(0.975) + Z(0.8)) * sd / delta) ** 2)
+    s = 1000
+    res = simulate_power(a, b, n_items=n, delta=delta, metric="f1", n_simulations=s,
+                         seed=3, n_resamples=999)
+    expected = noncentral_power(n, delta * math.sqrt(n) / sd, Z(0.975))
+    slack = abs(expected - 0.80)
+    assert abs(res.power - 0.80) <= K * mc_se(0.80, s) + slack
+
+
 # --- 5. the exact 0/1 path -------------------------------------------------------------
 
 
@@ -344,7 +418,10 @@ REFUSALS = [
     (dict(delta=0.0), "delta", "delta != 0"),
     (dict(delta=0.3), "delta", r"beyond \[0, 1\]"),  # A's accuracy 0.75 + 0.3
     (dict(delta=-0.8), "delta", r"beyond \[0, 1\]"),
-    (dict(metric="f1"), "metric", "pooled metric"),
+    (dict(metric="bleu"), "metric", "closed forms"),
+    (dict(metric="ratio"), "metric", "closed forms"),
+    (dict(metric=pairboot.Metric("f1", ("tp", "fp", "fn"), lambda s: s[..., 0])),
+     "metric", "closed forms"),
     (dict(n_groups=10), "n_groups", "needs `groups`"),
     (dict(n_runs=3), "n_runs", "needs `runs='seeds'`"),
     (dict(confidence_level=1.5), "confidence_level", "confidence_level"),
@@ -380,3 +457,22 @@ def test_a_pilot_without_spread_and_a_delta_beyond_the_range_are_refused():
     with pytest.raises(pairboot.InputError, match="at least 2 runs") as info:
         simulate_power(x[:, None], y[:, None], n_items=100, delta=0.05, runs="seeds")
     assert info.value.param == "runs"
+
+
+def test_pooled_metrics_refuse_what_cannot_be_moved():
+    a, b = f1_pilot(200)
+    kw = dict(n_items=100, delta=0.02, metric="f1", n_simulations=5, seed=1)
+    with pytest.raises(pairboot.InputError, match="whole numbers") as info:
+        simulate_power(a + 0.5, b, **kw)
+    assert info.value.param == "a"
+    with pytest.raises(pairboot.InputError, match="with `runs`") as info:
+        simulate_power(a, b, **kw | dict(runs="seeds"))
+    assert info.value.param == "metric"
+    with pytest.raises(pairboot.InputError, match="takes 3 columns") as info:
+        simulate_power(a[:, :2], b[:, :2], **kw)
+    assert info.value.param == "metric"
+    with pytest.raises(pairboot.InputError, match="beyond what moving") as info:
+        simulate_power(a, b, **kw | dict(delta=0.9))  # (F1 of A + 0.9 > 1)
+    assert info.value.param == "delta"
+    with pytest.raises(pairboot.InputError, match="no spread"):
+        simulate_power(a, a, **kw)

@@ -70,6 +70,8 @@ class Pilot:
     group_sizes: np.ndarray | None
     split: tuple[Runs, Runs] | None
     """With ``runs="seeds"``: A's and B's scores split into items, runs and residuals."""
+    metric: object | None = None
+    """A pooled metric of :data:`MOVES` (a :class:`pairboot.Metric`), or None: a mean."""
 
     @property
     def n_items(self) -> int:
@@ -95,15 +97,32 @@ def count(name: str, value, least: int) -> int:
     return int(value)
 
 
-def scores(values, name: str, runs: str | None) -> np.ndarray:
-    """A system's pilot scores as floats: 1-D, or items x runs with ``runs``."""
+MOVES = {
+    "f1": (((2, 0), (1, None)), ((0, 2),)),
+    "precision": (((1, None),), ((0, None),)),
+    "recall": (((1, 0),), ((0, 1),)),
+    "accuracy": (((WRONG := -1, 0),), ((0, None),)),
+}
+"""How B's counts move for each pooled metric the simulation takes: ``(up, down)``, each
+a tuple of ``(source, target)`` columns; every count of the source moves to the target
+(None: it is dropped) with probability ``share``.  Up fixes B's errors (F1: a false
+negative becomes a true positive, a false positive is dropped; precision: a false
+positive is dropped; recall: a false negative becomes a true positive; accuracy: a wrong
+answer, ``total - correct``, becomes right); down makes B miss (a true positive becomes a
+false negative, or is dropped for precision; a right answer becomes wrong)."""
+
+
+def scores(values, name: str, runs: str | None, pooled: bool = False) -> np.ndarray:
+    """A system's pilot scores as floats: 1-D, items x runs with ``runs``, items x
+    statistics with ``pooled`` (counts: whole numbers)."""
     try:
         x = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise InputError(f"`{name}` must hold numbers", param=name) from None
-    want = 1 if runs is None else 2
+    want = 1 if runs is None and not pooled else 2
     if x.ndim != want:
-        shape = "items x runs (with `runs`)" if runs else "one score per item (1-D)"
+        shape = ("items x statistics (a pooled `metric`)" if pooled else
+                 "items x runs (with `runs`)" if runs else "one score per item (1-D)")
         raise InputError(f"`{name}` must be {shape}, got {x.ndim} dimensions", param=name)
     if len(x) < 2:
         raise InputError(f"`{name}` must hold at least 2 items, got {len(x)}", param=name)
@@ -111,7 +130,26 @@ def scores(values, name: str, runs: str | None) -> np.ndarray:
     if bad.any():
         raise InputError(f"`{name}` holds a value that is not finite (item "
                          f"{int(np.argmax(bad.reshape(len(x), -1).any(axis=1)))})", param=name)
+    if pooled and np.any(x != np.round(x)):
+        raise InputError(f"`{name}` holds counts that are not whole numbers: the "
+                         "simulation moves counts one by one", param=name)
     return x
+
+
+def influence(metric, x: np.ndarray) -> np.ndarray:
+    """Every item's influence on a pooled metric: its statistics times the metric's
+    gradient at the sums (central differences), the linearisation of the metric's
+    variance.  The difference of two systems' has no spread exactly when no resample
+    could move the difference."""
+    sums = x.sum(axis=0)
+    grad = np.empty(len(sums))
+    for j in range(len(sums)):
+        h = 1e-6 * max(1.0, abs(float(sums[j])))
+        up, down = sums.copy(), sums.copy()
+        up[j] += h
+        down[j] -= h
+        grad[j] = (metric.evaluate(up)[0][0] - metric.evaluate(down)[0][0]) / (2 * h)
+    return x @ grad
 
 
 def labels(values, name: str, n: int) -> tuple[np.ndarray, int]:
@@ -124,12 +162,16 @@ def labels(values, name: str, n: int) -> tuple[np.ndarray, int]:
     return codes.reshape(-1).astype(np.int64), len(names)
 
 
-def read_pilot(a, b, *, groups=None, strata=None, runs=None) -> Pilot:
-    """The pilot, checked: paired, finite, with differences that spread."""
+def read_pilot(a, b, *, groups=None, strata=None, runs=None, metric=None) -> Pilot:
+    """The pilot, checked: paired, finite, with differences that spread.  ``metric``: a
+    pooled metric of :data:`MOVES` (its :class:`pairboot.Metric`), or None for a mean."""
     if runs not in (None, "seeds", "samples"):
         raise InputError(f"`runs` must be None, 'seeds' or 'samples', got {runs!r}",
                          param="runs")
-    xa, xb = scores(a, "a", runs), scores(b, "b", runs)
+    if metric is not None and runs is not None:
+        raise InputError(f"`metric={metric.name!r}` with `runs`: the simulation of runs "
+                         "takes a mean of per-item scores", param="metric")
+    xa, xb = scores(a, "a", runs, metric is not None), scores(b, "b", runs, metric is not None)
     if len(xa) != len(xb):
         raise InputError(f"`a` and `b` must be paired item by item: {len(xa)} and "
                          f"{len(xb)} items", param="b")
@@ -143,6 +185,13 @@ def read_pilot(a, b, *, groups=None, strata=None, runs=None) -> Pilot:
         item_diff = split[1].item_means - split[0].item_means
     elif runs == "samples":
         item_diff = np.nanmean(xb, axis=1) - np.nanmean(xa, axis=1)
+    elif metric is not None:
+        if xa.shape[1] != len(metric.stats) or xb.shape[1] != len(metric.stats):
+            raise InputError(f"`metric={metric.name!r}` takes {len(metric.stats)} columns "
+                             f"({', '.join(metric.stats)}), got {xa.shape[1]} and "
+                             f"{xb.shape[1]}", param="metric")
+        metric.per_item(xa), metric.per_item(xb)  # (its checks: counts, correct <= total)
+        item_diff = influence(metric, xb) - influence(metric, xa)
     else:
         item_diff = xb - xa
     # (differences equal but for the rounding of b - a have no spread either)
@@ -151,9 +200,11 @@ def read_pilot(a, b, *, groups=None, strata=None, runs=None) -> Pilot:
     spread = np.ptp(item_diff) > rounding or (split is not None and any(
         s.run_sd > rounding or np.abs(s.residuals).max() > rounding for s in split))
     if not spread:
-        raise InputError(f"`b`: the pilot's differences B - A are all {item_diff[0]:.6g}, "
-                         "with no spread: no size can be planned from it", param="b")
-    binary = runs is None and bool(np.isin(xa, (0.0, 1.0)).all()
+        what = (f"items all weigh alike on B - A of {metric.name}" if metric is not None
+                else f"differences B - A are all {item_diff[0]:.6g}")
+        raise InputError(f"`b`: the pilot's {what}, with no spread: no size can be "
+                         "planned from it", param="b")
+    binary = runs is None and metric is None and bool(np.isin(xa, (0.0, 1.0)).all()
                                    and np.isin(xb, (0.0, 1.0)).all())
 
     unit_of = np.arange(n)
@@ -174,8 +225,11 @@ def read_pilot(a, b, *, groups=None, strata=None, runs=None) -> Pilot:
             raise InputError("`groups`: a group spans two strata (a group must lie in "
                              "one stratum)", param="groups")
         units = tuple(np.flatnonzero(stratum_of_unit == h) for h in range(n_strata))
-    return Pilot(xa, xb, runs, binary, float(np.mean(item_diff)), units, group_items,
-                 group_starts, group_sizes, split)
+    difference = (float(metric.evaluate(xb.sum(axis=0))[0][0]
+                        - metric.evaluate(xa.sum(axis=0))[0][0])
+                  if metric is not None else float(np.mean(item_diff)))
+    return Pilot(xa, xb, runs, binary, difference, units, group_items, group_starts,
+                 group_sizes, split, metric)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,10 +304,56 @@ class Shift:
     amount: float = 0.0
     cells: np.ndarray | None = None
     """0/1 scores: the cells' probabilities (:data:`CELLS`) after the flip."""
+    moves: tuple | None = None
+    """A pooled metric: B's counts moved (:data:`MOVES`), each with probability ``share``."""
+
+
+def moved_counts(x: np.ndarray, moves, share: float, rng=None) -> np.ndarray:
+    """Counts ``x`` (items x statistics, or one row of sums) with ``moves`` applied: each
+    count of a source moves with probability ``share`` (drawn with ``rng``; without, the
+    expected counts)."""
+    x = np.array(x, dtype=np.float64)
+    for source, target in moves:
+        pool = x[..., 1] - x[..., 0] if source == WRONG else x[..., source]
+        moved = (pool * share if rng is None
+                 else rng.binomial(pool.astype(np.int64), share).astype(np.float64))
+        if source != WRONG:
+            x[..., source] -= moved
+        if target is not None:
+            x[..., target] += moved
+    return x
+
+
+def pooled_shift(pilot: Pilot, delta: float) -> Shift:
+    """B's counts moved so that the metric of B's expected sums is A's plus ``delta``
+    (the share found by bisection: the metric is monotone in it)."""
+    metric = pilot.metric
+    value = lambda sums: float(metric.evaluate(sums)[0][0])  # noqa: E731
+    sums_a, sums_b = pilot.a.sum(axis=0), pilot.b.sum(axis=0)
+    target = value(sums_a) + delta
+    now = value(sums_b)
+    up = target >= now
+    moves = MOVES[metric.name][0 if up else 1]
+    reach = value(moved_counts(sums_b, moves, 1.0))
+    if not (min(now, reach) - 1e-12 <= target <= max(now, reach) + 1e-12):
+        raise InputError(
+            f"`delta` {delta:g} would take B's {metric.name} to {target:.4g} (A's is "
+            f"{value(sums_a):.4g} in the pilot), beyond what moving B's counts reaches "
+            f"({reach:.4g})", param="delta")
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if (value(moved_counts(sums_b, moves, mid)) < target) == up:
+            lo = mid
+        else:
+            hi = mid
+    return Shift(delta, flip=False, up=bool(up), share=0.5 * (lo + hi), moves=moves)
 
 
 def difference_shift(pilot: Pilot, delta: float) -> Shift:
     """B moved to the true difference ``delta``; refused beyond the scores' range."""
+    if pilot.metric is not None:
+        return pooled_shift(pilot, delta)
     if not pilot.binary:
         values = np.concatenate([pilot.a.ravel(), pilot.b.ravel()])
         span = float(np.nanmax(values) - np.nanmin(values))
@@ -308,7 +408,9 @@ def draw_evaluation(pilot: Pilot, size: PlannedSize, shift: Shift,
         b = pilot.split[1].draw(items, size.n_runs[1], rng)
     else:
         a, b = pilot.a[items], pilot.b[items]
-    if shift.flip:
+    if shift.moves is not None:
+        b = moved_counts(b, shift.moves, shift.share, rng)
+    elif shift.flip:
         if shift.share > 0:
             turn = (b == (0.0 if shift.up else 1.0)) & (rng.random(len(b)) < shift.share)
             b = np.where(turn, 1.0 - b, b)

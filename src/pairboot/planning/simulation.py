@@ -16,6 +16,11 @@ How a simulated evaluation is drawn:
   (``d`` the pilot's B - A); 0/1 scores stay 0/1, and B's answers are flipped at random
   so that B's expected accuracy is A's plus ``delta`` (B's wrong answers to right, each
   with the probability that does it, when B must rise; right to wrong when it must fall);
+  the counts of a pooled F1, precision, recall or accuracy are moved one by one, each
+  with the probability (found by bisection) that sets the metric of B's expected sums to
+  A's plus ``delta`` (B's errors fixed when it must rise, its hits missed when it must
+  fall: :data:`pairboot.planning.simulated_data.MOVES`); other pooled metrics (macro-F1,
+  BLEU, a ratio, a user's) have no move that sets them to ``delta``, and are refused;
 - **runs** (``runs="seeds"``): each system's items x runs scores are split into item
   means, run effects and residuals (the two-way model of docs/runs.md); a simulated
   evaluation takes ``n_items`` items drawn with replacement (their item means, the same
@@ -49,9 +54,12 @@ from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
+from pairboot.metrics.builtin import MEAN
+from pairboot.metrics.names import builtin_stats, resolve_metric
 from pairboot.options import Arguments, check_arguments
 from pairboot.planning.simulated_data import (
     CELLS,
+    MOVES,
     Pilot,
     PlannedSize,
     Shift,
@@ -125,9 +133,11 @@ def simulate_power(
     strata : array_like, optional
         The pilot's stratum labels: items (or groups) are drawn within each stratum, at
         the pilot's proportions (every stratum keeps at least 2).
-    metric : "mean"
-        Only a mean of per-item scores: a pooled metric (F1, BLEU, a ratio) has no
-        per-item shift that moves it by exactly ``delta``, and is refused.
+    metric : {"mean", "f1", "precision", "recall", "accuracy"}
+        A mean of per-item scores, or a built-in pooled metric of counts (``a`` and
+        ``b`` items x statistics, whole numbers), whose counts are moved (module
+        docstring).  Others (macro-F1, BLEU, a ratio, a :class:`pairboot.Metric` of
+        one's own) are refused: no move of their statistics sets them to ``delta``.
     runs : {None, "seeds", "samples"}
         As compare()'s; with ``"seeds"`` new run effects are drawn (module docstring).
     n_runs : int, optional
@@ -166,14 +176,15 @@ def simulate_power(
         used_seed = args.seed
     s_count = count("n_simulations", n_simulations, 1)
     delta = check_delta(delta)
-    check_metric(metric)
-    pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs)
+    pooled = check_metric(metric)
+    pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs, metric=pooled)
     size = planned_size(pilot, n_items, n_groups, n_runs)
     shift = difference_shift(pilot, delta)
     options = dict(
         n_resamples=args.n_resamples, confidence_level=args.confidence_level,
         method=args.method, alternative=alternative, hypothesis=args.hypothesis,
-        margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs)
+        margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs,
+        metric=pooled if pooled is not None else "mean")
     fast = (pilot.binary and pilot.runs is None and not pilot.grouped
             and not pilot.stratified and args.method in FAST_METHODS)
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
@@ -290,13 +301,20 @@ def check_delta(delta) -> float:
     return float(delta)
 
 
-def check_metric(metric) -> None:
-    """Only a mean of per-item scores can be moved by exactly delta item by item."""
+def check_metric(metric) -> Metric | None:
+    """None for a mean; the built-in pooled metrics whose counts can be moved
+    (:data:`pairboot.planning.simulated_data.MOVES`); the others are refused."""
     name = metric.name if isinstance(metric, Metric) else metric
-    if name != "mean":
-        raise InputError(f"`metric={name!r}`: the simulation moves per-item scores, and "
-                         "only a mean of them moves by exactly delta (a pooled metric has "
-                         "no such shift); plan it with the closed forms", param="metric")
+    if name == "mean" and (not isinstance(metric, Metric) or metric is MEAN):
+        return None
+    if isinstance(name, str) and name.lower() in MOVES:
+        builtin = resolve_metric(name.lower(), len(builtin_stats(name.lower())))
+        if not isinstance(metric, Metric) or metric is builtin:
+            return builtin
+    raise InputError(f"`metric={name!r}`: the simulation moves a mean's scores or the "
+                     f"counts of {', '.join(sorted(MOVES))}; no move of this metric's "
+                     "statistics sets it to delta exactly: plan it with the closed forms",
+                     param="metric")
 
 
 def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
@@ -305,7 +323,11 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
     unit = "groups" if pilot.grouped else "items"
     drawn = (f"{size.n_groups} groups" if pilot.grouped else f"{size.n_items} items")
     where = " within strata" if pilot.stratified else ""
-    if shift.flip:
+    if shift.moves is not None:
+        how = "errors fixed" if shift.up else "hits missed"
+        moved = (f"B's {pilot.metric.name} counts moved ({how}) with probability "
+                 f"{shift.share:.4g}")
+    elif shift.flip:
         moved = (f"B's {'wrong' if shift.up else 'right'} answers flipped with "
                  f"probability {shift.share:.4g}, disagreeing on "
                  f"{shift.cells[1] + shift.cells[2]:.4g} of the items")
