@@ -44,6 +44,7 @@ from pairboot.planning.simulated_data import (
     read_pilot,
 )
 from pairboot.planning.simulation import (
+    CompilingOnly,
     binary_interval,
     binary_items,
     check_metric,
@@ -410,6 +411,27 @@ def test_progress_counts_the_simulations():
     assert res.n_simulations == 7
     assert math.isclose(res.monte_carlo_error,
                         math.sqrt(res.power * (1 - res.power) / 7))
+
+
+def test_a_progress_display_hears_only_of_compiling_from_compare():
+    heard = []
+
+    class Display(pairboot.Progress):
+        def __call__(self, done: int) -> None:
+            heard.append(done)
+
+        def compiling(self) -> None:
+            heard.append("compiling")
+
+    inner = CompilingOnly(Display())
+    inner(500)  # (compare()'s resamples are not the simulations)
+    inner.compiling()
+    assert heard == ["compiling"]
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=40)
+    simulate_power(x, x + rng.normal(size=40), n_items=30, delta=0.5, n_simulations=3,
+                   n_resamples=99, seed=1, progress=Display())
+    assert heard == ["compiling", 1, 2, 3]
 
 
 REFUSALS = [
