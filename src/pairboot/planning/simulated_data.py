@@ -97,11 +97,14 @@ def count(name: str, value, least: int) -> int:
     return int(value)
 
 
+WRONG = -1
+"""The pseudo-column of accuracy's wrong answers, ``total - correct``."""
+
 MOVES = {
     "f1": (((2, 0), (1, None)), ((0, 2),)),
     "precision": (((1, None),), ((0, None),)),
     "recall": (((1, 0),), ((0, 1),)),
-    "accuracy": (((WRONG := -1, 0),), ((0, None),)),
+    "accuracy": (((WRONG, 0),), ((0, None),)),
 }
 """How B's counts move for each pooled metric the simulation takes: ``(up, down)``, each
 a tuple of ``(source, target)`` columns; every count of the source moves to the target
