@@ -9,9 +9,13 @@ smallest difference a size detects -- from what the user knows, or from a pilot.
 - :mod:`~pairboot.planning.noncentral` -- the noncentral t's tails (the paired t's power);
 - :mod:`~pairboot.planning.known` -- the models from parameters (sd, accuracies, groups,
   seeds); :mod:`~pairboot.planning.pilot` -- from a pilot's design;
-- :mod:`~pairboot.planning.family` -- a family's sizes under Bonferroni and max-t.
+- :mod:`~pairboot.planning.family` -- a family's sizes under Bonferroni and max-t;
+- :mod:`~pairboot.planning.simulation` -- :func:`simulate_power`, a planned size checked
+  by running the real interval on simulated evaluations (:mod:`.simulated_data` draws
+  them from a pilot).
 """
 
 from pairboot.planning.api import detectable_difference, power
+from pairboot.planning.simulation import simulate_power
 
-__all__ = ["detectable_difference", "power"]
+__all__ = ["detectable_difference", "power", "simulate_power"]

@@ -1,0 +1,346 @@
+"""A planned size checked by simulation: resample a pilot to the size, set the difference
+to delta, run the real interval many times, count the rejections.
+
+:func:`simulate_power` draws ``n_simulations`` evaluations of the planned size from a
+pilot (the per-item scores :func:`pairboot.compare` takes), each with the true difference
+B - A set to ``delta``, runs :func:`pairboot.compare` on each with the planned options and
+returns the share whose verdict rejects the null, with its Monte Carlo error.
+
+How a simulated evaluation is drawn:
+
+- **units**: the pilot's items are drawn with replacement to ``n_items`` (whole groups
+  to ``n_groups`` with ``groups``; within each stratum, at the pilot's proportions, with
+  ``strata``), the same draw for A and B (paired);
+- **the difference**: the pilot's own difference is an estimate, not the difference to
+  detect, so it is replaced by ``delta``: a mean's B scores are shifted by ``delta - d``
+  (``d`` the pilot's B - A); 0/1 scores stay 0/1, and B's answers are flipped at random
+  so that B's expected accuracy is A's plus ``delta`` (B's wrong answers to right, each
+  with the probability that does it, when B must rise; right to wrong when it must fall);
+  the counts of a pooled F1, precision, recall or accuracy are moved one by one, each
+  with the probability (found by bisection) that sets the metric of B's expected sums to
+  A's plus ``delta`` (B's errors fixed when it must rise, its hits missed when it must
+  fall: :data:`pairboot.planning.simulated_data.MOVES`); other pooled metrics (macro-F1,
+  BLEU, a ratio, a user's) have no move that sets them to ``delta``, and are refused;
+- **runs** (``runs="seeds"``): each system's items x runs scores are split into item
+  means, run effects and residuals (the two-way model of docs/runs.md); a simulated
+  evaluation takes ``n_items`` items drawn with replacement (their item means, the same
+  items for A and B), ``n_runs`` *new* run effects drawn from a normal with the pilot's
+  run variance (a pilot's 3 seeds resampled would repeat seeds, and understate the run
+  variance), and each cell a residual drawn from its item's row (scaled by
+  ``sqrt(k / (k - 1))``, k the pilot's runs); B is shifted by ``delta - d``.
+  ``runs="samples"``: items drawn with their samples, B shifted.
+
+With 0/1 scores and no groups, strata or runs, a simulated evaluation is its 2 x 2 table
+of (A right, B right) counts, drawn as one multinomial, and its bootstrap the engine's
+exact multinomial path over the table's cells (:mod:`pairboot.engine.multinomial`), with
+the seed compare() would take: the same interval as :func:`pairboot.compare` on the
+table's items, at a cost that does not grow with the items (:func:`binary_interval`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import time
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from pairboot.comparisons.two import compare
+from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
+from pairboot.core.intervals import Bootstrap, bounds
+from pairboot.core.pvalues import units_for
+from pairboot.engine.multinomial import multinomial_sums
+from pairboot.errors import InputError
+from pairboot.metrics import Metric
+from pairboot.metrics.builtin import MEAN
+from pairboot.metrics.names import builtin_stats, resolve_metric
+from pairboot.options import Arguments, check_arguments
+from pairboot.planning.simulated_data import (
+    CELLS,
+    MOVES,
+    Pilot,
+    PlannedSize,
+    Shift,
+    count,
+    difference_shift,
+    draw_evaluation,
+    planned_size,
+    read_pilot,
+)
+from pairboot.progress import Progress
+from pairboot.simulation_result import SimulatedPower
+
+FAST_METHODS = ("percentile", "basic", "normal", "bca")
+"""The methods the exact 0/1 path computes (the studentized one takes compare())."""
+
+
+def simulate_power(
+    a,
+    b,
+    *,
+    n_items: int | None = None,
+    delta: float,
+    n_simulations: int = 1000,
+    confidence_level: float = 0.95,
+    alternative: str = "two-sided",
+    hypothesis: str = "difference",
+    margin: float | None = None,
+    lower_is_better: bool = False,
+    groups=None,
+    n_groups: int | None = None,
+    strata=None,
+    metric: str | Metric = "mean",
+    method: str = "percentile",
+    n_resamples: int = 2000,
+    runs: str | None = None,
+    n_runs: int | None = None,
+    seed: int | None = None,
+    progress: Callable[[int], None] | Progress | None = None,
+) -> SimulatedPower:
+    """The power of a planned comparison, checked by simulation from a pilot.
+
+    Draws ``n_simulations`` evaluations of the planned size from the pilot ``a``, ``b``
+    (items resampled, the true difference B - A set to ``delta``: module docstring), runs
+    :func:`pairboot.compare` on each with the options given, and counts the share whose
+    verdict rejects the null (the interval excludes 0 on the tested side, or the
+    margin's boundary).
+
+    Parameters
+    ----------
+    a, b : array_like
+        The pilot: per-item scores of A and B paired by position, as compare() takes
+        them (items x runs with ``runs``).  0/1 scores stay 0/1 (flipped, not shifted).
+    n_items : int
+        Items per simulated evaluation (>= 2).  With ``groups``, give it or
+        ``n_groups`` (not both): alone, it is turned into ``n_items`` over the pilot's
+        mean group size groups.
+    delta : float
+        The true difference B - A of the simulated evaluations, on the metric's scale
+        (0.02 is two points of accuracy); not 0, and within the scores' range (for 0/1
+        scores A's accuracy plus ``delta`` within [0, 1]).  With ``lower_is_better`` a
+        gain of B is a negative ``delta``.
+    n_simulations : int, default 1000
+        Simulated evaluations; the Monte Carlo error of the power is ``sqrt(p (1 - p) /
+        n_simulations)`` (1.3 points at 80% and 1,000).
+    confidence_level, alternative, hypothesis, margin, lower_is_better, method, n_resamples
+        The planned comparison's, as :func:`pairboot.compare` takes them.
+    groups : array_like, optional
+        The pilot's group labels: whole groups are drawn, and compare() resamples them.
+    n_groups : int, optional
+        Groups per simulated evaluation (with ``groups`` only).
+    strata : array_like, optional
+        The pilot's stratum labels: items (or groups) are drawn within each stratum, at
+        the pilot's proportions (every stratum keeps at least 2).
+    metric : {"mean", "f1", "precision", "recall", "accuracy"}
+        A mean of per-item scores, or a built-in pooled metric of counts (``a`` and
+        ``b`` items x statistics, whole numbers), whose counts are moved (module
+        docstring).  Others (macro-F1, BLEU, a ratio, a :class:`pairboot.Metric` of
+        one's own) are refused: no move of their statistics sets them to ``delta``.
+    runs : {None, "seeds", "samples"}
+        As compare()'s; with ``"seeds"`` new run effects are drawn (module docstring).
+    n_runs : int, optional
+        Runs per system per simulated evaluation with ``runs="seeds"`` (default: the
+        pilot's, per system).
+    seed : int, optional
+        Non-negative; the same seed gives the same result.  Without one, one is drawn
+        and reported as ``result.seed``.
+    progress : callable or Progress, optional
+        Called as ``progress(done)`` with the number of finished simulations; a
+        :class:`pairboot.Progress` is also told when numba compiles its kernel.
+
+    Returns
+    -------
+    SimulatedPower
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> a = (rng.random(2000) < 0.7).astype(int)
+    >>> b = np.where(rng.random(2000) < 0.2, 1 - a, a)
+    >>> res = simulate_power(a, b, n_items=3000, delta=0.03, n_simulations=50, seed=1)
+    >>> 0.5 < res.power < 1.0
+    True
+    """
+    start = time.perf_counter()
+    args = check_arguments(
+        paired=True, group_weighting="items", n_resamples=n_resamples,
+        confidence_level=confidence_level, method=method, seed=seed, backend="auto",
+        alternative=alternative, hypothesis=hypothesis, margin=margin,
+        lower_is_better=lower_is_better)
+    if args.seed is None:
+        used_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
+    else:
+        used_seed = args.seed
+    s_count = count("n_simulations", n_simulations, 1)
+    delta = check_delta(delta)
+    pooled = check_metric(metric)
+    pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs, metric=pooled)
+    size = planned_size(pilot, n_items, n_groups, n_runs)
+    shift = difference_shift(pilot, delta)
+    options = dict(
+        n_resamples=args.n_resamples, confidence_level=args.confidence_level,
+        method=args.method, alternative=alternative, hypothesis=args.hypothesis,
+        margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs,
+        metric=pooled if pooled is not None else "mean")
+    fast = (pilot.binary and pilot.runs is None and not pilot.grouped
+            and not pilot.stratified and args.method in FAST_METHODS)
+    # (compare()'s verdict is "undefined" below the units any test needs at the level)
+    decides = size.n_items >= units_for(args.confidence_level, args.alternative)
+    inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
+    rejected = 0
+    items_seen = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for s in range(s_count):
+            data_rng = np.random.Generator(np.random.PCG64(
+                np.random.SeedSequence(used_seed, spawn_key=(s, 0))))
+            boot_seed = int(np.random.SeedSequence(used_seed, spawn_key=(s, 1))
+                            .generate_state(1, np.uint32)[0])
+            if fast:
+                table = data_rng.multinomial(size.n_items, shift.cells)
+                interval = binary_interval(table, seed=boot_seed, args=args)
+                verdict = verdict_of(args.hypothesis, args.margin, interval,
+                                     args.lower_is_better) if decides else "undefined"
+                items_seen += size.n_items
+            else:
+                sa, sb, sg, sh = draw_evaluation(pilot, size, shift, data_rng)
+                res = compare(sa, sb, groups=sg, strata=sh, seed=boot_seed,
+                              progress=inner, **options)
+                verdict = res.verdict()
+                items_seen += res.n_items
+            rejected += verdict in SHOWN[args.hypothesis]
+            if progress is not None:
+                progress(s + 1)
+    power = rejected / s_count
+    return SimulatedPower(
+        power=power,
+        monte_carlo_error=math.sqrt(power * (1.0 - power) / s_count),
+        n_simulations=s_count,
+        n_items=round(items_seen / s_count),
+        n_groups=size.n_groups,
+        delta=delta,
+        seconds=time.perf_counter() - start,
+        method_words=describe(pilot, size, shift, args, fast),
+        n_runs=size.n_runs,
+        seed=used_seed,
+    )
+
+
+class CompilingOnly(Progress):
+    """What compare() tells a simulation's progress display: only that numba compiles
+    (its resamples are not the simulation's progress)."""
+
+    def __init__(self, outer: Progress) -> None:
+        self.outer = outer
+
+    def __call__(self, done: int) -> None:
+        pass
+
+    def compiling(self) -> None:
+        self.outer.compiling()
+
+
+# --- the exact 0/1 path ----------------------------------------------------------------
+
+
+def binary_interval(table, *, seed: int, args: Arguments) -> tuple[float, float]:
+    """The interval compare() gives on the items of a paired 0/1 ``table`` with ``seed``.
+
+    ``table`` holds the counts of the cells of :data:`CELLS` (both wrong, only B right,
+    only A right, both right).  The bootstrap of items that take 4 distinct values is
+    the multinomial over the cells (the engine's exact path, drawn by
+    :func:`pairboot.engine.multinomial.multinomial_sums` with the streams compare()
+    uses), so with the items laid out cell by cell in that order (the order in which
+    compare() meets the distinct rows) and 16 items per non-empty cell or more (where
+    compare() takes that path) the draws are compare()'s, and so is the interval.
+    ``args`` holds the options (checked); methods: :data:`FAST_METHODS`.
+    """
+    table = np.asarray(table, dtype=np.int64)
+    n = int(table.sum())
+    present = table > 0
+    rows, counts = CELLS[present], table[present]
+    sums = multinomial_sums(rows, counts, args.n_resamples, seed, 0, 0)
+    theta = sums[:, 1] / n - sums[:, 0] / n
+    n_a = float(counts @ rows[:, 0])
+    n_b = float(counts @ rows[:, 1])
+    est = n_b / n - n_a / n
+    influence = None
+    if args.method == "bca":  # (the jackknife: each item left out, as compare() does)
+        left_out = ((n_b - rows[:, 1]) / (n - 1) - (n_a - rows[:, 0]) / (n - 1)) - est
+        influence = [np.repeat(est + left_out, counts)]
+    boot = Bootstrap.from_replicates(est, theta, influence=influence)
+    alpha = 1.0 - args.confidence_level
+    interval, _, _ = read_test(
+        args.hypothesis, args.margin, args.alternative, alpha,
+        lambda at, sides: bounds(args.method, boot, at, sides),
+        lambda sides, null: math.nan, args.lower_is_better)
+    return interval
+
+
+def binary_items(table) -> tuple[np.ndarray, np.ndarray]:
+    """The items of a paired 0/1 ``table`` (counts of :data:`CELLS`), laid out cell by
+    cell: what :func:`binary_interval` computes compare()'s interval of."""
+    table = np.asarray(table, dtype=np.int64)
+    return np.repeat(CELLS[:, 0], table), np.repeat(CELLS[:, 1], table)
+
+
+# --- the arguments, and the words --------------------------------------------------------
+
+
+def check_delta(delta) -> float:
+    """The difference to detect: a finite number, not 0."""
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(
+            delta):
+        raise InputError(f"`delta` must be a finite number, got {delta!r}", param="delta")
+    if delta == 0:
+        raise InputError("`delta` is the difference to detect: use delta != 0 (at 0 the "
+                         "rejection rate is the test's level, not a power)", param="delta")
+    return float(delta)
+
+
+def check_metric(metric) -> Metric | None:
+    """None for a mean; the built-in pooled metrics whose counts can be moved
+    (:data:`pairboot.planning.simulated_data.MOVES`); the others are refused."""
+    name = metric.name if isinstance(metric, Metric) else metric
+    if name == "mean" and (not isinstance(metric, Metric) or metric is MEAN):
+        return None
+    if isinstance(name, str) and name.lower() in MOVES:
+        builtin = resolve_metric(name.lower(), len(builtin_stats(name.lower())))
+        if not isinstance(metric, Metric) or metric is builtin:
+            return builtin
+    raise InputError(f"`metric={name!r}`: the simulation moves a mean's scores or the "
+                     f"counts of {', '.join(sorted(MOVES))}; no move of this metric's "
+                     "statistics sets it to delta exactly: plan it with the closed forms",
+                     param="metric")
+
+
+def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
+             fast: bool) -> str:
+    """What was simulated, and how the interval was computed, in a few words."""
+    unit = "groups" if pilot.grouped else "items"
+    drawn = (f"{size.n_groups} groups" if pilot.grouped else f"{size.n_items} items")
+    where = " within strata" if pilot.stratified else ""
+    if shift.moves is not None:
+        how = "errors fixed" if shift.up else "hits missed"
+        moved = (f"B's {pilot.metric.name} counts moved ({how}) with probability "
+                 f"{shift.share:.4g}")
+    elif shift.flip:
+        moved = (f"B's {'wrong' if shift.up else 'right'} answers flipped with "
+                 f"probability {shift.share:.4g}, disagreeing on "
+                 f"{shift.cells[1] + shift.cells[2]:.4g} of the items")
+    else:
+        moved = f"B shifted by {shift.amount:+.4g}"
+    runs = ""
+    if size.n_runs is not None:
+        runs = f", {size.n_runs[0]} and {size.n_runs[1]} runs with new run effects"
+    sides = args.alternative if args.hypothesis == "difference" else args.hypothesis
+    level = f"{100 * args.confidence_level:g}%"
+    interval = (f"t interval on the two-way variance, {sides} at {level}"
+                if pilot.runs == "seeds" else
+                f"{args.method} interval, {args.n_resamples} resamples, {sides} at {level}")
+    how = "exact 0/1 path (multinomial tables)" if fast else "compare() on each"
+    return (f"{drawn}{where} drawn from the pilot's {pilot.n_units} {unit}{runs}, "
+            f"{moved} (true B - A {shift.delta:+.4g}); {interval}; {how}")

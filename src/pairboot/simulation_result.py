@@ -1,0 +1,49 @@
+"""The result of checking a planned size by simulation (:func:`pairboot.planning.simulation
+.simulate_power`).  Data only, as :mod:`pairboot.result`: its prose is the report layer's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedPower:
+    """The share of simulated evaluations of the planned size whose test rejects the null.
+
+    Attributes
+    ----------
+    power : float
+        The share of the ``n_simulations`` simulated evaluations whose verdict rejects
+        the null hypothesis (the interval excludes 0 on the tested side, or the margin's
+        boundary).
+    monte_carlo_error : float
+        Its Monte Carlo standard error, ``sqrt(power (1 - power) / n_simulations)``.
+    n_simulations : int
+    n_items : int
+        Items per simulated evaluation (with groups: their mean over the simulations,
+        rounded; group sizes vary).
+    n_groups : int or None
+        Groups per simulated evaluation (None without groups).
+    delta : float
+        The true difference B - A of the simulated evaluations, on the metric's scale.
+    seconds : float
+        Wall time of the simulation.
+    method_words : str
+        What was simulated and how the interval was computed, in a few words.
+    n_runs : (int, int) or None
+        A's and B's runs in each simulated evaluation (None without ``runs="seeds"``).
+    seed : int
+        The seed of the simulation (drawn when none was given): the same seed gives the
+        same ``power``.
+    """
+
+    power: float
+    monte_carlo_error: float
+    n_simulations: int
+    n_items: int
+    n_groups: int | None
+    delta: float
+    seconds: float
+    method_words: str
+    n_runs: tuple[int, int] | None = None
+    seed: int | None = None
