@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +47,10 @@ class SimulatedPower:
     method_words: str
     n_runs: tuple[int, int] | None = None
     seed: int | None = None
+
+    def to_dict(self) -> dict:
+        """The fields as a dict (the runs as a list)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if out["n_runs"] is not None:
+            out["n_runs"] = list(out["n_runs"])
+        return out

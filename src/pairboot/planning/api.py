@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 
@@ -21,6 +22,7 @@ from pairboot.planning.pilot import (
     no_spread,
     pilot_design,
 )
+from pairboot.planning.simulation import simulate_power
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
 __all__ = ["detectable_difference", "power"]
@@ -70,6 +72,10 @@ def power(
     hypothesis: str = "difference",
     margin: float | None = None,
     lower_is_better: bool = False,
+    simulate: bool = False,
+    n_simulations: int = 1000,
+    seed: int | None = None,
+    progress=None,
 ) -> PowerResult:
     """Plan a paired comparison: the items (groups, seeds) needed to detect a difference,
     the power at a size, or the smallest difference a size detects.
@@ -110,6 +116,12 @@ def power(
     confidence_level, alternative, hypothesis, margin, lower_is_better
         The test, as :func:`pairboot.compare` takes it; ``hypothesis`` "difference",
         "non-inferiority" or "superiority".
+    simulate : bool, default False
+        Check the answer by simulation (a pilot only): ``n_simulations`` evaluations of
+        the planned size drawn from the pilot with the true difference set to ``delta``,
+        each run through :func:`pairboot.compare`; ``result.simulation`` holds the
+        simulated power and its Monte Carlo error
+        (:func:`pairboot.planning.simulate_power`, with ``seed`` and ``progress``).
 
     Returns
     -------
@@ -177,9 +189,27 @@ def power(
                          "family's `scores`", param="baseline" if baseline else "pairs")
     if delta is None and setup.delta is not None:
         delta = setup.delta
-    return _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, correction,
-                  dict(confidence_level=level, alternative=sides, hypothesis=hypothesis,
-                       margin=margin, lower_is_better=lower_is_better))
+    if simulate and (a is None or scores is not None):
+        raise InputError("`simulate=True` resamples a pilot of two systems: give `a` and "
+                         "`b`" + (" (a family's plan is not simulated)" if scores is not None
+                                  else ""), param="simulate")
+    res = _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, correction,
+                 dict(confidence_level=level, alternative=sides, hypothesis=hypothesis,
+                      margin=margin, lower_is_better=lower_is_better))
+    if not simulate:
+        return res
+    if res.n_items is None or res.delta is None:
+        raise InputError("there is no planned size and difference to simulate: "
+                         + res.summary(), param="simulate")
+    grouped = groups is not None
+    sim = simulate_power(
+        a, b, n_items=None if grouped else res.n_items,
+        n_groups=res.n_groups if grouped else None, delta=res.delta,
+        n_simulations=n_simulations, confidence_level=level, alternative=sides,
+        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
+        groups=groups, strata=strata, metric=metric, runs=runs,
+        n_runs=res.n_runs if runs == "seeds" else None, seed=seed, progress=progress)
+    return dataclasses.replace(res, simulation=sim)
 
 
 def _probability(value, name: str) -> float | None:

@@ -298,7 +298,9 @@ def planned_size(pilot: Pilot, n_items, n_groups, n_runs) -> PlannedSize:
 class Shift:
     """How B is moved so that the simulated evaluations' true B - A is ``delta``: 0/1
     scores flipped (``flip``: B's wrong answers to right when ``up``, right to wrong
-    otherwise, each with probability ``share``), other scores shifted by ``amount``."""
+    otherwise, with the probabilities ``flips`` per cell: in ``share`` of them in all,
+    half where the systems agree and half where they disagree, keeping the pilot's
+    discordant share), other scores shifted by ``amount``."""
 
     delta: float
     flip: bool
@@ -309,6 +311,8 @@ class Shift:
     """0/1 scores: the cells' probabilities (:data:`CELLS`) after the flip."""
     moves: tuple | None = None
     """A pooled metric: B's counts moved (:data:`MOVES`), each with probability ``share``."""
+    flips: np.ndarray | None = None
+    """0/1 scores: the probability that B's answer flips, per cell (:data:`CELLS`)."""
 
 
 def moved_counts(x: np.ndarray, moves, share: float, rng=None) -> np.ndarray:
@@ -374,17 +378,25 @@ def difference_shift(pilot: Pilot, delta: float) -> Shift:
     codes = (2 * pilot.a + pilot.b).astype(np.int64)
     p = np.bincount(codes, minlength=4) / n
     up = target >= p_b
-    share = (target - p_b) / (1.0 - p_b) if up else (p_b - target) / p_b
-    share = min(max(share, 0.0), 1.0)
-    moved = p.copy()
-    if up:  # both wrong -> only B right, only A right -> both right
-        moved[[0, 2]] = p[[0, 2]] * (1.0 - share)
-        moved[[1, 3]] = p[[1, 3]] + share * p[[0, 2]]
-    else:  # only B right -> both wrong, both right -> only A right
-        moved[[1, 3]] = p[[1, 3]] * (1.0 - share)
-        moved[[0, 2]] = p[[0, 2]] + share * p[[1, 3]]
+    # B's answers flip in two cells, by equal masses: one flip makes the systems agree,
+    # the other disagree, so the pilot's discordant share stays (Connor's model keeps
+    # it); where a cell runs out, the other takes the rest (the share then moves)
+    cells = (2, 0) if up else (1, 3)  # (only A right -> both right, both wrong -> only B
+    # right; only B right -> both wrong, both right -> only A right)
+    need = abs(target - p_b)
+    half = 0.5 * need
+    take = [min(half, p[cells[0]]), min(half, p[cells[1]])]
+    take[0] = min(p[cells[0]], need - take[1])
+    take[1] = min(p[cells[1]], need - take[0])
+    flips = np.zeros(4)
+    for c, t in zip(cells, take):
+        flips[c] = t / p[c] if p[c] > 0 else 0.0
+    moved = p * (1.0 - flips)
+    for c in cells:
+        moved[c ^ 1] += p[c] * flips[c]  # (B's bit flipped: the cell's neighbour)
     moved /= moved.sum()
-    return Shift(delta, flip=True, up=bool(up), share=float(share), cells=moved)
+    return Shift(delta, flip=True, up=bool(up), share=float(need / (1 - p_b if up else p_b))
+                 if (1 - p_b if up else p_b) > 0 else 0.0, cells=moved, flips=flips)
 
 
 def draw_evaluation(pilot: Pilot, size: PlannedSize, shift: Shift,
@@ -414,8 +426,9 @@ def draw_evaluation(pilot: Pilot, size: PlannedSize, shift: Shift,
     if shift.moves is not None:
         b = moved_counts(b, shift.moves, shift.share, rng)
     elif shift.flip:
-        if shift.share > 0:
-            turn = (b == (0.0 if shift.up else 1.0)) & (rng.random(len(b)) < shift.share)
+        if shift.flips.any():
+            codes = (2 * a + b).astype(np.int64)
+            turn = rng.random(len(b)) < shift.flips[codes]
             b = np.where(turn, 1.0 - b, b)
     else:
         b = b + shift.amount

@@ -317,6 +317,11 @@ def check_metric(metric) -> Metric | None:
                      param="metric")
 
 
+def pilot_discordance(pilot: Pilot) -> float:
+    """The share of the pilot's items on which two 0/1 systems disagree."""
+    return float(np.mean(pilot.a != pilot.b))
+
+
 def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
              fast: bool) -> str:
     """What was simulated, and how the interval was computed, in a few words."""
@@ -328,9 +333,10 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
         moved = (f"B's {pilot.metric.name} counts moved ({how}) with probability "
                  f"{shift.share:.4g}")
     elif shift.flip:
-        moved = (f"B's {'wrong' if shift.up else 'right'} answers flipped with "
-                 f"probability {shift.share:.4g}, disagreeing on "
-                 f"{shift.cells[1] + shift.cells[2]:.4g} of the items")
+        moved = (f"B's {'wrong' if shift.up else 'right'} answers flipped ({shift.share:.4g} "
+                 "of them, half where the systems agree and half where they disagree), "
+                 f"disagreeing on {shift.cells[1] + shift.cells[2]:.4g} of the items as "
+                 f"the pilot on {pilot_discordance(pilot):.4g}")
     else:
         moved = f"B shifted by {shift.amount:+.4g}"
     runs = ""

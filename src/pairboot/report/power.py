@@ -156,12 +156,27 @@ def _family_rows(res: PowerResult) -> list[tuple[str, str]]:
     ]
 
 
+def simulation_line(res: PowerResult) -> str | None:
+    """The simulation check in a sentence (None when it was not run)."""
+    sim = res.simulation
+    if sim is None:
+        return None
+    size = (f"{sim.n_groups:,} groups (about {sim.n_items:,} items)" if sim.n_groups
+            else f"{sim.n_items:,} items")
+    return (f"Checked by simulation: {sim.power:.1%} power (Monte Carlo error "
+            f"{sim.monte_carlo_error:.1%}) in {sim.n_simulations:,} simulated evaluations "
+            f"of {size} with B - A = {difference(res, sim.delta)} ({sim.seconds:.1f} s, "
+            f"seed {sim.seed}): {sim.method_words}.")
+
+
 def power_text(res: PowerResult, context=None) -> str:
     """The plain-text report: the summary, then the inputs and the assumptions."""
     rows = _facts(res) + _family_rows(res)
     width = max(len(label) for label, _ in rows)
     lines = [power_summary(res), ""]
     lines += [f"  {label:<{width}}  {value}" for label, value in rows]
+    if res.simulation is not None:
+        lines += ["", simulation_line(res)]
     if res.assumptions:
         lines += ["", "assumes:"] + [f"  - {a}" for a in res.assumptions]
     return "\n".join(lines) + "\n"
@@ -172,6 +187,8 @@ def power_markdown(res: PowerResult, context=None) -> str:
     rows = _facts(res) + _family_rows(res)
     lines = [f"**{power_summary(res)}**", "", "| | |", "|---|---|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
+    if res.simulation is not None:
+        lines += ["", simulation_line(res)]
     if res.assumptions:
         lines += ["", "Assumes:", ""] + [f"- {a}" for a in res.assumptions]
     return "\n".join(lines) + "\n"

@@ -1,0 +1,61 @@
+"""pairboot.power(..., simulate=True): the planned size checked by the simulation of
+pairboot.planning.simulation, wired into the plan and its reports."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import pairboot
+from pairboot.errors import InputError
+from pairboot.planning.simulated_data import difference_shift, read_pilot
+from pairboot.report import render_power
+
+_rng = np.random.default_rng(0)
+A01 = (_rng.random(400) < 0.7).astype(float)
+B01 = np.where(_rng.random(400) < 0.85, A01, 1 - A01)
+
+
+@pytest.mark.parametrize("delta", [0.03, -0.02, 0.1])
+def test_the_flips_keep_the_pilot_s_discordant_share(delta):
+    """Connor's size assumes the discordant share of the pilot; the simulated tables
+    keep it, and their B - A is delta (the expected cells, exactly)."""
+    shift = difference_shift(read_pilot(A01, B01), delta)
+    cells = shift.cells  # (both wrong, only B right, only A right, both right)
+    assert cells[1] + cells[2] == pytest.approx(np.mean(A01 != B01), abs=1e-12)
+    assert cells[1] - cells[2] == pytest.approx(delta, abs=1e-12)
+    assert cells[2] + cells[3] == pytest.approx(A01.mean(), abs=1e-12)  # (A unchanged)
+
+
+@pytest.mark.slow
+def test_the_simulated_power_of_a_0_1_plan_is_its_power():
+    res = pairboot.power(A01, B01, delta=0.03, power=0.8, simulate=True,
+                         n_simulations=1000, seed=1)
+    sim = res.simulation
+    assert sim.n_items == res.n_items and sim.delta == res.delta
+    # 3 Monte Carlo SEs, and 2 points for the percentile interval against the z test
+    assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 1000) + 0.02
+
+
+def test_the_reports_carry_the_simulation():
+    res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=50,
+                         seed=3)
+    assert 0.0 <= res.simulation.power <= 1.0 and res.simulation.seed == 3
+    text = render_power(res, "text")
+    assert "Checked by simulation: " in text and "50 simulated evaluations" in text
+    assert "Checked by simulation: " in render_power(res, "markdown")
+    data = json.loads(render_power(res, "json"))
+    assert data["simulation"]["power"] == res.simulation.power
+    assert data["simulation"]["n_simulations"] == 50
+
+
+def test_what_cannot_be_simulated_is_refused():
+    with pytest.raises(InputError) as info:
+        pairboot.power(sd=0.3, delta=0.05, power=0.8, simulate=True)
+    assert info.value.param == "simulate" and "give `a` and `b`" in str(info.value)
+    scores = {"a": A01, "b": B01, "c": 1 - A01}
+    with pytest.raises(InputError, match="a family's plan is not simulated"):
+        pairboot.power(scores=scores, delta=0.05, power=0.8, simulate=True)
