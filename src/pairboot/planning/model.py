@@ -111,28 +111,13 @@ class ProportionModel:
 
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
         psi = self.discordant
-        alt = psi - delta * delta
-        if alt <= 0:
-            return 1.0
-        z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
-        root_n = math.sqrt(n / self.design_effect)
-        if test.offset == 0:
-            return normal_cdf((test.shift(delta) * root_n - z * math.sqrt(psi))
-                              / math.sqrt(alt))
-        return normal_cdf(test.shift(delta) * root_n / math.sqrt(alt) - z)
+        return score_power(test, n / self.design_effect, delta, psi, psi - delta * delta)
 
     def size(self, test: Test, delta: float, power: float) -> float:
         """Connor's closed form, ``n = (z_a sqrt(psi) + z_b sqrt(psi - delta^2))^2 /
         delta^2`` (times the design effect), unrounded."""
         psi = self.discordant
-        z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
-        zb = normal_quantile(power)
-        shift = test.shift(delta)
-        if test.offset == 0:
-            root = z * math.sqrt(psi) + zb * math.sqrt(psi - delta * delta)
-        else:
-            root = (z + zb) * math.sqrt(psi - delta * delta)
-        return self.design_effect * (root / shift) ** 2
+        return self.design_effect * score_size(test, delta, power, psi, psi - delta * delta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,23 +138,33 @@ class TwoProportionModel:
         return 2.0 * pbar * (1.0 - pbar), pa * (1.0 - pa) + pb * (1.0 - pb)
 
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
-        null, alt = self._parts(delta)
-        if alt <= 0:
-            return 1.0
-        z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
-        root_n = math.sqrt(n / self.design_effect)
-        if test.offset == 0:
-            return normal_cdf((test.shift(delta) * root_n - z * math.sqrt(null))
-                              / math.sqrt(alt))
-        return normal_cdf(test.shift(delta) * root_n / math.sqrt(alt) - z)
+        return score_power(test, n / self.design_effect, delta, *self._parts(delta))
 
     def size(self, test: Test, delta: float, power: float) -> float:
-        null, alt = self._parts(delta)
-        z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
-        zb = normal_quantile(power)
-        root = (z * math.sqrt(null) + zb * math.sqrt(alt) if test.offset == 0
-                else (z + zb) * math.sqrt(alt))
-        return self.design_effect * (root / test.shift(delta)) ** 2
+        return self.design_effect * score_size(test, delta, power, *self._parts(delta))
+
+
+def score_power(test: Test, n: float, delta: float, null: float, alt: float) -> float:
+    """The power of a z test of ``n`` units whose per-unit variance is ``null`` under
+    the null and ``alt`` under the alternative (a proportions' score test: Connor's,
+    Fleiss'); against a margin's boundary (``test.offset``), the alternative's alone."""
+    if alt <= 0:
+        return 1.0
+    z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
+    root_n = math.sqrt(n)
+    if test.offset == 0:
+        return normal_cdf((test.shift(delta) * root_n - z * math.sqrt(null)) / math.sqrt(alt))
+    return normal_cdf(test.shift(delta) * root_n / math.sqrt(alt) - z)
+
+
+def score_size(test: Test, delta: float, power: float, null: float, alt: float) -> float:
+    """The units at which :func:`score_power` reaches ``power``, unrounded:
+    ``(z_a sqrt(null) + z_b sqrt(alt))^2 / shift^2``."""
+    z = -normal_quantile(test.alpha / 2.0 if test.two_sided else test.alpha)
+    zb = normal_quantile(power)
+    root = (z * math.sqrt(null) + zb * math.sqrt(alt) if test.offset == 0
+            else (z + zb) * math.sqrt(alt))
+    return (root / test.shift(delta)) ** 2
 
 
 def size_for(model, test: Test, delta: float, power: float, runs: float | None = None,
