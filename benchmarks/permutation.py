@@ -5,7 +5,10 @@ same size (n = 1e5, R = 1e4), and is far ahead of scipy's ``permutation_test``
 (``permutation_type="samples"`` on the per-item differences), side by side in one
 process.  Then a family of five systems (all ten pairs): Westfall-Young's test beside
 the bootstrap's max-t, and a plain numpy randomised Tukey HSD (a permutation of the
-systems per item and permutation, by numpy's generator) as the peer.
+systems per item and permutation, by numpy's generator) as the peer.  Then corpus BLEU
+on 3,000 sentences' statistics: pairboot's test against sacrebleu's paired approximate
+randomization loop (``significance._paired_ar_test``: its swaps as a 0/1 matrix product,
+then BLEU per trial in Python) on the same statistics.
 
     python benchmarks/permutation.py [--n 100000] [--resamples 10000] [--repeat 3]
 """
@@ -50,6 +53,43 @@ def main() -> None:
     print(f"  scipy permutation_test (vectorised) {t:8.2f} s   pairboot's test "
           f"{t / perm:5.1f}x faster")
     family(args, rng)
+    corpus_bleu(args)
+
+
+def corpus_bleu(args, n: int = 3000) -> None:
+    """pairboot's test of corpus BLEU against sacrebleu's AR loop, same statistics."""
+    try:
+        from sacrebleu.metrics import BLEU
+    except ImportError:
+        print("  (sacrebleu is not installed: no peer)")
+        return
+    from bench import bleu_statistics  # (benchmarks/bench.py, beside this script)
+
+    a, b = bleu_statistics(n, 0)
+    pairboot.compare(a, b, metric="bleu", n_resamples=100, seed=1, test="permutation")
+    boot = best(lambda: pairboot.compare(a, b, metric="bleu", n_resamples=args.resamples,
+                                         seed=1), args.repeat)
+    both = best(lambda: pairboot.compare(a, b, metric="bleu", n_resamples=args.resamples,
+                                         seed=1, test="permutation"), args.repeat)
+    perm = both - boot
+    metric = BLEU()
+    reps = max(100, args.resamples // 10)
+
+    def sacrebleu_ar():  # (its loop, minus the extraction of statistics from text)
+        gen = np.random.default_rng(1)
+        pos = gen.integers(2, size=(reps, n), dtype=bool)
+        neg = ~pos
+        shuf_a, shuf_b = pos @ a + neg @ b, neg @ a + pos @ b
+        sa = [metric._aggregate_and_compute(x).score for x in shuf_a[:, None]]
+        sb = [metric._aggregate_and_compute(x).score for x in shuf_b[:, None]]
+        return np.abs(np.array(sa) - np.array(sb))
+
+    t = best(sacrebleu_ar, 1) * args.resamples / reps
+    print(f"corpus BLEU, {n:,} sentences, R = {args.resamples:,}")
+    print(f"  pairboot compare, interval and test {both:8.2f} s   (the test alone about "
+          f"{max(perm, 0.0):.2f} s)")
+    print(f"  sacrebleu paired AR loop (test)     {t:8.2f} s   pairboot's interval and "
+          f"test together {t / both:5.1f}x faster")
 
 
 def family(args, rng, m: int = 5) -> None:
