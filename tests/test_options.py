@@ -31,8 +31,9 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
             "lower_is_better", "strata_weights"}
 """What a part leaves to finish(): the interval is read off the added sums."""
 
-PLANNED = {"paired", "n_resamples", "method", "seed", "resampling", "backend", "progress"}
-"""A plan draws no resamples: its power is the paired t's (or Connor's) at a size."""
+PLANNED = {"paired", "n_resamples", "method", "resampling", "backend"}
+"""A plan draws no resamples: its power is the paired t's (or Connor's) at a size (its
+simulation check takes ``seed`` and ``progress``)."""
 
 NOT_ACCEPTED = {
     pairboot.power: TESTS | PLANNED,
