@@ -1,4 +1,5 @@
-"""The command line: ``pairboot compare ...``, a thin shell over :func:`pairboot.compare`.
+"""The command line: ``pairboot compare ...``, a thin shell over :func:`pairboot.compare`
+(and ``pairboot power ...`` over :func:`pairboot.power`: :mod:`~pairboot.cli.power`).
 
 It reads and aligns the inputs (:mod:`pairboot.io`), calls ``compare`` and writes a report
 (:mod:`pairboot.report`).  Two layouts::
@@ -46,6 +47,7 @@ from pairboot.cli.inputs import (
 )
 from pairboot.cli.options import (
     api_options,
+    check_level,
     data_options,
     family_options,
     resampling_options,
@@ -56,9 +58,8 @@ from pairboot.cli.output import (
     check_output,
     check_plot,
     check_stdout,
+    deliver,
     input_files,
-    write_plot,
-    write_report,
 )
 from pairboot.cli.parser import (
     EXIT_FAILED,
@@ -70,6 +71,7 @@ from pairboot.cli.parser import (
     given_options,
     parse,
 )
+from pairboot.cli.power import run_power
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
@@ -88,19 +90,9 @@ from pairboot.report import (
 
 __all__ = ["main", "run"]
 
-_SHOWS_WARNINGS = ("text", "markdown")
-"""Report formats a reader of standard output sees the warnings in; for the others, and
-for a report written to a file, each warning is also one line ``warning: ...`` on
-standard error."""
-
-
 def run_compare(args) -> int:
     """``pairboot compare``: read, compare, report; the exit status."""
-    if 1 < args.level < 100:  # a percentage: compare() would reject it without the hint
-        raise InputError(
-            f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
-            f"interval give --level {args.level / 100:g})"
-        )
+    check_level(args)  # (a percentage: compare() would reject it without the hint)
     named = named_inputs(args.files)
     if named is not None:
         check_named(args)
@@ -222,7 +214,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
         reword=cli_spelling, **_family_columns(args),
     )
-    _deliver(args, how, render_family(result, args.format, context), result.warnings,
+    deliver(args, how, render_family(result, args.format, context), result.warnings,
              lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -255,7 +247,7 @@ def run_strata_family(args, how: str | None, inputs) -> int:
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            strata_are="tasks" if args.stratum is None else "strata",
                            **_family_columns(args))
-    _deliver(args, how, render_family(result, args.format, family), result.warnings,
+    deliver(args, how, render_family(result, args.format, family), result.warnings,
              lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -280,7 +272,7 @@ def run_stream(args, how: str | None) -> int:
     finally:
         status.close()
     if family:
-        _deliver(args, how, render_family(result, args.format, context), result.warnings,
+        deliver(args, how, render_family(result, args.format, context), result.warnings,
                  lambda plot: plot.plot_family(result))
         return EXIT_OK
     return _report(args, how, result, context)
@@ -289,7 +281,7 @@ def run_stream(args, how: str | None) -> int:
 def _report(args, how: str | None, result, context) -> int:
     """Deliver the report of a comparison of two systems, and its exit status (1 when
     --fail-if fails the verdict)."""
-    _deliver(args, how, render(result, args.format, context), result.warnings,
+    deliver(args, how, render(result, args.format, context), result.warnings,
              lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
     if verdict["failed"]:
@@ -317,31 +309,6 @@ def _resampled(args, total: int, run):
 
 class ResamplingMemoryError(MemoryError):
     """Memory ran out after the inputs were read: fewer resamples would help."""
-
-
-def _deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
-    """Write the report, the --plot picture (``draw(pairboot.plot)``), and the warnings
-    as ``warning: ...`` lines where the report does not show them (a file, or a machine
-    format)."""
-    write_report(text, how, args.output)
-    if args.plot:
-        _draw(args, draw)
-    if not (how in (None, "stdout") and args.format in _SHOWS_WARNINGS):
-        for w in result_warnings:
-            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
-
-
-def _draw(args, draw) -> None:
-    """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")  # (a file, never a window)
-        import pairboot.plot as plot
-    except ImportError:
-        raise ImportError('--plot needs matplotlib: pip install "pairboot[plot]"') from None
-    ax = draw(plot)
-    write_plot(ax.figure, args.plot, args.plot_kind)
 
 
 def _cli_message(exc: BaseException) -> str:
@@ -399,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             print(pairboot.plan_sha256(args.plan_file))
             return EXIT_OK
+        if args.command == "power":
+            return run_power(args)
         return run_compare(args)
     except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
         print(f"error: {_cli_message(exc)}", file=sys.stderr)

@@ -37,6 +37,15 @@ def api_options(args, names=RESAMPLE) -> dict:
     return {name: given[name] for name in names}
 
 
+def check_level(args) -> None:
+    """Refuse --level given as a percentage, with the hint compare() would not give."""
+    if 1 < args.level < 100:
+        raise InputError(
+            f"--level must be between 0 and 1, got {args.level:g} (for a {args.level:g}% "
+            f"interval give --level {args.level / 100:g})"
+        )
+
+
 def family_options(args, *, baseline: bool = True) -> dict:
     """A family's options: its correction (and ``--baseline``)."""
     return api_options(args, ("baseline", "correction") if baseline else ("correction",))

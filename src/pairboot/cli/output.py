@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Sequence
 
 from pairboot.cli.harness import named_inputs
+from pairboot.cli.parser import cli_spelling
 from pairboot.errors import InputError
 from pairboot.io import STDIN
 
@@ -185,3 +186,34 @@ def write_plot(figure, path: str, kind: str) -> None:
     buffer = io.BytesIO()
     figure.savefig(buffer, format=kind)
     write_atomically(os.path.realpath(path), buffer.getvalue())
+
+
+SHOWS_WARNINGS = ("text", "markdown")
+"""Report formats a reader of standard output sees the warnings in; for the others, and
+for a report written to a file, each warning is also one line ``warning: ...`` on
+standard error."""
+
+
+def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
+    """Write the report, the --plot picture (``draw(pairboot.plot)``), and the warnings
+    as ``warning: ...`` lines where the report does not show them (a file, or a machine
+    format)."""
+    write_report(text, how, args.output)
+    if args.plot:
+        draw_plot(args, draw)
+    if not (how in (None, "stdout") and args.format in SHOWS_WARNINGS):
+        for w in result_warnings:
+            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+
+
+def draw_plot(args, draw) -> None:
+    """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # (a file, never a window)
+        import pairboot.plot as plot
+    except ImportError:
+        raise ImportError('--plot needs matplotlib: pip install "pairboot[plot]"') from None
+    ax = draw(plot)
+    write_plot(ax.figure, args.plot, args.plot_kind)

@@ -16,7 +16,7 @@ from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
-from pairboot.report import FAIL_IF, WRITERS
+from pairboot.report import FAIL_IF, POWER_WRITERS, WRITERS
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -43,6 +43,14 @@ def _log_option(key: str) -> Spelling:
 def _paired(value: str | None) -> str:
     """`` `paired=True` `` is the default, without the flag; otherwise ``--unpaired``."""
     return "without --unpaired" if value == "True" else "--unpaired"
+
+
+PLANNED = ("delta", "power", "n_items", "n_groups", "n_runs")
+"""The plan's options: leave exactly one out, it is solved for."""
+
+KNOWN = ("sd", "sd_a", "sd_b", "correlation", "accuracy_a", "accuracy_b", "discordant",
+         "group_size", "icc", "group_size_cv", "run_sd", "residual_sd")
+"""Planning without data: what the user knows, as :func:`pairboot.power` takes it."""
 
 
 OPTIONS: dict[str, Spelling] = {
@@ -81,6 +89,9 @@ OPTIONS: dict[str, Spelling] = {
     "system_column": _option("--system-column"),
     "null": _option("--null"),
     "stream": lambda value: "--stream",
+    "simulate": lambda value: "--simulate",
+    "n_simulations": _option("--simulate"),
+    **{name: _option("--" + name.replace("_", "-")) for name in (*PLANNED, *KNOWN)},
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
@@ -186,9 +197,81 @@ def build_parser() -> argparse.ArgumentParser:
         "                   new=out/new_seed2 --runs seeds --score acc",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    for name in (None, "store"):  # every option with a value is given at most once
+    _once(p)
+    add_inputs(p, required=True)
+    boot = p.add_argument_group("bootstrap")
+    boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
+                      help="number of bootstrap resamples (default 10000)")
+    _add_level(boot)
+    boot.add_argument("--method", default="percentile",
+                      metavar="{" + ",".join(METHODS) + "}",
+                      help="interval method (default percentile)")
+    _add_test(boot)
+    boot.add_argument("--test", choices=TESTS, default=None,
+                      help="a test reported beside the interval: mcnemar (the exact McNemar "
+                      "test of 0/1 scores, with its mid-p and the 2 x 2 table) or "
+                      "permutation (the paired permutation test: A and B swapped per item, "
+                      "or per group, the metric recomputed)")
+    boot.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+                      help="with --test permutation: enumerate every swap (refused beyond "
+                      "20 units), or --no-exact for random ones (default: every swap when "
+                      "there are 20 units or fewer)")
+    _add_seed(boot, "default: derived from the data and options, so a rerun gives the "
+              "same output; always reported")
+    boot.add_argument("--resampling", choices=RESAMPLINGS, default=None,
+                      help="classic (default: n draws with replacement) or poisson "
+                      "(Poisson(1) weights keyed by --id: the same answer for any row "
+                      "order; what distributed runs compute)")
+    boot.add_argument("--stream", action="store_true",
+                      help="read the files once in chunks, for files larger than memory "
+                      "(Poisson weights; needs pyarrow; percentile, basic or normal)")
+    boot.add_argument("--scheduler", metavar="ADDRESS",
+                      help="with --stream: a Dask scheduler (tcp://host:8786) whose workers "
+                      "read the files (paths they can reach, e.g. s3://...) and sum them")
+    boot.add_argument("--unpaired", action="store_true",
+                      help="draw A's and B's items independently (for contrast)")
+    add_design(p)
+    many = add_family(p)
+    many.add_argument("--plan", metavar="FILE",
+                      help="a plan (TOML) fixed in advance: its systems, family, metric, "
+                      "level, correction, resamples and seed; anything else is refused, and "
+                      "the report carries the plan's SHA-256")
+    many.add_argument("--correction", choices=CORRECTIONS, default=None,
+                      help="max-t (default: simultaneous intervals, stepdown p-values), "
+                      "holm, bonferroni, bh or by (the false discovery rate: q-values and "
+                      "false-coverage-rate intervals), or none")
+    gate = p.add_argument_group("verdict")
+    gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
+                      help="exit with status 1 when B is surely worse than A, not surely "
+                      "better, or surely different; with --margin: not shown non-inferior "
+                      "(inferior), not shown equivalent, or not shown better by more than "
+                      "the margin (the interval decides; an undefined verdict fails every "
+                      "gate; 2 stays for errors)")
+    _add_lower_is_better(gate)
+    add_output(p, tuple(WRITERS), plot="the bootstrap distribution of B - A, or a "
+               "family's forest plot (all pairs of 7 systems or more: a matrix)",
+               progress="neither the reading nor the resampling progress")
+    plan = sub.add_parser(
+        "plan", help="plans of comparisons fixed in advance",
+        description="pairboot plan hash FILE: the SHA-256 of a plan file's bytes, which "
+        "reports of runs with --plan FILE carry.")
+    plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
+    plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
+    for command in (p, plan, _add_power(sub)):  # (unknown options are the subcommand's to report)
+        command.set_defaults(command_parser=command)
+    return parser
+
+
+def _once(p: argparse.ArgumentParser) -> None:
+    """Every option with a value is given at most once (:class:`_Once`)."""
+    for name in (None, "store"):
         p.register("action", name, _Once)
-    p.add_argument("files", nargs="+", metavar="FILE",
+
+
+def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
+    """The inputs, as ``compare`` reads them: the files (``required``: at least one),
+    harness logs, and the columns (ids, labels, scores, the systems' columns, metric)."""
+    p.add_argument("files", nargs="+" if required else "*", metavar="FILE",
                    help="BASE NEW [MORE...] (one file per system) or RUNS (one file, with "
                    "--a and --b, or --systems); harness logs as NAME=PATH with --runs: "
                    "the logs sharing a NAME are one system's runs")
@@ -242,50 +325,42 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the columns of the metric's per-item statistics, matched by "
                       "name in any order (tp,fp,fn or fn,tp,fp), or mapped explicitly "
                       "(tp=TP,fp=FP,fn=FN); one file: found as {a}_{stat}, {stat}_{a}, ...")
-    boot = p.add_argument_group("bootstrap")
-    boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
-                      help="number of bootstrap resamples (default 10000)")
-    boot.add_argument("--level", type=float, default=0.95, metavar="L",
-                      help="confidence level, between 0 and 1 (default 0.95)")
-    boot.add_argument("--method", default="percentile",
-                      metavar="{" + ",".join(METHODS) + "}",
-                      help="interval method (default percentile)")
-    boot.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
-                      help="two-sided (default), or one-sided as scipy's: greater tests B "
-                      "- A > 0 with the interval [low, inf), less B - A < 0 with "
-                      "(-inf, high]")
-    boot.add_argument("--margin", type=_margin, default=None, metavar="D",
-                      help="the difference that matters, on the metric's scale (0.005: half "
-                      "a point of accuracy): with --hypothesis, or a margin's --fail-if")
-    boot.add_argument("--hypothesis", choices=HYPOTHESES, default=None,
-                      help="difference (default: B - A against 0), non-inferiority (B not "
-                      "worse by the margin or more), superiority (B better by more than "
-                      "it) or equivalence (within +-margin, two one-sided tests)")
-    boot.add_argument("--test", choices=TESTS, default=None,
-                      help="a test reported beside the interval: mcnemar (the exact McNemar "
-                      "test of 0/1 scores, with its mid-p and the 2 x 2 table) or "
-                      "permutation (the paired permutation test: A and B swapped per item, "
-                      "or per group, the metric recomputed)")
-    boot.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
-                      help="with --test permutation: enumerate every swap (refused beyond "
-                      "20 units), or --no-exact for random ones (default: every swap when "
-                      "there are 20 units or fewer)")
-    boot.add_argument("--seed", type=_seed, default=None, metavar="S",
-                      help="random seed, >= 0, or 'random' for a fresh one (default: "
-                      "derived from the data and options, so a rerun gives the same "
-                      "output; always reported)")
-    boot.add_argument("--resampling", choices=RESAMPLINGS, default=None,
-                      help="classic (default: n draws with replacement) or poisson "
-                      "(Poisson(1) weights keyed by --id: the same answer for any row "
-                      "order; what distributed runs compute)")
-    boot.add_argument("--stream", action="store_true",
-                      help="read the files once in chunks, for files larger than memory "
-                      "(Poisson weights; needs pyarrow; percentile, basic or normal)")
-    boot.add_argument("--scheduler", metavar="ADDRESS",
-                      help="with --stream: a Dask scheduler (tcp://host:8786) whose workers "
-                      "read the files (paths they can reach, e.g. s3://...) and sum them")
-    boot.add_argument("--unpaired", action="store_true",
-                      help="draw A's and B's items independently (for contrast)")
+
+
+def _add_level(group) -> None:
+    group.add_argument("--level", type=float, default=0.95, metavar="L",
+                       help="confidence level, between 0 and 1 (default 0.95)")
+
+
+def _add_test(group) -> None:
+    """What is tested, beside --level: --alternative, --margin, --hypothesis."""
+    group.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided",
+                       help="two-sided (default), or one-sided as scipy's: greater tests B "
+                       "- A > 0 with the interval [low, inf), less B - A < 0 with "
+                       "(-inf, high]")
+    group.add_argument("--margin", type=_margin, default=None, metavar="D",
+                       help="the difference that matters, on the metric's scale (0.005: half "
+                       "a point of accuracy): with --hypothesis, or a margin's --fail-if")
+    group.add_argument("--hypothesis", choices=HYPOTHESES, default=None,
+                       help="difference (default: B - A against 0), non-inferiority (B not "
+                       "worse by the margin or more), superiority (B better by more than "
+                       "it) or equivalence (within +-margin, two one-sided tests)")
+
+
+def _add_seed(group, default: str) -> None:
+    """--seed, whose default the command says."""
+    group.add_argument("--seed", type=_seed, default=None, metavar="S",
+                       help=f"random seed, >= 0, or 'random' for a fresh one ({default})")
+
+
+def _add_lower_is_better(group) -> None:
+    group.add_argument("--lower-is-better", action="store_true",
+                       help="the metric is an error rate or a loss: B is better when "
+                       "B - A < 0")
+
+
+def add_design(p: argparse.ArgumentParser) -> None:
+    """Several runs per system, clusters and strata: the design of the items."""
     several = p.add_argument_group(
         "several runs per system", "training seeds or sampled generations: one row per "
         "item and run (--run), or a harness log per run (NAME=PATH); the interval covers "
@@ -307,6 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
     design.add_argument("--stratum-weights", metavar="W",
                         help="population weights: 'name=w,name=w' or a file with two "
                         "columns, stratum and weight (default: the sample shares)")
+
+
+def add_family(p: argparse.ArgumentParser):
+    """Many systems: --systems, --names, --baseline; the group, for more."""
     many = p.add_argument_group(
         "many systems", "more than two files, or one file with --systems: a family of "
         "comparisons on shared draws, with the error rate controlled")
@@ -318,45 +397,142 @@ def build_parser() -> argparse.ArgumentParser:
                       "(default: the file names without their extension)")
     many.add_argument("--baseline", metavar="NAME",
                       help="compare every other system with this one (default: all pairs)")
-    many.add_argument("--plan", metavar="FILE",
-                      help="a plan (TOML) fixed in advance: its systems, family, metric, "
-                      "level, correction, resamples and seed; anything else is refused, and "
-                      "the report carries the plan's SHA-256")
-    many.add_argument("--correction", choices=CORRECTIONS, default=None,
-                      help="max-t (default: simultaneous intervals, stepdown p-values), "
-                      "holm, bonferroni, bh or by (the false discovery rate: q-values and "
-                      "false-coverage-rate intervals), or none")
-    gate = p.add_argument_group("verdict")
-    gate.add_argument("--fail-if", choices=tuple(FAIL_IF), default=None,
-                      help="exit with status 1 when B is surely worse than A, not surely "
-                      "better, or surely different; with --margin: not shown non-inferior "
-                      "(inferior), not shown equivalent, or not shown better by more than "
-                      "the margin (the interval decides; an undefined verdict fails every "
-                      "gate; 2 stays for errors)")
-    gate.add_argument("--lower-is-better", action="store_true",
-                      help="the metric is an error rate or a loss: B is better when "
-                      "B - A < 0")
+    return many
+
+
+def add_output(p: argparse.ArgumentParser, formats, *, plot: str, progress: str) -> None:
+    """--format (one of ``formats``), --output, --plot (``plot``: what it draws),
+    --no-progress (``progress``: the lines it silences)."""
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=tuple(WRITERS), default="text",
+    out.add_argument("--format", choices=formats, default="text",
                      help="report format (default text)")
     out.add_argument("--output", "-o", metavar="FILE",
                      help="write the report to FILE (atomically) instead of standard output")
     out.add_argument("--plot", metavar="FILE",
                      help="also draw the result to FILE (.png, .svg or .pdf; needs "
-                     "matplotlib): the bootstrap distribution of B - A, or a family's "
-                     "forest plot (all pairs of 7 systems or more: a matrix)")
+                     f"matplotlib): {plot}")
     out.add_argument("--no-progress", action="store_true",
-                     help="no status lines: neither the reading nor the resampling progress "
-                     "(they only show on a terminal, for long runs)")
-    plan = sub.add_parser(
-        "plan", help="plans of comparisons fixed in advance",
-        description="pairboot plan hash FILE: the SHA-256 of a plan file's bytes, which "
-        "reports of runs with --plan FILE carry.")
-    plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
-    plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
-    for command in (p, plan):  # (unknown options are the subcommand's to report)
-        command.set_defaults(command_parser=command)
-    return parser
+                     help=f"no status lines: {progress} (they only show on a terminal, for "
+                     "long runs)")
+
+
+def _number(text: str) -> float:
+    """A finite number (its range is the API's to check, naming the option)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value
+
+
+def _numbers(text: str) -> float | tuple[float, float]:
+    """One number for both systems, or two (A's, B's) separated by a comma."""
+    parts = text.split(",")
+    if len(parts) > 2:
+        raise argparse.ArgumentTypeError(f"one number, or two separated by a comma (A's, "
+                                         f"B's), got {text!r}")
+    values = tuple(_number(part) for part in parts)
+    return values[0] if len(values) == 1 else values
+
+
+def _count(text: str) -> int:
+    """A positive integer (the API checks it again, naming the option)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+
+
+COMPARE_ONLY = {"unpaired": False, "plan": None, "stream": False, "fail_if": None,
+                "test": None, "exact": None, "resampling": None}
+"""The values ``pairboot power`` takes for compare's options that it has not (the
+readers of the inputs consult them)."""
+
+SIMULATIONS = 1000
+"""--simulate without a number: this many simulated evaluations."""
+
+
+def _add_power(sub) -> argparse.ArgumentParser:
+    """``pairboot power``: compare's inputs (a pilot), or the parameters without data."""
+    p = sub.add_parser(
+        "power",
+        help="plan an evaluation: the items (groups, seeds) needed to detect a difference, "
+        "the power at a size, or the smallest difference a size detects",
+        description="Plan a paired comparison before running it.  Give two of --delta,\n"
+        "--power and the size (--n-items, or --n-groups with groups, --n-runs with seeds):\n"
+        "the third is solved for.  The spread comes from a pilot (the inputs compare\n"
+        "takes: files, columns, harness logs, groups, strata, runs, a family) or, without\n"
+        "data, from what you know (--sd; --accuracy-a/--accuracy-b/--discordant for 0/1\n"
+        "scores; --group-size/--icc; --run-sd/--residual-sd).",
+        epilog="examples:\n"
+        "  pairboot power --accuracy-a 0.72 --accuracy-b 0.74 --discordant 0.15 --power 0.8\n"
+        "  pairboot power --sd 0.5 --delta 0.05 --n-items 400\n"
+        "  pairboot power pilot.csv --a base --b new --id id --delta 0.02 --power 0.8\n"
+        "  pairboot power base.csv new.csv --id id --group doc --delta 0.02 --power 0.8 \\\n"
+        "                 --simulate --plot power.png\n"
+        "  pairboot power runs.csv --systems base,v1,v2 --baseline base --delta 0.02 \\\n"
+        "                 --power 0.8 --correction bonferroni",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _once(p)
+    p.set_defaults(**COMPARE_ONLY)
+    add_inputs(p, required=False)
+    goal = p.add_argument_group("the plan", "give two of the difference, the power and "
+                                "the size; the third is solved for")
+    goal.add_argument("--delta", type=_number, metavar="D",
+                      help="the true difference B - A to detect, on the metric's scale "
+                      "(0.02: two points of accuracy): the smallest that matters, not a "
+                      "pilot's observed one")
+    goal.add_argument("--power", type=_number, metavar="P",
+                      help="the chance of detecting it (0.8 is usual)")
+    goal.add_argument("--n-items", type=_count, metavar="N",
+                      help="the planned items, each scored by both systems")
+    goal.add_argument("--n-groups", type=_count, metavar="N",
+                      help="with groups: the planned groups")
+    goal.add_argument("--n-runs", type=_count, metavar="N",
+                      help="with seeds: the planned runs per system")
+    _add_level(goal)
+    _add_test(goal)
+    _add_lower_is_better(goal)
+    goal.add_argument("--correction", choices=("max-t", "bonferroni"), default=None,
+                      help="a family: the size under max-t (default: the pilot's "
+                      "correlations) or Bonferroni")
+    known = p.add_argument_group(
+        "without data", "what you know instead of a pilot (no files)")
+    for name, metavar, what in (
+            ("sd", "S", "the standard deviation of the per-item differences B - A"),
+            ("sd-a", "S", "or system A's standard deviation, with --sd-b and "
+                          "--correlation"),
+            ("sd-b", "S", "system B's standard deviation"),
+            ("correlation", "R", "the correlation of A's and B's per-item scores"),
+            ("accuracy-a", "P", "0/1 scores: A's accuracy (Connor's formula)"),
+            ("accuracy-b", "P", "B's accuracy (or --delta)"),
+            ("discordant", "P", "the share of items where the systems disagree (or "
+                                "--correlation)"),
+            ("group-size", "M", "items in groups: the mean group size, with --icc"),
+            ("icc", "R", "the intra-cluster correlation of the differences"),
+            ("group-size-cv", "CV", "the group sizes' coefficient of variation")):
+        known.add_argument(f"--{name}", type=_number, metavar=metavar, help=what)
+    for name, what in (("run-sd", "seeds: the seed effect's standard deviation"),
+                       ("residual-sd", "seeds: the noise's standard deviation")):
+        known.add_argument(f"--{name}", type=_numbers, metavar="S[,S]",
+                           help=f"{what} (one for both systems, or A's,B's)")
+    add_design(p)
+    add_family(p)
+    check = p.add_argument_group("simulation check")
+    check.add_argument("--simulate", type=_count, nargs="?", const=SIMULATIONS,
+                       default=None, metavar="N",
+                       help="check the planned size by simulation (a pilot of two "
+                       f"systems): N simulated evaluations (default {SIMULATIONS}) of the "
+                       "planned size drawn from the pilot with B - A set to --delta, each "
+                       "through compare")
+    _add_seed(check, "default: a fresh one; always reported")
+    add_output(p, tuple(POWER_WRITERS), plot="the power curve against the size and "
+               "against the difference, the target and the planned size marked",
+               progress="neither the reading nor the simulation's progress")
+    return p
 
 
 def parse(parser: argparse.ArgumentParser, argv) -> argparse.Namespace:

@@ -67,8 +67,10 @@ class ProgressBar(_StatusLine, Progress):
     the kernel.  It draws nothing when ``stream`` is not a terminal or the run is quick.
     """
 
-    def __init__(self, total: int, stream=None, *, delay: float = 1.5, enabled: bool = True):
+    def __init__(self, total: int, stream=None, *, delay: float = 1.5, enabled: bool = True,
+                 what: str = "resampling"):
         super().__init__(stream, enabled=enabled)
+        self.what = what  # (the bar's first word: "simulating" for pairboot power)
         self.total = max(int(total), 1)
         self.delay = delay
         self.start = time.monotonic()
@@ -94,7 +96,7 @@ class ProgressBar(_StatusLine, Progress):
         if done > done0:
             left = f", ~{(now - t0) * (self.total - done) / (done - done0):.0f}s left"
         self._show(
-            f"resampling [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
+            f"{self.what} [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
             f"{done}/{self.total}  {elapsed:4.0f}s elapsed{left} "
         )
 
