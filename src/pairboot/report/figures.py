@@ -1,6 +1,6 @@
 """What the pictures of :mod:`pairboot.plot` say, apart from the drawing: the histogram's
-bins on the lattice of gridded scores, the systems' names as shown, and the words and
-marks for a family's decisions.
+bins on the lattice of gridded scores, the systems' names as shown, the words and
+marks for a family's decisions, and a planned comparison's power curve.
 
 No matplotlib here: numbers and text only.
 """
@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
 from pairboot.core.hypotheses import SHOWN, nulls, verdict_of
 from pairboot.family_result import FamilyResult
+from pairboot.power_result import PowerResult
 from pairboot.report.family import interval_name, is_corrected
+from pairboot.report.power import (
+    difference,
+    in_points,
+    power_summary,
+    size_words,
+    test_words,
+)
 
 SEPARATORS = "/_-. "
 """Where a prefix or suffix that the names share may be cut off."""
@@ -203,3 +212,111 @@ def margin_marks(result, margin=None) -> tuple[tuple[float, ...], str | None]:
     at = tuple(value for _, value in nulls(kind, margin, result.alternative,
                                            result.lower_is_better))
     return at, f"{kind} margin ({', '.join(f'{v:+g}' for v in at)})"
+
+
+PANELS = ("size", "delta")
+"""What a power curve is drawn against: the size (at the planned difference), or the
+true difference (at the planned size)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPanel:
+    """One panel of a power curve (:func:`power_panel`): the points, the planned point
+    and what to call them."""
+
+    x: tuple[float, ...]
+    power: tuple[float, ...]
+    planned: float
+    """The planned size or difference (the vertical mark)."""
+    target: float
+    """The power at the plan (the horizontal mark)."""
+    points: bool
+    """Whether x is a difference to write in percentage points (0/1 scores)."""
+    title: str
+    xlabel: str
+    planned_label: str
+    target_label: str
+    simulated: tuple[float, float] | None = None
+    """The simulation check at the plan: its power and Monte Carlo error (or None)."""
+    simulated_label: str = ""
+
+
+def power_panels(result: PowerResult) -> tuple[str, ...]:
+    """The panels a planned comparison can draw: the size's when it has a size and a
+    difference, the difference's when that difference is not 0 too."""
+    if result.size is None or result.delta is None or result.power is None:
+        return ()
+    return PANELS if result.delta != 0 else PANELS[:1]
+
+
+def power_panel(result: PowerResult, against: str = "size") -> PowerPanel:
+    """The curve of ``result`` against the size (:attr:`~pairboot.PowerResult.unit`, at
+    the planned difference) or the true difference (at the planned size): the numbers
+    of :meth:`~pairboot.PowerResult.curve` and the words of the picture."""
+    if against not in PANELS:
+        raise ValueError(f"`against` must be one of {', '.join(PANELS)}, got {against!r}")
+    if against not in power_panels(result):
+        why = ("no planned size and difference to draw around: " + power_summary(result)
+               if against == "size" or result.delta != 0
+               else "the planned difference is 0: there is no curve against it")
+        raise ValueError(why)
+    solved = result.solved == "power"
+    target_label = (f"power at the plan: {result.power:.1%}" if solved
+                    else f"target power: {100 * result.power:.3g}%")
+    if against == "size":
+        curve = result.curve()
+        unit = _unit_words(result)
+        planned = float(result.size)
+        return PowerPanel(
+            x=tuple(float(v) for v in curve["values"]),
+            power=tuple(float(p) for p in curve["power"]), planned=planned,
+            target=float(result.power), points=in_points(result),
+            title=f"Power to detect {difference(result, result.delta)}\n"
+                  f"({test_words(result)})",
+            xlabel=unit, planned_label=f"planned: {int(planned):,} {_unit_name(result)}",
+            target_label=target_label, **_simulated(result))
+    curve = result.curve(deltas=_deltas(result))
+    points = in_points(result)
+    scale = " (points)" if points else f" ({result.metric})"
+    return PowerPanel(
+        x=tuple(float(v) for v in curve["values"]),
+        power=tuple(float(p) for p in curve["power"]), planned=float(result.delta),
+        target=float(result.power), points=points,
+        title=f"Power at {size_words(result)}\n({test_words(result)})",
+        xlabel=f"true difference B − A{scale}",
+        planned_label=f"planned difference: {difference(result, result.delta)}",
+        target_label=target_label, **_simulated(result))
+
+
+def _simulated(result: PowerResult) -> dict:
+    """The simulation check's point (at the plan), when it was run."""
+    sim = result.simulation
+    if sim is None:
+        return {}
+    return {"simulated": (float(sim.power), float(sim.monte_carlo_error)),
+            "simulated_label": f"simulated: {sim.power:.1%} ± {2 * sim.monte_carlo_error:.1%}"
+                               f" ({sim.n_simulations:,} simulations)"}
+
+
+def _deltas(result: PowerResult, n: int = 25) -> np.ndarray:
+    """The differences of the curve: from 0 (excluded) to twice the planned one."""
+    return np.linspace(0.0, 2.0 * float(result.delta), n)[1:]
+
+
+def _unit_name(result: PowerResult) -> str:
+    return {"items": "paired items", "groups": "groups", "runs": "runs per system"}[
+        result.unit]
+
+
+def _unit_words(result: PowerResult) -> str:
+    """The size axis' label: what is counted, and the rest of the plan held fixed."""
+    if result.unit == "groups" and result.n_items and result.n_groups:
+        return f"groups (about {result.n_items / result.n_groups:.3g} items each)"
+    if result.unit == "runs":
+        if result.n_groups is not None:
+            return f"runs per system ({result.n_groups:,} groups)"
+        return f"runs per system ({result.n_items:,} items)"
+    text = "paired items"
+    if result.n_runs is not None:
+        text += f" ({result.n_runs:,} runs per system)"
+    return text

@@ -11,7 +11,7 @@ from pairboot.power_result import PowerResult
 __all__ = ["POWER_WRITERS", "power_json", "power_markdown", "power_summary", "power_text"]
 
 
-def _points(res: PowerResult) -> bool:
+def in_points(res: PowerResult) -> bool:
     """Whether differences read as percentage points (0/1 scores)."""
     return res.model == "connor" or res.metric in ("accuracy",)
 
@@ -20,12 +20,12 @@ def difference(res: PowerResult, value: float | None) -> str:
     """A difference as the summary writes it: ``+2.0 points`` for 0/1 scores."""
     if value is None:
         return "none"
-    if _points(res):
+    if in_points(res):
         return f"{100.0 * value:+.1f} points"
     return f"{value:+.3g}"
 
 
-def _test(res: PowerResult) -> str:
+def test_words(res: PowerResult) -> str:
     level = f"{res.confidence_level:.0%}" if round(100 * res.confidence_level, 6) == round(
         100 * res.confidence_level) else f"{100 * res.confidence_level:g}%"
     sides = "two-sided" if res.alternative == "two-sided" else "one-sided"
@@ -35,7 +35,7 @@ def _test(res: PowerResult) -> str:
     return f"{sides}, {level}"
 
 
-def _size(res: PowerResult) -> str:
+def size_words(res: PowerResult) -> str:
     """The planned size in words: items, with their groups and runs."""
     if res.n_groups is not None and res.n_items is not None:
         text = f"{res.n_groups:,} groups ({res.n_items:,} paired items)"
@@ -50,7 +50,7 @@ def _size(res: PowerResult) -> str:
 
 def power_summary(res: PowerResult) -> str:
     """``PowerResult.summary()``: the answer in one line."""
-    test = _test(res)
+    test = test_words(res)
     pct = "?" if res.power is None else f"{res.power:.0%}"
     if res.hypothesis != "difference":
         goal = (f"to show {res.hypothesis} when the true difference is "
@@ -67,7 +67,7 @@ def power_summary(res: PowerResult) -> str:
                 if res.n_runs_needed is not None:
                     text += f"; {res.n_runs_needed:,} runs per system would"
             return text
-        text = head + "about " + _size(res)
+        text = head + "about " + size_words(res)
         if res.family is not None:
             f = res.family
             text += (f" for each of {len(f.comparisons)} comparisons ({f.correction})"
@@ -84,12 +84,12 @@ def power_summary(res: PowerResult) -> str:
             return head + items + ": no number of runs reaches it"
         return head + items + f": about {res.n_runs:,} runs per system"
     if res.solved == "power":
-        return (f"with {_size(res)}, a difference of {difference(res, res.delta)} is "
+        return (f"with {size_words(res)}, a difference of {difference(res, res.delta)} is "
                 f"detected with {pct} power ({test})")
     if res.delta is None:
-        return (f"with {_size(res)}, no difference the metric allows is detected with "
+        return (f"with {size_words(res)}, no difference the metric allows is detected with "
                 f"{pct} power ({test})")
-    return (f"with {_size(res)}, the smallest difference detected with {pct} power "
+    return (f"with {size_words(res)}, the smallest difference detected with {pct} power "
             f"({test}) is {difference(res, res.delta)}")
 
 
