@@ -37,7 +37,7 @@ from pairboot.cli.stats import metric_option
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.options import DEFAULTS
-from pairboot.report import render_power
+from pairboot.report import power_panels, render_power
 
 __all__ = ["run_power"]
 
@@ -84,6 +84,9 @@ def run_power(args) -> int:
         keywords.update({name: getattr(args, name) for name in KNOWN
                          if getattr(args, name) is not None})
     result, caught = _planned(args, keywords)
+    if args.plot and not power_panels(result):  # (said before the report is written)
+        raise InputError(f"--plot {args.plot}: this plan has no curve to draw (it needs a "
+                         "size, a difference and a power): " + result.summary())
     text = render_power(result, args.format)
     if args.format != "json":  # (the JSON mirrors the result's fields as they are)
         text = cli_spelling(text)

@@ -74,7 +74,7 @@ def plot_power(result: PowerResult, ax=None, *, against=None):
                   label=panel.target_label)
         a.axvline(panel.planned, color=MARGIN, linestyle=":", linewidth=1.6,
                   label=panel.planned_label)
-        a.plot([panel.planned], [panel.target], "o", color=MARGIN, markersize=6,
+        a.plot([panel.planned], [panel.at_plan], "o", color=MARGIN, markersize=6,
                zorder=3)
         if panel.simulated is not None:  # (two Monte Carlo errors either side)
             power, error = panel.simulated
@@ -87,10 +87,12 @@ def plot_power(result: PowerResult, ax=None, *, against=None):
             a.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
         elif panel.points:
             a.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.3g}" if v else "0"))
-        a.set_xlim(min(0.0, min(panel.x)), max(panel.x))
+        a.set_xlim(min(0.0, min(panel.x)), max(0.0, max(panel.x)))
         a.set_title(panel.title, fontsize="medium")
         a.set_xlabel(panel.xlabel)
         a.set_ylabel("power")
         a.grid(True, color="0.9", linewidth=0.8)
-        a.legend(fontsize="small", loc="lower right", framealpha=0.9)
+        # (where the curve is high: on the right, but for differences below 0 on the left)
+        low_side = "lower left" if name == "delta" and panel.planned < 0 else "lower right"
+        a.legend(fontsize="small", loc=low_side, framealpha=0.9)
     return axes[0] if one else tuple(axes)

@@ -46,6 +46,7 @@ from pairboot.report.family_formats import (
     family_markdown,
     family_text,
 )
+from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import ReportContext, describe_method, format_p, signature
@@ -85,6 +86,7 @@ __all__ = [
     "headline",
     "render",
     "render_family",
+    "power_panels",
     "render_power",
     "signature",
     "write_json",

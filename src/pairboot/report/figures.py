@@ -229,7 +229,10 @@ class PowerPanel:
     planned: float
     """The planned size or difference (the vertical mark)."""
     target: float
-    """The power at the plan (the horizontal mark)."""
+    """The power asked for, or solved for (the horizontal mark)."""
+    at_plan: float
+    """The curve's power at the planned point (above ``target`` by the size's rounding
+    up)."""
     points: bool
     """Whether x is a difference to write in percentage points (0/1 scores)."""
     title: str
@@ -271,6 +274,7 @@ def power_panel(result: PowerResult, against: str = "size") -> PowerPanel:
             x=tuple(float(v) for v in curve["values"]),
             power=tuple(float(p) for p in curve["power"]), planned=planned,
             target=float(result.power), points=in_points(result),
+            at_plan=float(result.curve(sizes=[result.size])["power"][0]),
             title=f"Power to detect {difference(result, result.delta)}\n"
                   f"({test_words(result)})",
             xlabel=unit, planned_label=f"planned: {int(planned):,} {_unit_name(result)}",
@@ -282,6 +286,7 @@ def power_panel(result: PowerResult, against: str = "size") -> PowerPanel:
         x=tuple(float(v) for v in curve["values"]),
         power=tuple(float(p) for p in curve["power"]), planned=float(result.delta),
         target=float(result.power), points=points,
+        at_plan=float(result.curve(deltas=[result.delta])["power"][0]),
         title=f"Power at {size_words(result)}\n({test_words(result)})",
         xlabel=f"true difference B − A{scale}",
         planned_label=f"planned difference: {difference(result, result.delta)}",
