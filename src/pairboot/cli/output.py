@@ -164,8 +164,8 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 
 def check_plot(path: str, inputs: Sequence[str], report: str | None = None) -> str:
     """Refuse a --plot file of another format, standard output, the ``--output`` file
-    (``report``), or one that cannot be written or would overwrite an input, before the
-    run; its format."""
+    (``report``), one that cannot be written or would overwrite an input, or any without
+    matplotlib, before the run; its format."""
     kind = os.path.splitext(path)[1].lower().lstrip(".")
     if kind not in PLOT_FORMATS:
         raise InputError(f"--plot {path}: give a file ending in "
@@ -176,7 +176,17 @@ def check_plot(path: str, inputs: Sequence[str], report: str | None = None) -> s
     how = check_output(path, inputs)
     if how == "stdout":
         raise InputError("--plot: a picture is not written to standard output; name a file")
+    _matplotlib()  # (before the run, not after the report)
     return kind
+
+
+def _matplotlib():
+    """matplotlib, for --plot: an ImportError naming the extra without it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError('--plot needs matplotlib: pip install "pairboot[plot]"') from None
+    return matplotlib
 
 
 def write_plot(figure, path: str, kind: str) -> None:
@@ -208,12 +218,8 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
 
 def draw_plot(args, draw) -> None:
     """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically."""
-    try:
-        import matplotlib
+    _matplotlib().use("Agg")  # (a file, never a window)
+    import pairboot.plot as plot
 
-        matplotlib.use("Agg")  # (a file, never a window)
-        import pairboot.plot as plot
-    except ImportError:
-        raise ImportError('--plot needs matplotlib: pip install "pairboot[plot]"') from None
     ax = draw(plot)
     write_plot(ax.figure, args.plot, args.plot_kind)
