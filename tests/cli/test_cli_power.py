@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, run_cli, run_in_process
+from helpers import assert_one_line_error, real_data, run_cli, run_in_process
 
 import pairboot
 from pairboot.cli import parser as cli_parser
@@ -388,3 +388,35 @@ def test_power_takes_compares_inputs_as_compare_declares_them():
     for flag in ("--delta", "--power", "--n-items", "--n-groups", "--n-runs", "--simulate",
                  *(f"--{k.replace('_', '-')}" for k in cli_parser.KNOWN)):
         assert flag in power and flag not in compare, flag
+
+
+# --- docs/power.md's real pilots -------------------------------------------------------
+
+
+def test_the_docs_simpleqa_plans():
+    folder = real_data("fastchat_simpleqa250")
+    files = [folder / f"simple_qa_250_{s}_results.jsonl" for s in ("gpt-4o-agent",
+                                                                    "gpt-4o-agent_serp")]
+    common = [*files, "--id", "question_id", "--correct", "grade=A", "--power", "0.8"]
+    proc = run_in_process("power", *common, "--n-items", "4326", "--simulate", "--seed", "1")
+    text = proc.stdout.decode()
+    assert text.startswith("with 4,326 paired items, the smallest difference detected with "
+                           "80% power (two-sided, 95%) is +1.9 points\n"), text
+    assert "Checked by simulation: 78.3% power (Monte Carlo error 1.3%) in 1,000" in text
+    text = run_in_process("power", *common, "--delta", "0.03").stdout.decode()
+    assert "about 1,673 paired items; unpaired, about 3,397 per system" in text
+
+
+@pytest.mark.slow
+def test_the_docs_wmt_plans():
+    folder = real_data("wmt20_ende")
+    common = [folder / "mqm_newstest2020_ende.avg_seg_scores.tsv", "--from", "wmt",
+              "--systems", "OPPO.1535,Tohoku-AIP-NTT.890", "--group", "doc", "--log-option",
+              f"docs={folder / 'wmt20_details_en-de.txt'}", "--power", "0.8"]
+    text = run_in_process("power", *common, "--n-groups", "130").stdout.decode()
+    assert text.splitlines()[0].endswith(" is +0.171")
+    assert "design effect               1.67" in text
+    text = run_in_process("power", *common, "--delta", "0.25", "--simulate", "--seed",
+                          "1").stdout.decode()
+    assert "about 62 groups (677 paired items)" in text
+    assert "Checked by simulation: 86.4% power (Monte Carlo error 1.1%)" in text
