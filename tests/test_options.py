@@ -35,7 +35,7 @@ PLANNED = {"paired", "n_resamples", "method", "seed", "resampling", "backend", "
 """A plan draws no resamples: its power is the paired t's (or Connor's) at a size."""
 
 NOT_ACCEPTED = {
-    pairboot.power: TESTS | PLANNED,
+    pairboot.power: TESTS | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
