@@ -95,7 +95,7 @@ class ItemCounts:
         }
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ItemsSummary:
     """The items behind a comparison of two systems (B against A).
 
@@ -144,6 +144,21 @@ class ItemsSummary:
     @property
     def n(self) -> int:
         return self.items.n
+
+    def __eq__(self, other) -> bool:
+        """Equal counts, rows and per-item arrays (arrays compared element by element)."""
+        if not isinstance(other, ItemsSummary):
+            return NotImplemented
+        for f in fields(self):
+            x, y = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+                if x is None or y is None or not np.array_equal(x, y):
+                    return False
+            elif x != y:
+                return False
+        return True
+
+    __hash__ = None  # (arrays: not hashable)
 
     def frame(self):
         """Every item as a pandas DataFrame: ``id``, ``a``, ``b``, ``difference``,

@@ -166,3 +166,9 @@ def test_the_json_carries_the_2x2_table():
     table = json.loads(render(res, "json"))["items_summary"]["items"]["table"]
     assert table == {"both": 3, "only_a": 3, "only_b": 2, "neither": 2}
     assert "both right 3, only A right 3, only B right 2, both wrong 2" in render(res)
+
+
+def test_summaries_compare_by_their_content():
+    one, two = (pairboot.compare(A, B, ids=IDS, **KW).items_summary for _ in range(2))
+    assert one == two and one is not two
+    assert one != pairboot.compare(A, B[::-1], ids=IDS, **KW).items_summary

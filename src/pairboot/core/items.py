@@ -32,11 +32,9 @@ def items_summary(scores: ItemScores, *, top: int, group_weighting: str) -> Item
     b = np.array(scores.b, dtype=np.float64)
     n = len(a)
     ids = None
-    if scores.ids is not None:
+    if scores.ids is not None:  # (as given; a row's id as a Python value: plain)
         ids = scores.ids.to_numpy() if hasattr(scores.ids, "to_numpy") else scores.ids
-        ids = np.asarray(ids) if not isinstance(ids, list) else np.array(ids, dtype=object)
-        if ids.dtype.kind == "O":
-            ids = np.array([plain(v) for v in ids], dtype=object)
+        ids = np.array(ids, dtype=object) if isinstance(ids, (list, tuple)) else np.asarray(ids)
     scodes = snames = gcodes = gnames = None
     if scores.strata is not None:
         scodes, snames = item_labels(scores.strata, "strata", n)
