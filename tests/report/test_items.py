@@ -172,3 +172,21 @@ def test_summaries_compare_by_their_content():
     one, two = (pairboot.compare(A, B, ids=IDS, **KW).items_summary for _ in range(2))
     assert one == two and one is not two
     assert one != pairboot.compare(A, B[::-1], ids=IDS, **KW).items_summary
+
+
+def test_the_command_line_lists_the_items_by_id_and_takes_top(tmp_path):
+    from helpers import run_in_process
+
+    rows = {"base.csv": A, "new.csv": B}
+    for name, scores in rows.items():  # (B's rows in another order: joined on the ids)
+        order = range(8) if name == "base.csv" else reversed(range(8))
+        (tmp_path / name).write_text("id,score\n" + "".join(
+            f"{IDS[i]},{scores[i]}\n" for i in order), encoding="utf-8")
+    files = [tmp_path / "base.csv", tmp_path / "new.csv"]
+    run = run_in_process("compare", *files, "--id", "id", "--format", "json", "--top", "1",
+                         "--seed", "1", "--resamples", "500", "--no-progress")
+    s = json.loads(run.stdout)["items_summary"]["items"]
+    assert (s["wins"], s["ties"], s["losses"]) == (3, 2, 3)
+    assert [r["id"] for r in s["top_wins"] + s["top_losses"]] == ["q5", "q3"]
+    bad = run_in_process("compare", *files, "--id", "id", "--top", "-1", "--no-progress")
+    assert bad.returncode == 2 and b"--top" in bad.stderr and b"top_items" not in bad.stderr
