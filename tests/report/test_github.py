@@ -113,7 +113,7 @@ def test_a_family_in_the_github_format(tmp_path, monkeypatch, files):
     run = run_in_process("compare", *files, "third.csv", "--id", "id", "--format",
                          "github", "--seed", "1", "--resamples", "500", "--no-progress")
     assert run.returncode == 0
-    assert run.stdout.startswith("### pairboot: 3 systems\n")
+    assert run.stdout.startswith("### pairboot: a family of comparisons\n\n**3 systems")
     assert run.stderr and all(line.startswith("::warning title=pairboot::")
                               for line in run.stderr.splitlines())
 
@@ -123,4 +123,4 @@ def test_the_writers_are_registered():
     assert render(res, "github").startswith("### pairboot: B (B) against A (A)")
     fam = pairboot.compare_many({"x": A * 5, "y": B * 5, "z": A[::-1] * 5}, seed=1,
                                 n_resamples=1000)
-    assert render_family(fam, "github").startswith("### pairboot: 3 systems")
+    assert render_family(fam, "github").startswith("### pairboot: a family of comparisons")

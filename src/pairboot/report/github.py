@@ -79,5 +79,6 @@ def write_github(result: CompareResult, context: ReportContext | None = None) ->
 
 
 def family_github(result: FamilyResult, context: FamilyContext | None = None) -> str:
-    """A family's step summary: a heading, then its Markdown report."""
-    return f"### pairboot: {len(result.systems)} systems\n\n" + family_markdown(result, context)
+    """A family's step summary: a heading, then its Markdown report (whose first line
+    counts the systems and comparisons)."""
+    return "### pairboot: a family of comparisons\n\n" + family_markdown(result, context)
