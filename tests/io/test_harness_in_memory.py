@@ -30,10 +30,19 @@ class Score:  # (Inspect's Score: a pydantic model; attributes, no dict)
         self.value, self.answer = value, answer
 
 
-def eval_log(data: dict):
+class Model:  # (a pydantic model: read through model_dump, as Inspect's are)
+    def __init__(self, **fields):
+        self._fields = fields
+
+    def model_dump(self):
+        return dict(self._fields)
+
+
+def eval_log(data: dict, score=Score):
     """A stand-in EvalLog from a JSON log's dict: objects all the way down."""
     def sample(s):
-        scores = {k: Score(v["value"], v.get("answer")) for k, v in s["scores"].items()}
+        scores = {k: score(value=v["value"], answer=v.get("answer"))
+                  for k, v in s["scores"].items()}
         error = None if s.get("error") is None else SimpleNamespace(**s["error"])
         return SimpleNamespace(id=s["id"], epoch=s["epoch"], scores=scores,
                                metadata=s["metadata"], error=error, messages=[])
@@ -70,6 +79,12 @@ def test_an_inspect_evallog_object_reads_as_its_file(tmp_path):
     same_scores(harness.read(path, stratum="topic"), in_memory)
     assert in_memory.systems[next(iter(in_memory.systems))].tolist() == [1, 0, 0.5, 1, 1, 0]
     assert "in-memory" in in_memory.notes[0] and "JSON" in from_file.notes[0]
+
+
+def test_scores_as_pydantic_models_read_through_model_dump(tmp_path):
+    path, _ = inspect_logs(tmp_path, ["C", "I", "P", 0.25])
+    log = eval_log(json.loads(path.read_text()), score=Model)
+    same_scores(harness.read(path), harness.read(log))
 
 
 def test_two_evallog_objects_compare_as_their_files(tmp_path):
