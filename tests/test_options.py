@@ -36,7 +36,7 @@ PLANNED = {"paired", "n_resamples", "method", "resampling", "backend"}
 simulation check takes ``seed`` and ``progress``)."""
 
 NOT_ACCEPTED = {
-    pairboot.power: TESTS | PLANNED,
+    pairboot.power: TESTS | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",

@@ -16,6 +16,7 @@ import numpy as np
 
 from pairboot.core.hypotheses import detectable, verdict_of
 from pairboot.core.pvalues import units_for
+from pairboot.items_result import ItemsSummary
 
 TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr", "power_summary")
 """What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
@@ -289,6 +290,20 @@ class CompareResult:
     test: TestResult | None = None
     """The test asked for beside the interval (``test="mcnemar"`` or
     ``"permutation"``), else None."""
+    items_summary: ItemsSummary | None = None
+    """The items behind the number (:class:`pairboot.items_result.ItemsSummary`): wins,
+    ties and losses of B, the 2 x 2 table of 0/1 scores, the largest differences each
+    way, per stratum and per group.  A paired mean of two systems in memory only (no
+    per-item score for a pooled metric; no items in one place for parts or runs): None
+    otherwise."""
+
+    def items(self):
+        """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
+        ``stratum`` and ``group`` when given), from :attr:`items_summary`."""
+        if self.items_summary is None:
+            raise ValueError("items() needs the items' scores: a paired comparison of "
+                             "one score per item (metric 'mean') in memory")
+        return self.items_summary.frame()
 
     @property
     def test_disagrees(self) -> bool:
@@ -398,7 +413,7 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
-            elif f.name in ("runs", "test") and value is not None:
+            elif f.name in ("runs", "test", "items_summary") and value is not None:
                 value = value.to_dict()
             out[f.name] = json_safe(value)
         out["excludes_zero"] = self.excludes_zero

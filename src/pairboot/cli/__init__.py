@@ -22,7 +22,10 @@ on bad input or usage, with one line ``error: ...`` on standard error and never 
 traceback; 3 on an internal error (a bug: one line too).  The report carries
 compare()'s warnings; when it is not a text or Markdown report on standard output
 (``--output``, ``--format json`` or ``latex``), each warning is also one line
-``warning: ...`` on standard error.  Every message uses the command line's option
+``warning: ...`` on standard error.  ``--format github`` prints GitHub's workflow
+commands on standard error instead: ``::warning::`` for each warning, ``::error::`` for
+a failed ``--fail-if`` (:mod:`pairboot.report.github`: the runner reads both streams,
+and standard output may be ``$GITHUB_STEP_SUMMARY``).  Every message uses the command line's option
 names (``--resamples``, not ``n_resamples``).
 """
 
@@ -84,8 +87,10 @@ from pairboot.report import (
     decision,
     gate_conflict,
     gate_hypothesis,
+    gate_text,
     render,
     render_family,
+    workflow_commands,
 )
 
 __all__ = ["main", "run"]
@@ -139,10 +144,13 @@ def run_compare(args) -> int:
 def _compare_two(args, how: str | None, inputs) -> int:
     """compare() of two systems' aligned inputs (items, or items x runs with --runs),
     and its report."""
+    keyed = resampling_options(args, inputs.ids)
+    if inputs.ids is not None and not runs_options(args):
+        keyed.setdefault("ids", inputs.ids)  # (the items behind the number by their ids)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a, inputs.b, **api_options(args), **data_options(inputs),
-        **resampling_options(args, inputs.ids), **runs_options(args), **test_options(args),
-        progress=bar,
+        **keyed, **runs_options(args), **test_options(args),
+        progress=bar, top_items=args.top,
     ))
     return _report(args, how, result, inputs.context)
 
@@ -285,10 +293,10 @@ def _report(args, how: str | None, result, context) -> int:
              lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
     if verdict["failed"]:
-        why = ("the verdict is undefined, so the gate cannot pass: "
-               if verdict["reason"] == "undefined" else "")
-        print(f"pairboot: --fail-if {args.fail_if}: {why}{verdict['headline']}",
-              file=sys.stderr)
+        failure = gate_text(args.fail_if, verdict)
+        if args.format == "github":  # (an annotation on the run: an ::error:: command)
+            failure = workflow_commands((), failure)[0]
+        print(failure, file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 

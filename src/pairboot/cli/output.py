@@ -18,6 +18,7 @@ from pairboot.cli.harness import named_inputs
 from pairboot.cli.parser import cli_spelling
 from pairboot.errors import InputError
 from pairboot.io import STDIN
+from pairboot.report import workflow_commands
 
 
 def write_atomically(path: str, text: str | bytes) -> None:
@@ -211,7 +212,10 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
     write_report(text, how, args.output)
     if args.plot:
         draw_plot(args, draw)
-    if not (how in (None, "stdout") and args.format in SHOWS_WARNINGS):
+    if args.format == "github":  # (standard output may be the step summary: stderr)
+        for line in workflow_commands(cli_spelling(w) for w in result_warnings):
+            print(line, file=sys.stderr)
+    elif not (how in (None, "stdout") and args.format in SHOWS_WARNINGS):
         for w in result_warnings:
             print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
 

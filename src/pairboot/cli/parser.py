@@ -64,6 +64,7 @@ OPTIONS: dict[str, Spelling] = {
     "margin": _option("--margin"),
     "lower_is_better": _option("--lower-is-better"),
     "fail_if": _option("--fail-if"),
+    "top_items": _option("--top"),
     "seed": _option("--seed"),
     "metric": _option("--metric"),
     "paired": _paired,
@@ -406,6 +407,10 @@ def add_output(p: argparse.ArgumentParser, formats, *, plot: str, progress: str)
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=formats, default="text",
                      help="report format (default text)")
+    out.add_argument("--top", type=int, default=5, metavar="N",
+                     help="the items behind the number: list the N items with the largest "
+                     "differences each way (and groups, with --group; default 5); two "
+                     "systems, metric mean")
     out.add_argument("--output", "-o", metavar="FILE",
                      help="write the report to FILE (atomically) instead of standard output")
     out.add_argument("--plot", metavar="FILE",

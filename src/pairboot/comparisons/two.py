@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pairboot.core.items import DEFAULT_TOP, check_top
 from pairboot.core.pairing import check_indexes
 from pairboot.core.pipeline import compare_items
 from pairboot.core.score import refuse_score
@@ -40,6 +41,7 @@ def compare(
     paired_runs: bool = False,
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
+    top_items: int = DEFAULT_TOP,
 ) -> CompareResult:
     """Bootstrap confidence interval for the difference ``metric(b) - metric(a)``.
 
@@ -175,6 +177,10 @@ def compare(
         Called as ``progress(done)`` with the number of finished resamples.  A
         :class:`pairboot.Progress` is also told, by its ``compiling()``, when numba is
         about to compile its kernel (the first large run after installing: about 10 s).
+    top_items : int, default 5
+        How many of the largest differences each way ``result.items_summary`` keeps
+        (the items where B gains most and loses most; with ``groups``, also the
+        groups), for a paired ``metric="mean"``; ``result.items()`` has every item.
 
     Returns
     -------
@@ -192,6 +198,7 @@ def compare(
     True
     """
     check_exact(exact, test)
+    top_items = check_top(top_items)
     if (runs is not None or paired_runs) and test is not None:
         why = ("seeds (and samples) are not exchangeable across systems" if test ==
                "permutation" else "it compares one run per system")
@@ -218,5 +225,5 @@ def compare(
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
         progress=progress, resampling=resampling, ids=ids, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, test=test,
-        exact=exact, stacklevel=3,
+        exact=exact, stacklevel=3, top_items=top_items,
     )

@@ -188,6 +188,18 @@ def as_statistics(values, name: str) -> np.ndarray:
 
 
 @dataclass(frozen=True, slots=True)
+class ItemScores:
+    """Two systems' per-item scores in the order given, with what labels the items:
+    ``ids`` (None: positions), ``groups`` and ``strata`` as passed (aligned)."""
+
+    a: np.ndarray
+    b: np.ndarray
+    ids: object = None
+    groups: object = None
+    strata: object = None
+
+
+@dataclass(frozen=True, slots=True)
 class Design:
     """Everything the engine and the statistic need, derived from the inputs once."""
 
@@ -222,6 +234,9 @@ class Design:
     rounded: tuple[float, float, float] | None = None
     """Two systems' differences that vary only by the rounding of their scores
     (:func:`rounded_differences`), for the note that says so."""
+    items: ItemScores | None = None
+    """Two systems' per-item scores in the order given, with their ids and labels
+    (``keep_items``: a paired mean of two systems), for the items behind the number."""
 
     @property
     def n_strata(self) -> int:
@@ -250,7 +265,7 @@ def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
 
 def build_design(
     systems, *, names=("a", "b"), metric, paired: bool, groups, group_weighting: str,
-    strata, strata_weights, ids=None, poisson: bool = False,
+    strata, strata_weights, ids=None, poisson: bool = False, keep_items: bool = False,
 ) -> Design:
     """The units of M systems' per-item scores (``systems``, in ``names``' order).
 
@@ -264,10 +279,14 @@ def build_design(
     ``poisson``: the plan carries every unit's key (:mod:`pairboot.engine.keys`: an item's
     id, or its position without ``ids``; a group's label) and the items are taken in the
     order of their keys, so that the answer does not depend on the order of the rows.
+
+    ``keep_items``: the design keeps two systems' per-item scores, ids and labels
+    (:attr:`Design.items`) when they are a paired mean's (one score per item).
     """
     systems, groups, strata, ids = pair_items(systems, names, groups=groups, strata=strata,
                                               ids=ids, metric=metric, paired=paired)
     stats = [as_statistics(v, name) for v, name in zip(systems, names)]
+    given = (stats, ids, groups, strata)  # (in the order given, before any reordering)
     keyed = None
     if ids is not None or poisson:
         keyed = item_keys(ids, len(stats[0]), len({len(X) for X in stats}) == 1)
@@ -294,6 +313,10 @@ def build_design(
         )
     m = resolve_metric(metric, stats[0].shape[1])
     n = stats[0].shape[0]
+    kept = None
+    if keep_items and paired and len(stats) == 2 and m.mean_like and stats[0].shape[1] == 1:
+        (xa, xb), *labels = given
+        kept = ItemScores(xa[:, 0].copy(), xb[:, 0].copy(), *labels)
 
     if groups is None and group_weighting == "groups":
         raise InputError(
@@ -431,6 +454,7 @@ def build_design(
         differences=differences,
         seed_hash=seed_hash,
         rounded=rounded,
+        items=kept,
     )
 
 

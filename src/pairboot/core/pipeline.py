@@ -31,6 +31,7 @@ from pairboot.core.diagnostics import (
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
 from pairboot.core.intervals import bounds, monte_carlo_error, p_value
+from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
 from pairboot.core.score import ScoreMethod, score_method
@@ -44,16 +45,22 @@ from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, Sy
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 
 
-def compare_items(a, b, *, stacklevel: int = 2, **options) -> CompareResult:
+def compare_items(a, b, *, stacklevel: int = 2, top_items: int | None = None,
+                  **options) -> CompareResult:
     """Two systems of one run each, B minus A: :func:`resample` then
-    :func:`compare_result` (``options``: :func:`resample`'s keywords but ``names``)."""
-    run = resample((a, b), names=("a", "b"), display=("A", "B"), **options)
-    return compare_result(run, stacklevel=stacklevel + 1)
+    :func:`compare_result` (``options``: :func:`resample`'s keywords but ``names``);
+    ``top_items`` (None: no items summary) the largest differences kept each way."""
+    run = resample((a, b), names=("a", "b"), display=("A", "B"),
+                   keep_items=top_items is not None, **options)
+    return compare_result(run, stacklevel=stacklevel + 1, top_items=top_items)
 
 
-def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
+def compare_result(run: Run, *, stacklevel: int = 2,
+                   top_items: int | None = None) -> CompareResult:
     """compare()'s result read off a :class:`Run` of two systems (B minus A); its notes
-    are issued as warnings ``stacklevel`` frames up."""
+    are issued as warnings ``stacklevel`` frames up.  The items behind the number
+    (:mod:`pairboot.core.items`) when the design kept them and ``top_items`` is given
+    (parts have no items in one place: None)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
     alpha = 1.0 - args.confidence_level
@@ -149,6 +156,8 @@ def compare_result(run: Run, *, stacklevel: int = 2) -> CompareResult:
         correlation=r,
         pairing_gain=gain,
         test=run.test,
+        items_summary=None if design.items is None or top_items is None else items_summary(
+            design.items, top=top_items, group_weighting=args.group_weighting),
     )
 
 
@@ -185,11 +194,12 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
              strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
              progress, resampling="classic", ids=None, alternative="two-sided",
              hypothesis="difference", margin=None, lower_is_better=False,
-             test=None, exact=None, family=False) -> Run:
+             test=None, exact=None, family=False, keep_items=False) -> Run:
     """Check the arguments, build the design of ``systems``, draw the resamples (seed
     derived when none is given) and set up the estimands; ``display`` names the systems
     in messages (default ``names``).  ``family``: the permutation test relabels all the
-    systems for a family's rows (else it swaps two systems' for compare())."""
+    systems for a family's rows (else it swaps two systems' for compare()).
+    ``keep_items``: the design keeps the items' scores (:attr:`Design.items`)."""
     args = check_arguments(
         paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend=backend,
@@ -199,7 +209,7 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
     design = build_design(
         systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
         group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
-        ids=ids, poisson=args.resampling == "poisson",
+        ids=ids, poisson=args.resampling == "poisson", keep_items=keep_items,
     )
     check_margin(args.margin, design)
     test = paired_test(design, args)  # (refused, when it cannot run, before the draws)

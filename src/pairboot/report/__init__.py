@@ -14,6 +14,11 @@ the grouping and stratum columns, and notes that the command line adds.
   (``result.reading``);
 - :mod:`~pairboot.report.text` — the plain-text report (``print(result)``);
 - :mod:`~pairboot.report.formats` — JSON, Markdown and LaTeX;
+- :mod:`~pairboot.report.github` — ``github``: the Markdown of a GitHub Actions step
+  summary, and the workflow commands (``::warning::``, ``::error::``) the command line
+  prints beside it;
+- :mod:`~pairboot.report.items` — the items behind the number (wins, ties, losses, the
+  largest differences) as every format prints them;
 - :mod:`~pairboot.report.family` — what a family's reports say (decisions, letters,
   ranks, the signature) and its :class:`FamilyContext`;
   :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
@@ -48,6 +53,7 @@ from pairboot.report.family_formats import (
 )
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.github import family_github, gate_text, workflow_commands, write_github
 from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import ReportContext, describe_method, format_p, signature
 from pairboot.report.power import POWER_WRITERS, power_summary
@@ -83,12 +89,15 @@ __all__ = [
     "family_signature",
     "family_text",
     "format_p",
+    "gate_text",
     "headline",
     "render",
     "render_family",
     "power_panels",
     "render_power",
     "signature",
+    "workflow_commands",
+    "write_github",
     "write_json",
     "write_latex",
     "write_markdown",
@@ -102,6 +111,7 @@ WRITERS: dict[str, Writer] = {
     "json": write_json,
     "markdown": write_markdown,
     "latex": write_latex,
+    "github": write_github,
 }
 """Format name -> writer; the command line's ``--format`` choices are its keys."""
 
@@ -143,6 +153,7 @@ FAMILY_WRITERS: dict[str, FamilyWriter] = {
     "json": family_json,
     "markdown": family_markdown,
     "latex": family_latex,
+    "github": family_github,
 }
 """Format name -> writer of a family's report (the same names as :data:`WRITERS`)."""
 

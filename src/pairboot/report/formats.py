@@ -10,6 +10,7 @@ import json
 import math
 
 from pairboot.core.pvalues import CLOSED_FORM_P
+from pairboot.report.items import items_latex, items_markdown, no_items_reason
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     SCORE_WORDS,
@@ -67,6 +68,8 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
         "group": ctx.group,
         "stratum": ctx.stratum,
     }
+    out["items_note"] = (None if result.items_summary is not None
+                         else f"none listed: {no_items_reason(result)}")
     out["notes"] = list(ctx.notes)
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
@@ -139,6 +142,7 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         lines += ["", "| " + " | ".join(head) + " |",
                   "|---|" + "---:|" * (len(head) - 2) + ":---:|"]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+    lines += ["", *items_markdown(result, md)]
     if result.warnings:
         lines += ["", "**Warnings**", ""] + [f"- {md(ctx.say(w))}" for w in result.warnings]
     if ctx.notes:
@@ -227,6 +231,7 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         r"\bottomrule",
         r"\end{tabular}",
         rf"\caption{{{_caption(result, ctx)}}}",
+        *items_latex(result, tex),
     ]
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
     if warnings:

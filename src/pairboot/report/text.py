@@ -6,6 +6,7 @@ columns and ends with the reproducibility line; ``print(result)`` shows it.
 
 from __future__ import annotations
 
+from pairboot.report.items import items_text
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -114,6 +115,8 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
                else "same resamples")  # with runs, each stratum's analysis alone
         lines.append(f"Strata{col}: the difference within each stratum, {how}")
         lines.extend("  " + row for row in _strata_rows(result, d))
+    lines.append("")
+    lines.extend(items_text(result))
     if result.warnings:
         lines.append("")
         lines.append("Warnings:")

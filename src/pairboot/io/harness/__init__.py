@@ -21,14 +21,15 @@ import dataclasses
 import importlib
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pairboot.errors import InputError
 
-__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks"]
+__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
+           "object_format"]
 
 READERS = {
     "table": "table",
@@ -144,9 +145,28 @@ def detect(path: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def object_format(obj) -> str:
+    """The format of a log in memory: ``"inspect"`` for an Inspect ``EvalLog`` object,
+    ``"lm-eval"`` for lm-evaluation-harness's results dict with its ``samples`` (as
+    ``lm_eval.simple_evaluate(..., log_samples=True)`` returns it), else ``"table"`` (a
+    pandas, polars or Arrow table)."""
+    if isinstance(obj, Mapping):
+        return "lm-eval" if isinstance(obj.get("results"), Mapping) else "table"
+    if _module("inspect").is_log_object(obj):
+        return "inspect"
+    return "table"
+
+
 def read(path, format: str | None = None, **options) -> Scores:
     """Read one log (or an lm-evaluation-harness output directory, or a pandas, polars or
     Arrow table: ``format="table"``) into :class:`Scores`.
+
+    A log in memory is read as its file would be (:func:`object_format`): an Inspect
+    ``EvalLog`` object (``inspect_ai.eval(...)[0]``, read duck-typed: ``eval.model``,
+    ``eval.task``, ``samples`` with ``id``, ``epoch``, ``scores``, ``metadata``,
+    ``error``), or the dict ``lm_eval.simple_evaluate(..., log_samples=True)`` returns
+    (its ``samples`` per task beside ``results`` and ``configs``), so that a notebook
+    that has just run an evaluation compares it without writing files.
 
     ``format`` is a name of :data:`READERS` (``--from``); without it, the format is
     detected where the file leaves no doubt.  ``options`` are the reader's (``score``:
@@ -154,11 +174,13 @@ def read(path, format: str | None = None, **options) -> Scores:
     the items; ``system``: which systems of a file holding several); an option the
     reader does not take is an error, as is an option given as None.
     """
-    if not isinstance(path, (str, os.PathLike)):  # a pandas, polars or Arrow table
-        format = format or "table"
-        if format != "table":
-            raise InputError(f"a {type(path).__name__} is read as a table "
-                             "(format='table'), not as a log", param="format")
+    if not isinstance(path, (str, os.PathLike)):  # a log in memory, or a table
+        kind = object_format(path)
+        format = format or kind
+        if format != kind:
+            what = "a table" if kind == "table" else f"a {kind} log"
+            raise InputError(f"a {type(path).__name__} is read as {what} "
+                             f"(format={kind!r}), not as {format!r}", param="format")
     elif not os.path.exists(path):
         raise InputError(f"{path}: no such file or directory")
     if format is None:

@@ -191,6 +191,66 @@ def _load_eval(path: str) -> _Log:
     return _Log(header["eval"], header.get("status"), samples, ".eval", tuple(notes))
 
 
+# --- an EvalLog object in memory ---------------------------------------------------------
+
+
+def is_log_object(obj) -> bool:
+    """Whether ``obj`` is an Inspect ``EvalLog`` in memory (what ``inspect_ai.eval()``
+    returns), duck-typed: attributes ``eval`` (with ``model`` and ``task``) and
+    ``samples``."""
+    spec = getattr(obj, "eval", None)
+    return (not isinstance(obj, (str, bytes, os.PathLike, dict)) and hasattr(obj, "samples")
+            and _get(spec, "model") is not None and _get(spec, "task") is not None)
+
+
+def _get(obj, name: str, default=None):
+    """A field of an Inspect object (pydantic model) or of its dict form."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _data(value):
+    """An Inspect object's field as JSON-like data: pydantic models as their dict, an
+    object's public attributes as a dict, lists and dicts element by element."""
+    if hasattr(value, "model_dump"):
+        value = value.model_dump()
+    elif not isinstance(value, (dict, list, tuple, str, bytes, int, float, bool)) and (
+            value is not None and hasattr(value, "__dict__")):
+        value = {k: v for k, v in vars(value).items() if not k.startswith("_")}
+    if isinstance(value, dict):
+        return {k: _data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_data(v) for v in value]
+    return value
+
+
+def object_label(log) -> str:
+    """How messages name a log in memory."""
+    return f"EvalLog of task {_get(log.eval, 'task')!s}"
+
+
+def _load_object(log) -> _Log:
+    """The fields the reader needs of an ``EvalLog`` object, read one sample at a time
+    (a sample's messages and events are never converted)."""
+    where = object_label(log)
+    spec = log.eval
+    config = _get(spec, "config")
+    reducer = _get(config, "epochs_reducer")
+    spec = {"model": _get(spec, "model"), "task": _get(spec, "task"),
+            "config": {"epochs_reducer": None if reducer is None else list(reducer)}}
+    samples = log.samples
+    if samples is None:
+        raise InputError(f"{where}: the log holds no samples (was it run with "
+                         "log_samples=False?)")
+    out = []
+    for i, raw in enumerate(samples):
+        fields = {name: _data(_get(raw, name)) for name in
+                  ("id", "epoch", "scores", "score", "metadata", "error")}
+        out.append((f"samples[{i}]", {k: v for k, v in fields.items() if v is not None}))
+    return _Log(spec, _data(_get(log, "status")), out, "in-memory")
+
+
 # --- samples -----------------------------------------------------------------------------
 
 
@@ -472,7 +532,8 @@ def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.nda
 
 def read(path, *, score: str | None = None, group: str | None = None,
          stratum: str | None = None, missing: str = "error", epochs: str = "mean") -> Scores:
-    """Read an Inspect log (JSON or ``.eval``) into :class:`Scores` of one system.
+    """Read an Inspect log (JSON or ``.eval``, or an ``EvalLog`` object in memory, as
+    ``inspect_ai.eval()`` returns it) into :class:`Scores` of one system.
 
     ``score`` names the scorer (required when the log has several; ``"name/key"`` picks
     one value of a scorer whose value is a dict); ``group`` and ``stratum`` name a sample
@@ -484,6 +545,9 @@ def read(path, *, score: str | None = None, group: str | None = None,
     """
     if epochs not in ("mean", "runs"):
         raise InputError(f"`epochs` must be 'mean' or 'runs', got {epochs!r}", param="epochs")
+    log = None
+    if is_log_object(path):
+        log, path = _load_object(path), object_label(path)
     path = os.fspath(path)
     for option, value in (("score", score), ("group", group), ("stratum", stratum)):
         if value is not None and (not isinstance(value, str) or not value):
@@ -492,7 +556,7 @@ def read(path, *, score: str | None = None, group: str | None = None,
     if missing not in MISSING:
         raise InputError(f"`missing` must be one of {', '.join(map(repr, MISSING))}, got "
                          f"{missing!r}", param="missing")
-    log = _load(path)
+    log = _load(path) if log is None else log
     model = log.spec.get("model")
     if not isinstance(model, str) or not model:
         raise InputError(f"{path}: the log names no model (eval.model)")

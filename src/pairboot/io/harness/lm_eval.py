@@ -23,7 +23,7 @@ import math
 import os
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -235,8 +235,11 @@ def common_tasks(paths: Sequence) -> TaskList:
 
 def _rows(path: str) -> _Rows:
     """Parse every line of a samples file; a bad line is an error naming it."""
-    lines, doc_ids, filters, metrics = [], [], [], []
-    names: tuple = ()
+    return _rows_of(path, _records(path))
+
+
+def _records(path: str):
+    """A samples file's records with their line numbers; a bad line is an error."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     all_lines = text.split("\n")
@@ -255,6 +258,15 @@ def _rows(path: str) -> _Rows:
                 raise InputError(f"{path}: line {number}: truncated (the file ends inside "
                                  "a record)") from None
             raise InputError(f"{path}: line {number}: not JSON ({exc.msg})") from None
+        yield number, record
+
+
+def _rows_of(path: str, records) -> _Rows:
+    """The rows of ``records`` (``(line, record)`` pairs: a file's, or a results dict's
+    samples numbered from 1); ``path`` names them in messages."""
+    lines, doc_ids, filters, metrics = [], [], [], []
+    names: tuple = ()
+    for number, record in records:
         if not isinstance(record, dict):
             raise InputError(f"{path}: line {number}: expected a JSON object, got "
                              f"{type(record).__name__}")
@@ -507,12 +519,53 @@ def _system(runs: list[_Run], fallback: str, notes: list) -> str:
     return name
 
 
+# --- the results dict in memory -------------------------------------------------------
+
+RESULTS_LABEL = "lm-eval results"
+"""How messages name the results dict of ``simple_evaluate`` (in memory)."""
+
+
+def _select_results(results: Mapping, tasks) -> tuple[list[_Run], None, list[str]]:
+    """The tasks of ``simple_evaluate``'s results dict to read (``tasks``, or all that
+    have samples), each a :class:`_Run` whose results are the dict itself."""
+    samples = results.get("samples")
+    if not isinstance(samples, Mapping) or not samples:
+        raise InputError(f"{RESULTS_LABEL}: no samples (run simple_evaluate with "
+                         "log_samples=True)")
+    if tasks is not None:
+        wanted = [tasks] if isinstance(tasks, str) else list(tasks)
+        if not wanted:
+            raise InputError(f"{RESULTS_LABEL}: `tasks` is empty", param="tasks")
+        missing = [t for t in wanted if t not in samples]
+        if missing:
+            raise InputError(f"{RESULTS_LABEL}: no samples of task {missing[0]!r} (it holds "
+                             f"{', '.join(sorted(samples))})", param="tasks")
+        order = list(dict.fromkeys(wanted))
+    else:
+        order = sorted(samples)
+    label = f"{RESULTS_LABEL} (in memory)"
+    return ([_Run(t, f"{RESULTS_LABEL}: samples[{t!r}]", "", dict(results), label)
+             for t in order], None, [])
+
+
+def _sample_records(samples):
+    """A task's samples in memory as ``(number, record)`` pairs, numbered from 1, their
+    numpy numbers as Python's (as the samples file would hold them)."""
+    for number, record in enumerate(samples, start=1):
+        if isinstance(record, Mapping):
+            record = {k: v.item() if isinstance(v, np.generic) else v
+                      for k, v in record.items()}
+        yield number, record
+
+
 # --- read ------------------------------------------------------------------------------
 
 
 def read(path, *, score: str | None = None, filter: str | None = None,
          tasks: Iterable[str] | str | None = None, counts: str | None = None) -> Scores:
-    """Read an lm-eval samples file, or every task (or ``tasks``) of an output directory.
+    """Read an lm-eval samples file, or every task (or ``tasks``) of an output directory,
+    or of the results dict ``lm_eval.simple_evaluate(..., log_samples=True)`` returns
+    (in memory: its ``samples`` per task, its ``configs`` and model as the results file's).
 
     ``score`` names the metric field; without it, the task's one per-sample numeric
     metric is read (several: an error listing them).  ``filter`` picks the rows of one
@@ -520,15 +573,22 @@ def read(path, *, score: str | None = None, filter: str | None = None,
     strata, their items ``<task>/<doc_id>``.  ``counts="span-f1"`` reads span-F1 fields
     as per-document ``tp, fp, fn`` for ``metric="f1"``.
     """
+    in_memory = isinstance(path, Mapping)
+    if in_memory:
+        results, path = path, RESULTS_LABEL
     path = os.fspath(path)
     if counts is not None and counts not in COUNTS:
         raise InputError(f"`counts` must be one of {', '.join(COUNTS)}, got {counts!r}",
                          param="counts")
-    runs, folder, notes = _select(path, tasks)
+    if in_memory:
+        runs, folder, notes = _select_results(results, tasks)
+    else:
+        runs, folder, notes = _select(path, tasks)
     several = len(runs) > 1
     all_ids, all_values, strata, metrics = [], [], [], {}
     for run in runs:
-        rows = _rows(run.path)
+        rows = (_rows_of(run.path, _sample_records(results["samples"][run.task]))
+                if in_memory else _rows(run.path))
         filter_ = _pick_filter(rows, run.task, filter, notes)
         metric = _pick_metric(rows, run, score, counts, notes)
         ids, values = _values(rows, run, metric, filter_, counts)
@@ -536,7 +596,8 @@ def read(path, *, score: str | None = None, filter: str | None = None,
         if counts is not None:
             _check_f1(run, metric, filter_, values, notes)
         metrics[run.task] = metric
-        notes.append(f"task {run.task}: {len(ids)} docs of {os.path.basename(run.path)}"
+        notes.append(f"task {run.task}: {len(ids)} docs of "
+                     f"{run.path if in_memory else os.path.basename(run.path)}"
                      f" (filter {filter_!r}, metric {metric!r}"
                      + (f", results {os.path.basename(run.results_path)})"
                         if run.results_path else ", no results file beside it)"))
@@ -547,7 +608,8 @@ def read(path, *, score: str | None = None, filter: str | None = None,
         shown = ", ".join(f"{t}: {m}" for t, m in metrics.items())
         raise InputError(f"{path}: the tasks' metrics differ ({shown}); choose one with "
                          "`score` or restrict `tasks`", param="score")
-    fallback = os.path.basename(os.path.abspath(folder))  # lm-eval's: the model's name
+    # (lm-eval's folder: the model's name)
+    fallback = "lm-eval" if in_memory else os.path.basename(os.path.abspath(folder))
     name = _system(runs, fallback, notes)
     values = np.asarray(all_values, dtype=np.float64)
     metric = next(iter(metrics.values()))

@@ -1,0 +1,84 @@
+"""``--format github``: a report for a GitHub Actions job.
+
+Two parts, for two readers:
+
+- the **Markdown** of the step summary (:func:`write_github`, :func:`family_github`):
+  the Markdown report under a heading, with the gate's outcome when ``--fail-if`` asks;
+  it is the report, written where every report goes (standard output or ``--output``),
+  so ``pairboot compare ... --format github >> "$GITHUB_STEP_SUMMARY"`` puts it in the
+  job's summary;
+- the **workflow commands** (:func:`workflow_commands`): ``::warning::`` for every
+  warning and ``::error::`` for a failed gate, which the command line prints on
+  standard *error*.  The runner reads workflow commands from both of a step's streams
+  (actions/runner's ``ScriptHandler`` hands stdout and stderr alike to its command
+  manager), and standard output may well be the summary file, where a command would be
+  printed as text and never run.
+
+Workflow-command data is escaped as GitHub documents it (``%`` as ``%25``, ``\\r`` as
+``%0D``, ``\\n`` as ``%0A``; a property's value also ``:`` as ``%3A`` and ``,`` as
+``%2C``).
+"""
+
+from __future__ import annotations
+
+from pairboot.family_result import FamilyResult
+from pairboot.report.family import FamilyContext
+from pairboot.report.family_formats import family_markdown
+from pairboot.report.formats import md, write_markdown
+from pairboot.report.parts import ReportContext
+from pairboot.report.verdicts import decision
+from pairboot.result import CompareResult
+
+TITLE = "pairboot"
+"""The title of every annotation."""
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message, escaped: ``%``, ``\\r`` and ``\\n``."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value: as data, and ``:`` and ``,`` too."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(kind: str, message: str, title: str = TITLE) -> str:
+    """One workflow command: ``::warning title=pairboot::message``."""
+    return f"::{kind} title={escape_property(title)}::{escape_data(message)}"
+
+
+def workflow_commands(warnings, failure: str | None = None) -> list[str]:
+    """A ``::warning::`` per warning (as the reader should see it: already reworded),
+    and an ``::error::`` with ``failure``, the failed gate in words, when there is
+    one."""
+    lines = [command("warning", w) for w in warnings]
+    if failure is not None:
+        lines.append(command("error", failure))
+    return lines
+
+
+def gate_text(fail_if: str, verdict: dict) -> str:
+    """A failed gate in words (the command line's line on standard error)."""
+    why = ("the verdict is undefined, so the gate cannot pass: "
+           if verdict["reason"] == "undefined" else "")
+    return f"pairboot: --fail-if {fail_if}: {why}{verdict['headline']}"
+
+
+def write_github(result: CompareResult, context: ReportContext | None = None) -> str:
+    """The step summary's Markdown: a heading naming B and A, the gate's outcome when
+    ``context.fail_if`` asks for one, then the Markdown report."""
+    ctx = context or ReportContext()
+    lines = [f"### pairboot: {md(ctx.name_b)} (B) against {md(ctx.name_a)} (A)", ""]
+    if ctx.fail_if is not None:
+        verdict = decision(result, ctx)
+        outcome = "failed" if verdict["failed"] else "passed"
+        lines += [f"Gate `--fail-if {ctx.fail_if}`: **{outcome}** (verdict: "
+                  f"{md(verdict['verdict'])}).", ""]
+    return "\n".join(lines) + "\n" + write_markdown(result, ctx)
+
+
+def family_github(result: FamilyResult, context: FamilyContext | None = None) -> str:
+    """A family's step summary: a heading, then its Markdown report (whose first line
+    counts the systems and comparisons)."""
+    return "### pairboot: a family of comparisons\n\n" + family_markdown(result, context)

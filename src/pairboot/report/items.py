@@ -1,0 +1,201 @@
+"""The items behind the number in words and tables (:attr:`CompareResult.items_summary`):
+wins, ties and losses of B, the 2 x 2 table of 0/1 scores, the largest differences each
+way, per stratum and per group; what the text, Markdown and LaTeX reports print (the
+JSON carries the whole summary, :meth:`pairboot.items_result.ItemsSummary.to_dict`).
+"""
+
+from __future__ import annotations
+
+from pairboot.items_result import ItemCounts, ItemsSummary
+from pairboot.report.parts import pad_table, wrap
+from pairboot.result import CompareResult
+
+ID_CHARACTERS = 40
+"""How much of a long id a report shows (then "…")."""
+
+
+def no_items_reason(result: CompareResult) -> str | None:
+    """Why a comparison has no items to list (None when it has them)."""
+    if result.items_summary is not None:
+        return None
+    if result.metric != "mean":
+        return (f"metric {result.metric} is pooled over the items: an item has "
+                "statistics but no score of its own")
+    if not result.paired:
+        return "the comparison is unpaired: no item has both systems' scores"
+    if result.runs is not None:
+        return "several runs per system: an item has a score per run"
+    return "the items were never in one place (parts: files read in chunks, Dask)"
+
+
+def tally_text(c: ItemCounts, unit: str = "items") -> str:
+    """``B wins 3, ties 5 and loses 2 of the 10 items``."""
+    return (f"B wins {c.wins:,}, ties {c.ties:,} and loses {c.losses:,} of the "
+            f"{c.n:,} {unit}")
+
+
+def table_text(c: ItemCounts) -> str | None:
+    """The 2 x 2 table of 0/1 scores in one line (None for other scores)."""
+    t = c.table
+    if t is None:
+        return None
+    return (f"0/1 scores: both right {t.both:,}, only A right {t.only_a:,}, only B right "
+            f"{t.only_b:,}, both wrong {t.neither:,}")
+
+
+def score(x: float) -> str:
+    """An item's score as given, to 6 significant digits."""
+    return f"{x:.6g}"
+
+
+def id_text(value) -> str:
+    """An id as a report shows it (long ones cut)."""
+    text = str(value)
+    return text if len(text) <= ID_CHARACTERS else text[:ID_CHARACTERS] + "…"
+
+
+def top_table(summary: ItemsSummary, c: ItemCounts, unit: str = "item") -> list[list[str]]:
+    """The largest differences each way as rows of cells, a header first: B's gains
+    (largest first), then its losses (most negative first); [] when there are none."""
+    head = ["", unit, "A", "B", "B - A"]
+    strata = any(r.stratum is not None for r in c.top_wins + c.top_losses)
+    sizes = any(r.size is not None for r in c.top_wins + c.top_losses)
+    if strata:
+        head.append("stratum")
+    if sizes:
+        head.append("items")
+    rows = []
+    for what, chosen in (("B gains", c.top_wins), ("B loses", c.top_losses)):
+        for r in chosen:
+            cells = [what, id_text(r.id), score(r.a), score(r.b), f"{r.difference:+.6g}"]
+            if strata:
+                cells.append("" if r.stratum is None else id_text(r.stratum))
+            if sizes:
+                cells.append(f"{r.size:,}")
+            rows.append(cells)
+    return [head, *rows] if rows else []
+
+
+def top_title(summary: ItemsSummary, unit: str = "items") -> str:
+    return (f"The {unit} with the largest differences ({summary.top} at most each way; "
+            "equal differences in the order given)")
+
+
+def strata_rows(parts: tuple[ItemCounts, ...], unit: str = "items") -> list[list[str]]:
+    """Per stratum: units, wins, ties, losses (and only A / only B for 0/1 scores)."""
+    zero_one = all(c.table is not None for c in parts)
+    head = ["stratum", unit, "B wins", "ties", "B loses"]
+    if zero_one:
+        head += ["only A right", "only B right"]
+    rows = [head]
+    for c in parts:
+        cells = [id_text(c.name), f"{c.n:,}", f"{c.wins:,}", f"{c.ties:,}", f"{c.losses:,}"]
+        if zero_one:
+            cells += [f"{c.table.only_a:,}", f"{c.table.only_b:,}"]
+        rows.append(cells)
+    return rows
+
+
+def group_words(summary: ItemsSummary) -> str:
+    """What a group's scores are."""
+    how = ("the mean of its items' scores" if summary.group_statistic == "mean"
+           else "the sum of its items' scores")
+    return f"a group's scores are {how}, its weight in the estimate"
+
+
+def sections(summary: ItemsSummary):
+    """The parts every format prints, in order: ``(kind, payload)`` with kind
+    ``"line"`` (a sentence), ``"title"`` or ``"table"`` (rows of cells, a header
+    first; the alignment as ``align``)."""
+    items = summary.items
+    yield "title", "Items behind the number"
+    yield "line", f"{tally_text(items)} (B - A > 0, = 0, < 0 item by item)."
+    table = table_text(items)
+    if table is not None:
+        yield "line", table + "."
+    rows = top_table(summary, items)
+    if rows:
+        yield "line", top_title(summary) + ":"
+        yield "table", rows
+    if summary.strata:
+        yield "line", "By stratum:"
+        yield "table", strata_rows(summary.strata)
+    if summary.groups is not None:
+        groups = summary.groups
+        yield "title", "Groups behind the number"
+        yield "line", f"{tally_text(groups, 'groups')} ({group_words(summary)})."
+        rows = top_table(summary, groups, "group")
+        if rows:
+            yield "line", top_title(summary, "groups") + ":"
+            yield "table", rows
+        if summary.group_strata:
+            yield "line", "Groups by stratum:"
+            yield "table", strata_rows(summary.group_strata, "groups")
+
+
+def align_of(rows: list[list[str]]) -> str:
+    """Left for text cells, right for numbers (by the header's names)."""
+    left = {"", "item", "group", "stratum"}
+    return "".join("l" if h in left else "r" for h in rows[0])
+
+
+# --------------------------------------------------------------------- the formats
+
+
+def items_text(result: CompareResult) -> list[str]:
+    """The plain-text report's section (a line saying why when there are no items)."""
+    summary = result.items_summary
+    if summary is None:
+        return wrap(f"Items: none listed: {no_items_reason(result)}.")
+    lines: list[str] = []
+    for kind, payload in sections(summary):
+        if kind == "title":
+            lines += ["", payload + ":"] if lines else [payload + ":"]
+        elif kind == "line":
+            lines += wrap(payload, bullet="  ")
+        else:
+            lines += ["    " + row for row in pad_table(payload, align_of(payload))]
+    return lines
+
+
+def items_markdown(result: CompareResult, esc) -> list[str]:
+    """The Markdown report's section; ``esc`` escapes Markdown's characters."""
+    summary = result.items_summary
+    if summary is None:
+        return [f"Items: none listed: {esc(no_items_reason(result))}."]
+    lines: list[str] = []
+    for kind, payload in sections(summary):
+        if kind == "title":
+            lines += ["", f"**{esc(payload)}**"] if lines else [f"**{esc(payload)}**"]
+        elif kind == "line":
+            lines += ["", esc(payload)]
+        else:
+            head, *rows = payload
+            marks = {"l": "---", "r": "---:"}
+            lines += ["", "| " + " | ".join(esc(h) for h in head) + " |",
+                      "|" + "|".join(marks[a] for a in align_of(payload)) + "|"]
+            lines += ["| " + " | ".join(esc(c) for c in cells) + " |" for cells in rows]
+    return lines
+
+
+def items_latex(result: CompareResult, esc) -> list[str]:
+    """The LaTeX report's lines under its table (inside the ``table`` environment):
+    the counts in small type and a ``tabular`` of the largest differences; ``esc``
+    escapes LaTeX's characters."""
+    summary = result.items_summary
+    if summary is None:
+        return [f"% items: none listed: {esc(no_items_reason(result))}"]
+    lines = [r"\par\medskip"]
+    for kind, payload in sections(summary):
+        if kind == "title":
+            lines.append(f"{{\\footnotesize\\textbf{{{esc(payload)}}}\\par}}")
+        elif kind == "line":
+            lines.append(f"{{\\footnotesize {esc(payload)}\\par}}")
+        else:
+            head, *rows = payload
+            lines += [r"{\footnotesize",
+                      f"\\begin{{tabular}}{{{align_of(payload)}}}", r"\toprule",
+                      " & ".join(esc(h) for h in head) + r" \\", r"\midrule"]
+            lines += [" & ".join(esc(c) for c in cells) + r" \\" for cells in rows]
+            lines += [r"\bottomrule", r"\end{tabular}\par}"]
+    return lines
