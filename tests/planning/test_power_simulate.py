@@ -59,3 +59,29 @@ def test_what_cannot_be_simulated_is_refused():
     scores = {"a": A01, "b": B01, "c": 1 - A01}
     with pytest.raises(InputError, match="a family's plan is not simulated"):
         pairboot.power(scores=scores, delta=0.05, power=0.8, simulate=True)
+
+
+def test_no_plan_has_fewer_units_than_a_verdict_needs():
+    """compare() decides nothing below 6 units at 95% two-sided (5 one-sided): a huge
+    difference still needs them."""
+    assert pairboot.power(sd=1.0, delta=3.0, power=0.8).n_items == 6
+    assert pairboot.power(sd=1.0, delta=3.0, power=0.8, alternative="greater").n_items == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("item_sd", [0.0, 0.3])
+def test_a_seeds_plan_simulates_at_its_power(item_sd):
+    """A 3-seed pilot's items carry their residuals' mean (variance s_e^2 / 3): drawn
+    again with new residuals, they must not count it twice (simulated_data.deflated),
+    or the simulated power falls far below the plan (0.44 against 0.80 before)."""
+    rng = np.random.default_rng(5)
+    n, r = 200, 3
+    item = rng.normal(0, 1, (n, 1))
+    a = item + rng.normal(0, 0.3, (1, r)) + rng.normal(0, 0.5, (n, r))
+    b = (item + rng.normal(0, item_sd, (n, 1)) + rng.normal(0, 0.3, (1, r))
+         + rng.normal(0, 0.5, (n, r)))
+    res = pairboot.power(a, b, runs="seeds", delta=0.4, power=0.8, n_runs=10,
+                         simulate=True, n_simulations=400, seed=1)
+    assert res.n_items >= 6
+    # 3 Monte Carlo SEs and 4 points for the t interval's small-sample slack
+    assert abs(res.simulation.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 400) + 0.04

@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from pairboot.core.family import family_systems, family_targets
+from pairboot.core.pvalues import units_for
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.options import OPTIONS, hypothesis_sides
@@ -329,7 +330,11 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
                          "a t test needs more", param="n_groups" if n_groups else "n_items")
     n_runs_needed = None
     if solved in ("n_items", "n_groups"):
-        units = size_for(model, test, delta, target, n_runs, setup.minimum)
+        # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
+        # compare() gives no verdict below that, whatever the variance says)
+        fewest = max(setup.minimum, units_for(options["confidence_level"],
+                                              options["alternative"]))
+        units = size_for(model, test, delta, target, n_runs, fewest)
         if units is None and with_runs:
             n_runs_needed = runs_for(model, test, delta, target, None)
     elif solved == "n_runs":

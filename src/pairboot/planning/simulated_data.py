@@ -50,6 +50,28 @@ class Runs:
         return self.item_means[items][:, None] + runs[None, :] + noise
 
 
+def deflated(split: tuple[Runs, Runs]) -> tuple[Runs, Runs]:
+    """A's and B's item means with the spread of their differences brought down to the
+    two-way model's item variance: a pilot item's mean over its k runs carries its
+    residuals' variance over k, which drawing the item again with new residuals would
+    count twice.  The differences' deviations from their mean are scaled by ``sqrt(max(0,
+    var(d) - sum_s s_e^2 / k_s) / var(d))`` (the method of moments of docs/runs.md, as
+    the planner reads the pilot); the items' mean level, which cancels in B - A, stays."""
+    a, b = split
+    d = b.item_means - a.item_means
+    noise = sum(float((s.residuals**2).sum()) / ((s.residuals.shape[0] - 1)
+                                                 * (s.residuals.shape[1] - 1))
+                / s.residuals.shape[1] for s in split)
+    var = float(np.var(d, ddof=1)) if len(d) > 1 else 0.0
+    if not var > 0:
+        return split
+    scale = math.sqrt(max(0.0, var - noise) / var)
+    level = 0.5 * (a.item_means + b.item_means)
+    shrunk = d.mean() + scale * (d - d.mean())
+    return (Runs(level - shrunk / 2, a.residuals, a.run_sd),
+            Runs(level + shrunk / 2, b.residuals, b.run_sd))
+
+
 @dataclass(frozen=True, slots=True)
 class Pilot:
     """The pilot as the simulation draws it: scores, and the units of every stratum."""
@@ -186,6 +208,7 @@ def read_pilot(a, b, *, groups=None, strata=None, runs=None, metric=None) -> Pil
                              "(the run variance is read off them)", param="runs")
         split = (Runs.of(xa), Runs.of(xb))
         item_diff = split[1].item_means - split[0].item_means
+        split = deflated(split)
     elif runs == "samples":
         item_diff = np.nanmean(xb, axis=1) - np.nanmean(xa, axis=1)
     elif metric is not None:
