@@ -18,6 +18,9 @@ the grouping and stratum columns, and notes that the command line adds.
   ranks, the signature) and its :class:`FamilyContext`;
   :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
   registered in :data:`FAMILY_WRITERS` and picked by :func:`render_family`;
+- :mod:`~pairboot.report.html` -- the self-contained HTML page (``--format html``,
+  ``result.to_html()``) and the notebook's display (``_repr_html_``) of every result
+  (a family's: :mod:`~pairboot.report.html_family`), written by :func:`html_of`;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers, in :data:`POWER_WRITERS`, picked by
   :func:`render_power`;
@@ -39,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pairboot.family_result import FamilyResult
+from pairboot.power_result import PowerResult
 from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
 from pairboot.report.family_formats import (
     family_json,
@@ -47,6 +51,15 @@ from pairboot.report.family_formats import (
     family_text,
 )
 from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.html import (
+    compare_html,
+    fragment_compare,
+    fragment_power,
+    fragment_test,
+    power_html,
+    test_html,
+)
+from pairboot.report.html_family import family_html, fragment_family
 from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import ReportContext, describe_method, format_p, signature
 from pairboot.report.power import POWER_WRITERS, power_summary
@@ -60,7 +73,7 @@ from pairboot.report.verdicts import (
     gate_hypothesis,
     headline,
 )
-from pairboot.result import CompareResult, set_text_writer
+from pairboot.result import CompareResult, TestResult, set_text_writer
 
 __all__ = [
     "FAIL_IF",
@@ -83,6 +96,7 @@ __all__ = [
     "family_text",
     "format_p",
     "headline",
+    "html_of",
     "render",
     "render_family",
     "render_power",
@@ -100,6 +114,7 @@ WRITERS: dict[str, Writer] = {
     "json": write_json,
     "markdown": write_markdown,
     "latex": write_latex,
+    "html": compare_html,
 }
 """Format name -> writer; the command line's ``--format`` choices are its keys."""
 
@@ -134,6 +149,29 @@ set_text_writer("p_repr", p_repr)
 set_text_writer("power_summary", power_summary)
 
 
+def html_of(result, *, page: bool = False, name_a: str = "A", name_b: str = "B",
+            lower_is_better: bool = False) -> str:
+    """Any result's HTML: the fragment a notebook shows (``_repr_html_``), or with
+    ``page`` the whole self-contained page (``to_html()``, ``--format html``) whose body
+    is that same fragment.  ``name_a``, ``name_b`` and ``lower_is_better`` label a
+    comparison of two systems, as :meth:`CompareResult.summary`."""
+    if isinstance(result, FamilyResult):
+        return (family_html if page else fragment_family)(result, None)
+    if isinstance(result, PowerResult):
+        return (power_html if page else fragment_power)(result, None)
+    if isinstance(result, TestResult):
+        return (test_html if page else fragment_test)(result, None)
+    if isinstance(result, CompareResult):
+        context = ReportContext(name_a=name_a, name_b=name_b, lower_is_better=lower_is_better)
+        return (compare_html if page else fragment_compare)(result, context)
+    raise TypeError(f"no HTML for a {type(result).__name__}")
+
+
+set_text_writer("html", html_of)
+# (report.power cannot import the page's module, which imports it)
+POWER_WRITERS["html"] = power_html
+
+
 FamilyWriter = Callable[[FamilyResult, "FamilyContext | None"], str]
 
 FAMILY_WRITERS: dict[str, FamilyWriter] = {
@@ -141,6 +179,7 @@ FAMILY_WRITERS: dict[str, FamilyWriter] = {
     "json": family_json,
     "markdown": family_markdown,
     "latex": family_latex,
+    "html": family_html,
 }
 """Format name -> writer of a family's report (the same names as :data:`WRITERS`)."""
 
