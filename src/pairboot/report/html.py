@@ -51,7 +51,8 @@ __all__ = ["STYLE", "document", "esc", "fragment_compare", "fragment_power",
 STYLE = """
 .pairboot{--pb-line:rgba(127,127,127,.45);--pb-soft:rgba(127,127,127,.12);
 --pb-accent:#1f77b4;--pb-warn:#b35900;font:15px/1.45 system-ui,-apple-system,"Segoe UI",
-Roboto,"Helvetica Neue",Arial,sans-serif;max-width:60rem;overflow-wrap:anywhere}
+Roboto,"Helvetica Neue",Arial,sans-serif;max-width:84rem;overflow-wrap:anywhere}
+.pairboot p,.pairboot ul,.pairboot h2,.pairboot h3{max-width:52rem}
 .pairboot *{box-sizing:border-box}
 .pairboot .verdict{font-size:1.12em;font-weight:600;margin:.2em 0 .8em;padding:.6em .8em;
 border-left:4px solid var(--pb-accent);background:rgba(31,119,180,.12);border-radius:4px}
@@ -65,6 +66,7 @@ vertical-align:top;text-align:right;overflow-wrap:normal;white-space:nowrap}
 .pairboot th{font-weight:600}
 .pairboot thead th{border-bottom-width:2px}
 .pairboot tbody th,.pairboot .left{text-align:left}
+.pairboot tbody th{white-space:normal;overflow-wrap:anywhere;min-width:8.5em}
 .pairboot tr.difference th,.pairboot tr.difference td{font-weight:700;background:var(--pb-soft)}
 .pairboot .name{font-weight:400;opacity:.85}
 .pairboot .note{font-size:.9em;opacity:.85}
@@ -81,8 +83,10 @@ opacity:.8;overflow-wrap:anywhere;margin-top:1.2em}
 @media (max-width:480px){.pairboot{font-size:14px}.pairboot th,.pairboot td{padding:.2em .35em}
 .pairboot .plot{overflow-x:auto}.pairboot .plot svg{min-width:34rem}}
 @media print{.pairboot{max-width:none;color:#000}.pairboot .scroll{overflow:visible}
+.pairboot table{font-size:10px}.pairboot .plot svg{max-height:60vh}
 .pairboot .plot{overflow:visible}.pairboot .plot svg{min-width:0}
-.pairboot table,.pairboot figure,.pairboot .warnings{break-inside:avoid}
+.pairboot tr,.pairboot figure,.pairboot .warnings{break-inside:avoid}
+.pairboot thead{display:table-header-group}
 .pairboot .verdict{background:none;border:1px solid #000}}
 """
 """The fragment's own style: every rule scoped to ``.pairboot``; colours that read on a
@@ -111,10 +115,11 @@ def cell(text: str, tag: str = "td", *, field: str | None = None, cls: str = "")
 
 
 def table(head: list[str], rows: Iterable[list[str]], *, cls: str = "",
-          row_attrs: Iterable[str] | None = None) -> str:
+          row_attrs: Iterable[str] | None = None, align: str = "l") -> str:
     """A table in a horizontally scrolling box: ``head`` as text, ``rows`` as cells
-    already written (:func:`cell`); the first header cell is left-aligned."""
-    heads = "".join(cell(h, "th", cls="left" if j == 0 else "num")
+    already written (:func:`cell`); ``align`` says which header cells are left-aligned
+    ("l", else right-aligned as numbers; the first by default), as their columns."""
+    heads = "".join(cell(h, "th", cls="left" if align[j:j + 1] == "l" else "num")
                     for j, h in enumerate(head))
     attrs = list(row_attrs) if row_attrs is not None else None
     body = "".join(f"<tr{attrs[k] if attrs else ''}>{''.join(r)}</tr>"

@@ -90,7 +90,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
                     cell("could be best" if name in best else "", cls="left")]
         row.append(cell(" ".join(mark[b] for b in beats.get(name, ())), cls="left"))
         rows.append(row)
-    out.append(table(head, rows, cls="systems"))
+    out.append(table(head, rows, cls="systems", align="ll" + "r" * (2 + ranked) + "ll"))
     after = "after the correction" if corrected else "(no correction)"
     note = f"better than: the letters of the systems it is significantly better than {after}"
     if ranked:
@@ -123,7 +123,8 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
         row.append(cell(flag.strip(), cls="left"))
         rows.append(row)
         attrs.append(' class="significant"' if c.significant else "")
-    out.append(table(head, rows, cls="comparisons", row_attrs=attrs))
+    out.append(table(head, rows, cls="comparisons", row_attrs=attrs,
+                     align="l" + "r" * (len(head) - 2) + "l"))
     alpha = 1 - result.confidence_level
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     lines = [f"significant {'after the correction' if corrected else 'without a correction'}"
