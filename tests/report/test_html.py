@@ -276,6 +276,15 @@ def test_cli_writes_html_atomically_and_never_over_an_input(tmp_path, capsys):
     assert main(["compare", str(data), "--a", "base", "--b", "new", "--format", "html",
                  "--output", str(data), "--no-progress"]) == 2
     assert "would be overwritten" in capsys.readouterr().err
+    family = tmp_path / "family.html"
+    data.write_text("id,base,new,other\n" + "".join(
+        f"{k},{a:.4f},{b:.4f},{(a + b) / 2:.4f}\n" for k, (a, b) in enumerate(zip(A, B))))
+    assert main(["compare", str(data), "--systems", "base,new,other", "--id", "id",
+                 "--format", "html", "--output", str(family), "--seed", "1",
+                 "--resamples", "500", "--no-progress"]) == 0
+    page = family.read_text(encoding="utf-8")
+    check_html(page)
+    assert 'data-field="summary">3 systems, 3 comparisons (all pairs)' in page
 
 
 # ------------------------------------------------------------------------- to_frame

@@ -66,7 +66,8 @@ vertical-align:top;text-align:right;overflow-wrap:normal;white-space:nowrap}
 .pairboot th{font-weight:600}
 .pairboot thead th{border-bottom-width:2px}
 .pairboot tbody th,.pairboot .left{text-align:left}
-.pairboot tbody th{white-space:normal;overflow-wrap:anywhere;min-width:8.5em}
+.pairboot tbody th{white-space:normal;overflow-wrap:anywhere}
+.pairboot tbody th.named{min-width:8.5em}
 .pairboot tr.difference th,.pairboot tr.difference td{font-weight:700;background:var(--pb-soft)}
 .pairboot .name{font-weight:400;opacity:.85}
 .pairboot .note{font-size:.9em;opacity:.85}
@@ -136,7 +137,8 @@ def plain_table(rows: list[list[str]], *, cls: str = "", fields: list | None = N
     out = []
     for k, r in enumerate(body):
         names = fields[k] if fields else [None] * len(r)
-        out.append([cell(r[0], "th")] + [cell(c, field=f, cls="num")
+        out.append([cell(r[0], "th", cls="named" if len(r[0]) > 8 else "")]
+                   + [cell(c, field=f, cls="num")
                                         for c, f in zip(r[1:], names[1:])])
     return table(head, out, cls=cls)
 
@@ -220,6 +222,11 @@ def svg_of(draw: Callable[[], object], caption: str = "") -> str:
 # ------------------------------------------------------------------- two systems
 
 
+SHORT_NAME = 16
+"""A system's name longer than this is left out of the table's rows (the title above it
+names both systems), so that the numbers stay in view on a phone."""
+
+
 def items_section(result, context) -> str:
     """The items behind the number (wins, ties and losses of B against A, the 2 x 2
     table, the items with the largest differences): the hook where that section goes.
@@ -251,9 +258,10 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     for side, name, default, score in (("A", ctx.name_a, "A", result.score_a),
                                        ("B", ctx.name_b, "B", result.score_b)):
         key = f"score_{side.lower()}"
-        label = (esc(side) if name == default
-                 else f'{esc(side)} <span class="name">{esc(name)}</span>')
-        rows.append([f"<th>{label}</th>",
+        shown = name != default and len(name) <= SHORT_NAME  # (the title names the rest)
+        label = f'{esc(side)} <span class="name">{esc(name)}</span>' if shown else esc(side)
+        named = ' class="named"' if shown else ""
+        rows.append([f"<th{named}>{label}</th>",
                      cell(num(score.estimate, d), field=f"{key}.estimate", cls="num"),
                      cell(interval_text(score.confidence_interval, d),
                           field=f"{key}.confidence_interval", cls="num")])

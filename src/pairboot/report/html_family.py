@@ -81,7 +81,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
         ["rank", ""] if ranked else []) + ["better than"]
     rows = []
     for name, score in result.systems.items():
-        row = [cell(mark[name], cls="left"), cell(name, "th"),
+        row = [cell(mark[name], cls="left"), cell(name, "th", cls="named"),
                cell(num(score.estimate, d), field=f"systems.{name}.estimate", cls="num"),
                cell(interval_text(score.confidence_interval, d),
                     field=f"systems.{name}.confidence_interval", cls="num")]
@@ -112,7 +112,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     rows, attrs, notes = [], [], []
     for k, c in enumerate(result.comparisons):
         cells = comparison_cells(c, d, result)
-        row = [cell(cells[0], "th")]
+        row = [cell(cells[0], "th", cls="named")]
         for j, text in enumerate(cells[1:]):
             field = f"comparisons.{k}.{names[j]}" if j < len(names) else None
             row.append(cell(text, field=field, cls="num"))
