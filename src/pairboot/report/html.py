@@ -42,6 +42,7 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.power import family_rows, power_facts, power_summary, simulation_line
+from pairboot.report.text import design_lines, error_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult, TestResult
 
@@ -279,7 +280,9 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     if unresolved(result):
         out.append(paragraphs([f"({resolution_note(result)})"], "note"))
     out.append(paragraphs(margin_lines(result, ctx) + paired_test_lines(result)))
-    out.append(paragraphs([f"standard error {num(result.standard_error, d)}"], "note"))
+    out.append(paragraphs([error_text(result, d)], "note"))
+    for line in design_lines(result, ctx):
+        out.append(paragraphs([line], "note"))
     out.append(items_section(result, ctx))
     if result.strata:
         col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
