@@ -381,7 +381,11 @@ def fragment_power(res: PowerResult, context=None) -> str:
 
 
 def _power_curve(res: PowerResult) -> str:
-    if res.planner is None or (res.size is None and not res.delta):
+    if res.planner is None:
+        return ""
+    try:
+        res.curve(points=2)
+    except (ValueError, TypeError):  # (nothing to draw the curve around)
         return ""
 
     def draw():
