@@ -213,12 +213,13 @@ def test_the_numbers_are_the_jsons(results):
 
 
 def test_plots_are_inline_svg(results):
-    pytest.importorskip("matplotlib")
+    plt = pytest.importorskip("matplotlib.pyplot")
     assert results["two"]._repr_html_().count("<svg") == 1
     assert results["family"]._repr_html_().count("<svg") == 2  # forest and matrix
     assert results["baseline"]._repr_html_().count("<svg") == 1
     assert results["power"]._repr_html_().count("<svg") == 1
     assert "<svg" not in results["runs"]._repr_html_()  # (a t interval: no distribution)
+    assert plt.get_fignums() == []  # (closed: a notebook shows no second copy)
 
 
 def test_without_matplotlib_the_tables_alone(results, monkeypatch):
