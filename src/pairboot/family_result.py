@@ -216,6 +216,17 @@ class FamilyResult:
         summary line, the systems, the comparisons, the method and the warnings."""
         return text_writer("family_summary")(self)
 
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (as ``--format html``): the summary,
+        the systems, the comparisons, the forest plot (and an all-pairs family's matrix)
+        as inline SVG when matplotlib is installed, the warnings, the method and the
+        signature; nothing fetched."""
+        return text_writer("html")(self, page=True)
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: :meth:`to_html`'s body."""
+        return text_writer("html")(self, page=False)
+
     def __str__(self) -> str:
         return self.summary()
 

@@ -242,6 +242,34 @@ class PowerResult:
         """The answer in one line (written by :mod:`pairboot.report.power`)."""
         return text_writer("power_summary")(self)
 
+    def to_html(self) -> str:
+        """The plan as one self-contained HTML page: the answer, the inputs, the power
+        curve as inline SVG when matplotlib is installed, the assumptions."""
+        return text_writer("html")(self, page=True)
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: :meth:`to_html`'s body."""
+        return text_writer("html")(self, page=False)
+
+    def to_frame(self, *, curve: bool = False, **grid):
+        """A pandas DataFrame (needs pandas): by default one row of the plan's fields
+        (:meth:`to_dict`'s scalars: ``solved``, ``delta``, ``power``, ``n_items``, ...);
+        with ``curve=True``, :meth:`curve` (``grid``: its ``sizes``, ``deltas`` or
+        ``points``) as columns ``x`` (``items``, ``groups``, ``runs`` or ``delta``),
+        ``value`` and ``power``."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from None
+        if curve:
+            c = self.curve(**grid)
+            return pd.DataFrame({"x": c["x"], "value": c["values"], "power": c["power"]})
+        if grid:
+            raise ValueError("`sizes`, `deltas` and `points` go with `curve=True`")
+        row = {k: v for k, v in self.to_dict().items()
+               if v is None or isinstance(v, (bool, int, float, str))}
+        return pd.DataFrame([row])
+
     def __str__(self) -> str:
         return self.summary()
 

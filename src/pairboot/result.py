@@ -18,11 +18,12 @@ from pairboot.core.hypotheses import detectable, verdict_of
 from pairboot.core.pvalues import units_for
 from pairboot.items_result import ItemsSummary
 
-TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr", "power_summary")
+TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr", "power_summary", "html")
 """What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
 with ``name_a``, ``name_b`` and ``lower_is_better``), ``family_summary``
 (``FamilyResult.summary``), ``reading`` and ``p_repr`` (``p, n_resamples, method``);
-``power_summary`` (``PowerResult.summary``)."""
+``power_summary`` (``PowerResult.summary``); ``html`` (any result's ``_repr_html_`` and
+``to_html``: ``(result, *, page, **names)``, the fragment or the whole page)."""
 
 _text_writers: dict[str, Callable[..., str]] = {}
 
@@ -169,6 +170,28 @@ class TestResult:
         out["table"] = None if t is None else {
             "both": t.both, "only_a": t.only_a, "only_b": t.only_b, "neither": t.neither}
         return json_safe(out)
+
+    def to_frame(self, *, confidence_level: float = 0.95):
+        """The test as a one-row pandas DataFrame (needs pandas): ``test``, ``statistic``,
+        ``n``, ``p_value``, ``p_value_mid``, ``p_adjusted`` (the p-value: one test),
+        ``significant`` (``p_value < 1 - confidence_level``), ``exact``,
+        ``alternative``, and McNemar's 2 x 2 counts."""
+        t = self.table
+        row = {"test": self.name, "statistic": self.statistic, "n": self.n,
+               "p_value": self.p_value, "p_value_mid": self.p_value_mid,
+               "p_adjusted": self.p_value,
+               "significant": bool(self.p_value < round(1.0 - confidence_level, 12)),
+               "exact": self.exact, "alternative": self.alternative}
+        if t is not None:
+            row.update(both=t.both, only_a=t.only_a, only_b=t.only_b, neither=t.neither)
+        return _frame([row])
+
+    def to_html(self) -> str:
+        """The test as a self-contained HTML page (written by :mod:`pairboot.report`)."""
+        return text_writer("html")(self, page=True)
+
+    def _repr_html_(self) -> str:
+        return text_writer("html")(self, page=False)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -394,6 +417,45 @@ class CompareResult:
     def __str__(self) -> str:
         return self.summary()
 
+    def to_html(self, *, name_a: str = "A", name_b: str = "B",
+                lower_is_better: bool = False) -> str:
+        """The report as one self-contained HTML page (as ``--format html``): the
+        verdict, the tables, the bootstrap distribution as inline SVG when matplotlib is
+        installed, the warnings, the method and the signature; nothing fetched."""
+        return text_writer("html")(self, page=True, name_a=name_a, name_b=name_b,
+                                   lower_is_better=lower_is_better)
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: :meth:`to_html`'s body."""
+        return text_writer("html")(self, page=False)
+
+    def to_frame(self):
+        """A tidy pandas DataFrame (needs pandas): a row per system (``A``, ``B``) and
+        one for the difference (``B - A``), then the same three per stratum; columns
+        ``row``, ``stratum`` (None for the whole), ``estimate``, ``low``, ``high``,
+        ``standard_error``, ``p_value``, ``p_adjusted`` (the p-value: one comparison,
+        no correction), ``significant`` (the verdict rejects the null; a stratum's:
+        ``p_value < 1 - confidence_level``).  A system's row has no p-value."""
+        alpha = round(1.0 - self.confidence_level, 12)
+        verdict = self.verdict()
+        rows = []
+        parts = [(None, self.score_a, self.score_b, self.estimate, self.confidence_interval,
+                  self.standard_error, self.p_value,
+                  verdict not in ("inconclusive", "undefined"))]
+        parts += [(s.name, s.score_a, s.score_b, s.estimate, s.confidence_interval,
+                   s.standard_error, s.p_value, bool(s.p_value < alpha)) for s in self.strata]
+        for stratum, a, b, estimate, ci, se, p, significant in parts:
+            for name, score in (("A", a), ("B", b)):
+                rows.append({"row": name, "stratum": stratum, "estimate": score.estimate,
+                             "low": score.confidence_interval.low,
+                             "high": score.confidence_interval.high,
+                             "standard_error": score.standard_error, "p_value": math.nan,
+                             "p_adjusted": math.nan, "significant": None})
+            rows.append({"row": "B - A", "stratum": stratum, "estimate": estimate,
+                         "low": ci.low, "high": ci.high, "standard_error": se,
+                         "p_value": p, "p_adjusted": p, "significant": significant})
+        return _frame(rows)
+
     @property
     def reading(self) -> str:
         """The interval in plain words, as the spec reads it (written by the report
@@ -436,6 +498,15 @@ class CompareResult:
             f"n_items={self.n_items}, n_resamples={self.n_resamples}, seed={self.seed}, "
             f"bootstrap_distribution=<{len(self.bootstrap_distribution)} values>)"
         )
+
+
+def _frame(rows: list[dict]):
+    """``rows`` as a pandas DataFrame (pandas is needed only here)."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("to_frame() needs pandas: pip install pandas") from None
+    return pd.DataFrame(rows)
 
 
 def json_safe(value):

@@ -1018,7 +1018,7 @@ def test_strata_table_in_every_format():
 
 def test_render_unknown_format():
     with pytest.raises(ValueError, match="unknown report format"):
-        report.render(make_result(), "html")
+        report.render(make_result(), "pdf")
 
 
 @pytest.mark.parametrize("se, d", [

@@ -375,8 +375,8 @@ def summary_line(result) -> str:
 
 def test_family_writers_have_the_two_system_formats(pairs):
     assert set(FAMILY_WRITERS) == set(WRITERS)
-    with pytest.raises(ValueError, match="unknown report format 'html'"):
-        render_family(pairs, "html")
+    with pytest.raises(ValueError, match="unknown report format 'pdf'"):
+        render_family(pairs, "pdf")
 
 
 # --- the forest plot -------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def test_the_headline_reads_the_verdict(margined):
 
 
 def test_writers_are_all_covered():
-    assert set(WRITERS) == {"text", "json", "markdown", "latex", "github"}
+    assert set(WRITERS) == {"text", "json", "markdown", "latex", "html", "github"}
 
 
 @pytest.fixture(scope="module")

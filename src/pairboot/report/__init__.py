@@ -23,6 +23,9 @@ the grouping and stratum columns, and notes that the command line adds.
   ranks, the signature) and its :class:`FamilyContext`;
   :mod:`~pairboot.report.family_formats` — their text, JSON, Markdown and LaTeX writers,
   registered in :data:`FAMILY_WRITERS` and picked by :func:`render_family`;
+- :mod:`~pairboot.report.html` -- the self-contained HTML page (``--format html``,
+  ``result.to_html()``) and the notebook's display (``_repr_html_``) of every result
+  (a family's: :mod:`~pairboot.report.html_family`), written by :func:`html_of`;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers, in :data:`POWER_WRITERS`, picked by
   :func:`render_power`;
@@ -44,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pairboot.family_result import FamilyResult
+from pairboot.power_result import PowerResult
 from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
 from pairboot.report.family_formats import (
     family_json,
@@ -54,6 +58,15 @@ from pairboot.report.family_formats import (
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.github import family_github, gate_text, workflow_commands, write_github
+from pairboot.report.html import (
+    compare_html,
+    fragment_compare,
+    fragment_power,
+    fragment_test,
+    power_html,
+    test_html,
+)
+from pairboot.report.html_family import family_html, fragment_family
 from pairboot.report.numbers import decimals, p_repr
 from pairboot.report.parts import ReportContext, describe_method, format_p, signature
 from pairboot.report.power import POWER_WRITERS, power_summary
@@ -67,7 +80,7 @@ from pairboot.report.verdicts import (
     gate_hypothesis,
     headline,
 )
-from pairboot.result import CompareResult, set_text_writer
+from pairboot.result import CompareResult, TestResult, set_text_writer
 
 __all__ = [
     "FAIL_IF",
@@ -91,6 +104,7 @@ __all__ = [
     "format_p",
     "gate_text",
     "headline",
+    "html_of",
     "render",
     "render_family",
     "power_panels",
@@ -112,6 +126,7 @@ WRITERS: dict[str, Writer] = {
     "markdown": write_markdown,
     "latex": write_latex,
     "github": write_github,
+    "html": compare_html,
 }
 """Format name -> writer; the command line's ``--format`` choices are its keys."""
 
@@ -146,6 +161,29 @@ set_text_writer("p_repr", p_repr)
 set_text_writer("power_summary", power_summary)
 
 
+def html_of(result, *, page: bool = False, name_a: str = "A", name_b: str = "B",
+            lower_is_better: bool = False) -> str:
+    """Any result's HTML: the fragment a notebook shows (``_repr_html_``), or with
+    ``page`` the whole self-contained page (``to_html()``, ``--format html``) whose body
+    is that same fragment.  ``name_a``, ``name_b`` and ``lower_is_better`` label a
+    comparison of two systems, as :meth:`CompareResult.summary`."""
+    if isinstance(result, FamilyResult):
+        return (family_html if page else fragment_family)(result, None)
+    if isinstance(result, PowerResult):
+        return (power_html if page else fragment_power)(result, None)
+    if isinstance(result, TestResult):
+        return (test_html if page else fragment_test)(result, None)
+    if isinstance(result, CompareResult):
+        context = ReportContext(name_a=name_a, name_b=name_b, lower_is_better=lower_is_better)
+        return (compare_html if page else fragment_compare)(result, context)
+    raise TypeError(f"no HTML for a {type(result).__name__}")
+
+
+set_text_writer("html", html_of)
+# (report.power cannot import the page's module, which imports it)
+POWER_WRITERS["html"] = power_html
+
+
 FamilyWriter = Callable[[FamilyResult, "FamilyContext | None"], str]
 
 FAMILY_WRITERS: dict[str, FamilyWriter] = {
@@ -154,6 +192,7 @@ FAMILY_WRITERS: dict[str, FamilyWriter] = {
     "markdown": family_markdown,
     "latex": family_latex,
     "github": family_github,
+    "html": family_html,
 }
 """Format name -> writer of a family's report (the same names as :data:`WRITERS`)."""
 

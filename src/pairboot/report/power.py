@@ -8,7 +8,8 @@ import math
 
 from pairboot.power_result import PowerResult
 
-__all__ = ["POWER_WRITERS", "power_json", "power_markdown", "power_summary", "power_text"]
+__all__ = ["POWER_WRITERS", "family_rows", "power_facts", "power_json", "power_markdown",
+           "power_summary", "power_text"]
 
 
 def in_points(res: PowerResult) -> bool:
@@ -93,7 +94,7 @@ def power_summary(res: PowerResult) -> str:
             f"({test}) is {difference(res, res.delta)}")
 
 
-def _facts(res: PowerResult) -> list[tuple[str, str]]:
+def power_facts(res: PowerResult) -> list[tuple[str, str]]:
     """The inputs and what was read off them, as (label, value) rows."""
     rows = [("model", res.model), ("source", res.source)]
 
@@ -131,7 +132,7 @@ def _facts(res: PowerResult) -> list[tuple[str, str]]:
     return rows
 
 
-def _family_rows(res: PowerResult) -> list[tuple[str, str]]:
+def family_rows(res: PowerResult) -> list[tuple[str, str]]:
     f = res.family
     if f is None:
         return []
@@ -171,7 +172,7 @@ def simulation_line(res: PowerResult) -> str | None:
 
 def power_text(res: PowerResult, context=None) -> str:
     """The plain-text report: the summary, then the inputs and the assumptions."""
-    rows = _facts(res) + _family_rows(res)
+    rows = power_facts(res) + family_rows(res)
     width = max(len(label) for label, _ in rows)
     lines = [power_summary(res), ""]
     lines += [f"  {label:<{width}}  {value}" for label, value in rows]
@@ -184,7 +185,7 @@ def power_text(res: PowerResult, context=None) -> str:
 
 def power_markdown(res: PowerResult, context=None) -> str:
     """A Markdown report: the summary, a table of the inputs, the assumptions."""
-    rows = _facts(res) + _family_rows(res)
+    rows = power_facts(res) + family_rows(res)
     lines = [f"**{power_summary(res)}**", "", "| | |", "|---|---|"]
     lines += [f"| {label} | {value} |" for label, value in rows]
     if res.simulation is not None:

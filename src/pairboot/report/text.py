@@ -70,37 +70,12 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
     for line in margin_lines(result, ctx) + paired_test_lines(result):
         lines.extend(_wrap(line, bullet="  "))
-    mc = result.monte_carlo_error
-    runs = getattr(result, "runs", None)
-    if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
-        lines.append(f"  standard error {num(result.standard_error, d)} (items and runs, "
-                     f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
-    elif result.method == "score":  # (closed forms: no Monte Carlo error)
-        lines.extend(_wrap(f"standard error {num(result.standard_error, d)} (bootstrap); "
-                           "the score intervals are closed forms, without Monte Carlo "
-                           "error", bullet="  "))
-    elif result.alternative != "two-sided":  # (the open end does not move)
-        end = mc[0] if result.alternative == "greater" else mc[1]
-        lines.append(f"  standard error {num(result.standard_error, d)}; Monte Carlo error "
-                     f"of the endpoint {_mc_text(end, d)}")
+    error = error_text(result, d)
+    if result.method == "score":
+        lines.extend(_wrap(error, bullet="  "))
     else:
-        lines.append(
-            f"  standard error {num(result.standard_error, d)}; Monte Carlo error of the "
-            f"endpoints {_mc_text(mc[0], d)} / {_mc_text(mc[1], d)}"
-        )
-    if result.n_groups is not None:
-        col = f" (column {ctx.group!r})" if ctx.group else ""
-        estimand = "items" if result.group_weighting == "items" else "groups"
-        lines.append(
-            f"  groups: {result.n_groups:,}{col}, resampled whole; estimand: the mean over "
-            f"{estimand}"
-        )
-    if result.n_strata is not None:
-        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
-        lines.append(
-            f"  strata: {result.n_strata:,}{col}, resampled within each; weights in the table "
-            "below"
-        )
+        lines.append(f"  {error}")
+    lines.extend(f"  {line}" for line in design_lines(result, ctx))
     lines.append("")
     lines.extend(_wrap("Method: " + describe_method(result, ctx)))
     lines.extend(_wrap("Reading: " + ctx.say(result.reading)))
@@ -130,6 +105,40 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.append("")
     lines.append(signature(result, ctx))
     return "\n".join(lines) + "\n"
+
+
+def design_lines(result: CompareResult, ctx: ReportContext) -> list[str]:
+    """The groups and strata, as the text report says them under its table."""
+    out = []
+    if result.n_groups is not None:
+        col = f" (column {ctx.group!r})" if ctx.group else ""
+        estimand = "items" if result.group_weighting == "items" else "groups"
+        out.append(f"groups: {result.n_groups:,}{col}, resampled whole; estimand: the "
+                   f"mean over {estimand}")
+    if result.n_strata is not None:
+        col = f" (column {ctx.stratum!r})" if ctx.stratum else ""
+        out.append(f"strata: {result.n_strata:,}{col}, resampled within each; weights in "
+                   "the table below")
+    return out
+
+
+def error_text(result: CompareResult, d: int) -> str:
+    """The standard error and the Monte Carlo error of the interval's ends, in a line
+    (the text and HTML reports')."""
+    mc = result.monte_carlo_error
+    runs = getattr(result, "runs", None)
+    if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
+        return (f"standard error {num(result.standard_error, d)} (items and runs, "
+                f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
+    if result.method == "score":  # (closed forms: no Monte Carlo error)
+        return (f"standard error {num(result.standard_error, d)} (bootstrap); the score "
+                "intervals are closed forms, without Monte Carlo error")
+    if result.alternative != "two-sided":  # (the open end does not move)
+        end = mc[0] if result.alternative == "greater" else mc[1]
+        return (f"standard error {num(result.standard_error, d)}; Monte Carlo error of the "
+                f"endpoint {_mc_text(end, d)}")
+    return (f"standard error {num(result.standard_error, d)}; Monte Carlo error of the "
+            f"endpoints {_mc_text(mc[0], d)} / {_mc_text(mc[1], d)}")
 
 
 def _mc_text(error: float, d: int) -> str:
