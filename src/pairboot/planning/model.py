@@ -183,9 +183,15 @@ def size_for(model, test: Test, delta: float, power: float, runs: float | None =
         lo, hi = hi, hi * 2
         if hi > NEVER:
             return None
-    while hi - lo > 1:  # power(lo) < power <= power(hi)
+    return fewest(lambda k: model.power(test, k, delta, runs) >= power, lo, hi)
+
+
+def fewest(reached, lo: int, hi: int) -> int:
+    """The smallest integer in ``(lo, hi]`` at which ``reached`` holds, by bisection
+    (it is monotone, false at ``lo`` and true at ``hi``)."""
+    while hi - lo > 1:
         mid = (lo + hi) // 2
-        if model.power(test, mid, delta, runs) >= power:
+        if reached(mid):
             hi = mid
         else:
             lo = mid
@@ -203,13 +209,7 @@ def runs_for(model, test: Test, delta: float, power: float, n: float | None,
     lo, hi = 1, 2
     while model.power(test, at, delta, hi) < power:
         lo, hi = hi, min(hi * 2, limit)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if model.power(test, at, delta, mid) >= power:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return fewest(lambda r: model.power(test, at, delta, r) >= power, lo, hi)
 
 
 def mde_for(model, test: Test, n: float, power: float, runs: float | None = None,
