@@ -242,10 +242,10 @@ class CompareResult:
     monte_carlo_error : ConfidenceInterval
         Approximate Monte Carlo standard errors of ``low`` and ``high``: if they matter
         at the digits you report, increase ``n_resamples``.
-    items_needed : int or None
-        Deprecated, and no report prints it: the items for an 80% chance that the interval
-        excludes 0 if the true difference were the observed one (the observed-power trap:
-        plan with :func:`pairboot.power` for the difference that matters instead).
+    items_needed, groups_needed : None
+        Deprecated, always None: they projected the items (groups) for an 80% chance of
+        detecting the observed difference, the observed-power trap; plan with
+        :func:`pairboot.power` for the difference that matters instead.
     minimum_detectable : float or None
         The smallest difference this test set detects with 80% power at the level, on
         the interval's sides: ``(z_{1-alpha/2} + z_{0.8}) * standard_error`` (one-sided:

@@ -15,11 +15,11 @@ import dataclasses
 import json
 import math
 import re
-from statistics import NormalDist
 
 import numpy as np
 import pytest
 from helpers import PROJECT_ROOT
+from scipy.stats import t as t_dist
 
 import pairboot
 from pairboot import report
@@ -171,20 +171,30 @@ def seed_runs():
 @pytest.fixture(scope="module")
 def runs_result():
     a, b = seed_runs()
-    with pytest.warns(pairboot.SmallSampleWarning, match="more items alone cannot"):
-        return pairboot.compare(a, b, runs="seeds", n_resamples=2000, seed=3)
+    return pairboot.compare(a, b, runs="seeds", n_resamples=2000, seed=3)
 
 
-def test_the_reading_says_when_the_runs_are_the_limit(runs_result):
-    """The warning says more runs are needed: the reading and the headline say so too,
-    instead of blaming the items."""
+def test_the_reading_says_what_no_number_of_items_can_detect(runs_result):
+    """With few seeds the runs' variance floor bounds what more items can detect: the
+    reading gives that smallest difference, by hand from the components (t quantiles at
+    the df), and the headline the one this size detects; neither reasons from the
+    observed difference."""
     res = runs_result
     assert not res.excludes_zero and res.items_needed is None
+    runs = res.runs
+    floor = runs.projection(n_items=10**12)["floor"]
+    df = runs.degrees_of_freedom
+    limit = (t_dist.ppf(0.975, df) + t_dist.ppf(0.8, df)) * math.sqrt(floor)
+    d = report.decimals(res.standard_error)
     reading = res.reading
-    assert "The runs are the limit" in reading and "more seeds can" in reading
+    assert (f"With 5 seeds each, no number of items detects a difference smaller than "
+            f"+-{limit:.{d}f} 80% of the time") in reading and "more seeds can" in reading
     assert "300 items and 5 seeds each do not tell A and B apart" in reading
+    mde = (t_dist.ppf(0.975, df) + t_dist.ppf(0.8, df)) * res.standard_error
+    assert res.minimum_detectable == pytest.approx(mde, rel=1e-9)
     headline = report.headline(res)
-    assert "more seeds, not more items, would be needed" in headline
+    assert f"this size detects a difference of +-{mde:.{d}f} or more" in headline
+    assert "would be needed" not in headline + reading
     assert "95% interval over 300 items and 5 seeds each" in headline
 
 
@@ -200,9 +210,10 @@ def test_the_reading_says_when_more_seeds_narrow_more_than_more_items():
     res = pairboot.compare(a, b, runs="seeds", n_resamples=500, seed=2)
     items = res.projection(n_items=2 * n)["width_ratio"]
     seeds = res.projection(runs_factor=2.0)["width_ratio"]
-    assert not res.excludes_zero and res.items_needed is not None and seeds < items
-    mde = (NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)) * res.standard_error
-    assert res.minimum_detectable == pytest.approx(mde, rel=1e-12)
+    assert not res.excludes_zero and seeds < items
+    df = res.runs.degrees_of_freedom
+    mde = (t_dist.ppf(0.975, df) + t_dist.ppf(0.8, df)) * res.standard_error
+    assert res.minimum_detectable == pytest.approx(mde, rel=1e-9)
     d = report.decimals(res.standard_error)
     assert (f"At this size and 3 seeds each a true difference of +-{mde:.{d}f} or more would "
             "be detected 80% of the time") in res.reading

@@ -504,19 +504,6 @@ def scale_notes(ranges, what: str = "scores") -> list[Note]:
              "and means nothing; put them on one scale")]
 
 
-def units_needed(design: Design, estimate: float, se: float, alpha: float
-                 ) -> tuple[int | None, int | None]:
-    """Items (and groups) a test set would need for an 80% chance that the interval
-    excludes 0 if the true difference were ``estimate``: the width shrinks like
-    ``1/sqrt(n)``.  None when it cannot be said (a zero estimate, no spread)."""
-    if estimate == 0 or not (math.isfinite(se) and se > 0):
-        return None, None
-    factor = ((normal_quantile(1 - alpha / 2) + POWER_Z) * se / abs(estimate)) ** 2
-    items = math.ceil(design.n_items * factor)
-    groups = math.ceil(design.n_groups * factor) if design.n_groups is not None else None
-    return items, groups
-
-
 def minimum_detectable(se: float, alpha: float, alternative: str = "two-sided",
                        power_z: float = POWER_Z) -> float | None:
     """The smallest difference a test at ``alpha`` (on ``alternative``'s sides) detects

@@ -26,7 +26,6 @@ from pairboot.core.diagnostics import (
     score_ranges,
     too_few_units,
     undefined_notes,
-    units_needed,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
@@ -107,13 +106,6 @@ def compare_result(run: Run, *, stacklevel: int = 2,
 
     estimate = diff.boot.estimate
     se = diff.boot.sd if defined else math.nan  # (no spread to speak of: said why)
-    excludes = low > 0 or high < 0
-    # (one-sided, an estimate on the other side of 0 is no difference to detect)
-    wrong_side = {"greater": estimate <= 0, "less": estimate >= 0}.get(args.alternative, False)
-    items_needed, groups_needed = (None, None) if (
-        excludes or wrong_side or args.hypothesis != "difference") else units_needed(
-        design, estimate, se, alpha if args.alternative == "two-sided" else 2.0 * alpha)
-
     mde = minimum_detectable(se, alpha, args.alternative)
     r, gain = (pairing_effect(score_a.replicates, score_b.replicates, diff.replicates)
                if args.paired and defined else (None, None))
@@ -142,8 +134,8 @@ def compare_result(run: Run, *, stacklevel: int = 2,
         group_weighting=args.group_weighting if design.n_groups is not None else None,
         strata=strata_results,
         monte_carlo_error=ConfidenceInterval(*mc),
-        items_needed=items_needed,
-        groups_needed=groups_needed,
+        items_needed=None,  # (deprecated: the observed-power projection, never computed)
+        groups_needed=None,
         engine=engine,
         version=__version__,
         resampling=args.resampling,

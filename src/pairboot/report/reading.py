@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from pairboot.core.pvalues import units_for
+from pairboot.core.tdist import t_quantile
 from pairboot.report.numbers import decimals, percent
 from pairboot.result import CompareResult
 
@@ -68,7 +69,7 @@ def reading_text(result: CompareResult) -> str:
             + "."
         )
         mde = result.minimum_detectable
-        if mde is not None and not runs_limited(result):
+        if mde is not None:
             sign = {"greater": "+", "less": "-"}.get(result.alternative, "+-")
             at = f" and {seeds_text(runs)}" if runs is not None else ""
             parts.append(
@@ -146,33 +147,41 @@ def seeds_text(runs) -> str:
     return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
 
 
-def runs_limited(result: CompareResult) -> bool:
-    """Whether, with several training runs per system (``runs='seeds'``), more items
-    alone cannot detect the observed difference: its interval includes 0, and the
-    runs' own variation keeps the variance above what detection would need (there is
-    then no ``items_needed``)."""
+def floor_detectable(result: CompareResult) -> tuple[float, float] | None:
+    """With several training runs (``runs='seeds'``): the smallest difference that any
+    number of items detects 80% of the time with these runs, and the runs' variance
+    floor under it (t quantiles at the present degrees of freedom); None otherwise."""
     runs = result.runs
-    low, high = result.confidence_interval
-    return bool(runs is not None and runs.kind == "seeds" and not result.excludes_zero
-                and result.items_needed is None and result.estimate != 0
-                and all(math.isfinite(x) for x in (result.estimate, low, high)))
+    if runs is None or runs.kind != "seeds" or not runs.variance > 0:
+        return None
+    floor = runs.projection(n_items=10**12)["floor"]
+    if not floor > 0:
+        return None
+    alpha = 1.0 - result.confidence_level
+    tail = alpha / 2.0 if result.alternative == "two-sided" else alpha
+    df = runs.degrees_of_freedom
+    return (t_quantile(1.0 - tail, df) + t_quantile(0.8, df)) * math.sqrt(floor), floor
 
 
 def runs_limit_text(result: CompareResult, runs, unit: str) -> list[str]:
-    """What the reading says of the runs when the interval includes 0: that they are
-    the limit (more items alone cannot help), or that more seeds narrow the interval
-    more than more items do."""
-    if runs_limited(result):
-        floor = runs.projection(n_items=10**12)["floor"]
-        return [f"The runs are the limit: more {unit} alone cannot detect a difference this "
-                f"large, because the run-to-run variation keeps the variance of B - A above "
-                f"{floor:.3g}; more seeds can."]
+    """What the reading says of the runs when the interval includes 0: the smallest
+    difference that more items alone could ever detect with these runs, and whether more
+    seeds narrow the interval more than more items do."""
+    out = []
+    limit = floor_detectable(result)
+    if limit is not None:
+        sign = {"greater": "+", "less": "-"}.get(result.alternative, "+-")
+        d = decimals(result.standard_error)
+        out.append(f"With {seeds_text(runs)}, no number of {unit} detects a difference "
+                   f"smaller than {sign}{limit[0]:.{d}f} 80% of the time (the run-to-run "
+                   f"variation keeps the variance of B - A above {limit[1]:.3g}); more "
+                   "seeds can.")
     if not runs.variance > 0:
-        return []
+        return out
     items = runs.projection(n_items=2 * runs.n_items)["width_ratio"]
     seeds = runs.projection(runs_factor=2.0)["width_ratio"]
     if seeds < items:  # (width ratios: smaller is narrower)
-        return [f"More seeds narrow the interval more than more {unit}: twice the seeds "
-                f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
-                f"{(1 - items) * 100:.0f}%."]
-    return []
+        out.append(f"More seeds narrow the interval more than more {unit}: twice the seeds "
+                   f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
+                   f"{(1 - items) * 100:.0f}%.")
+    return out

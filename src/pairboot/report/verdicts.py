@@ -25,7 +25,6 @@ from pairboot.report.parts import (
     num,
     result_p,
 )
-from pairboot.report.reading import runs_limited
 from pairboot.result import CompareResult
 
 FAIL_IF: dict[str, frozenset[str]] = {
@@ -178,9 +177,7 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     seeds = runs is not None and runs.kind == "seeds"
     needed = ""
     mde = getattr(result, "minimum_detectable", None)
-    if runs_limited(result):
-        needed = "; more seeds, not more items, would be needed to detect a difference this large"
-    elif mde is not None and result.hypothesis == "difference":
+    if mde is not None and result.hypothesis == "difference":
         needed = f"; this {'size' if seeds else 'test set'} detects {detectable_text(result, d)}"
     size = "size" if seeds else "test-set size"
     side = {"greater": ">", "less": "<"}.get(getattr(result, "alternative", "two-sided"))

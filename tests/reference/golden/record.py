@@ -100,8 +100,6 @@ def summarize(res, categories) -> dict:
             for s in res.strata
         ],
         "monte_carlo_error": _interval(res.monte_carlo_error),
-        "items_needed": _optional_int(res.items_needed),
-        "groups_needed": _optional_int(res.groups_needed),
         "verdict": res.verdict(),
         "reading": res.reading,
         "bootstrap_distribution": {

@@ -31,7 +31,6 @@ from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import as_floats
 from pairboot.core.diagnostics import (
     design_notes,
-    minimum_detectable,
     scale_notes,
     table_range,
 )
@@ -240,22 +239,13 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     if metric == "mean":  # (a pooled metric's tables are its linearised values)
         notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
-    units_needed = None
-    if not (low > 0 or high < 0) and estimate != 0 and args.hypothesis == "difference":
-        # the variance at u units is floor + per_unit / u (items' and residual parts)
-        # 80% power with the t quantiles at the present df: the runs' df do not grow
-        # with the items, so z quantiles would promise too much with few seeds
-        df = info.degrees_of_freedom
-        target = (estimate / (t_quantile(1.0 - alpha / 2.0, df) + t_quantile(0.8, df))) ** 2
-        floor = info.projection(n_items=10**12)["floor"]
-        per_unit = (info.variance - floor) * info.n_items
-        if floor < target and per_unit > 0:
-            units_needed = max(info.n_items + 1, int(math.ceil(per_unit / (target - floor))))
-        elif floor >= target:
-            units = "groups" if layout.grouped else "items"
-            notes.append((SmallSampleWarning, (
-                f"more {units} alone cannot detect a difference this large: the runs' own "
-                f"variation (variance floor {floor:.3g}) needs more runs")))
+    # the smallest difference detected with 80% power at this size, with t quantiles at
+    # the present df: the runs' df do not grow with the items, so z quantiles would
+    # promise too much with few seeds
+    df = info.degrees_of_freedom
+    tail = alpha / 2.0 if args.alternative == "two-sided" else alpha
+    mde = ((t_quantile(1.0 - tail, df) + t_quantile(0.8, df)) * se
+           if math.isfinite(se) and se > 0 else None)
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel)
     return CompareResult(
@@ -274,13 +264,11 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         strata=_strata_results(per_stratum or _mean_tables(ya, yb), info, design, layout,
                                groups, keywords, alpha),
         monte_carlo_error=ConfidenceInterval(0.0, 0.0),
-        items_needed=(units_needed if units_needed is None or not layout.grouped
-                      else int(math.ceil(units_needed * design.n_items / layout.n_units))),
-        groups_needed=units_needed if layout.grouped else None, engine=run.engine,
+        items_needed=None, groups_needed=None, engine=run.engine,
         version=__version__, resampling=args.resampling, runs=info,
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
-        minimum_detectable=minimum_detectable(se, alpha, args.alternative),
+        minimum_detectable=mde,
     )
 
 
