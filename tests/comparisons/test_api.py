@@ -341,6 +341,7 @@ def test_a_failing_user_metric_is_named():
         pairboot.compare(np.ones((40, 2)), np.ones((40, 2)), metric=flat, seed=0)
 
 
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (A: 0 on every item)
 def test_studentized_with_zero_standard_errors_warns():
     a = np.zeros(100)
     b = a.copy()

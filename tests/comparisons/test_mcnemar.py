@@ -67,6 +67,7 @@ def test_the_interval_is_the_bootstrap_s_whatever_the_test():
     assert tested.p_value == plain.p_value and plain.test is None
 
 
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (A: 0 on every item)
 def test_a_disagreement_is_said_plainly():
     # few discordant items, all one way: the bootstrap's p is below 0.05, McNemar's is
     # 2 / 2^5 = 0.0625 (the 0.0099 against 0.0124 is the same effect)

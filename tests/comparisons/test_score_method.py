@@ -96,7 +96,11 @@ def test_at_100_percent_the_interval_is_not_a_point():
         assert high == 1.0 and low < 1.0
         assert low == pytest.approx(wilson_interval(50, 50)[0], abs=0)
     # the percentile bootstrap's is [1, 1]; the difference's score interval has width
-    assert tuple(pairboot.compare(ones, ones, **KW).score_a.confidence_interval) == (1.0, 1.0)
+    with pytest.warns(pairboot.SmallSampleWarning, match="scored 1 on all 50 items") as said:
+        boot = pairboot.compare(ones, ones, **KW)
+    assert tuple(boot.score_a.confidence_interval) == (1.0, 1.0)
+    low_w = wilson_interval(50, 50)[0]
+    assert any(f"Wilson's interval ([{low_w:.3f}, 1.000])" in str(w.message) for w in said)
     low, high = res.confidence_interval
     assert low < 0 < high and res.p_value == 1.0
 

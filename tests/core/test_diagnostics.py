@@ -349,3 +349,31 @@ def test_too_few_units_for_any_verdict_at_the_level(n, level, verdict):
         assert any("verdict is undefined" in t for t in texts)
         assert str(res).startswith(f"No verdict: {n} items are too few")
         assert decision(res, ReportContext(fail_if="worse"))["failed"]
+
+
+def test_zero_one_scores_at_the_edge_and_few_differing_items_are_said():
+    """A system right on every item has the point [1, 1] as its bootstrap interval, and
+    few items that differ make the bootstrap's p of 0/1 scores smaller than McNemar's:
+    both are said, with what holds (Wilson's interval, the exact test)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    a = np.r_[np.ones(45), np.zeros(5)]
+    b = np.ones(50)
+    with pytest.warns(pairboot.SmallSampleWarning) as said:
+        res = pairboot.compare(a, b, seed=1, n_resamples=2000)
+    texts = [str(w.message) for w in said]
+    low = proportion_confint(50, 50, alpha=0.05, method="wilson")[0]
+    assert any(t.startswith("B scored 1 on all 50 items") and f"[{low:.3f}, 1.000]" in t
+               for t in texts)
+    assert any("the systems differ on only 5 of the 50 items" in t for t in texts)
+    assert tuple(res.score_b.confidence_interval) == (1.0, 1.0)
+    # with McNemar's test asked for, or the score method, or 10 items that differ: quiet
+    # on what is then covered
+    with pytest.warns(pairboot.SmallSampleWarning) as said:
+        pairboot.compare(a, b, seed=1, n_resamples=2000, test="mcnemar")
+    assert not any("differ on only" in str(w.message) for w in said)
+    pairboot.compare(a, b, seed=1, n_resamples=2000, method="score")
+    c = np.r_[np.zeros(10), np.ones(90)]
+    d = np.r_[np.ones(10), np.ones(90)]
+    d[50:55] = 0  # (15 items differ, neither system at an edge)
+    pairboot.compare(c, d, seed=1, n_resamples=2000)

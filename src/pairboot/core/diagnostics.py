@@ -14,6 +14,7 @@ import numpy as np
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, Estimate
 from pairboot.core.intervals import bounds, normal_quantile
+from pairboot.core.proportions import wilson_interval
 from pairboot.core.pvalues import units_for
 from pairboot.errors import (
     DegenerateDataWarning,
@@ -532,3 +533,47 @@ def pairing_effect(a: np.ndarray, b: np.ndarray, diff: np.ndarray
     r = cov / math.sqrt(va) / math.sqrt(vb) if va > 0 and vb > 0 else None
     gain = math.sqrt((va + vb) / vd) if vd > 0 and va + vb > 0 else None
     return (None if r is None else max(-1.0, min(1.0, r))), gain
+
+
+FEW_DISCORDANT = 10
+"""Fewer items than this on which two 0/1 systems differ are said to make the
+bootstrap's interval and p-value rough (the exact tests hold at any number)."""
+
+
+def zero_one_notes(design: Design, args: Arguments, names) -> list[Note]:
+    """Two systems' paired 0/1 scores (each item one unit): a system right (or wrong) on
+    every item, whose bootstrap interval is then the point [1, 1] ([0, 0]) that no test
+    set supports, and few items on which the systems differ, where the bootstrap's
+    p-value of 0/1 scores runs smaller than the exact McNemar test's; each note names
+    what holds there (Wilson's interval through ``method='score'``, ``test='mcnemar'``)."""
+    plan = design.plan
+    if (args.method == "score" or not args.paired or design.n_systems != 2
+            or design.n_groups is not None or not design.metric.mean_like or design.k != 2
+            or len(plan.x) < int(plan.sizes.sum())):
+        return []
+    counts = np.zeros(4, dtype=np.int64)  # (both wrong, only B, only A, both right)
+    for c in range(0, len(plan.x), _CHUNK):
+        rows = plan.rows(c, min(c + _CHUNK, len(plan.x)))
+        a, b = rows[:, 0], rows[:, 2]
+        if not (np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()
+                and (rows[:, 1] == 1).all() and (rows[:, 3] == 1).all()):
+            return []
+        counts += np.bincount((2 * a + b).astype(np.int64), minlength=4)
+    n = int(counts.sum())
+    notes = []
+    for name, right in ((names[0], counts[2] + counts[3]), (names[1], counts[1] + counts[3])):
+        if right in (0, n):
+            low, high = wilson_interval(int(right), n, args.confidence_level)
+            notes.append((SmallSampleWarning, (
+                f"{name} scored {1 if right else 0} on all {n:,} items: its bootstrap "
+                f"interval is the point [{1 if right else 0}, {1 if right else 0}], which "
+                f"no test set supports; Wilson's interval ([{low:.3f}, {high:.3f}]) with "
+                "`method='score'` holds at any accuracy")))
+    differ = int(counts[1] + counts[2])
+    if 0 < differ < FEW_DISCORDANT and args.test != "mcnemar":
+        notes.append((SmallSampleWarning, (
+            f"the systems differ on only {differ} of the {n:,} items: with so few, the "
+            "bootstrap's p-value and interval of 0/1 scores are rough (its p-value runs "
+            "smaller than the exact McNemar test's); add `test='mcnemar'`, or use "
+            "`method='score'`")))
+    return notes

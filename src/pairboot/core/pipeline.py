@@ -26,6 +26,7 @@ from pairboot.core.diagnostics import (
     score_ranges,
     too_few_units,
     undefined_notes,
+    zero_one_notes,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
@@ -86,6 +87,7 @@ def compare_result(run: Run, *, stacklevel: int = 2,
                                interval_alpha(args.hypothesis, alpha), args.alternative)
         notes += interval_notes(diff, design, args, (low, high), mc,
                                 dict(zip(core.names, (score_a, score_b))), empty)
+    notes += zero_one_notes(design, args, core.names)
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
     # (the score interval needs no resample: defined at any n)
