@@ -204,3 +204,16 @@ def test_swaps_that_leave_the_metric_undefined_are_counted_out_and_said():
     t = res.test
     assert t.exact and len(t.null_distribution) == 126  # (2 of the 128 are 0/0)
     assert "2 of 128 swaps left the metric undefined" in t.method
+
+
+def test_a_random_permutation_p_prints_as_it_is_in_every_format():
+    """(1 + c) / (R + 1) is a p-value, never 0: the text prints it, not a bound, and the
+    JSON carries the same number."""
+    rng = np.random.default_rng(2)
+    a = rng.random(200)
+    b = a + 0.2 + rng.normal(0, 0.05, 200)
+    res = pairboot.compare(a, b, test="permutation", seed=1, n_resamples=9999)
+    assert res.test.p_value == pytest.approx(1 / 10_000)
+    text = " ".join(render(res, "text").split())
+    assert "random swaps of A and B per item): p = 0.0001." in text
+    assert json.loads(render(res, "json"))["test"]["p_value"] == pytest.approx(1e-4)

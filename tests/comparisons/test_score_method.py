@@ -399,3 +399,18 @@ def test_the_command_line_refuses_families_and_streams(tmp_path):
     three = [args[0], args[1], args[2], fc, *args[3:]]
     assert_one_line_error(run_in_process(*three, "--method", "score"),
                           "--method score is not available for a family of comparisons")
+
+
+def test_the_minimum_detectable_difference_reads_the_score_interval():
+    """Under method="score" the interval is Tango's, not the bootstrap's: the smallest
+    detectable difference is read off its spread, (z + z_0.8) times its half-width over z
+    (A right on 49 of 50, B on 50: the bootstrap's spread is far too small)."""
+    from statistics import NormalDist
+
+    a, b = np.r_[np.ones(49), np.zeros(1)], np.ones(50)
+    res = pairboot.compare(a, b, method="score", **KW)
+    low, high = res.confidence_interval
+    z = NormalDist().inv_cdf(0.975)
+    want = (z + NormalDist().inv_cdf(0.8)) * (high - low) / (2 * z)
+    assert res.minimum_detectable == pytest.approx(want, rel=1e-12)
+    assert res.minimum_detectable > max(-low, high)

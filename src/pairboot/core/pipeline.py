@@ -30,7 +30,7 @@ from pairboot.core.diagnostics import (
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.hypotheses import interval_alpha, read_test
-from pairboot.core.intervals import bounds, monte_carlo_error, p_value
+from pairboot.core.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
@@ -109,6 +109,10 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     estimate = diff.boot.estimate
     se = diff.boot.sd if defined else math.nan  # (no spread to speak of: said why)
     mde = minimum_detectable(se, alpha, args.alternative)
+    if score is not None and mde is not None:  # (the score interval's own spread)
+        s_low, s_high = score.interval(alpha)
+        mde = minimum_detectable((s_high - s_low) / (2.0 * normal_quantile(1.0 - alpha / 2.0)),
+                                 alpha, args.alternative)
     r, gain = (pairing_effect(score_a.replicates, score_b.replicates, diff.replicates)
                if args.paired and defined else (None, None))
 

@@ -195,12 +195,11 @@ def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
 
 def test_p_text(result: FamilyResult, p: float) -> str:
     """A p-value of the family's permutation test: exact (a count over every
-    relabelling) or ``(1 + c) / (R + 1)``, a tail counted once."""
+    relabelling) or ``(1 + c) / (R + 1)``; either is a p-value as it stands."""
     t = result.test
     n = len(t.null_distribution)
     alpha = alpha_of(result.confidence_level)
-    return (format_p(p, n, alpha=alpha, resampled=False, sides=1) if t.exact
-            else format_p(p, n, alpha=alpha, sides=1))
+    return format_p(p, n, alpha=alpha, resampled=False)  # ((1 + c) / (R + 1) is never 0)
 
 
 def family_test_lines(result: FamilyResult) -> list[str]:

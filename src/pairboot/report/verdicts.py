@@ -334,8 +334,8 @@ def paired_test_lines(result: CompareResult) -> list[str]:
         if t.exact:
             p = format_p(t.p_value, 2 ** t.n, alpha=alpha, resampled=False, sides=sides)
             how = f"all {2 ** t.n:,} swaps of the {t.n} {unit}, exact"
-        else:  # ((1 + c) / (R + 1): a tail counted once, not doubled)
-            p = format_p(t.p_value, len(t.null_distribution), alpha=alpha, sides=1)
+        else:  # ((1 + c) / (R + 1): a p-value as it is, never 0, so no bound to print)
+            p = format_p(t.p_value, len(t.null_distribution), alpha=alpha, resampled=False)
             how = f"{len(t.null_distribution):,} random swaps of A and B per {unit[:-1]}"
         out = [f"Paired permutation test ({side}, {how}): {p}."]
         who = "the permutation test's"
