@@ -85,3 +85,19 @@ def test_a_seeds_plan_simulates_at_its_power(item_sd):
     assert res.n_items >= 6
     # 3 Monte Carlo SEs and 4 points for the t interval's small-sample slack
     assert abs(res.simulation.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 400) + 0.04
+
+
+@pytest.mark.slow
+def test_noise_the_systems_share_in_a_run_cancels_in_the_simulation():
+    """An item's noise that A and B share in a run (one seed's data order) cancels in B -
+    A: the simulation draws the same pilot run's residuals for both, as the planner's
+    variance of the difference assumes (drawn apart, the plan simulated at 8%)."""
+    rng = np.random.default_rng(7)
+    n, r = 300, 3
+    item, shared = rng.normal(0, 1, (n, 1)), rng.normal(0, 1.0, (n, r))
+    a = item + shared + rng.normal(0, 0.3, (1, r)) + rng.normal(0, 0.3, (n, r))
+    b = (item + shared + rng.normal(0, 0.3, (1, r)) + rng.normal(0, 0.3, (n, r))
+         + rng.normal(0, 0.2, (n, 1)))
+    res = pairboot.power(a, b, runs="seeds", delta=0.25, power=0.8, n_runs=20,
+                         simulate=True, n_simulations=300, seed=1)
+    assert res.simulation.power >= 0.8 - 3 * math.sqrt(0.8 * 0.2 / 300) - 0.04

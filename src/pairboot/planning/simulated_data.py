@@ -38,14 +38,16 @@ class Runs:
         run_var = max(0.0, float(np.var(run_means, ddof=1)) - residual_var / n)
         return cls(item_means, residuals, math.sqrt(run_var))
 
-    def draw(self, items: np.ndarray, n_runs: int, rng: np.random.Generator) -> np.ndarray:
+    def draw(self, items: np.ndarray, n_runs: int, rng: np.random.Generator,
+             pick: np.ndarray | None = None) -> np.ndarray:
         """``len(items)`` x ``n_runs`` scores: the items' means, new run effects from a
         normal with the run variance, and each cell a residual of its item's row (scaled
         by ``sqrt(k / (k - 1))``: a row's residuals sum to 0, losing a share 1/k of
-        their variance)."""
+        their variance), from the pilot's runs ``pick`` (drawn when None)."""
         k = self.residuals.shape[1]
         runs = rng.normal(0.0, self.run_sd, n_runs)
-        pick = rng.integers(0, k, (len(items), n_runs))
+        if pick is None:
+            pick = rng.integers(0, k, (len(items), n_runs))
         noise = self.residuals[items[:, None], pick] * math.sqrt(k / (k - 1))
         return self.item_means[items][:, None] + runs[None, :] + noise
 
@@ -442,8 +444,14 @@ def draw_evaluation(pilot: Pilot, size: PlannedSize, shift: Shift,
     strata = (np.repeat(np.arange(len(chosen)), per_stratum) if pilot.stratified
               else None)
     if pilot.split is not None:
-        a = pilot.split[0].draw(items, size.n_runs[0], rng)
-        b = pilot.split[1].draw(items, size.n_runs[1], rng)
+        # (the same pilot run's residuals for A and B where both have as many: a part of
+        # an item's noise that the systems share in a run, as scores of one seed's data
+        # order or of one sampled prompt share it, cancels in B - A as in the pilot)
+        ka, kb = (s.residuals.shape[1] for s in pilot.split)
+        pick = (rng.integers(0, ka, (len(items), size.n_runs[0]))
+                if ka == kb and size.n_runs[0] == size.n_runs[1] else None)
+        a = pilot.split[0].draw(items, size.n_runs[0], rng, pick)
+        b = pilot.split[1].draw(items, size.n_runs[1], rng, pick)
     else:
         a, b = pilot.a[items], pilot.b[items]
     if shift.moves is not None:
