@@ -106,9 +106,9 @@ def test_bad_input_is_a_one_line_error_naming_the_argument(kwargs, param):
 
 
 def test_two_unknowns_and_none_are_refused_by_name():
-    with pytest.raises(InputError, match="`power` and `n_items` is left"):
+    with pytest.raises(InputError, match="`power` and `n_items` are not given"):
         pairboot.power(sd=1.0, delta=0.1)
-    with pytest.raises(InputError, match="everything is given"):
+    with pytest.raises(InputError, match="every one is given"):
         pairboot.power(sd=1.0, delta=0.1, power=0.8, n_items=100)
 
 

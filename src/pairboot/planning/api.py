@@ -310,11 +310,12 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
         unknown.append("n_runs")
     if len(unknown) != 1:
         what = "none" if not unknown else " and ".join(f"`{u}`" for u in unknown)
-        raise InputError(f"leave exactly one of `delta`, `n_items` (or `n_groups`, "
-                         f"`n_runs`) and `power` as None, to be solved for: {what} is "
-                         f"{'left' if unknown else ''}".rstrip() + (
-                             "" if unknown else " (everything is given)"),
-                         param=unknown[-1] if unknown else "power")
+        raise InputError(
+            "give all but one of `delta`, `n_items` (or `n_groups`, `n_runs`) and `power`: "
+            "the one not given is solved for; "
+            + (f"{what} {'are' if len(unknown) > 1 else 'is'} not given" if unknown
+               else "every one is given"),
+            param=unknown[-1] if unknown else "power")
     solved = unknown[0]
 
     def units_of(items, groups_) -> float:  # the model's units from the sizes given

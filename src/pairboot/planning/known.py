@@ -211,10 +211,14 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
     if d is not None:
         # p_01 (only B right) = (psi + d)/2 <= 1 - pa ; p_10 (only A right) = (psi - d)/2 <= pa
         if abs(d) > psi or (psi + d) / 2 > 1 - pa + 1e-12 or (psi - d) / 2 > pa + 1e-12:
-            raise InputError(f"`discordant` ({psi:g}) cannot hold a "
+            given = "discordant" if correlation is None else "correlation"
+            what = (f"`discordant` ({psi:g})" if correlation is None else
+                    f"the share of items the systems disagree on ({psi:g}, from "
+                    f"`correlation` {float(correlation):g})")
+            raise InputError(f"{what} cannot hold a "
                              f"difference of {d:+g} with `accuracy_a` {pa:g}: it must be at "
                              f"least |delta| and at most {min(2 * pa + d, 2 - 2 * pa - d):g}",
-                             param="discordant")
+                             param=given)
         facts["sd"] = math.sqrt(max(psi - d * d, 0.0))
     facts.update(accuracy_a=pa, accuracy_b=pb, discordant=psi)
     assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of the "
