@@ -608,8 +608,24 @@ def test_the_reports_say_it(n, exact):
     for out in (text, markdown, latex):
         assert sentence in out, out
         assert 'H0 "the systems are exchangeable on every item"' in out
+    for c in res.comparisons:  # (LaTeX: in the caption's sentence)
+        check_p_text(latex, f"{c.b} - {c.a}", c.test_p_adjusted)
+    # text and Markdown: a column of the comparisons table, the row's last number cell
+    for out, split in ((str(res), r"\s{2,}"), (render_family(res, "markdown"), r"\s*\|\s*")):
+        assert "permutation p (adj.)" in out
         for c in res.comparisons:
-            check_p_text(out, f"{c.b} - {c.a}", c.test_p_adjusted)
+            row = next(line for line in out.splitlines()
+                       if line.strip().lstrip("| ").startswith(f"{c.b} - {c.a}"))
+            cells = [x for x in re.split(split, row.strip()) if x]
+            numbers = [x for x in cells if re.fullmatch(r"(< )?\d*\.?\d+", x)]
+            sign, value = ("<", numbers[-1][2:]) if numbers[-1].startswith("<") else (
+                "=", numbers[-1])
+            number = float(value)
+            if sign == "=":
+                digits = len(value.split(".")[1]) if "." in value else 0
+                assert abs(number - c.test_p_adjusted) <= 0.5 * 10 ** -digits + 1e-12, row
+            else:
+                assert c.test_p_adjusted < number, row
     data = json.loads(render_family(res, "json"))
     assert data["test"]["name"] == "permutation"
     assert data["test"]["p_value"] == pytest.approx(res.test.p_value, abs=1e-15)

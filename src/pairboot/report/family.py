@@ -202,10 +202,15 @@ def test_p_text(result: FamilyResult, p: float) -> str:
     return format_p(p, n, alpha=alpha, resampled=False)  # ((1 + c) / (R + 1) is never 0)
 
 
-def family_test_lines(result: FamilyResult) -> list[str]:
+TEST_COLUMN = "permutation p (adj.)"
+"""The comparisons table's column of the family test's stepdown p-values."""
+
+
+def family_test_lines(result: FamilyResult, *, rows: bool = True) -> list[str]:
     """The family's permutation test in sentences (none without one): the global test,
-    each row's adjusted p-value, and the rows where the test and the family's decision
-    disagree at the level."""
+    each row's adjusted p-value (``rows``; a table with :data:`TEST_COLUMN` shows them
+    instead), and the rows where the test and the family's decision disagree at the
+    level."""
     t = getattr(result, "test", None)
     if t is None:
         return []
@@ -216,11 +221,12 @@ def family_test_lines(result: FamilyResult) -> list[str]:
     n = len(t.null_distribution)
     how = (f"all {math.factorial(m) ** t.n:,} relabellings, exact" if t.exact
            else f"{n:,} random relabellings of the {m} systems per {unit}")
+    each = ("; adjusted per comparison: "
+            + "; ".join(f"{c.b} - {c.a} {test_p_text(result, c.test_p_adjusted)}"
+                        for c in result.comparisons) if rows
+            else f"; each comparison's stepdown p in the column \"{TEST_COLUMN}\"")
     out = [f"Westfall-Young permutation test ({side}, {how}) of H0 \"the systems are "
-           f"exchangeable on every {unit}\": {test_p_text(result, t.p_value)}; adjusted "
-           "per comparison: "
-           + "; ".join(f"{c.b} - {c.a} {test_p_text(result, c.test_p_adjusted)}"
-                       for c in result.comparisons) + "."]
+           f"exchangeable on every {unit}\": {test_p_text(result, t.p_value)}{each}."]
     split = [c for c in result.comparisons if c.test_disagrees]
     if split:
         level = f"{alpha_of(result.confidence_level) * 100:g}%"
@@ -335,6 +341,9 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
         if result.margin is None:  # (each row its own margin)
             row.append(f"{c.margin:g}")
         row.append(c.verdict or "")
+    if getattr(result, "test", None) is not None:  # (the family test's stepdown p)
+        row.append(test_p_text(result, c.test_p_adjusted).removeprefix("p = ").removeprefix(
+            "p "))
     return row
 
 

@@ -11,6 +11,7 @@ import json
 
 from pairboot.family_result import FamilyResult
 from pairboot.report.family import (
+    TEST_COLUMN,
     FamilyContext,
     baseline_of,
     better_than,
@@ -98,6 +99,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         head += ["p"]
     head += (["margin"] if result.margin is None else []) + ["verdict"] if margined(
         result) else []
+    head += [TEST_COLUMN] if result.test is not None else []
     head.append("")
     rows = [head]
     notes: list[str] = []
@@ -114,7 +116,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
-    for line in hypothesis_lines(result, ctx) + family_test_lines(result):
+    for line in hypothesis_lines(result, ctx) + family_test_lines(result, rows=False):
         lines += _wrap(line, bullet="  ")
     resolution = unresolved_note(result)
     if resolution:
@@ -236,11 +238,13 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     head += [marginal_name(result), "p", "adjusted p"] if corrected else ["p"]
     own = margined(result) and result.margin is None  # (each row its own margin)
     head += (["margin"] if own else []) + ["verdict"] if margined(result) else []
+    head += [TEST_COLUMN] if result.test is not None else []
     head.append("")
     lines += ["", "| " + " | ".join(head) + " |",
               "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
               + "---:|" * (2 if corrected else 1) + ("---:|" if own else "")
-              + ("---|" if margined(result) else "") + "---|"]
+              + ("---|" if margined(result) else "")
+              + ("---:|" if result.test is not None else "") + "---|"]
     for c in result.comparisons:
         row = comparison_cells(c, d, result, name=md)
         cell = "**significant**" if c.significant else ""
@@ -250,8 +254,8 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
         lines.append("| " + " | ".join(row) + " |")
 
     lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
-    lines += [x for line in hypothesis_lines(result, ctx) + family_test_lines(result)
-              for x in ("", md(line))]
+    lines += [x for line in hypothesis_lines(result, ctx)
+              + family_test_lines(result, rows=False) for x in ("", md(line))]
     if ctx.plan_sha256:
         lines += ["", f"Plan: sha256 `{ctx.plan_sha256}`"]
     if ctx.family_note:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pairboot.family_result import FamilyResult
 from pairboot.report.family import (
+    TEST_COLUMN,
     FamilyContext,
     better_than,
     comparison_cells,
@@ -105,6 +106,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     head += [marginal_name(result), "p", "adjusted p"] if corrected else ["p"]
     if margined(result):
         head += (["margin"] if result.margin is None else []) + ["verdict"]
+    head += [TEST_COLUMN] if result.test is not None else []
     head.append("")
     names = (["estimate", "confidence_interval"]
              + (["marginal_interval", "p_text", "p_adjusted_text"] if corrected
@@ -129,7 +131,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     lines = [f"significant {'after the correction' if corrected else 'without a correction'}"
              f": {p_name} < {alpha:g}"]
-    lines += hypothesis_lines(result, ctx) + family_test_lines(result)
+    lines += hypothesis_lines(result, ctx) + family_test_lines(result, rows=False)
     resolution = unresolved_note(result)
     if resolution:
         lines.append(resolution)
