@@ -25,7 +25,7 @@ import numpy as np
 
 from pairboot.core.intervals import (
     Bootstrap,
-    _bca_level,
+    bca_level,
     bounds,
     monte_carlo_error,
     normal_quantile,
@@ -58,8 +58,8 @@ def old_monte_carlo_error(method, boot, alpha):
         return e, e
     if method == "bca":
         z0, a = boot.z0, boot.acceleration
-        return (qerr(boot.theta, _bca_level(z0, a, normal_quantile(lo_p))),
-                qerr(boot.theta, _bca_level(z0, a, normal_quantile(hi_p))))
+        return (qerr(boot.theta, bca_level(z0, a, normal_quantile(lo_p))),
+                qerr(boot.theta, bca_level(z0, a, normal_quantile(hi_p))))
     t = boot.t_sorted[np.isfinite(boot.t_sorted)]
     return boot.se_hat * qerr(t, hi_p), boot.se_hat * qerr(t, lo_p)
 

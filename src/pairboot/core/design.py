@@ -250,6 +250,14 @@ class Design:
         """System ``system``'s columns among a unit's statistics."""
         return slice(system * self.k, (system + 1) * self.k)
 
+    def combination(self) -> tuple[np.ndarray, bool]:
+        """How the strata combine, ``(coef, combined)``: a mean combines the strata's
+        means with the population weights (the spec's rule, ``combined`` False); a pooled
+        metric is computed once on the statistics reweighted to the population (each
+        stratum's by weight over share, ``combined`` True)."""
+        combined = self.n_strata > 1 and not self.metric.mean_like
+        return (self.weights / self.shares if combined else self.weights), combined
+
     @property
     def width(self) -> int:
         """A unit's statistics: every system's own, then the differences."""

@@ -160,8 +160,8 @@ def _two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float
         z0, a = boot.z0, boot.acceleration
         if not (math.isfinite(z0) and math.isfinite(a)):
             return math.nan, math.nan
-        return quantile_sorted(q, _bca_level(z0, a, normal_quantile(lo_p))), quantile_sorted(
-            q, _bca_level(z0, a, normal_quantile(hi_p))
+        return quantile_sorted(q, bca_level(z0, a, normal_quantile(lo_p))), quantile_sorted(
+            q, bca_level(z0, a, normal_quantile(hi_p))
         )
     if method == "studentized":
         t, se = boot.t_sorted, boot.se_hat
@@ -176,7 +176,7 @@ def _two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float
     raise ValueError(f"unknown method {method!r}")
 
 
-def _bca_level(z0: float, a: float, z: float) -> float:
+def bca_level(z0: float, a: float, z: float) -> float:
     """BCa's adjusted probability, clamped past the pole so it stays monotone in ``z``."""
     if math.isinf(z):
         z = math.copysign(40.0, z)
@@ -308,7 +308,7 @@ def _crossings(q: np.ndarray, c: float) -> tuple[float, float]:
 
 
 def _bca_inverse(z0: float, a: float, level: float) -> float:
-    """The ``p`` whose BCa level (:func:`_bca_level` of ``z = Phi^-1(p)``) is ``level``;
+    """The ``p`` whose BCa level (:func:`bca_level` of ``z = Phi^-1(p)``) is ``level``;
     infinities pass through, NaN past the pole."""
     if math.isinf(level) or math.isnan(level):
         return level
@@ -488,7 +488,7 @@ def _errors_two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float
         out = []
         for p in (lo_p, hi_p):
             z = normal_quantile(p)
-            level = _bca_level(z0, a, z)
+            level = bca_level(z0, a, z)
             spread = _bca_level_error(z0, a, z, level, r)
             out.append(order_statistic_error(boot.theta, level, spread))
         return out[0], out[1]

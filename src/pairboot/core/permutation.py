@@ -24,7 +24,7 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
-from pairboot.core.westfall_young import SALT, use_exact
+from pairboot.core.westfall_young import SALT, refuse_margin, use_exact
 from pairboot.engine.keys import seed_word
 from pairboot.engine.swaps import swapped_unit_sums
 from pairboot.errors import InputError
@@ -86,13 +86,6 @@ def _random(design: Design, args: Arguments, word):
         yield swapped(design, unit_sums)
 
 
-def refuse_margin(args: Arguments) -> None:
-    """The permutation test tests for a difference: a margin's hypothesis is refused."""
-    if args.hypothesis != "difference":
-        raise InputError("`test='permutation'` tests for a difference, not a margin: use "
-                         "`hypothesis='difference'`", param="test")
-
-
 def permutation_test(design: Design, args: Arguments, seed: int) -> TestResult:
     """The paired permutation test of B - A on ``design`` (its units keyed), with
     ``args.n_resamples`` permutations, or all of them for a few units."""
@@ -115,8 +108,7 @@ def permutation_result(design: Design, args: Arguments, observed: np.ndarray, sw
     ``exact_sums`` as for :class:`~pairboot.core.estimands.Estimands` (parts give theirs);
     ``note`` is added to the method's words."""
     n_units = int(design.plan.sizes.sum())
-    combined = design.n_strata > 1 and not design.metric.mean_like
-    coef = design.weights / design.shares if combined else design.weights
+    coef, combined = design.combination()
     t, values = math.nan, []
     for sums in swaps:
         core = Estimands(design, sums, observed, None, names=("A", "B"), absolute=absolute,

@@ -276,8 +276,7 @@ def make_run(args: Arguments, design: Design, seed: int, engine: str, core: Esti
     if ranges is not None:
         notes += scale_notes(zip(core.names, ranges), "scores" if design.n_groups is None
                              else "groups' mean scores")
-    combined = design.n_strata > 1 and not design.metric.mean_like
-    coef = design.weights / design.shares if combined else design.weights
+    coef, combined = design.combination()
     return Run(args, design, seed, engine, core, notes, coef, combined)
 
 

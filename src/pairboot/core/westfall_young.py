@@ -79,15 +79,20 @@ def use_exact(exact: bool | None, n_units: int, n_systems: int) -> bool:
     return small if exact is None else bool(exact)
 
 
+def refuse_margin(args: Arguments) -> None:
+    """The permutation tests test for a difference: a margin's hypothesis is refused."""
+    if args.hypothesis != "difference":
+        raise InputError("`test='permutation'` tests for a difference, not a margin: use "
+                         "`hypothesis='difference'`", param="test")
+
+
 def permutation_null(design: Design, args: Arguments, seed: int) -> PermutationNull:
     """The relabelled sums of ``design`` (its units keyed) for ``args.n_resamples``
     random permutations, or every one (``args.exact``)."""
     if not args.paired or design.plan.keys is None:
         raise InputError("`test='permutation'` relabels the systems within each unit: it "
                          "needs paired items, not `paired=False`", param="test")
-    if args.hypothesis != "difference":
-        raise InputError("`test='permutation'` tests for a difference, not a margin: use "
-                         "`hypothesis='difference'`", param="test")
+    refuse_margin(args)
     plan = design.plan
     m, k = design.n_systems, design.k
     n_units = len(plan.x)
@@ -126,8 +131,7 @@ def westfall_young(null: PermutationNull, targets, alternative: str) -> FamilyTe
     i), on ``alternative``'s sides (strata combined as the design's estimands combine
     them)."""
     design = null.core.design
-    combined = design.n_strata > 1 and not design.metric.mean_like
-    coef = design.weights / design.shares if combined else design.weights
+    coef, combined = design.combination()
     metric, grouped = design.metric.name, design.n_groups is not None
     estimates = [null.core.estimate(t, coef, bca=False, combined=combined) for t in targets]
     rows = np.column_stack([e.replicates for e in estimates])

@@ -12,10 +12,10 @@ everywhere):
   accumulators.  For small strata, whose rows stay in L1.
 * *count*: draw 16 indices at a time and increment a per-unit byte count (a count passing
   255 is recorded and added back exactly), then add ``count * x`` in one sequential sweep
-  (:func:`._llvm.make_sweep`).  Random access touches a byte per unit, not a row.
+  (:func:`.llvm_ir.make_sweep`).  Random access touches a byte per unit, not a row.
 * *wide*, the counting path for three columns or more (many systems, pooled metrics):
   count eight replicates, each in its own plane, then sweep the planes together tile by
-  tile of ``x`` transposed, one column at a time (:func:`._llvm.dot_lanes`).  Each
+  tile of ``x`` transposed, one column at a time (:func:`.llvm_ir.dot_lanes`).  Each
   column's sum is the one the counting path gives that column alone, bit for bit.
 * *tree*, for strata of ``TREE_UNITS`` units or more: count cell by cell of the split, for
   eight replicates together, so the counts sit in L1 or L2 and each cell's rows are read
@@ -40,7 +40,7 @@ from numba import njit, prange
 from numba.core import event
 
 from pairboot.engine import spec
-from pairboot.engine._llvm import DOT_STEP, dot_lanes, make_sweep, popcount
+from pairboot.engine.llvm_ir import DOT_STEP, dot_lanes, make_sweep, popcount
 from pairboot.engine.spec import (
     CELL_BITS,
     GAMMA,

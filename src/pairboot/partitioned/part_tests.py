@@ -30,12 +30,11 @@ from pairboot.core.paired_tests import (
 )
 from pairboot.core.permutation import (
     permutation_result,
-    refuse_margin,
     swap_word,
     swapped_sums,
 )
 from pairboot.core.proportions import Table2x2
-from pairboot.core.westfall_young import PermutationNull
+from pairboot.core.westfall_young import PermutationNull, refuse_margin
 from pairboot.engine.permutations import relabelled_row_sums
 from pairboot.engine.swaps import swap_sums
 from pairboot.errors import InputError

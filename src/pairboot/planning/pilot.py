@@ -54,8 +54,7 @@ def contrast_covariance(design: Design, targets) -> tuple[np.ndarray, np.ndarray
     plan = design.plan
     observed = observed_sums(plan)
     core = Estimands(design, observed, observed)
-    combined = design.n_strata > 1 and not design.metric.mean_like
-    coef = design.weights / design.shares if combined else design.weights
+    coef, combined = design.combination()
     x = plan.rows(0, len(plan.x))
     at = weighted_sum(core.M_hat, coef, axis=-2) if combined else core.M_hat
     typical = np.abs(core.M_hat).mean(axis=tuple(range(core.M_hat.ndim - 1)))

@@ -131,17 +131,23 @@ WRITERS: dict[str, Writer] = {
 """Format name -> writer; the command line's ``--format`` choices are its keys."""
 
 
+def _written(writers: dict, result, format: str, context) -> str:
+    """``writers[format](result, context)``; an unknown format is refused with the
+    choices."""
+    try:
+        writer = writers[format]
+    except KeyError:
+        raise ValueError(
+            f"unknown report format {format!r}; choose one of {', '.join(writers)}"
+        ) from None
+    return writer(result, context)
+
+
 def render(
     result: CompareResult, format: str = "text", context: ReportContext | None = None
 ) -> str:
     """The report of ``result`` in ``format`` (a key of :data:`WRITERS`)."""
-    try:
-        writer = WRITERS[format]
-    except KeyError:
-        raise ValueError(
-            f"unknown report format {format!r}; choose one of {', '.join(WRITERS)}"
-        ) from None
-    return writer(result, context)
+    return _written(WRITERS, result, format, context)
 
 
 def summary_text(result: CompareResult, *, name_a: str = "A", name_b: str = "B",
@@ -203,22 +209,10 @@ def render_family(
     """The report of a family of comparisons in ``format`` (a key of
     :data:`FAMILY_WRITERS`); ``context`` may carry the plan's SHA-256 or a note on how
     the family was chosen."""
-    try:
-        writer = FAMILY_WRITERS[format]
-    except KeyError:
-        raise ValueError(
-            f"unknown report format {format!r}; choose one of {', '.join(FAMILY_WRITERS)}"
-        ) from None
-    return writer(result, context)
+    return _written(FAMILY_WRITERS, result, format, context)
 
 
 def render_power(result, format: str = "text", context=None) -> str:
     """The report of a planned comparison (:class:`pairboot.PowerResult`) in ``format``
     (a key of :data:`POWER_WRITERS`)."""
-    try:
-        writer = POWER_WRITERS[format]
-    except KeyError:
-        raise ValueError(
-            f"unknown report format {format!r}; choose one of {', '.join(POWER_WRITERS)}"
-        ) from None
-    return writer(result, context)
+    return _written(POWER_WRITERS, result, format, context)

@@ -193,13 +193,18 @@ def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
     return out
 
 
+def test_p_cell(result: FamilyResult, p: float) -> str:
+    """A p-value of the family's permutation test as a table cell: exact (a count over
+    every relabelling) or ``(1 + c) / (R + 1)``; either is a p-value as it stands (never
+    0, so no bound)."""
+    n = len(result.test.null_distribution)
+    return p_cell(p, n, alpha=alpha_of(result.confidence_level), resampled=False)
+
+
 def test_p_text(result: FamilyResult, p: float) -> str:
-    """A p-value of the family's permutation test: exact (a count over every
-    relabelling) or ``(1 + c) / (R + 1)``; either is a p-value as it stands."""
-    t = result.test
-    n = len(t.null_distribution)
-    alpha = alpha_of(result.confidence_level)
-    return format_p(p, n, alpha=alpha, resampled=False)  # ((1 + c) / (R + 1) is never 0)
+    """:func:`test_p_cell` in a sentence: ``"p = 0.0123"``."""
+    n = len(result.test.null_distribution)
+    return format_p(p, n, alpha=alpha_of(result.confidence_level), resampled=False)
 
 
 TEST_COLUMN = "permutation p (adj.)"
@@ -211,7 +216,7 @@ def family_test_lines(result: FamilyResult, *, rows: bool = True) -> list[str]:
     each row's adjusted p-value (``rows``; a table with :data:`TEST_COLUMN` shows them
     instead), and the rows where the test and the family's decision disagree at the
     level."""
-    t = getattr(result, "test", None)
+    t = result.test
     if t is None:
         return []
     side = {"greater": "one-sided, B - A > 0", "less": "one-sided, B - A < 0"}.get(
@@ -341,9 +346,8 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
         if result.margin is None:  # (each row its own margin)
             row.append(f"{c.margin:g}")
         row.append(c.verdict or "")
-    if getattr(result, "test", None) is not None:  # (the family test's stepdown p)
-        row.append(test_p_text(result, c.test_p_adjusted).removeprefix("p = ").removeprefix(
-            "p "))
+    if result.test is not None:  # (the family test's stepdown p)
+        row.append(test_p_cell(result, c.test_p_adjusted))
     return row
 
 
