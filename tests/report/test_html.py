@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
 from html.parser import HTMLParser
 
 import numpy as np
@@ -259,15 +258,20 @@ def test_warnings_are_shown():
 
 
 @pytest.mark.slow
-def test_a_45_pair_family_is_written_in_well_under_a_second():
+def test_a_45_pair_family_is_written_whole():
+    """Every comparison once, the forest of all 45, the same page at every call.  (Its
+    time is benchmarks/reports.py's: a wall-clock limit is no test.)"""
     pytest.importorskip("matplotlib")
     scores = {f"system-{k}": A + rng.normal(0.01 * k, 0.1, 120) for k in range(10)}
     fam = pairboot.compare_many(scores, n_resamples=2000, seed=1)
     assert fam.family_size == 45
-    fam.to_html()  # (matplotlib's imports and font cache)
-    start = time.perf_counter()
-    fam.to_html()
-    assert time.perf_counter() - start < 1.0
+    page = fam.to_html()
+    check_html(page)
+    rows = re.findall(r'data-field="comparisons\.(\d+)\.estimate"', page)
+    assert sorted(map(int, rows)) == list(range(45))
+    assert all(f">{name}<" in page for name in scores)
+    assert page.count('<figure class="plot-figure">') == page.count("<svg") == 1
+    assert fam.to_html() == page
 
 
 # ----------------------------------------------------------------------------- the CLI
