@@ -1,6 +1,7 @@
-"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``; ``.ci/run``
-installs it, so CI never skips these) renders each kind of report to a screenshot at
-375 and 1280 px and to PDF, and checks, in the page itself:
+"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``; the
+README's test command installs it with ``.ci/chromium``, so these run there) renders
+each kind of report to a screenshot at 375 and 1280 px and to PDF, and checks, in the
+page itself:
 
 - **nothing was fetched**: Resource Timing (``performance.getEntriesByType("resource")``)
   lists every request a document makes, failed ones included (the network is closed
@@ -50,8 +51,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed here (.ci/run "
-                                                "installs it, so CI runs these)"),
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed here (the "
+                                                "README's test command installs it: "
+                                                "sh .ci/chromium)"),
 ]
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
