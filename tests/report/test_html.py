@@ -16,7 +16,7 @@ import pytest
 
 import pairboot
 from pairboot.report import FamilyContext, ReportContext, render, render_family, render_power
-from pairboot.report.html import items_section
+from pairboot.report.html import STYLE, breakable, items_section
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
         "source", "track", "wbr"}
@@ -174,6 +174,31 @@ def test_names_are_escaped(results):
     page = render_family(fam, "html", FamilyContext(layout=evil, notes=(evil,)))
     check_html(page)
     assert "<script" not in page.lower()
+
+
+@pytest.mark.parametrize(("name_a", "name_b"), [
+    ("baseline-model-v2-long", "candidate"),  # (A's name was left out past 16 characters)
+    ("a", "runs/2024-07-candidate/predictions.jsonl"),
+])
+def test_both_names_are_in_their_rows_whatever_their_length(results, name_a, name_b):
+    page = render(results["two"], "html", ReportContext(name_a=name_a, name_b=name_b))
+    rows = dict(re.findall(r'<tr data-row="([ab])"><th[^>]*>(.*?)</th>', page))
+    plain = {side: re.sub(r"<[^>]+>", "", label) for side, label in rows.items()}
+    assert plain == {"a": f"A {name_a}", "b": f"B {name_b}"}
+
+
+def test_names_wrap_at_separators_never_mid_word(results):
+    """On a phone a row's name wraps after a separator (or at a space or hyphen, as the
+    browser does), never inside a word: the cells of names say so to the browser."""
+    assert breakable("meta-llama/Llama-3.1_70B:it,x=1") == \
+        "meta-llama/<wbr>Llama-3.1_<wbr>70B:<wbr>it,<wbr>x=<wbr>1"
+    assert breakable("a/<b>") == "a/<wbr>&lt;b&gt;"
+    assert "tbody th{white-space:normal;overflow-wrap:normal;word-break:normal}" in STYLE
+    scores = {"mistralai/Mixtral-8x22B": A, "Qwen/Qwen2.5-72B": B}
+    page = pairboot.compare_many(scores, n_resamples=500, seed=1).to_html()
+    assert '<th class="named">mistralai/<wbr>Mixtral-8x22B</th>' in page
+    assert ('<th class="named">Qwen/<wbr>Qwen2.5-72B - mistralai/<wbr>Mixtral-8x22B</th>'
+            in page)  # (the comparison: the later system minus the earlier)
 
 
 def test_the_numbers_are_the_text_reports(results):
