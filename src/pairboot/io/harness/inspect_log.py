@@ -333,7 +333,11 @@ def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.nda
             if not isinstance(value, str | int | float | bool):
                 raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
                                  f"{type(value).__name__}, not a label", param=option)
-            seen.add(str(value))
+            try:
+                seen.add(str(value))
+            except ValueError:  # (an integer of over 4,300 digits)
+                raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
+                                 f"{shown(value)}, not a label", param=option) from None
         if len(seen) > 1:
             raise InputError(f"{path}: sample {sid}: metadata {field!r} differs between "
                              f"its epochs ({', '.join(sorted(seen))})", param=option)
