@@ -1,4 +1,5 @@
-"""Shared test set-up: the ``oracle`` of exact references.
+"""Shared test set-up: the ``oracle`` of exact references, and a check that no test
+leaves a matplotlib figure open.
 
 The oracle holds independent re-implementations used as references by the statistical
 tests: exact enumeration of tiny bootstrap distributions, the Monte Carlo standard errors
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -203,3 +205,26 @@ def oracle():
         kappa4=kappa4,
         var_se=var_se,
     )
+
+
+# --- no figure left open ---------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _no_figure_left_open(request):
+    """Fail a test that leaves a matplotlib figure open (it, or a fixture it set up).
+
+    An open figure is state the next test on the worker sees (``plt.gcf()``, the figure
+    count), so a test could pass or fail by the order the tests ran in.  Checked only
+    where pyplot has been imported; the figures are closed, so the next test starts clean.
+    """
+    yield
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    left = plt.get_fignums()
+    if left:
+        plt.close("all")
+        pytest.fail(f"{request.node.nodeid} left {len(left)} matplotlib figure(s) open "
+                    "(close what the test or its fixtures open: plt.close(fig))",
+                    pytrace=False)

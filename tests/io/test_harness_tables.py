@@ -472,7 +472,7 @@ def test_pandas_index_and_long_frame():
     assert s.systems["b"].tolist() == [1.0, 1.0]
     wide = pd.DataFrame({"a": [0.5, 1.0]}, index=pd.Index(["x", "y"], name="item_id"))
     assert table_reader.read_table_scores(wide, score="a").ids.tolist() == ["x", "y"]
-    with pytest.raises(TypeError, match="file name or a pandas"):
+    with pytest.raises(InputError, match="an int is neither a table .* nor a log"):
         table_reader.read_table_scores(42)
 
 

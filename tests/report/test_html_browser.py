@@ -1,6 +1,7 @@
-"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``; ``.ci/run``
-installs it, so CI never skips these) renders each kind of report to a screenshot at
-375 and 1280 px and to PDF, and checks, in the page itself:
+"""The HTML report in a real browser: headless Chromium (Debian's ``chromium``; the
+README's test command installs it with ``.ci/chromium``, so these run there) renders
+each kind of report to a screenshot at 375 and 1280 px and to PDF, and checks, in the
+page itself:
 
 - **nothing was fetched**: Resource Timing (``performance.getEntriesByType("resource")``)
   lists every request a document makes, failed ones included (the network is closed
@@ -50,8 +51,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed here (.ci/run "
-                                                "installs it, so CI runs these)"),
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed here (the "
+                                                "README's test command installs it: "
+                                                "sh .ci/chromium)"),
 ]
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -63,7 +65,7 @@ document.getElementById('report').addEventListener('load', function () {
   var w = this.contentWindow, d = this.contentDocument;
   var out = {width: w.innerWidth, pageWidth: d.documentElement.scrollWidth,
              phone: w.matchMedia('(max-width: 480px)').matches,
-             overflow: [], scrolls: [], svg: [], resources: []};
+             overflow: [], scrolls: [], svg: [], resources: [], names: []};
   d.querySelectorAll('.pairboot, .pairboot *').forEach(function (el) {
     if (el.closest('svg') || el.tagName === 'STYLE') return;
     var cs = w.getComputedStyle(el);
@@ -74,6 +76,23 @@ document.getElementById('report').addEventListener('load', function () {
                   clientWidth: el.clientWidth};
       (cs.overflowX === 'visible' ? out.overflow : out.scrolls).push(what);
     }
+  });
+  d.querySelectorAll('.pairboot tbody th').forEach(function (th) {
+    // where the row's name wraps: [character before, character after] at each new line
+    var walk = d.createTreeWalker(th, NodeFilter.SHOW_TEXT), node, top = null, last = '';
+    var range = d.createRange(), breaks = [];
+    while ((node = walk.nextNode())) {
+      for (var i = 0; i < node.data.length; i++) {
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        var rects = range.getClientRects();
+        if (!rects.length) continue;
+        if (top !== null && rects[0].top > top + 1) breaks.push([last, node.data[i]]);
+        top = rects[0].top; last = node.data[i];
+      }
+    }
+    var shown = (th.querySelector('.name') || th).getBoundingClientRect();
+    out.names.push({text: th.textContent, width: shown.width, height: shown.height,
+                    breaks: breaks});
   });
   d.querySelectorAll('.pairboot .plot svg').forEach(function (s) {
     var r = s.getBoundingClientRect(); out.svg.push([r.width, r.height]);
@@ -123,8 +142,22 @@ def check_in_frame(tmp: Path, page: str, width: int) -> dict:
     return json.loads(html.unescape(found.group(1)))
 
 
-def browse(tmp: Path, shots: Path, name: str, page: str, *, plots: int) -> dict:
-    """Everything the browser checks of one report; the fields of the DOM it built."""
+BREAKS_AT = frozenset(" /\\_:,=-")
+"""The characters after which a row's name may wrap (spaces, separators, hyphens): never
+between two letters or digits of one word (``Mix|tral``) or inside ``Qwen2.|5``."""
+
+
+def mid_word(found: dict) -> list:
+    """The row names that wrap other than after a space, separator or hyphen."""
+    return [(n["text"], before + "|" + after) for n in found["names"]
+            for before, after in n["breaks"]
+            if before not in BREAKS_AT and not after.isspace()]
+
+
+def browse(tmp: Path, shots: Path, name: str, page: str, *, plots: int,
+           rows: tuple = ()) -> dict:
+    """Everything the browser checks of one report; the fields of the DOM it built.
+    ``rows``: names each shown, whole, in a row's header at both widths."""
     check_html(page)  # (the source: well formed, nothing to fetch)
     path = tmp / f"{name}.html"
     path.write_text(page, encoding="utf-8")
@@ -140,6 +173,11 @@ def browse(tmp: Path, shots: Path, name: str, page: str, *, plots: int) -> dict:
             assert found["scrolls"] == [], found["scrolls"]
         assert len(found["svg"]) == plots
         assert all(w > 200 and h > 100 for w, h in found["svg"])
+        assert mid_word(found) == [], f"names broken mid-word at {width} px"
+        for row in rows:
+            shown = [n for n in found["names"] if row in n["text"]]
+            assert shown and all(n["width"] > 0 and n["height"] > 0 for n in shown), \
+                f"{row!r} is not shown in a row at {width} px"
         shot = shots / f"{name}-{width}.png"
         chromium(tmp, f"--window-size={width},2400", f"--screenshot={shot}", path.as_uri())
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
@@ -184,11 +222,16 @@ def expect_compare(fields: dict, out: dict) -> None:
     assert fields["signature"] == out["signature"]
 
 
-def test_two_systems(tmp_path, shots):
+@pytest.mark.parametrize(("kind", "name_a", "name_b"), [
+    ("paths", "runs/2024-06-baseline/predictions.jsonl",
+     "runs/2024-07-candidate <large>/predictions.jsonl"),
+    ("long-a", "baseline-model-v2-long", "candidate"),  # (A's was left out past 16)
+])
+def test_two_systems(tmp_path, shots, kind, name_a, name_b):
     res = pairboot.compare(A, B, n_resamples=4000, seed=1)
-    ctx = ReportContext(name_a="runs/2024-06-baseline/predictions.jsonl",
-                        name_b="runs/2024-07-candidate <large>/predictions.jsonl")
-    fields = browse(tmp_path, shots, "two", render(res, "html", ctx), plots=1)
+    ctx = ReportContext(name_a=name_a, name_b=name_b)
+    fields = browse(tmp_path, shots, f"two-{kind}", render(res, "html", ctx), plots=1,
+                    rows=(f"A {name_a}", f"B {name_b}"))
     expect_compare(fields, json.loads(render(res, "json", ctx)))
 
 
@@ -208,14 +251,19 @@ def test_runs(tmp_path, shots):
     expect_compare(fields, json.loads(render(res, "json")))
 
 
+HUB_NAMES = ["meta-llama/Llama-3.1-70B-Instruct", "Qwen/Qwen2.5-72B-Instruct",
+             "mistralai/Mixtral-8x22B-Instruct-v0.1", "gpt-4o-mini-2024-07-18"]
+"""Names as a model hub writes them: at 375 px they wrap (they broke as ``Mix|tral``)."""
+
+
 @pytest.mark.parametrize("systems", [4, 10])
 def test_family_of_all_pairs(tmp_path, shots, systems):
-    scores = {f"model-{k}-instruct": A + rng.normal(0.012 * k, 0.1, N)
-              for k in range(systems)}
+    names = HUB_NAMES if systems == 4 else [f"model-{k}-instruct" for k in range(systems)]
+    scores = {name: A + rng.normal(0.012 * k, 0.1, N) for k, name in enumerate(names)}
     res = pairboot.compare_many(scores, n_resamples=2000, seed=1)
     plots = 2 if res.family_size <= 15 else 1  # (the forest too, for a few pairs)
     fields = browse(tmp_path, shots, f"family-{systems}", render_family(res, "html"),
-                    plots=plots)
+                    plots=plots, rows=names)
     out = json.loads(render_family(res, "json"))
     d = family_decimals(res)
     for k, c in enumerate(out["comparisons"]):
@@ -238,13 +286,19 @@ def test_power_plan(tmp_path, shots):
 
 
 def test_the_checker_sees_a_fetch_and_an_overflow(tmp_path):
-    """A control: a page that fetches and overflows is caught, so a clean page's empty
-    findings mean something."""
+    """A control: a page that fetches and overflows, and a name broken mid-word and one
+    not shown, are caught, so a clean page's empty findings mean something."""
     res = pairboot.compare(A, B, n_resamples=1000, seed=1)
     page = render(res, "html").replace(
         "</body>", '<img src="http://127.0.0.1:9/x.png"><div class="pairboot">'
-        '<p style="white-space:nowrap;width:100px">' + "wide " * 80 + "</p></div></body>")
+        '<p style="white-space:nowrap;width:100px">' + "wide " * 80 + "</p>"
+        '<table><tbody><tr><th style="overflow-wrap:anywhere;width:3em">Mixtral-8x22B</th>'
+        '<th>B <span class="name" style="display:none">hidden</span></th></tr></tbody>'
+        "</table></div></body>")
     found = check_in_frame(tmp_path, page, 375)
     assert found["resources"] == ["http://127.0.0.1:9/x.png"]
     assert "p" in [o["tag"] for o in found["overflow"]]
     assert found["pageWidth"] > 375
+    assert [t for t, _ in mid_word(found)][:1] == ["Mixtral-8x22B"]  # (3em: mid-word)
+    hidden = [n for n in found["names"] if "hidden" in n["text"]]
+    assert hidden and hidden[0]["width"] == 0

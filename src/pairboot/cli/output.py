@@ -221,9 +221,15 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
 
 
 def draw_plot(args, draw) -> None:
-    """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically."""
+    """--plot: ``draw(pairboot.plot)`` makes the axes, saved to the file atomically; the
+    figure is closed then (``main`` run in a notebook or a test would leave it open)."""
     _matplotlib().use("Agg")  # (a file, never a window)
+    import matplotlib.pyplot as plt
+
     import pairboot.plot as plot
 
     ax = draw(plot)
-    write_plot(ax.figure, args.plot, args.plot_kind)
+    try:
+        write_plot(ax.figure, args.plot, args.plot_kind)
+    finally:
+        plt.close(ax.figure)

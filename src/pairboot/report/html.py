@@ -48,8 +48,8 @@ from pairboot.report.text import design_lines, error_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult, TestResult
 
-__all__ = ["STYLE", "document", "esc", "fragment_compare", "fragment_power",
-           "fragment_test", "items_section", "svg_of", "table"]
+__all__ = ["STYLE", "breakable", "document", "esc", "fragment_compare", "fragment_power",
+           "fragment_test", "items_section", "name_cell", "svg_of", "table"]
 
 STYLE = """
 .pairboot{--pb-line:rgba(127,127,127,.45);--pb-soft:rgba(127,127,127,.12);
@@ -69,7 +69,7 @@ vertical-align:top;text-align:right;overflow-wrap:normal;white-space:nowrap}
 .pairboot th{font-weight:600}
 .pairboot thead th{border-bottom-width:2px}
 .pairboot tbody th,.pairboot .left{text-align:left}
-.pairboot tbody th{white-space:normal;overflow-wrap:anywhere}
+.pairboot tbody th{white-space:normal;overflow-wrap:normal;word-break:normal}
 .pairboot tbody th.named{min-width:8.5em}
 .pairboot tr.difference th,.pairboot tr.difference td{font-weight:700;background:var(--pb-soft)}
 .pairboot .name{font-weight:400;opacity:.85}
@@ -111,6 +111,25 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+BREAK_AFTER = re.compile(r"([/\\_:,=])")
+"""Where a name may break across lines besides spaces and hyphens: after a path's or an
+identifier's separators (``meta-llama/`` ``Llama-3.1-70B-Instruct``), never inside a
+word (``Mix|tral``)."""
+
+
+def breakable(name) -> str:
+    """``name`` escaped, with a line-break opportunity (``<wbr>``) after each separator
+    of :data:`BREAK_AFTER`: a table's names wrap there on a phone, never mid-word."""
+    return BREAK_AFTER.sub(r"\1<wbr>", esc(name))
+
+
+def name_cell(name) -> str:
+    """A row's name (a system, a comparison, a stratum) as its header cell,
+    :func:`breakable`; a long one keeps a readable width (``named``)."""
+    named = ' class="named"' if len(str(name)) > 8 else ""
+    return f"<th{named}>{breakable(name)}</th>"
+
+
 def cell(text: str, tag: str = "td", *, field: str | None = None, cls: str = "") -> str:
     """One table cell; ``field`` names the JSON key it shows (``data-field``)."""
     attrs = f' data-field="{esc(field)}"' if field else ""
@@ -140,7 +159,7 @@ def plain_table(rows: list[list[str]], *, cls: str = "", fields: list | None = N
     out = []
     for k, r in enumerate(body):
         names = fields[k] if fields else [None] * len(r)
-        out.append([cell(r[0], "th", cls="named" if len(r[0]) > 8 else "")]
+        out.append([name_cell(r[0])]
                    + [cell(c, field=f, cls="num")
                                         for c, f in zip(r[1:], names[1:])])
     return table(head, out, cls=cls)
@@ -225,11 +244,6 @@ def svg_of(draw: Callable[[], object], caption: str = "") -> str:
 # ------------------------------------------------------------------- two systems
 
 
-SHORT_NAME = 16
-"""A system's name longer than this is left out of the table's rows (the title above it
-names both systems), so that the numbers stay in view on a phone."""
-
-
 def items_section(result, context) -> str:
     """The items behind the number (wins, ties and losses of B against A, the 2 x 2
     table, the items with the largest differences each way, per stratum and per group):
@@ -278,9 +292,10 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     for side, name, default, score in (("A", ctx.name_a, "A", result.score_a),
                                        ("B", ctx.name_b, "B", result.score_b)):
         key = f"score_{side.lower()}"
-        shown = name != default and len(name) <= SHORT_NAME  # (the title names the rest)
-        label = f'{esc(side)} <span class="name">{esc(name)}</span>' if shown else esc(side)
-        named = ' class="named"' if shown else ""
+        # (every name is shown, A's as B's, wrapping at its separators on a phone)
+        label = (f'{esc(side)} <span class="name">{breakable(name)}</span>'
+                 if name != default else esc(side))
+        named = ' class="named"' if name != default else ""
         rows.append([f"<th{named}>{label}</th>",
                      cell(num(score.estimate, d), field=f"{key}.estimate", cls="num"),
                      cell(interval_text(score.confidence_interval, d),

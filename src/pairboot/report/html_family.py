@@ -35,6 +35,7 @@ from pairboot.report.html import (
     cell,
     document,
     esc,
+    name_cell,
     paragraphs,
     signature_line,
     svg_of,
@@ -82,7 +83,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
         ["rank", ""] if ranked else []) + ["better than"]
     rows = []
     for name, score in result.systems.items():
-        row = [cell(mark[name], cls="left"), cell(name, "th", cls="named"),
+        row = [cell(mark[name], cls="left"), name_cell(name),
                cell(num(score.estimate, d), field=f"systems.{name}.estimate", cls="num"),
                cell(interval_text(score.confidence_interval, d),
                     field=f"systems.{name}.confidence_interval", cls="num")]
@@ -114,7 +115,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     rows, attrs, notes = [], [], []
     for k, c in enumerate(result.comparisons):
         cells = comparison_cells(c, d, result)
-        row = [cell(cells[0], "th", cls="named")]
+        row = [name_cell(cells[0])]
         for j, text in enumerate(cells[1:]):
             field = f"comparisons.{k}.{names[j]}" if j < len(names) else None
             row.append(cell(text, field=field, cls="num"))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pairboot.core.labels import shown
 from pairboot.errors import InputError
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
@@ -112,9 +113,11 @@ def score_number(path: str, where: str, value) -> float:
     try:
         v = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"{path}: {where}: score {value!r} is not a number") from None
+        raise InputError(f"{path}: {where}: score {shown(value)} is not a number") from None
+    except OverflowError:  # (an integer too large for a float)
+        v = math.inf
     if isinstance(value, bool) or not math.isfinite(v):
-        raise InputError(f"{path}: {where}: score {value!r} is not a finite number")
+        raise InputError(f"{path}: {where}: score {shown(value)} is not a finite number")
     return v
 
 
@@ -145,15 +148,26 @@ def detect(path: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+IN_MEMORY = {
+    "inspect": "an Inspect EvalLog (attributes `eval` and `samples`) or its dict form",
+    "lm-eval": "the dict lm-eval's simple_evaluate returns (its `results` and `samples` "
+               "mappings)",
+}
+"""The logs read from memory, as messages describe them."""
+
+
 def object_format(obj) -> str:
-    """The format of a log in memory: ``"inspect"`` for an Inspect ``EvalLog`` object,
-    ``"lm-eval"`` for lm-evaluation-harness's results dict with its ``samples`` (as
-    ``lm_eval.simple_evaluate(..., log_samples=True)`` returns it), else ``"table"`` (a
-    pandas, polars or Arrow table)."""
-    if isinstance(obj, Mapping):
-        return "lm-eval" if isinstance(obj.get("results"), Mapping) else "table"
+    """The format of a log in memory: ``"inspect"`` for an Inspect ``EvalLog`` object
+    (attributes ``eval`` and ``samples``) or its dict form (a mapping whose ``eval`` is a
+    mapping), ``"lm-eval"`` for lm-evaluation-harness's results dict (a mapping whose
+    ``results`` or ``samples`` is a mapping, as ``lm_eval.simple_evaluate(...,
+    log_samples=True)`` returns it), else ``"table"`` (a pandas, polars or Arrow table,
+    or a mapping of columns)."""
     if _module("inspect").is_log_object(obj):
         return "inspect"
+    if isinstance(obj, Mapping) and (isinstance(obj.get("results"), Mapping)
+                                     or isinstance(obj.get("samples"), Mapping)):
+        return "lm-eval"
     return "table"
 
 
@@ -178,9 +192,13 @@ def read(path, format: str | None = None, **options) -> Scores:
         kind = object_format(path)
         format = format or kind
         if format != kind:
+            name = type(path).__name__
+            name = f"{'an' if name[:1] in 'aeiouAEIOU' else 'a'} {name}"
+            if kind == "table" and format in IN_MEMORY:
+                raise InputError(f"{name} is not {IN_MEMORY[format]}", param="format")
             what = "a table" if kind == "table" else f"a {kind} log"
-            raise InputError(f"a {type(path).__name__} is read as {what} "
-                             f"(format={kind!r}), not as {format!r}", param="format")
+            raise InputError(f"{name} is read as {what} (format={kind!r}), not as "
+                             f"{format!r}", param="format")
     elif not os.path.exists(path):
         raise InputError(f"{path}: no such file or directory")
     if format is None:

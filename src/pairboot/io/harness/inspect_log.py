@@ -8,28 +8,33 @@ here.  Several epochs of a sample are averaged into its item, and the notes say 
 A sample without the score, or one that stopped on an error, is refused unless
 ``missing`` says what to do with it: it never disappears silently.
 
-The layout followed is inspect_ai's ``log/_log.py`` (EvalLog, EvalSample, Score) and
-``log/_recorders/eval.py``: ``header.json`` (or ``_journal/start.json`` for a run that
-did not finish) and ``samples/<id>_epoch_<n>.json`` in the zip; ``eval``, ``status`` and
-``samples`` at the top level of the JSON log.
+The log is loaded by :mod:`pairboot.io.harness.inspect_load` (files, or an ``EvalLog``
+in memory); the samples follow inspect_ai's ``log/_log.py`` (EvalSample, Score).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
-import zipfile
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from pairboot.core.labels import shown
 from pairboot.errors import InputError
-from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
+from pairboot.io.harness.inspect_load import (
+    Log,
+    detect,
+    is_log_object,
+    load,
+    load_object,
+    object_label,
+    reducer,
+)
+
+__all__ = ["NAME", "OPTIONS", "MISSING", "detect", "read", "is_log_object",
+           "object_label", "to_float"]
 
 NAME = "inspect"
 OPTIONS = ("score", "group", "stratum", "missing", "epochs")
@@ -50,208 +55,12 @@ LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
 """Text ``value_to_float`` maps after lower-casing it."""
 
-START = "_journal/start.json"
-SAMPLE_MEMBER = re.compile(r"samples/[^/]+\.json")
-JSON_HEAD = re.compile(
-    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[a-z]+"\s*,'
-    rb'\s*"eval"\s*:\s*\{')
-"""The start of a JSON log as Inspect writes it (EvalLog's fields in their fixed order)."""
-SNIFF_BYTES = 1 << 16
-PARSE_TO_DETECT = 4 << 20
-"""A JSON file up to this size that does not start as Inspect writes it is parsed whole
-to detect it (a log rewritten with its keys in another order)."""
-
-
-# --- detection ---------------------------------------------------------------------------
-
-
-def detect(path) -> bool:
-    """True when ``path`` is unmistakably an Inspect log: a zip holding Inspect's
-    ``_journal/start.json``, or ``header.json`` and ``samples/``; or a JSON object whose
-    top level has ``eval`` (with ``task`` and ``model``) beside ``samples`` or ``status``."""
-    path = os.fspath(path)
-    if not os.path.isfile(path):
-        return False
-    try:
-        with open(path, "rb") as f:
-            head = f.read(SNIFF_BYTES)
-        if head.startswith(b"PK\x03\x04"):
-            with zipfile.ZipFile(path) as z:
-                names = set(z.namelist())
-            return START in names or ("header.json" in names and any(
-                SAMPLE_MEMBER.fullmatch(n) for n in names))
-        if JSON_HEAD.match(head):
-            return True
-        if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{" or \
-                os.path.getsize(path) > PARSE_TO_DETECT:
-            return False
-        with open(path, encoding="utf-8-sig") as f:
-            data = json.load(f)
-        return _looks_like_log(data)
-    except (OSError, ValueError, RecursionError, zipfile.BadZipFile, zlib.error, EOFError):
-        return False
-
-
-def _looks_like_log(data) -> bool:
-    spec = data.get("eval") if isinstance(data, dict) else None
-    return (isinstance(spec, dict) and "task" in spec and "model" in spec
-            and ("samples" in data or "status" in data))
-
-
-# --- loading the two formats -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Log:
-    """What the reader needs of a log: its header's ``eval`` and ``status``, its samples
-    (each a dict with its place in the file, for messages), and how it was stored."""
-
-    spec: dict
-    status: str | None
-    samples: list
-    kind: str
-    notes: tuple[str, ...] = ()
-
-
-def _load(path: str) -> _Log:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(SNIFF_BYTES)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    if not head:
-        raise InputError(f"{path}: empty file, not an Inspect log")
-    if head.startswith(b"PK") or path.endswith(".eval"):
-        return _load_eval(path)
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-        return _load_json(path)
-    raise InputError(f"{path}: not an Inspect log (neither a .eval zip nor a JSON log)")
-
-
-def _parse(path: str, text: bytes | str, where: str = ""):
-    """JSON from ``text``, or a one-line error naming the file, member, line and column."""
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8-sig")
-        return json.loads(text)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: {where}not UTF-8 text (byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        cut = " (the file ends early: truncated?)" if exc.pos >= len(text.rstrip()) else ""
-        raise InputError(f"{path}: {where}malformed JSON at line {exc.lineno}, column "
-                         f"{exc.colno}: {exc.msg}{cut}") from None
-    except RecursionError:
-        raise too_deep(text, f"{path}: {where}".rstrip(": ")) from None
-    except ValueError as exc:
-        raise InputError(f"{path}: {where}malformed JSON ({json_value_problem(exc)})"
-                         ) from None
-
-
-def _load_json(path: str) -> _Log:
-    with open(path, "rb") as f:
-        data = _parse(path, f.read())
-    if not isinstance(data, dict) or not isinstance(data.get("eval"), dict):
-        raise InputError(f"{path}: not an Inspect log (a JSON log has an 'eval' object at "
-                         f"its top level)")
-    samples = data.get("samples")
-    if samples is None:
-        raise InputError(f"{path}: the log holds no samples (was it written with "
-                         f"log_samples=False?)")
-    if not isinstance(samples, list):
-        raise InputError(f"{path}: 'samples' is not a list")
-    places = [f"samples[{i}]" for i in range(len(samples))]
-    return _Log(data["eval"], data.get("status"), list(zip(places, samples)), "JSON")
-
-
-def _load_eval(path: str) -> _Log:
-    try:
-        with zipfile.ZipFile(path) as z:
-            names = z.namelist()
-            notes = []
-            if "header.json" in names:
-                header = _parse(path, z.read("header.json"), "header.json: ")
-            elif START in names:
-                header = _parse(path, z.read(START), f"{START}: ")
-                notes.append(f"no header.json (the run did not finish): read {START}")
-            else:
-                raise InputError(f"{path}: a zip but not an Inspect .eval log (no "
-                                 f"header.json or {START})")
-            members = sorted(n for n in names if SAMPLE_MEMBER.fullmatch(n))
-            samples = [(n, _parse(path, z.read(n), f"{n}: ")) for n in members]
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-        raise InputError(f"{path}: not a readable zip archive: a .eval log truncated or "
-                         f"damaged ({exc})") from None
-    except NotImplementedError as exc:
-        raise InputError(f"{path}: this Python cannot decompress it ({exc})") from None
-    if not isinstance(header, dict) or not isinstance(header.get("eval"), dict):
-        raise InputError(f"{path}: header.json has no 'eval' object: not an Inspect log")
-    if not samples:
-        raise InputError(f"{path}: the log holds no samples/ (was it written with "
-                         f"log_samples=False?)")
-    return _Log(header["eval"], header.get("status"), samples, ".eval", tuple(notes))
-
-
-# --- an EvalLog object in memory ---------------------------------------------------------
-
-
-def is_log_object(obj) -> bool:
-    """Whether ``obj`` is an Inspect ``EvalLog`` in memory (what ``inspect_ai.eval()``
-    returns), duck-typed: attributes ``eval`` (with ``model`` and ``task``) and
-    ``samples``."""
-    spec = getattr(obj, "eval", None)
-    return (not isinstance(obj, (str, bytes, os.PathLike, dict)) and hasattr(obj, "samples")
-            and _get(spec, "model") is not None and _get(spec, "task") is not None)
-
-
-def _get(obj, name: str, default=None):
-    """A field of an Inspect object (pydantic model) or of its dict form."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def _data(value):
-    """An Inspect object's field as JSON-like data: pydantic models as their dict, an
-    object's public attributes as a dict, lists and dicts element by element."""
-    if hasattr(value, "model_dump"):
-        value = value.model_dump()
-    elif not isinstance(value, (dict, list, tuple, str, bytes, int, float, bool)) and (
-            value is not None and hasattr(value, "__dict__")):
-        value = {k: v for k, v in vars(value).items() if not k.startswith("_")}
-    if isinstance(value, dict):
-        return {k: _data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_data(v) for v in value]
-    return value
-
-
-def object_label(log) -> str:
-    """How messages name a log in memory."""
-    return f"EvalLog of task {_get(log.eval, 'task')!s}"
-
-
-def _load_object(log) -> _Log:
-    """The fields the reader needs of an ``EvalLog`` object, read one sample at a time
-    (a sample's messages and events are never converted)."""
-    where = object_label(log)
-    spec = log.eval
-    config = _get(spec, "config")
-    reducer = _get(config, "epochs_reducer")
-    spec = {"model": _get(spec, "model"), "task": _get(spec, "task"),
-            "config": {"epochs_reducer": None if reducer is None else list(reducer)}}
-    samples = log.samples
-    if samples is None:
-        raise InputError(f"{where}: the log holds no samples (was it run with "
-                         "log_samples=False?)")
-    out = []
-    for i, raw in enumerate(samples):
-        fields = {name: _data(_get(raw, name)) for name in
-                  ("id", "epoch", "scores", "score", "metadata", "error")}
-        out.append((f"samples[{i}]", {k: v for k, v in fields.items() if v is not None}))
-    return _Log(spec, _data(_get(log, "status")), out, "in-memory")
-
-
 # --- samples -----------------------------------------------------------------------------
+
+
+_ID_DIGITS = 100
+"""A numeric sample id longer than this is refused (Python will not print one of over
+4,300 digits; no dataset numbers its samples so)."""
 
 
 @dataclass(frozen=True)
@@ -274,6 +83,9 @@ def _epoch(path: str, place: str, raw) -> _Epoch:
     sid = raw["id"]
     if not isinstance(sid, int | str) or isinstance(sid, bool):
         raise InputError(f"{path}: {place}: sample id {shown(sid)} is neither a number nor text")
+    if isinstance(sid, int) and abs(sid) >= 10**_ID_DIGITS:
+        raise InputError(f"{path}: {place}: sample id {shown(sid)} has over {_ID_DIGITS} "
+                         "digits: not an Inspect sample id")
     epoch = raw.get("epoch", 1)
     if not isinstance(epoch, int) or isinstance(epoch, bool):
         raise InputError(f"{path}: {place}: sample {shown(sid)} has epoch {epoch!r}, not a number")
@@ -293,7 +105,7 @@ def _epoch(path: str, place: str, raw) -> _Epoch:
                   place)
 
 
-def _items(path: str, log: _Log) -> dict[str, list[_Epoch]]:
+def _items(path: str, log: Log) -> dict[str, list[_Epoch]]:
     """The sample epochs grouped by id (as text), in Inspect's order of ids."""
     epochs = sorted((_epoch(path, place, raw) for place, raw in log.samples),
                     key=lambda e: (e.key, e.epoch))
@@ -371,7 +183,10 @@ def to_float(value):
     if value is None:
         return None
     if isinstance(value, bool | int | float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            raise ValueError(f"{shown(value)}, too large for a number") from None
     elif isinstance(value, str):
         if value in LETTERS:
             return LETTERS[value]
@@ -385,7 +200,7 @@ def to_float(value):
             raise ValueError(f"the text {value!r}, not a finite number")
     else:
         kind = "a list" if isinstance(value, list) else type(value).__name__
-        raise ValueError(f"{kind} ({json.dumps(value)[:40]}), not one number")
+        raise ValueError(f"{kind} ({shown(value)[:40]}), not one number")
     if math.isnan(number):
         return None
     if not math.isfinite(number):
@@ -465,7 +280,7 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
     return kept_ids, np.array(means, dtype=np.float64), counts, note, table
 
 
-def _epoch_note(log: _Log, counts: list[int]) -> str:
+def _epoch_note(counts: list[int], reducers: list[str] | None) -> str:
     tally: dict[int, int] = {}
     for c in counts:
         tally[c] = tally.get(c, 0) + 1
@@ -475,9 +290,8 @@ def _epoch_note(log: _Log, counts: list[int]) -> str:
     else:
         parts = ", ".join(f"{k} for {v}" for k, v in sorted(tally.items(), reverse=True))
         note = f"unequal epochs per sample ({parts} samples), each sample's averaged"
-    reducer = (log.spec.get("config") or {}).get("epochs_reducer")
-    if max(counts) > 1 and reducer and list(reducer) != ["mean"]:
-        note += (f"; the log's own epochs_reducer is {', '.join(map(str, reducer))}, "
+    if max(counts) > 1 and reducers and reducers != ["mean"]:
+        note += (f"; the log's own epochs_reducer is {', '.join(reducers)}, "
                  f"so its headline score may differ from the mean")
     return note
 
@@ -519,7 +333,11 @@ def _labels(path: str, items, ids: list[str], field: str, option: str) -> np.nda
             if not isinstance(value, str | int | float | bool):
                 raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
                                  f"{type(value).__name__}, not a label", param=option)
-            seen.add(str(value))
+            try:
+                seen.add(str(value))
+            except ValueError:  # (an integer of over 4,300 digits)
+                raise InputError(f"{path}: sample {sid}: metadata {field!r} is "
+                                 f"{shown(value)}, not a label", param=option) from None
         if len(seen) > 1:
             raise InputError(f"{path}: sample {sid}: metadata {field!r} differs between "
                              f"its epochs ({', '.join(sorted(seen))})", param=option)
@@ -547,7 +365,7 @@ def read(path, *, score: str | None = None, group: str | None = None,
         raise InputError(f"`epochs` must be 'mean' or 'runs', got {epochs!r}", param="epochs")
     log = None
     if is_log_object(path):
-        log, path = _load_object(path), object_label(path)
+        log, path = load_object(path), object_label(path)
     path = os.fspath(path)
     for option, value in (("score", score), ("group", group), ("stratum", stratum)):
         if value is not None and (not isinstance(value, str) or not value):
@@ -556,20 +374,23 @@ def read(path, *, score: str | None = None, group: str | None = None,
     if missing not in MISSING:
         raise InputError(f"`missing` must be one of {', '.join(map(repr, MISSING))}, got "
                          f"{missing!r}", param="missing")
-    log = _load(path) if log is None else log
+    log = load(path) if log is None else log
     model = log.spec.get("model")
     if not isinstance(model, str) or not model:
-        raise InputError(f"{path}: the log names no model (eval.model)")
+        raise InputError(f"{path}: the log names no model (eval.model is "
+                         f"{'null' if model is None else shown(model)})")
+    reducers = reducer(path, log.spec)
     items = _items(path, log)
     scorer, key, choice = _choose(path, items, score)
     ids, values, counts, missing_note, table = _scored(path, items, scorer, key, missing)
     task = log.spec.get("task", "?")
+    task = task if isinstance(task, str) else shown(task)
     notes = [f"{len(ids)} samples of {model} on task {task} ({log.kind} log)", choice,
-             _values_note(path, items, scorer, key), _epoch_note(log, counts)]
+             _values_note(path, items, scorer, key), _epoch_note(counts, reducers)]
     if missing_note:
         notes.append(missing_note)
     if log.status not in (None, "success"):
-        notes.append(f"the run's status is {log.status!r}, not 'success'")
+        notes.append(f"the run's status is {shown(log.status)}, not 'success'")
     notes.extend(log.notes)
     groups = strata = None
     if group is not None:

@@ -47,6 +47,9 @@ SAMPLES = re.compile(
     r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$")
 """lm-eval's samples file name: the task, then ``datetime.isoformat()`` with ``:`` -> ``-``."""
 
+_ID_DIGITS = 100
+"""A doc_id of more digits is refused (Python will not print one of over 4,300)."""
+
 LOGGED = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
                     "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"})
 """The fields lm-eval logs per sample besides the metrics (read when ``metrics`` is absent)."""
@@ -140,8 +143,8 @@ def _runs(path: str) -> tuple[dict[str, list[tuple[str, str]]], str]:
         raise InputError(f"{path}: no lm-eval samples files (samples_<task>_<time>.jsonl) "
                          "in it or in its subdirectories")
     if len(folders) > 1:
-        shown = ", ".join(os.path.basename(f) for f in folders)
-        raise InputError(f"{path}: holds the samples of several models ({shown}); "
+        which = ", ".join(os.path.basename(f) for f in folders)
+        raise InputError(f"{path}: holds the samples of several models ({which}); "
                          "give one of these directories")
     found: dict[str, list[tuple[str, str]]] = {}
     for f in _samples_in(folders[0]):
@@ -171,12 +174,24 @@ def _results(samples: str, time: str) -> tuple[dict | None, str | None, str | No
     return data, where, None
 
 
+def _task_names(tasks) -> list[str]:
+    """The ``tasks`` option as a list of names (a name, or an iterable of names)."""
+    if isinstance(tasks, str):
+        return [tasks]
+    wanted = list(tasks) if isinstance(tasks, Iterable) and not isinstance(
+        tasks, (bytes, Mapping)) else None
+    if wanted is None or not all(isinstance(t, str) for t in wanted):
+        raise InputError(f"`tasks` must be a task's name or a list of names, got "
+                         f"{shown(tasks)}", param="tasks")
+    return wanted
+
+
 def _select(path: str, tasks) -> tuple[list[_Run], str, list[str]]:
     """The runs to read (the latest per task, restricted to ``tasks``) and notes."""
     found, folder = _runs(path)
     notes = []
     if tasks is not None:
-        wanted = [tasks] if isinstance(tasks, str) else list(tasks)
+        wanted = _task_names(tasks)
         missing = [t for t in wanted if t not in found]
         if missing:
             raise InputError(f"{path}: no task {missing[0]!r} (it holds "
@@ -217,8 +232,8 @@ def common_tasks(paths: Sequence) -> TaskList:
     each = {p: _tasks_of(p) for p in paths}
     common = sorted(set.intersection(*(set(t) for t in each.values())))
     if not common:
-        shown = "; ".join(f"{p}: {', '.join(t)}" for p, t in each.items())
-        raise InputError(f"the lm-eval runs share no task ({shown})", param="tasks")
+        which = "; ".join(f"{p}: {', '.join(t)}" for p, t in each.items())
+        raise InputError(f"the lm-eval runs share no task ({which})", param="tasks")
     out = TaskList(common)
     notes = []
     for p, tasks in each.items():
@@ -272,13 +287,24 @@ def _rows_of(path: str, records) -> _Rows:
                              f"{type(record).__name__}")
         if "doc_id" not in record:
             raise InputError(f"{path}: line {number}: no doc_id")
-        listed = record.get("metrics")
-        keys = listed if isinstance(listed, list) else [k for k in record if k not in LOGGED]
+        doc, filter_, listed = record["doc_id"], record.get("filter"), record.get("metrics")
+        if isinstance(doc, bool) or not isinstance(doc, (int, str)) or (
+                isinstance(doc, int) and abs(doc) >= 10**_ID_DIGITS):
+            raise InputError(f"{path}: line {number}: doc_id {shown(doc)} is not a "
+                             "document's number")
+        if filter_ is not None and not isinstance(filter_, str):
+            raise InputError(f"{path}: line {number}: filter {shown(filter_)} is not a "
+                             "filter's name")
+        if listed is not None and not (isinstance(listed, list) and all(
+                isinstance(k, str) for k in listed)):
+            raise InputError(f"{path}: line {number}: 'metrics' is {shown(listed)}, not a "
+                             "list of metric names")
+        keys = listed if listed is not None else [k for k in record if k not in LOGGED]
         if not names:
             names = tuple(str(k) for k in keys)
         lines.append(number)
-        doc_ids.append(record["doc_id"])
-        filters.append(record.get("filter"))
+        doc_ids.append(doc)
+        filters.append(filter_)
         metrics.append({k: record[k] for k in keys if k in record})
     if not lines:
         raise InputError(f"{path}: no samples (the file is empty)")
@@ -292,12 +318,12 @@ def _pick_filter(rows: _Rows, task: str, wanted, notes: list) -> str | None:
             notes.append(f"task {task}: logs only filter {seen[0]!r}; read it "
                          f"(not {wanted!r})")
         return seen[0]
-    shown = ", ".join(repr(f) for f in seen)
+    which = ", ".join(repr(f) for f in seen)
     if wanted is None:
-        raise InputError(f"{rows.path}: task {task} logs several filters ({shown}); choose "
+        raise InputError(f"{rows.path}: task {task} logs several filters ({which}); choose "
                          "one with `filter`", param="filter")
     if wanted not in seen:
-        raise InputError(f"{rows.path}: no filter {wanted!r} (it logs {shown})",
+        raise InputError(f"{rows.path}: no filter {wanted!r} (it logs {which})",
                          param="filter")
     skipped = sum(f != wanted for f in rows.filters)
     notes.append(f"task {task}: read filter {wanted!r}; skipped {skipped} rows of the "
@@ -309,12 +335,33 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float))  # bool too: lm-eval logs some 0/1 metrics as bools
 
 
-def _aggregation(results: dict | None, task: str, metric: str) -> str | None:
+def _section(run: _Run, key: str, task: bool = True):
+    """The run's task entry in the results' object ``key`` (``configs``, ``n-shot``,
+    ``n-samples``, ``results``), or the object itself (``task=False``); None when absent.
+    A section that is not an object is an error naming it."""
+    value = (run.results or {}).get(key)
+    if value is not None and not isinstance(value, Mapping):
+        raise InputError(f"{run.results_path}: {key!r} is {shown(value)}, not an object")
+    return value if not task or value is None else value.get(run.task)
+
+
+def _float(v) -> float:
+    """A logged number as a float; inf for an integer too large for one."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf
+
+
+def _aggregation(run: _Run, metric: str) -> str | None:
     """The task's aggregation of ``metric`` from the results file's configs: ``"mean"``,
     another name, ``"custom"`` for a function, or None when unknown."""
-    config = ((results or {}).get("configs") or {}).get(task)
-    if not isinstance(config, dict):
+    config = _section(run, "configs")
+    if config is None:
         return None
+    if not isinstance(config, Mapping):
+        raise InputError(f"{run.results_path}: 'configs' of task {run.task} is "
+                         f"{shown(config)}, not an object")
     listed = config.get("metric_list")
     if isinstance(listed, str):
         try:
@@ -364,6 +411,9 @@ def _pick_metric(rows: _Rows, run: _Run, wanted, counts, notes: list) -> str:
                          param="counts")
     if not names:
         raise InputError(f"{rows.path}: line {rows.lines[0]}: no metric fields")
+    if first.get(names[0]) is None:
+        raise InputError(f"{rows.path}: line {rows.lines[0]}: metric {names[0]!r} is "
+                         f"{'null' if names[0] in first else 'missing'}")
     raise _pooled(rows.path, run.task, ", ".join(names), "its per-sample field is a "
                   f"{type(first.get(names[0])).__name__}, not a number")
 
@@ -371,7 +421,7 @@ def _pick_metric(rows: _Rows, run: _Run, wanted, counts, notes: list) -> str:
 def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list, list]:
     """The chosen filter's doc ids and per-doc values (scores, or span counts)."""
     ids, values, where = [], [], {}
-    aggregation = _aggregation(run.results, run.task, metric)
+    aggregation = _aggregation(run, metric)
     if counts is None and aggregation not in (None, "mean"):
         raise _pooled(rows.path, run.task, metric, f"lm-eval aggregates it with "
                       f"{aggregation!r}, not the mean")
@@ -389,9 +439,10 @@ def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list,
         if counts is not None:
             value = _counts_of(v, rows.path, line, metric)
         elif _is_number(v):
-            value = float(v)
+            value = _float(v)
             if not math.isfinite(value):
-                raise InputError(f"{rows.path}: line {line}: {metric} is {value}")
+                raise InputError(f"{rows.path}: line {line}: {metric} is {shown(v)}, not a "
+                                 "finite number")
         elif v is None:
             raise InputError(f"{rows.path}: line {line}: {metric} is null")
         else:
@@ -404,9 +455,9 @@ def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list,
 
 def _check_size(run: _Run, n: int) -> None:
     """A file with fewer docs than its results file counts was cut short."""
-    sizes = ((run.results or {}).get("n-samples") or {}).get(run.task)
-    effective = sizes.get("effective") if isinstance(sizes, dict) else None
-    if isinstance(effective, int) and effective != n:
+    sizes = _section(run, "n-samples")
+    effective = sizes.get("effective") if isinstance(sizes, Mapping) else None
+    if isinstance(effective, int) and not isinstance(effective, bool) and effective != n:
         raise InputError(f"{run.path}: {n} docs, but {run.results_path} says {effective} "
                          "were evaluated (a truncated or mismatched file)")
 
@@ -425,9 +476,9 @@ def _check_f1(run: _Run, metric: str, filter_, values: list, notes: list) -> Non
     """The summed counts must give the F1 the harness reported, when it is known."""
     tp, fp, fn = np.sum(np.asarray(values, dtype=np.float64), axis=0)
     f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
-    reported = ((run.results or {}).get("results") or {}).get(run.task, {})
-    reported = reported.get(f"{metric},{filter_}") if isinstance(reported, dict) else None
-    if not _is_number(reported):
+    reported = _section(run, "results")
+    reported = reported.get(f"{metric},{filter_}") if isinstance(reported, Mapping) else None
+    if not (_is_number(reported) and abs(_float(reported)) <= 1):  # (NaN is no F1)
         notes.append(f"task {run.task}: span counts give F1 {f1:.5f} (no reported F1 to "
                      "check them against)")
         return
@@ -459,15 +510,16 @@ def _system(runs: list[_Run], fallback: str, notes: list) -> str:
     models = {r.task: _model(r.results) for r in runs if r.results is not None}
     named = {m for m in models.values() if m}
     if len(named) > 1:
-        shown = ", ".join(f"{t}: {m}" for t, m in models.items())
-        raise InputError(f"{fallback}: its tasks come from different models ({shown})")
+        which = ", ".join(f"{t}: {m}" for t, m in models.items())
+        raise InputError(f"{fallback}: its tasks come from different models ({which})")
     if not named:
         notes.append(f"no model named in a results file; the system is called {fallback!r}")
         return fallback
     name = named.pop()
-    shots = {((r.results or {}).get("n-shot") or {}).get(r.task) for r in runs}
-    if len(shots) == 1 and isinstance(next(iter(shots)), int):
-        name = f"{name} {next(iter(shots))}-shot"
+    shots = [_section(r, "n-shot") for r in runs]
+    if all(isinstance(k, int) and not isinstance(k, bool) for k in shots) and \
+            len(set(shots)) == 1:
+        name = f"{name} {shots[0]}-shot"
     return name
 
 
@@ -481,11 +533,21 @@ def _select_results(results: Mapping, tasks) -> tuple[list[_Run], None, list[str
     """The tasks of ``simple_evaluate``'s results dict to read (``tasks``, or all that
     have samples), each a :class:`_Run` whose results are the dict itself."""
     samples = results.get("samples")
-    if not isinstance(samples, Mapping) or not samples:
+    if samples is None or (isinstance(samples, Mapping) and not samples):
         raise InputError(f"{RESULTS_LABEL}: no samples (run simple_evaluate with "
                          "log_samples=True)")
+    if not isinstance(samples, Mapping):
+        raise InputError(f"{RESULTS_LABEL}: 'samples' is {shown(samples)}, not an object "
+                         "of tasks' samples")
+    for task, rows in samples.items():
+        if not isinstance(task, str):
+            raise InputError(f"{RESULTS_LABEL}: 'samples' has a task named {shown(task)}, "
+                             "not text")
+        if not isinstance(rows, (list, tuple)):
+            raise InputError(f"{RESULTS_LABEL}: samples[{task!r}] is {shown(rows)}, not a "
+                             "list of samples")
     if tasks is not None:
-        wanted = [tasks] if isinstance(tasks, str) else list(tasks)
+        wanted = _task_names(tasks)
         if not wanted:
             raise InputError(f"{RESULTS_LABEL}: `tasks` is empty", param="tasks")
         missing = [t for t in wanted if t not in samples]
@@ -529,6 +591,10 @@ def read(path, *, score: str | None = None, filter: str | None = None,
     if in_memory:
         results, path = path, RESULTS_LABEL
     path = os.fspath(path)
+    for option, value in (("score", score), ("filter", filter)):
+        if value is not None and (not isinstance(value, str) or not value):
+            raise InputError(f"`{option}` must be a non-empty name, got {shown(value)}",
+                             param=option)
     if counts is not None and counts not in COUNTS:
         raise InputError(f"`counts` must be one of {', '.join(COUNTS)}, got {counts!r}",
                          param="counts")
@@ -557,8 +623,8 @@ def read(path, *, score: str | None = None, filter: str | None = None,
         all_values += values
         strata += [run.task] * len(ids)
     if len(set(metrics.values())) > 1:
-        shown = ", ".join(f"{t}: {m}" for t, m in metrics.items())
-        raise InputError(f"{path}: the tasks' metrics differ ({shown}); choose one with "
+        which = ", ".join(f"{t}: {m}" for t, m in metrics.items())
+        raise InputError(f"{path}: the tasks' metrics differ ({which}); choose one with "
                          "`score` or restrict `tasks`", param="score")
     # (lm-eval's folder: the model's name)
     fallback = "lm-eval" if in_memory else os.path.basename(os.path.abspath(folder))

@@ -22,7 +22,7 @@ how many.  No row is ever skipped.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -183,7 +183,7 @@ def _as_table(obj) -> tuple[Table, str]:
         display = "<polars DataFrame>"
         columns = {name: obj.get_column(name).to_list() for name in obj.columns}
     elif kind == "polars":
-        raise TypeError("a polars LazyFrame: pass its .collect()")
+        raise InputError("a polars LazyFrame is not read: pass its .collect()", param="path")
     elif kind == "pyarrow" and hasattr(obj, "column_names"):
         import pyarrow as pa  # noqa: PLC0415  (the caller has it: obj is one of its tables)
 
@@ -199,10 +199,19 @@ def _as_table(obj) -> tuple[Table, str]:
                            range(1, obj.num_rows + 1)), "table"
     elif isinstance(obj, Mapping):
         display = "<mapping>"
-        columns = {str(k): list(v) for k, v in obj.items()}
+        columns = {}
+        for k, v in obj.items():
+            if isinstance(v, (str, bytes, Mapping)) or not isinstance(v, Iterable):
+                raise InputError(f"{display}: column {shown(k)} is {shown(v)}, not a list of "
+                                 "values (a mapping is read as a table: column -> values)")
+            columns[str(k)] = list(v)
     else:
-        raise TypeError(f"a table must be a file name or a pandas, polars or pyarrow "
-                        f"table, got {type(obj).__name__}")
+        name = type(obj).__name__
+        article = "an" if name[:1] in "aeiouAEIOU" else "a"
+        raise InputError(f"{article} {name} is neither a table (a file name, a pandas, "
+                         "polars or pyarrow table, a mapping of columns) nor a log in memory "
+                         "(an Inspect EvalLog: `eval` and `samples`; the dict lm-eval's "
+                         "simple_evaluate returns)", param="path")
     sizes = {len(v) for v in columns.values()}
     if len(sizes) > 1:
         raise InputError(f"{display}: the columns differ in length ({sorted(sizes)})")
