@@ -162,6 +162,17 @@ def test_an_option_given_twice_is_an_error_naming_it(tmp_path, option):
     assert option[2] in err
 
 
+@pytest.mark.parametrize("flags, words", [
+    (["--exact", "--no-exact"], "--exact and --no-exact contradict each other"),
+    (["--no-exact", "--exact"], "--no-exact and --exact contradict each other"),
+    (["--exact", "--exact"], "--exact given twice"),
+])
+def test_contradictory_flags_are_refused(tmp_path, flags, words):
+    runs = write(tmp_path / "runs.csv", ["base", "new"], [(i % 2, (i // 2) % 2) for i in range(8)])
+    assert_one_line_error(run_in_process("compare", runs, "--a", "base", "--b", "new",
+                                         "--test", "permutation", *flags), words)
+
+
 def test_flags_may_repeat(tmp_path):
     runs = write(tmp_path / "runs.csv", ["base", "new"], [(i % 3, (i + 1) % 3) for i in range(40)])
     proc = run_in_process("compare", runs, "--a", "base", "--b", "new", "--no-progress",
