@@ -57,13 +57,7 @@ from pairboot.cli.options import (
     runs_options,
     test_options,
 )
-from pairboot.cli.output import (
-    check_output,
-    check_plot,
-    check_stdout,
-    deliver,
-    input_files,
-)
+from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -74,6 +68,7 @@ from pairboot.cli.parser import (
     given_options,
     parse,
 )
+from pairboot.cli.paths import input_files
 from pairboot.cli.power import run_power
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many

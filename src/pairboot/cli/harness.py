@@ -38,7 +38,7 @@ from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import resolve_metric
 
-__all__ = ["wants_harness", "load_harness", "named_inputs", "check_named"]
+__all__ = ["wants_harness", "load_harness", "named_inputs", "check_named", "reader_files"]
 
 _DETECTED = ("lm-eval", "inspect")
 """Formats recognised without ``--from`` (their files cannot be mistaken for tables)."""
@@ -114,6 +114,28 @@ def _detect(args, path: str) -> str | None:
     if path not in seen:
         seen[path] = pbio.harness.detect(path)
     return seen[path]
+
+
+def reader_files(args) -> list[str]:
+    """The files a harness reader opens besides the inputs, as ``--systems`` and
+    ``--log-option`` name them (sacrebleu's hypotheses and references, WMT's details
+    file: its ``FILES``): inputs too, which no report may replace.  None without a
+    reader (``--systems`` then names columns)."""
+    if not wants_harness(args):
+        return []
+    fmt = args.from_format
+    if fmt is not None:
+        found = {fmt}
+    else:
+        paths = [p for _, p in named_inputs(args.files) or [(None, f) for f in args.files]]
+        found = {_detect(args, p) for p in paths if p != pbio.STDIN and os.path.exists(p)}
+    options: dict = {"system": args.systems}
+    for text in args.log_option:
+        key, sep, value = text.partition("=")
+        if sep:
+            options[key.strip()] = value.strip()
+    return [f for fmt in sorted(f for f in found if f is not None)
+            for f in pbio.harness.files_named(fmt, options)]
 
 
 def _options(args, fmt: str, named: bool = False) -> dict:

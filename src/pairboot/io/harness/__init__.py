@@ -10,8 +10,10 @@ aligns several reads on their ids for :func:`pairboot.compare` and
 
 A reader module defines ``NAME`` (the format's name for ``--from``), ``OPTIONS`` (the
 keyword options it takes, among ``score``, ``group``, ``stratum``, ``system`` and its
-own), ``detect(path) -> bool`` (True only when the file or directory is unmistakably in
-its format) and ``read(path, **options) -> Scores``.  A bad log raises
+own), ``FILES`` when some of them name files it opens besides ``path`` (the command
+line never writes a report over them: :func:`files_named`), ``detect(path) -> bool``
+(True only when the file or directory is unmistakably in its format) and
+``read(path, **options) -> Scores``.  A bad log raises
 :class:`~pairboot.errors.InputError` naming the file and, where there is one, the line.
 """
 
@@ -29,7 +31,7 @@ import numpy as np
 from pairboot.errors import InputError
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
-           "object_format"]
+           "object_format", "files_named"]
 
 READERS = {
     "table": "table",
@@ -123,6 +125,26 @@ def _module(name: str):
         raise InputError(f"unknown log format {name!r}; known: {', '.join(formats())}",
                          param="format")
     return importlib.import_module(f"{__name__}.{READERS[name]}")
+
+
+def files_named(format: str, options: Mapping) -> list[str]:
+    """The files a reader of ``format`` opens besides its input, as ``options`` name
+    them: the values of its ``FILES`` options (a path, a list of them, or paths
+    separated by commas, as the readers split them).  An unknown format names none (the
+    reader refuses it)."""
+    try:
+        module = _module(format)
+    except (InputError, ImportError):
+        return []
+    out = []
+    for key in getattr(module, "FILES", ()):
+        value = options.get(key)
+        if value is None:
+            continue
+        values = value.split(",") if isinstance(value, str) else list(value)
+        out += [os.fspath(v).strip() if isinstance(v, (str, os.PathLike)) else str(v)
+                for v in values]
+    return [v for v in out if v]
 
 
 def formats() -> list[str]:
