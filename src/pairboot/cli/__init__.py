@@ -57,7 +57,7 @@ from pairboot.cli.options import (
     runs_options,
     test_options,
 )
-from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
+from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, one_line
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -85,6 +85,7 @@ from pairboot.report import (
     gate_text,
     render,
     render_family,
+    visible,
     workflow_commands,
 )
 
@@ -290,8 +291,9 @@ def _report(args, how: str | None, result, context) -> int:
     if verdict["failed"]:
         failure = gate_text(args.fail_if, verdict)
         if args.format == "github":  # (an annotation on the run: an ::error:: command)
-            failure = workflow_commands((), failure)[0]
-        print(failure, file=sys.stderr)
+            print(workflow_commands((), failure)[0], file=sys.stderr)
+        else:
+            print(visible(failure), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
@@ -319,7 +321,7 @@ def _cli_message(exc: BaseException) -> str:
         text = f"{exc.filename}: {exc.strerror}"
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(cli_spelling(text).split())  # one line
+    return one_line(text)
 
 
 def run() -> None:

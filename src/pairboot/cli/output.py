@@ -18,7 +18,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.paths import input_files  # noqa: F401  (cli.power's import)
 from pairboot.errors import InputError
 from pairboot.io import STDIN
-from pairboot.report import workflow_commands
+from pairboot.report import visible, workflow_commands
 
 
 def write_atomically(path: str, text: str | bytes) -> None:
@@ -200,7 +200,15 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
             print(line, file=sys.stderr)
     elif not (how in (None, "stdout") and args.format in SHOWS_WARNINGS):
         for w in result_warnings:
-            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+            print(f"warning: {one_line(w)}", file=sys.stderr)
+
+
+def one_line(message: str) -> str:
+    """A message of the library as one line of standard error: the command line's
+    spelling of its arguments, its whitespace collapsed, and what the data put in it
+    shown as :func:`pairboot.report.visible` shows it (no escape sequence, bidi control
+    or workflow command)."""
+    return visible(" ".join(cli_spelling(message).split()))
 
 
 def draw_plot(args, draw) -> None:

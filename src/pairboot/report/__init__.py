@@ -8,6 +8,8 @@ the grouping and stratum columns, and notes that the command line adds.
 - :mod:`~pairboot.report.parts` — what every format says: the method, the numbers and
   the signature; :mod:`~pairboot.report.verdicts` — the verdict (:func:`headline`,
   :func:`decision`, the gates) and a margin's hypothesis in words;
+- :mod:`~pairboot.report.escape` — text from the data as every text format shows it
+  (:func:`visible`: control characters, bidi controls and workflow commands escaped);
 - :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
   :func:`decimals`, a p-value beside its bound);
 - :mod:`~pairboot.report.reading` — the reading of a result in plain words
@@ -48,6 +50,7 @@ from collections.abc import Callable
 
 from pairboot.family_result import FamilyResult
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import visible
 from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
 from pairboot.report.family_formats import (
     family_json,
@@ -110,6 +113,7 @@ __all__ = [
     "power_panels",
     "render_power",
     "signature",
+    "visible",
     "workflow_commands",
     "write_github",
     "write_json",

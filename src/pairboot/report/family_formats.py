@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from pairboot.family_result import FamilyResult
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.family import (
     TEST_COLUMN,
     FamilyContext,
@@ -40,7 +41,7 @@ from pairboot.report.family import (
     superscripts,
     unresolved_note,
 )
-from pairboot.report.formats import md, tex, tex_interval, tex_num, tex_p
+from pairboot.report.formats import tex_interval, tex_num, tex_p
 from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, num, pad_table
 from pairboot.report.parts import wrap as _wrap
@@ -135,7 +136,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         for note in ctx.notes:
             lines += _wrap(note, bullet="  - ")
     lines += ["", family_signature(result, ctx)]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # ---------------------------------------------------------------------------------- json
@@ -265,7 +266,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     if ctx.notes:
         lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{family_signature(result, ctx)}`"]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # --------------------------------------------------------------------------------- latex
@@ -302,7 +303,7 @@ def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> 
     lines += body
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
     lines += [f"% warning: {tex(w)}" for w in warnings]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def _latex_letters(result: FamilyResult, ctx: FamilyContext) -> list[str]:

@@ -10,6 +10,7 @@ import json
 import math
 
 from pairboot.core.pvalues import CLOSED_FORM_P
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.items import items_latex, items_markdown, no_items_reason
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -97,11 +98,6 @@ def _after(mapping: dict, key: str, extra: dict) -> dict:
 # -------------------------------------------------------------------------- markdown
 
 
-def md(text: str) -> str:
-    """``text`` with Markdown's table and escape characters escaped."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|")
-
-
 def write_markdown(result: CompareResult, context: ReportContext | None = None) -> str:
     """A Markdown table of both systems and the difference, then the details."""
     ctx = context or ReportContext()
@@ -148,26 +144,10 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     if ctx.notes:
         lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{signature(result, ctx)}`"]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # ----------------------------------------------------------------------------- latex
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    # characters the default (OT1) font encoding lacks or prints as something else
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "\u00b1": r"$\pm$", "\u2212": r"$-$", "\u00b7": r"$\cdot$", "\u00d7": r"$\times$",
-    "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2248": r"$\approx$",
-}
-
-
-def tex(text: str) -> str:
-    """``text`` with LaTeX's special characters written as LaTeX prints them."""
-    text = "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
-    return text.replace("+-", r"$\pm$")  # (a margin's +-0.005)
-
 
 def tex_num(x, d: int, *, signed: bool = False) -> str:
     """A number in math mode (``n/a`` as text)."""
@@ -239,7 +219,7 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         lines += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in warnings]
     lines += [r"\end{table}", f"% {tex(describe_method(result, ctx))}"]
     lines += [f"% warning: {w}" for w in warnings]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def _caption(result: CompareResult, ctx: ReportContext) -> str:

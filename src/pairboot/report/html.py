@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
 from pairboot.report.items import align_of, no_items_reason, sections
 from pairboot.report.numbers import decimals, percent
@@ -107,8 +108,10 @@ body{margin:0;padding:16px;background:#fff;color:#1a1a1a}
 
 
 def esc(text) -> str:
-    """``text`` escaped for HTML (quotes too: it may sit in an attribute)."""
-    return html.escape(str(text), quote=True)
+    """``text`` escaped for HTML (quotes too: it may sit in an attribute), as
+    :func:`~pairboot.report.escape.visible` shows it (a bidi override or a control
+    character of the data is written out, not obeyed)."""
+    return html.escape(visible(text), quote=True)
 
 
 def cell(text: str, tag: str = "td", *, field: str | None = None, cls: str = "") -> str:

@@ -22,6 +22,7 @@ import numpy as np
 
 from pairboot.core.hypotheses import nulls
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.report.escape import visible
 from pairboot.report.numbers import percent
 from pairboot.result import CompareResult
 
@@ -399,17 +400,20 @@ WIDTH = 88
 
 def wrap(text: str, bullet: str = "") -> list[str]:
     """``text`` wrapped to :data:`WIDTH`, after ``bullet`` (continued under it, or two
-    spaces in)."""
+    spaces in); :func:`visible` first, so that a line break of the data is shown, not
+    turned into a space."""
     indent = " " * len(bullet)
     return textwrap.wrap(
-        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
+        visible(text), WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
         break_on_hyphens=False, break_long_words=False,
     ) or [bullet]
 
 
 def pad_table(rows: list[list[str]], align: str) -> list[str]:
     """Rows of cells as lines, each column padded to its widest cell and left- or
-    right-aligned as ``align`` says ("l" or "r" per column)."""
+    right-aligned as ``align`` says ("l" or "r" per column); cells as :func:`visible`
+    shows them, so that escapes count in the widths."""
+    rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) if a == "l" else c.rjust(w)
                       for c, w, a in zip(r, widths, align)).rstrip() for r in rows]

@@ -6,6 +6,7 @@ columns and ends with the reproducibility line; ``print(result)`` shows it.
 
 from __future__ import annotations
 
+from pairboot.report.escape import lines_text
 from pairboot.report.items import items_text
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -104,7 +105,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
             lines.extend(_wrap(note, bullet="  - "))
     lines.append("")
     lines.append(signature(result, ctx))
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def design_lines(result: CompareResult, ctx: ReportContext) -> list[str]:
