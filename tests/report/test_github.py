@@ -76,7 +76,7 @@ def test_the_summary_is_the_markdown_report_with_items(files):
                               "--seed", "1", "--resamples", "1000", "--no-progress")
     assert run.returncode == markdown.returncode == 0
     assert run.stdout.endswith(markdown.stdout)
-    assert run.stdout.startswith("### pairboot: new.csv (B) against base.csv (A)\n")
+    assert run.stdout.startswith("### pairboot: new (B) against base (A)\n")
     assert "| B gains | q5 | 0 | 1 | +1 |" in run.stdout  # (the items, by their ids)
     assert "Gate" not in run.stdout
 

@@ -185,12 +185,12 @@ def _check_common(args, files: Sequence[str]) -> None:
 
 
 def file_systems(args, files: list[str]) -> list[str]:
-    """A file per system: the systems' names (``--names``, or the files' stems)."""
+    """A file per system: the systems' names (``--names``, or the files' stems, with as
+    many folders as tell two alike apart: :func:`pairboot.io.names_of_files`), for two
+    files as for a family."""
     if len(files) < 2:
         raise InputError("with one file, give --systems COLS (or --a and --b)")
-    stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
-             for f in files]
-    return system_names(args, stems)
+    return system_names(args, pbio.names_of_files(files))
 
 
 def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:
@@ -269,11 +269,12 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
                          strata=args.stratum, paired=not args.unpaired,
                          check=_statistics_check(args.metric_object), **pairing_options(args))
     ta, tb = tables
+    name_a, name_b = pbio.names_of_files(files)
     context = report_context(
         args,
         stats,
-        name_a=ta.path,
-        name_b=tb.path,
+        name_a=name_a,
+        name_b=name_b,
         files=(ta.path, tb.path),
         layout=cli_spelling(aligned.layout),
         notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, {args.id, *stats}),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.formats import file_stem, names_of_files
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
            "object_format", "files_named"]
@@ -280,7 +281,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     some), unless ``common_items``: then the items are the ids every read holds, and a
     note says how many each read lost.  The metric and statistics must agree; systems
     are named by ``names`` (one per system, in order) or by their reads, with the
-    file's stem added when two reads name a system alike.
+    file's stem added when two reads name a system alike; systems named by their files
+    (a table's) are named as a family's files are (:func:`pairboot.io.names_of_files`:
+    the stems, with folders where two are alike).
     """
     if common_items:
         reads = _common_items(reads)
@@ -316,8 +319,12 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
                 tables.append(t if inverse is None else t[inverse])
     if names is None:  # (a name two reads share gets its file's name, or path, added)
         plain = [n for n, _ in raw_names]
+        own = [i for i, (n, p) in enumerate(raw_names) if n == file_stem(p)]
+        for i, name in zip(own, names_of_files([raw_names[i][1] for i in own])):
+            plain[i] = name  # (named by its file, as a table's system: the files' rule)
         for shown in (os.path.basename, str):
-            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})" for n, p in raw_names]
+            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})"
+                     for n, (_, p) in zip(plain, raw_names)]
             if len(set(names)) == len(names):
                 break
         else:
