@@ -83,6 +83,7 @@ from pairboot.report import (
     gate_conflict,
     gate_hypothesis,
     gate_text,
+    kept_warnings,
     render,
     render_family,
     visible,
@@ -216,10 +217,10 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         files=inputs.files, layout=inputs.layout, notes=inputs.notes,
         plan_sha256=None if plan is None else plan.sha256,
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
-        reword=cli_spelling, **_family_columns(args),
+        reword=cli_spelling, items_kept=inputs.common, **_family_columns(args),
     )
-    deliver(args, how, render_family(result, args.format, context), result.warnings,
-             lambda plot: plot.plot_family(result))
+    deliver(args, how, render_family(result, args.format, context),
+            (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
 
@@ -250,9 +251,9 @@ def run_strata_family(args, how: str | None, inputs) -> int:
     family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            strata_are="tasks" if args.stratum is None else "strata",
-                           **_family_columns(args))
-    deliver(args, how, render_family(result, args.format, family), result.warnings,
-             lambda plot: plot.plot_family(result))
+                           items_kept=context.items_kept, **_family_columns(args))
+    deliver(args, how, render_family(result, args.format, family),
+            (*result.warnings, *kept_warnings(family)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
 
@@ -285,8 +286,9 @@ def run_stream(args, how: str | None) -> int:
 def _report(args, how: str | None, result, context) -> int:
     """Deliver the report of a comparison of two systems, and its exit status (1 when
     --fail-if fails the verdict)."""
-    deliver(args, how, render(result, args.format, context), result.warnings,
-             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
+    deliver(args, how, render(result, args.format, context),
+            (*result.warnings, *kept_warnings(context)),
+            lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
     if verdict["failed"]:
         failure = gate_text(args.fail_if, verdict)

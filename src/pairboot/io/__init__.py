@@ -46,6 +46,7 @@ from pairboot.io.columns import (
     to_label,
     to_number,
 )
+from pairboot.io.common import CommonItems
 from pairboot.io.formats import FORMATS, file_stem, format_of, names_of_files
 from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
 from pairboot.io.tables import (
@@ -65,6 +66,7 @@ __all__ = [
     "PANDAS_INDEX_HINT",
     "STDIN",
     "Aligned",
+    "CommonItems",
     "RunsTables",
     "Table",
     "align",

@@ -71,7 +71,14 @@ from pairboot.report.html import (
 )
 from pairboot.report.html_family import family_html, fragment_family
 from pairboot.report.numbers import decimals, p_repr
-from pairboot.report.parts import ReportContext, describe_method, format_p, signature
+from pairboot.report.parts import (
+    ReportContext,
+    describe_method,
+    format_p,
+    kept_line,
+    kept_warnings,
+    signature,
+)
 from pairboot.report.power import POWER_WRITERS, power_summary
 from pairboot.report.reading import reading_text
 from pairboot.report.text import write_text
@@ -108,6 +115,8 @@ __all__ = [
     "gate_text",
     "headline",
     "html_of",
+    "kept_line",
+    "kept_warnings",
     "render",
     "render_family",
     "power_panels",

@@ -20,6 +20,7 @@ from pairboot.report.parts import (
     describe_method,
     design,
     interval_text,
+    kept_line,
     num,
     p_fields,
     resolution_note,
@@ -72,6 +73,8 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out["items_note"] = (None if result.items_summary is not None
                          else f"none listed: {no_items_reason(result)}")
     out["notes"] = list(ctx.notes)
+    kept = getattr(ctx, "items_kept", None)
+    out["common_items"] = None if kept is None else {**kept.to_dict(), "text": kept_line(ctx)}
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
     return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
@@ -104,8 +107,10 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
     resolution = f"; {resolution_note(result)}" if unresolved(result) else ""
+    kept = kept_line(ctx)
     lines = [
         f"**{md(headline(result, ctx))}**",
+        *(["", md(kept)] if kept is not None else []),
         "",
         f"| system | {md(result.metric)} | {level} interval"
         + (f" (B - A: {percent(result.interval_level)})"
@@ -223,8 +228,11 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
 
 
 def _caption(result: CompareResult, ctx: ReportContext) -> str:
-    """B against A, the design, resamples and seed, in one sentence."""
-    text = (f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
+    """B against A, the design, resamples and seed, in one sentence (after the items
+    ``common_items`` kept)."""
+    kept = kept_line(ctx)
+    text = (("" if kept is None else kept + " ")
+            + f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
             f"{result.n_resamples:,} resamples, seed {result.seed}.")
     if result.method == "score":
         text += f" {SCORE_WORDS}."

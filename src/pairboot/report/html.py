@@ -34,6 +34,7 @@ from pairboot.report.parts import (
     ReportContext,
     describe_method,
     interval_text,
+    kept_line,
     null_text,
     num,
     p_cell,
@@ -269,6 +270,9 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
     out = [f'<p class="verdict" data-field="headline">{esc(headline(result, ctx))}</p>']
+    kept = kept_line(ctx)
+    if kept is not None:  # (the items --common-items kept: beside the verdict)
+        out.append(f'<p class="note" data-field="common_items">{esc(kept)}</p>')
     title = "pairboot compare: {} vs {}".format(
         "B" if ctx.name_b == "B" else f"{ctx.name_b} (B)",
         "A" if ctx.name_a == "A" else f"{ctx.name_a} (A)")

@@ -58,6 +58,10 @@ class ReportContext:
     common_items : bool
         The items every file scores were compared (``--common-items``), for the
         signature.
+    items_kept : CommonItems or None
+        With ``common_items``: how many items were kept, of how many
+        (:class:`pairboot.io.CommonItems`, ``Aligned.common``), written under the
+        headline with a warning when a source lost a large share (:func:`kept_line`).
     reword : callable or None
         Applied to every message taken from the result (its warnings and reading), so
         that the command line can write the API's arguments as its options (with
@@ -81,6 +85,7 @@ class ReportContext:
     stratum_weights: str | None = None
     labels: str | None = None
     common_items: bool = False
+    items_kept: object | None = None
     reword: Callable[[str], str] | None = None
     lower_is_better: bool = False
     fail_if: str | None = None
@@ -88,6 +93,25 @@ class ReportContext:
     def say(self, text: str) -> str:
         """``text`` (a warning or the reading) as this report's reader should see it."""
         return self.reword(text) if self.reword is not None else text
+
+
+def kept_line(context) -> str | None:
+    """With ``common_items``: how many items were compared, of how many, and a warning
+    naming the sources that lost most when one lost more than 10% of its items; the line
+    every format writes under its headline (None without)."""
+    kept = getattr(context, "items_kept", None)
+    if kept is None:
+        return None
+    warning = kept.warning()
+    text = kept.summary() + (f" Warning: {warning}." if warning else "")
+    return context.say(text)
+
+
+def kept_warnings(context) -> tuple[str, ...]:
+    """The warning of :func:`kept_line` alone (for the command line's standard error)."""
+    kept = getattr(context, "items_kept", None)
+    warning = None if kept is None else kept.warning()
+    return () if warning is None else (context.say(warning),)
 
 
 # ------------------------------------------------------------------------ numbers

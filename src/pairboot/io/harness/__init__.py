@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.io.common import CommonItems, warn_lost
 from pairboot.io.formats import file_stem, names_of_files
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
@@ -242,14 +243,19 @@ class Joined:
     notes: tuple[str, ...]
     runs: tuple | None = None
     """Every system's items x runs table, when every read kept them."""
+    common: CommonItems | None = None
+    """With ``common_items``: how many items were kept, of how many, and what each log
+    lost."""
 
 
-def _common_items(reads: Sequence[Scores]) -> list[Scores]:
+def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
     """``reads`` cut to the ids every one holds (in the first's order), the first's
-    notes saying how many items each lost."""
+    notes saying how many items each lost; and those counts."""
     held = set(reads[0].ids.tolist())
+    every = set(held)
     for r in reads[1:]:
         held &= set(r.ids.tolist())
+        every |= set(r.ids.tolist())
     if not held:
         raise InputError(f"no item is in every log ({', '.join(r.path for r in reads)}): "
                          "there are no items to compare", param="common_items")
@@ -270,7 +276,9 @@ def _common_items(reads: Sequence[Scores]) -> list[Scores]:
             f"dropped {', '.join(lost[:-1])} and {lost[-1]}; the items a system did not "
             "score may be the hard ones, so the comparison can favour it")
     out[0] = dataclasses.replace(out[0], notes=(*out[0].notes, note))
-    return out
+    common = CommonItems(kept=len(held), total=len(every), sources=tuple(r.path for r in reads),
+                         sizes=tuple(len(r.ids) for r in reads), unit="log")
+    return out, common
 
 
 def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
@@ -278,15 +286,19 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     """The systems of ``reads`` on the items they all score, in the first read's order.
 
     Every read must hold the same ids (a clear error says how many differ and shows
-    some), unless ``common_items``: then the items are the ids every read holds, and a
-    note says how many each read lost.  The metric and statistics must agree; systems
-    are named by ``names`` (one per system, in order) or by their reads, with the
-    file's stem added when two reads name a system alike; systems named by their files
-    (a table's) are named as a family's files are (:func:`pairboot.io.names_of_files`:
-    the stems, with folders where two are alike).
+    some), unless ``common_items``: then the items are the ids every read holds, a note
+    and ``common`` say how many each read lost, and a
+    :class:`~pairboot.errors.PairbootWarning` names the logs that lost more than 10%.
+    The metric and statistics must agree; systems are named by ``names`` (one per
+    system, in order) or by their reads, with the file's stem added when two reads name
+    a system alike; systems named by their files (a table's) are named as a family's
+    files are (:func:`pairboot.io.names_of_files`: the stems, with folders where two
+    are alike).
     """
+    common = None
     if common_items:
-        reads = _common_items(reads)
+        reads, common = _common_items(reads)
+        warn_lost(common)
     first = reads[0]
     base = {v: i for i, v in enumerate(first.ids.tolist())}
     for r in reads[1:]:
@@ -339,4 +351,4 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     notes = tuple(note for r in reads for note in r.notes)
     runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
-                  first.strata, notes, runs)
+                  first.strata, notes, runs, common)
