@@ -120,8 +120,8 @@ def _detect(args, path: str) -> str | None:
 def reader_files(args) -> list[str]:
     """The files a harness reader opens besides the inputs, as ``--systems`` and
     ``--log-option`` name them (sacrebleu's hypotheses and references, WMT's details
-    file: its ``FILES``): inputs too, which no report may replace.  None without a
-    reader (``--systems`` then names columns)."""
+    file: its ``FILES``): inputs too, which no report may replace.  None when no
+    reader reads the inputs (``--systems`` then names columns)."""
     if not wants_harness(args):
         return []
     fmt = args.from_format

@@ -113,8 +113,8 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
             t.check_columns([args.id, *stats])
         per_system = [stats] * len(tables)
     aligned = align(tables, columns=per_system, id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     used = {args.id, *(c for cols in per_system for c in cols)}
     return ManyInputs(
         names=tuple(names),
@@ -279,8 +279,8 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
             )
         t.check_columns([args.id, *stats])
     aligned = align(tables, columns=(stats, stats), id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     ta, tb = tables
     name_a, name_b = pbio.names_of_files(files)
     context = report_context(
@@ -308,8 +308,8 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
         cols_a = [find_system_column(table, args.a, s) for s in stats]
         cols_b = [find_system_column(table, args.b, s) for s in stats]
     aligned = align([table], columns=(cols_a, cols_b), id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     systems = (
         f"columns {args.a!r} and {args.b!r}"
         if stats is None
