@@ -174,8 +174,14 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             status.close()
     pbio.release_arrow_memory()
     two = as_two_systems(args, inputs)
+    if two is not None and args.tasks_as == "family":  # (--correction, --baseline: its)
+        return run_strata_family(args, how, two)
     if two is not None:
         return _compare_two(args, how, two)
+    if args.tasks_as == "family":
+        raise InputError(f"--tasks-as family compares two systems task by task (stratum by "
+                         f"stratum); these are {len(inputs.names)} systems: leave out "
+                         "--tasks-as, or compare two of them")
     if args.fail_if is not None:
         raise InputError("--fail-if decides between two systems; for a family, read the "
                          "adjusted p-values in the report (or compare two systems)")
