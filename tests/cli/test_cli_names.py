@@ -52,12 +52,20 @@ def test_two_files_are_named_as_a_familys_are(same_stems):
     # a family of two is one comparison: the same names
     assert _two(model_a, model_b, "--id", "id", "--baseline", "a/model") == ("a/model",
                                                                             "b/model")
-    # in chunks, and through the table reader, the same rule
-    assert _two(model_a, model_b, "--id", "id", "--stream") == ("a/model", "b/model")
+
+
+def test_through_the_table_reader_the_same_rule(same_stems):
+    model_a, model_b, _ = same_stems
     assert _two(model_a, model_b, "--id", "id", "--correct", "score=1") == ("a/model",
                                                                            "b/model")
     # --names still wins
     assert _two(model_a, model_b, "--id", "id", "--names", "old,new") == ("old", "new")
+
+
+@pytest.mark.slow  # (--stream: the reader of chunks' first use)
+def test_in_chunks_the_same_rule(same_stems):
+    model_a, model_b, _ = same_stems
+    assert _two(model_a, model_b, "--id", "id", "--stream") == ("a/model", "b/model")
 
 
 def test_names_of_files():
