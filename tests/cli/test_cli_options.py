@@ -162,6 +162,37 @@ def test_an_option_given_twice_is_an_error_naming_it(tmp_path, option):
     assert option[2] in err
 
 
+@pytest.mark.parametrize("flags, words", [
+    (["--exact", "--no-exact"], "--exact and --no-exact contradict each other"),
+    (["--no-exact", "--exact"], "--no-exact and --exact contradict each other"),
+    (["--exact", "--exact"], "--exact given twice"),
+])
+def test_contradictory_flags_are_refused(tmp_path, flags, words):
+    runs = write(tmp_path / "runs.csv", ["base", "new"], [(i % 2, (i // 2) % 2) for i in range(8)])
+    assert_one_line_error(run_in_process("compare", runs, "--a", "base", "--b", "new",
+                                         "--test", "permutation", *flags), words)
+
+
+def test_tasks_as_family_is_never_dropped_by_a_family_option(tmp_path):
+    """--correction (which --tasks-as family takes) and --baseline made two files a
+    family of systems, and --tasks-as family was silently dropped."""
+    rows = [(f"q{i}", i % 2, ("x", "y", "z")[i % 3]) for i in range(60)]
+    a = write(tmp_path / "a.csv", ["id", "score", "topic"], rows)
+    b = write(tmp_path / "b.csv", ["id", "score", "topic"],
+              [(q, (s + (i % 5 == 0)) % 2, t) for i, (q, s, t) in enumerate(rows)])
+    base = ["compare", a, b, "--id", "id", "--stratum", "topic", "--tasks-as", "family",
+            "--resamples", "100", "--seed", "1", "--format", "json"]
+    for extra, correction in ((["--correction", "holm"], "holm"),
+                              (["--baseline", "b"], "max-t")):
+        proc = run_in_process(*base, *extra)
+        assert proc.returncode == 0, proc.stderr.decode()
+        out = json.loads(proc.stdout)
+        assert out["strata_family"] == ["x", "y", "z"] and out["correction"] == correction
+    c = write(tmp_path / "c.csv", ["id", "score", "topic"], rows)
+    assert_one_line_error(run_in_process(*base[:3], c, *base[3:]), "--tasks-as family",
+                          "3 systems")
+
+
 def test_flags_may_repeat(tmp_path):
     runs = write(tmp_path / "runs.csv", ["base", "new"], [(i % 3, (i + 1) % 3) for i in range(40)])
     proc = run_in_process("compare", runs, "--a", "base", "--b", "new", "--no-progress",

@@ -16,6 +16,7 @@ import pytest
 from helpers import assert_one_line_error, error, real_data, run_in_process
 
 import pairboot.io as pbio
+from pairboot import PairbootWarning
 from pairboot.core import pairing
 from pairboot.io import arrow, columns
 
@@ -271,7 +272,9 @@ def test_common_items_say_how_many_each_file_lost(tmp_path):
     b = write(tmp_path / "b.csv", ["id", "score"],
               [(f"q{i}", 100 + i) for i in reversed(range(3, 13))])
     assert "`common_items` compares on the items both score" in refusal(a, b, id="id")
-    got = align(a, b, id="id", common_items=True)
+    with pytest.warns(PairbootWarning, match="more than 10% of the items of 2 of the 2 files"):
+        got = align(a, b, id="id", common_items=True)
+    assert (got.common.kept, got.common.total, got.common.sizes) == (7, 13, (10, 10))
     assert list(got.ids) == [f"q{i}" for i in range(3, 10)]
     assert [v.tolist() for v in got.values] == [list(range(3, 10)), list(range(103, 110))]
     (note,) = got.notes

@@ -76,7 +76,7 @@ def test_the_summary_is_the_markdown_report_with_items(files):
                               "--seed", "1", "--resamples", "1000", "--no-progress")
     assert run.returncode == markdown.returncode == 0
     assert run.stdout.endswith(markdown.stdout)
-    assert run.stdout.startswith("### pairboot: new.csv (B) against base.csv (A)\n")
+    assert run.stdout.startswith("### pairboot: new (B) against base (A)\n")
     assert "| B gains | q5 | 0 | 1 | +1 |" in run.stdout  # (the items, by their ids)
     assert "Gate" not in run.stdout
 
@@ -92,10 +92,12 @@ def test_a_passed_gate_prints_no_error(files):
 def test_workflow_command_data_is_escaped_as_github_documents():
     assert escape_data("95% of\r\nitems") == "95%25 of%0D%0Aitems"
     assert escape_property("a: b, c%") == "a%3A b%2C c%25"
-    assert command("warning", "x%\ny") == "::warning title=pairboot::x%25%0Ay"
+    # a message's control characters are the data's, shown escaped (report.escape):
+    # a line break as \n, an escape sequence as \x1b, never raw in the job's log
+    assert command("warning", "x%\ny\x1b[31m") == "::warning title=pairboot::x%25\\ny\\x1b[31m"
     assert workflow_commands(["w1", "50%"], "gate\nfailed") == [
         "::warning title=pairboot::w1", "::warning title=pairboot::50%25",
-        "::error title=pairboot::gate%0Afailed"]
+        "::error title=pairboot::gate\\nfailed"]
     assert workflow_commands([]) == []
 
 

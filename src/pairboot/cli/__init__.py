@@ -57,13 +57,7 @@ from pairboot.cli.options import (
     runs_options,
     test_options,
 )
-from pairboot.cli.output import (
-    check_output,
-    check_plot,
-    check_stdout,
-    deliver,
-    input_files,
-)
+from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, one_line
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -74,6 +68,7 @@ from pairboot.cli.parser import (
     given_options,
     parse,
 )
+from pairboot.cli.paths import input_files
 from pairboot.cli.power import run_power
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
@@ -88,8 +83,10 @@ from pairboot.report import (
     gate_conflict,
     gate_hypothesis,
     gate_text,
+    kept_warnings,
     render,
     render_family,
+    visible,
     workflow_commands,
 )
 
@@ -177,8 +174,14 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             status.close()
     pbio.release_arrow_memory()
     two = as_two_systems(args, inputs)
+    if two is not None and args.tasks_as == "family":  # (--correction, --baseline: its)
+        return run_strata_family(args, how, two)
     if two is not None:
         return _compare_two(args, how, two)
+    if args.tasks_as == "family":
+        raise InputError(f"--tasks-as family compares two systems task by task (stratum by "
+                         f"stratum); these are {len(inputs.names)} systems: leave out "
+                         "--tasks-as, or compare two of them")
     if args.fail_if is not None:
         raise InputError("--fail-if decides between two systems; for a family, read the "
                          "adjusted p-values in the report (or compare two systems)")
@@ -220,10 +223,10 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         files=inputs.files, layout=inputs.layout, notes=inputs.notes,
         plan_sha256=None if plan is None else plan.sha256,
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
-        reword=cli_spelling, **_family_columns(args),
+        reword=cli_spelling, items_kept=inputs.common, **_family_columns(args),
     )
-    deliver(args, how, render_family(result, args.format, context), result.warnings,
-             lambda plot: plot.plot_family(result))
+    deliver(args, how, render_family(result, args.format, context),
+            (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
 
@@ -254,9 +257,9 @@ def run_strata_family(args, how: str | None, inputs) -> int:
     family = FamilyContext(files=context.files, layout=context.layout, notes=context.notes,
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            strata_are="tasks" if args.stratum is None else "strata",
-                           **_family_columns(args))
-    deliver(args, how, render_family(result, args.format, family), result.warnings,
-             lambda plot: plot.plot_family(result))
+                           items_kept=context.items_kept, **_family_columns(args))
+    deliver(args, how, render_family(result, args.format, family),
+            (*result.warnings, *kept_warnings(family)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
 
@@ -289,14 +292,16 @@ def run_stream(args, how: str | None) -> int:
 def _report(args, how: str | None, result, context) -> int:
     """Deliver the report of a comparison of two systems, and its exit status (1 when
     --fail-if fails the verdict)."""
-    deliver(args, how, render(result, args.format, context), result.warnings,
-             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
+    deliver(args, how, render(result, args.format, context),
+            (*result.warnings, *kept_warnings(context)),
+            lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)
     if verdict["failed"]:
         failure = gate_text(args.fail_if, verdict)
         if args.format == "github":  # (an annotation on the run: an ::error:: command)
-            failure = workflow_commands((), failure)[0]
-        print(failure, file=sys.stderr)
+            print(workflow_commands((), failure)[0], file=sys.stderr)
+        else:
+            print(visible(failure), file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
@@ -324,7 +329,7 @@ def _cli_message(exc: BaseException) -> str:
         text = f"{exc.filename}: {exc.strerror}"
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(cli_spelling(text).split())  # one line
+    return one_line(text)
 
 
 def run() -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import warnings
 
 import numpy as np
 
@@ -35,10 +36,10 @@ from pairboot.cli.inputs import (
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
 from pairboot.cli.weights import strata_weights_arg
-from pairboot.errors import InputError
+from pairboot.errors import InputError, PairbootWarning
 from pairboot.metrics import resolve_metric
 
-__all__ = ["wants_harness", "load_harness", "named_inputs", "check_named"]
+__all__ = ["wants_harness", "load_harness", "named_inputs", "check_named", "reader_files"]
 
 _DETECTED = ("lm-eval", "inspect")
 """Formats recognised without ``--from`` (their files cannot be mistaken for tables)."""
@@ -116,6 +117,28 @@ def _detect(args, path: str) -> str | None:
     return seen[path]
 
 
+def reader_files(args) -> list[str]:
+    """The files a harness reader opens besides the inputs, as ``--systems`` and
+    ``--log-option`` name them (sacrebleu's hypotheses and references, WMT's details
+    file: its ``FILES``): inputs too, which no report may replace.  None when no
+    reader reads the inputs (``--systems`` then names columns)."""
+    if not wants_harness(args):
+        return []
+    fmt = args.from_format
+    if fmt is not None:
+        found = {fmt}
+    else:
+        paths = [p for _, p in named_inputs(args.files) or [(None, f) for f in args.files]]
+        found = {_detect(args, p) for p in paths if p != pbio.STDIN and os.path.exists(p)}
+    options: dict = {"system": args.systems}
+    for text in args.log_option:
+        key, sep, value = text.partition("=")
+        if sep:
+            options[key.strip()] = value.strip()
+    return [f for fmt in sorted(f for f in found if f is not None)
+            for f in pbio.harness.files_named(fmt, options)]
+
+
 def _options(args, fmt: str, named: bool = False) -> dict:
     systems = None
     if args.systems is not None:
@@ -181,11 +204,20 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     if named is not None:
         return _logs_as_runs(args, named, reads, fmt)
     rows = _row_pairing(args, fmt, paths, reads)
-    joined = _with_labels(args, pbio.harness.join(reads, common_items=args.common_items))
+    with warnings.catch_warnings():  # (the items --common-items dropped: in the report)
+        warnings.simplefilter("ignore", PairbootWarning)
+        joined = _with_labels(args, pbio.harness.join(reads, common_items=args.common_items))
     _take_metric(args, joined.metric, joined.stats)
     notes = tuple(cli_spelling(n) for n in (*joined.notes, *rows))
     layout = f"{fmt} logs" if len(paths) > 1 else f"one {fmt} log"
     names = list(joined.names)
+
+    def kept(names):
+        """The items --common-items kept; with a system per log, each named by it."""
+        if joined.common is None or len(reads) != len(names):
+            return joined.common
+        return joined.common.renamed(names)
+
     family = (len(names) > 2 or args.baseline is not None or args.plan is not None
               or (args.correction is not None and args.tasks_as != "family"))
     if family:
@@ -193,10 +225,11 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
         if joined.runs is not None:  # (Inspect's epochs, --runs samples)
             values = joined.runs
             notes += samples_note(values)
+        names = system_names(args, names)
         return ManyInputs(
-            names=tuple(system_names(args, names)), values=values, groups=joined.groups,
+            names=tuple(names), values=values, groups=joined.groups,
             strata=joined.strata, strata_weights=strata_weights_arg(args), files=tuple(paths),
-            layout=layout, notes=notes, ids=joined.ids)
+            layout=layout, notes=notes, ids=joined.ids, common=kept(names))
     if len(names) != 2:
         raise InputError(f"the logs hold {len(names)} system(s): compare needs two (give "
                          "two logs, or --systems A,B for a file holding several)")
@@ -204,7 +237,7 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
         names = system_names(args, names)
     a, b = joined.runs if joined.runs is not None else joined.values
     context = report_context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
-                       layout=layout, notes=notes)
+                             layout=layout, notes=notes, items_kept=kept(names))
     return Inputs(a, b, joined.groups, joined.strata, strata_weights_arg(args), context, joined.ids)
 
 

@@ -12,6 +12,7 @@ statistics and ``--a``/``--b`` columns found by name (:mod:`~pairboot.cli.stats`
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.progress import ReadProgress, read_progress, slow_read_note
 from pairboot.cli.stats import find_system_column, split_names, stat_names, stats_mapping
 from pairboot.cli.weights import strata_weights_arg
-from pairboot.errors import InputError
+from pairboot.errors import InputError, PairbootWarning
 from pairboot.metrics import (
     Metric,
     StatisticError,
@@ -69,6 +70,16 @@ class ManyInputs:
     layout: str
     notes: tuple[str, ...]
     ids: Sequence[str] | None = None
+    common: pbio.CommonItems | None = None
+    """With --common-items: the items kept, of how many, what each system lost."""
+
+
+def align(tables, **options) -> pbio.Aligned:
+    """:func:`pairboot.io.align`, its warning of the items --common-items dropped held
+    back: the report writes them under its headline (``Aligned.common``)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PairbootWarning)
+        return pbio.align(tables, **options)
 
 
 def many_systems(args) -> bool:
@@ -101,9 +112,9 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         for t in tables:
             t.check_columns([args.id, *stats])
         per_system = [stats] * len(tables)
-    aligned = pbio.align(tables, columns=per_system, id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+    aligned = align(tables, columns=per_system, id=args.id, groups=args.group,
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     used = {args.id, *(c for cols in per_system for c in cols)}
     return ManyInputs(
         names=tuple(names),
@@ -116,6 +127,7 @@ def load_many(args, status: ReadProgress | None = None) -> ManyInputs:
         notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, used),
                *slow_read_note(tables)),
         ids=aligned.ids,
+        common=None if aligned.common is None else aligned.common.renamed(names),
     )
 
 
@@ -129,7 +141,8 @@ def as_two_systems(args, inputs: ManyInputs) -> Inputs | None:
     i = inputs.names.index(args.baseline) if args.baseline is not None else 0
     stats = stat_names(args)
     context = report_context(args, stats, name_a=inputs.names[i], name_b=inputs.names[1 - i],
-                       files=inputs.files, layout=inputs.layout, notes=inputs.notes)
+                             files=inputs.files, layout=inputs.layout, notes=inputs.notes,
+                             items_kept=inputs.common)
     return Inputs(inputs.values[i], inputs.values[1 - i], inputs.groups, inputs.strata,
                   inputs.strata_weights, context, inputs.ids)
 
@@ -185,12 +198,12 @@ def _check_common(args, files: Sequence[str]) -> None:
 
 
 def file_systems(args, files: list[str]) -> list[str]:
-    """A file per system: the systems' names (``--names``, or the files' stems)."""
+    """A file per system: the systems' names (``--names``, or the files' stems, with as
+    many folders as tell two alike apart: :func:`pairboot.io.names_of_files`), for two
+    files as for a family."""
     if len(files) < 2:
         raise InputError("with one file, give --systems COLS (or --a and --b)")
-    stems = [os.path.splitext(os.path.basename(f))[0] if f != pbio.STDIN else "stdin"
-             for f in files]
-    return system_names(args, stems)
+    return system_names(args, pbio.names_of_files(files))
 
 
 def system_columns(args, files: list[str]) -> tuple[list[str], list[str]]:
@@ -265,15 +278,18 @@ def _two_files(args, files: list[str], stats: list[str], status=None) -> Inputs:
                 f"{stats_mapping(stats, [s.upper() for s in stats])} (your column names)"
             )
         t.check_columns([args.id, *stats])
-    aligned = pbio.align(tables, columns=(stats, stats), id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+    aligned = align(tables, columns=(stats, stats), id=args.id, groups=args.group,
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     ta, tb = tables
+    name_a, name_b = pbio.names_of_files(files)
     context = report_context(
         args,
         stats,
-        name_a=ta.path,
-        name_b=tb.path,
+        name_a=name_a,
+        name_b=name_b,
+        items_kept=None if aligned.common is None else aligned.common.renamed(
+            [name_a, name_b]),
         files=(ta.path, tb.path),
         layout=cli_spelling(aligned.layout),
         notes=(*map(cli_spelling, aligned.notes), *input_notes(args, tables, {args.id, *stats}),
@@ -291,9 +307,9 @@ def _one_file(args, file: str, stats: list[str] | None, status=None) -> Inputs:
     else:
         cols_a = [find_system_column(table, args.a, s) for s in stats]
         cols_b = [find_system_column(table, args.b, s) for s in stats]
-    aligned = pbio.align([table], columns=(cols_a, cols_b), id=args.id, groups=args.group,
-                         strata=args.stratum, paired=not args.unpaired,
-                         check=_statistics_check(args.metric_object), **pairing_options(args))
+    aligned = align([table], columns=(cols_a, cols_b), id=args.id, groups=args.group,
+                    strata=args.stratum, paired=not args.unpaired,
+                    check=_statistics_check(args.metric_object), **pairing_options(args))
     systems = (
         f"columns {args.a!r} and {args.b!r}"
         if stats is None

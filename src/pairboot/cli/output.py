@@ -14,11 +14,11 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from pairboot.cli.harness import named_inputs
 from pairboot.cli.parser import cli_spelling
+from pairboot.cli.paths import input_files  # noqa: F401  (cli.power's import)
 from pairboot.errors import InputError
 from pairboot.io import STDIN
-from pairboot.report import workflow_commands
+from pairboot.report import visible, workflow_commands
 
 
 def write_atomically(path: str, text: str | bytes) -> None:
@@ -58,7 +58,7 @@ def check_output(path: str, inputs: Sequence[str]) -> str:
     run; return how to write it: "stdout", "atomic" (a file, through a temporary one) or
     "direct" (a device or pipe such as /dev/null, which must not be replaced by a file).
 
-    ``inputs`` are every file the run reads (data, stratum weights, metric module);
+    ``inputs`` are every file the run reads (:func:`pairboot.cli.paths.input_files`);
     standard input counts when it is redirected from a file.
     """
     if path in (STDIN, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
@@ -123,23 +123,6 @@ def _stdin_is(path: str) -> bool:
         return False
     return stat.S_ISREG(here.st_mode) and (here.st_dev, here.st_ino) == (there.st_dev,
                                                                           there.st_ino)
-
-
-def input_files(args) -> list[str]:
-    """Every file the run reads: the data (the paths of ``NAME=PATH`` logs; a folder of
-    logs stands for every file in it), a stratum-weights file, a plan, a file of labels,
-    a metric module."""
-    named = named_inputs(args.files)
-    files = list(args.files) if named is None else [path for _, path in named]
-    if args.stratum_weights is not None and os.path.isfile(args.stratum_weights):
-        files.append(args.stratum_weights)
-    for option in ("plan", "labels"):
-        if getattr(args, option, None) is not None:
-            files.append(getattr(args, option))
-    module = args.metric.rpartition(":")[0]
-    if module.endswith(".py"):
-        files.append(module)
-    return files
 
 
 def write_report(text: str, how: str | None, path: str | None) -> None:
@@ -217,7 +200,15 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
             print(line, file=sys.stderr)
     elif not (how in (None, "stdout") and args.format in SHOWS_WARNINGS):
         for w in result_warnings:
-            print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+            print(f"warning: {one_line(w)}", file=sys.stderr)
+
+
+def one_line(message: str) -> str:
+    """A message of the library as one line of standard error: the command line's
+    spelling of its arguments, its whitespace collapsed, and what the data put in it
+    shown as :func:`pairboot.report.visible` shows it (no escape sequence, bidi control
+    or workflow command)."""
+    return visible(" ".join(cli_spelling(message).split()))
 
 
 def draw_plot(args, draw) -> None:

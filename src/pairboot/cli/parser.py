@@ -136,6 +136,20 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class _OnceFlag(argparse.BooleanOptionalAction):
+    """``--exact``/``--no-exact``: one of the two, once.  argparse's own action lets the
+    later one win silently, so ``--exact --no-exact`` would run without enumerating."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        if self.dest in given:
+            first, _ = given[self.dest]
+            parser.error(f"{option_string} given twice; give it once" if first == option_string
+                         else f"{first} and {option_string} contradict each other; give one")
+        given[self.dest] = (option_string, None)
+        super().__call__(parser, namespace, values, option_string)
+
+
 def given_options(args: argparse.Namespace) -> set[str]:
     """The destinations of the options with a value that the command line gave (as
     :class:`_Once` records them), as opposed to their defaults."""
@@ -213,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "test of 0/1 scores, with its mid-p and the 2 x 2 table) or "
                       "permutation (the paired permutation test: A and B swapped per item, "
                       "or per group, the metric recomputed)")
-    boot.add_argument("--exact", action=argparse.BooleanOptionalAction, default=None,
+    boot.add_argument("--exact", action=_OnceFlag, default=None,
                       help="with --test permutation: enumerate every swap (refused beyond "
                       "20 units), or --no-exact for random ones (default: every swap when "
                       "there are 20 units or fewer)")

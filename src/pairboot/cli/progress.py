@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pairboot.io as pbio
 from pairboot import Progress
+from pairboot.report import visible
 
 SLOW_READ_ROWS = 200_000
 """Files of this many rows read in pure Python because pyarrow is missing get a note (and
@@ -46,7 +47,10 @@ class _StatusLine:
         self.width = 0  # of the line on screen, for close() to blank
 
     def _show(self, line: str) -> None:
-        """Overwrite the line on screen (padding out a longer previous one)."""
+        """Overwrite the line on screen (padding out a longer previous one); a file's
+        name as :func:`pairboot.report.visible` shows it (no escape sequence of it
+        reaches the terminal)."""
+        line = visible(line)
         self.stream.write("\r" + line.ljust(self.width))
         self.stream.flush()
         self.width = max(self.width, len(line))

@@ -97,7 +97,7 @@ def stream_compare(args, status):
         result = pairboot.compare_files(
             files, score=stats if stats is not None else "score",
             names=file_systems(args, files) if family else None, **keywords)
-        name_a, name_b = (files[0], files[-1]) if pair is None else pair_names
+        name_a, name_b = file_systems(args, files) if pair is None else pair_names
         used = set(stats) if stats is not None else {"score"}
         layout = (f"{result.n_items:,} items joined on column {args.id!r} (read in "
                   "chunks)")

@@ -46,7 +46,8 @@ from pairboot.io.columns import (
     to_label,
     to_number,
 )
-from pairboot.io.formats import FORMATS, format_of
+from pairboot.io.common import CommonItems
+from pairboot.io.formats import FORMATS, file_stem, format_of, names_of_files
 from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
 from pairboot.io.tables import (
     ARROW_FORMATS,
@@ -65,6 +66,7 @@ __all__ = [
     "PANDAS_INDEX_HINT",
     "STDIN",
     "Aligned",
+    "CommonItems",
     "RunsTables",
     "Table",
     "align",
@@ -74,6 +76,7 @@ __all__ = [
     "check_row_pairing",
     "arrow_available",
     "distinct_fraction",
+    "file_stem",
     "format_of",
     "has_repeats",
     "id_column",
@@ -82,6 +85,7 @@ __all__ = [
     "labels_by_id",
     "label_column",
     "merge_labels",
+    "names_of_files",
     "numeric_column",
     "read_table",
     "release_arrow_memory",

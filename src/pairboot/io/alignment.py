@@ -49,6 +49,7 @@ from pairboot.io.columns import (
     stats_columns,
     take_labels,
 )
+from pairboot.io.common import CommonItems, warn_lost
 from pairboot.io.tables import Table
 
 __all__ = ["ID_HINTS", "MOSTLY_IDS", "Aligned", "align", "check_row_pairing", "join_on_ids",
@@ -80,6 +81,10 @@ class Aligned:
     notes : tuple of str
         Remarks for the report (id columns found to agree when rows were paired by
         position).
+    common : CommonItems or None
+        With ``common_items``: how many items were kept, of how many, and what each
+        table lost (every report writes it under its headline:
+        ``ReportContext(items_kept=...)``).
     """
 
     values: tuple[np.ndarray, ...]
@@ -88,6 +93,7 @@ class Aligned:
     strata: Sequence[str] | None
     layout: str
     notes: tuple[str, ...]
+    common: CommonItems | None = None
 
 
 def align(
@@ -131,10 +137,11 @@ def align(
         items; each once.
     common_items : bool
         With ``id``: compare on the ids that every table holds, in the first table's
-        order, instead of refusing tables whose ids differ; the layout and the notes
-        say how many items each table lost.  Never the default: the items dropped are
-        the ones a system did not score (a failure, a time-out), and leaving them out
-        can favour it.
+        order, instead of refusing tables whose ids differ; the layout, the notes and
+        ``common`` say how many items each table lost, and a
+        :class:`~pairboot.errors.PairbootWarning` names the tables that lost more than
+        10% of their items.  Never the default: the items dropped are the ones a system
+        did not score (a failure, a time-out), and leaving them out can favour it.
     paired : bool
         False: the systems' items are drawn independently, so without ``id`` or labels
         their counts may differ.
@@ -175,13 +182,15 @@ def align(
     first = tables[0]
     notes: list[str] = []
     ids = None
+    common = None
     orders: list[np.ndarray | None] = [None] * len(tables)
     if one:  # the systems' values are already side by side
         ids = id_column(first, id) if id is not None else None
         layout = f"{first.n_rows:,} item{'' if first.n_rows == 1 else 's'} in {first.path}"
     elif id is not None and common_items:
-        ids, orders, layout, note = _common_items(tables, id)
+        ids, orders, layout, note, common = _common_items(tables, id)
         notes.append(note)
+        warn_lost(common)
     elif id is not None:
         ids = id_column(first, id, to_join=True)
         for k, table in enumerate(tables[1:], 1):
@@ -224,6 +233,7 @@ def align(
         strata=_item_labels(sources, ids, strata, "stratum", "strata"),
         layout=("" if paired else "unpaired, ") + layout,
         notes=tuple(notes),
+        common=common,
     )
 
 
@@ -272,7 +282,8 @@ def _check_options(tables, id, groups, strata, labels, common_items) -> None:
 
 def _common_items(tables: Sequence[Table], id: str):
     """The ids every table holds, in the first's order, and each table's rows of them:
-    ``(ids, orders, layout, note)``; the note says how many items each table lost."""
+    ``(ids, orders, layout, note, common)``; the note and ``common`` say how many items
+    each table lost."""
     first = tables[0]
     all_ids = [id_column(t, id) for t in tables]
     where = [positions_in(all_ids[0], other) for other in all_ids[1:]]
@@ -293,7 +304,13 @@ def _common_items(tables: Sequence[Table], id: str):
     note = (f"compared on the {len(rows):,} items that every file scores (`common_items`): "
             f"dropped {', '.join(lost[:-1])} and {lost[-1]}; the items a system did not "
             "score may be the hard ones, so the comparison can favour it")
-    return ids, orders, layout, note
+    every = set()
+    for held in all_ids:
+        every.update(list(held))
+    common = CommonItems(kept=len(rows), total=len(every),
+                         sources=tuple(t.path for t in tables),
+                         sizes=tuple(t.n_rows for t in tables))
+    return ids, orders, layout, note, common
 
 
 def _values(table: Table, columns: Sequence[str]) -> np.ndarray:

@@ -20,8 +20,10 @@ __all__ = [
     "GZIP_MAGIC",
     "SNIFF_BYTES",
     "compression_of",
+    "file_stem",
     "format_of",
     "known_extensions",
+    "names_of_files",
     "sniff",
     "unknown_format",
 ]
@@ -108,6 +110,58 @@ def sniff(head: bytes) -> str:
     if b"\t" in first and b"," not in first:
         return "tsv"
     return "csv"
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """A file's name without its extension (and a ``.gz`` before it): ``runs/base.csv.gz``
+    -> ``base``; standard input (``-``) is ``stdin``."""
+    text = os.fspath(path)
+    if text == "-":
+        return "stdin"
+    base = text.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or text
+    stem, ext = os.path.splitext(base)
+    if ext.lower() in COMPRESSIONS:
+        stem = os.path.splitext(stem)[0]
+    return stem or base
+
+
+def names_of_files(paths) -> list[str]:
+    """Systems named by their files, one rule for two files and for a family: each
+    file's stem (:func:`file_stem`); where two stems are alike, as many of their folders
+    as tell them apart (``a/model``, ``b/model``), then their full names (``model.csv``,
+    ``model.jsonl``); the paths as given where nothing else does (the same file twice).
+
+    >>> names_of_files(["runs/a/model.csv", "runs/b/model.csv", "base.jsonl"])
+    ['a/model', 'b/model', 'base']
+    >>> names_of_files(["x/model.csv", "x/model.jsonl.gz"])
+    ['model.csv', 'model.jsonl.gz']
+    """
+    paths = [os.fspath(p) for p in paths]
+
+    def levels(path: str) -> list[str]:
+        """The names of ``path``, from the shortest: the stem with 0, 1, ... folders,
+        then the file's name with as many."""
+        if path == "-" or "://" in path:
+            folders = path.rstrip("/").split("/")[:-1] if "://" in path else []
+        else:
+            folders = os.path.abspath(path).replace("\\", "/").split("/")[:-1]
+        folders = [f for f in folders if f]
+        base = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or path
+        return [("/".join(folders[len(folders) - k:] + [last]) if k else last)
+                for last in (file_stem(path), base) for k in range(len(folders) + 1)]
+
+    options = [levels(p) for p in paths]
+    level = [0] * len(paths)
+    for _ in range(max(map(len, options), default=0)):  # (each round moves a tie on)
+        names = [o[min(k, len(o) - 1)] for o, k in zip(options, level)]
+        tied = {n for n in names if names.count(n) > 1}
+        if not tied:
+            return names
+        for i, n in enumerate(names):
+            if n in tied:
+                level[i] += 1
+    names = [o[min(k, len(o) - 1)] for o, k in zip(options, level)]
+    return [n if names.count(n) == 1 else p for n, p in zip(names, paths)]
 
 
 def known_extensions() -> str:

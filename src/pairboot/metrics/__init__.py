@@ -65,6 +65,7 @@ from pairboot.metrics.names import (
     holds,
     load_metric,
     match_statistics,
+    metric_file,
     resolve_metric,
     statistics_for,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "builtin_stats",
     "resolve_metric",
     "load_metric",
+    "metric_file",
     "StatisticError",
     "match_statistics",
     "holds",

@@ -97,6 +97,42 @@ def _unknown(name: str, more: str) -> InputError:
                       f"{', '.join(builtin_metrics())}{more}", param="metric")
 
 
+def _is_file(where: str) -> bool:
+    """Whether the part before ``:NAME`` is a file (else a module's name)."""
+    return where.endswith(".py") or os.sep in where
+
+
+def metric_file(spec: str) -> str | None:
+    """The file :func:`load_metric` would run for ``spec`` (``FILE.py:NAME``, or the
+    module's source found as its import would find it, the current folder first),
+    without running anything; None for a built-in metric or a module not found as a
+    file.  The command line never writes a report over it."""
+    import importlib.machinery
+
+    where, sep, _ = str(spec).rpartition(":")
+    if not sep or not where:
+        return None
+    if _is_file(where):
+        return where
+    import sys
+
+    path: list[str] | None = [os.getcwd(), *sys.path]
+    spec_found = None
+    for part in where.split("."):
+        if path is None:
+            return None
+        try:
+            spec_found = importlib.machinery.PathFinder.find_spec(part, path)
+        except (ImportError, ValueError):
+            return None
+        if spec_found is None:
+            return None
+        locations = spec_found.submodule_search_locations
+        path = list(locations) if locations is not None else None
+    origin = getattr(spec_found, "origin", None)
+    return origin if origin and os.path.isfile(origin) else None
+
+
 def load_metric(spec: str) -> Metric:
     """A user's :class:`Metric` named as ``"path/to/file.py:NAME"`` or ``"package.module:NAME"``.
 
@@ -114,10 +150,10 @@ def load_metric(spec: str) -> Metric:
         raise InputError(
             f"a metric must be named FILE.py:NAME or MODULE:NAME, got {spec!r}", param="metric"
         )
-    if (where.endswith(".py") or os.sep in where) and not os.path.isfile(where):
+    if _is_file(where) and not os.path.isfile(where):
         raise InputError(f"metric file {where} does not exist", param="metric")
     try:
-        if where.endswith(".py") or os.sep in where:
+        if _is_file(where):
             name = "pairboot_user_metric_" + os.path.splitext(os.path.basename(where))[0]
             module_spec = importlib.util.spec_from_file_location(name, where)
             module = importlib.util.module_from_spec(module_spec)

@@ -33,7 +33,7 @@ from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.io.columns import CodedLabels
-from pairboot.io.formats import compression_of, format_of, unknown_format
+from pairboot.io.formats import compression_of, format_of, names_of_files, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
 from pairboot.partitioned.checks import check_before_reading, check_family
@@ -289,8 +289,7 @@ def compare_files(
         cols = column_names(score if score is not None else "score", "score")
         if names is None and family is None and len(files) == 2:
             names = ["A", "B"]  # (two systems: their files' stems may well agree)
-        names = list(names) if names is not None else [
-            os.path.basename(f).split(".")[0] for f in files]
+        names = list(names) if names is not None else names_of_files(files)
         if len(names) != len(files) or len(set(names)) != len(names):
             raise InputError(f"`names` must name the {len(files)} files, each once",
                              param="names")

@@ -8,6 +8,8 @@ the grouping and stratum columns, and notes that the command line adds.
 - :mod:`~pairboot.report.parts` — what every format says: the method, the numbers and
   the signature; :mod:`~pairboot.report.verdicts` — the verdict (:func:`headline`,
   :func:`decision`, the gates) and a margin's hypothesis in words;
+- :mod:`~pairboot.report.escape` — text from the data as every text format shows it
+  (:func:`visible`: control characters, bidi controls and workflow commands escaped);
 - :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
   :func:`decimals`, a p-value beside its bound);
 - :mod:`~pairboot.report.reading` — the reading of a result in plain words
@@ -48,6 +50,7 @@ from collections.abc import Callable
 
 from pairboot.family_result import FamilyResult
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import visible
 from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
 from pairboot.report.family_formats import (
     family_json,
@@ -68,7 +71,14 @@ from pairboot.report.html import (
 )
 from pairboot.report.html_family import family_html, fragment_family
 from pairboot.report.numbers import decimals, p_repr
-from pairboot.report.parts import ReportContext, describe_method, format_p, signature
+from pairboot.report.parts import (
+    ReportContext,
+    describe_method,
+    format_p,
+    kept_line,
+    kept_warnings,
+    signature,
+)
 from pairboot.report.power import POWER_WRITERS, power_summary
 from pairboot.report.reading import reading_text
 from pairboot.report.text import write_text
@@ -105,11 +115,14 @@ __all__ = [
     "gate_text",
     "headline",
     "html_of",
+    "kept_line",
+    "kept_warnings",
     "render",
     "render_family",
     "power_panels",
     "render_power",
     "signature",
+    "visible",
     "workflow_commands",
     "write_github",
     "write_json",

@@ -66,6 +66,9 @@ class FamilyContext:
     id, labels, common_items, stats, metric_source, group, stratum, stratum_weights
         As :class:`pairboot.report.ReportContext`'s, for the signature (the group and
         stratum columns also for the caption's design).
+    items_kept : CommonItems or None
+        As :class:`pairboot.report.ReportContext`'s: the items ``common_items`` kept,
+        under the headline.
     reword : callable or None
         Applied to every message taken from the result (its warnings and notes), so
         that the command line can write the API's arguments as its options.
@@ -82,6 +85,7 @@ class FamilyContext:
     id: str | None = None
     labels: str | None = None
     common_items: bool = False
+    items_kept: object | None = None
     stats: tuple[str, ...] | None = None
     metric_source: str | None = None
     group: str | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from pairboot.family_result import FamilyResult
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.family import (
     TEST_COLUMN,
     FamilyContext,
@@ -40,9 +41,9 @@ from pairboot.report.family import (
     superscripts,
     unresolved_note,
 )
-from pairboot.report.formats import md, tex, tex_interval, tex_num, tex_p
+from pairboot.report.formats import tex_interval, tex_num, tex_p
 from pairboot.report.numbers import percent
-from pairboot.report.parts import interval_text, num, pad_table
+from pairboot.report.parts import interval_text, kept_line, num, pad_table
 from pairboot.report.parts import wrap as _wrap
 from pairboot.result import json_safe
 
@@ -62,7 +63,8 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     corrected = is_corrected(result)
     alpha = 1 - result.confidence_level
 
-    lines = [summary(result), ""]
+    kept = kept_line(ctx)
+    lines = [summary(result), *([kept] if kept is not None else []), ""]
     lines += _wrap(f"Family: {family_line(result)}")
     if ctx.family_note:  # (one line, whatever its length: easy to grep or quote)
         lines.append(f"Note: {ctx.family_note}")
@@ -135,7 +137,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         for note in ctx.notes:
             lines += _wrap(note, bullet="  - ")
     lines += ["", family_signature(result, ctx)]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # ---------------------------------------------------------------------------------- json
@@ -161,6 +163,8 @@ def family_json(result: FamilyResult, context: FamilyContext | None = None) -> s
     out["plan_sha256"] = ctx.plan_sha256
     out["family_note"] = ctx.family_note
     out["notes"] = list(ctx.notes)
+    kept = getattr(ctx, "items_kept", None)
+    out["common_items"] = None if kept is None else {**kept.to_dict(), "text": kept_line(ctx)}
     out["signature"] = family_signature(result, ctx)
     return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
 
@@ -221,7 +225,9 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     ranked = result.rank_intervals is not None
     best = set(result.best_set or ())
 
-    lines = [f"**{md(summary(result))}**", ""]
+    kept = kept_line(ctx)
+    lines = [f"**{md(summary(result))}**", *(["", md(kept)] if kept is not None else []),
+             ""]
     head = ["", "system", md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
     lines += ["| " + " | ".join(head) + " |",
               "|---|---|---:|:---:|" + (":---:|" if ranked else "")]
@@ -265,7 +271,7 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     if ctx.notes:
         lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{family_signature(result, ctx)}`"]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # --------------------------------------------------------------------------------- latex
@@ -275,7 +281,9 @@ def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
                  p_shown: bool = True) -> str:
     said = "".join(" " + line
                    for line in hypothesis_lines(result, ctx) + family_test_lines(result))
-    return tex(_caption(result, ctx, p_shown=p_shown) + said) + " " + extra
+    kept = kept_line(ctx)  # (the items --common-items kept: first)
+    return (tex(("" if kept is None else kept + " ") + _caption(result, ctx, p_shown=p_shown)
+                + said) + " " + extra)
 
 
 def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:
@@ -302,7 +310,7 @@ def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> 
     lines += body
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
     lines += [f"% warning: {tex(w)}" for w in warnings]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def _latex_letters(result: FamilyResult, ctx: FamilyContext) -> list[str]:

@@ -16,6 +16,7 @@ import numpy as np
 from pairboot.core.hypotheses import SHOWN, nulls, verdict_of
 from pairboot.family_result import FamilyResult
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import visible
 from pairboot.report.family import interval_name, is_corrected
 from pairboot.report.power import (
     difference,
@@ -78,7 +79,7 @@ def shown_names(names, width: int) -> tuple[dict[str, str], str | None]:
     suffix that every name shares are left out, cut at a separator (``/ _ - .`` or a
     space), no more of them than makes the names fit, and the line says what they were;
     a name still too long loses its middle to "…", never so much that two names look
-    alike.
+    alike.  Names are shown as :func:`~pairboot.report.escape.visible` shows them.
 
     >>> shown, said = shown_names(["meta-llama/Llama-3.1-8B-Instruct__mmlu_pro",
     ...                            "meta-llama/Llama-3.1-70B-Instruct__mmlu_pro"], 24)
@@ -86,11 +87,12 @@ def shown_names(names, width: int) -> tuple[dict[str, str], str | None]:
     (['Llama-3.1-70B-Instruct', 'Llama-3.1-8B-Instruct'], 'names shown without their shared prefix “meta-llama/” and suffix “__mmlu_pro”')
     """  # noqa: E501
     unique = list(dict.fromkeys(str(name) for name in names))
-    shown = {name: name for name in unique}
+    shown = {name: visible(name) for name in unique}  # (no control character drawn)
     left_out = None
-    if len(unique) > 1 and max(map(len, unique)) > width:
-        prefix, suffix = _shared_ends(unique, width)
-        shown = {name: name[len(prefix):len(name) - len(suffix)] for name in unique}
+    if len(unique) > 1 and max(map(len, shown.values())) > width:
+        prefix, suffix = _shared_ends(list(shown.values()), width)
+        shown = {name: text[len(prefix):len(text) - len(suffix)]
+                 for name, text in shown.items()}
         ends = ([f"prefix “{prefix}”"] if prefix else []) + (
             [f"suffix “{suffix}”"] if suffix else [])
         if ends:

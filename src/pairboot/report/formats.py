@@ -10,6 +10,7 @@ import json
 import math
 
 from pairboot.core.pvalues import CLOSED_FORM_P
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.items import items_latex, items_markdown, no_items_reason
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -19,6 +20,7 @@ from pairboot.report.parts import (
     describe_method,
     design,
     interval_text,
+    kept_line,
     num,
     p_fields,
     resolution_note,
@@ -71,6 +73,8 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out["items_note"] = (None if result.items_summary is not None
                          else f"none listed: {no_items_reason(result)}")
     out["notes"] = list(ctx.notes)
+    kept = getattr(ctx, "items_kept", None)
+    out["common_items"] = None if kept is None else {**kept.to_dict(), "text": kept_line(ctx)}
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
     return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
@@ -97,19 +101,16 @@ def _after(mapping: dict, key: str, extra: dict) -> dict:
 # -------------------------------------------------------------------------- markdown
 
 
-def md(text: str) -> str:
-    """``text`` with Markdown's table and escape characters escaped."""
-    return str(text).replace("\\", "\\\\").replace("|", "\\|")
-
-
 def write_markdown(result: CompareResult, context: ReportContext | None = None) -> str:
     """A Markdown table of both systems and the difference, then the details."""
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
     resolution = f"; {resolution_note(result)}" if unresolved(result) else ""
+    kept = kept_line(ctx)
     lines = [
         f"**{md(headline(result, ctx))}**",
+        *(["", md(kept)] if kept is not None else []),
         "",
         f"| system | {md(result.metric)} | {level} interval"
         + (f" (B - A: {percent(result.interval_level)})"
@@ -148,26 +149,10 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     if ctx.notes:
         lines += ["", "**Notes**", ""] + [f"- {md(n)}" for n in ctx.notes]
     lines += ["", f"`{signature(result, ctx)}`"]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 # ----------------------------------------------------------------------------- latex
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    # characters the default (OT1) font encoding lacks or prints as something else
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "\u00b1": r"$\pm$", "\u2212": r"$-$", "\u00b7": r"$\cdot$", "\u00d7": r"$\times$",
-    "\u2264": r"$\leq$", "\u2265": r"$\geq$", "\u2248": r"$\approx$",
-}
-
-
-def tex(text: str) -> str:
-    """``text`` with LaTeX's special characters written as LaTeX prints them."""
-    text = "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
-    return text.replace("+-", r"$\pm$")  # (a margin's +-0.005)
-
 
 def tex_num(x, d: int, *, signed: bool = False) -> str:
     """A number in math mode (``n/a`` as text)."""
@@ -239,12 +224,15 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         lines += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in warnings]
     lines += [r"\end{table}", f"% {tex(describe_method(result, ctx))}"]
     lines += [f"% warning: {w}" for w in warnings]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def _caption(result: CompareResult, ctx: ReportContext) -> str:
-    """B against A, the design, resamples and seed, in one sentence."""
-    text = (f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
+    """B against A, the design, resamples and seed, in one sentence (after the items
+    ``common_items`` kept)."""
+    kept = kept_line(ctx)
+    text = (("" if kept is None else kept + " ")
+            + f"B ({ctx.name_b}) against A ({ctx.name_a}): {design(result, ctx)}; "
             f"{result.n_resamples:,} resamples, seed {result.seed}.")
     if result.method == "score":
         text += f" {SCORE_WORDS}."

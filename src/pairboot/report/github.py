@@ -16,15 +16,18 @@ Two parts, for two readers:
 
 Workflow-command data is escaped as GitHub documents it (``%`` as ``%25``, ``\\r`` as
 ``%0D``, ``\\n`` as ``%0A``; a property's value also ``:`` as ``%3A`` and ``,`` as
-``%2C``).
+``%2C``); a message is first shown as :func:`~pairboot.report.escape.visible` shows it,
+so that the data's control characters (an escape sequence the log would colour with, a
+line break) are written out.
 """
 
 from __future__ import annotations
 
 from pairboot.family_result import FamilyResult
+from pairboot.report.escape import lines_text, md, visible
 from pairboot.report.family import FamilyContext
 from pairboot.report.family_formats import family_markdown
-from pairboot.report.formats import md, write_markdown
+from pairboot.report.formats import write_markdown
 from pairboot.report.parts import ReportContext
 from pairboot.report.verdicts import decision
 from pairboot.result import CompareResult
@@ -44,8 +47,10 @@ def escape_property(text: str) -> str:
 
 
 def command(kind: str, message: str, title: str = TITLE) -> str:
-    """One workflow command: ``::warning title=pairboot::message``."""
-    return f"::{kind} title={escape_property(title)}::{escape_data(message)}"
+    """One workflow command: ``::warning title=pairboot::message`` (the message as
+    :func:`~pairboot.report.escape.visible` shows it: no control character of the data
+    reaches the log)."""
+    return f"::{kind} title={escape_property(title)}::{escape_data(visible(message))}"
 
 
 def workflow_commands(warnings, failure: str | None = None) -> list[str]:
@@ -75,7 +80,7 @@ def write_github(result: CompareResult, context: ReportContext | None = None) ->
         outcome = "failed" if verdict["failed"] else "passed"
         lines += [f"Gate `--fail-if {ctx.fail_if}`: **{outcome}** (verdict: "
                   f"{md(verdict['verdict'])}).", ""]
-    return "\n".join(lines) + "\n" + write_markdown(result, ctx)
+    return lines_text(lines) + write_markdown(result, ctx)
 
 
 def family_github(result: FamilyResult, context: FamilyContext | None = None) -> str:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
 from pairboot.report.items import align_of, no_items_reason, sections
 from pairboot.report.numbers import decimals, percent
@@ -33,6 +34,7 @@ from pairboot.report.parts import (
     ReportContext,
     describe_method,
     interval_text,
+    kept_line,
     null_text,
     num,
     p_cell,
@@ -107,8 +109,10 @@ body{margin:0;padding:16px;background:#fff;color:#1a1a1a}
 
 
 def esc(text) -> str:
-    """``text`` escaped for HTML (quotes too: it may sit in an attribute)."""
-    return html.escape(str(text), quote=True)
+    """``text`` escaped for HTML (quotes too: it may sit in an attribute), as
+    :func:`~pairboot.report.escape.visible` shows it (a bidi override or a control
+    character of the data is written out, not obeyed)."""
+    return html.escape(visible(text), quote=True)
 
 
 BREAK_AFTER = re.compile(r"([/\\_:,=])")
@@ -280,6 +284,9 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     d = decimals(result.standard_error)
     level = percent(result.confidence_level)
     out = [f'<p class="verdict" data-field="headline">{esc(headline(result, ctx))}</p>']
+    kept = kept_line(ctx)
+    if kept is not None:  # (the items --common-items kept: beside the verdict)
+        out.append(f'<p class="note" data-field="common_items">{esc(kept)}</p>')
     title = "pairboot compare: {} vs {}".format(
         "B" if ctx.name_b == "B" else f"{ctx.name_b} (B)",
         "A" if ctx.name_a == "A" else f"{ctx.name_a} (A)")

@@ -44,7 +44,7 @@ from pairboot.report.html import (
     wrap_fragment,
 )
 from pairboot.report.numbers import percent
-from pairboot.report.parts import interval_text, num
+from pairboot.report.parts import interval_text, kept_line, num
 
 __all__ = ["family_html", "fragment_family", "family_items_section"]
 
@@ -65,8 +65,11 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     d = family_decimals(result)
     level = percent(result.confidence_level)
     corrected = is_corrected(result)
-    out = [f'<p class="verdict" data-field="summary">{esc(summary(result))}</p>',
-           f"<p>Family: {esc(family_line(result))}</p>"]
+    out = [f'<p class="verdict" data-field="summary">{esc(summary(result))}</p>']
+    kept = kept_line(ctx)
+    if kept is not None:  # (the items --common-items kept: beside the verdict)
+        out.append(f'<p class="note" data-field="common_items">{esc(kept)}</p>')
+    out.append(f"<p>Family: {esc(family_line(result))}</p>")
     if ctx.family_note:
         out.append(f'<p class="note">Note: {esc(ctx.family_note)}</p>')
     if ctx.plan_sha256:

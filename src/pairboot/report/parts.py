@@ -22,6 +22,7 @@ import numpy as np
 
 from pairboot.core.hypotheses import nulls
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.report.escape import visible
 from pairboot.report.numbers import percent
 from pairboot.result import CompareResult
 
@@ -57,6 +58,10 @@ class ReportContext:
     common_items : bool
         The items every file scores were compared (``--common-items``), for the
         signature.
+    items_kept : CommonItems or None
+        With ``common_items``: how many items were kept, of how many
+        (:class:`pairboot.io.CommonItems`, ``Aligned.common``), written under the
+        headline with a warning when a source lost a large share (:func:`kept_line`).
     reword : callable or None
         Applied to every message taken from the result (its warnings and reading), so
         that the command line can write the API's arguments as its options (with
@@ -80,6 +85,7 @@ class ReportContext:
     stratum_weights: str | None = None
     labels: str | None = None
     common_items: bool = False
+    items_kept: object | None = None
     reword: Callable[[str], str] | None = None
     lower_is_better: bool = False
     fail_if: str | None = None
@@ -87,6 +93,25 @@ class ReportContext:
     def say(self, text: str) -> str:
         """``text`` (a warning or the reading) as this report's reader should see it."""
         return self.reword(text) if self.reword is not None else text
+
+
+def kept_line(context) -> str | None:
+    """With ``common_items``: how many items were compared, of how many, and a warning
+    naming the sources that lost most when one lost more than 10% of its items; the line
+    every format writes under its headline (None without)."""
+    kept = getattr(context, "items_kept", None)
+    if kept is None:
+        return None
+    warning = kept.warning()
+    text = kept.summary() + (f" Warning: {warning}." if warning else "")
+    return context.say(text)
+
+
+def kept_warnings(context) -> tuple[str, ...]:
+    """The warning of :func:`kept_line` alone (for the command line's standard error)."""
+    kept = getattr(context, "items_kept", None)
+    warning = None if kept is None else kept.warning()
+    return () if warning is None else (context.say(warning),)
 
 
 # ------------------------------------------------------------------------ numbers
@@ -399,17 +424,20 @@ WIDTH = 88
 
 def wrap(text: str, bullet: str = "") -> list[str]:
     """``text`` wrapped to :data:`WIDTH`, after ``bullet`` (continued under it, or two
-    spaces in)."""
+    spaces in); :func:`visible` first, so that a line break of the data is shown, not
+    turned into a space."""
     indent = " " * len(bullet)
     return textwrap.wrap(
-        text, WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
+        visible(text), WIDTH, initial_indent=bullet, subsequent_indent=indent or "  ",
         break_on_hyphens=False, break_long_words=False,
     ) or [bullet]
 
 
 def pad_table(rows: list[list[str]], align: str) -> list[str]:
     """Rows of cells as lines, each column padded to its widest cell and left- or
-    right-aligned as ``align`` says ("l" or "r" per column)."""
+    right-aligned as ``align`` says ("l" or "r" per column); cells as :func:`visible`
+    shows them, so that escapes count in the widths."""
+    rows = [[visible(c) for c in r] for r in rows]
     widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) if a == "l" else c.rjust(w)
                       for c, w, a in zip(r, widths, align)).rstrip() for r in rows]

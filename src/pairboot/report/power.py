@@ -7,6 +7,7 @@ import json
 import math
 
 from pairboot.power_result import PowerResult
+from pairboot.report.escape import lines_text, md
 
 __all__ = ["POWER_WRITERS", "family_rows", "power_facts", "power_json", "power_markdown",
            "power_summary", "power_text"]
@@ -180,19 +181,19 @@ def power_text(res: PowerResult, context=None) -> str:
         lines += ["", simulation_line(res)]
     if res.assumptions:
         lines += ["", "assumes:"] + [f"  - {a}" for a in res.assumptions]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def power_markdown(res: PowerResult, context=None) -> str:
     """A Markdown report: the summary, a table of the inputs, the assumptions."""
     rows = power_facts(res) + family_rows(res)
-    lines = [f"**{power_summary(res)}**", "", "| | |", "|---|---|"]
-    lines += [f"| {label} | {value} |" for label, value in rows]
+    lines = [f"**{md(power_summary(res))}**", "", "| | |", "|---|---|"]
+    lines += [f"| {md(label)} | {md(value)} |" for label, value in rows]
     if res.simulation is not None:
-        lines += ["", simulation_line(res)]
+        lines += ["", md(simulation_line(res))]
     if res.assumptions:
-        lines += ["", "Assumes:", ""] + [f"- {a}" for a in res.assumptions]
-    return "\n".join(lines) + "\n"
+        lines += ["", "Assumes:", ""] + [f"- {md(a)}" for a in res.assumptions]
+    return lines_text(lines)
 
 
 def power_json(res: PowerResult, context=None) -> str:

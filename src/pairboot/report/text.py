@@ -6,6 +6,7 @@ columns and ends with the reproducibility line; ``print(result)`` shows it.
 
 from __future__ import annotations
 
+from pairboot.report.escape import lines_text
 from pairboot.report.items import items_text
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -13,6 +14,7 @@ from pairboot.report.parts import (
     describe_method,
     describe_runs,
     interval_text,
+    kept_line,
     null_text,
     num,
     pad_table,
@@ -41,6 +43,9 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     value_w = max(value_w, len(result.metric))
 
     lines = [headline(result, ctx)]  # one line, whatever its length: easy to grep or quote
+    kept = kept_line(ctx)
+    if kept is not None:  # (the items --common-items kept: beside the verdict)
+        lines.append(kept)
     title = "pairboot compare: {} vs {}".format(
         "B" if ctx.name_b == "B" else f"{ctx.name_b} (B)",
         "A" if ctx.name_a == "A" else f"{ctx.name_a} (A)",
@@ -104,7 +109,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
             lines.extend(_wrap(note, bullet="  - "))
     lines.append("")
     lines.append(signature(result, ctx))
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def design_lines(result: CompareResult, ctx: ReportContext) -> list[str]:

@@ -10,8 +10,10 @@ aligns several reads on their ids for :func:`pairboot.compare` and
 
 A reader module defines ``NAME`` (the format's name for ``--from``), ``OPTIONS`` (the
 keyword options it takes, among ``score``, ``group``, ``stratum``, ``system`` and its
-own), ``detect(path) -> bool`` (True only when the file or directory is unmistakably in
-its format) and ``read(path, **options) -> Scores``.  A bad log raises
+own), ``FILES`` when some of them name files it opens besides ``path`` (the command
+line never writes a report over them: :func:`files_named`), ``detect(path) -> bool``
+(True only when the file or directory is unmistakably in its format) and
+``read(path, **options) -> Scores``.  A bad log raises
 :class:`~pairboot.errors.InputError` naming the file and, where there is one, the line.
 """
 
@@ -28,9 +30,11 @@ import numpy as np
 
 from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.io.common import CommonItems, warn_lost
+from pairboot.io.formats import file_stem, names_of_files
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
-           "object_format"]
+           "object_format", "files_named"]
 
 READERS = {
     "table": "table",
@@ -126,6 +130,26 @@ def _module(name: str):
         raise InputError(f"unknown log format {name!r}; known: {', '.join(formats())}",
                          param="format")
     return importlib.import_module(f"{__name__}.{READERS[name]}")
+
+
+def files_named(format: str, options: Mapping) -> list[str]:
+    """The files a reader of ``format`` opens besides its input, as ``options`` name
+    them: the values of its ``FILES`` options (a path, a list of them, or paths
+    separated by commas, as the readers split them).  An unknown format names none (the
+    reader refuses it)."""
+    try:
+        module = _module(format)
+    except (InputError, ImportError):
+        return []
+    out = []
+    for key in getattr(module, "FILES", ()):
+        value = options.get(key)
+        if value is None:
+            continue
+        values = value.split(",") if isinstance(value, str) else list(value)
+        out += [os.fspath(v).strip() if isinstance(v, (str, os.PathLike)) else str(v)
+                for v in values]
+    return [v for v in out if v]
 
 
 def formats() -> list[str]:
@@ -237,14 +261,19 @@ class Joined:
     notes: tuple[str, ...]
     runs: tuple | None = None
     """Every system's items x runs table, when every read kept them."""
+    common: CommonItems | None = None
+    """With ``common_items``: how many items were kept, of how many, and what each log
+    lost."""
 
 
-def _common_items(reads: Sequence[Scores]) -> list[Scores]:
+def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
     """``reads`` cut to the ids every one holds (in the first's order), the first's
-    notes saying how many items each lost."""
+    notes saying how many items each lost; and those counts."""
     held = set(reads[0].ids.tolist())
+    every = set(held)
     for r in reads[1:]:
         held &= set(r.ids.tolist())
+        every |= set(r.ids.tolist())
     if not held:
         raise InputError(f"no item is in every log ({', '.join(r.path for r in reads)}): "
                          "there are no items to compare", param="common_items")
@@ -265,7 +294,9 @@ def _common_items(reads: Sequence[Scores]) -> list[Scores]:
             f"dropped {', '.join(lost[:-1])} and {lost[-1]}; the items a system did not "
             "score may be the hard ones, so the comparison can favour it")
     out[0] = dataclasses.replace(out[0], notes=(*out[0].notes, note))
-    return out
+    common = CommonItems(kept=len(held), total=len(every), sources=tuple(r.path for r in reads),
+                         sizes=tuple(len(r.ids) for r in reads), unit="log")
+    return out, common
 
 
 def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
@@ -273,13 +304,19 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     """The systems of ``reads`` on the items they all score, in the first read's order.
 
     Every read must hold the same ids (a clear error says how many differ and shows
-    some), unless ``common_items``: then the items are the ids every read holds, and a
-    note says how many each read lost.  The metric and statistics must agree; systems
-    are named by ``names`` (one per system, in order) or by their reads, with the
-    file's stem added when two reads name a system alike.
+    some), unless ``common_items``: then the items are the ids every read holds, a note
+    and ``common`` say how many each read lost, and a
+    :class:`~pairboot.errors.PairbootWarning` names the logs that lost more than 10%.
+    The metric and statistics must agree; systems are named by ``names`` (one per
+    system, in order) or by their reads, with the file's stem added when two reads name
+    a system alike; systems named by their files (a table's) are named as a family's
+    files are (:func:`pairboot.io.names_of_files`: the stems, with folders where two
+    are alike).
     """
+    common = None
     if common_items:
-        reads = _common_items(reads)
+        reads, common = _common_items(reads)
+        warn_lost(common)
     first = reads[0]
     base = {v: i for i, v in enumerate(first.ids.tolist())}
     for r in reads[1:]:
@@ -312,8 +349,12 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
                 tables.append(t if inverse is None else t[inverse])
     if names is None:  # (a name two reads share gets its file's name, or path, added)
         plain = [n for n, _ in raw_names]
+        own = [i for i, (n, p) in enumerate(raw_names) if n == file_stem(p)]
+        for i, name in zip(own, names_of_files([raw_names[i][1] for i in own])):
+            plain[i] = name  # (named by its file, as a table's system: the files' rule)
         for shown in (os.path.basename, str):
-            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})" for n, p in raw_names]
+            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})"
+                     for n, (_, p) in zip(plain, raw_names)]
             if len(set(names)) == len(names):
                 break
         else:
@@ -328,4 +369,4 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     notes = tuple(note for r in reads for note in r.notes)
     runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
-                  first.strata, notes, runs)
+                  first.strata, notes, runs, common)

@@ -26,6 +26,8 @@ from pairboot.metrics import bleu_metric
 
 NAME = "sacrebleu"
 OPTIONS = ("system", "refs", "tokenize", "lowercase", "max_ngram_order")
+FILES = ("system", "refs")
+"""The options that name files this reader opens: the hypotheses and more references."""
 
 
 def detect(path: str) -> bool:

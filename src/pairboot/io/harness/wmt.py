@@ -37,6 +37,8 @@ from pairboot.io.harness import Scores, score_number
 
 NAME = "wmt"
 OPTIONS = ("score", "group", "system", "lp", "testset", "ref", "unrated", "docs")
+FILES = ("docs",)
+"""The options that name files this reader opens: the WMT details file."""
 
 _TSV = ("metric", "lp", "testset", "ref", "system", "docid", "seg_no", "score")
 _MQM_HEADER = ["system", "mqm_avg_score", "seg_id"]
