@@ -21,7 +21,15 @@ from pairboot.core.diagnostics import (
     undefined_notes,
 )
 from pairboot.core.fdr import fdr_family, partial_conjunction_count
-from pairboot.core.hypotheses import SHOWN, interval_alpha, nulls, read_test, verdict_of
+from pairboot.core.hypotheses import (
+    SHOWN,
+    claim_points,
+    interval_alpha,
+    nulls,
+    read_test,
+    snap_interval,
+    verdict_of,
+)
 from pairboot.core.intervals import (
     bounds,
     monte_carlo_error,
@@ -29,7 +37,15 @@ from pairboot.core.intervals import (
     p_value,
     sd_error,
 )
-from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
+from pairboot.core.multiple import (
+    bonferroni,
+    check_correction,
+    exceed,
+    holm,
+    max_t,
+    rank_intervals,
+    tested_statistic,
+)
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.core.westfall_young import PermutationNull, westfall_young
@@ -170,7 +186,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         return [read_test(hyp, mk, side, at,
                           lambda a, s, e=e: bounds(args.method, e.boot, a, s),
                           lambda s, v, e=e: p_value(args.method, e.boot, s, v),
-                          args.lower_is_better) for e, mk in zip(estimates, margins)]
+                          args.lower_is_better, tol=e.boot.tolerance)
+                for e, mk in zip(estimates, margins)]
 
     def errors_at(at: float):
         return [monte_carlo_error(args.method, e.boot, interval_alpha(hyp, at), side)
@@ -198,12 +215,14 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         # same on B - A less its boundary (the roots do not move).  Equivalence keeps
         # the method's own TOST rows beside the single-step max-t (no such order).
         replicates = np.column_stack([e.replicates for e in estimates])
+        tol = [e.boot.tolerance for e in estimates]
         if hyp == "equivalence":
-            mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha)
+            mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha,
+                                                tol)
         else:
             shift = np.array([nulls(hyp, mk, side, args.lower_is_better)[0][1]
                               for mk in margins])
-            mt = max_t(est - shift, se, replicates - shift, family_alpha, side)
+            mt = max_t(est, se, replicates, family_alpha, side, null=shift, tol=tol)
         critical = mt.critical_value
         # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
         # replicates' sd; their errors added in quadrature (se's partly cancels in c)
@@ -213,16 +232,22 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                   for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
                             for s, x in zip(se, estimates))]
         if hyp == "equivalence":
-            intervals = [(e - critical * s, e + critical * s) if s > 0 else (e, e)
-                         for e, s in zip(est, se)]
+            intervals = [snap_interval((e - critical * s, e + critical * s) if s > 0
+                                       else (e, e), claim_points(mk), d)
+                         for e, s, mk, d in zip(est, se, margins, tol)]
             p_adjusted = p_single_eq
             p_single = p_single_eq.tolist()
             p_raw = p_own
         else:
-            intervals = [shifted(open_end(simultaneous(e - b, s, t, critical, side), side), b)
-                         for e, s, t, b in zip(est, se, mt.t, shift)]
-            marginal = [shifted(open_end(simultaneous(e - b, s, t, c, side), side), b)
-                        for e, s, t, c, b in zip(est, se, mt.t, mt.marginal_critical, shift)]
+            intervals = [shifted(open_end(simultaneous(e - b, s, t, critical, side, d),
+                                          side), b)
+                         for e, s, t, b, d in zip(est, se, mt.t, shift, tol)]
+            marginal = [shifted(open_end(simultaneous(e - b, s, t, c, side, d), side), b)
+                        for e, s, t, c, b, d in zip(est, se, mt.t, mt.marginal_critical,
+                                                    shift, tol)]
+            intervals, marginal = ([snap_interval(x, claim_points(mk), d)
+                                    for x, mk, d in zip(rows, margins, tol)]
+                                   for rows in (intervals, marginal))
             p_raw = mt.p_marginal
             p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
@@ -388,19 +413,19 @@ ROW_WORDS = {
 
 
 def simultaneous(estimate: float, se: float, t: float, c: float,
-                 alternative: str = "two-sided") -> tuple[float, float]:
-    """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test;
-    one-sided, when ``t > c`` for "greater" and ``-t > c`` for "less"): at the switch
-    rounding could put the near end a hair past 0 either way.  Without spread (``se``
-    0) the interval is the estimate itself."""
+                 alternative: str = "two-sided", tol: float = 0.0) -> tuple[float, float]:
+    """``estimate +- c se``, excluding 0 exactly when the single-step test rejects:
+    :func:`~pairboot.core.multiple.tested_statistic` of ``t`` (``|t|``; one-sided, ``t``
+    for "greater" and ``-t`` for "less"; less the tie tolerance ``tol``) exceeds ``c``.
+    At the switch rounding could put the near end a hair past 0 either way.  Without
+    spread (``se`` 0) the interval is the estimate itself."""
     if se == 0 or not np.isfinite(se):
         low = high = estimate
     else:
         low, high = estimate - c * se, estimate + c * se
-    stat = {"greater": t, "less": -t}.get(alternative, abs(t))
-    if not stat > c:
+    if not tested_statistic(t, se, tol, alternative) > c:
         return min(low, 0.0), max(high, 0.0)
-    if low <= 0.0 <= high:  # (|t| > c: the near end belongs on the far side of 0)
+    if low <= 0.0 <= high:  # (the test rejects: the near end belongs on the far side of 0)
         if estimate > 0:
             low = np.nextafter(0.0, 1.0)
         else:
@@ -422,23 +447,28 @@ def shifted(interval, by: float):
     return interval[0] + by, interval[1] + by
 
 
-def equivalence_max_t(est, se, replicates, margins, alpha: float):
+def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None):
     """Max-t for a family of equivalence tests: the two-sided simultaneous interval
     ``estimate +- c se`` at the family's level, and each row's single-step p-value, the
     larger of its two one-sided tests against the maximum of ``|T*|`` (so ``p < alpha``
     exactly when the interval lies within +-margin).  Each row's null lies on one side,
     unknown, so the maximum is over both: this keeps the family's error at alpha
     whatever the sides, and costs up to a factor of two in alpha against one row's TOST."""
-    mt = max_t(est, se, replicates, alpha, "two-sided")
+    mt = max_t(est, se, replicates, alpha, "two-sided", tol=tol)
     d = np.array(margins, dtype=np.float64)
+    tol = np.zeros(len(d)) if tol is None else np.asarray(tol, dtype=np.float64)
+    # (an estimate within the tolerance of a boundary is on it: no evidence either way)
+    above = np.where(np.abs(est + d) <= tol, 0.0, est + d)
+    below = np.where(np.abs(d - est) <= tol, 0.0, d - est)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_low = np.where(se > 0, (est + d) / np.where(se > 0, se, 1.0),
-                         np.where(est > -d, np.inf, -np.inf))
-        t_high = np.where(se > 0, (d - est) / np.where(se > 0, se, 1.0),
-                          np.where(est < d, np.inf, -np.inf))
+        t_low = np.where(se > 0, above / np.where(se > 0, se, 1.0),
+                         np.where(above > 0, np.inf, -np.inf))
+        t_high = np.where(se > 0, below / np.where(se > 0, se, 1.0),
+                          np.where(below > 0, np.inf, -np.inf))
     n = mt.n_used
     worst = np.minimum(t_low, t_high)
-    count = len(mt.maxima) - np.searchsorted(mt.maxima, worst, side="left")
+    count = np.array([exceed(mt.maxima, tested_statistic(w, s, d, "greater"))
+                      for w, s, d in zip(worst, se, tol)])
     return mt, (1.0 + count) / (n + 1)
 
 

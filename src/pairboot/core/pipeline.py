@@ -29,7 +29,7 @@ from pairboot.core.diagnostics import (
     zero_one_notes,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
-from pairboot.core.hypotheses import interval_alpha, read_test
+from pairboot.core.hypotheses import interval_alpha, read_test, snap_interval
 from pairboot.core.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
@@ -82,7 +82,7 @@ def compare_result(run: Run, *, stacklevel: int = 2,
             args.hypothesis, args.margin, args.alternative, alpha,
             lambda at, sides: bounds(args.method, diff.boot, at, sides),
             lambda sides, null: p_value(args.method, diff.boot, sides, null),
-            args.lower_is_better)
+            args.lower_is_better, tol=diff.boot.tolerance)
         mc = monte_carlo_error(args.method, diff.boot,
                                interval_alpha(args.hypothesis, alpha), args.alternative)
         notes += interval_notes(diff, design, args, (low, high), mc,
@@ -299,8 +299,8 @@ def stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca,
     w[h] = 1.0
     e = core.estimate(B_MINUS_A, w, bca=bca, combined=False)
     defined = too_few_units(design, core.names, h) is None
-    low, high = (bounds(method, e.boot, alpha, alternative) if defined
-                 else (math.nan, math.nan))
+    low, high = (snap_interval(bounds(method, e.boot, alpha, alternative), (0.0,),
+                               e.boot.tolerance) if defined else (math.nan, math.nan))
     p = (p_value(method, e.boot, alternative)
          if defined and not (math.isnan(low) or math.isnan(high)) else math.nan)
     return StratumResult(

@@ -39,7 +39,14 @@ from pairboot.core.family import (
     row_margins,
 )
 from pairboot.core.fdr import fdr_family
-from pairboot.core.hypotheses import SHOWN, interval_alpha, read_test, verdict_of
+from pairboot.core.hypotheses import (
+    SHOWN,
+    interval_alpha,
+    less_tie,
+    read_test,
+    tie_tolerance,
+    verdict_of,
+)
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.core.pipeline import check_margin
@@ -93,6 +100,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
              for i, j in targets]
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
+    tol = [tie_tolerance(e, s) for e, s in zip(est, se)]  # (as compare()'s runs)
     side, hyp = design_sides(test), option(keywords, "hypothesis")
     margins = row_margins(option(keywords, "margin"), names, targets)
     for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
@@ -107,8 +115,10 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     def read(at: float):  # every row's t interval, p and TOST parts at 1 - at
         return [read_test(hyp, mk, side, at,
                           lambda a, s, info=info, e=e: info.interval(e, a, s),
-                          lambda s, v, info=info, e=e: info.p_value(e - v, s),
-                          lower_is_better) for info, e, mk in zip(infos, est, margins)]
+                          lambda s, v, info=info, e=e, d=d: info.p_value(
+                              less_tie(e - v, d), s),
+                          lower_is_better, tol=d)
+                for info, e, mk, d in zip(infos, est, margins, tol)]
 
     own = read(alpha)
     p_raw = np.array([r[1] for r in own])

@@ -34,7 +34,7 @@ from pairboot.core.diagnostics import (
     scale_notes,
     table_range,
 )
-from pairboot.core.hypotheses import read_test
+from pairboot.core.hypotheses import less_tie, read_test, tie_tolerance
 from pairboot.core.pipeline import compare_items, resample
 from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
@@ -232,10 +232,12 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     rescaled = (np.full_like(boot, estimate) if spread == 0 or se == 0
                 else estimate + (boot - boot.mean()) * (se / spread))
     alpha = 1.0 - args.confidence_level
+    tol = tie_tolerance(estimate, se)  # (on a boundary but for rounding: on it)
     (low, high), p, parts = read_test(
         args.hypothesis, args.margin, args.alternative, alpha,
         lambda at, sides: info.interval(estimate, at, sides),
-        lambda sides, null: info.p_value(estimate - null, sides), args.lower_is_better)
+        lambda sides, null: info.p_value(less_tie(estimate - null, tol), sides),
+        args.lower_is_better, tol=tol)
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     if metric == "mean":  # (a pooled metric's tables are its linearised values)
         notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
