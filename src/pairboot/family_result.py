@@ -69,6 +69,13 @@ class Comparison:
     """Whether the test (``test_p_adjusted``; ``test_p_value`` under
     ``correction="none"``) and the family's decision (``significant``) disagree at the
     level."""
+    claim_p_value: float | None = None
+    """When ``verdict`` claims more than the hypothesis tests ("better", or "better by
+    the margin", under non-inferiority or a difference): that claim's own p-value (H0
+    ``b - a <= 0``, or against the margin), adjusted as ``confidence_interval`` is --
+    below ``1 - confidence_level`` exactly when that interval shows the claim (Holm and
+    Bonferroni: times the family's size; BH and BY: over the false-coverage level's
+    share; max-t: single-step).  None otherwise: ``p_adjusted`` is the verdict's."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

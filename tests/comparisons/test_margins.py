@@ -1019,3 +1019,37 @@ def test_an_untestable_row_is_not_in_the_fdr_family(correction):
     found = sum(c.significant for c in rows)
     factor = 1.0 if correction == "bh" else sum(1 / k for k in range(1, 5))
     assert fam.fcr_level == pytest.approx(1 - max(found, 1) * ALPHA / factor / 4, abs=1e-12)
+
+
+# --- the p-value of a claim beyond the hypothesis, in a family's rows ----------------------
+
+
+@pytest.mark.parametrize("correction", ["none", "holm", "bonferroni", "bh", "max-t"])
+def test_a_rows_better_verdict_carries_the_p_value_of_better(correction):
+    # under non-inferiority a row whose family interval lies above 0 says "better": its
+    # p-value is that of H0 b - a <= 0, adjusted as the row's interval is, and below
+    # alpha exactly when that interval shows it (the p columns are non-inferiority's)
+    kw = {"baseline": "base", "correction": correction, "seed": 2, "n_resamples": R_FAMILY}
+    fam = pairboot.compare_many(SCORES, hypothesis="non-inferiority", margin=0.3, **kw)
+    better = [c for c in fam.comparisons if c.verdict in ("better", "better-by-margin")]
+    assert better and any(c.verdict == "non-inferior" for c in fam.comparisons)
+    for c in fam.comparisons:
+        if c.verdict == "better":
+            assert c.claim_p_value is not None and c.claim_p_value < ALPHA
+            assert c.confidence_interval.low > 0
+        elif c.verdict == "better-by-margin":
+            assert c.claim_p_value < ALPHA and c.confidence_interval.low > 0.3
+        else:
+            assert c.claim_p_value is None
+    # uncorrected, "better"'s p is the one-sided p of a difference on the same draws; Holm
+    # and Bonferroni read their interval at alpha / m: its p times m
+    plain = pairboot.compare_many(SCORES, alternative="greater", **{**kw,
+                                  "correction": "none"})
+    raw = {c.b: c.p_value for c in plain.comparisons}
+    m = len(fam.comparisons)
+    floor = 1 / (R_FAMILY + 1)
+    for c in (c for c in better if c.verdict == "better"):
+        want = {"none": raw[c.b], "holm": min(1.0, m * max(raw[c.b], floor)),
+                "bonferroni": min(1.0, m * max(raw[c.b], floor))}.get(correction)
+        if want is not None:
+            assert c.claim_p_value == pytest.approx(want, rel=1e-12)

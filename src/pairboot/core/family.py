@@ -23,7 +23,9 @@ from pairboot.core.diagnostics import (
 from pairboot.core.fdr import fdr_family, partial_conjunction_count
 from pairboot.core.hypotheses import (
     SHOWN,
+    claim_boundary,
     claim_points,
+    claim_tests,
     interval_alpha,
     nulls,
     read_test,
@@ -44,6 +46,7 @@ from pairboot.core.multiple import (
     holm,
     max_t,
     rank_intervals,
+    single_step_p,
     tested_statistic,
 )
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
@@ -206,6 +209,11 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
     family_alpha = round(alpha, 12)
     errors = errors_at(alpha)
+    tol = [e.boot.tolerance for e in estimates]
+    mt = None
+    # a claim beyond the hypothesis ("better" under non-inferiority) is read off the row's
+    # interval at the family's level: its p-value times this is below alpha exactly then
+    claim_scale = 1.0
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
@@ -215,7 +223,6 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         # same on B - A less its boundary (the roots do not move).  Equivalence keeps
         # the method's own TOST rows beside the single-step max-t (no such order).
         replicates = np.column_stack([e.replicates for e in estimates])
-        tol = [e.boot.tolerance for e in estimates]
         if hyp == "equivalence":
             mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha,
                                                 tol)
@@ -255,12 +262,14 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         errors = errors_at(alpha / m)
         adjust = holm if correction == "holm" else bonferroni
         p_adjusted = adjust(np.maximum(p_raw, floor))
+        claim_scale = float(m)
     elif correction in ("bh", "by"):
         # Benjamini & Yekutieli (2005): the R discoveries' intervals at 1 - R q / m keep
         # their false coverage rate at q (BY's dependence factor for "by")
         p_adjusted, fcr = fdr_family(np.maximum(p_raw, floor), family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
         errors = errors_at(fcr)
+        claim_scale = family_alpha / fcr
     else:
         intervals, p_adjusted = marginal, p_raw
         if m > UNCORRECTED_MAX:
@@ -292,6 +301,16 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k],
                                  float(est[k])) for k, (i, j) in enumerate(targets)], args)
 
+    def claim_p(k: int, boundary: float) -> float:
+        """The p-value of row ``k``'s claim against ``boundary``, adjusted as its
+        interval is (max-t: single-step on the same maxima)."""
+        if mt is not None:
+            return single_step_p(mt, float(est[k]), float(se[k]), boundary, tol[k], side)
+        ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, args.lower_is_better)
+                         if t[1] == boundary]
+        raw = p_value(args.method, estimates[k].boot, sides, boundary)
+        return raw if claim_scale == 1.0 else min(1.0, max(raw, floor) * claim_scale)
+
     family_test = None
     if isinstance(run.test, PermutationNull) and within is None:
         family_test = westfall_young(run.test, targets, side)
@@ -319,6 +338,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             verdict = "inconclusive"
         elif not excludes:  # (the test's claim, which its interval does not show)
             verdict = claim_of(hyp, est[k], args.lower_is_better)
+        boundary = claim_boundary(verdict, hyp, margins[k], args.lower_is_better)
+        claimed = None if boundary is None else float(claim_p(k, boundary))
         tested = {}
         if family_test is not None:
             adjusted = float(family_test.p_adjusted[k])
@@ -337,7 +358,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
             monte_carlo_error=ConfidenceInterval(*map(float, errors[k])),
-            margin=margins[k], verdict=verdict, **tested,
+            margin=margins[k], verdict=verdict, claim_p_value=claimed, **tested,
         ))
 
     ranks = best = None

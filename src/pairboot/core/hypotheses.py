@@ -136,6 +136,16 @@ def claim_tests(hypothesis: str, margin: float | None, alternative: str,
     return tuple((sides, b) for b in points)
 
 
+def claim_p_values(hypothesis: str, margin: float | None, alternative: str,
+                   p_at: Callable[[str, float], float], lower_is_better: bool = False
+                   ) -> tuple[tuple[float, float], ...]:
+    """``(boundary, p)`` for every test of :func:`claim_tests`, each p-value by ``p_at``
+    (as :func:`read_test`'s)."""
+    return tuple((float(b), float(p_at(sides, b)))
+                 for sides, b in claim_tests(hypothesis, margin, alternative,
+                                             lower_is_better))
+
+
 def claim_boundary(verdict: str, hypothesis: str, margin: float | None,
                    lower_is_better: bool = False) -> float | None:
     """The boundary whose test decides ``verdict`` when it claims more than the

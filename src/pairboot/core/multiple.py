@@ -63,6 +63,24 @@ def exceed(maxima: np.ndarray, t: float) -> int:
     return len(maxima) - int(np.searchsorted(maxima, t, side="left"))
 
 
+def statistic(estimate: float, se: float, null: float = 0.0, tol: float = 0.0) -> float:
+    """``(estimate - null) / se``, 0 when the estimate is within ``tol`` of its null (on
+    it), and 0 or infinite without spread (``se`` 0 or undefined)."""
+    gap = 0.0 if abs(estimate - null) <= tol else estimate - null
+    if math.isfinite(se) and se > 0:
+        return gap / se
+    return 0.0 if gap == 0 else math.copysign(math.inf, gap)
+
+
+def single_step_p(result: MaxT, estimate: float, se: float, null: float, tol: float,
+                  alternative: str = "two-sided") -> float:
+    """The single-step p-value of ``estimate`` against ``null`` on max-t's maxima (a
+    claim beyond a row's own test: "better" under non-inferiority): below alpha exactly
+    when the row's simultaneous interval lies beyond ``null``."""
+    stat = tested_statistic(statistic(estimate, se, null, tol), se, tol, alternative)
+    return (1 + exceed(result.maxima, stat)) / (result.n_used + 1)
+
+
 def tested_statistic(t: float, se: float, tol: float, alternative: str = "two-sided"
                      ) -> float:
     """The statistic ``t = (estimate - null) / se`` as max-t tests it: on its sides
@@ -106,13 +124,9 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
         tol = [tie_tolerance(e, *(replicates[:, j].min(initial=0.0),
                                   replicates[:, j].max(initial=0.0)))
                for j, e in enumerate(estimates)]
-    # (B - A less its boundary: within the tolerance, on it)
-    gap = np.array([0.0 if abs(e - b) <= d else e - b
-                    for e, b, d in zip(estimates, null, tol)])
+    t = np.array([statistic(e, s, b, d) for e, s, b, d in zip(estimates, se, null, tol)])
     spread = np.isfinite(se) & (se > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(spread, gap / np.where(spread, se, 1.0),
-                     np.where(gap == 0, 0.0, np.inf * np.sign(gap)))
         z = np.where(spread, (replicates - estimates) / np.where(spread, se, 1.0), 0.0)
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
     roots = np.abs(z) if sign is None else sign * z

@@ -29,7 +29,7 @@ from pairboot.core.diagnostics import (
     zero_one_notes,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
-from pairboot.core.hypotheses import interval_alpha, read_test, snap_interval
+from pairboot.core.hypotheses import claim_p_values, interval_alpha, read_test, snap_interval
 from pairboot.core.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
@@ -73,16 +73,19 @@ def compare_result(run: Run, *, stacklevel: int = 2,
 
     score = run.score
     if score is not None:  # (closed forms on the 2 x 2 table: no Monte Carlo error)
+        p_at = score.p_value
         (low, high), p, parts = read_test(
             args.hypothesis, args.margin, args.alternative, alpha, score.interval,
-            score.p_value, args.lower_is_better)
+            p_at, args.lower_is_better)
         mc = (0.0, 0.0)
     else:
+        def p_at(sides, null):
+            return p_value(args.method, diff.boot, sides, null)
+
         (low, high), p, parts = read_test(
             args.hypothesis, args.margin, args.alternative, alpha,
             lambda at, sides: bounds(args.method, diff.boot, at, sides),
-            lambda sides, null: p_value(args.method, diff.boot, sides, null),
-            args.lower_is_better, tol=diff.boot.tolerance)
+            p_at, args.lower_is_better, tol=diff.boot.tolerance)
         mc = monte_carlo_error(args.method, diff.boot,
                                interval_alpha(args.hypothesis, alpha), args.alternative)
         notes += interval_notes(diff, design, args, (low, high), mc,
@@ -91,9 +94,12 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
     # (the score interval needs no resample: defined at any n)
+    claims = claim_p_values(args.hypothesis, args.margin, args.alternative, p_at,
+                            args.lower_is_better)
     if score is None and (not defined or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
+        claims = tuple((b, math.nan) for b, _ in claims)
         mc = (math.nan, math.nan)
         parts = None if parts is None else (math.nan, math.nan)
         if not defined:
@@ -156,6 +162,7 @@ def compare_result(run: Run, *, stacklevel: int = 2,
         test=run.test,
         items_summary=None if design.items is None or top_items is None else items_summary(
             design.items, top=top_items, group_weighting=args.group_weighting),
+        claim_p_values=claims,
     )
 
 

@@ -167,6 +167,9 @@ def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
              else "each comparison's own margin")
         h0 = hypothesis_text(result, a="a", b="b", m="the margin")
         out.append(f"Hypothesis: {kind}, {m}; for each comparison {h0}.")
+        claims = claims_line(result)
+        if claims is not None:
+            out.append(claims)
     if result.fcr_level is not None and result.family_size > 1:
         q = percent(1 - result.confidence_level)
         out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and the "
@@ -345,10 +348,35 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
     if margined(result):
         if result.margin is None:  # (each row its own margin)
             row.append(f"{c.margin:g}")
-        row.append(c.verdict or "")
+        row.append(verdict_cell(result, c))
     if result.test is not None:  # (the family test's stepdown p)
         row.append(test_p_cell(result, c.test_p_adjusted))
     return row
+
+
+def verdict_cell(result: FamilyResult, c) -> str:
+    """A row's verdict, with the p-value of its own claim when it claims more than the
+    hypothesis tests ("better (p = 0.012)" under non-inferiority): the p columns are the
+    hypothesis's."""
+    claim = getattr(c, "claim_p_value", None)
+    if claim is None:
+        return c.verdict or ""
+    cell = family_p(result, claim, adjusted=True)
+    return f"{c.verdict} (p {cell})" if cell.startswith("<") else f"{c.verdict} (p = {cell})"
+
+
+def claims_line(result: FamilyResult) -> str | None:
+    """What a verdict's own p-value beside it means, when a row has one (else None)."""
+    rows = [c for c in result.comparisons if getattr(c, "claim_p_value", None) is not None]
+    if not rows:
+        return None
+    lower = result.lower_is_better
+    how = ("single-step max-t" if result.correction == "max-t" and result.family_size > 1
+           else "adjusted as the row's interval is" if is_corrected(result) else "its own")
+    return (f"A verdict beyond the hypothesis (better: the row's interval lies "
+            f"{'below' if lower else 'above'} 0; better by the margin: beyond the margin) "
+            f"is given with that claim's p-value (H0: b - a {'>=' if lower else '<='} 0, or "
+            f"the margin), {how}; the p columns test {result.hypothesis}.")
 
 
 def summary(result: FamilyResult) -> str:

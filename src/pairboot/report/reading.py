@@ -133,8 +133,9 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
     boundary = (f"-{m}" if not lower else f"+{m}") if result.hypothesis == "non-inferiority" \
         else f"{sign}{m}"
     where = "below" if lower else "above"
-    if shown is not None:
-        return (f"The {pct} interval {span} lies {where} {boundary}: on {size} the data "
+    if shown is not None:  # (the boundary of what is shown: 0 for "better")
+        beyond = {"better": "0", "better-by-margin": f"{sign}{m}"}.get(verdict, boundary)
+        return (f"The {pct} interval {span} lies {where} {beyond}: on {size} the data "
                 f"show that {shown}.")
     return (f"The {pct} interval {span} reaches {'above' if lower else 'below'} {boundary}: "
             f"{size} do not show that {wanted}.")

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.hypotheses import VERDICTS, half_width, nulls
+from pairboot.core.hypotheses import VERDICTS, claim_boundary, half_width, nulls
+from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.errors import InputError
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
@@ -138,10 +139,15 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     verdict = result.verdict(lower_is_better=lib)
     m = None if result.margin is None else margin_text(result.margin)
     if verdict in ("better-by-margin", "non-inferior", "equivalent") or (
-            result.hypothesis != "difference" and verdict == "inconclusive"):
+            result.hypothesis != "difference" and verdict in ("better", "inconclusive")):
+        # each claim with the p-value of its own test, named (the hypothesis's p is not
+        # the p of "better")
+        own = f"{TEST_NAMES[result.hypothesis]}, {result_p(result)}"
+        claim = claim_text(result, verdict, lib)
         what = {
             "better-by-margin": f"{b} is better than {a} by more than {m}",
-            "non-inferior": f"{b} is not worse than {a} by {m} or more (non-inferior)",
+            "better": f"{b} is better than {a}",
+            "non-inferior": f"{b} is not worse than {a} by {m} or more",
             "equivalent": f"{b} is equivalent to {a} within +-{m}",
         }.get(verdict) or {
             "non-inferiority": f"Not shown non-inferior: {b} may be worse than {a} by {m} "
@@ -149,13 +155,16 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
             "superiority": f"Not shown: {b} better than {a} by more than {m}",
             "equivalence": f"Not shown equivalent: {b} and {a} may differ by {m} or more",
         }[result.hypothesis]
-        if verdict == "equivalent" or (verdict == "inconclusive"
-                                       and result.hypothesis == "equivalence"):
-            how = f"{design(result, ctx)} (two one-sided tests), {result_p(result)}"
+        if claim is not None:  # (a claim beyond the hypothesis's, then the hypothesis's)
+            what += f" ({claim})"
+            if result.hypothesis == "non-inferiority":
+                what += f" and not worse by {m} or more ({own})"
+        else:
+            what += f" ({own})"
         blind = ("; this test set is too small to detect " + m + " ("
                  + reach_text(result, d) + ")"
                  ) if verdict == "inconclusive" and result.detectable is False else ""
-        return f"{what}: B - A = {signed}, {how}{lower}{blind}."
+        return f"{what}: B - A = {signed}, {design(result, ctx)}{lower}{blind}."
     if verdict in ("better", "worse"):
         if verdict == "better" and not lib:  # B - A > 0 reads as it is
             return f"{b} is better than {a} by {signed}, {how}{lower}."
@@ -193,6 +202,31 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
             f"B - A = {signed}, {how}{needed}.")
 
 
+TEST_NAMES = {"non-inferiority": "non-inferiority", "superiority": "superiority",
+              "equivalence": "two one-sided tests", "difference": "no difference"}
+"""How a headline names the test whose p-value it gives beside a margin's verdict."""
+
+
+def claim_text(result, verdict: str, lower_is_better: bool) -> str | None:
+    """A verdict's claim beyond the hypothesis's own test, named with its own p-value
+    ("H0: B - A <= 0, p = 0.040" beside "better" under non-inferiority); None when the
+    verdict claims what the hypothesis tests."""
+    boundary = claim_boundary(verdict, result.hypothesis, result.margin, lower_is_better)
+    if boundary is None:
+        return None
+    sides = result.alternative
+    if result.hypothesis == "difference" and sides == "two-sided":
+        h0, count = f"B - A = {boundary:+g}", 2
+    else:
+        h0, count = f"B - A {'<=' if sides == 'greater' else '>='} {boundary:+g}", 1
+    if boundary == 0:
+        h0 = h0.replace("+0", "0")
+    p = format_p(result.verdict_p_value(lower_is_better=lower_is_better),
+                 result.n_resamples, alpha=alpha_of(result.confidence_level),
+                 resampled=result.method not in CLOSED_FORM_P, sides=count)
+    return f"H0: {h0}, {p}"
+
+
 def lower_of(result, context: ReportContext) -> bool:
     """Whether lower is better: as the report's context or the result says."""
     return bool(context.lower_is_better or getattr(result, "lower_is_better", False))
@@ -213,11 +247,12 @@ def hypothesis_text(result, *, a: str = "A", b: str = "B", m: str | None = None)
             result.alternative, f"H0: no difference between {a} and {b}")
     given = m is None
     m = margin_text(result.margin) if given else m
+    sym = m if given else "margin"  # (in a formula: "b - a <= -margin", not "-the margin")
     if kind == "equivalence":
-        return f"H0: {b} and {a} differ by {m} or more (|{b} - {a}| >= {m})"
+        return f"H0: {b} and {a} differ by {m} or more (|{b} - {a}| >= {sym})"
     ((sides, boundary),) = nulls(kind, 1.0, result.alternative, result.lower_is_better)
     sign = "-" if boundary < 0 else ""
-    bound = f"{'>=' if sides == 'less' else '<='} {sign}{m}"
+    bound = f"{'>=' if sides == 'less' else '<='} {sign}{sym}"
     words = (f"is worse than {a} by {m} or more" if kind == "non-inferiority"
              else f"is not better than {a} by more than {m}")
     return f"H0: {b} {words} ({b} - {a} {bound})"
@@ -270,6 +305,16 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             + (f"lies {where}" if beyond else f"does not lie {where}")
             + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}, "
             + ("which rejects H0." if beyond else "so H0 stands."))
+    verdict = result.verdict(lower_is_better=lower_of(result, ctx))
+    claim = claim_text(result, verdict, lower_of(result, ctx))
+    if claim is not None:  # (what the interval shows beyond the hypothesis, and its p)
+        what = ("better than A" if verdict == "better"
+                else f"better than A by more than {m}")
+        lower = lower_of(result, ctx)
+        at = claim_boundary(verdict, kind, result.margin, lower)
+        out.append(f"The interval lies {'below' if lower else 'above'} "
+                   f"{'0' if at == 0 else f'{at:+g}'}{'' if kind == 'difference' else ' too'}"
+                   f": B is {what} ({claim}).")
     if result.detectable is False and result.verdict(lower_is_better=lower_of(
             result, ctx)) == "inconclusive":
         out.append(f"This test set is too small to detect {m}: {reach_text(result, d)}, so "

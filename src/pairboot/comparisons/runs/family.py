@@ -41,6 +41,8 @@ from pairboot.core.family import (
 from pairboot.core.fdr import fdr_family
 from pairboot.core.hypotheses import (
     SHOWN,
+    claim_boundary,
+    claim_tests,
     interval_alpha,
     less_tie,
     read_test,
@@ -126,6 +128,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     p_single, critical, fcr = [None] * m, None, None
     if seed is None:
         seed = _table_seed(tables, n_resamples)
+    at = family_alpha  # (the level each row's interval is read at: a claim's p scales by it)
     if m == 1 or correction == "none":
         intervals, p_adj = marginal, p_raw
     elif correction == "max-t":
@@ -135,14 +138,27 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
         level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
         intervals = [r[0] for r in read(level)]
+        at = level
         p_adj = np.maximum(mt.p_stepdown, p_raw)
         p_single = np.maximum(mt.p_single_step, p_raw).tolist()
     elif correction in ("bh", "by"):
         p_adj, fcr = fdr_family(p_raw, family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
+        at = fcr
     else:
         intervals = [r[0] for r in read(alpha / m)]
+        at = family_alpha / m
         p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
+
+    def claim_p(k: int, boundary: float) -> float:
+        """Row ``k``'s claim against ``boundary`` (beyond its hypothesis), adjusted as
+        its interval is: its t p-value over the share of alpha that interval is read
+        at."""
+        ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, lower_is_better)
+                         if t[1] == boundary]
+        raw = float(infos[k].p_value(less_tie(est[k] - boundary, tol[k]), sides))
+        return min(1.0, raw * family_alpha / at) if at != family_alpha else raw
+
     comparisons = []
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
@@ -160,6 +176,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             verdict = "inconclusive"
         if np.isnan(intervals[k]).any():
             verdict = "undefined"
+        boundary = claim_boundary(verdict, hyp, margins[k], lower_is_better)
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(low, high),
@@ -167,7 +184,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             standard_error=float(se[k]), p_value=float(p_raw[k]),
             p_adjusted=float(p_adj[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note, margin=margins[k], verdict=verdict))
+            significant=significant, note=note, margin=margins[k], verdict=verdict,
+            claim_p_value=None if boundary is None else claim_p(k, boundary)))
     ranks, best = ((None, None) if side != "two-sided" or hyp != "difference"
                    else family_ranks(names, targets, comparisons, lower_is_better))
     notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
