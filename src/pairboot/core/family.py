@@ -181,6 +181,17 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             estimates[lost[0]], f"the comparison {names[j]} - {names[i]}"
             + (f" (and {more} more)" if more else ""))))
 
+    # a margin's test cannot be read off a point at 0 (every resample: b - a = 0)
+    point = [k for k, e in enumerate(estimates) if hyp != "difference" and defined[k]
+             and e.boot.sd == 0.0 and e.boot.estimate == 0.0]
+    for k in point:
+        defined[k] = False
+    if point:
+        which = ", ".join(f"{names[targets[k][1]]} - {names[targets[k][0]]}" for k in point)
+        notes.append((DegenerateDataWarning, f"every resample gives {which} = 0: a margin's "
+                      "test cannot be read off a point interval, so the row is undefined "
+                      "(NaN)"))
+
     m = len(targets)
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
@@ -253,8 +264,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                         for e, s, t, c, b, d in zip(est, se, mt.t, mt.marginal_critical,
                                                     shift, tol)]
             intervals, marginal = ([snap_interval(x, claim_points(mk), d)
-                                    for x, mk, d in zip(rows, margins, tol)]
-                                   for rows in (intervals, marginal))
+                                    for x, mk, d in zip(ends, margins, tol)]
+                                   for ends in (intervals, marginal))
             p_raw = mt.p_marginal
             p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):

@@ -38,7 +38,7 @@ from pairboot.core.score import ScoreMethod, score_method
 from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
-from pairboot.errors import InputError, PairbootWarning
+from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.options import Arguments, check_arguments
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
@@ -96,13 +96,19 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     # (the score interval needs no resample: defined at any n)
     claims = claim_p_values(args.hypothesis, args.margin, args.alternative, p_at,
                             args.lower_is_better)
-    if score is None and (not defined or math.isnan(low) or math.isnan(high)):
+    # every resample gives B - A = 0 (the systems score the same on every unit): a point
+    # interval, which says nothing of how far apart they could be -- no margin's test
+    point = (score is None and defined and args.hypothesis != "difference"
+             and diff.boot.sd == 0.0 and diff.boot.estimate == 0.0)
+    if point:
+        notes.append((DegenerateDataWarning, POINT_AT_ZERO))
+    if score is None and (not defined or point or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
         claims = tuple((b, math.nan) for b, _ in claims)
         mc = (math.nan, math.nan)
         parts = None if parts is None else (math.nan, math.nan)
-        if not defined:
+        if not defined or point:
             low = high = math.nan
 
     strata_results = ()
@@ -165,6 +171,12 @@ def compare_result(run: Run, *, stacklevel: int = 2,
         claim_p_values=claims,
     )
 
+
+POINT_AT_ZERO = (
+    "every resample gives B - A = 0: a margin's test cannot be read off a point interval "
+    "(it would show any margin, yet says nothing of how far apart the systems could be), "
+    "so the interval and p-value are undefined (NaN)")
+"""Why a margin's test is undefined when the bootstrap has no spread at 0."""
 
 B_MINUS_A = (0, 1)
 """compare()'s contrast: system B (1) minus system A (0)."""

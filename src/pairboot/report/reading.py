@@ -47,6 +47,12 @@ def reading_text(result: CompareResult) -> str:
             f"{units_for(result.confidence_level, result.alternative)} {unit} are needed), "
             "so it decides "
             "nothing.")
+    elif (low == high == 0.0 and result.standard_error == 0.0 and result.runs is None
+          and result.method != "score"):  # (every resample: B - A = 0)
+        parts.append(
+            f"The {pct} interval {span} is a point: every resample gives B - A = 0, so it "
+            f"is degenerate and says nothing of how far apart A and B could be (on "
+            f"{size}, not evidence that they do not differ).")
     elif result.hypothesis != "difference":
         parts.append(_margin_reading(result, pct, span, size))
     elif result.excludes_zero:

@@ -170,6 +170,15 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
             return f"{b} is better than {a} by {signed}, {how}{lower}."
         return (f"{b} is {verdict} than {a} by {num(abs(result.estimate), d)} "
                 f"(B - A = {signed}), {how}{lower}.")
+    if point_at_zero(result):  # (no spread at all: not evidence of anything)
+        if verdict == "undefined":  # (a margin's test: nothing to read it off)
+            return (f"No verdict: {b} and {a} do not differ on any resample (every one "
+                    "gives B - A = 0), a point from which no margin can be tested and no "
+                    f"evidence that they do not differ; {design(result, ctx)}{lower} (see "
+                    "the warnings).")
+        return (f"{b} and {a} do not differ on any resample: the bootstrap interval "
+                "[0, 0] is degenerate and no evidence that they do not differ; "
+                f"{design(result, ctx)}, {result_p(result)}{lower} (see the warnings).")
     if verdict == "undefined":
         method = METHOD_NAMES.get(result.method, result.method)
         if not getattr(result, "enough_units", True):
@@ -227,6 +236,16 @@ def claim_text(result, verdict: str, lower_is_better: bool) -> str | None:
     return f"H0: {h0}, {p}"
 
 
+def point_at_zero(result) -> bool:
+    """Whether every resample gave B - A = 0 (a bootstrap interval, not the score
+    method's or the runs' t): the interval is the point [0, 0] -- or, for a margin's
+    test, undefined -- and shows nothing either way."""
+    low, high = result.confidence_interval
+    point = (low == high == 0.0) or (math.isnan(low) and math.isnan(high))
+    return (result.method != "score" and getattr(result, "runs", None) is None
+            and result.estimate == 0.0 and result.standard_error == 0.0 and point)
+
+
 def lower_of(result, context: ReportContext) -> bool:
     """Whether lower is better: as the report's context or the result says."""
     return bool(context.lower_is_better or getattr(result, "lower_is_better", False))
@@ -282,6 +301,10 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
     if kind == "difference":
         out.append(f"Margin {m}: the difference that matters; the test is of B - A against "
                    f"0 ({hypothesis_text(result)}).")
+    elif math.isnan(low) or math.isnan(high):  # (nothing to read H0 off: said why)
+        out.append(f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The "
+                   "interval is undefined for these data, so H0 is not tested (see the "
+                   "warnings).")
     elif kind == "equivalence":
         p_low, p_high = result.p_values or (math.nan, math.nan)
         inside = -result.margin < low and high < result.margin
