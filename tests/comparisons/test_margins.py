@@ -536,9 +536,11 @@ def test_fdr_q_values_are_statsmodels(correction, hypothesis, margin):
                                 hypothesis=hypothesis, margin=margin, seed=2,
                                 n_resamples=R_FAMILY)
     p_raw = np.array([c.p_value for c in fam.comparisons])
+    used = np.array([c.p_value_used for c in fam.comparisons])
     q = np.array([c.p_adjusted for c in fam.comparisons])
     method = {"bh": "fdr_bh", "by": "fdr_by"}[correction]
-    want = multipletests(np.maximum(p_raw, 1 / (R_FAMILY + 1)), method=method)[1]
+    np.testing.assert_array_equal(used, np.maximum(p_raw, 1 / (R_FAMILY + 1)))
+    want = multipletests(used, method=method)[1]
     np.testing.assert_allclose(q, want, rtol=0, atol=1e-12)
     m = len(q)
     selected = sum(c.significant for c in fam.comparisons)
@@ -556,6 +558,27 @@ def test_fdr_q_values_are_statsmodels(correction, hypothesis, margin):
             assert c.note is None and c.verdict in SHOWN[hypothesis]
         else:
             assert c.verdict == "inconclusive"
+
+
+@pytest.mark.parametrize("correction", ["bh", "by", "holm", "bonferroni"])
+def test_the_p_value_a_correction_used_is_on_the_row(correction):
+    # a p-value of 0 (no resample beyond the boundary) enters the correction as
+    # 1 / (B + 1): the row says so, and statsmodels on that value gives p_adjusted
+    fam = pairboot.compare_many(SCORES, baseline="base", correction=correction, seed=2,
+                                n_resamples=R_FAMILY)
+    zero = [c for c in fam.comparisons if c.p_value == 0]
+    assert zero  # (the case that matters is in the data)
+    for c in zero:
+        assert c.p_value_used == 1 / (R_FAMILY + 1)
+    method = {"bh": "fdr_bh", "by": "fdr_by"}.get(correction, correction)
+    want = multipletests([c.p_value_used for c in fam.comparisons], method=method)[1]
+    np.testing.assert_allclose([c.p_adjusted for c in fam.comparisons], want, rtol=0,
+                               atol=1e-12)
+    # uncorrected, and under max-t (whose p-values count maxima, never 0): p_value itself
+    for other in ("none", "max-t"):
+        fam = pairboot.compare_many(SCORES, baseline="base", correction=other, seed=2,
+                                    n_resamples=R_FAMILY)
+        assert all(c.p_value_used == c.p_value for c in fam.comparisons)
 
 
 @pytest.mark.parametrize("correction", ["bh", "by"])

@@ -225,6 +225,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     # a claim beyond the hypothesis ("better" under non-inferiority) is read off the row's
     # interval at the family's level: its p-value times this is below alpha exactly then
     claim_scale = 1.0
+    p_used = None  # (the p-values a correction adjusts, where it adjusts p-values)
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
@@ -272,12 +273,14 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         intervals = [r[0] for r in read(alpha / m)]
         errors = errors_at(alpha / m)
         adjust = holm if correction == "holm" else bonferroni
-        p_adjusted = adjust(np.maximum(p_raw, floor))
+        p_used = np.maximum(p_raw, floor)
+        p_adjusted = adjust(p_used)
         claim_scale = float(m)
     elif correction in ("bh", "by"):
         # Benjamini & Yekutieli (2005): the R discoveries' intervals at 1 - R q / m keep
         # their false coverage rate at q (BY's dependence factor for "by")
-        p_adjusted, fcr = fdr_family(np.maximum(p_raw, floor), family_alpha, correction)
+        p_used = np.maximum(p_raw, floor)
+        p_adjusted, fcr = fdr_family(p_used, family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
         errors = errors_at(fcr)
         claim_scale = family_alpha / fcr
@@ -294,6 +297,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     for k in np.flatnonzero(~np.array(defined)).tolist():  # (nothing to decide there)
         intervals[k] = marginal[k] = errors[k] = nan2
         p_raw[k] = p_adjusted[k] = math.nan
+        if p_used is not None:
+            p_used[k] = math.nan
         if p_single[k] is not None:
             p_single[k] = math.nan
     errors = [nan2 if np.isnan(b).any() else e for b, e in zip(intervals, errors)]
@@ -365,6 +370,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             confidence_interval=ConfidenceInterval(float(low), float(high)),
             marginal_interval=ConfidenceInterval(*map(float, marginal[k])),
             standard_error=float(se[k]), p_value=float(p_raw[k]),
+            p_value_used=float(p_raw[k] if p_used is None else p_used[k]),
             p_adjusted=float(p_adjusted[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
