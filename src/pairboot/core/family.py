@@ -342,7 +342,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         units = n_units if within is None else int(design.units_per_stratum[within[k]])
         if units < fewest:  # (too few for any test at the level: design_notes says why)
             significant = False
-            note = f"{units} units are too few for a decision at this level"
+            note = (f"{units} unit{' is' if units == 1 else 's are'} too few for a "
+                    "decision at this level")
         elif significant != excludes:
             test, interval = ROW_WORDS[correction if m > 1 else "none"]
             what = "0" if hyp == "difference" else "the margin's boundary"

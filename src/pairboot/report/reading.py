@@ -7,7 +7,7 @@ import math
 
 from pairboot.core.pvalues import units_for
 from pairboot.core.tdist import t_quantile
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import decimals, percent, plural
 from pairboot.result import CompareResult
 
 NOT_COVERED = (
@@ -23,9 +23,9 @@ def reading_text(result: CompareResult) -> str:
     pct = percent(result.interval_level)
     unit = "groups" if result.n_groups is not None else "items"
     size = (
-        f"{result.n_groups:,} groups, {result.n_items:,} items"
+        f"{plural(result.n_groups, 'group')}, {plural(result.n_items, 'item')}"
         if result.n_groups is not None
-        else f"{result.n_items:,} items"
+        else plural(result.n_items, "item")
     )
     d = decimals(result.standard_error)
     left = "(-inf" if low == -math.inf else f"[{low:.{d}f}"
@@ -85,12 +85,7 @@ def reading_text(result: CompareResult) -> str:
         if runs is not None:
             parts += runs_limit_text(result, runs, unit)
     if result.pairing_gain is not None and result.correlation is not None:
-        g = result.pairing_gain
-        parts.append(
-            f"A's and B's scores correlate (r = {result.correlation:.2f} over the "
-            "resamples): the paired interval is "
-            + (f"{g:.1f} times narrower than" if g >= 1 else f"{1 / g:.1f} times wider than")
-            + " an unpaired one of the same data.")
+        parts.append(pairing_text(result.correlation, result.pairing_gain))
     if result.n_groups is not None:
         est = (
             "the mean over items (larger groups count more)"
@@ -100,8 +95,8 @@ def reading_text(result: CompareResult) -> str:
         parts.append(f"Whole groups were resampled; the estimate is {est}.")
     if result.n_strata is not None:
         parts.append(
-            f"Resampled within {result.n_strata:,} strata, combined with the population "
-            "weights."
+            f"Resampled within {plural(result.n_strata, 'stratum', 'strata')}, combined "
+            "with the population weights."
         )
     runs = result.runs
     if runs is not None and runs.kind == "seeds":
@@ -147,10 +142,27 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
             f"{size} do not show that {wanted}.")
 
 
+def pairing_text(r: float, gain: float) -> str:
+    """What pairing did to the interval, from the correlation ``r`` of A's and B's
+    scores over the resamples and ``gain``, the unpaired interval's width over the
+    paired one: "1.8 times narrower", "1.3 times wider", or, where the ratio rounds to
+    1.0 either way, that pairing made little or no difference."""
+    said = f"A's and B's scores correlate (r = {r:.2f} over the resamples)"
+    if not (math.isfinite(gain) and gain > 0):
+        return f"{said}."
+    ratio = gain if gain >= 1 else 1.0 / gain
+    if f"{ratio:.1f}" == "1.0":
+        return (f"{said}: pairing made little or no difference to the interval's width "
+                "(an unpaired one of the same data is as wide).")
+    return (f"{said}: the paired interval is {ratio:.1f} times "
+            f"{'narrower' if gain >= 1 else 'wider'} than an unpaired one of the same "
+            "data.")
+
+
 def seeds_text(runs) -> str:
     """``"3 seeds each"`` or ``"3 and 5 seeds"`` (the runs of A and B)."""
     if runs.runs_a == runs.runs_b:
-        return f"{runs.runs_a:g} seeds each"
+        return f"{runs.runs_a:g} seed{'' if runs.runs_a == 1 else 's'} each"
     return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
 
 

@@ -15,7 +15,7 @@ import math
 from pairboot.core.hypotheses import VERDICTS, claim_boundary, half_width, nulls
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.errors import InputError
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import (
     METHOD_NAMES,
     ReportContext,
@@ -25,6 +25,7 @@ from pairboot.report.parts import (
     interval_text,
     num,
     result_p,
+    too_few_units,
 )
 from pairboot.result import CompareResult
 
@@ -184,7 +185,7 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
         if not getattr(result, "enough_units", True):
             units = result.n_groups if result.n_groups is not None else result.n_items
             unit = "group" if result.n_groups is not None else "item"
-            return (f"No verdict: {units} {unit}{'' if units == 1 else 's'} are too few for "
+            return (f"No verdict: {units} {unit}{' is' if units == 1 else 's are'} too few for "
                     f"any verdict at the {percent(result.confidence_level)} level (B - A = "
                     f"{num(result.estimate, d, signed=True)} "
                     f"{interval_text(result.confidence_interval, d, signed=True)}; see the "
@@ -326,8 +327,9 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The one-sided "
             f"{level} {word} bound {num(end, d, signed=True)} "
             + (f"lies {where}" if beyond else f"does not lie {where}")
-            + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}, "
-            + ("which rejects H0." if beyond else "so H0 stands."))
+            + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}"
+            + (", which rejects H0." if beyond and result.enough_units
+               else "." if beyond else ", so H0 stands."))
     verdict = result.verdict(lower_is_better=lower_of(result, ctx))
     claim = claim_text(result, verdict, lower_of(result, ctx))
     if claim is not None:  # (what the interval shows beyond the hypothesis, and its p)
@@ -338,6 +340,9 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
         out.append(f"The interval lies {'below' if lower else 'above'} "
                    f"{'0' if at == 0 else f'{at:+g}'}{'' if kind == 'difference' else ' too'}"
                    f": B is {what} ({claim}).")
+    few = too_few_units(result)
+    if few is not None:  # (the interval is shown, but decides nothing: no verdict)
+        out.append(f"But {few}: the interval decides nothing (no verdict).")
     if result.detectable is False and result.verdict(lower_is_better=lower_of(
             result, ctx)) == "inconclusive":
         out.append(f"This test set is too small to detect {m}: {reach_text(result, d)}, so "
@@ -388,7 +393,8 @@ def paired_test_lines(result: CompareResult) -> list[str]:
         t.alternative, "two-sided")
     if t.name == "mcnemar":
         table = t.table
-        out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
+        out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the "
+               f"{plural(t.n, 'item')} the "
                f"systems disagree on: only A scored 1 on {table.only_a:,}, only B on "
                f"{table.only_b:,}; both scored 1 on {table.both:,}, both 0 on "
                f"{table.neither:,}."]
