@@ -27,6 +27,8 @@ from pairboot import options
 from pairboot.core.hypotheses import (
     SHOWN,
     VERDICTS,
+    claim_boundary,
+    claim_tests,
     detectable,
     half_width,
     interval_alpha,
@@ -509,3 +511,29 @@ def test_p_below_a_exactly_when_the_interval_excludes_the_boundary(method, alter
             assert (p < a) == excludes(interval, c), (c, a, p, interval)
             seen.add(p < a)
         assert seen == {True, False}
+
+
+# --- the claims a verdict makes beyond its hypothesis ---------------------------------------
+
+
+def test_the_claims_beyond_each_hypothesis_and_their_boundaries():
+    # "better" under non-inferiority is H0 B - A <= 0 on the same side; "better by the
+    # margin" is H0 B - A <= +margin (a difference: either side, two-sided); superiority
+    # and equivalence claim only what they test; a margin of 0 makes "better" the test
+    assert claim_tests("non-inferiority", 0.05, "greater") == (("greater", 0.0),
+                                                               ("greater", 0.05))
+    assert claim_tests("non-inferiority", 0.05, "less", True) == (("less", 0.0),
+                                                                  ("less", -0.05))
+    assert claim_tests("difference", 0.05, "two-sided") == (("two-sided", -0.05),
+                                                            ("two-sided", 0.05))
+    assert claim_tests("difference", None, "two-sided") == ()
+    for hypothesis in ("superiority", "equivalence"):
+        assert claim_tests(hypothesis, 0.05, "greater") == ()
+    assert claim_tests("non-inferiority", 0.0, "greater") == ()
+    assert claim_boundary("better", "non-inferiority", 0.05) == 0.0
+    assert claim_boundary("better", "non-inferiority", 0.0) is None
+    assert claim_boundary("better-by-margin", "non-inferiority", 0.05, True) == -0.05
+    assert claim_boundary("better-by-margin", "difference", 0.05) == 0.05
+    assert claim_boundary("better-by-margin", "superiority", 0.05) is None
+    assert claim_boundary("non-inferior", "non-inferiority", 0.05) is None
+    assert claim_boundary("better", "difference", 0.05) is None

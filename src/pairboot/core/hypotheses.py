@@ -153,8 +153,8 @@ def claim_boundary(verdict: str, hypothesis: str, margin: float | None,
     a difference or non-inferiority: the margin on B's better side), else None (the
     hypothesis's own p-value is the verdict's)."""
     sign = -1.0 if lower_is_better else 1.0
-    if verdict == "better" and hypothesis == "non-inferiority":
-        return 0.0
+    if verdict == "better" and hypothesis == "non-inferiority" and margin:
+        return 0.0  # (a margin of 0: "better" is the hypothesis's own claim)
     if (verdict == "better-by-margin" and hypothesis in ("difference", "non-inferiority")
             and margin):
         return sign * float(margin)

@@ -44,9 +44,12 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     Beside every p-value (the comparison's and each stratum's) it writes
     ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
     cannot resolve it: :func:`pairboot.core.pvalues.p_upper_bound`) and ``p_text``, the
-    p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``); ``p_value``
-    itself stays the number computed.  NaN and infinities are written as ``null``
-    (JSON has no spelling for them).
+    p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``; ``"n/a: ..."``
+    with too few units for any test at the level); ``p_value`` itself stays the number
+    computed, the p-value of the hypothesis tested.  ``verdict_p_value`` is the p-value
+    of what ``verdict`` claims (``claim_p_values``: those of "better" and "better by the
+    margin" beyond a margin's hypothesis), as the headline prints it beside the verdict.
+    NaN and infinities are written as ``null`` (JSON has no spelling for them).
     """
     ctx = context or ReportContext()
     own = _p_fields(result, result.p_value)
