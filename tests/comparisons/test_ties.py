@@ -60,6 +60,7 @@ def test_the_issues_example_is_a_tie_and_not_non_inferior():
     k = lattice(res.bootstrap_distribution)
     assert res.confidence_interval.low == -0.05  # on the boundary, not a hair above it
     assert res.verdict() == "inconclusive"
+    assert "ends on -0.05 (a tie, which does not exclude it)" in res.reading
     assert res.p_value >= ALPHA
     assert res.p_value == pytest.approx(percentile_p_greater(k, -3), abs=1e-9)
     # one-sided at 95% reads the replicates' 5% quantile: an order statistic on -3/60
@@ -85,6 +86,7 @@ def test_an_equivalence_end_on_the_margin_is_not_within_it():
     low, high = res.confidence_interval
     assert high == 0.1 and -0.1 < low
     assert res.verdict() == "inconclusive"
+    assert "ends on +-0.1 (a tie, which is not within)" in res.reading
     assert res.p_value >= ALPHA and res.p_value == max(res.p_values)
     # the upper test's p-value (H0 B - A >= 0.1) counts the replicates at or above 6/60
     assert res.p_values[1] == pytest.approx(percentile_p_greater(-k, -6), abs=1e-9)

@@ -122,8 +122,12 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
         if verdict == "equivalent":
             return (f"The {pct} interval {span} lies within +-{m}: on {size} the data show "
                     f"that A and B differ by less than {m}.")
-        return (f"The {pct} interval {span} reaches beyond +-{m}: {size} do not show that "
-                f"A and B differ by less than {m}.")
+        low, high = result.confidence_interval
+        beyond = low < -result.margin or high > result.margin
+        return (f"The {pct} interval {span} "
+                + (f"reaches beyond +-{m}" if beyond
+                   else f"ends on +-{m} (a tie, which is not within)")
+                + f": {size} do not show that A and B differ by less than {m}.")
     lower = result.lower_is_better
     sign = "-" if lower else "+"
     shown = {"better-by-margin": f"B is better than A by more than {m}",
@@ -138,8 +142,12 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
         beyond = {"better": "0", "better-by-margin": f"{sign}{m}"}.get(verdict, boundary)
         return (f"The {pct} interval {span} lies {where} {beyond}: on {size} the data "
                 f"show that {shown}.")
-    return (f"The {pct} interval {span} reaches {'above' if lower else 'below'} {boundary}: "
-            f"{size} do not show that {wanted}.")
+    end = result.confidence_interval[1 if lower else 0]
+    at = float(boundary)
+    reach = ("ends on" if end == at else f"reaches {'above' if lower else 'below'}")
+    return (f"The {pct} interval {span} {reach} {boundary}"
+            + (" (a tie, which does not exclude it)" if end == at else "")
+            + f": {size} do not show that {wanted}.")
 
 
 def pairing_text(r: float, gain: float) -> str:

@@ -313,7 +313,9 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             f"Equivalence within +-{m}, two one-sided tests at {alpha}: "
             f"{hypothesis_text(result)}. The {level} interval "
             f"{interval_text(result.confidence_interval, d, signed=True)} "
-            + ("lies within" if inside else "reaches beyond") + f" +-{m}; p is the larger "
+            + (f"lies within +-{m}" if inside else f"reaches beyond +-{m}" if (
+                low < -result.margin or high > result.margin)
+               else f"ends on +-{m} (a tie, which is not within)") + "; p is the larger "
             f"of the two one-sided p-values ({result_p(result, p_low)} and "
             f"{result_p(result, p_high)}).")
     else:
@@ -326,7 +328,8 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
         out.append(
             f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The one-sided "
             f"{level} {word} bound {num(end, d, signed=True)} "
-            + (f"lies {where}" if beyond else f"does not lie {where}")
+            + (f"lies {where}" if beyond else "is on" if end == boundary
+               else f"does not lie {where}")
             + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}"
             + (", which rejects H0." if beyond and result.enough_units
                else "." if beyond else ", so H0 stands."))
