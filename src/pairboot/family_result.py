@@ -28,8 +28,8 @@ class Comparison:
     p_value : float
         The comparison's own p-value by ``method``, as :func:`pairboot.compare` gives it.
     p_adjusted : float
-        The correction's: Romano-Wolf stepdown under max-t, Holm's, Bonferroni's, or
-        ``p_value`` under none.
+        The correction's: Romano-Wolf stepdown under max-t, Holm's, Bonferroni's, BH's
+        or BY's q-value of ``p_value_used``, or ``p_value`` under none.
     p_single_step : float or None
         Max-t's single-step p-value: below ``1 - confidence_level`` exactly when the
         simultaneous interval excludes 0 (None under the other corrections).
@@ -69,6 +69,20 @@ class Comparison:
     """Whether the test (``test_p_adjusted``; ``test_p_value`` under
     ``correction="none"``) and the family's decision (``significant``) disagree at the
     level."""
+    p_value_used: float | None = None
+    """The p-value the correction adjusted: under Holm, Bonferroni, BH and BY,
+    ``p_value`` floored at the resamples' resolution ``1 / (n_resamples + 1)`` (the
+    ``(1 + count) / (B + 1)`` convention: a p-value of 0, no resample beyond the
+    boundary, enters as ``1 / (B + 1)``), so ``p_adjusted`` is statsmodels'
+    ``multipletests(p_value_used)``; ``p_value`` itself under max-t (whose p-values
+    count the maxima) and none."""
+    claim_p_value: float | None = None
+    """When ``verdict`` claims more than the hypothesis tests ("better", or "better by
+    the margin", under non-inferiority or a difference): that claim's own p-value (H0
+    ``b - a <= 0``, or against the margin), adjusted as ``confidence_interval`` is --
+    below ``1 - confidence_level`` exactly when that interval shows the claim (Holm and
+    Bonferroni: times the family's size; BH and BY: over the false-coverage level's
+    share; max-t: single-step).  None otherwise: ``p_adjusted`` is the verdict's."""
 
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self)}

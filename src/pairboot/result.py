@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pairboot.core.hypotheses import detectable, verdict_of
+from pairboot.core.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.core.pvalues import units_for
 from pairboot.items_result import ItemsSummary
 
@@ -319,6 +319,14 @@ class CompareResult:
     way, per stratum and per group.  A paired mean of two systems in memory only (no
     per-item score for a pooled metric; no items in one place for parts or runs): None
     otherwise."""
+    claim_p_values: tuple[tuple[float, float], ...] = ()
+    """The p-values of the claims a verdict may make beyond the hypothesis's own test, as
+    ``(boundary, p)``: under non-inferiority, "better" (B - A against 0) and "better by
+    the margin" (against the margin on B's better side); for a difference with a
+    margin, "better by the margin" (against ``-margin`` and ``+margin``).  Each is the
+    smallest alpha at which ``confidence_interval`` lies beyond that boundary, so it is
+    below ``1 - confidence_level`` exactly when the verdict claims it
+    (:meth:`verdict_p_value`).  Empty otherwise."""
 
     def items(self):
         """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
@@ -397,6 +405,20 @@ class CompareResult:
             return "undefined"
         return verdict_of(self.hypothesis, self.margin, self.confidence_interval,
                           bool(lower_is_better))
+
+    def verdict_p_value(self, *, lower_is_better: bool | None = None) -> float:
+        """The p-value of what :meth:`verdict` claims: ``p_value`` (the hypothesis's own
+        test), or, for a claim beyond it -- "better" under non-inferiority, "better by
+        the margin" under non-inferiority or a difference -- that claim's own
+        (:attr:`claim_p_values`): the p-value of "B - A > 0" is not that of "B - A >
+        -margin"."""
+        if lower_is_better is None:
+            lower_is_better = self.lower_is_better
+        boundary = claim_boundary(self.verdict(lower_is_better=lower_is_better),
+                                  self.hypothesis, self.margin, bool(lower_is_better))
+        if boundary is None:
+            return self.p_value
+        return next((p for b, p in self.claim_p_values if b == boundary), math.nan)
 
     @property
     def enough_units(self) -> bool:
@@ -477,11 +499,14 @@ class CompareResult:
                 value = [s.to_dict() for s in value]
             elif f.name in ("runs", "test", "items_summary") and value is not None:
                 value = value.to_dict()
+            elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
+                value = [{"boundary": b, "p_value": p} for b, p in value]
             out[f.name] = json_safe(value)
         out["excludes_zero"] = self.excludes_zero
         out["interval_level"] = self.interval_level
         out["detectable"] = self.detectable
         out["verdict"] = self.verdict()
+        out["verdict_p_value"] = self.verdict_p_value()
         out["reading"] = self.reading
         return out
 

@@ -110,7 +110,7 @@ def test_equivalence_prints_its_own_level():
                           "--format", "markdown")
     text = proc.stdout.decode()
     assert "95% interval (B - A: 90%)" in text
-    assert "90% paired bootstrap over 200 items (two one-sided tests)" in text
+    assert "(two one-sided tests, p " in text and "90% paired bootstrap over 200 items" in text
     out = json.loads(run_in_process(*PAIR, *FAST, "--margin", "0.05", "--hypothesis",
                                     "equivalence", "--format", "json").stdout)
     assert out["interval_level"] == 0.9 and len(out["p_values"]) == 2

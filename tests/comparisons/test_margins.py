@@ -35,7 +35,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.weightstats import ttost_paired
 
 import pairboot
-from pairboot.core.hypotheses import SHOWN, verdict_of
+from pairboot.core.hypotheses import SHOWN, claim_points, tie_tolerance, verdict_of
 from pairboot.errors import InputError, PairbootWarning
 
 METHODS = ("percentile", "basic", "normal", "bca", "studentized")
@@ -102,6 +102,16 @@ def small_data(seed: int, shift: float):
     return a, b
 
 
+def assert_same_or_on_boundary(res, ref) -> None:
+    """``res``'s interval is ``ref``'s, but for ends within the tie tolerance of one of
+    ``res``'s boundaries (0, +-margin), which are that boundary."""
+    theta = res.bootstrap_distribution[np.isfinite(res.bootstrap_distribution)]
+    tol = tie_tolerance(res.estimate, float(theta.min()), float(theta.max()))
+    for got, was in zip(res.confidence_interval, ref.confidence_interval):
+        if got != was:
+            assert got in claim_points(res.margin) and abs(got - was) <= tol, (got, was)
+
+
 def check_consistency(method: str, seeds, perturbations, n_resamples: int) -> int:
     """Every (hypothesis, lower_is_better, data set, margin at an end +- a perturbation):
     p < alpha exactly when the verdict rejects; the p-value monotone in the margin.
@@ -121,9 +131,9 @@ def check_consistency(method: str, seeds, perturbations, n_resamples: int) -> in
                         if not (math.isfinite(margin) and margin > 0):
                             continue
                         res = pairboot.compare(a, b, margin=margin, **kw)
-                        # the interval does not depend on the margin (same draws)
-                        np.testing.assert_array_equal(res.confidence_interval,
-                                                      ref.confidence_interval)
+                        # the interval does not depend on the margin (same draws), but
+                        # for an end on a boundary by rounding alone, put on it
+                        assert_same_or_on_boundary(res, ref)
                         assert rejects(res) == shown(res), (
                             hypothesis, lower_is_better, seed, margin, eps,
                             res.confidence_interval, res.p_value, res.p_values,
@@ -145,8 +155,9 @@ def check_consistency(method: str, seeds, perturbations, n_resamples: int) -> in
 
 @pytest.mark.parametrize("method", METHODS)
 def test_the_verdict_and_the_p_value_agree_at_the_interval_ends(method):
-    n = check_consistency(method, seeds=(0, 1), perturbations=(0.0, 1e-9, -1e-9),
-                          n_resamples=199)
+    # (1e-9 of the end: a tie, within the tolerance; 1e-7: a hair beyond it)
+    n = check_consistency(method, seeds=(0, 1),
+                          perturbations=(0.0, 1e-9, -1e-9, 1e-7, -1e-7), n_resamples=199)
     assert n >= 25  # (the skips for a margin <= 0 did not empty the check)
 
 
@@ -525,9 +536,11 @@ def test_fdr_q_values_are_statsmodels(correction, hypothesis, margin):
                                 hypothesis=hypothesis, margin=margin, seed=2,
                                 n_resamples=R_FAMILY)
     p_raw = np.array([c.p_value for c in fam.comparisons])
+    used = np.array([c.p_value_used for c in fam.comparisons])
     q = np.array([c.p_adjusted for c in fam.comparisons])
     method = {"bh": "fdr_bh", "by": "fdr_by"}[correction]
-    want = multipletests(np.maximum(p_raw, 1 / (R_FAMILY + 1)), method=method)[1]
+    np.testing.assert_array_equal(used, np.maximum(p_raw, 1 / (R_FAMILY + 1)))
+    want = multipletests(used, method=method)[1]
     np.testing.assert_allclose(q, want, rtol=0, atol=1e-12)
     m = len(q)
     selected = sum(c.significant for c in fam.comparisons)
@@ -545,6 +558,27 @@ def test_fdr_q_values_are_statsmodels(correction, hypothesis, margin):
             assert c.note is None and c.verdict in SHOWN[hypothesis]
         else:
             assert c.verdict == "inconclusive"
+
+
+@pytest.mark.parametrize("correction", ["bh", "by", "holm", "bonferroni"])
+def test_the_p_value_a_correction_used_is_on_the_row(correction):
+    # a p-value of 0 (no resample beyond the boundary) enters the correction as
+    # 1 / (B + 1): the row says so, and statsmodels on that value gives p_adjusted
+    fam = pairboot.compare_many(SCORES, baseline="base", correction=correction, seed=2,
+                                n_resamples=R_FAMILY)
+    zero = [c for c in fam.comparisons if c.p_value == 0]
+    assert zero  # (the case that matters is in the data)
+    for c in zero:
+        assert c.p_value_used == 1 / (R_FAMILY + 1)
+    method = {"bh": "fdr_bh", "by": "fdr_by"}.get(correction, correction)
+    want = multipletests([c.p_value_used for c in fam.comparisons], method=method)[1]
+    np.testing.assert_allclose([c.p_adjusted for c in fam.comparisons], want, rtol=0,
+                               atol=1e-12)
+    # uncorrected, and under max-t (whose p-values count maxima, never 0): p_value itself
+    for other in ("none", "max-t"):
+        fam = pairboot.compare_many(SCORES, baseline="base", correction=other, seed=2,
+                                    n_resamples=R_FAMILY)
+        assert all(c.p_value_used == c.p_value for c in fam.comparisons)
 
 
 @pytest.mark.parametrize("correction", ["bh", "by"])
@@ -623,13 +657,14 @@ def test_family_rows_agree_with_their_verdicts_at_the_ends(correction, hypothesi
                                                            lower_is_better):
     # the family reads its rows (family_result's own read()) as compare() does: with each
     # row's margin on its family interval's end, or a hair either side, the decision and
-    # the interval never part (no row needs a note)
+    # the interval never part (no row needs a note); on the end and 1e-9 of it off are
+    # ties (not rejected), 1e-7 is beyond the tie tolerance
     scores = {k: SCORES[k] for k in ("base", "s1", "s2", "s4", "s6")}
     kw = {"baseline": "base", "hypothesis": hypothesis, "lower_is_better": lower_is_better,
           "correction": correction, "seed": 8, "n_resamples": 299}
     ref = pairboot.compare_many(scores, margin=0.05, **kw)
     seen = set()
-    for eps in (0.0, 1e-9):
+    for eps in (0.0, 1e-9, 1e-7):
         margins = {}
         for c in ref.comparisons:
             ends = [e for e in boundary_of(hypothesis, lower_is_better, c.confidence_interval)
@@ -958,7 +993,7 @@ def test_runs_seeds_verdict_and_p_agree(hypothesis, lower_is_better):
         ref = pairboot.compare(a, b, margin=0.05, **kw)
         assert ref.runs is not None
         for end in boundary_of(hypothesis, lower_is_better, ref.confidence_interval):
-            for eps in (-1e-9, 0.0, 1e-9):
+            for eps in (-1e-7, -1e-9, 0.0, 1e-9, 1e-7):  # (1e-9: a tie; 1e-7: beyond)
                 margin = end * (1 + eps)
                 if not margin > 0:
                     continue
@@ -1007,3 +1042,37 @@ def test_an_untestable_row_is_not_in_the_fdr_family(correction):
     found = sum(c.significant for c in rows)
     factor = 1.0 if correction == "bh" else sum(1 / k for k in range(1, 5))
     assert fam.fcr_level == pytest.approx(1 - max(found, 1) * ALPHA / factor / 4, abs=1e-12)
+
+
+# --- the p-value of a claim beyond the hypothesis, in a family's rows ----------------------
+
+
+@pytest.mark.parametrize("correction", ["none", "holm", "bonferroni", "bh", "max-t"])
+def test_a_rows_better_verdict_carries_the_p_value_of_better(correction):
+    # under non-inferiority a row whose family interval lies above 0 says "better": its
+    # p-value is that of H0 b - a <= 0, adjusted as the row's interval is, and below
+    # alpha exactly when that interval shows it (the p columns are non-inferiority's)
+    kw = {"baseline": "base", "correction": correction, "seed": 2, "n_resamples": R_FAMILY}
+    fam = pairboot.compare_many(SCORES, hypothesis="non-inferiority", margin=0.3, **kw)
+    better = [c for c in fam.comparisons if c.verdict in ("better", "better-by-margin")]
+    assert better and any(c.verdict == "non-inferior" for c in fam.comparisons)
+    for c in fam.comparisons:
+        if c.verdict == "better":
+            assert c.claim_p_value is not None and c.claim_p_value < ALPHA
+            assert c.confidence_interval.low > 0
+        elif c.verdict == "better-by-margin":
+            assert c.claim_p_value < ALPHA and c.confidence_interval.low > 0.3
+        else:
+            assert c.claim_p_value is None
+    # uncorrected, "better"'s p is the one-sided p of a difference on the same draws; Holm
+    # and Bonferroni read their interval at alpha / m: its p times m
+    plain = pairboot.compare_many(SCORES, alternative="greater", **{**kw,
+                                  "correction": "none"})
+    raw = {c.b: c.p_value for c in plain.comparisons}
+    m = len(fam.comparisons)
+    floor = 1 / (R_FAMILY + 1)
+    for c in (c for c in better if c.verdict == "better"):
+        want = {"none": raw[c.b], "holm": min(1.0, m * max(raw[c.b], floor)),
+                "bonferroni": min(1.0, m * max(raw[c.b], floor))}.get(correction)
+        if want is not None:
+            assert c.claim_p_value == pytest.approx(want, rel=1e-12)

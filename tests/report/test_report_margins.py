@@ -7,7 +7,9 @@ more"); the numbers against the result's own fields.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ import pytest
 import pairboot
 from pairboot.report import WRITERS, render, render_family
 from pairboot.report.formats import md, tex
+from pairboot.report.parts import format_p, p_cell
 
 RNG = np.random.default_rng(24)
 N = 400
@@ -65,11 +68,48 @@ def test_the_json_carries_the_decision(margined):
 def test_the_headline_reads_the_verdict(margined):
     res, _ = margined
     first = render(res, "text").splitlines()[0]
-    words = {"non-inferior": "is not worse than A by 0.02 or more (non-inferior)",
+    words = {"non-inferior": "is not worse than A by 0.02 or more (non-inferiority, p ",
              "better-by-margin": "is better than A by more than 0.02",
              "equivalent": "is equivalent to A within +-0.02",
              "better": "is better than A", "inconclusive": "Not shown"}
     assert words[res.verdict()] in first, first
+
+
+@pytest.mark.parametrize("lower_is_better", [False, True])
+def test_each_p_beside_a_verdict_is_the_p_of_its_claim(lower_is_better):
+    # non-inferiority's bound lies above 0: the headline says "better" with the p of
+    # H0 B - A <= 0 (one-sided) and "not worse" with non-inferiority's, each named; the
+    # p-value of H0 B - A <= -margin is not the p of "better" (issue 33)
+    sign = -1.0 if lower_is_better else 1.0
+    b = A + sign * (0.02 + np.random.default_rng(7).normal(0.0, 0.1, N))
+    res = pairboot.compare(A, b, hypothesis="non-inferiority", margin=0.05, seed=1,
+                           n_resamples=2000, lower_is_better=lower_is_better)
+    assert res.verdict() == "better"
+    side = "less" if lower_is_better else "greater"
+    plain = pairboot.compare(A, b, alternative=side, seed=1, n_resamples=2000)
+    assert res.verdict_p_value() == plain.p_value != res.p_value
+    assert dict(res.claim_p_values)[0.0] == plain.p_value
+    h0 = ">= 0" if lower_is_better else "<= 0"
+    first = render(res, "text").splitlines()[0]
+    one = {"alpha": 0.05, "sides": 1}
+    assert (f"is better than A (H0: B - A {h0}, {format_p(plain.p_value, 2000, **one)}) "
+            f"and not worse by 0.05 or more (non-inferiority, "
+            f"{format_p(res.p_value, 2000, **one)})" in first), first
+    assert len(re.findall(r"\bp [=<]", first)) == 2  # (no other p-value beside them)
+    out = json.loads(render(res, "json"))
+    assert out["verdict_p_value"] == plain.p_value
+    assert out["claim_p_values"][0] == {"boundary": 0.0, "p_value": plain.p_value}
+
+
+def test_better_by_more_than_a_difference_margin_gives_its_own_p():
+    b = A + 0.056 + np.random.default_rng(8).normal(0.0, 0.05, N)
+    res = pairboot.compare(A, b, margin=0.05, seed=1, n_resamples=2000)
+    assert res.verdict() == "better-by-margin"
+    against = dict(res.claim_p_values)[0.05]
+    assert res.verdict_p_value() == against and against != res.p_value
+    first = render(res, "text").splitlines()[0]
+    assert f"(H0: B - A = +0.05, {format_p(against, 2000, alpha=0.05)})" in first, first
+    assert len(re.findall(r"\bp [=<]", first)) == 1  # (not no difference's p beside it)
 
 
 def test_writers_are_all_covered():
@@ -97,6 +137,22 @@ def test_a_bh_family_json(fdr_family):
     out = json.loads(render_family(fdr_family, "json"))
     found = sum(c["significant"] for c in out["comparisons"])
     assert out["fcr_level"] == pytest.approx(1 - max(found, 1) * 0.05 / 3)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html"])
+def test_a_family_rows_better_is_given_its_own_p(fmt):
+    # the p columns are non-inferiority's; "better" beside them carries its own
+    rng = np.random.default_rng(104)
+    scores = {"base": A, "v1": A + rng.normal(0.02, 0.05, N), "v2": A + rng.normal(0, 0.05, N)}
+    fam = pairboot.compare_many(scores, baseline="base", hypothesis="non-inferiority",
+                                margin=0.05, correction="holm", n_resamples=2000, seed=3)
+    row = next(c for c in fam.comparisons if c.b == "v1")
+    assert row.verdict == "better" and row.claim_p_value is not None
+    out = " ".join(html.unescape(render_family(fam, fmt)).split())
+    cell = p_cell(row.claim_p_value, 2000, alpha=0.05, sides=1, resampled=True)
+    assert f"better (p = {cell})" in out or f"better (p {cell})" in out, out[:3000]
+    assert "the p columns test non-inferiority" in out
+    assert "(b - a <= -margin)" in out  # (not "-the margin")
 
 
 @pytest.fixture(scope="module")

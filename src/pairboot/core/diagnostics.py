@@ -14,7 +14,7 @@ import numpy as np
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, Estimate
 from pairboot.core.intervals import bounds, normal_quantile
-from pairboot.core.proportions import wilson_interval
+from pairboot.core.proportions import Table2x2, tango_interval, wilson_interval
 from pairboot.core.pvalues import units_for
 from pairboot.errors import (
     DegenerateDataWarning,
@@ -570,6 +570,14 @@ def zero_one_notes(design: Design, args: Arguments, names) -> list[Note]:
                 f"no test set supports; Wilson's interval ([{low:.3f}, {high:.3f}]) with "
                 "`method='score'` holds at any accuracy")))
     differ = int(counts[1] + counts[2])
+    if differ == 0:  # (every resample: B - A = 0, a point that no test set supports)
+        table = Table2x2(both=int(counts[3]), only_a=0, only_b=0, neither=int(counts[0]))
+        low, high = tango_interval(table, args.confidence_level)
+        notes.append((DegenerateDataWarning, (
+            f"{names[0]} and {names[1]} agree on all {n:,} items: every resample gives "
+            "B - A = 0, so the bootstrap interval is the point [0, 0], which is degenerate "
+            "and no evidence that they do not differ; Tango's interval "
+            f"([{low:+.3f}, {high:+.3f}]) with `method='score'` holds")))
     if 0 < differ < FEW_DISCORDANT and args.test != "mcnemar":
         notes.append((SmallSampleWarning, (
             f"the systems differ on only {differ} of the {n:,} items: with so few, the "

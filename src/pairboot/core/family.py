@@ -21,7 +21,17 @@ from pairboot.core.diagnostics import (
     undefined_notes,
 )
 from pairboot.core.fdr import fdr_family, partial_conjunction_count
-from pairboot.core.hypotheses import SHOWN, interval_alpha, nulls, read_test, verdict_of
+from pairboot.core.hypotheses import (
+    SHOWN,
+    claim_boundary,
+    claim_points,
+    claim_tests,
+    interval_alpha,
+    nulls,
+    read_test,
+    snap_interval,
+    verdict_of,
+)
 from pairboot.core.intervals import (
     bounds,
     monte_carlo_error,
@@ -29,7 +39,16 @@ from pairboot.core.intervals import (
     p_value,
     sd_error,
 )
-from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
+from pairboot.core.multiple import (
+    bonferroni,
+    check_correction,
+    exceed,
+    holm,
+    max_t,
+    rank_intervals,
+    single_step_p,
+    tested_statistic,
+)
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.core.westfall_young import PermutationNull, westfall_young
@@ -162,6 +181,17 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             estimates[lost[0]], f"the comparison {names[j]} - {names[i]}"
             + (f" (and {more} more)" if more else ""))))
 
+    # a margin's test cannot be read off a point at 0 (every resample: b - a = 0)
+    point = [k for k, e in enumerate(estimates) if hyp != "difference" and defined[k]
+             and e.boot.sd == 0.0 and e.boot.estimate == 0.0]
+    for k in point:
+        defined[k] = False
+    if point:
+        which = ", ".join(f"{names[targets[k][1]]} - {names[targets[k][0]]}" for k in point)
+        notes.append((DegenerateDataWarning, f"every resample gives {which} = 0: a margin's "
+                      "test cannot be read off a point interval, so the row is undefined "
+                      "(NaN)"))
+
     m = len(targets)
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
@@ -170,7 +200,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         return [read_test(hyp, mk, side, at,
                           lambda a, s, e=e: bounds(args.method, e.boot, a, s),
                           lambda s, v, e=e: p_value(args.method, e.boot, s, v),
-                          args.lower_is_better) for e, mk in zip(estimates, margins)]
+                          args.lower_is_better, tol=e.boot.tolerance)
+                for e, mk in zip(estimates, margins)]
 
     def errors_at(at: float):
         return [monte_carlo_error(args.method, e.boot, interval_alpha(hyp, at), side)
@@ -189,6 +220,12 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     # (1 - 0.95 is 0.050000000000000044 in binary: a p of exactly 0.05 is no rejection).
     family_alpha = round(alpha, 12)
     errors = errors_at(alpha)
+    tol = [e.boot.tolerance for e in estimates]
+    mt = None
+    # a claim beyond the hypothesis ("better" under non-inferiority) is read off the row's
+    # interval at the family's level: its p-value times this is below alpha exactly then
+    claim_scale = 1.0
+    p_used = None  # (the p-values a correction adjusts, where it adjusts p-values)
     if m == 1:  # a family of one needs no correction: compare()'s answer
         intervals, p_adjusted = marginal, p_raw
     elif correction == "max-t":
@@ -199,11 +236,12 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         # the method's own TOST rows beside the single-step max-t (no such order).
         replicates = np.column_stack([e.replicates for e in estimates])
         if hyp == "equivalence":
-            mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha)
+            mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha,
+                                                tol)
         else:
             shift = np.array([nulls(hyp, mk, side, args.lower_is_better)[0][1]
                               for mk in margins])
-            mt = max_t(est - shift, se, replicates - shift, family_alpha, side)
+            mt = max_t(est, se, replicates, family_alpha, side, null=shift, tol=tol)
         critical = mt.critical_value
         # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
         # replicates' sd; their errors added in quadrature (se's partly cancels in c)
@@ -213,29 +251,39 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
                   for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
                             for s, x in zip(se, estimates))]
         if hyp == "equivalence":
-            intervals = [(e - critical * s, e + critical * s) if s > 0 else (e, e)
-                         for e, s in zip(est, se)]
+            intervals = [snap_interval((e - critical * s, e + critical * s) if s > 0
+                                       else (e, e), claim_points(mk), d)
+                         for e, s, mk, d in zip(est, se, margins, tol)]
             p_adjusted = p_single_eq
             p_single = p_single_eq.tolist()
             p_raw = p_own
         else:
-            intervals = [shifted(open_end(simultaneous(e - b, s, t, critical, side), side), b)
-                         for e, s, t, b in zip(est, se, mt.t, shift)]
-            marginal = [shifted(open_end(simultaneous(e - b, s, t, c, side), side), b)
-                        for e, s, t, c, b in zip(est, se, mt.t, mt.marginal_critical, shift)]
+            intervals = [shifted(open_end(simultaneous(e - b, s, t, critical, side, d),
+                                          side), b)
+                         for e, s, t, b, d in zip(est, se, mt.t, shift, tol)]
+            marginal = [shifted(open_end(simultaneous(e - b, s, t, c, side, d), side), b)
+                        for e, s, t, c, b, d in zip(est, se, mt.t, mt.marginal_critical,
+                                                    shift, tol)]
+            intervals, marginal = ([snap_interval(x, claim_points(mk), d)
+                                    for x, mk, d in zip(ends, margins, tol)]
+                                   for ends in (intervals, marginal))
             p_raw = mt.p_marginal
             p_adjusted, p_single = mt.p_stepdown, mt.p_single_step.tolist()
     elif correction in ("holm", "bonferroni"):
         intervals = [r[0] for r in read(alpha / m)]
         errors = errors_at(alpha / m)
         adjust = holm if correction == "holm" else bonferroni
-        p_adjusted = adjust(np.maximum(p_raw, floor))
+        p_used = np.maximum(p_raw, floor)
+        p_adjusted = adjust(p_used)
+        claim_scale = float(m)
     elif correction in ("bh", "by"):
         # Benjamini & Yekutieli (2005): the R discoveries' intervals at 1 - R q / m keep
         # their false coverage rate at q (BY's dependence factor for "by")
-        p_adjusted, fcr = fdr_family(np.maximum(p_raw, floor), family_alpha, correction)
+        p_used = np.maximum(p_raw, floor)
+        p_adjusted, fcr = fdr_family(p_used, family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
         errors = errors_at(fcr)
+        claim_scale = family_alpha / fcr
     else:
         intervals, p_adjusted = marginal, p_raw
         if m > UNCORRECTED_MAX:
@@ -249,6 +297,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     for k in np.flatnonzero(~np.array(defined)).tolist():  # (nothing to decide there)
         intervals[k] = marginal[k] = errors[k] = nan2
         p_raw[k] = p_adjusted[k] = math.nan
+        if p_used is not None:
+            p_used[k] = math.nan
         if p_single[k] is not None:
             p_single[k] = math.nan
     errors = [nan2 if np.isnan(b).any() else e for b, e in zip(intervals, errors)]
@@ -267,6 +317,16 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
     notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k],
                                  float(est[k])) for k, (i, j) in enumerate(targets)], args)
 
+    def claim_p(k: int, boundary: float) -> float:
+        """The p-value of row ``k``'s claim against ``boundary``, adjusted as its
+        interval is (max-t: single-step on the same maxima)."""
+        if mt is not None:
+            return single_step_p(mt, float(est[k]), float(se[k]), boundary, tol[k], side)
+        ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, args.lower_is_better)
+                         if t[1] == boundary]
+        raw = p_value(args.method, estimates[k].boot, sides, boundary)
+        return raw if claim_scale == 1.0 else min(1.0, max(raw, floor) * claim_scale)
+
     family_test = None
     if isinstance(run.test, PermutationNull) and within is None:
         family_test = westfall_young(run.test, targets, side)
@@ -282,7 +342,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         units = n_units if within is None else int(design.units_per_stratum[within[k]])
         if units < fewest:  # (too few for any test at the level: design_notes says why)
             significant = False
-            note = f"{units} units are too few for a decision at this level"
+            note = (f"{units} unit{' is' if units == 1 else 's are'} too few for a "
+                    "decision at this level")
         elif significant != excludes:
             test, interval = ROW_WORDS[correction if m > 1 else "none"]
             what = "0" if hyp == "difference" else "the margin's boundary"
@@ -294,6 +355,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             verdict = "inconclusive"
         elif not excludes:  # (the test's claim, which its interval does not show)
             verdict = claim_of(hyp, est[k], args.lower_is_better)
+        boundary = claim_boundary(verdict, hyp, margins[k], args.lower_is_better)
+        claimed = None if boundary is None else float(claim_p(k, boundary))
         tested = {}
         if family_test is not None:
             adjusted = float(family_test.p_adjusted[k])
@@ -308,11 +371,12 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
             confidence_interval=ConfidenceInterval(float(low), float(high)),
             marginal_interval=ConfidenceInterval(*map(float, marginal[k])),
             standard_error=float(se[k]), p_value=float(p_raw[k]),
+            p_value_used=float(p_raw[k] if p_used is None else p_used[k]),
             p_adjusted=float(p_adjusted[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
             significant=significant, note=note,
             monte_carlo_error=ConfidenceInterval(*map(float, errors[k])),
-            margin=margins[k], verdict=verdict, **tested,
+            margin=margins[k], verdict=verdict, claim_p_value=claimed, **tested,
         ))
 
     ranks = best = None
@@ -388,19 +452,19 @@ ROW_WORDS = {
 
 
 def simultaneous(estimate: float, se: float, t: float, c: float,
-                 alternative: str = "two-sided") -> tuple[float, float]:
-    """``estimate +- c se``, excluding 0 exactly when ``|t| > c`` (the single-step test;
-    one-sided, when ``t > c`` for "greater" and ``-t > c`` for "less"): at the switch
-    rounding could put the near end a hair past 0 either way.  Without spread (``se``
-    0) the interval is the estimate itself."""
+                 alternative: str = "two-sided", tol: float = 0.0) -> tuple[float, float]:
+    """``estimate +- c se``, excluding 0 exactly when the single-step test rejects:
+    :func:`~pairboot.core.multiple.tested_statistic` of ``t`` (``|t|``; one-sided, ``t``
+    for "greater" and ``-t`` for "less"; less the tie tolerance ``tol``) exceeds ``c``.
+    At the switch rounding could put the near end a hair past 0 either way.  Without
+    spread (``se`` 0) the interval is the estimate itself."""
     if se == 0 or not np.isfinite(se):
         low = high = estimate
     else:
         low, high = estimate - c * se, estimate + c * se
-    stat = {"greater": t, "less": -t}.get(alternative, abs(t))
-    if not stat > c:
+    if not tested_statistic(t, se, tol, alternative) > c:
         return min(low, 0.0), max(high, 0.0)
-    if low <= 0.0 <= high:  # (|t| > c: the near end belongs on the far side of 0)
+    if low <= 0.0 <= high:  # (the test rejects: the near end belongs on the far side of 0)
         if estimate > 0:
             low = np.nextafter(0.0, 1.0)
         else:
@@ -422,23 +486,28 @@ def shifted(interval, by: float):
     return interval[0] + by, interval[1] + by
 
 
-def equivalence_max_t(est, se, replicates, margins, alpha: float):
+def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None):
     """Max-t for a family of equivalence tests: the two-sided simultaneous interval
     ``estimate +- c se`` at the family's level, and each row's single-step p-value, the
     larger of its two one-sided tests against the maximum of ``|T*|`` (so ``p < alpha``
     exactly when the interval lies within +-margin).  Each row's null lies on one side,
     unknown, so the maximum is over both: this keeps the family's error at alpha
     whatever the sides, and costs up to a factor of two in alpha against one row's TOST."""
-    mt = max_t(est, se, replicates, alpha, "two-sided")
+    mt = max_t(est, se, replicates, alpha, "two-sided", tol=tol)
     d = np.array(margins, dtype=np.float64)
+    tol = np.zeros(len(d)) if tol is None else np.asarray(tol, dtype=np.float64)
+    # (an estimate within the tolerance of a boundary is on it: no evidence either way)
+    above = np.where(np.abs(est + d) <= tol, 0.0, est + d)
+    below = np.where(np.abs(d - est) <= tol, 0.0, d - est)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_low = np.where(se > 0, (est + d) / np.where(se > 0, se, 1.0),
-                         np.where(est > -d, np.inf, -np.inf))
-        t_high = np.where(se > 0, (d - est) / np.where(se > 0, se, 1.0),
-                          np.where(est < d, np.inf, -np.inf))
+        t_low = np.where(se > 0, above / np.where(se > 0, se, 1.0),
+                         np.where(above > 0, np.inf, -np.inf))
+        t_high = np.where(se > 0, below / np.where(se > 0, se, 1.0),
+                          np.where(below > 0, np.inf, -np.inf))
     n = mt.n_used
     worst = np.minimum(t_low, t_high)
-    count = len(mt.maxima) - np.searchsorted(mt.maxima, worst, side="left")
+    count = np.array([exceed(mt.maxima, tested_statistic(w, s, d, "greater"))
+                      for w, s, d in zip(worst, se, tol)])
     return mt, (1.0 + count) / (n + 1)
 
 

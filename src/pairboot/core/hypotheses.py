@@ -12,6 +12,13 @@ superiority, the two-sided ``1 - 2 alpha`` interval for equivalence (whose ends 
 two one-sided bounds).  Its p-value is the smallest alpha at which that interval
 excludes the boundary, so the verdict (:func:`verdict_of`) and ``p < alpha`` never
 disagree; TOST's is the larger of its two.
+
+A value on a boundary does not exclude it, and rounding must not move it off: a value
+within :func:`tie_tolerance` of a boundary counts as on it (:data:`TIE`, relative to the
+largest magnitude compared).  :func:`read_test` puts such interval ends on the boundary
+(:func:`snap`), the p-values count such replicates as on it, and every comparison after
+that is exact -- so "the interval excludes the boundary" and ``p < alpha`` stay one
+decision, and a tie goes to H0 (docs/decisions.md, "Ties at a boundary").
 """
 
 from __future__ import annotations
@@ -30,6 +37,51 @@ SHOWN = {
     "equivalence": frozenset({"equivalent"}),
 }
 """The verdicts that reject each hypothesis's null (``p < alpha``)."""
+
+TIE = 1e-9
+"""Two numbers closer than ``TIE`` times the largest magnitude compared are equal: what
+differs by rounding alone (a replicate computed as ``5/60 - 8/60`` against a margin of
+0.05) is a tie, and a tie at a boundary goes to H0.  Far below a lattice's step (0/1
+scores: ``1/n``) for any test set under 10^8 items, far above the rounding of a sum of
+as many terms."""
+
+
+def tie_tolerance(*values: float) -> float:
+    """How close to a boundary a value counts as on it: :data:`TIE` times the largest
+    finite ``|value|`` (0 when there is none: values computed without rounding)."""
+    scale = max((abs(float(v)) for v in values if math.isfinite(v)), default=0.0)
+    return TIE * scale
+
+
+def snap(value: float, points, tol: float) -> float:
+    """``value``, or the point of ``points`` it lies within ``tol`` of (the nearest):
+    a number that differs from a boundary by rounding alone is the boundary."""
+    near = [(abs(value - p), p) for p in points if abs(value - p) <= tol]
+    return float(min(near)[1]) if near else value
+
+
+def less_tie(distance: float, tol: float) -> float:
+    """A distance from a boundary less the tie tolerance ``tol`` (0 within it): a test
+    whose interval is ``estimate -+ q se`` excludes the boundary beyond ``tol`` exactly
+    when ``|less_tie(estimate - boundary, tol)| > q se``, as :func:`snap` reads its
+    ends."""
+    if abs(distance) <= tol:
+        return 0.0
+    return math.copysign(abs(distance) - tol, distance)
+
+
+def snap_interval(interval, points, tol: float) -> tuple[float, float]:
+    """Both ends of ``interval`` through :func:`snap`."""
+    low, high = interval
+    return snap(low, points, tol), snap(high, points, tol)
+
+
+def claim_points(margin: float | None) -> tuple[float, ...]:
+    """Every boundary a verdict compares an interval with: 0 and, with a margin,
+    ``-margin`` and ``+margin``."""
+    if margin is None or margin == 0:
+        return (0.0,)
+    return (0.0, -float(margin), float(margin))
 
 
 def nulls(hypothesis: str, margin: float | None, alternative: str,
@@ -50,18 +102,63 @@ def nulls(hypothesis: str, margin: float | None, alternative: str,
 
 def read_test(hypothesis: str, margin: float | None, alternative: str, alpha: float,
               interval_at: Callable[[float, str], tuple[float, float]],
-              p_at: Callable[[str, float], float], lower_is_better: bool = False):
+              p_at: Callable[[str, float], float], lower_is_better: bool = False, *,
+              tol: float = 0.0):
     """``(interval, p, parts)`` of ``hypothesis`` at ``1 - alpha``: ``interval_at(alpha,
     sides)`` gives an interval, ``p_at(sides, boundary)`` a p-value; ``parts`` holds
-    TOST's two p-values (lower boundary, upper), else None."""
+    TOST's two p-values (lower boundary, upper), else None.  The interval's ends within
+    ``tol`` of a boundary (:func:`claim_points`) are put on it; ``p_at`` must count a
+    value within the same ``tol`` as on its boundary."""
     tests = nulls(hypothesis, margin, alternative, lower_is_better)
+    points = claim_points(margin)
     if hypothesis == "equivalence":
         interval = interval_at(min(1.0, 2.0 * alpha), "two-sided")
         parts = tuple(p_at(sides, boundary) for sides, boundary in tests)
         p = math.nan if any(math.isnan(x) for x in parts) else max(parts)
-        return interval, p, parts
+        return snap_interval(interval, points, tol), p, parts
     ((sides, boundary),) = tests
-    return interval_at(alpha, sides), p_at(sides, boundary), None
+    return snap_interval(interval_at(alpha, sides), points, tol), p_at(sides, boundary), None
+
+
+def claim_tests(hypothesis: str, margin: float | None, alternative: str,
+                lower_is_better: bool = False) -> tuple[tuple[str, float], ...]:
+    """The tests of the claims a verdict may make beyond ``hypothesis``'s own, as
+    ``(sides, boundary)`` on the sides of the interval the hypothesis reads: "better"
+    (B - A against 0) and "better-by-margin" (against ``+-margin``; for a difference,
+    on both sides, as lower-is-better may be read either way) -- each p-value is the
+    smallest alpha at which that same interval lies beyond the boundary."""
+    if hypothesis in ("superiority", "equivalence"):
+        return ()
+    ((sides, own),) = nulls(hypothesis, margin, alternative, lower_is_better)
+    points = [b for b in claim_points(margin) if b != own]
+    if hypothesis == "difference":
+        points = [b for b in points if b != 0.0]
+    return tuple((sides, b) for b in points)
+
+
+def claim_p_values(hypothesis: str, margin: float | None, alternative: str,
+                   p_at: Callable[[str, float], float], lower_is_better: bool = False
+                   ) -> tuple[tuple[float, float], ...]:
+    """``(boundary, p)`` for every test of :func:`claim_tests`, each p-value by ``p_at``
+    (as :func:`read_test`'s)."""
+    return tuple((float(b), float(p_at(sides, b)))
+                 for sides, b in claim_tests(hypothesis, margin, alternative,
+                                             lower_is_better))
+
+
+def claim_boundary(verdict: str, hypothesis: str, margin: float | None,
+                   lower_is_better: bool = False) -> float | None:
+    """The boundary whose test decides ``verdict`` when it claims more than the
+    hypothesis's own test ("better" under non-inferiority: 0; "better-by-margin" under
+    a difference or non-inferiority: the margin on B's better side), else None (the
+    hypothesis's own p-value is the verdict's)."""
+    sign = -1.0 if lower_is_better else 1.0
+    if verdict == "better" and hypothesis == "non-inferiority" and margin:
+        return 0.0  # (a margin of 0: "better" is the hypothesis's own claim)
+    if (verdict == "better-by-margin" and hypothesis in ("difference", "non-inferiority")
+            and margin):
+        return sign * float(margin)
+    return None
 
 
 def interval_alpha(hypothesis: str, alpha: float) -> float:

@@ -4,9 +4,12 @@ Every method is a function of the level through ``alpha = 1 - level`` alone, wit
 intervals (a higher level never gives a shorter interval).  The p-value is the smallest
 ``alpha`` at which the ``1 - alpha`` interval of the *same* method excludes 0, found by
 bisection on that very function (in the bracket a closed form per method gives), so
-``p < 1 - level`` exactly when the interval at ``level`` excludes 0 (up to a tie where an
-endpoint is exactly 0).  A p-value of 0 means that no resample fell on the other side of
-0: report it as ``p < 1 / n_resamples``.
+``p < 1 - level`` exactly when the interval at ``level`` excludes 0.  A null value (0, or a
+margin's boundary) is excluded only by an end beyond it by more than the bootstrap's
+:attr:`Bootstrap.tolerance`: an end or a replicate that differs from it by rounding alone
+is on it, and a tie goes to H0 (:func:`pairboot.core.hypotheses.tie_tolerance`).  A
+p-value of 0 means that no resample fell on the other side of 0: report it as
+``p < 1 / n_resamples``.
 
 Quantiles of the bootstrap distribution use linear interpolation between order statistics
 (numpy's default ``np.quantile``, as ``scipy.stats.bootstrap``).
@@ -19,6 +22,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+
+from pairboot.core.hypotheses import tie_tolerance
 
 _N = NormalDist()
 
@@ -110,6 +115,10 @@ class Bootstrap:
     NaN for fewer than two)."""
     mean: float = math.nan
     """Mean of the replicates (NaN for none)."""
+    tolerance: float = 0.0
+    """How close to a null value an end or a replicate counts as on it: the
+    :func:`~pairboot.core.hypotheses.tie_tolerance` of the estimate and the replicates
+    (0 when they are all 0: nothing was rounded)."""
 
     @classmethod
     def from_replicates(cls, estimate, theta, *, influence=None, se_hat=math.nan, se_star=None):
@@ -137,7 +146,9 @@ class Bootstrap:
             scale = max(abs(float(theta[0])), abs(float(theta[-1])))
             sd = scale * float(np.std(theta / scale, ddof=1))
         mean = float(theta.mean()) if len(theta) else math.nan
-        return cls(float(estimate), theta, z0, a, float(se_hat), t_sorted, t_dropped, sd, mean)
+        tol = tie_tolerance(float(estimate), *(float(theta[i]) for i in (0, -1) if len(theta)))
+        return cls(float(estimate), theta, z0, a, float(se_hat), t_sorted, t_dropped, sd, mean,
+                   tol)
 
 
 def _two_sided(method: str, boot: Bootstrap, alpha: float) -> tuple[float, float]:
@@ -199,9 +210,11 @@ def _p_two_sided(method: str, boot: Bootstrap, null: float = 0.0) -> float:
     the bisection of [0, 1] as before.
     """
 
+    tol = boot.tolerance
+
     def excluded(alpha: float) -> bool:
         lo, hi = _two_sided(method, boot, alpha)
-        return lo > null or hi < null
+        return lo > null + tol or hi < null - tol
 
     p = closed_form_p_value(method, boot, null)
     if p == 0.0 and excluded(0.0):
@@ -252,8 +265,8 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
     """
     est = boot.estimate
     if method in ("percentile", "basic"):
-        low, high = _crossings(boot.theta, null if method == "percentile"
-                               else 2 * est - null)
+        c = null if method == "percentile" else 2 * est - null
+        low, high = _crossings(on_value(boot.theta, c, boot.tolerance), c)
     elif method == "studentized":
         t, se = boot.t_sorted, boot.se_hat
         if t is None or not (math.isfinite(se) and se > 0.0):
@@ -263,7 +276,7 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
         z0, a = boot.z0, boot.acceleration
         if not (math.isfinite(z0) and math.isfinite(a)):
             return math.nan
-        low, high = _crossings(boot.theta, null)
+        low, high = _crossings(on_value(boot.theta, null, boot.tolerance), null)
         low, high = _bca_inverse(z0, a, low), _bca_inverse(z0, a, high)
     elif method == "normal":
         sd = boot.sd
@@ -271,7 +284,7 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
         if not (math.isfinite(sd) and math.isfinite(center)):
             return math.nan
         if sd == 0.0:
-            return 0.0 if center != 0.0 else 1.0
+            return 0.0 if abs(center) > boot.tolerance else 1.0
         return min(1.0, 2 * _cdf(-abs(center) / sd))
     else:
         return math.nan
@@ -279,6 +292,19 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
         return math.nan
     # one end excludes 0 once alpha / 2 > low, the other once 1 - alpha / 2 < high
     return min(max(2 * low, 0.0), max(2 * (1 - high), 0.0), 1.0)
+
+
+def on_value(q: np.ndarray, c: float, tol: float) -> np.ndarray:
+    """The sorted ``q`` with the values within ``tol`` of ``c`` set to ``c`` (still
+    sorted): replicates that differ from a null value by rounding alone are on it."""
+    if not (tol > 0 and len(q)) or math.isnan(c):
+        return q
+    lo, hi = np.searchsorted(q, c - tol, side="left"), np.searchsorted(q, c + tol, side="right")
+    if lo == hi:
+        return q
+    q = q.copy()
+    q[lo:hi] = c
+    return q
 
 
 def _crossings(q: np.ndarray, c: float) -> tuple[float, float]:
@@ -517,7 +543,9 @@ def bounds(method: str, boot: Bootstrap, alpha: float, alternative: str = "two-s
 def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided",
             null: float = 0.0) -> float:
     """The smallest alpha whose interval (:func:`bounds` with ``alternative``) excludes
-    ``null``: 0, or a margin's boundary (H0: B - A <= -margin for non-inferiority).
+    ``null``: 0, or a margin's boundary (H0: B - A <= -margin for non-inferiority).  An
+    end excludes ``null`` only when it lies beyond it by more than ``boot.tolerance``
+    (an end on it by rounding does not), and replicates within it count as on it.
 
     One-sided, the finite end at ``alpha`` is the two-sided one at ``2 alpha``: the side
     that decides the two-sided p-value ``p`` switches at ``p / 2``; the other side later,
@@ -529,7 +557,7 @@ def p_value(method: str, boot: Bootstrap, alternative: str = "two-sided",
 
     def excluded(alpha: float) -> bool:
         low, high = bounds(method, boot, alpha, alternative)
-        return low > null or high < null
+        return low > null + boot.tolerance or high < null - boot.tolerance
 
     if excluded(0.5 * p):  # (this side decided the two-sided p: nothing excluded below)
         return 0.5 * p

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.hypotheses import tie_tolerance
 from pairboot.options import OPTIONS
 
 
@@ -57,21 +58,58 @@ class MaxT:
     error is read off them)."""
 
 
-def _exceed(maxima: np.ndarray, t: float) -> int:
+def exceed(maxima: np.ndarray, t: float) -> int:
     """How many of the sorted ``maxima`` are >= ``t``."""
     return len(maxima) - int(np.searchsorted(maxima, t, side="left"))
 
 
+def statistic(estimate: float, se: float, null: float = 0.0, tol: float = 0.0) -> float:
+    """``(estimate - null) / se``, 0 when the estimate is within ``tol`` of its null (on
+    it), and 0 or infinite without spread (``se`` 0 or undefined)."""
+    gap = 0.0 if abs(estimate - null) <= tol else estimate - null
+    if math.isfinite(se) and se > 0:
+        return gap / se
+    return 0.0 if gap == 0 else math.copysign(math.inf, gap)
+
+
+def single_step_p(result: MaxT, estimate: float, se: float, null: float, tol: float,
+                  alternative: str = "two-sided") -> float:
+    """The single-step p-value of ``estimate`` against ``null`` on max-t's maxima (a
+    claim beyond a row's own test: "better" under non-inferiority): below alpha exactly
+    when the row's simultaneous interval lies beyond ``null``."""
+    stat = tested_statistic(statistic(estimate, se, null, tol), se, tol, alternative)
+    return (1 + exceed(result.maxima, stat)) / (result.n_used + 1)
+
+
+def tested_statistic(t: float, se: float, tol: float, alternative: str = "two-sided"
+                     ) -> float:
+    """The statistic ``t = (estimate - null) / se`` as max-t tests it: on its sides
+    (``|t|``, or ``t`` for "greater", ``-t`` for "less"), less the tie tolerance ``tol /
+    se`` -- an estimate within ``tol`` of an end of its interval (``estimate -+ c se``)
+    does not exclude the null, as an end within ``tol`` of a boundary is on it
+    (:func:`pairboot.core.hypotheses.snap`).  Without spread (``se`` 0), ``t`` itself (0
+    or infinite)."""
+    stat = {"greater": t, "less": -t}.get(alternative, abs(t))
+    if not (math.isfinite(se) and se > 0) or not math.isfinite(stat):
+        return float(stat)
+    return float(stat - tol / se)
+
+
 def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: float,
-          alternative: str = "two-sided") -> MaxT:
+          alternative: str = "two-sided", null=None, tol=None) -> MaxT:
     """Max-t on ``replicates`` (B, m) of m comparisons with ``estimates`` and standard
-    errors ``se`` (m,).  Replicates where some comparison is undefined (NaN) are left
-    out, as compare() leaves them out.  A comparison without spread (``se`` 0: constant
-    differences) has roots 0, and ``t`` 0 or infinite as its estimate is 0 or not.
+    errors ``se`` (m,), each tested against its ``null`` (m,; default 0: a margin's
+    boundary otherwise; the roots do not move with it), an estimate within ``tol``
+    (m,; default: each comparison's :attr:`pairboot.core.intervals.Bootstrap.tolerance`)
+    of it being on it.  Replicates where some
+    comparison is undefined (NaN) are left out, as compare() leaves them out.  A
+    comparison without spread (``se`` 0: constant differences) has roots 0, and ``t``
+    0 or infinite as its estimate is on its null or not.
 
     ``c`` is the ``(m* + 1)``-th largest maximum, ``m*`` the most maxima that may reach a
     statistic whose single-step p-value is below ``alpha``: ``|t| > c`` exactly when
-    ``(1 + #{max >= |t|}) / (B + 1) < alpha``, ties included.  ``alpha`` is taken to 12
+    ``(1 + #{max >= |t|}) / (B + 1) < alpha``, ties included, ``|t|`` as
+    :func:`tested_statistic` gives it (less the tie tolerance).  ``alpha`` is taken to 12
     decimals, as the level is written (a p of exactly 0.05 does not reject at 95%).
     One-sided (``alternative`` "greater" or "less"), the roots and statistics are signed
     (negated for "less") instead of absolute: simultaneous lower (upper) bounds.
@@ -81,18 +119,22 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     se = np.asarray(se, dtype=np.float64)
     replicates = np.asarray(replicates, dtype=np.float64)
     replicates = replicates[np.isfinite(replicates).all(axis=1)]
+    null = np.zeros_like(estimates) if null is None else np.asarray(null, dtype=np.float64)
+    if tol is None:  # (each comparison's estimate and replicates, as its Bootstrap's)
+        tol = [tie_tolerance(e, *(replicates[:, j].min(initial=0.0),
+                                  replicates[:, j].max(initial=0.0)))
+               for j, e in enumerate(estimates)]
+    t = np.array([statistic(e, s, b, d) for e, s, b, d in zip(estimates, se, null, tol)])
     spread = np.isfinite(se) & (se > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(spread, estimates / np.where(spread, se, 1.0),
-                     np.where(estimates == 0, 0.0, np.inf * np.sign(estimates)))
         z = np.where(spread, (replicates - estimates) / np.where(spread, se, 1.0), 0.0)
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
     roots = np.abs(z) if sign is None else sign * z
     n = len(replicates)
-    at = np.abs(t) if sign is None else sign * t
+    at = np.array([tested_statistic(v, s, d, alternative) for v, s, d in zip(t, se, tol)])
 
     def p_of(maxima_sorted: np.ndarray, value: float) -> float:
-        return (1 + _exceed(maxima_sorted, value)) / (n + 1)
+        return (1 + exceed(maxima_sorted, value)) / (n + 1)
 
     # the most maxima >= |t| with p < alpha (the product rounded: 0.1 * 140 is not 14)
     most = math.ceil(round(alpha * (n + 1), 9)) - 2

@@ -24,6 +24,7 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
+from pairboot.core.hypotheses import tie_tolerance
 from pairboot.core.westfall_young import SALT, refuse_margin, use_exact
 from pairboot.engine.keys import seed_word
 from pairboot.engine.swaps import swapped_unit_sums
@@ -120,7 +121,7 @@ def permutation_result(design: Design, args: Arguments, observed: np.ndarray, sw
     undefined = int(np.count_nonzero(~np.isfinite(null)))
     null = null[np.isfinite(null)]
     # (the permuted sums are the observed ones rearranged: a hair of rounding either way)
-    slack = 1e-9 * max(abs(t), float(np.abs(null).max()) if null.size else 0.0)
+    slack = tie_tolerance(t, float(np.abs(null).max()) if null.size else 0.0)
     side = args.alternative
     if side == "greater":
         count = int(np.count_nonzero(null >= t - slack))

@@ -29,7 +29,7 @@ from pairboot.core.diagnostics import (
     zero_one_notes,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
-from pairboot.core.hypotheses import interval_alpha, read_test
+from pairboot.core.hypotheses import claim_p_values, interval_alpha, read_test, snap_interval
 from pairboot.core.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
@@ -38,7 +38,7 @@ from pairboot.core.score import ScoreMethod, score_method
 from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
-from pairboot.errors import InputError, PairbootWarning
+from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.options import Arguments, check_arguments
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
@@ -73,16 +73,19 @@ def compare_result(run: Run, *, stacklevel: int = 2,
 
     score = run.score
     if score is not None:  # (closed forms on the 2 x 2 table: no Monte Carlo error)
+        p_at = score.p_value
         (low, high), p, parts = read_test(
             args.hypothesis, args.margin, args.alternative, alpha, score.interval,
-            score.p_value, args.lower_is_better)
+            p_at, args.lower_is_better)
         mc = (0.0, 0.0)
     else:
+        def p_at(sides, null):
+            return p_value(args.method, diff.boot, sides, null)
+
         (low, high), p, parts = read_test(
             args.hypothesis, args.margin, args.alternative, alpha,
             lambda at, sides: bounds(args.method, diff.boot, at, sides),
-            lambda sides, null: p_value(args.method, diff.boot, sides, null),
-            args.lower_is_better)
+            p_at, args.lower_is_better, tol=diff.boot.tolerance)
         mc = monte_carlo_error(args.method, diff.boot,
                                interval_alpha(args.hypothesis, alpha), args.alternative)
         notes += interval_notes(diff, design, args, (low, high), mc,
@@ -91,12 +94,21 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
     # (the score interval needs no resample: defined at any n)
-    if score is None and (not defined or math.isnan(low) or math.isnan(high)):
+    claims = claim_p_values(args.hypothesis, args.margin, args.alternative, p_at,
+                            args.lower_is_better)
+    # every resample gives B - A = 0 (the systems score the same on every unit): a point
+    # interval, which says nothing of how far apart they could be -- no margin's test
+    point = (score is None and defined and args.hypothesis != "difference"
+             and diff.boot.sd == 0.0 and diff.boot.estimate == 0.0)
+    if point:
+        notes.append((DegenerateDataWarning, POINT_AT_ZERO))
+    if score is None and (not defined or point or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
+        claims = tuple((b, math.nan) for b, _ in claims)
         mc = (math.nan, math.nan)
         parts = None if parts is None else (math.nan, math.nan)
-        if not defined:
+        if not defined or point:
             low = high = math.nan
 
     strata_results = ()
@@ -156,8 +168,15 @@ def compare_result(run: Run, *, stacklevel: int = 2,
         test=run.test,
         items_summary=None if design.items is None or top_items is None else items_summary(
             design.items, top=top_items, group_weighting=args.group_weighting),
+        claim_p_values=claims,
     )
 
+
+POINT_AT_ZERO = (
+    "every resample gives B - A = 0: a margin's test cannot be read off a point interval "
+    "(it would show any margin, yet says nothing of how far apart the systems could be), "
+    "so the interval and p-value are undefined (NaN)")
+"""Why a margin's test is undefined when the bootstrap has no spread at 0."""
 
 B_MINUS_A = (0, 1)
 """compare()'s contrast: system B (1) minus system A (0)."""
@@ -299,8 +318,8 @@ def stratum_result(core: Estimands, design: Design, h: int, method, alpha, bca,
     w[h] = 1.0
     e = core.estimate(B_MINUS_A, w, bca=bca, combined=False)
     defined = too_few_units(design, core.names, h) is None
-    low, high = (bounds(method, e.boot, alpha, alternative) if defined
-                 else (math.nan, math.nan))
+    low, high = (snap_interval(bounds(method, e.boot, alpha, alternative), (0.0,),
+                               e.boot.tolerance) if defined else (math.nan, math.nan))
     p = (p_value(method, e.boot, alternative)
          if defined and not (math.isnan(low) or math.isnan(high)) else math.nan)
     return StratumResult(

@@ -30,6 +30,7 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
+from pairboot.core.hypotheses import tie_tolerance
 from pairboot.engine.keys import seed_word
 from pairboot.engine.permutations import enumerated_indices, permuted_sums, relabelled_sums
 from pairboot.errors import InputError
@@ -142,8 +143,8 @@ def westfall_young(null: PermutationNull, targets, alternative: str) -> FamilyTe
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
     a, perm = (np.abs(t), np.abs(rows)) if sign is None else (sign * t, sign * rows)
     # (the permuted sums are the observed ones rearranged: a hair of rounding either way)
-    scale = max(float(np.abs(t).max(initial=0.0)), float(np.abs(rows).max(initial=0.0)))
-    a = a - 1e-9 * scale
+    a = a - tie_tolerance(float(np.abs(t).max(initial=0.0)),
+                          float(np.abs(rows).max(initial=0.0)))
     n = len(perm)
     if not n or not np.isfinite(t).all():  # (no statistic to test)
         nan = np.full(len(targets), math.nan)

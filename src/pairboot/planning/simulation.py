@@ -276,7 +276,7 @@ def binary_interval(table, *, seed: int, args: Arguments) -> tuple[float, float]
     interval, _, _ = read_test(
         args.hypothesis, args.margin, args.alternative, alpha,
         lambda at, sides: bounds(args.method, boot, at, sides),
-        lambda sides, null: math.nan, args.lower_is_better)
+        lambda sides, null: math.nan, args.lower_is_better, tol=boot.tolerance)
     return interval
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.family_result import FamilyResult
 from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import plural as count_of
 from pairboot.report.parts import (
     alpha_of,
     format_p,
@@ -171,6 +172,9 @@ def hypothesis_lines(result: FamilyResult, context: FamilyContext | None = None
              else "each comparison's own margin")
         h0 = hypothesis_text(result, a="a", b="b", m="the margin")
         out.append(f"Hypothesis: {kind}, {m}; for each comparison {h0}.")
+        claims = claims_line(result)
+        if claims is not None:
+            out.append(claims)
     if result.fcr_level is not None and result.family_size > 1:
         q = percent(1 - result.confidence_level)
         out.append(f"False discovery rate {q}: the adjusted p-values are q-values, and the "
@@ -274,11 +278,11 @@ def family_kind(result: FamilyResult) -> str:
 
 
 def strata_count(n: int) -> str:
-    return f"{n:,} {'stratum' if n == 1 else 'strata'}"
+    return count_of(n, "stratum", "strata")
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+    return count_of(n, word)
 
 
 def _names(names) -> str:
@@ -310,8 +314,21 @@ def family_p(result: FamilyResult, p: float, *, adjusted: bool = False) -> str:
                   resampled=resampled)
 
 
+def row_p(result: FamilyResult, c, p: float, *, adjusted: bool = False) -> str:
+    """:func:`family_p` of one of row ``c``'s p-values, "n/a" where its verdict is
+    undefined (too few units for any test at the level: its note says why, and a
+    bootstrap p-value of so few units is no test)."""
+    if c.verdict == "undefined":
+        return "n/a"
+    return family_p(result, p, adjusted=adjusted)
+
+
 def family_p_fields(result: FamilyResult, c) -> dict:
-    """The JSON's bound and text of a comparison's p-value and adjusted p-value."""
+    """The JSON's bound and text of a comparison's p-value and adjusted p-value ("n/a",
+    without a bound, where the row's verdict is undefined)."""
+    if c.verdict == "undefined":
+        return {"p_value_upper_bound": None, "p_text": "n/a",
+                "p_adjusted_upper_bound": None, "p_adjusted_text": "n/a"}
     raw, adjusted = p_resampled(result)
     alpha = alpha_of(result.confidence_level)
     sides = sides_of(result)
@@ -324,9 +341,9 @@ def family_p_fields(result: FamilyResult, c) -> dict:
 
 def unresolved_note(result: FamilyResult) -> str | None:
     """What a p-value printed as ``< x`` means, when one of the table's is (else None)."""
-    shown = [family_p(result, c.p_value) for c in result.comparisons]
+    shown = [row_p(result, c, c.p_value) for c in result.comparisons]
     if is_corrected(result):
-        shown += [family_p(result, c.p_adjusted, adjusted=True) for c in result.comparisons]
+        shown += [row_p(result, c, c.p_adjusted, adjusted=True) for c in result.comparisons]
     bounds = sorted({cell for cell in shown if cell.startswith("<") and cell != "< 0.0001"})
     if not bounds:
         return None
@@ -343,16 +360,41 @@ def comparison_cells(c, d: int, result: FamilyResult, name=str) -> list[str]:
            interval_text(c.confidence_interval, d, signed=True)]
     if is_corrected(result):
         row += [interval_text(c.marginal_interval, d, signed=True),
-                family_p(result, c.p_value), family_p(result, c.p_adjusted, adjusted=True)]
+                row_p(result, c, c.p_value), row_p(result, c, c.p_adjusted, adjusted=True)]
     else:
-        row += [family_p(result, c.p_value)]
+        row += [row_p(result, c, c.p_value)]
     if margined(result):
         if result.margin is None:  # (each row its own margin)
             row.append(f"{c.margin:g}")
-        row.append(c.verdict or "")
+        row.append(verdict_cell(result, c))
     if result.test is not None:  # (the family test's stepdown p)
         row.append(test_p_cell(result, c.test_p_adjusted))
     return row
+
+
+def verdict_cell(result: FamilyResult, c) -> str:
+    """A row's verdict, with the p-value of its own claim when it claims more than the
+    hypothesis tests ("better (p = 0.012)" under non-inferiority): the p columns are the
+    hypothesis's."""
+    claim = getattr(c, "claim_p_value", None)
+    if claim is None:
+        return c.verdict or ""
+    cell = family_p(result, claim, adjusted=True)
+    return f"{c.verdict} (p {cell})" if cell.startswith("<") else f"{c.verdict} (p = {cell})"
+
+
+def claims_line(result: FamilyResult) -> str | None:
+    """What a verdict's own p-value beside it means, when a row has one (else None)."""
+    rows = [c for c in result.comparisons if getattr(c, "claim_p_value", None) is not None]
+    if not rows:
+        return None
+    lower = result.lower_is_better
+    how = ("single-step max-t" if result.correction == "max-t" and result.family_size > 1
+           else "adjusted as the row's interval is" if is_corrected(result) else "its own")
+    return (f"A verdict beyond the hypothesis (better: the row's interval lies "
+            f"{'below' if lower else 'above'} 0; better by the margin: beyond the margin) "
+            f"is given with that claim's p-value (H0: b - a {'>=' if lower else '<='} 0, or "
+            f"the margin), {how}; the p columns test {result.hypothesis}.")
 
 
 def summary(result: FamilyResult) -> str:
@@ -459,9 +501,10 @@ def family_design(result: FamilyResult, context: FamilyContext | None = None) ->
     items and several runs"."""
     ctx = context or FamilyContext()
     if result.n_groups is not None:
-        units = f"{result.n_groups:,} groups" + (f" ({ctx.group})" if ctx.group else "")
+        units = count_of(result.n_groups, "group") + (f" ({ctx.group})" if ctx.group
+                                                          else "")
     else:
-        units = f"{result.n_items:,} items"
+        units = count_of(result.n_items, "item")
     if result.n_strata:
         units += f" in {strata_count(result.n_strata)}" + (f" ({ctx.stratum})" if ctx.stratum
                                                        else "")
@@ -480,10 +523,11 @@ def describe_family(result: FamilyResult) -> str:
     m = result.family_size
     alpha = 1 - result.confidence_level
     if result.n_groups is not None:
-        unit = f"{result.n_groups:,} whole groups ({result.n_items:,} items)"
+        unit = (f"{count_of(result.n_groups, 'whole group')} "
+                f"({count_of(result.n_items, 'item')})")
     else:
-        unit = f"{result.n_items:,} items"
-    within = f" within each of {result.n_strata:,} strata" if result.n_strata else ""
+        unit = count_of(result.n_items, "item")
+    within = f" within each of {strata_count(result.n_strata)}" if result.n_strata else ""
     draws = ("the same draws for every system" if result.paired
              else "each system's units drawn independently (unpaired)")
     marginal = ("the marginal ones are symmetric bootstrap-t intervals on the same roots"

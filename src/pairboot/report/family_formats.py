@@ -22,7 +22,6 @@ from pairboot.report.family import (
     family_design,
     family_kind,
     family_line,
-    family_p,
     family_p_fields,
     family_signature,
     family_test_lines,
@@ -36,6 +35,7 @@ from pairboot.report.family import (
     plural,
     procedure,
     rank_text,
+    row_p,
     strata_count,
     summary,
     superscripts,
@@ -375,7 +375,7 @@ def _latex_baseline(result: FamilyResult, base: str, ctx: FamilyContext) -> list
         delta = num(c.estimate, d, signed=True)
         if delta != "n/a":
             delta = f"${delta}{'^{*}' if c.significant else ''}$"
-        p = tex_p(family_p(result, c.p_adjusted, adjusted=True))
+        p = tex_p(row_p(result, c, c.p_adjusted, adjusted=True))
         lines.append(f"{tex(name)} & {tex_num(score.estimate, d)} & {delta} & "
                      f"{tex_interval(c.confidence_interval, d, signed=True)} & {p} \\\\")
     alpha = 1 - result.confidence_level

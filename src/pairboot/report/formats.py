@@ -31,6 +31,7 @@ from pairboot.report.parts import (
     sides_text,
     signature,
     strata_table,
+    too_few_units,
     unresolved,
 )
 from pairboot.report.verdicts import decision, headline, margin_lines, paired_test_lines
@@ -45,12 +46,18 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     Beside every p-value (the comparison's and each stratum's) it writes
     ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
     cannot resolve it: :func:`pairboot.core.pvalues.p_upper_bound`) and ``p_text``, the
-    p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``); ``p_value``
-    itself stays the number computed.  NaN and infinities are written as ``null``
-    (JSON has no spelling for them).
+    p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``; ``"n/a: ..."``
+    with too few units for any test at the level); ``p_value`` itself stays the number
+    computed, the p-value of the hypothesis tested.  ``verdict_p_value`` is the p-value
+    of what ``verdict`` claims (``claim_p_values``: those of "better" and "better by the
+    margin" beyond a margin's hypothesis), as the headline prints it beside the verdict.
+    NaN and infinities are written as ``null`` (JSON has no spelling for them).
     """
     ctx = context or ReportContext()
-    out = _after(result.to_dict(), "p_value", _p_fields(result, result.p_value))
+    own = _p_fields(result, result.p_value)
+    if too_few_units(result) is not None:  # (no test at this level: p decides nothing)
+        own = {**own, "p_value_upper_bound": None, "p_text": f"n/a: {too_few_units(result)}"}
+    out = _after(result.to_dict(), "p_value", own)
     strata_sides = 2 if result.alternative == "two-sided" else 1  # (a difference each)
     out["strata"] = [_after(s, "p_value", _p_fields(result, s["p_value"], strata_sides))
                      for s in out["strata"]]
@@ -78,6 +85,14 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
     return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
+
+
+def own_p_cell(result: CompareResult) -> str:
+    """The comparison's own p-value as a table cell: "n/a" with too few units for any
+    test at its level (its verdict is undefined; the text says why)."""
+    if too_few_units(result) is not None:
+        return "n/a"
+    return result_p_cell(result, result.p_value)
 
 
 def _p_fields(result: CompareResult, p, sides: int | None = None) -> dict:
@@ -204,7 +219,7 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
         r"\midrule",
         f"B $-$ A & {tex_num(result.estimate, d, signed=True)} & "
         f"{tex_interval(result.confidence_interval, d, signed=True)} & "
-        f"{tex_p(result_p_cell(result, result.p_value))} \\\\",
+        f"{tex_p(own_p_cell(result))} \\\\",
     ]
     for s in result.strata:
         lines.append(

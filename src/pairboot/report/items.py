@@ -31,7 +31,7 @@ def no_items_reason(result: CompareResult) -> str | None:
 def tally_text(c: ItemCounts, unit: str = "items") -> str:
     """``B wins 3, ties 5 and loses 2 of the 10 items``."""
     return (f"B wins {c.wins:,}, ties {c.ties:,} and loses {c.losses:,} of the "
-            f"{c.n:,} {unit}")
+            f"{c.n:,} {unit[:-1] if c.n == 1 else unit}")
 
 
 def table_text(c: ItemCounts) -> str | None:

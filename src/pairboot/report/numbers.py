@@ -13,8 +13,25 @@ from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
 
 
 def percent(level: float) -> str:
-    """A confidence level as people write it: 0.95 -> "95%", 0.999 -> "99.9%"."""
-    return f"{level * 100:.10g}%"
+    """A confidence level as people write it: 0.95 -> "95%", 0.999 -> "99.9%"; a level
+    computed from others (a false-coverage level ``1 - 0.05 / 1.2``) with three
+    significant digits of what it leaves out: "95.83%", not "95.83333333%".
+
+    >>> percent(0.95), percent(0.999), percent(1 - 0.05 / 1.2), percent(1 - 0.05 / 1200)
+    ('95%', '99.9%', '95.83%', '99.99583%')
+    """
+    x = level * 100
+    given = f"{x:.10g}"
+    if "e" in given or len(given.partition(".")[2]) <= 4 or not 0 < x < 100:
+        return f"{given}%"
+    d = max(0, 2 - math.floor(math.log10(100 - x)))
+    return f"{float(f'{x:.{d}f}'):.10g}%"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 item"``, ``"5 items"`` (``many``: the plural when not ``word + "s"``:
+    ``plural(1, "stratum", "strata")``)."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 def decimals(se: float) -> int:

@@ -23,7 +23,7 @@ import numpy as np
 from pairboot.core.hypotheses import nulls
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
 from pairboot.report.escape import visible
-from pairboot.report.numbers import percent
+from pairboot.report.numbers import percent, plural
 from pairboot.result import CompareResult
 
 
@@ -180,10 +180,27 @@ def format_p(p: float | None, n_resamples: int, *, alpha: float | None = None,
 
 def result_p(result, p: float | None = None) -> str:
     """:func:`format_p` of ``result``'s p-value (or of ``p``, one of its strata's), with
-    its resamples, level and method."""
+    its resamples, level and method; its own p-value with too few units for any test at
+    its level (:func:`too_few_units`) is "p = n/a" and why, as its verdict is
+    undefined: the bootstrap's p-value of so few units (0 when they all favour one
+    system) is no test."""
+    if p is None and (why := too_few_units(result)) is not None:
+        return f"p = n/a: {why}"
     return format_p(result.p_value if p is None else p, result.n_resamples,
                     alpha=alpha_of(result.confidence_level),
                     resampled=result.method not in CLOSED_FORM_P, sides=sides_of(result))
+
+
+def too_few_units(result) -> str | None:
+    """Why a comparison's own p-value decides nothing -- too few units for any test at
+    its level (:attr:`CompareResult.enough_units`) -- in words; None when there are
+    enough."""
+    if getattr(result, "enough_units", True):
+        return None
+    units = result.n_groups if result.n_groups is not None else result.n_items
+    unit = "group" if result.n_groups is not None else "item"
+    return (f"{plural(units, unit)} {'is' if units == 1 else 'are'} too few for any test "
+            f"at the {percent(result.confidence_level)} level")
 
 
 def sides_of(result) -> int:
@@ -251,6 +268,7 @@ def unresolved(result) -> bool:
     can resolve (:func:`pairboot.core.pvalues.p_resolution`)."""
     p = result.p_value
     return (_finite(p) and result.method not in CLOSED_FORM_P
+            and too_few_units(result) is None  # (then no p-value is given: said why)
             and p_upper_bound(p, result.n_resamples, sides=sides_of(result)) != p)
 
 
@@ -278,11 +296,11 @@ def design(result: CompareResult, context: ReportContext | None = None) -> str:
     ctx = context or ReportContext()
     level = percent(getattr(result, "interval_level", result.confidence_level))
     if result.n_groups is not None:
-        units = f"{result.n_groups:,} groups" + (f" ({ctx.group})" if ctx.group else "")
+        units = plural(result.n_groups, "group") + (f" ({ctx.group})" if ctx.group else "")
     else:
-        units = f"{result.n_items:,} items"
+        units = plural(result.n_items, "item")
     if result.n_strata is not None:
-        units += f" in {result.n_strata:,} {'stratum' if result.n_strata == 1 else 'strata'}"
+        units += f" in {plural(result.n_strata, 'stratum', 'strata')}"
         units += f" ({ctx.stratum})" if ctx.stratum else ""
     runs = getattr(result, "runs", None)
     if runs is not None and runs.kind == "seeds":
@@ -310,6 +328,8 @@ def _runs_text(runs) -> str:
     """``"3 seeds each"`` or ``"3 and 5 seeds"`` (runs of A and B)."""
     what = "seeds" if runs.kind == "seeds" else "samples per item"
     if runs.runs_a == runs.runs_b:
+        if runs.runs_a == 1:  # ("1 seed each", "1 sample per item each")
+            what = "seed" if runs.kind == "seeds" else "sample per item"
         return f"{runs.runs_a:g} {what} each"
     return f"{runs.runs_a:g} and {runs.runs_b:g} {what}"
 
@@ -466,7 +486,8 @@ def describe_method(result: CompareResult, context: ReportContext | None = None)
     else:
         unit = f"{result.n_items:,} item{'' if result.n_items == 1 else 's'}"
         units = "items"
-    within = f", within each of {result.n_strata:,} strata" if result.n_strata is not None else ""
+    within = (f", within each of {plural(result.n_strata, 'stratum', 'strata')}"
+              if result.n_strata is not None else "")
     runs = getattr(result, "runs", None)
     if runs is not None and runs.kind == "seeds":
         share = "one draw for both systems" if runs.paired_runs else "a draw per system"

@@ -7,7 +7,7 @@ import math
 
 from pairboot.core.pvalues import units_for
 from pairboot.core.tdist import t_quantile
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import decimals, percent, plural
 from pairboot.result import CompareResult
 
 NOT_COVERED = (
@@ -23,9 +23,9 @@ def reading_text(result: CompareResult) -> str:
     pct = percent(result.interval_level)
     unit = "groups" if result.n_groups is not None else "items"
     size = (
-        f"{result.n_groups:,} groups, {result.n_items:,} items"
+        f"{plural(result.n_groups, 'group')}, {plural(result.n_items, 'item')}"
         if result.n_groups is not None
-        else f"{result.n_items:,} items"
+        else plural(result.n_items, "item")
     )
     d = decimals(result.standard_error)
     left = "(-inf" if low == -math.inf else f"[{low:.{d}f}"
@@ -47,6 +47,12 @@ def reading_text(result: CompareResult) -> str:
             f"{units_for(result.confidence_level, result.alternative)} {unit} are needed), "
             "so it decides "
             "nothing.")
+    elif (low == high == 0.0 and result.standard_error == 0.0 and result.runs is None
+          and result.method != "score"):  # (every resample: B - A = 0)
+        parts.append(
+            f"The {pct} interval {span} is a point: every resample gives B - A = 0, so it "
+            f"is degenerate and says nothing of how far apart A and B could be (on "
+            f"{size}, not evidence that they do not differ).")
     elif result.hypothesis != "difference":
         parts.append(_margin_reading(result, pct, span, size))
     elif result.excludes_zero:
@@ -79,12 +85,7 @@ def reading_text(result: CompareResult) -> str:
         if runs is not None:
             parts += runs_limit_text(result, runs, unit)
     if result.pairing_gain is not None and result.correlation is not None:
-        g = result.pairing_gain
-        parts.append(
-            f"A's and B's scores correlate (r = {result.correlation:.2f} over the "
-            "resamples): the paired interval is "
-            + (f"{g:.1f} times narrower than" if g >= 1 else f"{1 / g:.1f} times wider than")
-            + " an unpaired one of the same data.")
+        parts.append(pairing_text(result.correlation, result.pairing_gain))
     if result.n_groups is not None:
         est = (
             "the mean over items (larger groups count more)"
@@ -94,8 +95,8 @@ def reading_text(result: CompareResult) -> str:
         parts.append(f"Whole groups were resampled; the estimate is {est}.")
     if result.n_strata is not None:
         parts.append(
-            f"Resampled within {result.n_strata:,} strata, combined with the population "
-            "weights."
+            f"Resampled within {plural(result.n_strata, 'stratum', 'strata')}, combined "
+            "with the population weights."
         )
     runs = result.runs
     if runs is not None and runs.kind == "seeds":
@@ -121,8 +122,12 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
         if verdict == "equivalent":
             return (f"The {pct} interval {span} lies within +-{m}: on {size} the data show "
                     f"that A and B differ by less than {m}.")
-        return (f"The {pct} interval {span} reaches beyond +-{m}: {size} do not show that "
-                f"A and B differ by less than {m}.")
+        low, high = result.confidence_interval
+        beyond = low < -result.margin or high > result.margin
+        return (f"The {pct} interval {span} "
+                + (f"reaches beyond +-{m}" if beyond
+                   else f"ends on +-{m} (a tie, which is not within)")
+                + f": {size} do not show that A and B differ by less than {m}.")
     lower = result.lower_is_better
     sign = "-" if lower else "+"
     shown = {"better-by-margin": f"B is better than A by more than {m}",
@@ -133,17 +138,39 @@ def _margin_reading(result: CompareResult, pct: str, span: str, size: str) -> st
     boundary = (f"-{m}" if not lower else f"+{m}") if result.hypothesis == "non-inferiority" \
         else f"{sign}{m}"
     where = "below" if lower else "above"
-    if shown is not None:
-        return (f"The {pct} interval {span} lies {where} {boundary}: on {size} the data "
+    if shown is not None:  # (the boundary of what is shown: 0 for "better")
+        beyond = {"better": "0", "better-by-margin": f"{sign}{m}"}.get(verdict, boundary)
+        return (f"The {pct} interval {span} lies {where} {beyond}: on {size} the data "
                 f"show that {shown}.")
-    return (f"The {pct} interval {span} reaches {'above' if lower else 'below'} {boundary}: "
-            f"{size} do not show that {wanted}.")
+    end = result.confidence_interval[1 if lower else 0]
+    at = float(boundary)
+    reach = ("ends on" if end == at else f"reaches {'above' if lower else 'below'}")
+    return (f"The {pct} interval {span} {reach} {boundary}"
+            + (" (a tie, which does not exclude it)" if end == at else "")
+            + f": {size} do not show that {wanted}.")
+
+
+def pairing_text(r: float, gain: float) -> str:
+    """What pairing did to the interval, from the correlation ``r`` of A's and B's
+    scores over the resamples and ``gain``, the unpaired interval's width over the
+    paired one: "1.8 times narrower", "1.3 times wider", or, where the ratio rounds to
+    1.0 either way, that pairing made little or no difference."""
+    said = f"A's and B's scores correlate (r = {r:.2f} over the resamples)"
+    if not (math.isfinite(gain) and gain > 0):
+        return f"{said}."
+    ratio = gain if gain >= 1 else 1.0 / gain
+    if f"{ratio:.1f}" == "1.0":
+        return (f"{said}: pairing made little or no difference to the interval's width "
+                "(an unpaired one of the same data is as wide).")
+    return (f"{said}: the paired interval is {ratio:.1f} times "
+            f"{'narrower' if gain >= 1 else 'wider'} than an unpaired one of the same "
+            "data.")
 
 
 def seeds_text(runs) -> str:
     """``"3 seeds each"`` or ``"3 and 5 seeds"`` (the runs of A and B)."""
     if runs.runs_a == runs.runs_b:
-        return f"{runs.runs_a:g} seeds each"
+        return f"{runs.runs_a:g} seed{'' if runs.runs_a == 1 else 's'} each"
     return f"{runs.runs_a:g} and {runs.runs_b:g} seeds"
 
 

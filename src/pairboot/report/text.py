@@ -68,9 +68,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         f"{interval_text(result.confidence_interval, d, signed=True)}"
     )
     lines.append("")
-    lines.append(
-        f"  {result_p(result)} ({null_text(result)})"
-    )
+    lines.extend(_wrap(f"{result_p(result)} ({null_text(result)})", bullet="  "))
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
     for line in margin_lines(result, ctx) + paired_test_lines(result):

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.hypotheses import VERDICTS, half_width, nulls
+from pairboot.core.hypotheses import VERDICTS, claim_boundary, half_width, nulls
+from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.errors import InputError
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import (
     METHOD_NAMES,
     ReportContext,
@@ -24,6 +25,7 @@ from pairboot.report.parts import (
     interval_text,
     num,
     result_p,
+    too_few_units,
 )
 from pairboot.result import CompareResult
 
@@ -138,10 +140,15 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
     verdict = result.verdict(lower_is_better=lib)
     m = None if result.margin is None else margin_text(result.margin)
     if verdict in ("better-by-margin", "non-inferior", "equivalent") or (
-            result.hypothesis != "difference" and verdict == "inconclusive"):
+            result.hypothesis != "difference" and verdict in ("better", "inconclusive")):
+        # each claim with the p-value of its own test, named (the hypothesis's p is not
+        # the p of "better")
+        own = f"{TEST_NAMES[result.hypothesis]}, {result_p(result)}"
+        claim = claim_text(result, verdict, lib)
         what = {
             "better-by-margin": f"{b} is better than {a} by more than {m}",
-            "non-inferior": f"{b} is not worse than {a} by {m} or more (non-inferior)",
+            "better": f"{b} is better than {a}",
+            "non-inferior": f"{b} is not worse than {a} by {m} or more",
             "equivalent": f"{b} is equivalent to {a} within +-{m}",
         }.get(verdict) or {
             "non-inferiority": f"Not shown non-inferior: {b} may be worse than {a} by {m} "
@@ -149,24 +156,36 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
             "superiority": f"Not shown: {b} better than {a} by more than {m}",
             "equivalence": f"Not shown equivalent: {b} and {a} may differ by {m} or more",
         }[result.hypothesis]
-        if verdict == "equivalent" or (verdict == "inconclusive"
-                                       and result.hypothesis == "equivalence"):
-            how = f"{design(result, ctx)} (two one-sided tests), {result_p(result)}"
+        if claim is not None:  # (a claim beyond the hypothesis's, then the hypothesis's)
+            what += f" ({claim})"
+            if result.hypothesis == "non-inferiority":
+                what += f" and not worse by {m} or more ({own})"
+        else:
+            what += f" ({own})"
         blind = ("; this test set is too small to detect " + m + " ("
                  + reach_text(result, d) + ")"
                  ) if verdict == "inconclusive" and result.detectable is False else ""
-        return f"{what}: B - A = {signed}, {how}{lower}{blind}."
+        return f"{what}: B - A = {signed}, {design(result, ctx)}{lower}{blind}."
     if verdict in ("better", "worse"):
         if verdict == "better" and not lib:  # B - A > 0 reads as it is
             return f"{b} is better than {a} by {signed}, {how}{lower}."
         return (f"{b} is {verdict} than {a} by {num(abs(result.estimate), d)} "
                 f"(B - A = {signed}), {how}{lower}.")
+    if point_at_zero(result):  # (no spread at all: not evidence of anything)
+        if verdict == "undefined":  # (a margin's test: nothing to read it off)
+            return (f"No verdict: {b} and {a} do not differ on any resample (every one "
+                    "gives B - A = 0), a point from which no margin can be tested and no "
+                    f"evidence that they do not differ; {design(result, ctx)}{lower} (see "
+                    "the warnings).")
+        return (f"{b} and {a} do not differ on any resample: the bootstrap interval "
+                "[0, 0] is degenerate and no evidence that they do not differ; "
+                f"{design(result, ctx)}, {result_p(result)}{lower} (see the warnings).")
     if verdict == "undefined":
         method = METHOD_NAMES.get(result.method, result.method)
         if not getattr(result, "enough_units", True):
             units = result.n_groups if result.n_groups is not None else result.n_items
             unit = "group" if result.n_groups is not None else "item"
-            return (f"No verdict: {units} {unit}{'' if units == 1 else 's'} are too few for "
+            return (f"No verdict: {units} {unit}{' is' if units == 1 else 's are'} too few for "
                     f"any verdict at the {percent(result.confidence_level)} level (B - A = "
                     f"{num(result.estimate, d, signed=True)} "
                     f"{interval_text(result.confidence_interval, d, signed=True)}; see the "
@@ -193,6 +212,41 @@ def headline(result: CompareResult, context: ReportContext | None = None) -> str
             f"B - A = {signed}, {how}{needed}.")
 
 
+TEST_NAMES = {"non-inferiority": "non-inferiority", "superiority": "superiority",
+              "equivalence": "two one-sided tests", "difference": "no difference"}
+"""How a headline names the test whose p-value it gives beside a margin's verdict."""
+
+
+def claim_text(result, verdict: str, lower_is_better: bool) -> str | None:
+    """A verdict's claim beyond the hypothesis's own test, named with its own p-value
+    ("H0: B - A <= 0, p = 0.040" beside "better" under non-inferiority); None when the
+    verdict claims what the hypothesis tests."""
+    boundary = claim_boundary(verdict, result.hypothesis, result.margin, lower_is_better)
+    if boundary is None:
+        return None
+    sides = result.alternative
+    if result.hypothesis == "difference" and sides == "two-sided":
+        h0, count = f"B - A = {boundary:+g}", 2
+    else:
+        h0, count = f"B - A {'<=' if sides == 'greater' else '>='} {boundary:+g}", 1
+    if boundary == 0:
+        h0 = h0.replace("+0", "0")
+    p = format_p(result.verdict_p_value(lower_is_better=lower_is_better),
+                 result.n_resamples, alpha=alpha_of(result.confidence_level),
+                 resampled=result.method not in CLOSED_FORM_P, sides=count)
+    return f"H0: {h0}, {p}"
+
+
+def point_at_zero(result) -> bool:
+    """Whether every resample gave B - A = 0 (a bootstrap interval, not the score
+    method's or the runs' t): the interval is the point [0, 0] -- or, for a margin's
+    test, undefined -- and shows nothing either way."""
+    low, high = result.confidence_interval
+    point = (low == high == 0.0) or (math.isnan(low) and math.isnan(high))
+    return (result.method != "score" and getattr(result, "runs", None) is None
+            and result.estimate == 0.0 and result.standard_error == 0.0 and point)
+
+
 def lower_of(result, context: ReportContext) -> bool:
     """Whether lower is better: as the report's context or the result says."""
     return bool(context.lower_is_better or getattr(result, "lower_is_better", False))
@@ -213,11 +267,12 @@ def hypothesis_text(result, *, a: str = "A", b: str = "B", m: str | None = None)
             result.alternative, f"H0: no difference between {a} and {b}")
     given = m is None
     m = margin_text(result.margin) if given else m
+    sym = m if given else "margin"  # (in a formula: "b - a <= -margin", not "-the margin")
     if kind == "equivalence":
-        return f"H0: {b} and {a} differ by {m} or more (|{b} - {a}| >= {m})"
+        return f"H0: {b} and {a} differ by {m} or more (|{b} - {a}| >= {sym})"
     ((sides, boundary),) = nulls(kind, 1.0, result.alternative, result.lower_is_better)
     sign = "-" if boundary < 0 else ""
-    bound = f"{'>=' if sides == 'less' else '<='} {sign}{m}"
+    bound = f"{'>=' if sides == 'less' else '<='} {sign}{sym}"
     words = (f"is worse than {a} by {m} or more" if kind == "non-inferiority"
              else f"is not better than {a} by more than {m}")
     return f"H0: {b} {words} ({b} - {a} {bound})"
@@ -247,6 +302,10 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
     if kind == "difference":
         out.append(f"Margin {m}: the difference that matters; the test is of B - A against "
                    f"0 ({hypothesis_text(result)}).")
+    elif math.isnan(low) or math.isnan(high):  # (nothing to read H0 off: said why)
+        out.append(f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The "
+                   "interval is undefined for these data, so H0 is not tested (see the "
+                   "warnings).")
     elif kind == "equivalence":
         p_low, p_high = result.p_values or (math.nan, math.nan)
         inside = -result.margin < low and high < result.margin
@@ -254,7 +313,9 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
             f"Equivalence within +-{m}, two one-sided tests at {alpha}: "
             f"{hypothesis_text(result)}. The {level} interval "
             f"{interval_text(result.confidence_interval, d, signed=True)} "
-            + ("lies within" if inside else "reaches beyond") + f" +-{m}; p is the larger "
+            + (f"lies within +-{m}" if inside else f"reaches beyond +-{m}" if (
+                low < -result.margin or high > result.margin)
+               else f"ends on +-{m} (a tie, which is not within)") + "; p is the larger "
             f"of the two one-sided p-values ({result_p(result, p_low)} and "
             f"{result_p(result, p_high)}).")
     else:
@@ -267,9 +328,24 @@ def margin_lines(result: CompareResult, context: ReportContext | None = None) ->
         out.append(
             f"{kind.capitalize()} with margin {m}: {hypothesis_text(result)}. The one-sided "
             f"{level} {word} bound {num(end, d, signed=True)} "
-            + (f"lies {where}" if beyond else f"does not lie {where}")
-            + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}, "
-            + ("which rejects H0." if beyond else "so H0 stands."))
+            + (f"lies {where}" if beyond else "is on" if end == boundary
+               else f"does not lie {where}")
+            + f" {num(boundary, max(d, _digits(result.margin)), signed=True)}"
+            + (", which rejects H0." if beyond and result.enough_units
+               else "." if beyond else ", so H0 stands."))
+    verdict = result.verdict(lower_is_better=lower_of(result, ctx))
+    claim = claim_text(result, verdict, lower_of(result, ctx))
+    if claim is not None:  # (what the interval shows beyond the hypothesis, and its p)
+        what = ("better than A" if verdict == "better"
+                else f"better than A by more than {m}")
+        lower = lower_of(result, ctx)
+        at = claim_boundary(verdict, kind, result.margin, lower)
+        out.append(f"The interval lies {'below' if lower else 'above'} "
+                   f"{'0' if at == 0 else f'{at:+g}'}{'' if kind == 'difference' else ' too'}"
+                   f": B is {what} ({claim}).")
+    few = too_few_units(result)
+    if few is not None:  # (the interval is shown, but decides nothing: no verdict)
+        out.append(f"But {few}: the interval decides nothing (no verdict).")
     if result.detectable is False and result.verdict(lower_is_better=lower_of(
             result, ctx)) == "inconclusive":
         out.append(f"This test set is too small to detect {m}: {reach_text(result, d)}, so "
@@ -320,7 +396,8 @@ def paired_test_lines(result: CompareResult) -> list[str]:
         t.alternative, "two-sided")
     if t.name == "mcnemar":
         table = t.table
-        out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the {t.n:,} items the "
+        out = [f"McNemar's exact test ({side}): {p} (mid-{mid}) on the "
+               f"{plural(t.n, 'item')} the "
                f"systems disagree on: only A scored 1 on {table.only_a:,}, only B on "
                f"{table.only_b:,}; both scored 1 on {table.both:,}, both 0 on "
                f"{table.neither:,}."]

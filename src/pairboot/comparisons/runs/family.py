@@ -39,7 +39,16 @@ from pairboot.core.family import (
     row_margins,
 )
 from pairboot.core.fdr import fdr_family
-from pairboot.core.hypotheses import SHOWN, interval_alpha, read_test, verdict_of
+from pairboot.core.hypotheses import (
+    SHOWN,
+    claim_boundary,
+    claim_tests,
+    interval_alpha,
+    less_tie,
+    read_test,
+    tie_tolerance,
+    verdict_of,
+)
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
 from pairboot.core.pipeline import check_margin
@@ -93,6 +102,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
              for i, j in targets]
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
+    tol = [tie_tolerance(e, s) for e, s in zip(est, se)]  # (as compare()'s runs)
     side, hyp = design_sides(test), option(keywords, "hypothesis")
     margins = row_margins(option(keywords, "margin"), names, targets)
     for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
@@ -107,8 +117,10 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     def read(at: float):  # every row's t interval, p and TOST parts at 1 - at
         return [read_test(hyp, mk, side, at,
                           lambda a, s, info=info, e=e: info.interval(e, a, s),
-                          lambda s, v, info=info, e=e: info.p_value(e - v, s),
-                          lower_is_better) for info, e, mk in zip(infos, est, margins)]
+                          lambda s, v, info=info, e=e, d=d: info.p_value(
+                              less_tie(e - v, d), s),
+                          lower_is_better, tol=d)
+                for info, e, mk, d in zip(infos, est, margins, tol)]
 
     own = read(alpha)
     p_raw = np.array([r[1] for r in own])
@@ -116,6 +128,7 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     p_single, critical, fcr = [None] * m, None, None
     if seed is None:
         seed = _table_seed(tables, n_resamples)
+    at = family_alpha  # (the level each row's interval is read at: a claim's p scales by it)
     if m == 1 or correction == "none":
         intervals, p_adj = marginal, p_raw
     elif correction == "max-t":
@@ -125,14 +138,27 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
         level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
         intervals = [r[0] for r in read(level)]
+        at = level
         p_adj = np.maximum(mt.p_stepdown, p_raw)
         p_single = np.maximum(mt.p_single_step, p_raw).tolist()
     elif correction in ("bh", "by"):
         p_adj, fcr = fdr_family(p_raw, family_alpha, correction)
         intervals = [r[0] for r in read(fcr)]
+        at = fcr
     else:
         intervals = [r[0] for r in read(alpha / m)]
+        at = family_alpha / m
         p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
+
+    def claim_p(k: int, boundary: float) -> float:
+        """Row ``k``'s claim against ``boundary`` (beyond its hypothesis), adjusted as
+        its interval is: its t p-value over the share of alpha that interval is read
+        at."""
+        ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, lower_is_better)
+                         if t[1] == boundary]
+        raw = float(infos[k].p_value(less_tie(est[k] - boundary, tol[k]), sides))
+        return min(1.0, raw * family_alpha / at) if at != family_alpha else raw
+
     comparisons = []
     for k, (i, j) in enumerate(targets):
         low, high = intervals[k]
@@ -150,14 +176,17 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
             verdict = "inconclusive"
         if np.isnan(intervals[k]).any():
             verdict = "undefined"
+        boundary = claim_boundary(verdict, hyp, margins[k], lower_is_better)
         comparisons.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
             confidence_interval=ConfidenceInterval(low, high),
             marginal_interval=ConfidenceInterval(*marginal[k]),
             standard_error=float(se[k]), p_value=float(p_raw[k]),
+            p_value_used=float(p_raw[k]),
             p_adjusted=float(p_adj[k]),
             p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note, margin=margins[k], verdict=verdict))
+            significant=significant, note=note, margin=margins[k], verdict=verdict,
+            claim_p_value=None if boundary is None else claim_p(k, boundary)))
     ranks, best = ((None, None) if side != "two-sided" or hyp != "difference"
                    else family_ranks(names, targets, comparisons, lower_is_better))
     notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))

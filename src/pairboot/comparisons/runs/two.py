@@ -34,7 +34,7 @@ from pairboot.core.diagnostics import (
     scale_notes,
     table_range,
 )
-from pairboot.core.hypotheses import read_test
+from pairboot.core.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
 from pairboot.core.pipeline import compare_items, resample
 from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
@@ -232,10 +232,17 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     rescaled = (np.full_like(boot, estimate) if spread == 0 or se == 0
                 else estimate + (boot - boot.mean()) * (se / spread))
     alpha = 1.0 - args.confidence_level
+    tol = tie_tolerance(estimate, se)  # (on a boundary but for rounding: on it)
+
+    def p_at(sides, null):
+        return info.p_value(less_tie(estimate - null, tol), sides)
+
     (low, high), p, parts = read_test(
         args.hypothesis, args.margin, args.alternative, alpha,
-        lambda at, sides: info.interval(estimate, at, sides),
-        lambda sides, null: info.p_value(estimate - null, sides), args.lower_is_better)
+        lambda at, sides: info.interval(estimate, at, sides), p_at,
+        args.lower_is_better, tol=tol)
+    claims = tuple((b, float(min(1.0, q))) for b, q in claim_p_values(
+        args.hypothesis, args.margin, args.alternative, p_at, args.lower_is_better))
     notes = list(design_notes(run.design, args, ("A", "B"))) + small_runs_note(info)
     if metric == "mean":  # (a pooled metric's tables are its linearised values)
         notes += scale_notes((("A", table_range(ya)), ("B", table_range(yb))))
@@ -268,7 +275,7 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
         version=__version__, resampling=args.resampling, runs=info,
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
-        minimum_detectable=mde,
+        minimum_detectable=mde, claim_p_values=claims,
     )
 
 
