@@ -686,7 +686,7 @@ def test_cli_text_gives_the_one_sided_interval_and_p(cli_files):
     assert "one-sided" in text or "greater" in text
     # two-sided 95% includes 0 for these data, one-sided 95% does not: the headline says so
     assert api.excludes_zero
-    assert text.splitlines()[0].startswith("B (")
+    assert text.splitlines()[0].startswith("B ")  # (files A.csv, B.csv: named A and B)
     assert " is better than " in text.splitlines()[0]
     plain = _cli(cli_files).stdout.decode()
     assert " is better than " not in plain.splitlines()[0]
