@@ -15,7 +15,16 @@ from pairboot.metrics import Metric
 from pairboot.options import OPTIONS, hypothesis_sides
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
-from pairboot.planning.model import Setup, Test, TModel, mde_for, runs_for, size_for
+from pairboot.planning.model import (
+    NEVER,
+    Setup,
+    Test,
+    TModel,
+    mde_for,
+    power_of,
+    runs_for,
+    size_for,
+)
 from pairboot.planning.pilot import (
     NO_SPREAD,
     contrast_covariance,
@@ -30,6 +39,12 @@ __all__ = ["detectable_difference", "power"]
 
 PLAN_CORRECTIONS = ("max-t", "bonferroni")
 """The corrections a family is planned under."""
+
+ONE_RUN = ("`n_runs` is 1: with one run per system the run-to-run variation cannot be "
+           "estimated from the evaluation, so compare(runs='seeds') gives the items' "
+           "interval, which leaves it out (no test at the stated level exists); plan 2 "
+           "runs or more (leave `n_runs` out to solve for it)")
+"""The refusal of one run per system when the runs vary."""
 
 _PARAMETERS = ("sd", "sd_a", "sd_b", "correlation", "accuracy_a", "accuracy_b", "discordant",
                "group_size", "icc", "group_size_cv", "run_sd", "residual_sd")
@@ -213,12 +228,24 @@ def power(
     return dataclasses.replace(res, simulation=sim)
 
 
+POWER_MAX = 1.0 - 1e-9
+"""The largest power planned for: the powers are computed to about 1e-12, and a target
+closer to 1 could not be told from it."""
+
+RUNS_MAX = 10_000
+"""The most runs per system planned (and searched for)."""
+
+
 def _probability(value, name: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
             0.0 < float(value) < 1.0):
         raise InputError(f"`{name}` must be between 0 and 1, got {value!r}", param=name)
+    if float(value) > POWER_MAX:
+        raise InputError(f"`{name}` must be at most 1 - 1e-9 (a power is computed to "
+                         f"about 1e-12, and one closer to 1 cannot be told from 1), got "
+                         f"{value!r}", param=name)
     return float(value)
 
 
@@ -239,6 +266,10 @@ def _count(value, name: str) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise InputError(f"`{name}` must be a positive integer, got {value!r}", param=name)
+    most = RUNS_MAX if name == "n_runs" else NEVER
+    if value > most:
+        raise InputError(f"`{name}` must be at most {most:,} (beyond any evaluation "
+                         f"planned), got {value:,}", param=name)
     return int(value)
 
 
@@ -302,6 +333,13 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if n_runs is not None and not with_runs:
         raise InputError("`n_runs` needs seeds (`runs='seeds'`, or `run_sd`)",
                          param="n_runs")
+    if n_runs == 1 and model.floor(1) > 0:
+        raise InputError(ONE_RUN, param="n_runs")
+    if target is not None and not target > test.alpha:
+        raise InputError(f"`power` {target:g} is not above the test's level "
+                         f"({test.alpha:.3g}): the test rejects that often when there is no "
+                         "difference at all, at any size; ask for more (0.8 is usual)",
+                         param="power")
     given = n_items if n_items is not None else n_groups
     unknown = [name for name, v in (("delta", delta), ("power", target)) if v is None]
     if given is None:
@@ -337,13 +375,13 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
                                               options["alternative"]))
         units = size_for(model, test, delta, target, n_runs, fewest)
         if units is None and with_runs:
-            n_runs_needed = runs_for(model, test, delta, target, None)
+            n_runs_needed = runs_for(model, test, delta, target, None, RUNS_MAX)
     elif solved == "n_runs":
-        n_runs = runs_for(model, test, delta, target, units)
+        n_runs = runs_for(model, test, delta, target, units, RUNS_MAX)
     elif solved == "power":
-        target = model.power(test, units, delta, n_runs)
+        target = power_of(model, test, units, delta, n_runs)
     else:
-        delta = mde_for(model, test, units, target, n_runs, setup.cap)
+        delta = mde_for(model, test, units, target, n_runs, setup.side_cap(test.direction))
 
     if units is not None:
         if setup.unit == "groups":
@@ -398,6 +436,11 @@ def _check_delta(delta: float, setup: Setup, test: Test) -> None:
     if abs(delta) > setup.cap:
         raise InputError(f"`delta` {delta:+g} is beyond what {setup.cap_what} allows (at "
                          f"most {setup.cap:g} apart)", param="delta")
+    if abs(delta) > setup.side_cap(delta):
+        low, high = setup.caps
+        raise InputError(f"`delta` {delta:+g} is beyond what the accuracy and the share of "
+                         f"discordant items allow (B - A from {-low:+g} to {high:+g})",
+                         param="delta")
     if test.shift(delta) <= 0:
         raise InputError(f"`delta` {delta:+g} is on the side the test does not look at "
                          "(or within the margin): no size detects it", param="delta")

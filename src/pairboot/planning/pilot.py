@@ -27,6 +27,7 @@ from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine import weighted_sum
 from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient
+from pairboot.planning.known import zero_one_caps
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
 from pairboot.planning.seeds import SeedsModel
 
@@ -140,7 +141,7 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of "
                            "the items discordant as in the pilot")
         return Setup(ProportionModel(psi), TwoProportionModel(pa), "connor", cap=min(cap, psi),
-                     facts=facts, assumptions=tuple(assumptions),
+                     caps=zero_one_caps(pa, psi), facts=facts, assumptions=tuple(assumptions),
                      cap_what="the pilot's share of discordant items")
     if design.metric.mean_like:
         rows = design.plan.rows(0, len(design.plan.x))
