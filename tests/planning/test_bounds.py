@@ -218,3 +218,16 @@ def test_a_pilot_s_difference_beyond_its_accuracy_is_refused():
     # only-B-right items are at most the 5% A gets wrong: B - A is at most 0 (B's
     # accuracy 1.04 took a root of a negative in the unpaired size)
     assert "from -0.1 to +0)" in error(pairboot.power, a, b, delta=0.09, power=0.8)
+
+
+@pytest.mark.parametrize("scale, words", [(1e-160, "too little"), (1e200, "too widely")])
+def test_a_pilot_beyond_the_floats_is_refused(scale, words):
+    # (1e-160: the variance was a denormal, and the plan said 100 items for 206; 1e200:
+    # "no spread", where the variance had overflowed)
+    rng = np.random.default_rng(0)
+    a = rng.normal(0, 1, 50)
+    b = a + rng.normal(0.1, 0.5, 50)
+    assert pairboot.power(a, b, delta=0.1, power=0.8).n_items == 206
+    assert words in error(pairboot.power, a * scale, b * scale, delta=0.1 * scale, power=0.8)
+    assert words in error(pairboot.power, scores={"a": a * scale, "b": b * scale},
+                          delta=0.1 * scale, power=0.8)

@@ -26,10 +26,9 @@ from pairboot.planning.model import (
     size_for,
 )
 from pairboot.planning.pilot import (
-    NO_SPREAD,
+    check_spread,
     contrast_covariance,
     from_pilot,
-    no_spread,
     pilot_design,
 )
 from pairboot.planning.simulation import simulate_power
@@ -296,9 +295,8 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
     units = int(d.units_per_stratum.sum())
     var = np.diag(cov) * units
     for k, (i, j) in enumerate(targets):
-        if no_spread(float(cov[k, k]), float(own[i] + own[j])):
-            raise InputError(f"comparison {names[j]} - {names[i]}: " + NO_SPREAD,
-                             param="scores")
+        check_spread(float(cov[k, k]), float(own[i] + own[j]), units, param="scores",
+                     what=f"comparison {names[j]} - {names[i]}: ")
     sd = np.sqrt(np.diag(cov))
     planner = FamilyPlanner(var, cov / np.outer(sd, sd), test,
                             names=[(names[i], names[j]) for i, j in targets],
