@@ -184,6 +184,16 @@ def test_simulate_prints_its_sentence_and_equals_the_apis(pilot):
     assert got["simulation"]["seed"] == 3 and got["simulation"]["n_simulations"] == 200
 
 
+def test_a_non_inferiority_plan_at_delta_0_is_simulated(pilot):
+    # delta = 0 is the usual non-inferiority plan: it was refused with --simulate
+    path, *_ = pilot
+    proc = run_in_process("power", path, "--a", "a", "--b", "b", "--id", "id", "--delta",
+                          "0", "--hypothesis", "non-inferiority", "--margin", "0.05",
+                          "--power", "0.8", "--simulate", "20", "--seed", "1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "20 simulated evaluations" in proc.stdout.decode()
+
+
 def test_simulate_without_a_number_runs_a_thousand(pilot, monkeypatch):
     path, *_ = pilot
     seen = {}

@@ -40,6 +40,41 @@ def test_the_simulated_power_of_a_0_1_plan_is_its_power():
     assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 1000) + 0.02
 
 
+def test_a_non_inferiority_size_at_delta_0_is_the_one_sided_z_test():
+    # Connor's Wald form with the margin: a one-sample z test of effect margin / sqrt(psi)
+    from statsmodels.stats.power import NormalIndPower  # noqa: PLC0415
+
+    psi = float(np.mean(A01 != B01))
+    res = pairboot.power(A01, B01, delta=0.0, hypothesis="non-inferiority", margin=0.05,
+                         power=0.8)
+    ref = NormalIndPower().solve_power(effect_size=0.05 / math.sqrt(psi), alpha=0.05,
+                                       power=0.8, ratio=0, alternative="larger")
+    assert res.n_items == math.ceil(ref)
+
+
+def test_a_non_inferiority_plan_at_delta_0_is_simulated():
+    # (refused before: "use delta != 0", while delta = 0 is the usual plan)
+    res = pairboot.power(A01, B01, delta=0.0, hypothesis="non-inferiority", margin=0.05,
+                         power=0.8, simulate=True, n_simulations=20, seed=1)
+    assert res.simulation.delta == 0.0 and res.simulation.n_items == res.n_items
+    for hypothesis, margin in (("difference", None), ("superiority", 0.05)):
+        with pytest.raises(InputError, match="at most the test's level"):
+            pairboot.planning.simulate_power(A01, B01, n_items=100, delta=0.0,
+                                             hypothesis=hypothesis, margin=margin)
+
+
+@pytest.mark.slow
+def test_the_simulated_power_of_a_non_inferiority_plan_at_delta_0():
+    rng = np.random.default_rng(1)
+    a = (rng.random(4000) < 0.7).astype(float)
+    b = np.where(rng.random(4000) < 0.2, 1 - a, a)
+    res = pairboot.power(a, b, delta=0.0, hypothesis="non-inferiority", margin=0.03,
+                         power=0.8, simulate=True, n_simulations=1000, seed=1)
+    # the bootstrap's variance at delta = 0 is the Wald form's: 3 Monte Carlo errors,
+    # and 1 point for the percentile interval against the z test
+    assert abs(res.simulation.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 1000) + 0.01
+
+
 def test_the_reports_carry_the_simulation():
     res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=50,
                          seed=3)

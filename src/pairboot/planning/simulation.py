@@ -118,9 +118,10 @@ def simulate_power(
         mean group size groups.
     delta : float
         The true difference B - A of the simulated evaluations, on the metric's scale
-        (0.02 is two points of accuracy); not 0, and within the scores' range (for 0/1
-        scores A's accuracy plus ``delta`` within [0, 1]).  With ``lower_is_better`` a
-        gain of B is a negative ``delta``.
+        (0.02 is two points of accuracy); not 0 (but for non-inferiority, where 0 is the
+        usual plan), and within the scores' range (for 0/1 scores A's accuracy plus
+        ``delta`` within [0, 1]).  With ``lower_is_better`` a gain of B is a negative
+        ``delta``.
     n_simulations : int, default 1000
         Simulated evaluations; the Monte Carlo error of the power is ``sqrt(p (1 - p) /
         n_simulations)`` (1.3 points at 80% and 1,000).
@@ -175,7 +176,7 @@ def simulate_power(
     else:
         used_seed = args.seed
     s_count = count("n_simulations", n_simulations, 1)
-    delta = check_delta(delta)
+    delta = check_delta(delta, args.hypothesis)
     pooled = check_metric(metric)
     pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs, metric=pooled)
     size = planned_size(pilot, n_items, n_groups, n_runs)
@@ -290,14 +291,17 @@ def binary_items(table) -> tuple[np.ndarray, np.ndarray]:
 # --- the arguments, and the words --------------------------------------------------------
 
 
-def check_delta(delta) -> float:
-    """The difference to detect: a finite number, not 0."""
+def check_delta(delta, hypothesis: str = "difference") -> float:
+    """The true difference: a finite number, not 0 where 0 lies in the null hypothesis
+    (a difference's, a superiority's); 0 is the usual non-inferiority plan (the systems
+    equal, the test against the margin's boundary)."""
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(
             delta):
         raise InputError(f"`delta` must be a finite number, got {delta!r}", param="delta")
-    if delta == 0:
+    if delta == 0 and hypothesis != "non-inferiority":
         raise InputError("`delta` is the difference to detect: use delta != 0 (at 0 the "
-                         "rejection rate is the test's level, not a power)", param="delta")
+                         "rejection rate is at most the test's level, not a power)",
+                         param="delta")
     return float(delta)
 
 
