@@ -136,3 +136,67 @@ def test_noise_the_systems_share_in_a_run_cancels_in_the_simulation():
     res = pairboot.power(a, b, runs="seeds", delta=0.25, power=0.8, n_runs=20,
                          simulate=True, n_simulations=300, seed=1)
     assert res.simulation.power >= 0.8 - 3 * math.sqrt(0.8 * 0.2 / 300) - 0.04
+
+
+# --- honest Monte Carlo errors, and sizes refused up front (issue 33) -------------------
+
+
+def test_a_small_simulation_reports_an_interval_not_a_zero_error():
+    # one simulation rejecting (or not) gave "Monte Carlo error 0.0%"
+    from statsmodels.stats.proportion import proportion_confint  # noqa: PLC0415
+
+    res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=1,
+                         seed=1)
+    sim = res.simulation
+    k = round(sim.power)
+    assert sim.rough and sim.monte_carlo_error == 0.0
+    assert sim.monte_carlo_interval == pytest.approx(
+        proportion_confint(k, 1, alpha=0.05, method="wilson"), abs=1e-12)
+    text = render_power(res, "text")
+    assert "95% Monte Carlo interval" in text and "Monte Carlo error 0.0%" not in text
+    assert "in 1 simulated evaluation of" in text  # (not "1 simulated evaluations")
+    assert json.loads(render_power(res, "json"))["simulation"]["monte_carlo_interval"] == \
+        list(sim.monte_carlo_interval)
+
+
+def test_enough_rejections_report_the_standard_error():
+    res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=50,
+                         seed=3)
+    sim = res.simulation
+    k = round(sim.power * 50)
+    assert sim.rough == (min(k, 50 - k) < 10)
+    words = "95% Monte Carlo interval" if sim.rough else "Monte Carlo error"
+    assert words in render_power(res, "text")
+
+
+def started(done: int):
+    """A progress callback: called, a simulation has run (it must not have)."""
+    raise AssertionError(f"{done} simulation(s) were run")
+
+
+def test_a_huge_simulation_is_refused_before_it_starts():
+    with pytest.raises(InputError) as info:  # (over the million allowed; 0/1 tables:
+        pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True,  # 2,000 x 50 each)
+                       n_simulations=10**9, seed=1, progress=started)
+    assert info.value.param == "n_simulations" and "12 days" in str(info.value)
+
+
+def test_too_much_work_is_refused_before_it_starts():
+    from pairboot.planning.simulated_data import PlannedSize  # noqa: PLC0415
+    from pairboot.planning.simulation import (  # noqa: PLC0415
+        PER_EVALUATION,
+        WORK_MAX,
+        simulation_work,
+    )
+
+    size = PlannedSize(10_000, None, None, (10_000,))
+    each = 2000 * 10_000 + PER_EVALUATION  # (continuous scores: compare() on each)
+    assert simulation_work(1000, size, 2000, None, False) == 1000 * each
+    assert 49_751 * each <= WORK_MAX < 49_752 * each
+    rng = np.random.default_rng(2)
+    a = rng.normal(0, 1, 300)
+    b = a + rng.normal(0.1, 1, 300)
+    with pytest.raises(InputError, match="item-resamples") as info:
+        pairboot.planning.simulate_power(a, b, n_items=10_000, delta=0.1,
+                                         n_simulations=49_752, progress=started)
+    assert "hours" in str(info.value)

@@ -308,7 +308,8 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
                   facts={"pilot_items": d.n_items, "pilot_groups": d.n_groups,
                          "metric": d.metric.name, "unit_variance": float(var.max()),
                          "sd": float(math.sqrt(var.max()))},
-                  assumptions=(f"a family of {len(targets)} comparisons of {len(names)} "
+                  assumptions=(f"a family of {len(targets)} comparison"
+                               f"{'' if len(targets) == 1 else 's'} of {len(names)} "
                                f"systems, from a pilot of {d.n_items:,} items",
                                "each comparison's size: the paired t at the per-comparison "
                                "level, for the largest variance of the family",
@@ -362,15 +363,18 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if delta is not None:
         _check_delta(delta, setup, test)
     units = None if given is None else units_of(n_items, n_groups)
-    if units is not None and units < setup.minimum:
-        raise InputError(f"the planned size leaves fewer than {setup.minimum} units: "
-                         "a t test needs more", param="n_groups" if n_groups else "n_items")
+    # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
+    # compare() gives no verdict below that, whatever the variance says: its power is 0)
+    fewest = max(setup.minimum, units_for(options["confidence_level"],
+                                          options["alternative"]))
+    if units is not None and units < fewest:
+        raise InputError(f"the planned size leaves fewer than {fewest} {setup.unit}: "
+                         + ("a t test needs more" if units < setup.minimum else
+                            f"compare() gives no verdict below {fewest} at this level (even "
+                            f"{setup.unit} that all favour one system could do so by "
+                            "chance)"), param="n_groups" if n_groups else "n_items")
     n_runs_needed = None
     if solved in ("n_items", "n_groups"):
-        # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
-        # compare() gives no verdict below that, whatever the variance says)
-        fewest = max(setup.minimum, units_for(options["confidence_level"],
-                                              options["alternative"]))
         units = size_for(model, test, delta, target, n_runs, fewest)
         if units is None and with_runs:
             n_runs_needed = runs_for(model, test, delta, target, None, RUNS_MAX)

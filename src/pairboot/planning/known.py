@@ -132,12 +132,14 @@ def from_parameters(*, sd=None, sd_a=None, sd_b=None, correlation=None, accuracy
             group_size_cv, "group_size_cv", 0.0, 1e6, "between 0 and 1e6")
         deff = design_effect(m, rho, cv)
         if not deff > 0:
-            raise InputError(f"`icc` {rho:g} with groups of {m:g} items (cv {cv or 0:g}) "
+            raise InputError(f"`icc` {rho:g} with groups of {m:g} item{'' if m == 1 else 's'}"
+                             f" (cv {cv or 0:g}) "
                              f"gives a design effect of {deff:.3g}: a variance must be "
                              "above 0", param="icc")
         facts.update(group_size=m, icc=rho, group_size_cv=cv, design_effect=deff)
         assumptions.append(
-            f"groups of {m:g} items on average, intra-cluster correlation {rho:g}: design "
+            f"groups of {m:g} item{'' if m == 1 else 's'} on average, intra-cluster "
+            f"correlation {rho:g}: design "
             f"effect {deff:.3g} ({'Eldridge et al. 2006, unequal sizes' if cv else 'Kish'})")
     if accuracy_a is not None or accuracy_b is not None or discordant is not None:
         if sd is not None or sd_a is not None or sd_b is not None:

@@ -152,7 +152,8 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
              "metric": design.metric.name, "unit_variance": unit_variance}
     unpaired = TModel((cov[1, 1] + cov[2, 2]) * units, samples=2)
     assumptions = [f"from a pilot of {design.n_items:,} items"
-                   + (f" in {design.n_groups:,} groups" if design.n_groups else "")]
+                   + (f" in {design.n_groups:,} group{'' if design.n_groups == 1 else 's'}"
+                      if design.n_groups else "")]
     cap = _cap(design)
     zero_one = _zero_one(design)
     if zero_one is not None:
@@ -184,7 +185,8 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         icc = (deff - 1.0) / denom if denom > 0 else math.nan
         facts.update(design_effect=deff, icc=icc, group_size=m, group_size_cv=cv,
                      sd=math.sqrt(float(item_cov[0, 0]) * design.n_items))
-        assumptions.append(f"groups of {m:.3g} items on average (cv {cv:.2g}): design "
+        assumptions.append(f"groups of {m:.3g} item{'' if m == 1 else 's'} on average "
+                           f"(cv {cv:.2g}): design "
                            f"effect {deff:.3g}, intra-cluster correlation {icc:.3g}")
         name = "design effect"
     else:

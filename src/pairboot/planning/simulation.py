@@ -50,6 +50,7 @@ import numpy as np
 from pairboot.comparisons.two import compare
 from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import Bootstrap, bounds
+from pairboot.core.proportions import wilson_interval
 from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
@@ -74,6 +75,25 @@ from pairboot.simulation_result import SimulatedPower
 
 FAST_METHODS = ("percentile", "basic", "normal", "bca")
 """The methods the exact 0/1 path computes (the studentized one takes compare())."""
+
+SIMULATIONS_MAX = 1_000_000
+"""The most simulated evaluations: the Monte Carlo error is then below 0.05 points."""
+
+WORK_MAX = 10**12
+"""The most work a simulation is allowed, in resampled items (:func:`simulation_work`):
+about three hours at the 10^8 a second measured in docs/power.md."""
+
+RATE = 1e8
+"""Resampled items a second, about (docs/power.md's timings): for the estimate said."""
+
+PER_EVALUATION = 10**5
+"""compare()'s cost beside its resamples, in resampled items (about a millisecond)."""
+
+TABLE_RESAMPLE = 50
+"""A resample of the exact 0/1 path's table, in resampled items (0.9 ms for 2,000)."""
+
+CELL = 30
+"""A cell of runs="seeds"'s items x runs, in resampled items (8 ms for 1,600 x 16)."""
 
 
 def simulate_power(
@@ -124,7 +144,10 @@ def simulate_power(
         ``delta``.
     n_simulations : int, default 1000
         Simulated evaluations; the Monte Carlo error of the power is ``sqrt(p (1 - p) /
-        n_simulations)`` (1.3 points at 80% and 1,000).
+        n_simulations)`` (1.3 points at 80% and 1,000), with Wilson's interval beside it
+        (what to read when few simulations, or all or none, reject).  At most
+        :data:`SIMULATIONS_MAX`, and at most :data:`WORK_MAX` resampled items in all
+        (:func:`simulation_work`): more is refused before any is run, with its cost.
     confidence_level, alternative, hypothesis, margin, lower_is_better, method, n_resamples
         The planned comparison's, as :func:`pairboot.compare` takes them.
     groups : array_like, optional
@@ -188,6 +211,7 @@ def simulate_power(
         metric=pooled if pooled is not None else "mean")
     fast = (pilot.binary and pilot.runs is None and not pilot.grouped
             and not pilot.stratified and args.method in FAST_METHODS)
+    check_work(s_count, simulation_work(s_count, size, args.n_resamples, pilot.runs, fast))
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
     decides = size.n_items >= units_for(args.confidence_level, args.alternative)
     inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
@@ -219,6 +243,7 @@ def simulate_power(
     return SimulatedPower(
         power=power,
         monte_carlo_error=math.sqrt(power * (1.0 - power) / s_count),
+        monte_carlo_interval=wilson_interval(rejected, s_count, 0.95),
         n_simulations=s_count,
         n_items=round(items_seen / s_count),
         n_groups=size.n_groups,
@@ -305,6 +330,44 @@ def check_delta(delta, hypothesis: str = "difference") -> float:
     return float(delta)
 
 
+def simulation_work(n_simulations: int, size: PlannedSize, n_resamples: int, runs,
+                    fast: bool) -> int:
+    """An upper bound on what ``n_simulations`` evaluations of ``size`` cost, in
+    resampled items (about 10^8 a second, :data:`RATE`): compare() resamples its items
+    ``n_resamples`` times and costs about :data:`PER_EVALUATION` more; the exact 0/1
+    path's resample of a table costs about :data:`TABLE_RESAMPLE`; runs="seeds" reads
+    each item's runs (a t interval, no resamples; :data:`CELL` a cell).  The constants
+    are docs/power.md's timings, rounded up."""
+    if fast:
+        return n_simulations * n_resamples * TABLE_RESAMPLE
+    if runs == "seeds":
+        cells = size.n_items * sum(size.n_runs)
+        return n_simulations * (cells * CELL + PER_EVALUATION)
+    return n_simulations * (n_resamples * size.n_items + PER_EVALUATION)
+
+
+def check_work(n_simulations: int, work: int) -> None:
+    """Refuse, before any is run, more than :data:`SIMULATIONS_MAX` simulations or more
+    than :data:`WORK_MAX` work, saying what it would cost."""
+    if n_simulations <= SIMULATIONS_MAX and work <= WORK_MAX:
+        return
+    raise InputError(f"`n_simulations` {n_simulations:,}: the simulation's work is about "
+                     f"{work:.2g} item-resamples (about {duration(work / RATE)} at {RATE:.0g} "
+                     f"a second); at most {SIMULATIONS_MAX:,} simulations and {WORK_MAX:.0g} "
+                     "item-resamples are run: simulate fewer (1,000 give a Monte Carlo "
+                     "error of 1.3 points at 80%), or check a smaller plan",
+                     param="n_simulations")
+
+
+def duration(seconds: float) -> str:
+    """A time in words: seconds, minutes, hours, days or years, to 2 digits."""
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600),
+                         ("minutes", 60)):
+        if seconds >= 2 * length:
+            return f"{seconds / length:,.2g} {unit}"
+    return f"{seconds:.2g} seconds"
+
+
 def check_metric(metric) -> Metric | None:
     """None for a mean; the built-in pooled metrics whose counts can be moved
     (:data:`pairboot.planning.simulated_data.MOVES`); the others are refused."""
@@ -329,8 +392,11 @@ def pilot_discordance(pilot: Pilot) -> float:
 def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
              fast: bool) -> str:
     """What was simulated, and how the interval was computed, in a few words."""
+    def plural(n: int, unit: str) -> str:
+        return f"{n:,} {unit[:-1] if n == 1 else unit}"
+
     unit = "groups" if pilot.grouped else "items"
-    drawn = (f"{size.n_groups} groups" if pilot.grouped else f"{size.n_items} items")
+    drawn = plural(size.n_groups if pilot.grouped else size.n_items, unit)
     where = " within strata" if pilot.stratified else ""
     if shift.moves is not None:
         how = "errors fixed" if shift.up else "hits missed"
@@ -347,10 +413,11 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
     if size.n_runs is not None:
         runs = f", {size.n_runs[0]} and {size.n_runs[1]} runs with new run effects"
     sides = args.alternative if args.hypothesis == "difference" else args.hypothesis
-    level = f"{100 * args.confidence_level:g}%"
+    level = f"{100 * args.confidence_level:.15g}%"  # (never rounded to 100%)
     interval = (f"t interval on the two-way variance, {sides} at {level}"
                 if pilot.runs == "seeds" else
-                f"{args.method} interval, {args.n_resamples} resamples, {sides} at {level}")
+                f"{args.method} interval, {plural(args.n_resamples, 'resamples')}, {sides} "
+                f"at {level}")
     how = "exact 0/1 path (multinomial tables)" if fast else "compare() on each"
-    return (f"{drawn}{where} drawn from the pilot's {pilot.n_units} {unit}{runs}, "
+    return (f"{drawn}{where} drawn from the pilot's {plural(pilot.n_units, unit)}{runs}, "
             f"{moved} (true B - A {shift.delta:+.4g}); {interval}; {how}")
