@@ -162,6 +162,13 @@ class PowerResult:
         What the numbers assume, in short phrases.
     simulation : object or None
         The simulation check, when asked for (None: not run).
+    test : str or None
+        The test planned for: None, the interval (0/1 scores: sized by Connor's
+        asymptotic McNemar test); ``"mcnemar"``, the exact McNemar test.
+    exact_mcnemar : float or None
+        0/1 scores planned for the interval: the exact McNemar test's answer to the same
+        question (its items, power or smallest difference), the plan of ``test="mcnemar"``
+        (None where not computed: groups, a margin, or beyond 10^5 discordant items).
     """
 
     solved: str
@@ -208,6 +215,8 @@ class PowerResult:
     ``size`` in the result's units): what :meth:`curve` evaluates."""
     unit: str = "items"
     """What ``planner``'s size counts: ``"items"``, ``"groups"`` or ``"runs"``."""
+    test: str | None = None
+    exact_mcnemar: float | None = None
 
     @property
     def size(self) -> int | None:

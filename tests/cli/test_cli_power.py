@@ -89,7 +89,9 @@ def test_the_text_report_opens_with_the_apis_summary():
     text = proc.stdout.decode()
     assert text.splitlines()[0] == res.summary()
     assert f"{res.n_items:,} paired items" in text
-    assert text == pairboot.report.render_power(res, "text")
+    # (the API's words, its arguments spelled as options: `test='mcnemar'`, --test mcnemar)
+    assert text == cli_parser.cli_spelling(pairboot.report.render_power(res, "text"))
+    assert "exact McNemar test          3,028 items, with --test mcnemar" in text
 
 
 def test_markdown_is_the_apis_markdown():
@@ -399,9 +401,12 @@ def test_power_takes_compares_inputs_as_compare_declares_them():
             same = ("type", "dest")  # (their help says what this command does)
         for field in same:
             assert getattr(power[flag], field) == getattr(compare[flag], field), (flag, field)
-    for flag in ("--resamples", "--method", "--test", "--stream", "--fail-if", "--plan",
+    for flag in ("--resamples", "--method", "--stream", "--fail-if", "--plan",
                  "--unpaired"):
         assert flag not in power, flag
+    # --test: the test planned for, of compare's one (issue 33: the exact McNemar test)
+    assert power["--test"].dest == compare["--test"].dest == "test"
+    assert set(power["--test"].choices) == {"mcnemar"} < set(compare["--test"].choices)
     for flag in ("--delta", "--power", "--n-items", "--n-groups", "--n-runs", "--simulate",
                  *(f"--{k.replace('_', '-')}" for k in cli_parser.KNOWN)):
         assert flag in power and flag not in compare, flag

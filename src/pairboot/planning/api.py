@@ -15,6 +15,7 @@ from pairboot.metrics import Metric
 from pairboot.options import OPTIONS, hypothesis_sides
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
+from pairboot.planning.mcnemar import exact_offer, exact_setup
 from pairboot.planning.model import (
     NEVER,
     Setup,
@@ -87,6 +88,7 @@ def power(
     hypothesis: str = "difference",
     margin: float | None = None,
     lower_is_better: bool = False,
+    test: str | None = None,
     simulate: bool = False,
     n_simulations: int = 1000,
     seed: int | None = None,
@@ -131,6 +133,12 @@ def power(
     confidence_level, alternative, hypothesis, margin, lower_is_better
         The test, as :func:`pairboot.compare` takes it; ``hypothesis`` "difference",
         "non-inferiority" or "superiority".
+    test : {None, "mcnemar"}
+        0/1 scores: the test that will be run.  None plans for the bootstrap interval,
+        sized by Connor's asymptotic McNemar test, and gives the exact test's answer
+        beside it (``result.exact_mcnemar``); ``"mcnemar"`` plans for
+        ``compare(..., test="mcnemar")``, the exact McNemar test (its power summed over
+        the binomial count of discordant items: :mod:`pairboot.planning.mcnemar`).
     simulate : bool, default False
         Check the answer by simulation (a pilot only): ``n_simulations`` evaluations of
         the planned size drawn from the pilot with the true difference set to ``delta``,
@@ -167,6 +175,7 @@ def power(
     delta = _delta(delta, hypothesis)
     n_items, n_groups, n_runs = (_count(v, name) for v, name in (
         (n_items, "n_items"), (n_groups, "n_groups"), (n_runs, "n_runs")))
+    test_name = OPTIONS["test"].check(test)
     test = _test(1.0 - level, sides, hypothesis, margin, lower_is_better)
     known = {name: value for name, value in zip(_PARAMETERS, (
         sd, sd_a, sd_b, correlation, accuracy_a, accuracy_b, discordant, group_size, icc,
@@ -204,13 +213,15 @@ def power(
                          "family's `scores`", param="baseline" if baseline else "pairs")
     if delta is None and setup.delta is not None:
         delta = setup.delta
+    if test_name is not None:
+        setup = exact_setup(setup, test_name, hypothesis, scores is not None)
     if simulate and (a is None or scores is not None):
         raise InputError("`simulate=True` resamples a pilot of two systems: give `a` and "
                          "`b`" + (" (a family's plan is not simulated)" if scores is not None
                                   else ""), param="simulate")
     res = _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, correction,
                  dict(confidence_level=level, alternative=sides, hypothesis=hypothesis,
-                      margin=margin, lower_is_better=lower_is_better))
+                      margin=margin, lower_is_better=lower_is_better, test=test_name))
     if not simulate:
         return res
     if res.n_items is None or res.delta is None:
@@ -223,7 +234,8 @@ def power(
         n_simulations=n_simulations, confidence_level=level, alternative=sides,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
         groups=groups, strata=strata, metric=metric, runs=runs,
-        n_runs=res.n_runs if runs == "seeds" else None, seed=seed, progress=progress)
+        n_runs=res.n_runs if runs == "seeds" else None, test=test_name, seed=seed,
+        progress=progress)
     return dataclasses.replace(res, simulation=sim)
 
 
@@ -422,7 +434,8 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if units is not None and hasattr(model, "variance") and (n_runs or not with_runs):
         variance = model.variance(units, n_runs)
     elif units is not None and delta is not None and hasattr(model, "discordant"):
-        variance = (model.discordant - delta * delta) * model.design_effect / units
+        variance = ((model.discordant - delta * delta) * getattr(model, "design_effect", 1.0)
+                    / units)
     return PowerResult(
         solved=solved, delta=delta, power=target, n_items=n_items,
         n_items_unpaired=unpaired, pairing_saving=saving, n_groups=n_groups,
@@ -431,7 +444,8 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
         model=setup.name, metric=facts.pop("metric", "mean"), sd=facts.pop("sd", None),
         unit_variance=facts.pop("unit_variance", getattr(model, "unit_variance", None)),
         strata=strata, variance=variance, floor=floor, family=fam, assumptions=setup.assumptions,
-        planner=planner, unit=unit, **facts)
+        planner=planner, unit=unit, exact_mcnemar=exact_offer(
+            setup, test, solved, delta, target, units, fewest), **facts)
 
 
 def _check_delta(delta: float, setup: Setup, test: Test) -> None:

@@ -252,8 +252,9 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
                              param=given)
         facts["sd"] = math.sqrt(max(psi - d * d, 0.0))
     facts.update(accuracy_a=pa, accuracy_b=pb, discordant=psi)
-    assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of the "
-                       "items discordant (a normal approximation, no t)")
+    assumptions.append(f"0/1 scores: Connor's (1987) asymptotic McNemar test, {psi:.3g} of "
+                       "the items discordant (a normal approximation, no t), which the "
+                       "bootstrap interval follows")
     unit = "items"
     return Setup(ProportionModel(psi, deff), TwoProportionModel(pa, deff), "connor",
                  unit=unit, items_per_unit=m, cap=min(psi, 1.0), delta=implied,

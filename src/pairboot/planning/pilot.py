@@ -161,8 +161,9 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         pa, pb = (float(v) for v in zero_one.mean(axis=0))
         facts.update(discordant=psi, accuracy_a=pa, sd=math.sqrt(unit_variance),
                      correlation=_correlation(zero_one))
-        assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of "
-                           "the items discordant as in the pilot")
+        assumptions.append(f"0/1 scores: Connor's (1987) asymptotic McNemar test, {psi:.3g} "
+                           "of the items discordant as in the pilot, which the bootstrap "
+                           "interval follows")
         return Setup(ProportionModel(psi), TwoProportionModel(pa), "connor", cap=min(cap, psi),
                      caps=zero_one_caps(pa, psi), facts=facts, assumptions=tuple(assumptions),
                      cap_what="the pilot's share of discordant items")

@@ -50,7 +50,7 @@ import numpy as np
 from pairboot.comparisons.two import compare
 from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import Bootstrap, bounds
-from pairboot.core.proportions import wilson_interval
+from pairboot.core.proportions import mcnemar_exact, wilson_interval
 from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
@@ -116,6 +116,7 @@ def simulate_power(
     n_resamples: int = 2000,
     runs: str | None = None,
     n_runs: int | None = None,
+    test: str | None = None,
     seed: int | None = None,
     progress: Callable[[int], None] | Progress | None = None,
 ) -> SimulatedPower:
@@ -164,6 +165,9 @@ def simulate_power(
         one's own) are refused: no move of their statistics sets them to ``delta``.
     runs : {None, "seeds", "samples"}
         As compare()'s; with ``"seeds"`` new run effects are drawn (module docstring).
+    test : {None, "mcnemar"}
+        ``"mcnemar"``: each simulated evaluation (0/1 scores, its 2 x 2 table) is judged by
+        the exact McNemar test, ``p <= 1 - confidence_level``, not by the interval.
     n_runs : int, optional
         Runs per system per simulated evaluation with ``runs="seeds"`` (default: the
         pilot's, per system).
@@ -193,7 +197,7 @@ def simulate_power(
         paired=True, group_weighting="items", n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend="auto",
         alternative=alternative, hypothesis=hypothesis, margin=margin,
-        lower_is_better=lower_is_better)
+        lower_is_better=lower_is_better, test=test)
     if args.seed is None:
         used_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     else:
@@ -209,9 +213,11 @@ def simulate_power(
         method=args.method, alternative=alternative, hypothesis=args.hypothesis,
         margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs,
         metric=pooled if pooled is not None else "mean")
-    fast = (pilot.binary and pilot.runs is None and not pilot.grouped
-            and not pilot.stratified and args.method in FAST_METHODS)
-    check_work(s_count, simulation_work(s_count, size, args.n_resamples, pilot.runs, fast))
+    tables = pilot.binary and pilot.runs is None and not pilot.grouped and not pilot.stratified
+    mcnemar = check_test(args, tables)
+    fast = tables and (mcnemar or args.method in FAST_METHODS)
+    check_work(s_count, simulation_work(s_count, size, 1 if mcnemar else args.n_resamples,
+                                        pilot.runs, fast))
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
     decides = size.n_items >= units_for(args.confidence_level, args.alternative)
     inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
@@ -224,7 +230,12 @@ def simulate_power(
                 np.random.SeedSequence(used_seed, spawn_key=(s, 0))))
             boot_seed = int(np.random.SeedSequence(used_seed, spawn_key=(s, 1))
                             .generate_state(1, np.uint32)[0])
-            if fast:
+            if mcnemar:  # (the test's p on the table: no resamples)
+                table = data_rng.multinomial(size.n_items, shift.cells)
+                p = mcnemar_exact(int(table[2]), int(table[1]), alternative=args.alternative)
+                verdict = "better" if p <= 1.0 - args.confidence_level else "inconclusive"
+                items_seen += size.n_items
+            elif fast:
                 table = data_rng.multinomial(size.n_items, shift.cells)
                 interval = binary_interval(table, seed=boot_seed, args=args)
                 verdict = verdict_of(args.hypothesis, args.margin, interval,
@@ -368,6 +379,24 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2g} seconds"
 
 
+def check_test(args: Arguments, tables: bool) -> bool:
+    """Whether the simulated evaluations are judged by the exact McNemar test
+    (``test="mcnemar"``: 0/1 scores of items without groups, strata or runs, a
+    difference); the permutation test is not simulated."""
+    if args.test is None:
+        return False
+    if args.test != "mcnemar":
+        raise InputError("`test='permutation'` is not simulated: simulate the interval "
+                         "(without `test`)", param="test")
+    if not tables:
+        raise InputError("`test='mcnemar'` is simulated on 0/1 scores of items without "
+                         "groups, strata or runs", param="test")
+    if args.hypothesis != "difference":
+        raise InputError("`test='mcnemar'` tests for a difference, not a margin",
+                         param="test")
+    return True
+
+
 def check_metric(metric) -> Metric | None:
     """None for a mean; the built-in pooled metrics whose counts can be moved
     (:data:`pairboot.planning.simulated_data.MOVES`); the others are refused."""
@@ -415,7 +444,8 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
     sides = args.alternative if args.hypothesis == "difference" else args.hypothesis
     level = f"{100 * args.confidence_level:.15g}%"  # (never rounded to 100%)
     interval = (f"t interval on the two-way variance, {sides} at {level}"
-                if pilot.runs == "seeds" else
+                if pilot.runs == "seeds" else f"exact McNemar test, {sides} at {level}"
+                if args.test == "mcnemar" else
                 f"{args.method} interval, {plural(args.n_resamples, 'resamples')}, {sides} "
                 f"at {level}")
     how = "exact 0/1 path (multinomial tables)" if fast else "compare() on each"

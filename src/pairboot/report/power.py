@@ -14,7 +14,7 @@ __all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plur
 
 def in_points(res: PowerResult) -> bool:
     """Whether differences read as percentage points (0/1 scores)."""
-    return res.model == "connor" or res.metric in ("accuracy",)
+    return res.model in ("connor", "exact mcnemar") or res.metric in ("accuracy",)
 
 
 def difference(res: PowerResult, value: float | None) -> str:
@@ -61,6 +61,8 @@ def test_words(res: PowerResult) -> str:
     if res.hypothesis != "difference":
         margin = difference(res, res.margin).lstrip("+")
         return f"{res.hypothesis}, margin {margin}, {sides}, {level}"
+    if res.test == "mcnemar":
+        return f"exact McNemar test, {sides}, {level}"
     return f"{sides}, {level}"
 
 
@@ -160,6 +162,11 @@ def power_facts(res: PowerResult) -> list[tuple[str, str]]:
                                       "unpaired"))
     elif res.pairing_saving is not None:
         rows.append(("saved by pairing", percent(res.pairing_saving, 0)))
+    if res.exact_mcnemar is not None:
+        value = (f"{res.exact_mcnemar:,} items" if res.solved == "n_items" else
+                 f"power {percent(res.exact_mcnemar, 1, exact=False)}"
+                 if res.solved == "power" else difference(res, res.exact_mcnemar))
+        rows.append(("exact McNemar test", f"{value}, with `test='mcnemar'`"))
     for s in res.strata:
         rows.append((f"stratum {s.name}", f"weight {s.weight:.3g}, share {s.share:.3g}, "
                                           f"variance {s.variance:.4g}"))
