@@ -490,3 +490,13 @@ def test_the_percent_words():
         "80.2%", "99.99996%", "0.000004%", "0%"]
     assert percent(1.0, 1, exact=False) == "over 99.9999%"
     assert percent(0.004, 0) == "0.4%"
+
+
+def test_a_tiny_pilot_is_warned_of(tmp_path):
+    path = tmp_path / "tiny.csv"
+    path.write_text("id,a,b\nq1,0.2,0.3\nq2,0.5,0.45\nq3,0.9,1.0\n")
+    proc = run_in_process("power", path, "--a", "a", "--b", "b", "--id", "id", "--delta",
+                          "0.02", "--power", "0.8")
+    assert proc.returncode == 0, proc.stderr.decode()
+    err = proc.stderr.decode()
+    assert err.startswith("warning: a pilot of only 3 items") and "42 to 5,815 items" in err

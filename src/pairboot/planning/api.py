@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from pairboot.planning.pilot import (
     pilot_design,
 )
 from pairboot.planning.simulation import simulate_power
+from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
 __all__ = ["detectable_difference", "power"]
@@ -386,6 +388,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
                             f"{setup.unit} that all favour one system could do so by "
                             "chance)"), param="n_groups" if n_groups else "n_items")
     n_runs_needed = None
+    given_delta = delta
     if solved in ("n_items", "n_groups"):
         units = size_for(model, test, delta, target, n_runs, fewest)
         if units is None and with_runs:
@@ -417,6 +420,10 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
                                                              else 1) - 1e-9))
     saving = (1.0 - n_items / unpaired if unpaired and n_items else None)
 
+    span = None if family is not None else pilot_range(
+        setup, test, solved, given_delta, target, units, n_runs, fewest)
+    for category, text in pilot_notes(setup, span_words(span, solved, setup.unit)):
+        warnings.warn(text, category, stacklevel=3)
     unit = "runs" if solved == "n_runs" else setup.unit
     runs_at, units_at = n_runs, units
 
@@ -444,7 +451,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
         model=setup.name, metric=facts.pop("metric", "mean"), sd=facts.pop("sd", None),
         unit_variance=facts.pop("unit_variance", getattr(model, "unit_variance", None)),
         strata=strata, variance=variance, floor=floor, family=fam, assumptions=setup.assumptions,
-        planner=planner, unit=unit, exact_mcnemar=exact_offer(
+        planner=planner, unit=unit, pilot_range=span, exact_mcnemar=exact_offer(
             setup, test, solved, delta, target, units, fewest), **facts)
 
 

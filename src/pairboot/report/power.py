@@ -156,6 +156,8 @@ def power_facts(res: PowerResult) -> list[tuple[str, str]]:
     add("runs needed", res.n_runs_needed, "{:,}")
     add("pilot items", res.pilot_items, "{:,}")
     add("pilot groups", res.pilot_groups, "{:,}")
+    if res.pilot_range is not None:
+        rows.append(("95% range from the pilot", range_words(res)))
     add("unpaired items per system", res.n_items_unpaired, "{:,}")
     if res.pairing_saving is not None and res.pairing_saving < 0:
         rows.append(("pairing costs", f"{percent(-res.pairing_saving, 0)} more items than "
@@ -171,6 +173,24 @@ def power_facts(res: PowerResult) -> list[tuple[str, str]]:
         rows.append((f"stratum {s.name}", f"weight {s.weight:.3g}, share {s.share:.3g}, "
                                           f"variance {s.variance:.4g}"))
     return rows
+
+
+def range_words(res: PowerResult) -> str:
+    """:attr:`PowerResult.pilot_range` in words: the solved quantity at both ends of the
+    interval of the pilot's spread."""
+    low, high = res.pilot_range
+    if res.solved in ("n_items", "n_groups"):
+        unit = "groups" if res.unit == "groups" else "items"
+        if low is None:
+            return f"no number of {unit} reaches it"
+        return f"{low:,} to " + (f"{high:,} {unit}" if high is not None
+                                 else f"none reaches it ({unit})")
+    if res.solved == "power":
+        return f"{percent(low, 1, exact=False)} to {percent(high, 1, exact=False)} power"
+    if low is None:
+        return "no difference detected"
+    return f"{difference(res, low)} to " + (difference(res, high) if high is not None
+                                            else "none detected")
 
 
 def family_rows(res: PowerResult) -> list[tuple[str, str]]:
