@@ -33,10 +33,11 @@ FINISHED = {"confidence_level", "method", "alternative", "hypothesis", "margin",
 
 PLANNED = {"paired", "n_resamples", "method", "resampling", "backend"}
 """A plan draws no resamples: its power is the paired t's (or Connor's) at a size (its
-simulation check takes ``seed`` and ``progress``)."""
+simulation check takes ``seed`` and ``progress``; ``test="mcnemar"`` plans the exact
+McNemar test, and no permutation is enumerated: ``exact`` is not taken)."""
 
 NOT_ACCEPTED = {
-    pairboot.power: TESTS | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
+    pairboot.power: EXACT | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",

@@ -162,6 +162,20 @@ class PowerResult:
         What the numbers assume, in short phrases.
     simulation : object or None
         The simulation check, when asked for (None: not run).
+    pilot_range : (float, float) or None
+        From a pilot: the solved quantity (units, power or difference) at the two ends
+        of the 95% interval of the spread the pilot estimates (the variance's
+        chi-square interval on the pilot's degrees of freedom; 0/1 scores, the
+        discordant share's Wilson interval), in increasing order; None in it where no
+        size (difference) reaches the power.  None from parameters, for seeds and
+        families.
+    test : str or None
+        The test planned for: None, the interval (0/1 scores: sized by Connor's
+        asymptotic McNemar test); ``"mcnemar"``, the exact McNemar test.
+    exact_mcnemar : float or None
+        0/1 scores planned for the interval: the exact McNemar test's answer to the same
+        question (its items, power or smallest difference), the plan of ``test="mcnemar"``
+        (None where not computed: groups, a margin, or beyond 10^5 discordant items).
     """
 
     solved: str
@@ -208,6 +222,9 @@ class PowerResult:
     ``size`` in the result's units): what :meth:`curve` evaluates."""
     unit: str = "items"
     """What ``planner``'s size counts: ``"items"``, ``"groups"`` or ``"runs"``."""
+    test: str | None = None
+    exact_mcnemar: float | None = None
+    pilot_range: tuple | None = None
 
     @property
     def size(self) -> int | None:

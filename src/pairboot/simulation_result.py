@@ -17,7 +17,12 @@ class SimulatedPower:
         the null hypothesis (the interval excludes 0 on the tested side, or the margin's
         boundary).
     monte_carlo_error : float
-        Its Monte Carlo standard error, ``sqrt(power (1 - power) / n_simulations)``.
+        Its Monte Carlo standard error, ``sqrt(power (1 - power) / n_simulations)``: 0
+        when all or none of the simulations reject, and rough when few do or few do not
+        (read ``monte_carlo_interval`` there).
+    monte_carlo_interval : (float, float)
+        Wilson's 95% interval for the power from the simulations (never a point, at any
+        number of them).
     n_simulations : int
     n_items : int
         Items per simulated evaluation (with groups: their mean over the simulations,
@@ -47,10 +52,19 @@ class SimulatedPower:
     method_words: str
     n_runs: tuple[int, int] | None = None
     seed: int | None = None
+    monte_carlo_interval: tuple[float, float] | None = None
+
+    @property
+    def rough(self) -> bool:
+        """Whether the standard error is too rough to quote: fewer than 10 simulations
+        rejected, or fewer than 10 did not (the normal approximation's rule)."""
+        rejected = round(self.power * self.n_simulations)
+        return min(rejected, self.n_simulations - rejected) < 10
 
     def to_dict(self) -> dict:
-        """The fields as a dict (the runs as a list)."""
+        """The fields as a dict (the runs and the interval as lists)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        if out["n_runs"] is not None:
-            out["n_runs"] = list(out["n_runs"])
+        for name in ("n_runs", "monte_carlo_interval"):
+            if out[name] is not None:
+                out[name] = list(out[name])
         return out

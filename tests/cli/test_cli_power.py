@@ -89,7 +89,9 @@ def test_the_text_report_opens_with_the_apis_summary():
     text = proc.stdout.decode()
     assert text.splitlines()[0] == res.summary()
     assert f"{res.n_items:,} paired items" in text
-    assert text == pairboot.report.render_power(res, "text")
+    # (the API's words, its arguments spelled as options: `test='mcnemar'`, --test mcnemar)
+    assert text == cli_parser.cli_spelling(pairboot.report.render_power(res, "text"))
+    assert "exact McNemar test          3,028 items, with --test mcnemar" in text
 
 
 def test_markdown_is_the_apis_markdown():
@@ -182,6 +184,23 @@ def test_simulate_prints_its_sentence_and_equals_the_apis(pilot):
         out["simulation"].pop("seconds")
     assert got == expected
     assert got["simulation"]["seed"] == 3 and got["simulation"]["n_simulations"] == 200
+
+
+def test_a_non_inferiority_plan_at_delta_0_is_simulated(pilot):
+    # delta = 0 is the usual non-inferiority plan: it was refused with --simulate
+    path, *_ = pilot
+    proc = run_in_process("power", path, "--a", "a", "--b", "b", "--id", "id", "--delta",
+                          "0", "--hypothesis", "non-inferiority", "--margin", "0.05",
+                          "--power", "0.8", "--simulate", "20", "--seed", "1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "20 simulated evaluations" in proc.stdout.decode()
+
+
+def test_a_huge_simulate_is_refused_with_its_cost(pilot):
+    path, *_ = pilot
+    proc = run_in_process("power", path, "--a", "a", "--b", "b", "--id", "id", "--delta",
+                          "0.03", "--power", "0.8", "--simulate", "1000000000")
+    assert_one_line_error(proc, "--simulate 1,000,000,000", "days")
 
 
 def test_simulate_without_a_number_runs_a_thousand(pilot, monkeypatch):
@@ -382,9 +401,12 @@ def test_power_takes_compares_inputs_as_compare_declares_them():
             same = ("type", "dest")  # (their help says what this command does)
         for field in same:
             assert getattr(power[flag], field) == getattr(compare[flag], field), (flag, field)
-    for flag in ("--resamples", "--method", "--test", "--stream", "--fail-if", "--plan",
+    for flag in ("--resamples", "--method", "--stream", "--fail-if", "--plan",
                  "--unpaired"):
         assert flag not in power, flag
+    # --test: the test planned for, of compare's one (issue 33: the exact McNemar test)
+    assert power["--test"].dest == compare["--test"].dest == "test"
+    assert set(power["--test"].choices) == {"mcnemar"} < set(compare["--test"].choices)
     for flag in ("--delta", "--power", "--n-items", "--n-groups", "--n-runs", "--simulate",
                  *(f"--{k.replace('_', '-')}" for k in cli_parser.KNOWN)):
         assert flag in power and flag not in compare, flag
@@ -420,3 +442,61 @@ def test_the_docs_wmt_plans():
                           "1").stdout.decode()
     assert "about 62 groups (677 paired items)" in text
     assert "Checked by simulation: 86.4% power (Monte Carlo error 1.1%)" in text
+
+
+# --- words that read right (issue 33) ----------------------------------------------------
+
+
+def _text(*args) -> str:
+    proc = run_in_process("power", *args)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout.decode()
+
+
+def test_a_power_near_1_is_not_rounded_to_100_percent():
+    assert "with 99.9999% power" in _text("--sd", "0.5", "--delta", "0.3", "--power",
+                                          "0.999999")
+    assert "99.9999999999%)" in _text("--sd", "0.5", "--delta", "0.3", "--power", "0.8",
+                                      "--level", "0.999999999999")
+    # a power computed as 1 is 1 to the floats' digits, not exactly
+    assert "detected with over 99.9999% power" in _text("--sd", "0.5", "--delta", "0.3",
+                                                        "--n-items", "500")
+    assert "detected with 72.1% power" in _text("--sd", "0.5", "--delta", "0.3",
+                                                "--n-items", "20")
+
+
+def test_a_negative_saving_reads_as_pairing_costing():
+    text = _text("--sd-a", "0.5", "--sd-b", "0.5", "--correlation", "-0.9", "--delta",
+                 "0.1", "--power", "0.8")
+    assert "pairing costs               90% more items than unpaired" in text
+    assert "saved by pairing" not in text and "-90%" not in text
+
+
+def test_one_of_a_thing_is_singular():
+    text = _text("--sd", "0.5", "--run-sd", "0", "--residual-sd", "1", "--n-runs", "1",
+                 "--delta", "0.3", "--power", "0.8")
+    assert "1 run per system" in text and "1 runs" not in text
+    text = _text("--sd", "0.5", "--group-size", "1", "--icc", "0.1", "--delta", "0.3",
+                 "--power", "0.8")
+    assert "groups of 1 item on average" in text
+
+
+def test_the_percent_words():
+    from pairboot.report.power import percent  # noqa: PLC0415
+
+    assert [percent(p) for p in (0.8, 0.95, 0.999999, 1 - 1e-12, 0.0001, 1.0)] == [
+        "80%", "95%", "99.9999%", "99.9999999999%", "0.01%", "100%"]
+    assert [percent(p, 1) for p in (0.8021, 0.9999996, 0.00000004, 0.0)] == [
+        "80.2%", "99.99996%", "0.000004%", "0%"]
+    assert percent(1.0, 1, exact=False) == "over 99.9999%"
+    assert percent(0.004, 0) == "0.4%"
+
+
+def test_a_tiny_pilot_is_warned_of(tmp_path):
+    path = tmp_path / "tiny.csv"
+    path.write_text("id,a,b\nq1,0.2,0.3\nq2,0.5,0.45\nq3,0.9,1.0\n")
+    proc = run_in_process("power", path, "--a", "a", "--b", "b", "--id", "id", "--delta",
+                          "0.02", "--power", "0.8")
+    assert proc.returncode == 0, proc.stderr.decode()
+    err = proc.stderr.decode()
+    assert err.startswith("warning: a pilot of only 3 items") and "42 to 5,815 items" in err

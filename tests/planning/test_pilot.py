@@ -4,6 +4,7 @@ pooled metric's delta method against the bootstrap; seeds against docs/runs.md."
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -145,3 +146,50 @@ def test_seeds_say_when_no_number_of_items_is_enough_and_how_many_runs_are():
     assert runs.solved == "n_runs" and runs.n_runs >= res.n_runs_needed
     assert pairboot.power(sd=0.5, run_sd=0.3, residual_sd=1.0, n_items=2000,
                           n_runs=runs.n_runs - 1, delta=0.3).power < 0.8
+
+
+# --- a pilot too small to trust (issue 33) ----------------------------------------------
+
+
+def test_a_tiny_pilot_warns_and_says_how_far_the_plan_can_be_off():
+    # a 3-item pilot planned 1,045 items without a word, where compare() warns
+    from scipy import stats  # noqa: PLC0415
+    from statsmodels.stats.power import TTestPower  # noqa: PLC0415
+
+    a, b = np.array([0.2, 0.5, 0.9]), np.array([0.3, 0.45, 1.0])
+    with pytest.warns(pairboot.SmallSampleWarning, match="a pilot of only 3 items") as seen:
+        res = pairboot.power(a, b, delta=0.02, power=0.8)
+    assert "42 to 5,815 items" in str(seen[0].message)
+    # the sizes at the ends of the variance's 95% chi-square interval (2 df), by hand
+    s2 = np.var(b - a, ddof=1)
+    ends = [s2 * 2 / stats.chi2.ppf(q, 2) for q in (0.975, 0.025)]
+    ref = [math.ceil(TTestPower().solve_power(effect_size=0.02 / math.sqrt(v), alpha=0.05,
+                                              power=0.8)) for v in ends]
+    assert list(res.pilot_range) == ref == [42, 5815]
+    assert res.pilot_range[0] < res.n_items < res.pilot_range[1]
+    assert "95% range from the pilot    42 to 5,815 items" in pairboot.report.render_power(
+        res, "text")
+
+
+def test_a_large_pilot_is_quiet_and_its_range_is_narrow():
+    rng = np.random.default_rng(0)
+    a = rng.normal(0, 1, 200)
+    b = a + rng.normal(0.1, 0.5, 200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        size = pairboot.power(a, b, delta=0.1, power=0.8)
+        mde = pairboot.power(a, b, n_items=100, power=0.8)
+        power = pairboot.power(a, b, n_items=100, delta=0.1)
+    assert size.pilot_range[0] < size.n_items < size.pilot_range[1] < 1.3 * size.n_items
+    assert mde.pilot_range[0] < mde.delta < mde.pilot_range[1]
+    assert power.pilot_range[0] < power.power < power.pilot_range[1]
+    assert pairboot.power(sd=0.5, delta=0.1, power=0.8).pilot_range is None
+
+
+def test_a_0_1_pilot_with_few_discordant_items_warns():
+    a = np.r_[np.ones(60), np.zeros(30), 1, 0, 1]
+    b = np.r_[np.ones(60), np.zeros(30), 0, 1, 1]  # 2 of 93 items discordant
+    with pytest.warns(pairboot.SmallSampleWarning, match="differ on only 2 of its 93"):
+        res = pairboot.power(a, b, delta=0.02, power=0.8)
+    lo, hi = res.pilot_range
+    assert lo <= res.n_items < hi

@@ -40,6 +40,41 @@ def test_the_simulated_power_of_a_0_1_plan_is_its_power():
     assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 1000) + 0.02
 
 
+def test_a_non_inferiority_size_at_delta_0_is_the_one_sided_z_test():
+    # Connor's Wald form with the margin: a one-sample z test of effect margin / sqrt(psi)
+    from statsmodels.stats.power import NormalIndPower  # noqa: PLC0415
+
+    psi = float(np.mean(A01 != B01))
+    res = pairboot.power(A01, B01, delta=0.0, hypothesis="non-inferiority", margin=0.05,
+                         power=0.8)
+    ref = NormalIndPower().solve_power(effect_size=0.05 / math.sqrt(psi), alpha=0.05,
+                                       power=0.8, ratio=0, alternative="larger")
+    assert res.n_items == math.ceil(ref)
+
+
+def test_a_non_inferiority_plan_at_delta_0_is_simulated():
+    # (refused before: "use delta != 0", while delta = 0 is the usual plan)
+    res = pairboot.power(A01, B01, delta=0.0, hypothesis="non-inferiority", margin=0.05,
+                         power=0.8, simulate=True, n_simulations=20, seed=1)
+    assert res.simulation.delta == 0.0 and res.simulation.n_items == res.n_items
+    for hypothesis, margin in (("difference", None), ("superiority", 0.05)):
+        with pytest.raises(InputError, match="at most the test's level"):
+            pairboot.planning.simulate_power(A01, B01, n_items=100, delta=0.0,
+                                             hypothesis=hypothesis, margin=margin)
+
+
+@pytest.mark.slow
+def test_the_simulated_power_of_a_non_inferiority_plan_at_delta_0():
+    rng = np.random.default_rng(1)
+    a = (rng.random(4000) < 0.7).astype(float)
+    b = np.where(rng.random(4000) < 0.2, 1 - a, a)
+    res = pairboot.power(a, b, delta=0.0, hypothesis="non-inferiority", margin=0.03,
+                         power=0.8, simulate=True, n_simulations=1000, seed=1)
+    # the bootstrap's variance at delta = 0 is the Wald form's: 3 Monte Carlo errors,
+    # and 1 point for the percentile interval against the z test
+    assert abs(res.simulation.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 1000) + 0.01
+
+
 def test_the_reports_carry_the_simulation():
     res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=50,
                          seed=3)
@@ -101,3 +136,67 @@ def test_noise_the_systems_share_in_a_run_cancels_in_the_simulation():
     res = pairboot.power(a, b, runs="seeds", delta=0.25, power=0.8, n_runs=20,
                          simulate=True, n_simulations=300, seed=1)
     assert res.simulation.power >= 0.8 - 3 * math.sqrt(0.8 * 0.2 / 300) - 0.04
+
+
+# --- honest Monte Carlo errors, and sizes refused up front (issue 33) -------------------
+
+
+def test_a_small_simulation_reports_an_interval_not_a_zero_error():
+    # one simulation rejecting (or not) gave "Monte Carlo error 0.0%"
+    from statsmodels.stats.proportion import proportion_confint  # noqa: PLC0415
+
+    res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=1,
+                         seed=1)
+    sim = res.simulation
+    k = round(sim.power)
+    assert sim.rough and sim.monte_carlo_error == 0.0
+    assert sim.monte_carlo_interval == pytest.approx(
+        proportion_confint(k, 1, alpha=0.05, method="wilson"), abs=1e-12)
+    text = render_power(res, "text")
+    assert "95% Monte Carlo interval" in text and "Monte Carlo error 0.0%" not in text
+    assert "in 1 simulated evaluation of" in text  # (not "1 simulated evaluations")
+    assert json.loads(render_power(res, "json"))["simulation"]["monte_carlo_interval"] == \
+        list(sim.monte_carlo_interval)
+
+
+def test_enough_rejections_report_the_standard_error():
+    res = pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True, n_simulations=50,
+                         seed=3)
+    sim = res.simulation
+    k = round(sim.power * 50)
+    assert sim.rough == (min(k, 50 - k) < 10)
+    words = "95% Monte Carlo interval" if sim.rough else "Monte Carlo error"
+    assert words in render_power(res, "text")
+
+
+def started(done: int):
+    """A progress callback: called, a simulation has run (it must not have)."""
+    raise AssertionError(f"{done} simulation(s) were run")
+
+
+def test_a_huge_simulation_is_refused_before_it_starts():
+    with pytest.raises(InputError) as info:  # (over the million allowed; 0/1 tables:
+        pairboot.power(A01, B01, delta=0.05, power=0.8, simulate=True,  # 2,000 x 50 each)
+                       n_simulations=10**9, seed=1, progress=started)
+    assert info.value.param == "n_simulations" and "12 days" in str(info.value)
+
+
+def test_too_much_work_is_refused_before_it_starts():
+    from pairboot.planning.simulated_data import PlannedSize  # noqa: PLC0415
+    from pairboot.planning.simulation import (  # noqa: PLC0415
+        PER_EVALUATION,
+        WORK_MAX,
+        simulation_work,
+    )
+
+    size = PlannedSize(10_000, None, None, (10_000,))
+    each = 2000 * 10_000 + PER_EVALUATION  # (continuous scores: compare() on each)
+    assert simulation_work(1000, size, 2000, None, False) == 1000 * each
+    assert 49_751 * each <= WORK_MAX < 49_752 * each
+    rng = np.random.default_rng(2)
+    a = rng.normal(0, 1, 300)
+    b = a + rng.normal(0.1, 1, 300)
+    with pytest.raises(InputError, match="item-resamples") as info:
+        pairboot.planning.simulate_power(a, b, n_items=10_000, delta=0.1,
+                                         n_simulations=49_752, progress=started)
+    assert "hours" in str(info.value)

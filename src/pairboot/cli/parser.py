@@ -515,6 +515,10 @@ def _add_power(sub) -> argparse.ArgumentParser:
     _add_level(goal)
     _add_test(goal)
     _add_lower_is_better(goal)
+    goal.add_argument("--test", choices=("mcnemar",), default=None,
+                      help="0/1 scores: plan for the exact McNemar test compare's --test "
+                      "mcnemar runs (default: the interval, sized by Connor's asymptotic "
+                      "test, with the exact test's answer beside it)")
     goal.add_argument("--correction", choices=("max-t", "bonferroni"), default=None,
                       help="a family: the size under max-t (default: the pilot's "
                       "correlations) or Bonferroni")

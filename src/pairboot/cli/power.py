@@ -77,7 +77,7 @@ def run_power(args) -> int:
     keywords.update(
         confidence_level=args.level, alternative=args.alternative,
         hypothesis=args.hypothesis or DEFAULTS["hypothesis"], margin=args.margin,
-        lower_is_better=args.lower_is_better)
+        lower_is_better=args.lower_is_better, test=args.test)
     if args.files:
         keywords.update(_pilot(args))
     else:

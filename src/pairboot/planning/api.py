@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -15,21 +16,37 @@ from pairboot.metrics import Metric
 from pairboot.options import OPTIONS, hypothesis_sides
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
-from pairboot.planning.model import Setup, Test, TModel, mde_for, runs_for, size_for
+from pairboot.planning.mcnemar import exact_offer, exact_setup
+from pairboot.planning.model import (
+    NEVER,
+    Setup,
+    Test,
+    TModel,
+    mde_for,
+    power_of,
+    runs_for,
+    size_for,
+)
 from pairboot.planning.pilot import (
-    NO_SPREAD,
+    check_spread,
     contrast_covariance,
     from_pilot,
-    no_spread,
     pilot_design,
 )
 from pairboot.planning.simulation import simulate_power
+from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
 __all__ = ["detectable_difference", "power"]
 
 PLAN_CORRECTIONS = ("max-t", "bonferroni")
 """The corrections a family is planned under."""
+
+ONE_RUN = ("`n_runs` is 1: with one run per system the run-to-run variation cannot be "
+           "estimated from the evaluation, so compare(runs='seeds') gives the items' "
+           "interval, which leaves it out (no test at the stated level exists); plan 2 "
+           "runs or more (leave `n_runs` out to solve for it)")
+"""The refusal of one run per system when the runs vary."""
 
 _PARAMETERS = ("sd", "sd_a", "sd_b", "correlation", "accuracy_a", "accuracy_b", "discordant",
                "group_size", "icc", "group_size_cv", "run_sd", "residual_sd")
@@ -73,6 +90,7 @@ def power(
     hypothesis: str = "difference",
     margin: float | None = None,
     lower_is_better: bool = False,
+    test: str | None = None,
     simulate: bool = False,
     n_simulations: int = 1000,
     seed: int | None = None,
@@ -117,6 +135,12 @@ def power(
     confidence_level, alternative, hypothesis, margin, lower_is_better
         The test, as :func:`pairboot.compare` takes it; ``hypothesis`` "difference",
         "non-inferiority" or "superiority".
+    test : {None, "mcnemar"}
+        0/1 scores: the test that will be run.  None plans for the bootstrap interval,
+        sized by Connor's asymptotic McNemar test, and gives the exact test's answer
+        beside it (``result.exact_mcnemar``); ``"mcnemar"`` plans for
+        ``compare(..., test="mcnemar")``, the exact McNemar test (its power summed over
+        the binomial count of discordant items: :mod:`pairboot.planning.mcnemar`).
     simulate : bool, default False
         Check the answer by simulation (a pilot only): ``n_simulations`` evaluations of
         the planned size drawn from the pilot with the true difference set to ``delta``,
@@ -153,6 +177,7 @@ def power(
     delta = _delta(delta, hypothesis)
     n_items, n_groups, n_runs = (_count(v, name) for v, name in (
         (n_items, "n_items"), (n_groups, "n_groups"), (n_runs, "n_runs")))
+    test_name = OPTIONS["test"].check(test)
     test = _test(1.0 - level, sides, hypothesis, margin, lower_is_better)
     known = {name: value for name, value in zip(_PARAMETERS, (
         sd, sd_a, sd_b, correlation, accuracy_a, accuracy_b, discordant, group_size, icc,
@@ -190,13 +215,15 @@ def power(
                          "family's `scores`", param="baseline" if baseline else "pairs")
     if delta is None and setup.delta is not None:
         delta = setup.delta
+    if test_name is not None:
+        setup = exact_setup(setup, test_name, hypothesis, scores is not None)
     if simulate and (a is None or scores is not None):
         raise InputError("`simulate=True` resamples a pilot of two systems: give `a` and "
                          "`b`" + (" (a family's plan is not simulated)" if scores is not None
                                   else ""), param="simulate")
     res = _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, correction,
                  dict(confidence_level=level, alternative=sides, hypothesis=hypothesis,
-                      margin=margin, lower_is_better=lower_is_better))
+                      margin=margin, lower_is_better=lower_is_better, test=test_name))
     if not simulate:
         return res
     if res.n_items is None or res.delta is None:
@@ -209,8 +236,17 @@ def power(
         n_simulations=n_simulations, confidence_level=level, alternative=sides,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
         groups=groups, strata=strata, metric=metric, runs=runs,
-        n_runs=res.n_runs if runs == "seeds" else None, seed=seed, progress=progress)
+        n_runs=res.n_runs if runs == "seeds" else None, test=test_name, seed=seed,
+        progress=progress)
     return dataclasses.replace(res, simulation=sim)
+
+
+POWER_MAX = 1.0 - 1e-9
+"""The largest power planned for: the powers are computed to about 1e-12, and a target
+closer to 1 could not be told from it."""
+
+RUNS_MAX = 10_000
+"""The most runs per system planned (and searched for)."""
 
 
 def _probability(value, name: str) -> float | None:
@@ -219,6 +255,10 @@ def _probability(value, name: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
             0.0 < float(value) < 1.0):
         raise InputError(f"`{name}` must be between 0 and 1, got {value!r}", param=name)
+    if float(value) > POWER_MAX:
+        raise InputError(f"`{name}` must be at most 1 - 1e-9 (a power is computed to "
+                         f"about 1e-12, and one closer to 1 cannot be told from 1), got "
+                         f"{value!r}", param=name)
     return float(value)
 
 
@@ -239,6 +279,10 @@ def _count(value, name: str) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise InputError(f"`{name}` must be a positive integer, got {value!r}", param=name)
+    most = RUNS_MAX if name == "n_runs" else NEVER
+    if value > most:
+        raise InputError(f"`{name}` must be at most {most:,} (beyond any evaluation "
+                         f"planned), got {value:,}", param=name)
     return int(value)
 
 
@@ -265,9 +309,8 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
     units = int(d.units_per_stratum.sum())
     var = np.diag(cov) * units
     for k, (i, j) in enumerate(targets):
-        if no_spread(float(cov[k, k]), float(own[i] + own[j])):
-            raise InputError(f"comparison {names[j]} - {names[i]}: " + NO_SPREAD,
-                             param="scores")
+        check_spread(float(cov[k, k]), float(own[i] + own[j]), units, param="scores",
+                     what=f"comparison {names[j]} - {names[i]}: ")
     sd = np.sqrt(np.diag(cov))
     planner = FamilyPlanner(var, cov / np.outer(sd, sd), test,
                             names=[(names[i], names[j]) for i, j in targets],
@@ -279,7 +322,8 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
                   facts={"pilot_items": d.n_items, "pilot_groups": d.n_groups,
                          "metric": d.metric.name, "unit_variance": float(var.max()),
                          "sd": float(math.sqrt(var.max()))},
-                  assumptions=(f"a family of {len(targets)} comparisons of {len(names)} "
+                  assumptions=(f"a family of {len(targets)} comparison"
+                               f"{'' if len(targets) == 1 else 's'} of {len(names)} "
                                f"systems, from a pilot of {d.n_items:,} items",
                                "each comparison's size: the paired t at the per-comparison "
                                "level, for the largest variance of the family",
@@ -302,6 +346,13 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if n_runs is not None and not with_runs:
         raise InputError("`n_runs` needs seeds (`runs='seeds'`, or `run_sd`)",
                          param="n_runs")
+    if n_runs == 1 and model.floor(1) > 0:
+        raise InputError(ONE_RUN, param="n_runs")
+    if target is not None and not target > test.alpha:
+        raise InputError(f"`power` {target:g} is not above the test's level "
+                         f"({test.alpha:.3g}): the test rejects that often when there is no "
+                         "difference at all, at any size; ask for more (0.8 is usual)",
+                         param="power")
     given = n_items if n_items is not None else n_groups
     unknown = [name for name, v in (("delta", delta), ("power", target)) if v is None]
     if given is None:
@@ -326,24 +377,28 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if delta is not None:
         _check_delta(delta, setup, test)
     units = None if given is None else units_of(n_items, n_groups)
-    if units is not None and units < setup.minimum:
-        raise InputError(f"the planned size leaves fewer than {setup.minimum} units: "
-                         "a t test needs more", param="n_groups" if n_groups else "n_items")
+    # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
+    # compare() gives no verdict below that, whatever the variance says: its power is 0)
+    fewest = max(setup.minimum, units_for(options["confidence_level"],
+                                          options["alternative"]))
+    if units is not None and units < fewest:
+        raise InputError(f"the planned size leaves fewer than {fewest} {setup.unit}: "
+                         + ("a t test needs more" if units < setup.minimum else
+                            f"compare() gives no verdict below {fewest} at this level (even "
+                            f"{setup.unit} that all favour one system could do so by "
+                            "chance)"), param="n_groups" if n_groups else "n_items")
     n_runs_needed = None
+    given_delta = delta
     if solved in ("n_items", "n_groups"):
-        # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
-        # compare() gives no verdict below that, whatever the variance says)
-        fewest = max(setup.minimum, units_for(options["confidence_level"],
-                                              options["alternative"]))
         units = size_for(model, test, delta, target, n_runs, fewest)
         if units is None and with_runs:
-            n_runs_needed = runs_for(model, test, delta, target, None)
+            n_runs_needed = runs_for(model, test, delta, target, None, RUNS_MAX)
     elif solved == "n_runs":
-        n_runs = runs_for(model, test, delta, target, units)
+        n_runs = runs_for(model, test, delta, target, units, RUNS_MAX)
     elif solved == "power":
-        target = model.power(test, units, delta, n_runs)
+        target = power_of(model, test, units, delta, n_runs)
     else:
-        delta = mde_for(model, test, units, target, n_runs, setup.cap)
+        delta = mde_for(model, test, units, target, n_runs, setup.side_cap(test.direction))
 
     if units is not None:
         if setup.unit == "groups":
@@ -365,6 +420,10 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
                                                              else 1) - 1e-9))
     saving = (1.0 - n_items / unpaired if unpaired and n_items else None)
 
+    span = None if family is not None else pilot_range(
+        setup, test, solved, given_delta, target, units, n_runs, fewest)
+    for category, text in pilot_notes(setup, span_words(span, solved, setup.unit)):
+        warnings.warn(text, category, stacklevel=3)
     unit = "runs" if solved == "n_runs" else setup.unit
     runs_at, units_at = n_runs, units
 
@@ -382,7 +441,8 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     if units is not None and hasattr(model, "variance") and (n_runs or not with_runs):
         variance = model.variance(units, n_runs)
     elif units is not None and delta is not None and hasattr(model, "discordant"):
-        variance = (model.discordant - delta * delta) * model.design_effect / units
+        variance = ((model.discordant - delta * delta) * getattr(model, "design_effect", 1.0)
+                    / units)
     return PowerResult(
         solved=solved, delta=delta, power=target, n_items=n_items,
         n_items_unpaired=unpaired, pairing_saving=saving, n_groups=n_groups,
@@ -391,13 +451,19 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
         model=setup.name, metric=facts.pop("metric", "mean"), sd=facts.pop("sd", None),
         unit_variance=facts.pop("unit_variance", getattr(model, "unit_variance", None)),
         strata=strata, variance=variance, floor=floor, family=fam, assumptions=setup.assumptions,
-        planner=planner, unit=unit, **facts)
+        planner=planner, unit=unit, pilot_range=span, exact_mcnemar=exact_offer(
+            setup, test, solved, delta, target, units, fewest), **facts)
 
 
 def _check_delta(delta: float, setup: Setup, test: Test) -> None:
     if abs(delta) > setup.cap:
         raise InputError(f"`delta` {delta:+g} is beyond what {setup.cap_what} allows (at "
                          f"most {setup.cap:g} apart)", param="delta")
+    if abs(delta) > setup.side_cap(delta):
+        low, high = setup.caps
+        raise InputError(f"`delta` {delta:+g} is beyond what the accuracy and the share of "
+                         f"discordant items allow (B - A from {-low:+g} to {high:+g})",
+                         param="delta")
     if test.shift(delta) <= 0:
         raise InputError(f"`delta` {delta:+g} is on the side the test does not look at "
                          "(or within the margin): no size detects it", param="delta")

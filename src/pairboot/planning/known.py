@@ -21,10 +21,11 @@ import math
 import numbers
 
 from pairboot.errors import InputError
-from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
+from pairboot.planning.model import NEVER, ProportionModel, Setup, TModel, TwoProportionModel
 from pairboot.planning.seeds import SeedsModel
 
-__all__ = ["correlated_discordance", "design_effect", "from_parameters", "positive"]
+__all__ = ["SPREAD", "correlated_discordance", "design_effect", "from_parameters", "number",
+           "positive", "spread", "zero_one_caps"]
 
 
 def positive(value, name: str, *, zero: bool = False, upper: float | None = None) -> float:
@@ -39,6 +40,32 @@ def positive(value, name: str, *, zero: bool = False, upper: float | None = None
     if upper is not None and value >= upper:
         raise InputError(f"`{name}` must be below {upper:g}, got {value:g}", param=name)
     return value
+
+
+SPREAD = (1e-50, 1e50)
+"""The standard deviations the planner computes with: their variances, and those over up
+to :data:`~pairboot.planning.model.NEVER` units, stay normal floats, squared too (the
+seeds' degrees of freedom square them).  Scores on a scale
+beyond are rescaled by the user (the sizes and powers do not change)."""
+
+
+def spread(value, name: str, *, zero: bool = False) -> float:
+    """A standard deviation: :func:`positive`, and within :data:`SPREAD` (or 0 with
+    ``zero``)."""
+    value = positive(value, name, zero=zero)
+    if value != 0 and not SPREAD[0] <= value <= SPREAD[1]:
+        raise InputError(f"`{name}` must be between {SPREAD[0]:g} and {SPREAD[1]:g}, got "
+                         f"{value:g}: rescale the scores (the plan is the same on any "
+                         "scale)", param=name)
+    return value
+
+
+def number(value, name: str, low: float, high: float, what: str) -> float:
+    """A real number in ``[low, high]`` (``what`` says the range in words)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
+            low <= float(value) <= high):
+        raise InputError(f"`{name}` must be {what}, got {value!r}", param=name)
+    return float(value)
 
 
 def share(value, name: str) -> float:
@@ -65,14 +92,22 @@ def correlated_discordance(pa: float, pb: float, correlation: float) -> float:
     return pa + pb - 2.0 * p11
 
 
+def zero_one_caps(pa: float, psi: float) -> tuple[float, float]:
+    """The largest difference B - A of 0/1 scores with B worse and with B better, given
+    A's accuracy ``pa`` and the discordant share ``psi``: ``p_10 = (psi - d) / 2`` and
+    ``p_01 = (psi + d) / 2`` must lie within ``[0, pa]`` and ``[0, 1 - pa]``."""
+    return (round(min(psi, 2.0 * pa - psi), 12),  # (rounding: 2 * 0.95 - 1.9 is not 0)
+            round(min(psi, 2.0 * (1.0 - pa) - psi), 12))
+
+
 def _pair(value, name: str) -> tuple[float, ...]:
     """A variance component given as an sd for both systems, or a pair (A, B) of sds."""
     if isinstance(value, (tuple, list)):
         if len(value) not in (1, 2):
             raise InputError(f"`{name}` must be a number or a pair (A, B), got {value!r}",
                              param=name)
-        return tuple(positive(v, name, zero=True) ** 2 for v in value)
-    v = positive(value, name, zero=True) ** 2
+        return tuple(spread(v, name, zero=True) ** 2 for v in value)
+    v = spread(value, name, zero=True) ** 2
     return (v, v)
 
 
@@ -89,20 +124,22 @@ def from_parameters(*, sd=None, sd_a=None, sd_b=None, correlation=None, accuracy
             missing = "group_size" if group_size is None else "icc"
             raise InputError(f"groups need `group_size` (the mean items per group) and "
                              f"`icc`: `{missing}` is missing", param=missing)
-        m = positive(group_size, "group_size")
-        if m < 1:
-            raise InputError(f"`group_size` must be at least 1 item, got {m:g}",
-                             param="group_size")
-        rho = float(icc)
-        if not -1.0 / max(m - 1.0, 1.0) <= rho <= 1.0 or isinstance(icc, bool):
-            raise InputError(f"`icc` must be between -1/(group_size - 1) and 1, got {icc!r}",
-                             param="icc")
-        cv = None if group_size_cv is None else positive(group_size_cv, "group_size_cv",
-                                                          zero=True)
+        m = number(group_size, "group_size", 1.0, NEVER, f"at least 1 item and at most "
+                   f"{NEVER:.0e}")
+        rho = number(icc, "icc", -1.0 / max(m - 1.0, 1.0), 1.0,
+                     "between -1/(group_size - 1) and 1")
+        cv = None if group_size_cv is None else number(
+            group_size_cv, "group_size_cv", 0.0, 1e6, "between 0 and 1e6")
         deff = design_effect(m, rho, cv)
+        if not deff > 0:
+            raise InputError(f"`icc` {rho:g} with groups of {m:g} item{'' if m == 1 else 's'}"
+                             f" (cv {cv or 0:g}) "
+                             f"gives a design effect of {deff:.3g}: a variance must be "
+                             "above 0", param="icc")
         facts.update(group_size=m, icc=rho, group_size_cv=cv, design_effect=deff)
         assumptions.append(
-            f"groups of {m:g} items on average, intra-cluster correlation {rho:g}: design "
+            f"groups of {m:g} item{'' if m == 1 else 's'} on average, intra-cluster "
+            f"correlation {rho:g}: design "
             f"effect {deff:.3g} ({'Eldridge et al. 2006, unequal sizes' if cv else 'Kish'})")
     if accuracy_a is not None or accuracy_b is not None or discordant is not None:
         if sd is not None or sd_a is not None or sd_b is not None:
@@ -122,18 +159,15 @@ def from_parameters(*, sd=None, sd_a=None, sd_b=None, correlation=None, accuracy
             raise InputError("`correlation` goes with `sd_a` and `sd_b` (or the "
                              "accuracies); `sd` is already the differences'",
                              param="correlation")
-        variance = positive(sd, "sd") ** 2
+        variance = spread(sd, "sd") ** 2
     elif sd_a is not None or sd_b is not None:
         if sd_a is None or sd_b is None or correlation is None:
             missing = next(n for n, v in (("sd_a", sd_a), ("sd_b", sd_b),
                                           ("correlation", correlation)) if v is None)
             raise InputError(f"`sd_a`, `sd_b` and `correlation` go together: `{missing}` "
                              "is missing", param=missing)
-        va, vb = positive(sd_a, "sd_a") ** 2, positive(sd_b, "sd_b") ** 2
-        r = float(correlation)
-        if not -1.0 <= r <= 1.0:
-            raise InputError(f"`correlation` must be between -1 and 1, got {correlation!r}",
-                             param="correlation")
+        va, vb = spread(sd_a, "sd_a") ** 2, spread(sd_b, "sd_b") ** 2
+        r = number(correlation, "correlation", -1.0, 1.0, "between -1 and 1")
         variance = va + vb - 2.0 * r * math.sqrt(va * vb)
         if variance <= 0:
             raise InputError("`sd_a`, `sd_b` and `correlation` leave the differences no "
@@ -192,10 +226,7 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
             raise InputError("paired 0/1 scores need `discordant` (the share of items "
                              "where the systems disagree), or `accuracy_b` and "
                              "`correlation`", param="discordant")
-        r = float(correlation)
-        if not -1.0 <= r <= 1.0:
-            raise InputError(f"`correlation` must be between -1 and 1, got {correlation!r}",
-                             param="correlation")
+        r = number(correlation, "correlation", -1.0, 1.0, "between -1 and 1")
         psi = correlated_discordance(pa, pb, r)
         facts["correlation"] = r
     else:
@@ -221,10 +252,12 @@ def _proportions(accuracy_a, accuracy_b, discordant, correlation, delta, deff, m
                              param=given)
         facts["sd"] = math.sqrt(max(psi - d * d, 0.0))
     facts.update(accuracy_a=pa, accuracy_b=pb, discordant=psi)
-    assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of the "
-                       "items discordant (a normal approximation, no t)")
+    assumptions.append(f"0/1 scores: Connor's (1987) asymptotic McNemar test, {psi:.3g} of "
+                       "the items discordant (a normal approximation, no t), which the "
+                       "bootstrap interval follows")
     unit = "items"
     return Setup(ProportionModel(psi, deff), TwoProportionModel(pa, deff), "connor",
                  unit=unit, items_per_unit=m, cap=min(psi, 1.0), delta=implied,
+                 caps=zero_one_caps(pa, psi),
                  cap_what="the share of discordant items (`discordant`)",
                  facts=facts, assumptions=tuple(assumptions))

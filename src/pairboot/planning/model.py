@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pairboot.core.intervals import normal_quantile
 from pairboot.planning.noncentral import normal_cdf, t_power
 
-__all__ = ["NEVER", "ProportionModel", "TModel", "Test", "TwoProportionModel", "mde_for",
-           "runs_for", "size_for"]
+__all__ = ["DOUBLINGS", "NEVER", "ProportionModel", "TModel", "Test", "TwoProportionModel",
+           "mde_for", "power_of", "runs_for", "size_for"]
 
 NEVER = 10**12
 """A size beyond any evaluation: the limit at which "no size reaches it" is judged."""
@@ -164,26 +164,37 @@ def score_size(test: Test, delta: float, power: float, null: float, alt: float) 
     zb = normal_quantile(power)
     root = (z * math.sqrt(null) + zb * math.sqrt(alt) if test.offset == 0
             else (z + zb) * math.sqrt(alt))
-    return (root / test.shift(delta)) ** 2
+    ratio = root / test.shift(delta)
+    return ratio * ratio  # (inf beyond the floats: no size)
+
+
+def power_of(model, test: Test, n: float, delta: float, runs: float | None = None) -> float:
+    """``model.power(...)``, refused when it is not a number: a NaN never becomes a plan
+    (the planner refuses the inputs that would give one before it searches)."""
+    p = model.power(test, n, delta, runs)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"the power at {n} units and a difference of {delta!r} is {p!r}")
+    return p
 
 
 def size_for(model, test: Test, delta: float, power: float, runs: float | None = None,
              minimum: int = 2) -> int | None:
     """The fewest units (at least ``minimum``) at which ``model`` reaches ``power``;
-    None when no number of units does (a variance floor of the runs, or a shift on the
-    wrong side)."""
+    None when no number of units up to :data:`NEVER` does (a variance floor of the runs,
+    or a shift on the wrong side).  At most 41 doublings and as many halvings."""
     if test.shift(delta) <= 0:
         return None
     if hasattr(model, "size"):  # (a closed form)
-        return max(minimum, math.ceil(model.size(test, delta, power) - 1e-9))
-    if model.power(test, math.inf if model.runs else NEVER, delta, runs) < power:
+        n = model.size(test, delta, power)
+        if not n <= NEVER:  # (beyond any evaluation, or not a number)
+            return None
+        return max(minimum, math.ceil(n - 1e-9))
+    if power_of(model, test, math.inf if model.runs else NEVER, delta, runs) < power:
         return None
     lo, hi = minimum - 1, minimum
-    while model.power(test, hi, delta, runs) < power:
-        lo, hi = hi, hi * 2
-        if hi > NEVER:
-            return None
-    return fewest(lambda k: model.power(test, k, delta, runs) >= power, lo, hi)
+    while power_of(model, test, hi, delta, runs) < power:
+        lo, hi = hi, min(hi * 2, NEVER)  # (reached at NEVER: checked above)
+    return fewest(lambda k: power_of(model, test, k, delta, runs) >= power, lo, hi)
 
 
 def fewest(reached, lo: int, hi: int) -> int:
@@ -200,37 +211,51 @@ def fewest(reached, lo: int, hi: int) -> int:
 
 def runs_for(model, test: Test, delta: float, power: float, n: float | None,
              limit: int = 10_000) -> int | None:
-    """The fewest runs per system (at least 2) at which ``model`` reaches ``power`` with
-    ``n`` units (None: with units without end, the fewest runs at which some number of
-    units would); None when no number of runs up to ``limit`` does."""
+    """The fewest runs per system (at least 2; 1 when the model has no run variance) at
+    which ``model`` reaches ``power`` with ``n`` units (None: with units without end, the
+    fewest runs at which some number of units would); None when no number of runs up to
+    ``limit`` does."""
     at = math.inf if n is None else n
-    if model.power(test, at, delta, limit) < power:
+    if power_of(model, test, at, delta, limit) < power:
         return None
-    lo, hi = 1, 2
-    while model.power(test, at, delta, hi) < power:
+    lo, hi = (0, 1) if model.floor(1) == 0 else (1, 2)
+    while power_of(model, test, at, delta, hi) < power:
         lo, hi = hi, min(hi * 2, limit)
-    return fewest(lambda r: model.power(test, at, delta, r) >= power, lo, hi)
+    return fewest(lambda r: power_of(model, test, at, delta, r) >= power, lo, hi)
+
+
+DOUBLINGS = 2100
+"""The most doublings of a difference :func:`mde_for` tries: from 1e-300 past the
+largest float."""
 
 
 def mde_for(model, test: Test, n: float, power: float, runs: float | None = None,
             cap: float = math.inf) -> float | None:
     """The smallest difference (on the better side) that ``model`` detects with
-    ``power`` at ``n`` units; None when none up to ``cap`` (0/1 scores: the share of
-    discordant items) is."""
+    ``power`` at ``n`` units; None when none up to ``cap`` (the largest difference on
+    that side: 0/1 scores, what the accuracy and discordant share allow), or none a float
+    holds, is.  Bounded: at most
+    :data:`DOUBLINGS` doublings, then 200 halvings."""
     def reached(shift: float) -> bool:
-        return model.power(test, n, test.delta_of(shift), runs) >= power
+        return power_of(model, test, n, test.delta_of(shift), runs) >= power
 
     lo = 0.0
     scale = math.sqrt(model.variance(n, runs)) if hasattr(model, "variance") else 0.01
-    hi = max(scale, 1e-300)
-    limit = cap if test.offset == 0 else cap + abs(test.offset)
-    while not reached(hi):
-        lo, hi = hi, hi * 2
-        if hi > limit:
-            if reached(limit * (1 - 1e-12)):
-                hi = limit * (1 - 1e-12)
-                break
+    limit = cap + test.offset  # (the largest shift: ``cap`` on the side looked at)
+    if not limit > 0:
+        return None
+    top = limit * (1 - 1e-12) if math.isfinite(limit) else math.inf
+    hi = min(max(scale, 1e-300), top)
+    for _ in range(DOUBLINGS):
+        if reached(hi):
+            break
+        if hi >= top:
             return None
+        lo, hi = hi, min(hi * 2, top)
+        if not math.isfinite(hi):
+            return None
+    else:
+        return None
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         if reached(mid):
@@ -263,3 +288,13 @@ class Setup:
     assumptions: tuple[str, ...] = ()
     cap_what: str = "the metric"
     """What sets ``cap``, for the message refusing a larger difference."""
+    caps: tuple[float, float] | None = None
+    """0/1 scores: the largest difference with B worse, and with B better (the
+    discordant share, and the accuracies' room: ``min(psi, 2 p_A - psi)`` and ``min(psi,
+    2 (1 - p_A) - psi)``); None: ``cap`` either way."""
+
+    def side_cap(self, sign: float) -> float:
+        """The largest size of a difference of ``sign`` (B better: positive)."""
+        if self.caps is None:
+            return self.cap
+        return self.caps[1] if sign > 0 else self.caps[0]

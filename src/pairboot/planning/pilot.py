@@ -27,10 +27,12 @@ from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine import weighted_sum
 from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient
+from pairboot.planning.known import SPREAD, zero_one_caps
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
 from pairboot.planning.seeds import SeedsModel
 
-__all__ = ["NO_SPREAD", "contrast_covariance", "from_pilot", "no_spread", "pilot_design"]
+__all__ = ["NO_SPREAD", "check_spread", "contrast_covariance", "from_pilot", "no_spread",
+           "pilot_design"]
 
 NO_SPREAD = ("the pilot's differences have no spread (every item's difference is the "
              "same): no size can be planned from it; give `sd` for the spread you expect")
@@ -72,7 +74,8 @@ def contrast_covariance(design: Design, targets) -> tuple[np.ndarray, np.ndarray
         if m < 2:
             continue
         dev = z[s:s + m] - z[s:s + m].mean(axis=0)
-        c = coef[h] ** 2 * m / (m - 1.0) * (dev.T @ dev)
+        with np.errstate(over="ignore", invalid="ignore"):  # (refused: check_spread)
+            c = coef[h] ** 2 * m / (m - 1.0) * (dev.T @ dev)
         cov += c
         parts[h] = np.diag(c)
     return cov, parts
@@ -87,6 +90,27 @@ def no_spread(variance: float, systems: float) -> bool:
     """Whether a contrast's ``variance`` is none, or only the rounding of its systems'
     (``systems``: the sum of their variances)."""
     return not variance > ROUNDING * systems or not variance > 0
+
+
+def check_spread(variance: float, systems: float, units: int, *, param: str = "b",
+                 what: str = "") -> None:
+    """Refuse a pilot whose contrast's ``variance`` (of the estimate, over ``units``;
+    ``systems``: the sum of the systems' own) has no spread (:data:`NO_SPREAD`), or whose
+    per-unit variance is beyond what the planner computes with (the square of
+    :data:`pairboot.planning.known.SPREAD`): scores on a scale the floats' squares do
+    not hold.  ``what`` starts the message (a family's comparison)."""
+    low, high = (v * v for v in SPREAD)
+    per_unit = variance * units
+    if not (math.isfinite(per_unit) and math.isfinite(systems)) or per_unit > high:
+        raise InputError(f"{what}the pilot's differences spread too widely to plan with "
+                         f"(a variance per unit above {high:g}): rescale the scores (the "
+                         "plan is the same on any scale)", param=param)
+    if no_spread(variance, systems):
+        raise InputError(what + NO_SPREAD, param=param)
+    if per_unit < low:
+        raise InputError(f"{what}the pilot's differences spread too little to plan with "
+                         f"(a variance per unit below {low:g}): rescale the scores (the "
+                         "plan is the same on any scale)", param=param)
 
 
 def _zero_one(design: Design) -> np.ndarray | None:
@@ -122,14 +146,14 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
     cov, parts = contrast_covariance(design, [(0, 1), 0, 1])
     units = int(design.units_per_stratum.sum())
     variance = float(cov[0, 0])
-    if no_spread(variance, float(cov[1, 1] + cov[2, 2])):
-        raise InputError(NO_SPREAD, param="b")
+    check_spread(variance, float(cov[1, 1] + cov[2, 2]), units)
     unit_variance = variance * units
     facts = {"pilot_items": design.n_items, "pilot_groups": design.n_groups,
              "metric": design.metric.name, "unit_variance": unit_variance}
     unpaired = TModel((cov[1, 1] + cov[2, 2]) * units, samples=2)
     assumptions = [f"from a pilot of {design.n_items:,} items"
-                   + (f" in {design.n_groups:,} groups" if design.n_groups else "")]
+                   + (f" in {design.n_groups:,} group{'' if design.n_groups == 1 else 's'}"
+                      if design.n_groups else "")]
     cap = _cap(design)
     zero_one = _zero_one(design)
     if zero_one is not None:
@@ -137,10 +161,11 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         pa, pb = (float(v) for v in zero_one.mean(axis=0))
         facts.update(discordant=psi, accuracy_a=pa, sd=math.sqrt(unit_variance),
                      correlation=_correlation(zero_one))
-        assumptions.append(f"0/1 scores: Connor's (1987) paired proportions, {psi:.3g} of "
-                           "the items discordant as in the pilot")
+        assumptions.append(f"0/1 scores: Connor's (1987) asymptotic McNemar test, {psi:.3g} "
+                           "of the items discordant as in the pilot, which the bootstrap "
+                           "interval follows")
         return Setup(ProportionModel(psi), TwoProportionModel(pa), "connor", cap=min(cap, psi),
-                     facts=facts, assumptions=tuple(assumptions),
+                     caps=zero_one_caps(pa, psi), facts=facts, assumptions=tuple(assumptions),
                      cap_what="the pilot's share of discordant items")
     if design.metric.mean_like:
         rows = design.plan.rows(0, len(design.plan.x))
@@ -161,7 +186,8 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
         icc = (deff - 1.0) / denom if denom > 0 else math.nan
         facts.update(design_effect=deff, icc=icc, group_size=m, group_size_cv=cv,
                      sd=math.sqrt(float(item_cov[0, 0]) * design.n_items))
-        assumptions.append(f"groups of {m:.3g} items on average (cv {cv:.2g}): design "
+        assumptions.append(f"groups of {m:.3g} item{'' if m == 1 else 's'} on average "
+                           f"(cv {cv:.2g}): design "
                            f"effect {deff:.3g}, intra-cluster correlation {icc:.3g}")
         name = "design effect"
     else:
@@ -217,8 +243,8 @@ def _seeds(a, b, metric, groups, group_weighting, strata, strata_weights,
                        strata=strata, strata_weights=strata_weights)
     info = analyse(ya, yb, "seeds", paired_runs, layout)
     unit_variance = info.item_part * info.n_items
-    if not info.variance > 0:
-        raise InputError(NO_SPREAD, param="b")
+    parts = sum(info.run_parts) + sum(info.residual_parts)  # (too wide: refused below)
+    check_spread(info.variance, info.variance + parts, info.n_items)
     facts = {"pilot_items": len(ya), "pilot_groups": info.n_items if layout.grouped else None,
              "unit_variance": unit_variance, "sd": math.sqrt(unit_variance),
              "run_variance": tuple(float(v) for v in info.run_parts),

@@ -30,7 +30,7 @@ from pairboot.comparisons.runs.analysis import run_term_level
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.tdist import chi2_quantile, t_quantile
 from pairboot.planning.model import Test
-from pairboot.planning.noncentral import normal_cdf
+from pairboot.planning.noncentral import normal_cdf, t_power
 
 __all__ = ["N_DRAWS", "SeedsModel", "t_quantiles"]
 
@@ -93,14 +93,22 @@ class SeedsModel:
         return rng.gamma(df / 2.0, 2.0 / df, N_DRAWS)
 
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
-        if runs is None or runs < 2:
-            return math.nan
+        """The power with ``n`` units and ``runs`` runs per system.  One run per system
+        only without a run variance (:meth:`floor` 0): compare(runs="seeds") then gives
+        the items' t interval, whose variance is the model's; with one, no interval at
+        the stated level exists (the run variance cannot be estimated), and it is
+        refused (ValueError: the planner says so before it asks)."""
+        if runs is None or runs < 1 or (runs < 2 and self.floor(1) > 0):
+            raise ValueError(f"no t interval at the stated level with {runs!r} runs per "
+                             "system and a run variance")
         n = 1e15 if math.isinf(n) else float(n)
         r = float(runs)
         v_true = self.variance(n, r)
         shift = test.shift(delta)
         if v_true <= 0:
             return 1.0 if shift > 0 else 0.0
+        if r < 2:  # (the items' paired t: S2_D / n on n - 1 degrees of freedom)
+            return t_power(shift / math.sqrt(v_true), n - 1.0, test.alpha, test.two_sided)
         alpha_df = test.alpha if test.two_sided else min(1.0, 2.0 * test.alpha)
         upper = (r - 1.0) / chi2_quantile(run_term_level(alpha_df), r - 1.0)
         # the items' term: S2_D / n, the residual noise's share of the items' differences

@@ -50,6 +50,7 @@ import numpy as np
 from pairboot.comparisons.two import compare
 from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import Bootstrap, bounds
+from pairboot.core.proportions import mcnemar_exact, wilson_interval
 from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
@@ -75,6 +76,25 @@ from pairboot.simulation_result import SimulatedPower
 FAST_METHODS = ("percentile", "basic", "normal", "bca")
 """The methods the exact 0/1 path computes (the studentized one takes compare())."""
 
+SIMULATIONS_MAX = 1_000_000
+"""The most simulated evaluations: the Monte Carlo error is then below 0.05 points."""
+
+WORK_MAX = 10**12
+"""The most work a simulation is allowed, in resampled items (:func:`simulation_work`):
+about three hours at the 10^8 a second measured in docs/power.md."""
+
+RATE = 1e8
+"""Resampled items a second, about (docs/power.md's timings): for the estimate said."""
+
+PER_EVALUATION = 10**5
+"""compare()'s cost beside its resamples, in resampled items (about a millisecond)."""
+
+TABLE_RESAMPLE = 50
+"""A resample of the exact 0/1 path's table, in resampled items (0.9 ms for 2,000)."""
+
+CELL = 30
+"""A cell of runs="seeds"'s items x runs, in resampled items (8 ms for 1,600 x 16)."""
+
 
 def simulate_power(
     a,
@@ -96,6 +116,7 @@ def simulate_power(
     n_resamples: int = 2000,
     runs: str | None = None,
     n_runs: int | None = None,
+    test: str | None = None,
     seed: int | None = None,
     progress: Callable[[int], None] | Progress | None = None,
 ) -> SimulatedPower:
@@ -118,12 +139,16 @@ def simulate_power(
         mean group size groups.
     delta : float
         The true difference B - A of the simulated evaluations, on the metric's scale
-        (0.02 is two points of accuracy); not 0, and within the scores' range (for 0/1
-        scores A's accuracy plus ``delta`` within [0, 1]).  With ``lower_is_better`` a
-        gain of B is a negative ``delta``.
+        (0.02 is two points of accuracy); not 0 (but for non-inferiority, where 0 is the
+        usual plan), and within the scores' range (for 0/1 scores A's accuracy plus
+        ``delta`` within [0, 1]).  With ``lower_is_better`` a gain of B is a negative
+        ``delta``.
     n_simulations : int, default 1000
         Simulated evaluations; the Monte Carlo error of the power is ``sqrt(p (1 - p) /
-        n_simulations)`` (1.3 points at 80% and 1,000).
+        n_simulations)`` (1.3 points at 80% and 1,000), with Wilson's interval beside it
+        (what to read when few simulations, or all or none, reject).  At most
+        :data:`SIMULATIONS_MAX`, and at most :data:`WORK_MAX` resampled items in all
+        (:func:`simulation_work`): more is refused before any is run, with its cost.
     confidence_level, alternative, hypothesis, margin, lower_is_better, method, n_resamples
         The planned comparison's, as :func:`pairboot.compare` takes them.
     groups : array_like, optional
@@ -140,6 +165,9 @@ def simulate_power(
         one's own) are refused: no move of their statistics sets them to ``delta``.
     runs : {None, "seeds", "samples"}
         As compare()'s; with ``"seeds"`` new run effects are drawn (module docstring).
+    test : {None, "mcnemar"}
+        ``"mcnemar"``: each simulated evaluation (0/1 scores, its 2 x 2 table) is judged by
+        the exact McNemar test, ``p <= 1 - confidence_level``, not by the interval.
     n_runs : int, optional
         Runs per system per simulated evaluation with ``runs="seeds"`` (default: the
         pilot's, per system).
@@ -169,13 +197,13 @@ def simulate_power(
         paired=True, group_weighting="items", n_resamples=n_resamples,
         confidence_level=confidence_level, method=method, seed=seed, backend="auto",
         alternative=alternative, hypothesis=hypothesis, margin=margin,
-        lower_is_better=lower_is_better)
+        lower_is_better=lower_is_better, test=test)
     if args.seed is None:
         used_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     else:
         used_seed = args.seed
     s_count = count("n_simulations", n_simulations, 1)
-    delta = check_delta(delta)
+    delta = check_delta(delta, args.hypothesis)
     pooled = check_metric(metric)
     pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs, metric=pooled)
     size = planned_size(pilot, n_items, n_groups, n_runs)
@@ -185,8 +213,11 @@ def simulate_power(
         method=args.method, alternative=alternative, hypothesis=args.hypothesis,
         margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs,
         metric=pooled if pooled is not None else "mean")
-    fast = (pilot.binary and pilot.runs is None and not pilot.grouped
-            and not pilot.stratified and args.method in FAST_METHODS)
+    tables = pilot.binary and pilot.runs is None and not pilot.grouped and not pilot.stratified
+    mcnemar = check_test(args, tables)
+    fast = tables and (mcnemar or args.method in FAST_METHODS)
+    check_work(s_count, simulation_work(s_count, size, 1 if mcnemar else args.n_resamples,
+                                        pilot.runs, fast))
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
     decides = size.n_items >= units_for(args.confidence_level, args.alternative)
     inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
@@ -199,7 +230,12 @@ def simulate_power(
                 np.random.SeedSequence(used_seed, spawn_key=(s, 0))))
             boot_seed = int(np.random.SeedSequence(used_seed, spawn_key=(s, 1))
                             .generate_state(1, np.uint32)[0])
-            if fast:
+            if mcnemar:  # (the test's p on the table: no resamples)
+                table = data_rng.multinomial(size.n_items, shift.cells)
+                p = mcnemar_exact(int(table[2]), int(table[1]), alternative=args.alternative)
+                verdict = "better" if p <= 1.0 - args.confidence_level else "inconclusive"
+                items_seen += size.n_items
+            elif fast:
                 table = data_rng.multinomial(size.n_items, shift.cells)
                 interval = binary_interval(table, seed=boot_seed, args=args)
                 verdict = verdict_of(args.hypothesis, args.margin, interval,
@@ -218,6 +254,7 @@ def simulate_power(
     return SimulatedPower(
         power=power,
         monte_carlo_error=math.sqrt(power * (1.0 - power) / s_count),
+        monte_carlo_interval=wilson_interval(rejected, s_count, 0.95),
         n_simulations=s_count,
         n_items=round(items_seen / s_count),
         n_groups=size.n_groups,
@@ -290,15 +327,74 @@ def binary_items(table) -> tuple[np.ndarray, np.ndarray]:
 # --- the arguments, and the words --------------------------------------------------------
 
 
-def check_delta(delta) -> float:
-    """The difference to detect: a finite number, not 0."""
+def check_delta(delta, hypothesis: str = "difference") -> float:
+    """The true difference: a finite number, not 0 where 0 lies in the null hypothesis
+    (a difference's, a superiority's); 0 is the usual non-inferiority plan (the systems
+    equal, the test against the margin's boundary)."""
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or not math.isfinite(
             delta):
         raise InputError(f"`delta` must be a finite number, got {delta!r}", param="delta")
-    if delta == 0:
+    if delta == 0 and hypothesis != "non-inferiority":
         raise InputError("`delta` is the difference to detect: use delta != 0 (at 0 the "
-                         "rejection rate is the test's level, not a power)", param="delta")
+                         "rejection rate is at most the test's level, not a power)",
+                         param="delta")
     return float(delta)
+
+
+def simulation_work(n_simulations: int, size: PlannedSize, n_resamples: int, runs,
+                    fast: bool) -> int:
+    """An upper bound on what ``n_simulations`` evaluations of ``size`` cost, in
+    resampled items (about 10^8 a second, :data:`RATE`): compare() resamples its items
+    ``n_resamples`` times and costs about :data:`PER_EVALUATION` more; the exact 0/1
+    path's resample of a table costs about :data:`TABLE_RESAMPLE`; runs="seeds" reads
+    each item's runs (a t interval, no resamples; :data:`CELL` a cell).  The constants
+    are docs/power.md's timings, rounded up."""
+    if fast:
+        return n_simulations * n_resamples * TABLE_RESAMPLE
+    if runs == "seeds":
+        cells = size.n_items * sum(size.n_runs)
+        return n_simulations * (cells * CELL + PER_EVALUATION)
+    return n_simulations * (n_resamples * size.n_items + PER_EVALUATION)
+
+
+def check_work(n_simulations: int, work: int) -> None:
+    """Refuse, before any is run, more than :data:`SIMULATIONS_MAX` simulations or more
+    than :data:`WORK_MAX` work, saying what it would cost."""
+    if n_simulations <= SIMULATIONS_MAX and work <= WORK_MAX:
+        return
+    raise InputError(f"`n_simulations` {n_simulations:,}: the simulation's work is about "
+                     f"{work:.2g} item-resamples (about {duration(work / RATE)} at {RATE:.0g} "
+                     f"a second); at most {SIMULATIONS_MAX:,} simulations and {WORK_MAX:.0g} "
+                     "item-resamples are run: simulate fewer (1,000 give a Monte Carlo "
+                     "error of 1.3 points at 80%), or check a smaller plan",
+                     param="n_simulations")
+
+
+def duration(seconds: float) -> str:
+    """A time in words: seconds, minutes, hours, days or years, to 2 digits."""
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600),
+                         ("minutes", 60)):
+        if seconds >= 2 * length:
+            return f"{seconds / length:,.2g} {unit}"
+    return f"{seconds:.2g} seconds"
+
+
+def check_test(args: Arguments, tables: bool) -> bool:
+    """Whether the simulated evaluations are judged by the exact McNemar test
+    (``test="mcnemar"``: 0/1 scores of items without groups, strata or runs, a
+    difference); the permutation test is not simulated."""
+    if args.test is None:
+        return False
+    if args.test != "mcnemar":
+        raise InputError("`test='permutation'` is not simulated: simulate the interval "
+                         "(without `test`)", param="test")
+    if not tables:
+        raise InputError("`test='mcnemar'` is simulated on 0/1 scores of items without "
+                         "groups, strata or runs", param="test")
+    if args.hypothesis != "difference":
+        raise InputError("`test='mcnemar'` tests for a difference, not a margin",
+                         param="test")
+    return True
 
 
 def check_metric(metric) -> Metric | None:
@@ -325,8 +421,11 @@ def pilot_discordance(pilot: Pilot) -> float:
 def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
              fast: bool) -> str:
     """What was simulated, and how the interval was computed, in a few words."""
+    def plural(n: int, unit: str) -> str:
+        return f"{n:,} {unit[:-1] if n == 1 else unit}"
+
     unit = "groups" if pilot.grouped else "items"
-    drawn = (f"{size.n_groups} groups" if pilot.grouped else f"{size.n_items} items")
+    drawn = plural(size.n_groups if pilot.grouped else size.n_items, unit)
     where = " within strata" if pilot.stratified else ""
     if shift.moves is not None:
         how = "errors fixed" if shift.up else "hits missed"
@@ -343,10 +442,12 @@ def describe(pilot: Pilot, size: PlannedSize, shift: Shift, args: Arguments,
     if size.n_runs is not None:
         runs = f", {size.n_runs[0]} and {size.n_runs[1]} runs with new run effects"
     sides = args.alternative if args.hypothesis == "difference" else args.hypothesis
-    level = f"{100 * args.confidence_level:g}%"
+    level = f"{100 * args.confidence_level:.15g}%"  # (never rounded to 100%)
     interval = (f"t interval on the two-way variance, {sides} at {level}"
-                if pilot.runs == "seeds" else
-                f"{args.method} interval, {args.n_resamples} resamples, {sides} at {level}")
+                if pilot.runs == "seeds" else f"exact McNemar test, {sides} at {level}"
+                if args.test == "mcnemar" else
+                f"{args.method} interval, {plural(args.n_resamples, 'resamples')}, {sides} "
+                f"at {level}")
     how = "exact 0/1 path (multinomial tables)" if fast else "compare() on each"
-    return (f"{drawn}{where} drawn from the pilot's {pilot.n_units} {unit}{runs}, "
+    return (f"{drawn}{where} drawn from the pilot's {plural(pilot.n_units, unit)}{runs}, "
             f"{moved} (true B - A {shift.delta:+.4g}); {interval}; {how}")

@@ -21,6 +21,9 @@ from pairboot.report.family import interval_name, is_corrected
 from pairboot.report.power import (
     difference,
     in_points,
+    monte_carlo_words,
+    percent,
+    plural,
     power_summary,
     size_words,
     test_words,
@@ -266,8 +269,8 @@ def power_panel(result: PowerResult, against: str = "size") -> PowerPanel:
                else "the planned difference is 0: there is no curve against it")
         raise ValueError(why)
     solved = result.solved == "power"
-    target_label = (f"power at the plan: {result.power:.1%}" if solved
-                    else f"target power: {100 * result.power:.3g}%")
+    target_label = (f"power at the plan: {percent(result.power, 1, exact=False)}" if solved
+                    else f"target power: {percent(result.power)}")
     if against == "size":
         curve = result.curve()
         unit = _unit_words(result)
@@ -300,9 +303,14 @@ def _simulated(result: PowerResult) -> dict:
     sim = result.simulation
     if sim is None:
         return {}
-    return {"simulated": (float(sim.power), float(sim.monte_carlo_error)),
-            "simulated_label": f"simulated: {sim.power:.1%} ± {2 * sim.monte_carlo_error:.1%}"
-                               f" ({sim.n_simulations:,} simulations)"}
+    error = float(sim.monte_carlo_error)
+    if sim.rough and sim.monte_carlo_interval is not None:  # (bars that cover Wilson's)
+        error = max(sim.power - sim.monte_carlo_interval[0],
+                    sim.monte_carlo_interval[1] - sim.power) / 2
+    return {"simulated": (float(sim.power), error),
+            "simulated_label": f"simulated: {percent(sim.power, 1)} "
+                               f"({monte_carlo_words(sim)}, "
+                               f"{plural(sim.n_simulations, 'simulations')})"}
 
 
 def _deltas(result: PowerResult, n: int = 25) -> np.ndarray:

@@ -9,13 +9,13 @@ import math
 from pairboot.power_result import PowerResult
 from pairboot.report.escape import lines_text, md
 
-__all__ = ["POWER_WRITERS", "family_rows", "power_facts", "power_json", "power_markdown",
-           "power_summary", "power_text"]
+__all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plural",
+           "power_facts", "power_json", "power_markdown", "power_summary", "power_text"]
 
 
 def in_points(res: PowerResult) -> bool:
     """Whether differences read as percentage points (0/1 scores)."""
-    return res.model == "connor" or res.metric in ("accuracy",)
+    return res.model in ("connor", "exact mcnemar") or res.metric in ("accuracy",)
 
 
 def difference(res: PowerResult, value: float | None) -> str:
@@ -27,33 +27,64 @@ def difference(res: PowerResult, value: float | None) -> str:
     return f"{value:+.3g}"
 
 
+def percent(p: float, decimals: int | None = None, *, exact: bool = True) -> str:
+    """A probability as a percentage that reads 0% or 100% only when it is 0 or 1: a given
+    one (``decimals`` None) in its shortest form (0.8 -> "80%", 0.999999 -> "99.9999%"),
+    a computed one to ``decimals`` decimals, with as many more as it takes not to round
+    to 0 or 100 (0.9999996 -> "99.99996%").  ``exact=False``: ``p`` is a model's power,
+    whose 1 (or 0) is 1 to the floats' digits, not exactly: "over 99.9999%" ("under
+    0.0001%")."""
+    if not exact and (p == 0 or p == 1):
+        return "over 99.9999%" if p == 1 else "under 0.0001%"
+    if p == 0 or p == 1:
+        return f"{100 * p:.0f}%"
+    if decimals is None:
+        for digits in range(10, 18):
+            text = f"{100 * p:.{digits}g}"
+            if float(text) not in (0.0, 100.0):
+                return text + "%"
+        return f"{100 * p!r}%"
+    for d in range(decimals, 18):
+        text = f"{100 * p:.{d}f}"
+        if float(text) not in (0.0, 100.0):
+            return text + "%"
+    return f"{100 * p!r}%"
+
+
+def plural(n: int, unit: str) -> str:
+    """``"1 run"``, ``"3 runs"``: ``n`` with ``unit`` (given in the plural) agreeing."""
+    return f"{n:,} {unit[:-1] if n == 1 else unit}"
+
+
 def test_words(res: PowerResult) -> str:
-    level = f"{res.confidence_level:.0%}" if round(100 * res.confidence_level, 6) == round(
-        100 * res.confidence_level) else f"{100 * res.confidence_level:g}%"
+    level = percent(res.confidence_level)
     sides = "two-sided" if res.alternative == "two-sided" else "one-sided"
     if res.hypothesis != "difference":
         margin = difference(res, res.margin).lstrip("+")
         return f"{res.hypothesis}, margin {margin}, {sides}, {level}"
+    if res.test == "mcnemar":
+        return f"exact McNemar test, {sides}, {level}"
     return f"{sides}, {level}"
 
 
 def size_words(res: PowerResult) -> str:
     """The planned size in words: items, with their groups and runs."""
     if res.n_groups is not None and res.n_items is not None:
-        text = f"{res.n_groups:,} groups ({res.n_items:,} paired items)"
+        text = f"{plural(res.n_groups, 'groups')} ({plural(res.n_items, 'paired items')})"
     elif res.n_items is not None:
-        text = f"{res.n_items:,} paired items"
+        text = plural(res.n_items, "paired items")
     else:
         text = "no number of items"
     if res.n_runs is not None:
-        text += f", {res.n_runs:,} runs per system"
+        text += f", {plural(res.n_runs, 'runs')} per system"
     return text
 
 
 def power_summary(res: PowerResult) -> str:
     """``PowerResult.summary()``: the answer in one line."""
     test = test_words(res)
-    pct = "?" if res.power is None else f"{res.power:.0%}"
+    pct = ("?" if res.power is None else percent(res.power, 1, exact=False)
+           if res.solved == "power" else percent(res.power))
     if res.hypothesis != "difference":
         goal = (f"to show {res.hypothesis} when the true difference is "
                 f"{difference(res, res.delta)}, with {pct} power ({test})")
@@ -64,15 +95,16 @@ def power_summary(res: PowerResult) -> str:
         if res.n_items is None:
             text = head + "no number of items reaches it"
             if res.n_runs is not None:
-                text += (f" with {res.n_runs} runs per system (the runs' variance floor "
-                         f"{res.floor:.3g})")
+                text += (f" with {plural(res.n_runs, 'runs')} per system (the runs' "
+                         f"variance floor {res.floor:.3g})")
                 if res.n_runs_needed is not None:
-                    text += f"; {res.n_runs_needed:,} runs per system would"
+                    text += f"; {plural(res.n_runs_needed, 'runs')} per system would"
             return text
         text = head + "about " + size_words(res)
         if res.family is not None:
             f = res.family
-            text += (f" for each of {len(f.comparisons)} comparisons ({f.correction})"
+            text += (f" for each of {plural(len(f.comparisons), 'comparisons')} "
+                     f"({f.correction})"
                      + ("" if f.n_all is None else f"; {f.n_all:,} for all detected "
                         "together"))
         if res.n_items_unpaired is not None:
@@ -80,11 +112,11 @@ def power_summary(res: PowerResult) -> str:
         return text
     if res.solved == "n_runs":
         head = goal + " with "
-        items = (f"{res.n_groups:,} groups" if res.unit == "groups" or (
-            res.n_groups is not None and res.n_items is None) else f"{res.n_items:,} items")
+        items = (plural(res.n_groups, "groups") if res.unit == "groups" or (
+            res.n_groups is not None and res.n_items is None) else plural(res.n_items, "items"))
         if res.n_runs is None:
-            return head + items + ": no number of runs reaches it"
-        return head + items + f": about {res.n_runs:,} runs per system"
+            return head + items + ": no number of runs up to 10,000 reaches it"
+        return head + items + f": about {plural(res.n_runs, 'runs')} per system"
     if res.solved == "power":
         return (f"with {size_words(res)}, a difference of {difference(res, res.delta)} is "
                 f"detected with {pct} power ({test})")
@@ -125,12 +157,41 @@ def power_facts(res: PowerResult) -> list[tuple[str, str]]:
     add("runs needed", res.n_runs_needed, "{:,}")
     add("pilot items", res.pilot_items, "{:,}")
     add("pilot groups", res.pilot_groups, "{:,}")
+    if res.pilot_range is not None:
+        rows.append(("95% range from the pilot", range_words(res)))
     add("unpaired items per system", res.n_items_unpaired, "{:,}")
-    add("saved by pairing", res.pairing_saving, "{:.0%}")
+    if res.pairing_saving is not None and res.pairing_saving < 0:
+        rows.append(("pairing costs", f"{percent(-res.pairing_saving, 0)} more items than "
+                                      "unpaired"))
+    elif res.pairing_saving is not None:
+        rows.append(("saved by pairing", percent(res.pairing_saving, 0)))
+    if res.exact_mcnemar is not None:
+        value = (f"{res.exact_mcnemar:,} items" if res.solved == "n_items" else
+                 f"power {percent(res.exact_mcnemar, 1, exact=False)}"
+                 if res.solved == "power" else difference(res, res.exact_mcnemar))
+        rows.append(("exact McNemar test", f"{value}, with `test='mcnemar'`"))
     for s in res.strata:
         rows.append((f"stratum {s.name}", f"weight {s.weight:.3g}, share {s.share:.3g}, "
                                           f"variance {s.variance:.4g}"))
     return rows
+
+
+def range_words(res: PowerResult) -> str:
+    """:attr:`PowerResult.pilot_range` in words: the solved quantity at both ends of the
+    interval of the pilot's spread."""
+    low, high = res.pilot_range
+    if res.solved in ("n_items", "n_groups"):
+        unit = "groups" if res.unit == "groups" else "items"
+        if low is None:
+            return f"no number of {unit} reaches it"
+        return f"{low:,} to " + (f"{high:,} {unit}" if high is not None
+                                 else f"none reaches it ({unit})")
+    if res.solved == "power":
+        return f"{percent(low, 1, exact=False)} to {percent(high, 1, exact=False)} power"
+    if low is None:
+        return "no difference detected"
+    return f"{difference(res, low)} to " + (difference(res, high) if high is not None
+                                            else "none detected")
 
 
 def family_rows(res: PowerResult) -> list[tuple[str, str]]:
@@ -152,10 +213,10 @@ def family_rows(res: PowerResult) -> list[tuple[str, str]]:
                                    f"{n(f.n_each_max_t)}"),
         ("units, all detected together", f"Bonferroni {n(f.n_all_bonferroni)}, max-t "
                                          f"{n(f.n_all_max_t)}"),
-        ("power at the size", f"each at least {f.power_each:.0%}; all together "
-                              f"{f.power_all:.1%} (Monte Carlo error "
-                              f"{f.power_all_error:.1%})"),
-    ]
+    ] + ([] if not math.isfinite(f.power_each) else [
+        ("power at the size", f"each at least {percent(f.power_each, 1, exact=False)}; all "
+                              f"together {percent(f.power_all, 1)} (Monte Carlo error "
+                              f"{percent(f.power_all_error, 1)})")])
 
 
 def simulation_line(res: PowerResult) -> str | None:
@@ -163,12 +224,21 @@ def simulation_line(res: PowerResult) -> str | None:
     sim = res.simulation
     if sim is None:
         return None
-    size = (f"{sim.n_groups:,} groups (about {sim.n_items:,} items)" if sim.n_groups
-            else f"{sim.n_items:,} items")
-    return (f"Checked by simulation: {sim.power:.1%} power (Monte Carlo error "
-            f"{sim.monte_carlo_error:.1%}) in {sim.n_simulations:,} simulated evaluations "
-            f"of {size} with B - A = {difference(res, sim.delta)} ({sim.seconds:.1f} s, "
-            f"seed {sim.seed}): {sim.method_words}.")
+    size = (f"{plural(sim.n_groups, 'groups')} (about {plural(sim.n_items, 'items')})"
+            if sim.n_groups else plural(sim.n_items, "items"))
+    return (f"Checked by simulation: {percent(sim.power, 1)} power ({monte_carlo_words(sim)})"
+            f" in {plural(sim.n_simulations, 'simulated evaluations')} of {size} with B - A "
+            f"= {difference(res, sim.delta)} ({sim.seconds:.1f} s, seed {sim.seed}): "
+            f"{sim.method_words}.")
+
+
+def monte_carlo_words(sim) -> str:
+    """The simulated power's uncertainty: its Monte Carlo error, or where that is rough
+    (fewer than 10 rejections, or fewer than 10 not), Wilson's 95% interval."""
+    if sim.rough and sim.monte_carlo_interval is not None:
+        low, high = sim.monte_carlo_interval
+        return f"95% Monte Carlo interval {percent(low, 1)} to {percent(high, 1)}"
+    return f"Monte Carlo error {percent(sim.monte_carlo_error, 1)}"
 
 
 def power_text(res: PowerResult, context=None) -> str:
