@@ -29,7 +29,14 @@ from pairboot.cli.inputs import (
     many_systems,
 )
 from pairboot.cli.options import check_level
-from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, input_files
+from pairboot.cli.output import (
+    check_output,
+    check_plot,
+    check_stdout,
+    deliver,
+    input_files,
+    one_line,
+)
 from pairboot.cli.parser import EXIT_OK, KNOWN, PLANNED, SIMULATIONS, cli_spelling
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
@@ -92,7 +99,7 @@ def run_power(args) -> int:
         text = cli_spelling(text)
     deliver(args, how, text, [], lambda plot: _first(plot.plot_power(result)))
     for w in caught:
-        print(f"warning: {' '.join(cli_spelling(w).split())}", file=sys.stderr)
+        print(f"warning: {one_line(w)}", file=sys.stderr)
     return EXIT_OK
 
 
