@@ -25,7 +25,7 @@ from numba import njit, prange
 from numba.core import codegen, config
 from numba.core.errors import NumbaError
 
-from pairboot.engine import spec
+from pairboot.engine import kernel_cache, spec
 from pairboot.engine.permutations import STEPS_PER_WORD, first_steps_table
 from pairboot.engine.relabel_ir import LANES, MAX_SYSTEMS, make_relabel_unit
 from pairboot.engine.spec import GAMMA
@@ -55,6 +55,8 @@ def _avx512() -> bool:
 
 IN_REGISTERS = _avx512()
 """The lane kernel permutes a row in registers (AVX-512), else it gathers."""
+
+kernel_cache.install()  # (before the first kernel: pairboot's cache directory)
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _mix = njit(inline="always", **_OPTS)(spec.mix64)
