@@ -707,7 +707,9 @@ def test_compile_is_announced_with_an_empty_cache_only(nb, tmp_path):
     first; the next one loads it from the cache and says nothing (about 15 s)."""
     import os  # noqa: PLC0415
 
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    # (pairboot's kernels are cached in PAIRBOOT_CACHE_DIR; NUMBA_CACHE_DIR for the rest)
+    env = dict(os.environ, PAIRBOOT_CACHE_DIR=str(tmp_path / "pairboot"),
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     for expected in ("compiling", "10"):
         out = subprocess.run([sys.executable, "-c", _COLD_RUN], env=env, capture_output=True,
                              text=True, check=True).stdout.strip()

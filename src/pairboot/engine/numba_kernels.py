@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit, prange
 from numba.core import event
 
-from pairboot.engine import spec
+from pairboot.engine import kernel_cache, spec
 from pairboot.engine.llvm_ir import DOT_STEP, dot_lanes, make_sweep, popcount
 from pairboot.engine.spec import (
     CELL_BITS,
@@ -86,6 +86,8 @@ of the machine, so that the rounding of the sums is the same everywhere."""
 COUNT_PATH_BYTES_WIDE = 1 << 13
 """The same for three columns or more (the wide path, :func:`_block`): it is faster than
 gathering from about 200 units of three columns or 100 of ten."""
+
+kernel_cache.install()  # (before the first kernel: pairboot's cache directory)
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 

@@ -20,6 +20,7 @@ a relabelling moves those columns with their systems (the median stays).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -29,7 +30,7 @@ from pairboot.engine.backends import choose
 from pairboot.engine.spec import GAMMA, bounded, mix64
 
 __all__ = ["permutation_indices", "all_permutations", "enumerated_indices",
-           "permuted_sums", "relabelled_sums", "relabelled_row_sums"]
+           "first_steps_table", "permuted_sums", "relabelled_sums", "relabelled_row_sums"]
 
 STEPS_PER_WORD = 8
 """Shuffle steps drawn from one word before it is mixed again (8 steps of at most 16
@@ -60,6 +61,38 @@ def permutation_indices(keys: np.ndarray, word: np.uint64, permutations: np.ndar
             perm[..., i] = np.take_along_axis(perm, j, axis=2)[..., 0]
             np.put_along_axis(perm, j, here[..., None], axis=2)
     return perm
+
+
+@functools.lru_cache(maxsize=4)
+def first_steps_table(m: int) -> np.ndarray:
+    """(m!,) uint64: the permutation of positions ``0 .. m - 1`` after the shuffle's
+    first ``m - 1`` steps, four bits per position (position j's system in bits ``4 j``
+    up), by ``floor(h_1 m! / 2**64)`` (``m <= 9``, one word).
+
+    That number is the steps' draws in mixed radix, the first step's the most
+    significant: ``floor(h (i + 1) / 2**64)`` and ``h (i + 1) mod 2**64`` are a
+    multiplication's carry and remainder, so ``floor(h_1 2 3 ... m / 2**64) = (...(d_1 3
+    + d_2) 4 + ...) m + d_{m-1}``.  The kernels look the steps up instead of taking
+    them one by one; the word after them is ``h_1 m! mod 2**64``."""
+    if not 1 <= m <= STEPS_PER_WORD + 1:
+        raise ValueError(f"the first steps come from one word: m from 1 to "
+                         f"{STEPS_PER_WORD + 1}, got {m}")
+    size = math.factorial(m)
+    digits = np.zeros((size, m), dtype=np.int64)  # (digits[:, i]: step i's draw)
+    rest = np.arange(size, dtype=np.int64)
+    for i in range(m - 1, 0, -1):
+        rest, digits[:, i] = np.divmod(rest, i + 1)
+    perm = np.broadcast_to(np.arange(m, dtype=np.uint64), (size, m)).copy()
+    rows = np.arange(size)
+    for i in range(1, m):
+        t = i - digits[:, i]
+        here = perm[:, i].copy()
+        perm[:, i] = perm[rows, t]
+        perm[rows, t] = here
+    table = (perm << (np.uint64(4) * np.arange(m, dtype=np.uint64))).sum(axis=1,
+                                                                         dtype=np.uint64)
+    table.flags.writeable = False  # (shared by every call)
+    return table
 
 
 def all_permutations(m: int) -> np.ndarray:

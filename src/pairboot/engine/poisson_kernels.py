@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pairboot.engine import spec
+from pairboot.engine import kernel_cache, spec
 from pairboot.engine.keys import POISSON_THRESHOLDS
 from pairboot.engine.spec import GAMMA
 
@@ -23,6 +23,8 @@ __all__ = ["weight_sums"]
 _REPS = 64
 """Replicates per block: a unit's row is read once per block, its weights computed as
 one vector loop, and the block's sums (k + 1 columns of 64) stay in L1."""
+
+kernel_cache.install()  # (before the first kernel: pairboot's cache directory)
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _mix = njit(inline="always", **_OPTS)(spec.mix64)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pairboot.engine import spec
+from pairboot.engine import kernel_cache, spec
 from pairboot.engine.spec import GAMMA
 
 __all__ = ["swap_sums"]
 
 _REPS = 64
 """Permutations per block (their sums stay in L1)."""
+
+kernel_cache.install()  # (before the first kernel: pairboot's cache directory)
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False, error_model="numpy")
 _mix = njit(inline="always", **_OPTS)(spec.mix64)

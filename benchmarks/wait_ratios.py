@@ -1,0 +1,158 @@
+"""What a user waits for, as ratios side by side in one run (issue 35's targets).
+
+1. A family's permutation test (Westfall-Young, ``compare_many(..., test="permutation")``)
+   against the family's bootstrap at the same n, R and systems: 5 and 10 systems, all
+   pairs and against a baseline.  The test alone is the run with the test less the run
+   without it; target: at most 2x the bootstrap.
+2. The first 200,000-row comparison of a new process (a fresh Python, as every CI job
+   and every command starts): with an empty kernel cache (*cold*: numba compiles), in
+   another environment (*fresh env*: pairboot's sources copied elsewhere, the per-user
+   cache warm) and in the same one (*warm*).  Target: fresh env within 2x warm.
+
+Runs are interleaved, best of ``--repeat``; the machine's load average is printed with
+each part, as the targets are ratios on a machine others may share.  The family's
+ratios are also given in CPU time (both threads' seconds), which waiting for a busy
+processor does not inflate.
+
+    python benchmarks/wait_ratios.py [--n 100000] [--resamples 10000] [--repeat 3]
+                                      [--rows 200000] [--parts family,first-run]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+import pairboot
+
+FIRST_RUN = """
+import json, time
+start = time.perf_counter()
+import numpy as np
+import pairboot
+imported = time.perf_counter()
+rng = np.random.default_rng(0)
+a = rng.random({rows})
+b = a + rng.normal(0.001, 0.1, {rows})
+t = time.perf_counter()
+pairboot.compare(a, b, seed=1)
+done = time.perf_counter()
+print(json.dumps({{"compare": done - t, "process": done - start,
+                  "import": imported - start}}))
+"""
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return f"load average {one:.1f} (5 min {five:.1f})"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numba
+
+    return (f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy "
+            f"{np.__version__}, numba {numba.__version__}, pairboot {pairboot.__version__}")
+
+
+def family(args) -> None:
+    rng = np.random.default_rng(0)
+    base = rng.random(args.n)
+    print(f"1. family test / family bootstrap, n = {args.n:,}, R = {args.resamples:,}, "
+          f"best of {args.repeat} ({load()})")
+    for m in (5, 10):
+        scores = {f"s{j}": base + rng.normal(0.001 * j, 0.1, args.n) for j in range(m)}
+        for baseline in (None, "s0"):
+            kw = {"baseline": baseline, "seed": 1}
+            for test in (None, "permutation"):  # (kernels loaded or compiled first)
+                pairboot.compare_many(scores, n_resamples=100, test=test, backend="numba",
+                                      **kw)
+            boot, both = [], []
+            for _ in range(args.repeat):
+                for times, test in ((boot, None), (both, "permutation")):
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    pairboot.compare_many(scores, n_resamples=args.resamples, test=test,
+                                          **kw)
+                    times.append((time.perf_counter() - wall, time.process_time() - cpu))
+            (b, bc), (t, tc) = (np.min(boot, axis=0),
+                                np.min(both, axis=0) - np.min(boot, axis=0))
+            which = "all pairs" if baseline is None else "baseline "
+            print(f"   {m:2d} systems, {which}  bootstrap {b:6.2f} s   test {t:6.2f} s   "
+                  f"test / bootstrap {t / b:5.2f} (CPU time {tc / bc:4.2f})  (target <= 2)")
+    print(f"   ({load()})")
+
+
+def first_run(args) -> None:
+    """Each case in a new process; the kernel cache in a temporary directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        source = Path(pairboot.__file__).resolve().parent
+        copy = tmp / "env2"
+        shutil.copytree(source, copy / "pairboot",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        script = tmp / "first_run.py"
+        script.write_text(FIRST_RUN.format(rows=args.rows))
+        base_env = {k: v for k, v in os.environ.items() if k != "PAIRBOOT_NO_CACHE"}
+
+        def run(cache: Path, package_parent: Path) -> dict:
+            env = dict(base_env, PAIRBOOT_CACHE_DIR=str(cache),
+                       PYTHONPATH=str(package_parent))
+            out = subprocess.run([sys.executable, str(script)], capture_output=True,
+                                 text=True, env=env, check=True, cwd=tmp)
+            return json.loads(out.stdout.strip().splitlines()[-1])
+
+        print(f"2. first {args.rows:,}-row compare() of a new process ({load()})")
+        cold = run(tmp / "cache", source.parent)
+        warm, fresh = [], []
+        for _ in range(args.repeat):
+            warm.append(run(tmp / "cache", source.parent))
+            fresh.append(run(tmp / "cache", copy))
+        w = min(warm, key=lambda r: r["compare"])
+        f = min(fresh, key=lambda r: r["compare"])
+        for name, r in (("cold (empty cache)", cold), ("fresh env (warm cache)", f),
+                        ("warm", w)):
+            print(f"   {name:24s} compare {r['compare']:6.2f} s   whole process "
+                  f"{r['process']:6.2f} s (import {r['import']:.2f} s)")
+        print(f"   fresh env / warm {f['compare'] / w['compare']:5.2f} (target <= 2; whole "
+              f"process {f['process'] / w['process']:.2f})   cold / warm "
+              f"{cold['compare'] / w['compare']:5.2f}")
+        print(f"   ({load()})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--resamples", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--parts", default="family,first-run")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    print(machine())
+    parts = args.parts.split(",")
+    if "family" in parts:
+        family(args)
+    if "first-run" in parts:
+        first_run(args)
+
+
+if __name__ == "__main__":
+    main()
