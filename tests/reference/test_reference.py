@@ -357,17 +357,21 @@ def test_p_value_exact_inversion(method, n, shift, seed):
     #   interpolation position of 0; high(alpha) < 0 iff alpha > 2 (1 - h0 / (R - 1));
     # basic: the same with 2 * estimate in place of 0;
     # normal: p = 2 (1 - Phi(|2 est - mean(boot)| / sd)).
+    # An end excludes 0 only beyond the tie tolerance tol = 1e-9 max(|est|, |replicates|)
+    # (docs/decisions.md, "Ties at a boundary"): the crossings are of +tol and -tol.
     a, b = paired_data(n, shift, seed, skew=True)
     res = quiet_compare(a, b, method=method, n_resamples=2000, seed=seed)
     boot = np.sort(res.bootstrap_distribution)
     r = len(boot)
+    tol = 1e-9 * max(abs(res.estimate), abs(boot[0]), abs(boot[-1]))
     if method == "normal":
-        z = abs(2 * res.estimate - boot.mean()) / np.std(boot, ddof=1)
+        z = max(0.0, abs(2 * res.estimate - boot.mean()) - tol) / np.std(boot, ddof=1)
         expected = 2 * stats.norm.sf(z)
     else:
         c = 0.0 if method == "percentile" else 2 * res.estimate
-        h = _crossing(boot, c)
-        candidates = [2 * h / (r - 1), 2 * (1 - h / (r - 1)), 1.0]
+        # (the first candidate's end moves up with Q(alpha / 2), the other's down)
+        low, high = _crossing(boot, c + tol), _crossing(boot, c - tol)
+        candidates = [2 * low / (r - 1), 2 * (1 - high / (r - 1)), 1.0]
         expected = min(x for x in candidates if x <= 1.0)
     assert res.p_value == pytest.approx(expected, abs=1e-9)
 
@@ -575,7 +579,9 @@ def test_closed_form_p_value_is_the_bisection(method):
         for _ in range(60):
             mid = 0.5 * (lo_a + hi_a)
             lo, hi = bounds(method, boot, mid)
-            lo_a, hi_a = (lo_a, mid) if lo > 0 or hi < 0 else (mid, hi_a)
+            # (an end excludes 0 beyond the tie tolerance: docs/decisions.md)
+            beyond = lo > boot.tolerance or hi < -boot.tolerance
+            lo_a, hi_a = (lo_a, mid) if beyond else (mid, hi_a)
         p = p_value(method, boot)
         assert 0 < p < 1, (k, p)
         assert abs(p - hi_a) <= 2 * math.ulp(p) + 2**-59, (k, p, hi_a)

@@ -23,7 +23,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from pairboot.core.hypotheses import tie_tolerance
+from pairboot.core.hypotheses import less_tie, tie_tolerance
 
 _N = NormalDist()
 
@@ -263,20 +263,20 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
     t-statistics and ``est / se``.  BCa: the same crossings, mapped back through the
     BCa level function.  Normal: ``2 Phi(-|center| / sd)``.
     """
-    est = boot.estimate
+    est, tol = boot.estimate, boot.tolerance
     if method in ("percentile", "basic"):
         c = null if method == "percentile" else 2 * est - null
-        low, high = _crossings(on_value(boot.theta, c, boot.tolerance), c)
+        low, high = _tied_crossings(boot.theta, c, tol)
     elif method == "studentized":
         t, se = boot.t_sorted, boot.se_hat
         if t is None or not (math.isfinite(se) and se > 0.0):
             return math.nan
-        low, high = _crossings(t, (est - null) / se)
+        low, high = _tied_crossings(t, (est - null) / se, tol / se)
     elif method == "bca":
         z0, a = boot.z0, boot.acceleration
         if not (math.isfinite(z0) and math.isfinite(a)):
             return math.nan
-        low, high = _crossings(on_value(boot.theta, null, boot.tolerance), null)
+        low, high = _tied_crossings(boot.theta, null, tol)
         low, high = _bca_inverse(z0, a, low), _bca_inverse(z0, a, high)
     elif method == "normal":
         sd = boot.sd
@@ -284,8 +284,8 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
         if not (math.isfinite(sd) and math.isfinite(center)):
             return math.nan
         if sd == 0.0:
-            return 0.0 if abs(center) > boot.tolerance else 1.0
-        return min(1.0, 2 * _cdf(-abs(center) / sd))
+            return 0.0 if abs(center) > tol else 1.0
+        return min(1.0, 2 * _cdf(-less_tie(abs(center), tol) / sd))
     else:
         return math.nan
     if math.isnan(low) or math.isnan(high):
@@ -294,17 +294,13 @@ def closed_form_p_value(method: str, boot: Bootstrap, null: float = 0.0) -> floa
     return min(max(2 * low, 0.0), max(2 * (1 - high), 0.0), 1.0)
 
 
-def on_value(q: np.ndarray, c: float, tol: float) -> np.ndarray:
-    """The sorted ``q`` with the values within ``tol`` of ``c`` set to ``c`` (still
-    sorted): replicates that differ from a null value by rounding alone are on it."""
-    if not (tol > 0 and len(q)) or math.isnan(c):
-        return q
-    lo, hi = np.searchsorted(q, c - tol, side="left"), np.searchsorted(q, c + tol, side="right")
-    if lo == hi:
-        return q
-    q = q.copy()
-    q[lo:hi] = c
-    return q
+def _tied_crossings(q: np.ndarray, c: float, tol: float) -> tuple[float, float]:
+    """:func:`_crossings` of ``c`` where an end excludes ``c`` only beyond ``tol``: the
+    first from ``c + tol``, the second from ``c - tol`` (the same crossing with ``tol``
+    0)."""
+    if not tol > 0:
+        return _crossings(q, c)
+    return _crossings(q, c + tol)[0], _crossings(q, c - tol)[1]
 
 
 def _crossings(q: np.ndarray, c: float) -> tuple[float, float]:
