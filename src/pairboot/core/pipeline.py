@@ -35,6 +35,7 @@ from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
 from pairboot.core.score import ScoreMethod, score_method
+from pairboot.core.skew import skew_notes
 from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
@@ -91,6 +92,8 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     # (design_notes, or the note on lost digits, said why not)
     defined = too_few_units(design, core.names) is None and not diff.digits_lost
     # (the score interval needs no resample: defined at any n)
+    if score is None and defined:  # (skewed differences at this n: coverage below level)
+        notes += skew_notes(core, [("", B_MINUS_A, coef, combined, None)], args)
     if score is None and (not defined or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
