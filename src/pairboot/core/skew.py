@@ -95,9 +95,9 @@ def skew_bound(jack: list[np.ndarray]) -> float:
 def binary(design: Design) -> bool:
     """Whether every statistic of every item is 0 or 1 (0/1 scores; a binary
     classifier's tp, fp, fn), items not groups: there the coverage follows the few items
-    on which the systems differ, not the skewness (docs/small_samples.md: the note
-    fired as often where the percentile covered as where it did not), and the 0/1 notes
-    (:func:`pairboot.core.diagnostics.zero_one_notes`) speak for the mean."""
+    on which the systems differ, not the skewness (docs/small_samples.md: on 0/1 scores
+    the rule fired on data sets the percentile covered and missed many it did not), and
+    the 0/1 notes (:func:`pairboot.core.diagnostics.zero_one_notes`) speak for the mean."""
     plan = design.plan
     if design.n_groups is not None:
         return False
