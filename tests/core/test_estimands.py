@@ -82,9 +82,9 @@ def test_jackknife_and_standard_errors_work_per_contrast():
     # the mean's delta-method standard error is the plug-in one, sd(d) / sqrt(n)
     assert est.boot.se_hat == pytest.approx(diff.std() / np.sqrt(N), rel=1e-9)
     # the jackknife: leave-one-out means of the differences, and of one system's scores
-    (jack,) = c._jackknife((0, 2), d.weights, False, est.boot.estimate)
+    (jack,) = c.jackknife((0, 2), d.weights, False, est.boot.estimate)
     np.testing.assert_allclose(jack, (diff.sum() - diff) / (N - 1), rtol=0, atol=1e-14)
-    (jack,) = c._jackknife(1, d.weights, False, float(SYSTEMS[1].mean()))
+    (jack,) = c.jackknife(1, d.weights, False, float(SYSTEMS[1].mean()))
     np.testing.assert_allclose(jack, (SYSTEMS[1].sum() - SYSTEMS[1]) / (N - 1), atol=1e-14)
 
 

@@ -137,6 +137,8 @@ def test_the_lattice_error_matches_the_spread_over_seeds(exact_lattice_sd):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:the per-item differences are skewed"
+                            ":pairboot.SmallSampleWarning")
 @pytest.mark.parametrize("method", ["percentile", "bca", "studentized", "normal"])
 def test_the_error_matches_the_spread_over_seeds_on_continuous_data(method):
     """Skewed scores, 2,000 resamples, 200 seeds: the estimate's root mean square within

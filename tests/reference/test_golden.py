@@ -7,7 +7,9 @@ whole for issues 21 and 22, where the results changed on purpose: the Monte Carl
 estimator (every case), the studentized interval keeping resamples without a standard
 error (small_n_studentized), the warnings' words, and the observed sums taken column by
 column (the last digits of a few estimates and studentized ends, by up to 3e-11).  The
-bits of every distribution are 7870465's.
+bits of every distribution are 7870465's.  Issue 33 added the note on skewed
+differences to the warnings of three cases (groups_in_strata_groups_basic,
+ratio_undefined_resamples, recall_undefined_resamples), copied in alone.
 A restructure that only moves code must reproduce it, on any processor: no BLAS kernel
 or numpy exp/log (whose last bits vary with AVX-512) decides a recorded bit (the exact
 multinomial path sums up to 64 distinct rows in order; its golden cases have fewer).

@@ -302,7 +302,7 @@ class Estimands:
         if snapped:
             snapped = bool(np.ptp(theta[ok]) > 0)
             theta = np.where(ok, est, theta)
-        influence = self._jackknife(target, coef, combined, est) if bca else None
+        influence = self.jackknife(target, coef, combined, est) if bca else None
         se_hat, se_star = math.nan, None
         if self.cross is not None:
             keys = (None, None) if combined else (("terms", target, True),
@@ -361,12 +361,13 @@ class Estimands:
                 - Fraction(merged[h][ci.start], merged[h][ci.start + 1]))
         return float(total)
 
-    def _jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
+    def jackknife(self, target, coef, combined, est) -> list[np.ndarray]:
         """The estimand with each unit left out: one array per draw stratum of non-zero
         weight (leaving out a unit of a stratum without weight changes nothing, and adds
         nothing to the acceleration).  The stratum's other ``m - 1`` units keep its
         population weight: for a pooled estimand its sums are scaled by ``m / (m - 1)``,
-        as a mean over them would be."""
+        as a mean over them would be.  ``est``: the target's estimate, which strata
+        combined separately add to (BCa's acceleration does not depend on it)."""
         plan, d2h = self.design.plan, self.design.draw_to_stratum
         M_hat = self.M_hat[0]
         pooled = weighted_sum(M_hat, coef, axis=0) if combined else None

@@ -51,6 +51,7 @@ from pairboot.core.multiple import (
 )
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
+from pairboot.core.skew import skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
@@ -316,6 +317,11 @@ def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
         ))
     notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", intervals[k], errors[k],
                                  float(est[k])) for k, (i, j) in enumerate(targets)], args)
+
+    notes += skew_notes(core, [  # (skewed differences at this n: coverage below level)
+        (f"{names[j]} - {names[i]}", *rows[k],
+         None if within is None else int(design.units_per_stratum[within[k]]))
+        for k, (i, j) in enumerate(targets) if defined[k]], args, correction if m > 1 else None)
 
     def claim_p(k: int, boundary: float) -> float:
         """The p-value of row ``k``'s claim against ``boundary``, adjusted as its

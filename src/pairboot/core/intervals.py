@@ -65,33 +65,39 @@ def quantile_sorted(sorted_values: np.ndarray, p: float) -> float:
 
 
 def bca_constants(theta: np.ndarray, estimate: float, influence: list[np.ndarray]):
-    """BCa's bias correction ``z0`` and acceleration ``a``.
+    """BCa's bias correction ``z0`` and acceleration ``a`` (:func:`acceleration`).
 
     ``z0`` uses the mid-rank proportion of replicates below the estimate (scipy's
-    convention, robust to ties).  ``influence`` holds, per draw stratum, the jackknife
-    values ``theta_(-u)`` of its units; the acceleration is Davison & Hinkley's stratified
-    form, ``a = sum_h n_h^-3 sum l^3 / (6 (sum_h n_h^-2 sum l^2)^1.5)`` with
-    ``l = (n_h - 1) (mean(theta_(-u)) - theta_(-u))``; with one stratum it is the usual
-    jackknife acceleration.  Either is NaN when undefined (constant data).
+    convention, robust to ties).  Either is NaN when undefined (constant data).
     """
     r = len(theta)
     if r == 0 or theta.min() == theta.max():
         return math.nan, math.nan  # a point distribution: no bias to correct, no skew
     prop = (np.count_nonzero(theta < estimate) + np.count_nonzero(theta <= estimate)) / (2 * r)
     z0 = normal_quantile(prop) if 0.0 < prop < 1.0 else math.nan
+    return z0, acceleration(influence)
+
+
+def acceleration(influence: list[np.ndarray]) -> float:
+    """BCa's acceleration: ``influence`` holds, per draw stratum, the jackknife values
+    ``theta_(-u)`` of its units; Davison & Hinkley's stratified form,
+    ``a = sum_h n_h^-3 sum l^3 / (6 (sum_h n_h^-2 sum l^2)^1.5)`` with
+    ``l = (n_h - 1) (mean(theta_(-u)) - theta_(-u))``; with one stratum the usual
+    jackknife acceleration, the skewness of the estimate over six.  NaN when every l is
+    0 (constant data) or not finite."""
     parts = [((len(jack) - 1) * (jack.mean() - jack), len(jack))
              for jack in influence if len(jack) >= 2]
     # a does not change with the scale of l: divide by the largest |l|, so that cubes of
     # huge scores do not overflow
     scale = max((float(np.abs(lv).max()) for lv, _ in parts), default=0.0)
     if not (0.0 < scale < math.inf):
-        return z0, math.nan
+        return math.nan
     num = den = 0.0
     for lv, m in parts:
         lv = lv / scale
         num += float(np.sum(lv**3)) / m**3
         den += float(np.sum(lv**2)) / m**2
-    return z0, num / (6.0 * den**1.5)  # den > 0: some l / scale is +-1
+    return num / (6.0 * den**1.5)  # den > 0: some l / scale is +-1
 
 
 @dataclass(frozen=True, slots=True)

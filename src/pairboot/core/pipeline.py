@@ -35,6 +35,7 @@ from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
 from pairboot.core.score import ScoreMethod, score_method
+from pairboot.core.skew import skew_notes
 from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
@@ -102,6 +103,8 @@ def compare_result(run: Run, *, stacklevel: int = 2,
              and diff.boot.sd == 0.0 and diff.boot.estimate == 0.0)
     if point:
         notes.append((DegenerateDataWarning, POINT_AT_ZERO))
+    if score is None and defined:  # (skewed differences at this n: coverage below level)
+        notes += skew_notes(core, [("", B_MINUS_A, coef, combined, None)], args)
     if score is None and (not defined or point or math.isnan(low) or math.isnan(high)):
         # (an undefined interval has no p-value that inverts it, and no Monte Carlo error)
         p = math.nan
