@@ -31,9 +31,10 @@ the grouping and stratum columns, and notes that the command line adds.
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers, in :data:`POWER_WRITERS`, picked by
   :func:`render_power`;
-- :mod:`pairboot.plot` draws the bootstrap distribution, or a family's forest plot or
-  matrix (matplotlib); :mod:`~pairboot.report.figures` holds what they say apart from
-  the drawing (lattice bins, names as shown, the marks' meanings).
+- :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
+  distribution, or a family's forest plot or matrix (matplotlib);
+  :mod:`~pairboot.report.figures` holds what they say apart from the drawing (lattice
+  bins, names as shown, the marks' meanings).
 
 Every format ends with the same reproducibility line (:func:`signature`), in the manner of
 sacrebleu's signature::

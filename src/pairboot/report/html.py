@@ -357,7 +357,7 @@ def _histogram(result: CompareResult, ctx: ReportContext) -> str:
         return ""  # (a t interval: the resamples only estimate a variance)
 
     def draw():
-        from pairboot.plot.histogram import plot
+        from pairboot.report.plot.histogram import plot
 
         return plot(result, name_a=ctx.name_a, name_b=ctx.name_b)
 
@@ -426,7 +426,7 @@ def _power_curve(res: PowerResult) -> str:
         return ""  # (nothing to draw the curve around)
 
     def draw():
-        from pairboot.plot.power import plot_power
+        from pairboot.report.plot.power import plot_power
 
         return plot_power(res, against="size")
 

@@ -157,14 +157,14 @@ def _plots(result: FamilyResult) -> str:
     out = []
     if not (all_pairs and len(result.comparisons) > FOREST_MOST):
         def forest():
-            from pairboot.plot.forest import plot_family
+            from pairboot.report.plot.forest import plot_family
 
             return plot_family(result, kind="forest")
 
         out.append(svg_of(forest, "Each comparison's estimate and intervals (forest plot)."))
     if all_pairs:
         def matrix():
-            from pairboot.plot.matrix import plot_pairs
+            from pairboot.report.plot.matrix import plot_pairs
 
             return plot_pairs(result)
 
