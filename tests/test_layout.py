@@ -192,7 +192,8 @@ def test_main_module_runs_the_cli():
 
 def test_results_hold_no_prose():
     """result.py imports nothing of the report layer, even inside functions: the report
-    layer writes a result's text through :func:`pairboot.result.set_text_writer`."""
+    layer writes a result's text through the one hook :func:`pairboot.result.rendered`
+    (set by :func:`pairboot.result.set_renderer`)."""
     known = modules()
     deps = imports("pairboot.result", known["pairboot.result"], known, top_level=False)
     assert sorted(d for d in deps if d == "pairboot.report"
