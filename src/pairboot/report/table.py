@@ -9,8 +9,8 @@ shows it, :func:`markdown` with :func:`~pairboot.report.escape.md`, :func:`latex
 format's markup (a bold score, a number in math mode) and is laid out as it is.
 
 GitHub's step summary is Markdown; the HTML report lays the same tables out with its
-own classes and ``data-field`` names (:mod:`pairboot.report.html`).  In the manner of
-sacrebleu's significance tables, which build one table and write it per format.
+own classes and ``data-field`` names (:mod:`pairboot.report.html`).  As sacrebleu
+builds one table of results and writes it as a text grid or as booktabs LaTeX.
 """
 
 from __future__ import annotations
