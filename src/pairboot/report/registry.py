@@ -36,6 +36,11 @@ __all__ = ["Writers", "context_class", "formats_of", "render", "writer", "writes
 
 Writer = Callable[..., str]
 
+ORDER = ("text", "json", "markdown", "latex", "github", "html")
+"""The order :func:`formats_of` lists formats in (the command line's ``--format``
+choices), whatever order their modules are imported in; a format not named here comes
+after them, in the order registered."""
+
 _writers: dict[tuple[type, str], Writer] = {}
 _parts: set[tuple[type, str]] = set()
 _contexts: dict[type, type] = {}
@@ -77,8 +82,8 @@ def _lookup(table: Mapping, result_type: type, format: str | None = None):
 
 def formats_of(*result_types: type, parts: bool = False) -> tuple[str, ...]:
     """The formats of the given result types (any of them: their union), or of every
-    registered type when none is given: ``text`` first (the default), then in the order
-    registered.  ``parts``: the pieces too (``html-fragment``, ``reading``, ...)."""
+    registered type when none is given, in the order of :data:`ORDER`.  ``parts``: the
+    pieces too (``html-fragment``, ``reading``, ...)."""
     found: list[str] = []
     for (cls, fmt) in _writers:
         if not parts and (cls, fmt) in _parts:
@@ -87,7 +92,8 @@ def formats_of(*result_types: type, parts: bool = False) -> tuple[str, ...]:
             continue
         if fmt not in found:
             found.append(fmt)
-    return tuple(sorted(found, key=lambda f: f != "text"))  # (stable: the rest in order)
+    rank = {fmt: k for k, fmt in enumerate(ORDER)}
+    return tuple(sorted(found, key=lambda f: rank.get(f, len(ORDER))))  # (stable)
 
 
 def writer(result_type: type, format: str) -> Writer:
