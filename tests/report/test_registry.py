@@ -95,6 +95,19 @@ def test_a_second_writer_for_the_same_format_is_refused(scratch):
         writes(pairboot.CompareResult, "text")(lambda result, context=None: "")
 
 
+def test_a_module_reloaded_registers_its_writers_again(scratch):
+    """A reloaded module (a notebook's autoreload) defines its writers anew: the same
+    module and name replace the one registered."""
+    import types
+
+    before = registry.writer(pairboot.CompareResult, "json")
+    again = types.FunctionType(before.__code__, before.__globals__, before.__name__,
+                               before.__defaults__, before.__closure__)
+    again.__qualname__ = before.__qualname__
+    writes(pairboot.CompareResult, "json")(again)
+    assert registry.writer(pairboot.CompareResult, "json") is again
+
+
 def test_a_subclass_inherits_its_bases_writers(two, scratch):
     @dataclass(frozen=True)
     class Base:

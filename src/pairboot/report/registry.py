@@ -51,12 +51,15 @@ def writes(result_type: type, format: str, *, part: bool = False
     """Register the decorated ``writer(result, context)`` as ``result_type``'s
     ``format``; with ``part``, a piece of a report rather than a report (listed by
     :func:`formats_of` only when asked).  A second writer for the same type and format is
-    refused: one writer each."""
+    refused (one writer each), but for the same function reloaded (a notebook's
+    autoreload), which replaces it."""
     def register(writer: Writer) -> Writer:
         key = (result_type, format)
-        if key in _writers and _writers[key] is not writer:
+        old = _writers.get(key)
+        if old is not None and (old.__module__, old.__qualname__) != (
+                writer.__module__, writer.__qualname__):
             raise ValueError(f"{result_type.__name__} already has a {format!r} writer: "
-                             f"{_writers[key].__module__}.{_writers[key].__qualname__}")
+                             f"{old.__module__}.{old.__qualname__}")
         _writers[key] = writer
         if part:
             _parts.add(key)
