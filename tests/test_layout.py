@@ -192,7 +192,8 @@ def test_main_module_runs_the_cli():
 
 def test_results_hold_no_prose():
     """result.py imports nothing of the report layer, even inside functions: the report
-    layer writes a result's text through :func:`pairboot.result.set_text_writer`."""
+    layer writes a result's text through the one hook :func:`pairboot.result.rendered`
+    (set by :func:`pairboot.result.set_renderer`)."""
     known = modules()
     deps = imports("pairboot.result", known["pairboot.result"], known, top_level=False)
     assert sorted(d for d in deps if d == "pairboot.report"
@@ -213,3 +214,30 @@ def test_tests_mirror_the_source():
     missing = sorted(w for w in wings if w != "reference"
                      and not (SRC / PACKAGE / w).is_dir())
     assert missing == [], f"test folders without a source folder: {missing}"
+
+
+def test_matplotlib_is_imported_only_by_the_functions_that_draw():
+    """No module imports matplotlib when it is imported (its top-level statements); the
+    pictures (``pairboot.report.plot``, and the HTML reports' figures) import it inside
+    the functions that draw."""
+    top = []
+    for name, path in modules().items():
+        for node in _statements(ast.parse(path.read_text(encoding="utf-8")).body, True):
+            roots = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""])
+            top += [f"{name}: {r}" for r in roots if r.split(".")[0] == "matplotlib"]
+    assert top == []
+
+
+def test_the_plots_live_in_the_report_and_pairboot_plot_is_their_face():
+    """The drawing is a part of the report layer (``pairboot.report.plot``, whose HTML
+    shows it); outside it only the public face ``pairboot.plot`` imports it."""
+    known = modules()
+    assert "pairboot.report.plot" in known and "pairboot.plot" in known
+    assert not (SRC / PACKAGE / "plot").is_dir()
+    edges = graph(top_level=False)
+    users = sorted(name for name, deps in edges.items()
+                   if any(d == "pairboot.report.plot" or d.startswith("pairboot.report.plot.")
+                          for d in deps)
+                   and not (name == "pairboot.report" or name.startswith("pairboot.report.")))
+    assert users == ["pairboot.plot"]

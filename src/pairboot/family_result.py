@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from pairboot.result import ConfidenceInterval, TestResult, json_safe, text_writer
+from pairboot.result import ConfidenceInterval, TestResult, json_safe, rendered
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,18 +228,18 @@ class FamilyResult:
     def summary(self) -> str:
         """The text report the command line prints (``print(result)`` shows it): the
         summary line, the systems, the comparisons, the method and the warnings."""
-        return text_writer("family_summary")(self)
+        return rendered(self, "text")
 
     def to_html(self) -> str:
         """The report as one self-contained HTML page (as ``--format html``): the summary,
         the systems, the comparisons, the forest plot (and an all-pairs family's matrix)
         as inline SVG when matplotlib is installed, the warnings, the method and the
         signature; nothing fetched."""
-        return text_writer("html")(self, page=True)
+        return rendered(self, "html")
 
     def _repr_html_(self) -> str:
         """A notebook's display: :meth:`to_html`'s body."""
-        return text_writer("html")(self, page=False)
+        return rendered(self, "html-fragment")
 
     def __str__(self) -> str:
         return self.summary()

@@ -1,7 +1,7 @@
 """The answer of :func:`pairboot.power`: a planned comparison's size, power or smallest
 detectable difference.  Data only, as :mod:`pairboot.result`: the prose (``summary()``,
-``print(result)``) is the report layer's (:mod:`pairboot.report.power`), registered
-through :func:`pairboot.result.set_text_writer`.
+``print(result)``, the HTML) is the report layer's (:mod:`pairboot.report.power`),
+reached through the one hook :func:`pairboot.result.rendered`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from pairboot.result import json_safe, text_writer
+from pairboot.result import json_safe, rendered
 
 __all__ = ["FamilyPlan", "PowerResult", "StratumPlan"]
 
@@ -257,16 +257,16 @@ class PowerResult:
 
     def summary(self) -> str:
         """The answer in one line (written by :mod:`pairboot.report.power`)."""
-        return text_writer("power_summary")(self)
+        return rendered(self, "summary")
 
     def to_html(self) -> str:
         """The plan as one self-contained HTML page: the answer, the inputs, the power
         curve as inline SVG when matplotlib is installed, the assumptions."""
-        return text_writer("html")(self, page=True)
+        return rendered(self, "html")
 
     def _repr_html_(self) -> str:
         """A notebook's display: :meth:`to_html`'s body."""
-        return text_writer("html")(self, page=False)
+        return rendered(self, "html-fragment")
 
     def to_frame(self, *, curve: bool = False, **grid):
         """A pandas DataFrame (needs pandas): by default one row of the plan's fields

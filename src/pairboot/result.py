@@ -1,8 +1,8 @@
 """Result objects: frozen, slotted, with scipy's field names where scipy has one.
 
-Data only: the prose of a result (its summary, its reading, the p-value in its repr) is
-written by :mod:`pairboot.report`, which this module does not import; see
-:func:`set_text_writer`.
+Data only: the prose of a result (its summary, its reading, the p-value in its repr, its
+HTML) is written by :mod:`pairboot.report`, which this module does not import; every
+result reaches it through one hook, :func:`rendered` (see :func:`set_renderer`).
 """
 
 from __future__ import annotations
@@ -18,36 +18,32 @@ from pairboot.core.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.core.pvalues import units_for
 from pairboot.items_result import ItemsSummary
 
-TEXT_KINDS = ("summary", "family_summary", "reading", "p_repr", "power_summary", "html")
-"""What the report layer writes for the results: ``summary`` (``CompareResult.summary``,
-with ``name_a``, ``name_b`` and ``lower_is_better``), ``family_summary``
-(``FamilyResult.summary``), ``reading`` and ``p_repr`` (``p, n_resamples, method``);
-``power_summary`` (``PowerResult.summary``); ``html`` (any result's ``_repr_html_`` and
-``to_html``: ``(result, *, page, **names)``, the fragment or the whole page)."""
-
-_text_writers: dict[str, Callable[..., str]] = {}
+_renderer: Callable[..., str] | None = None
 
 
-def set_text_writer(kind: str, writer: Callable[..., str]) -> None:
-    """Register the function that writes ``kind`` (one of :data:`TEXT_KINDS`) of a result.
+def set_renderer(renderer: Callable[..., str]) -> None:
+    """Set the one function that writes every result's text:
+    ``renderer(result, format, **labels) -> str``, with ``format`` ``"text"``
+    (``print(result)``, ``summary()``), ``"html"`` (``to_html()``), ``"html-fragment"``
+    (``_repr_html_``), ``"reading"``, ``"p-repr"`` (the p-value in a repr), or any other
+    format a result asks its writers for.
 
-    The hook that keeps prose out of this module: ``pairboot.report`` fills it when it is
-    imported, and ``import pairboot`` imports it, so users always find it filled.
+    The hook that keeps prose out of the results: :func:`pairboot.report.render` is set
+    here when ``pairboot.report`` is imported, and ``import pairboot`` imports it, so users
+    always find it set.
     """
-    if kind not in TEXT_KINDS:
-        raise ValueError(f"unknown text kind {kind!r}; choose one of {', '.join(TEXT_KINDS)}")
-    _text_writers[kind] = writer
+    global _renderer
+    _renderer = renderer
 
 
-def text_writer(kind: str) -> Callable[..., str]:
-    """The function registered for ``kind`` by :func:`set_text_writer`."""
-    try:
-        return _text_writers[kind]
-    except KeyError:
+def rendered(result, format: str, **labels) -> str:
+    """``result`` written in ``format`` by the function :func:`set_renderer` set (the
+    report layer's registry of writers)."""
+    if _renderer is None:
         raise RuntimeError(
-            f"no writer for a result's {kind!r}: import pairboot.report (importing pairboot "
-            "does) to register the report layer's text"
-        ) from None
+            f"no writer for a result's {format!r}: import pairboot.report (importing "
+            "pairboot does) to register the report layer's writers")
+    return _renderer(result, format, **labels)
 
 
 class ConfidenceInterval(NamedTuple):
@@ -188,10 +184,10 @@ class TestResult:
 
     def to_html(self) -> str:
         """The test as a self-contained HTML page (written by :mod:`pairboot.report`)."""
-        return text_writer("html")(self, page=True)
+        return rendered(self, "html")
 
     def _repr_html_(self) -> str:
-        return text_writer("html")(self, page=False)
+        return rendered(self, "html-fragment")
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -433,8 +429,8 @@ class CompareResult:
         """The text report the command line prints (``print(result)`` shows it), the
         verdict first; ``name_a`` and ``name_b`` label the systems, ``lower_is_better``
         reads the verdict for an error rate or a loss."""
-        return text_writer("summary")(self, name_a=name_a, name_b=name_b,
-                                      lower_is_better=lower_is_better)
+        return rendered(self, "text", name_a=name_a, name_b=name_b,
+                        lower_is_better=lower_is_better)
 
     def __str__(self) -> str:
         return self.summary()
@@ -444,12 +440,12 @@ class CompareResult:
         """The report as one self-contained HTML page (as ``--format html``): the
         verdict, the tables, the bootstrap distribution as inline SVG when matplotlib is
         installed, the warnings, the method and the signature; nothing fetched."""
-        return text_writer("html")(self, page=True, name_a=name_a, name_b=name_b,
-                                   lower_is_better=lower_is_better)
+        return rendered(self, "html", name_a=name_a, name_b=name_b,
+                        lower_is_better=lower_is_better)
 
     def _repr_html_(self) -> str:
         """A notebook's display: :meth:`to_html`'s body."""
-        return text_writer("html")(self, page=False)
+        return rendered(self, "html-fragment")
 
     def to_frame(self):
         """A tidy pandas DataFrame (needs pandas): a row per system (``A``, ``B``) and
@@ -482,7 +478,7 @@ class CompareResult:
     def reading(self) -> str:
         """The interval in plain words, as the spec reads it (written by the report
         layer: :func:`pairboot.report.reading.reading_text`)."""
-        return text_writer("reading")(self)
+        return rendered(self, "reading")
 
     def to_dict(self) -> dict:
         """A JSON-ready dict mirroring the fields (without the bootstrap distribution)."""
@@ -513,7 +509,7 @@ class CompareResult:
     def __repr__(self) -> str:
         low, high = self.confidence_interval
         sides = 2 if self.alternative == "two-sided" else 1
-        p = text_writer("p_repr")(self.p_value, self.n_resamples, self.method, sides)
+        p = rendered(self, "p-repr")
         return (
             f"CompareResult(estimate={self.estimate:.6g}, confidence_interval="
             f"ConfidenceInterval(low={low:.6g}, high={high:.6g}), confidence_level="

@@ -555,3 +555,19 @@ def test_a_family_draws_each_row_s_margin_and_marks_no_false_disagreement():
     for c in fam.comparisons:
         assert not disagrees(c, fam)
         assert c.significant == (c.confidence_interval.low > -c.margin)
+
+
+def test_importing_the_plots_loads_no_matplotlib():
+    """matplotlib is imported by the functions that draw, never by importing
+    ``pairboot.plot`` (the public face) or ``pairboot.report.plot``."""
+    import subprocess
+    import sys
+
+    import pairboot.report.plot.histogram
+
+    code = ("import sys, pairboot.plot, pairboot.report.plot; "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+    assert pairboot.plot.plot is pairboot.report.plot.histogram.plot

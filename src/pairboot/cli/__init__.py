@@ -85,7 +85,6 @@ from pairboot.report import (
     gate_text,
     kept_warnings,
     render,
-    render_family,
     visible,
     workflow_commands,
 )
@@ -225,7 +224,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
         reword=cli_spelling, items_kept=inputs.common, **_family_columns(args),
     )
-    deliver(args, how, render_family(result, args.format, context),
+    deliver(args, how, render(result, args.format, context),
             (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -258,7 +257,7 @@ def run_strata_family(args, how: str | None, inputs) -> int:
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            strata_are="tasks" if args.stratum is None else "strata",
                            items_kept=context.items_kept, **_family_columns(args))
-    deliver(args, how, render_family(result, args.format, family),
+    deliver(args, how, render(result, args.format, family),
             (*result.warnings, *kept_warnings(family)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -283,7 +282,7 @@ def run_stream(args, how: str | None) -> int:
     finally:
         status.close()
     if family:
-        deliver(args, how, render_family(result, args.format, context), result.warnings,
+        deliver(args, how, render(result, args.format, context), result.warnings,
                  lambda plot: plot.plot_family(result))
         return EXIT_OK
     return _report(args, how, result, context)

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import argparse
 
-from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
+from pairboot import (
+    CORRECTIONS,
+    GROUP_WEIGHTINGS,
+    METHODS,
+    RESAMPLINGS,
+    CompareResult,
+    FamilyResult,
+    PowerResult,
+)
 from pairboot._version import __version__
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
-from pairboot.report import FAIL_IF, POWER_WRITERS, WRITERS
+from pairboot.report import FAIL_IF, formats_of
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -263,8 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
     _add_lower_is_better(gate)
-    add_output(p, tuple(WRITERS), plot="the bootstrap distribution of B - A, or a "
-               "family's forest plot (all pairs of 7 systems or more: a matrix)",
+    add_output(p, formats_of(CompareResult, FamilyResult),
+               plot="the bootstrap distribution of B - A, or a family's forest plot (all "
+               "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
     plan = sub.add_parser(
         "plan", help="plans of comparisons fixed in advance",
@@ -416,7 +425,8 @@ def add_family(p: argparse.ArgumentParser):
 
 
 def add_output(p: argparse.ArgumentParser, formats, *, plot: str, progress: str) -> None:
-    """--format (one of ``formats``), --output, --plot (``plot``: what it draws),
+    """--format (one of ``formats``: the registry's for the results the command writes,
+    :func:`pairboot.report.formats_of`), --output, --plot (``plot``: what it draws),
     --no-progress (``progress``: the lines it silences)."""
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=formats, default="text",
@@ -552,7 +562,7 @@ def _add_power(sub) -> argparse.ArgumentParser:
                        "planned size drawn from the pilot with B - A set to --delta, each "
                        "through compare")
     _add_seed(check, "default: a fresh one; always reported")
-    add_output(p, tuple(POWER_WRITERS), plot="the power curve against the size and "
+    add_output(p, formats_of(PowerResult), plot="the power curve against the size and "
                "against the difference, the target and the planned size marked",
                progress="neither the reading nor the simulation's progress")
     return p

@@ -8,7 +8,7 @@ Two forms::
 Without files, the plan rests on what the user knows (:data:`~pairboot.cli.parser.KNOWN`);
 with files, on a pilot read exactly as ``pairboot compare`` reads its inputs (two
 systems, a family with ``--systems``/``--baseline``, groups, strata, runs, harness logs).
-The report is :func:`pairboot.report.render_power`'s; ``--plot`` draws
+The report is :func:`pairboot.report.render`'s; ``--plot`` draws
 :func:`pairboot.plot.plot_power`; ``--simulate`` shows a progress bar on a terminal.
 """
 
@@ -44,7 +44,7 @@ from pairboot.cli.stats import metric_option
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.options import DEFAULTS
-from pairboot.report import power_panels, render_power
+from pairboot.report import power_panels, render
 
 __all__ = ["run_power"]
 
@@ -94,7 +94,7 @@ def run_power(args) -> int:
     if args.plot and not power_panels(result):  # (said before the report is written)
         raise InputError(f"--plot {args.plot}: this plan has no curve to draw (it needs a "
                          "size, a difference and a power): " + result.summary())
-    text = render_power(result, args.format)
+    text = render(result, args.format)
     if args.format != "json":  # (the JSON mirrors the result's fields as they are)
         text = cli_spelling(text)
     deliver(args, how, text, [], lambda plot: _first(plot.plot_power(result)))

@@ -41,6 +41,7 @@ from pairboot.report.parts import (
     sides_of,
     signature,
 )
+from pairboot.report.registry import context_class
 from pairboot.report.verdicts import hypothesis_text
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
@@ -98,6 +99,9 @@ class FamilyContext:
     def say(self, text: str) -> str:
         """``text`` (a warning or a row's note) as this report's reader should see it."""
         return self.reword(text) if self.reword is not None else text
+
+
+context_class(FamilyResult, FamilyContext)
 
 
 # ----------------------------------------------------------------- what every format says

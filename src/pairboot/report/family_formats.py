@@ -1,12 +1,13 @@
 """The writers of a family's report: text, JSON, Markdown and LaTeX.
 
-Each is ``writer(result, context=None) -> str``, registered in
-:data:`pairboot.report.FAMILY_WRITERS`; what they all say comes from
-:mod:`pairboot.report.family`.
+Each is ``writer(result, context=None) -> str``, registered for :class:`FamilyResult`
+(``@writes``); what they all say comes from :mod:`pairboot.report.family`, and the
+comparisons table every format shows (the HTML one too) is :func:`comparisons_table`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from pairboot.family_result import FamilyResult
@@ -43,17 +44,43 @@ from pairboot.report.family import (
 )
 from pairboot.report.formats import tex_interval, tex_num, tex_p
 from pairboot.report.numbers import percent
-from pairboot.report.parts import interval_text, kept_line, num, pad_table
+from pairboot.report.parts import interval_text, kept_line, num
 from pairboot.report.parts import wrap as _wrap
+from pairboot.report.registry import writes
+from pairboot.report.table import Markup, Table, latex_float, markdown, text
 from pairboot.result import json_safe
+
+
+def comparison_head(result: FamilyResult) -> list[str]:
+    """The comparisons table's columns: b - a, the estimate, the family's interval, and
+    (corrected) the marginal interval, p and adjusted p, else p; a margin's and the
+    verdict with a margin's hypothesis; the family test's p; a last one for the row's
+    mark."""
+    head = ["comparison", "estimate", interval_name(result)]
+    head += [marginal_name(result), "p", "adjusted p"] if is_corrected(result) else ["p"]
+    if margined(result):
+        head += (["margin"] if result.margin is None else []) + ["verdict"]
+    head += [TEST_COLUMN] if result.test is not None else []
+    return head + [""]
+
+
+def comparisons_table(result: FamilyResult, d: int, marks: list[str]) -> Table:
+    """The comparisons, a row each (:func:`comparison_cells`, then its entry of
+    ``marks``: significant, its note), aligned for Markdown: the intervals centred, the
+    verdict and the mark left."""
+    corrected = is_corrected(result)
+    align = ("lrc" + "c" * corrected + "r" + "r" * corrected
+             + "r" * (margined(result) and result.margin is None) + "l" * margined(result)
+             + "r" * (result.test is not None) + "l")
+    rows = [comparison_cells(c, d, result) + [mark]
+            for c, mark in zip(result.comparisons, marks)]
+    return Table(comparison_head(result), rows, align)
+
 
 # ---------------------------------------------------------------------------------- text
 
 
-def _table(rows: list[list[str]], align: str) -> list[str]:
-    return ["  " + line for line in pad_table(rows, align)]
-
-
+@writes(FamilyResult, "text")
 def family_text(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """The plain-text report: the summary line, the systems, the comparisons, the method,
     the warnings and notes, the signature."""
@@ -79,14 +106,14 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
     head = ["system", result.metric, f"{level} interval"]
     if ranked:
         head += ["rank", ""]
-    rows = [head]
+    rows = []
     for name, score in result.systems.items():
         row = [name, num(score.estimate, d), interval_text(score.confidence_interval, d)]
         if ranked:
             row += [rank_text(result, name), "could be best" if name in best else ""]
         rows.append(row)
     lines.append("")
-    lines += _table(rows, "lrrrl")
+    lines += text(Table(head, rows, "lrrrl"[:len(head)]))
     if ranked:
         lower = ", lower is better" if result.lower_is_better else ""
         kind = ("simultaneous confidence set" if corrected or result.family_size == 1
@@ -94,27 +121,18 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
         lines += _wrap(f"  rank: a {level} {kind} for the system's rank (1 is the best{lower})")
 
     # the comparisons
-    head = ["comparison", "estimate", interval_name(result)]
-    if corrected:
-        head += [marginal_name(result), "p", "adjusted p"]
-    else:
-        head += ["p"]
-    head += (["margin"] if result.margin is None else []) + ["verdict"] if margined(
-        result) else []
-    head += [TEST_COLUMN] if result.test is not None else []
-    head.append("")
-    rows = [head]
     notes: list[str] = []
+    marks = []
     for c in result.comparisons:
-        row = comparison_cells(c, d, result)
         mark = "*" if c.significant else ""
         if c.note:
             notes.append(ctx.say(c.note))
             mark += f" ({len(notes)})"
-        row.append(mark.strip())
-        rows.append(row)
+        marks.append(mark.strip())
+    table = comparisons_table(result, d, marks)
+    n = len(table.align)  # (text right-aligns all but the first and the mark)
     lines.append("")
-    lines += _table(rows, "l" + "r" * (len(head) - 2) + "l")
+    lines += text(dataclasses.replace(table, align="l" + "r" * (n - 2) + "l"))
     p_name = ("q" if result.fcr_level is not None else "adjusted p") if corrected else "p"
     after = "after the correction" if corrected else "without a correction"
     lines += _wrap(f"  * significant {after}: {p_name} < {alpha:g}")
@@ -143,6 +161,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
 # ---------------------------------------------------------------------------------- json
 
 
+@writes(FamilyResult, "json")
 def family_json(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """``result.to_dict()`` as indented JSON, plus the summary, who beats whom, the
     inputs, the plan's hash or the family's note, the notes and the signature.
@@ -213,13 +232,13 @@ def _caption(result: FamilyResult, ctx: FamilyContext, *, p_shown: bool = True) 
     return text + (f" {resolution}." if resolution else "")
 
 
+@writes(FamilyResult, "markdown")
 def family_markdown(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """A table of the systems (score with the letters of the systems it is significantly
     better than), the comparisons table, a caption line, then the details."""
     ctx = context or FamilyContext()
     d = family_decimals(result)
     level = percent(result.confidence_level)
-    corrected = is_corrected(result)
     mark = letters(result.systems)
     sup = superscripts(result)
     ranked = result.rank_intervals is not None
@@ -228,36 +247,25 @@ def family_markdown(result: FamilyResult, context: FamilyContext | None = None) 
     kept = kept_line(ctx)
     lines = [f"**{md(summary(result))}**", *(["", md(kept)] if kept is not None else []),
              ""]
-    head = ["", "system", md(result.metric), f"{level} interval"] + (["rank"] if ranked else [])
-    lines += ["| " + " | ".join(head) + " |",
-              "|---|---|---:|:---:|" + (":---:|" if ranked else "")]
+    head = ["", "system", result.metric, f"{level} interval"] + (["rank"] if ranked else [])
+    rows = []
     for name, score in result.systems.items():
         value = num(score.estimate, d) + (f"<sup>{sup[name]}</sup>" if sup[name] else "")
         if name in best:
             value = f"**{value}**"
-        row = [mark[name], md(name), value, interval_text(score.confidence_interval, d)]
+        row = [mark[name], name, Markup(value), interval_text(score.confidence_interval, d)]
         if ranked:
             row.append(rank_text(result, name))
-        lines.append("| " + " | ".join(row) + " |")
+        rows.append(row)
+    lines += markdown(Table(head, rows, "llrcc"[:len(head)]))
 
-    head = ["comparison", "estimate", interval_name(result)]
-    head += [marginal_name(result), "p", "adjusted p"] if corrected else ["p"]
-    own = margined(result) and result.margin is None  # (each row its own margin)
-    head += (["margin"] if own else []) + ["verdict"] if margined(result) else []
-    head += [TEST_COLUMN] if result.test is not None else []
-    head.append("")
-    lines += ["", "| " + " | ".join(head) + " |",
-              "|---|" + "---:|" + ":---:|" * (2 if corrected else 1)
-              + "---:|" * (2 if corrected else 1) + ("---:|" if own else "")
-              + ("---|" if margined(result) else "")
-              + ("---:|" if result.test is not None else "") + "---|"]
+    marks = []
     for c in result.comparisons:
-        row = comparison_cells(c, d, result, name=md)
         cell = "**significant**" if c.significant else ""
         if c.note:
             cell = (cell + "; " if cell else "") + md(ctx.say(c.note))
-        row.append(cell)
-        lines.append("| " + " | ".join(row) + " |")
+        marks.append(Markup(cell))
+    lines += ["", *markdown(comparisons_table(result, d, marks))]
 
     lines += ["", f"*{md(_caption(result, ctx))} {_explain(result)}.*"]
     lines += [x for line in hypothesis_lines(result, ctx)
@@ -286,6 +294,7 @@ def _tex_caption(result: FamilyResult, ctx: FamilyContext, extra: str, *,
                 + said) + " " + extra)
 
 
+@writes(FamilyResult, "latex")
 def family_latex(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """A ``table`` with a booktabs ``tabular`` and a caption, ready to ``\\input``.
 
@@ -320,15 +329,9 @@ def _latex_letters(result: FamilyResult, ctx: FamilyContext) -> list[str]:
     sup = superscripts(result)
     ranked = result.rank_intervals is not None
     best = set(result.best_set or ())
-    lines = [
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\begin{tabular}{ll" + "r" + "c" + ("c" if ranked else "") + "}",
-        r"\toprule",
-        f" & System & {tex(result.metric.capitalize())} & {tex(level)} interval"
-        + (" & Rank" if ranked else "") + r" \\",
-        r"\midrule",
-    ]
+    head = ["", "System", result.metric.capitalize(), f"{level} interval"] + (
+        ["Rank"] if ranked else [])
+    rows = []
     for name, score in result.systems.items():
         value = num(score.estimate, d)
         if name in best and value != "n/a":
@@ -336,55 +339,37 @@ def _latex_letters(result: FamilyResult, ctx: FamilyContext) -> list[str]:
         if sup[name]:
             value += rf"^{{\mathrm{{{sup[name]}}}}}"
         cell = "n/a" if value == "n/a" else f"${value}$"
-        row = f"{mark[name]} & {tex(name)} & {cell} & " + tex_interval(
-            score.confidence_interval, d)
+        row = [mark[name], name, Markup(cell), Markup(tex_interval(score.confidence_interval, d))]
         if ranked:
-            row += f" & {rank_text(result, name).replace('-', '--')}"
-        lines.append(row + r" \\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, ctx, tex(_explain(result)) + '.', p_shown=False)}}}",
-        r"\end{table}",
-    ]
-    return lines
+            row.append(Markup(rank_text(result, name).replace("-", "--")))
+        rows.append(row)
+    caption = _tex_caption(result, ctx, tex(_explain(result)) + ".", p_shown=False)
+    return latex_float(Table(head, rows, "llrcc"[:len(head)], caption=caption))
 
 
 def _latex_baseline(result: FamilyResult, base: str, ctx: FamilyContext) -> list[str]:
     d = family_decimals(result)
     corrected = is_corrected(result)
-    interval = interval_name(result)
     against = {c.b: c for c in result.comparisons}
-    lines = [
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\begin{tabular}{lrrcr}",
-        r"\toprule",
-        f"System & {tex(result.metric.capitalize())} & $\\Delta$ vs {tex(base)} & "
-        f"{tex(interval)} & " + ("adjusted $p$" if corrected else "$p$") + r" \\",
-        r"\midrule",
-        f"{tex(base)} (baseline) & {tex_num(result.systems[base].estimate, d)} & & & \\\\",
-    ]
+    head = ["System", result.metric.capitalize(), Markup(f"$\\Delta$ vs {tex(base)}"),
+            interval_name(result), Markup("adjusted $p$" if corrected else "$p$")]
+    rows = [[Markup(f"{tex(base)} (baseline)"),
+             Markup(tex_num(result.systems[base].estimate, d)), "", "", ""]]
     for name, score in result.systems.items():
         if name == base:
             continue
         c = against.get(name)
         if c is None:  # (a system outside the family)
-            lines.append(f"{tex(name)} & {tex_num(score.estimate, d)} & & & \\\\")
+            rows.append([name, Markup(tex_num(score.estimate, d)), "", "", ""])
             continue
         delta = num(c.estimate, d, signed=True)
         if delta != "n/a":
             delta = f"${delta}{'^{*}' if c.significant else ''}$"
         p = tex_p(row_p(result, c, c.p_adjusted, adjusted=True))
-        lines.append(f"{tex(name)} & {tex_num(score.estimate, d)} & {delta} & "
-                     f"{tex_interval(c.confidence_interval, d, signed=True)} & {p} \\\\")
+        rows.append([name, Markup(tex_num(score.estimate, d)), Markup(delta),
+                     Markup(tex_interval(c.confidence_interval, d, signed=True)), Markup(p)])
     alpha = 1 - result.confidence_level
     star = (f"$^{{*}}$: {'adjusted ' if corrected else ''}$p < {alpha:g}$"
             + (" after the correction" if corrected else " (no correction)"))
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{_tex_caption(result, ctx, star + '.')}}}",
-        r"\end{table}",
-    ]
-    return lines
+    caption = _tex_caption(result, ctx, star + ".")
+    return latex_float(Table(head, rows, "lrrcr", caption=caption))

@@ -1,4 +1,4 @@
-"""What the pictures of :mod:`pairboot.plot` say, apart from the drawing: the histogram's
+"""What the pictures of :mod:`pairboot.report.plot` say, apart from the drawing: the histogram's
 bins on the lattice of gridded scores, the systems' names as shown, the words and
 marks for a family's decisions, and a planned comparison's power curve.
 

@@ -34,12 +34,15 @@ from pairboot.report.parts import (
     too_few_units,
     unresolved,
 )
+from pairboot.report.registry import writes
+from pairboot.report.table import Markup, Table, latex_float, markdown
 from pairboot.report.verdicts import decision, headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult, json_safe
 
 # ------------------------------------------------------------------------------ json
 
 
+@writes(CompareResult, "json")
 def write_json(result: CompareResult, context: ReportContext | None = None) -> str:
     """``result.to_dict()`` as indented JSON, plus the inputs, the notes and the signature.
 
@@ -116,6 +119,7 @@ def _after(mapping: dict, key: str, extra: dict) -> dict:
 # -------------------------------------------------------------------------- markdown
 
 
+@writes(CompareResult, "markdown")
 def write_markdown(result: CompareResult, context: ReportContext | None = None) -> str:
     """A Markdown table of both systems and the difference, then the details."""
     ctx = context or ReportContext()
@@ -127,16 +131,16 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         f"**{md(headline(result, ctx))}**",
         *(["", md(kept)] if kept is not None else []),
         "",
-        f"| system | {md(result.metric)} | {level} interval"
-        + (f" (B - A: {percent(result.interval_level)})"
-           if result.interval_level != result.confidence_level else "") + " |",
-        "|---|---:|:---:|",
-        f"| A ({md(ctx.name_a)}) | {num(result.score_a.estimate, d)} | "
-        f"{interval_text(result.score_a.confidence_interval, d)} |",
-        f"| B ({md(ctx.name_b)}) | {num(result.score_b.estimate, d)} | "
-        f"{interval_text(result.score_b.confidence_interval, d)} |",
-        f"| **B - A** | **{num(result.estimate, d, signed=True)}** | "
-        f"**{interval_text(result.confidence_interval, d, signed=True)}** |",
+        *markdown(Table(("system", result.metric, f"{level} interval" + (
+            f" (B - A: {percent(result.interval_level)})"
+            if result.interval_level != result.confidence_level else "")), [
+            (Markup(f"A ({md(ctx.name_a)})"), num(result.score_a.estimate, d),
+             interval_text(result.score_a.confidence_interval, d)),
+            (Markup(f"B ({md(ctx.name_b)})"), num(result.score_b.estimate, d),
+             interval_text(result.score_b.confidence_interval, d)),
+            (Markup("**B - A**"), Markup(f"**{num(result.estimate, d, signed=True)}**"),
+             Markup(f"**{interval_text(result.confidence_interval, d, signed=True)}**")),
+        ], "lrc")),
         "",
         f"{result_p(result)} ({sides_text(result)}{resolution}), standard error "
         f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
@@ -147,17 +151,12 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
     ]
     runs = runs_section(result)
     if runs is not None:
-        title, (head, *rows), text = runs
-        lines += ["", f"**{md(title)}**", "", "| " + " | ".join(head) + " |",
-                  "|---|---|---:|---:|"]
-        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+        title, table, text = runs
+        lines += ["", f"**{md(title)}**", "", *markdown(table)]
         if text:
             lines += ["", md(text)]
     if result.strata:
-        head, *rows = strata_table(result, d, name=md)
-        lines += ["", "| " + " | ".join(head) + " |",
-                  "|---|" + "---:|" * (len(head) - 2) + ":---:|"]
-        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+        lines += ["", *markdown(strata_table(result, d))]
     lines += ["", *items_markdown(result, md)]
     if result.warnings:
         lines += ["", "**Warnings**", ""] + [f"- {md(ctx.say(w))}" for w in result.warnings]
@@ -191,6 +190,7 @@ def tex_p(cell: str) -> str:
     return "$" + cell.replace("<=", r"\leq").replace(",", "{,}") + "$"
 
 
+@writes(CompareResult, "latex")
 def write_latex(result: CompareResult, context: ReportContext | None = None) -> str:
     """A ``table`` with a booktabs ``tabular`` (``\\usepackage{booktabs}``) and a caption
     naming the systems and the design, ready to ``\\input``, as a family's.
@@ -200,44 +200,31 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
     """
     ctx = context or ReportContext()
     d = decimals(result.standard_error)
-    lines = [
-        f"% {signature(result, ctx)}",
-        r"% needs \usepackage{booktabs}",
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\begin{tabular}{lrcr}",
-        r"\toprule",
-        f"System & {tex(result.metric.capitalize())} & "
-        f"{tex(percent(result.confidence_level))} interval"
-        + (f" (B $-$ A: {tex(percent(result.interval_level))})"
-           if result.interval_level != result.confidence_level else "") + " & $p$ \\\\",
-        r"\midrule",
-        f"A ({tex(ctx.name_a)}) & {tex_num(result.score_a.estimate, d)} & "
-        f"{tex_interval(result.score_a.confidence_interval, d)} & \\\\",
-        f"B ({tex(ctx.name_b)}) & {tex_num(result.score_b.estimate, d)} & "
-        f"{tex_interval(result.score_b.confidence_interval, d)} & \\\\",
-        r"\midrule",
-        f"B $-$ A & {tex_num(result.estimate, d, signed=True)} & "
-        f"{tex_interval(result.confidence_interval, d, signed=True)} & "
-        f"{tex_p(own_p_cell(result))} \\\\",
+    rows = [
+        (Markup(f"A ({tex(ctx.name_a)})"), Markup(tex_num(result.score_a.estimate, d)),
+         Markup(tex_interval(result.score_a.confidence_interval, d)), ""),
+        (Markup(f"B ({tex(ctx.name_b)})"), Markup(tex_num(result.score_b.estimate, d)),
+         Markup(tex_interval(result.score_b.confidence_interval, d)), ""),
+        (Markup("B $-$ A"), Markup(tex_num(result.estimate, d, signed=True)),
+         Markup(tex_interval(result.confidence_interval, d, signed=True)),
+         Markup(tex_p(own_p_cell(result)))),
     ]
-    for s in result.strata:
-        lines.append(
-            f"\\quad {tex(s.name)} ($w={s.weight:.3f}$) & {tex_num(s.estimate, d, signed=True)}"
-            f" & {tex_interval(s.confidence_interval, d, signed=True)} & "
-            f"{tex_p(result_p_cell(result, s.p_value))} \\\\"
-        )
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{_caption(result, ctx)}}}",
-        *items_latex(result, tex),
-    ]
+    rows += [(Markup(f"\\quad {tex(s.name)} ($w={s.weight:.3f}$)"),
+              Markup(tex_num(s.estimate, d, signed=True)),
+              Markup(tex_interval(s.confidence_interval, d, signed=True)),
+              Markup(tex_p(result_p_cell(result, s.p_value)))) for s in result.strata]
+    table = Table((
+        "System", result.metric.capitalize(), Markup(
+            f"{tex(percent(result.confidence_level))} interval"
+            + (f" (B $-$ A: {tex(percent(result.interval_level))})"
+               if result.interval_level != result.confidence_level else "")),
+        Markup("$p$")), rows, "lrcr", caption=_caption(result, ctx), rules=(2,))
     warnings = [" ".join(ctx.say(w).split()) for w in result.warnings]
-    if warnings:
-        lines.append(r"\par\smallskip")
-        lines += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in warnings]
-    lines += [r"\end{table}", f"% {tex(describe_method(result, ctx))}"]
+    notes = [r"\par\smallskip"] if warnings else []
+    notes += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in warnings]
+    lines = [f"% {signature(result, ctx)}", r"% needs \usepackage{booktabs}",
+             *latex_float(table, after=[*items_latex(result, tex), *notes])]
+    lines += [f"% {tex(describe_method(result, ctx))}"]
     lines += [f"% warning: {w}" for w in warnings]
     return lines_text(lines)
 

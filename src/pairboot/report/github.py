@@ -29,6 +29,7 @@ from pairboot.report.family import FamilyContext
 from pairboot.report.family_formats import family_markdown
 from pairboot.report.formats import write_markdown
 from pairboot.report.parts import ReportContext
+from pairboot.report.registry import writes
 from pairboot.report.verdicts import decision
 from pairboot.result import CompareResult
 
@@ -70,6 +71,7 @@ def gate_text(fail_if: str, verdict: dict) -> str:
     return f"pairboot: --fail-if {fail_if}: {why}{verdict['headline']}"
 
 
+@writes(CompareResult, "github")
 def write_github(result: CompareResult, context: ReportContext | None = None) -> str:
     """The step summary's Markdown: a heading naming B and A, the gate's outcome when
     ``context.fail_if`` asks for one, then the Markdown report."""
@@ -83,6 +85,7 @@ def write_github(result: CompareResult, context: ReportContext | None = None) ->
     return lines_text(lines) + write_markdown(result, ctx)
 
 
+@writes(FamilyResult, "github")
 def family_github(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """A family's step summary: a heading, then its Markdown report (whose first line
     counts the systems and comparisons)."""

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from pairboot.power_result import PowerResult
 from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
-from pairboot.report.items import align_of, no_items_reason, sections
+from pairboot.report.items import no_items_reason, sections
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -46,6 +46,8 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.power import family_rows, power_facts, power_summary, simulation_line
+from pairboot.report.registry import writes
+from pairboot.report.table import Table
 from pairboot.report.text import design_lines, error_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult, TestResult
@@ -156,17 +158,17 @@ def table(head: list[str], rows: Iterable[list[str]], *, cls: str = "",
             f"<tbody>{body}</tbody></table></div>")
 
 
-def plain_table(rows: list[list[str]], *, cls: str = "", fields: list | None = None) -> str:
-    """:func:`table` of text cells (header first): the first column as row headers;
-    ``fields``: per row, the ``data-field`` of its cells (or None)."""
-    head, *body = rows
+def plain_table(rows: Table, *, cls: str = "", fields: list | None = None) -> str:
+    """:func:`table` of a :class:`~pairboot.report.table.Table`'s text cells: the first
+    column as row headers, the others as numbers; ``fields``: per row, the
+    ``data-field`` of its cells (or None)."""
     out = []
-    for k, r in enumerate(body):
+    for k, r in enumerate(rows.rows):
         names = fields[k] if fields else [None] * len(r)
         out.append([name_cell(r[0])]
                    + [cell(c, field=f, cls="num")
                                         for c, f in zip(r[1:], names[1:])])
-    return table(head, out, cls=cls)
+    return table(list(rows.head), out, cls=cls)
 
 
 def paragraphs(lines: Iterable[str], cls: str = "") -> str:
@@ -264,10 +266,10 @@ def items_section(result, context) -> str:
         elif kind == "line":
             out.append(paragraphs([payload]))
         else:
-            head, *rows = payload
-            align = align_of(payload)
-            out.append(table(head, [[cell(c, cls="" if a == "l" else "num")
-                                     for c, a in zip(r, align)] for r in rows],
+            align = payload.align
+            out.append(table(list(payload.head),
+                             [[cell(c, cls="" if a == "l" else "num")
+                               for c, a in zip(r, align)] for r in payload.rows],
                              align=align))
     return '<section class="items">' + "".join(out) + "</section>"
 
@@ -276,6 +278,7 @@ def _label(side: str, name: str, default: str) -> str:
     return side if name == default else f"{side}  {name}"
 
 
+@writes(CompareResult, "html-fragment", part=True)
 def fragment_compare(result: CompareResult, context: ReportContext | None = None) -> str:
     """The fragment of a comparison of two systems (with strata, runs or a test too): the
     verdict, the systems and the difference, the p-value, the strata, the runs, the
@@ -331,7 +334,7 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
         out.append(f"<h3>{esc(f'Strata{col}: the difference within each stratum, {how}')}"
                    "</h3>")
         cells = strata_table(result, d)
-        n = len(cells[0])
+        n = len(cells.align)
         fields = [[None] * (n - 3) + [f"strata.{k}.estimate",
                                       f"strata.{k}.confidence_interval",
                                       f"strata.{k}.p_text"] for k in range(len(result.strata))]
@@ -357,13 +360,14 @@ def _histogram(result: CompareResult, ctx: ReportContext) -> str:
         return ""  # (a t interval: the resamples only estimate a variance)
 
     def draw():
-        from pairboot.plot.histogram import plot
+        from pairboot.report.plot.histogram import plot
 
         return plot(result, name_a=ctx.name_a, name_b=ctx.name_b)
 
     return svg_of(draw, "The bootstrap distribution of B - A, its interval and estimate.")
 
 
+@writes(CompareResult, "html")
 def compare_html(result: CompareResult, context: ReportContext | None = None) -> str:
     """``--format html`` of a comparison: :func:`fragment_compare` in a page."""
     ctx = context or ReportContext()
@@ -373,6 +377,7 @@ def compare_html(result: CompareResult, context: ReportContext | None = None) ->
 # ------------------------------------------------------------------------------- a test
 
 
+@writes(TestResult, "html-fragment", part=True)
 def fragment_test(test: TestResult, context=None) -> str:
     """A test's fragment (``TestResult``): its p-value first, then its numbers."""
     sides = 2 if test.alternative == "two-sided" else 1
@@ -385,7 +390,7 @@ def fragment_test(test: TestResult, context=None) -> str:
     p = p_text(test.p_value)
     words = "p " + p if p.startswith("<") else f"p = {p}"
     out = [f'<p class="verdict" data-field="headline">{esc(test.method)}: {esc(words)}</p>']
-    rows = [["", "value"], ["test", test.name], ["alternative", test.alternative],
+    rows = [["test", test.name], ["alternative", test.alternative],
             ["statistic", f"{test.statistic:g}"], ["n", f"{test.n:,}"],
             ["p", p], ["exact", "yes" if test.exact else "no"]]
     if test.p_value_mid is not None:
@@ -396,21 +401,22 @@ def fragment_test(test: TestResult, context=None) -> str:
     if t is not None:
         rows += [["both scored 1", f"{t.both:,}"], ["only A scored 1", f"{t.only_a:,}"],
                  ["only B scored 1", f"{t.only_b:,}"], ["both scored 0", f"{t.neither:,}"]]
-    fields = [[None, None] for _ in rows[1:]]
+    fields = [[None, None] for _ in rows]
     fields[4] = [None, "p_text"]
-    out.append(plain_table(rows, cls="test", fields=fields))
+    out.append(plain_table(Table(("", "value"), rows, "lr"), cls="test", fields=fields))
     return wrap_fragment("test", "".join(out))
 
 
 # ------------------------------------------------------------------- a planned comparison
 
 
+@writes(PowerResult, "html-fragment", part=True)
 def fragment_power(res: PowerResult, context=None) -> str:
     """A planned comparison's fragment: the answer in a sentence, the power curve, the
     inputs and what was read off them, the simulation check, the assumptions."""
     out = [f'<p class="verdict" data-field="summary">{esc(power_summary(res))}</p>']
     rows = power_facts(res) + family_rows(res)
-    out.append(plain_table([["", "value"], *[[k, v] for k, v in rows]], cls="facts"))
+    out.append(plain_table(Table(("", "value"), rows, "ll"), cls="facts"))
     out.append(_power_curve(res))
     line = simulation_line(res)
     if line:
@@ -426,18 +432,20 @@ def _power_curve(res: PowerResult) -> str:
         return ""  # (nothing to draw the curve around)
 
     def draw():
-        from pairboot.plot.power import plot_power
+        from pairboot.report.plot.power import plot_power
 
         return plot_power(res, against="size")
 
     return svg_of(draw, "The power against the size (or the difference), the plan marked.")
 
 
+@writes(PowerResult, "html")
 def power_html(res: PowerResult, context=None) -> str:
     """``render_power(res, "html")``: :func:`fragment_power` in a page."""
     return document(fragment_power(res, context), "pairboot: a planned comparison")
 
 
+@writes(TestResult, "html")
 def test_html(test: TestResult, context=None) -> str:
     return document(fragment_test(test, context), f"pairboot: {test.name} test")
 

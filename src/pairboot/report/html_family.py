@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pairboot.family_result import FamilyResult
 from pairboot.report.family import (
-    TEST_COLUMN,
     FamilyContext,
     better_than,
     comparison_cells,
@@ -22,15 +21,13 @@ from pairboot.report.family import (
     family_signature,
     family_test_lines,
     hypothesis_lines,
-    interval_name,
     is_corrected,
     letters,
-    marginal_name,
-    margined,
     rank_text,
     summary,
     unresolved_note,
 )
+from pairboot.report.family_formats import comparison_head
 from pairboot.report.html import (
     cell,
     document,
@@ -45,6 +42,7 @@ from pairboot.report.html import (
 )
 from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, kept_line, num
+from pairboot.report.registry import writes
 
 __all__ = ["family_html", "fragment_family", "family_items_section"]
 
@@ -59,6 +57,7 @@ def family_items_section(result: FamilyResult, context) -> str:
     return ""
 
 
+@writes(FamilyResult, "html-fragment", part=True)
 def fragment_family(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """A family's fragment (see the module's docstring)."""
     ctx = context or FamilyContext()
@@ -106,12 +105,7 @@ def fragment_family(result: FamilyResult, context: FamilyContext | None = None) 
     out.append(paragraphs([note], "note"))
 
     # the comparisons
-    head = ["comparison", "estimate", interval_name(result)]
-    head += [marginal_name(result), "p", "adjusted p"] if corrected else ["p"]
-    if margined(result):
-        head += (["margin"] if result.margin is None else []) + ["verdict"]
-    head += [TEST_COLUMN] if result.test is not None else []
-    head.append("")
+    head = comparison_head(result)
     names = (["estimate", "confidence_interval"]
              + (["marginal_interval", "p_text", "p_adjusted_text"] if corrected
                 else ["p_text"]))
@@ -157,14 +151,14 @@ def _plots(result: FamilyResult) -> str:
     out = []
     if not (all_pairs and len(result.comparisons) > FOREST_MOST):
         def forest():
-            from pairboot.plot.forest import plot_family
+            from pairboot.report.plot.forest import plot_family
 
             return plot_family(result, kind="forest")
 
         out.append(svg_of(forest, "Each comparison's estimate and intervals (forest plot)."))
     if all_pairs:
         def matrix():
-            from pairboot.plot.matrix import plot_pairs
+            from pairboot.report.plot.matrix import plot_pairs
 
             return plot_pairs(result)
 
@@ -172,6 +166,7 @@ def _plots(result: FamilyResult) -> str:
     return "".join(out)
 
 
+@writes(FamilyResult, "html")
 def family_html(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """``--format html`` of a family: :func:`fragment_family` in a page."""
     return document(fragment_family(result, context),

@@ -7,7 +7,8 @@ JSON carries the whole summary, :meth:`pairboot.items_result.ItemsSummary.to_dic
 from __future__ import annotations
 
 from pairboot.items_result import ItemCounts, ItemsSummary
-from pairboot.report.parts import pad_table, wrap
+from pairboot.report.parts import wrap
+from pairboot.report.table import Table, latex, markdown, text
 from pairboot.result import CompareResult
 
 ID_CHARACTERS = 40
@@ -105,8 +106,8 @@ def group_words(summary: ItemsSummary) -> str:
 
 def sections(summary: ItemsSummary):
     """The parts every format prints, in order: ``(kind, payload)`` with kind
-    ``"line"`` (a sentence), ``"title"`` or ``"table"`` (rows of cells, a header
-    first; the alignment as ``align``)."""
+    ``"line"`` (a sentence), ``"title"`` or ``"table"`` (a
+    :class:`~pairboot.report.table.Table`)."""
     items = summary.items
     yield "title", "Items behind the number"
     yield "line", f"{tally_text(items)} (B - A > 0, = 0, < 0 item by item)."
@@ -116,10 +117,10 @@ def sections(summary: ItemsSummary):
     rows = top_table(summary, items)
     if rows:
         yield "line", top_title(summary) + ":"
-        yield "table", rows
+        yield "table", table_of(rows)
     if summary.strata:
         yield "line", "By stratum:"
-        yield "table", strata_rows(summary.strata)
+        yield "table", table_of(strata_rows(summary.strata))
     if summary.groups is not None:
         groups = summary.groups
         yield "title", "Groups behind the number"
@@ -127,16 +128,22 @@ def sections(summary: ItemsSummary):
         rows = top_table(summary, groups, "group")
         if rows:
             yield "line", top_title(summary, "groups") + ":"
-            yield "table", rows
+            yield "table", table_of(rows)
         if summary.group_strata:
             yield "line", "Groups by stratum:"
-            yield "table", strata_rows(summary.group_strata, "groups")
+            yield "table", table_of(strata_rows(summary.group_strata, "groups"))
 
 
 def align_of(rows: list[list[str]]) -> str:
     """Left for text cells, right for numbers (by the header's names)."""
     left = {"", "item", "group", "stratum"}
     return "".join("l" if h in left else "r" for h in rows[0])
+
+
+def table_of(rows: list[list[str]]) -> Table:
+    """Rows of cells, a header first, as a table aligned by :func:`align_of`."""
+    head, *body = rows
+    return Table(head, body, align_of(rows))
 
 
 # --------------------------------------------------------------------- the formats
@@ -154,12 +161,13 @@ def items_text(result: CompareResult) -> list[str]:
         elif kind == "line":
             lines += wrap(payload, bullet="  ")
         else:
-            lines += ["    " + row for row in pad_table(payload, align_of(payload))]
+            lines += text(payload, indent="    ")
     return lines
 
 
 def items_markdown(result: CompareResult, esc) -> list[str]:
-    """The Markdown report's section; ``esc`` escapes Markdown's characters."""
+    """The Markdown report's section; ``esc`` escapes Markdown's characters (the tables'
+    cells: :func:`~pairboot.report.table.markdown`'s)."""
     summary = result.items_summary
     if summary is None:
         return [f"Items: none listed: {esc(no_items_reason(result))}."]
@@ -170,18 +178,14 @@ def items_markdown(result: CompareResult, esc) -> list[str]:
         elif kind == "line":
             lines += ["", esc(payload)]
         else:
-            head, *rows = payload
-            marks = {"l": "---", "r": "---:"}
-            lines += ["", "| " + " | ".join(esc(h) for h in head) + " |",
-                      "|" + "|".join(marks[a] for a in align_of(payload)) + "|"]
-            lines += ["| " + " | ".join(esc(c) for c in cells) + " |" for cells in rows]
+            lines += ["", *markdown(payload)]
     return lines
 
 
 def items_latex(result: CompareResult, esc) -> list[str]:
     """The LaTeX report's lines under its table (inside the ``table`` environment):
     the counts in small type and a ``tabular`` of the largest differences; ``esc``
-    escapes LaTeX's characters."""
+    escapes LaTeX's characters (the tables' cells: :func:`~pairboot.report.table.latex`'s)."""
     summary = result.items_summary
     if summary is None:
         return [f"% items: none listed: {esc(no_items_reason(result))}"]
@@ -192,10 +196,6 @@ def items_latex(result: CompareResult, esc) -> list[str]:
         elif kind == "line":
             lines.append(f"{{\\footnotesize {esc(payload)}\\par}}")
         else:
-            head, *rows = payload
-            lines += [r"{\footnotesize",
-                      f"\\begin{{tabular}}{{{align_of(payload)}}}", r"\toprule",
-                      " & ".join(esc(h) for h in head) + r" \\", r"\midrule"]
-            lines += [" & ".join(esc(c) for c in cells) + r" \\" for cells in rows]
-            lines += [r"\bottomrule", r"\end{tabular}\par}"]
+            *tabular, end = latex(payload)
+            lines += [r"{\footnotesize", *tabular, end + r"\par}"]
     return lines

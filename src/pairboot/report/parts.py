@@ -24,6 +24,9 @@ from pairboot.core.hypotheses import nulls
 from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
 from pairboot.report.escape import visible
 from pairboot.report.numbers import percent, plural
+from pairboot.report.registry import context_class
+from pairboot.report.table import Table
+from pairboot.report.table import text as table_text
 from pairboot.result import CompareResult
 
 
@@ -93,6 +96,9 @@ class ReportContext:
     def say(self, text: str) -> str:
         """``text`` (a warning or the reading) as this report's reader should see it."""
         return self.reword(text) if self.reword is not None else text
+
+
+context_class(CompareResult, ReportContext)
 
 
 def kept_line(context) -> str | None:
@@ -334,14 +340,14 @@ def _runs_text(runs) -> str:
     return f"{runs.runs_a:g} and {runs.runs_b:g} {what}"
 
 
-def runs_section(result) -> tuple[str, list[list[str]], str] | None:
-    """A comparison with several runs: its title line, the variance split as table
-    cells (header first) and the projection in a sentence ("" when there is nothing to
-    project); None without runs.  The text and Markdown reports lay them out."""
+def runs_section(result) -> tuple[str, Table, str] | None:
+    """A comparison with several runs: its title line, the variance split as a
+    :class:`~pairboot.report.table.Table` and the projection in a sentence ("" when
+    there is nothing to project); None without runs.  Every format lays them out."""
     runs = getattr(result, "runs", None)
     if runs is None:
         return None
-    rows = [["", "component", "variance", "share of V"]]
+    rows = []
     for system, parts in runs.variance_components.items():
         for name, c in parts.items():
             share = c["share"]
@@ -351,8 +357,9 @@ def runs_section(result) -> tuple[str, list[list[str]], str] | None:
     how = (f"{runs.degrees_of_freedom:.1f} degrees of freedom" if runs.kind == "seeds"
            else "the interval is the item bootstrap of the items' means")
     title = f"Runs: {_runs_text(runs)}; variance of B - A {runs.variance:.4g} ({how})"
+    table = Table(("", "component", "variance", "share of V"), rows, "llrr")
     if not runs.variance > 0:  # every difference alike: nothing to project
-        return title, rows, ""
+        return title, table, ""
     twice_items = result.projection(n_items=2 * runs.n_items)
     twice_runs = result.projection(runs_factor=2.0)
     items = "groups" if result.n_groups is not None else "items"  # what is drawn
@@ -362,7 +369,7 @@ def runs_section(result) -> tuple[str, list[list[str]], str] | None:
     if twice_items["floor"] > 0:
         text += (f" More {items} cannot bring the variance below "
                  f"{twice_items['floor']:.3g} (the runs' own variation).")
-    return title, rows, text
+    return title, table, text
 
 
 def describe_runs(result) -> list[str]:
@@ -371,8 +378,8 @@ def describe_runs(result) -> list[str]:
     section = runs_section(result)
     if section is None:
         return []
-    title, rows, text = section
-    out = [title, *("  " + r for r in pad_table(rows, "llrr"))]
+    title, table, text = section
+    out = [title, *table_text(table)]
     if text:
         out.extend(wrap(text, bullet="  "))
     return out
@@ -455,12 +462,9 @@ def wrap(text: str, bullet: str = "") -> list[str]:
 
 def pad_table(rows: list[list[str]], align: str) -> list[str]:
     """Rows of cells as lines, each column padded to its widest cell and left- or
-    right-aligned as ``align`` says ("l" or "r" per column); cells as :func:`visible`
-    shows them, so that escapes count in the widths."""
-    rows = [[visible(c) for c in r] for r in rows]
-    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-    return ["  ".join(c.ljust(w) if a == "l" else c.rjust(w)
-                      for c, w, a in zip(r, widths, align)).rstrip() for r in rows]
+    right-aligned as ``align`` says ("l" or "r" per column; the table's
+    :func:`~pairboot.report.table.text` of a table without a head)."""
+    return table_text(Table(None, rows, align[:len(rows[0])]), indent="")
 
 
 _METHOD_WORDS = {
@@ -550,14 +554,15 @@ def _describe_score(result: CompareResult, context: ReportContext) -> str:
             f"{result.n_resamples:,} paired bootstrap resamples.")
 
 
-def strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:
-    """The per-stratum table's cells, header first (``name`` renders a stratum's name)."""
+def strata_table(result: CompareResult, d: int) -> Table:
+    """The per-stratum table: a stratum's weight, size, scores, difference, interval and
+    p-value (centred: a column apart from the numbers in Markdown)."""
     grouped = any(s.n_groups is not None for s in result.strata)
     header = ["stratum", "weight", "items"] + (["groups"] if grouped else []) + [
         "A", "B", "B - A", f"{percent(result.confidence_level)} interval", "p"]
-    rows = [header]
+    rows = []
     for s in result.strata:
-        row = [name(s.name), f"{s.weight:.3f}", f"{s.n_items:,}"]
+        row = [str(s.name), f"{s.weight:.3f}", f"{s.n_items:,}"]
         if grouped:
             row.append("" if s.n_groups is None else f"{s.n_groups:,}")
         row += [
@@ -568,4 +573,4 @@ def strata_table(result: CompareResult, d: int, name=str) -> list[list[str]]:
             p_cell(s.p_value, result.n_resamples),
         ]
         rows.append(row)
-    return rows
+    return Table(header, rows, "l" + "r" * (len(header) - 2) + "c")

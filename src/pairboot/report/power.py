@@ -8,6 +8,8 @@ import math
 
 from pairboot.power_result import PowerResult
 from pairboot.report.escape import lines_text, md
+from pairboot.report.registry import Writers, writes
+from pairboot.report.table import Table, markdown, text
 
 __all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plural",
            "power_facts", "power_json", "power_markdown", "power_summary", "power_text"]
@@ -80,7 +82,8 @@ def size_words(res: PowerResult) -> str:
     return text
 
 
-def power_summary(res: PowerResult) -> str:
+@writes(PowerResult, "summary", part=True)
+def power_summary(res: PowerResult, context=None) -> str:
     """``PowerResult.summary()``: the answer in one line."""
     test = test_words(res)
     pct = ("?" if res.power is None else percent(res.power, 1, exact=False)
@@ -241,12 +244,12 @@ def monte_carlo_words(sim) -> str:
     return f"Monte Carlo error {percent(sim.monte_carlo_error, 1)}"
 
 
+@writes(PowerResult, "text")
 def power_text(res: PowerResult, context=None) -> str:
     """The plain-text report: the summary, then the inputs and the assumptions."""
-    rows = power_facts(res) + family_rows(res)
-    width = max(len(label) for label, _ in rows)
+    facts = Table(None, power_facts(res) + family_rows(res), "ll")
     lines = [power_summary(res), ""]
-    lines += [f"  {label:<{width}}  {value}" for label, value in rows]
+    lines += text(facts, raw=True)  # (the lines are made visible whole)
     if res.simulation is not None:
         lines += ["", simulation_line(res)]
     if res.assumptions:
@@ -254,11 +257,11 @@ def power_text(res: PowerResult, context=None) -> str:
     return lines_text(lines)
 
 
+@writes(PowerResult, "markdown")
 def power_markdown(res: PowerResult, context=None) -> str:
     """A Markdown report: the summary, a table of the inputs, the assumptions."""
-    rows = power_facts(res) + family_rows(res)
-    lines = [f"**{md(power_summary(res))}**", "", "| | |", "|---|---|"]
-    lines += [f"| {md(label)} | {md(value)} |" for label, value in rows]
+    facts = Table(None, power_facts(res) + family_rows(res), "ll")
+    lines = [f"**{md(power_summary(res))}**", "", *markdown(facts)]
     if res.simulation is not None:
         lines += ["", md(simulation_line(res))]
     if res.assumptions:
@@ -266,6 +269,7 @@ def power_markdown(res: PowerResult, context=None) -> str:
     return lines_text(lines)
 
 
+@writes(PowerResult, "json")
 def power_json(res: PowerResult, context=None) -> str:
     """The result's fields as JSON, with the summary."""
     out = res.to_dict()
@@ -273,5 +277,5 @@ def power_json(res: PowerResult, context=None) -> str:
     return json.dumps(out, indent=2) + "\n"
 
 
-POWER_WRITERS = {"text": power_text, "markdown": power_markdown, "json": power_json}
-"""Format name -> writer of a planned comparison's report."""
+POWER_WRITERS = Writers(PowerResult)
+"""Format name -> writer of a planned comparison's report (a view of the registry)."""

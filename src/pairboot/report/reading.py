@@ -1,5 +1,6 @@
 """The reading of a comparison: its interval in plain words (:attr:`CompareResult.reading`,
-which every report quotes), and what it says of several training runs per system."""
+which every report quotes), and what it says of several training runs per system; and
+the p-value a comparison's repr shows."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import math
 
 from pairboot.core.pvalues import units_for
 from pairboot.core.tdist import t_quantile
-from pairboot.report.numbers import decimals, percent, plural
+from pairboot.report.numbers import decimals, p_repr, percent, plural
+from pairboot.report.registry import writes
 from pairboot.result import CompareResult
 
 NOT_COVERED = (
@@ -17,7 +19,8 @@ NOT_COVERED = (
 """What an interval does not cover (``{unit}``: items or groups)."""
 
 
-def reading_text(result: CompareResult) -> str:
+@writes(CompareResult, "reading", part=True)
+def reading_text(result: CompareResult, context=None) -> str:
     """The interval of ``result`` in plain words, as the spec reads it."""
     low, high = result.confidence_interval
     pct = percent(result.interval_level)
@@ -212,3 +215,11 @@ def runs_limit_text(result: CompareResult, runs, unit: str) -> list[str]:
                    f"would make it {(1 - seeds) * 100:.0f}% narrower, twice the {unit} "
                    f"{(1 - items) * 100:.0f}%.")
     return out
+
+
+@writes(CompareResult, "p-repr", part=True)
+def repr_p(result: CompareResult, context=None) -> str:
+    """The p-value in ``repr(result)``: :func:`~pairboot.report.numbers.p_repr` of the
+    result's own test (one-sided or two)."""
+    sides = 2 if result.alternative == "two-sided" else 1
+    return p_repr(result.p_value, result.n_resamples, result.method, sides)

@@ -17,7 +17,6 @@ from pairboot.report.parts import (
     kept_line,
     null_text,
     num,
-    pad_table,
     resolution_note,
     result_p,
     signature,
@@ -25,10 +24,14 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.parts import wrap as _wrap
+from pairboot.report.registry import writes
+from pairboot.report.table import Table
+from pairboot.report.table import text as table_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
 from pairboot.result import CompareResult
 
 
+@writes(CompareResult, "text")
 def write_text(result: CompareResult, context: ReportContext | None = None) -> str:
     """A plain-text report that reads like the spec's example."""
     ctx = context or ReportContext()
@@ -57,16 +60,13 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.append("")
     tost = (f" (B - A: {percent(result.interval_level)})"
             if result.interval_level != result.confidence_level else "")
-    lines.append(f"  {'':<{width}}  {result.metric:>{value_w}}   {level} interval{tost}")
-    for label, score in ((label_a, result.score_a), (label_b, result.score_b)):
-        lines.append(
-            f"  {label:<{width}}  {num(score.estimate, d):>{value_w}}   "
-            f"{interval_text(score.confidence_interval, d)}"
-        )
-    lines.append(
-        f"  {label_d:<{width}}  {num(result.estimate, d, signed=True):>{value_w}}   "
-        f"{interval_text(result.confidence_interval, d, signed=True)}"
-    )
+    table = Table(("", result.metric, f"{level} interval{tost}"), [
+        (label, num(score.estimate, d), interval_text(score.confidence_interval, d))
+        for label, score in ((label_a, result.score_a), (label_b, result.score_b))
+    ] + [(label_d, num(result.estimate, d, signed=True),
+          interval_text(result.confidence_interval, d, signed=True))], "lrl")
+    # (the lines are made visible whole: cells measured as given)
+    lines += table_text(table, gaps=("  ", "   "), widths=(width, value_w), raw=True)
     lines.append("")
     lines.extend(_wrap(f"{result_p(result)} ({null_text(result)})", bullet="  "))
     if unresolved(result):
@@ -92,7 +92,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
         how = ("its own t interval" if getattr(result, "runs", None) is not None
                else "same resamples")  # with runs, each stratum's analysis alone
         lines.append(f"Strata{col}: the difference within each stratum, {how}")
-        lines.extend("  " + row for row in _strata_rows(result, d))
+        lines.extend(table_text(strata_table(result, d)))
     lines.append("")
     lines.extend(items_text(result))
     if result.warnings:
@@ -156,7 +156,3 @@ def _mc_text(error: float, d: int) -> str:
 def _finite_positive(x) -> bool:
     return isinstance(x, (int, float)) and 0 < x < float("inf")
 
-
-def _strata_rows(result: CompareResult, d: int) -> list[str]:
-    rows = strata_table(result, d)
-    return pad_table(rows, "l" + "r" * (len(rows[0]) - 1))

@@ -7,14 +7,14 @@ import math
 import numpy as np
 
 from pairboot.family_result import FamilyResult
-from pairboot.plot.common import (
-    NAME_WIDTH,
-    escaped_names,
-)
 from pairboot.report.figures import (
     disagrees,
     mark_meanings,
     procedure_words,
+)
+from pairboot.report.plot.common import (
+    NAME_WIDTH,
+    escaped_names,
 )
 
 _CELL = 0.32

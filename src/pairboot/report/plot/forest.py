@@ -7,7 +7,15 @@ import math
 
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
-from pairboot.plot.common import (
+from pairboot.report.figures import (
+    disagrees,
+    margin_marks,
+    mark_meanings,
+    procedure_words,
+)
+from pairboot.report.numbers import percent
+from pairboot.report.parts import interval_text
+from pairboot.report.plot.common import (
     BLUE,
     GREY,
     MARGIN,
@@ -17,15 +25,7 @@ from pairboot.plot.common import (
     signed_text,
     space_ticks,
 )
-from pairboot.plot.matrix import plot_pairs
-from pairboot.report.figures import (
-    disagrees,
-    margin_marks,
-    mark_meanings,
-    procedure_words,
-)
-from pairboot.report.numbers import percent
-from pairboot.report.parts import interval_text
+from pairboot.report.plot.matrix import plot_pairs
 
 _FOREST_NAME_WIDTH = 36
 """In a forest plot's row labels, longer system names are shortened."""

@@ -7,7 +7,12 @@ import math
 
 import numpy as np
 
-from pairboot.plot.common import (
+from pairboot.report.figures import (
+    histogram_bins,
+    margin_marks,
+)
+from pairboot.report.numbers import decimals, percent
+from pairboot.report.plot.common import (
     BLUE,
     MARGIN,
     NAME_WIDTH,
@@ -17,11 +22,6 @@ from pairboot.plot.common import (
     pair_title,
     space_ticks,
 )
-from pairboot.report.figures import (
-    histogram_bins,
-    margin_marks,
-)
-from pairboot.report.numbers import decimals, percent
 from pairboot.result import CompareResult
 
 

@@ -3,9 +3,9 @@ family's forest plot (:func:`plot_family`), an all-pairs family as a matrix
 (:func:`plot_pairs`, which :func:`plot_family` draws for large all-pairs families), and a
 planned comparison's power curve (:func:`plot_power`)."""
 
-from pairboot.plot.forest import plot_family
-from pairboot.plot.histogram import plot
-from pairboot.plot.matrix import plot_pairs
-from pairboot.plot.power import plot_power
+from pairboot.report.plot.forest import plot_family
+from pairboot.report.plot.histogram import plot
+from pairboot.report.plot.matrix import plot_pairs
+from pairboot.report.plot.power import plot_power
 
 __all__ = ["plot", "plot_family", "plot_pairs", "plot_power"]
