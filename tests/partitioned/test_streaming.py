@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -263,8 +264,12 @@ def test_two_files_of_the_same_stem(data, tmp_path):
     proc = run_in_process("compare", same_stem, d["fb"], "--id", "id", "--stream",
                           "--resamples", R, "--seed", "2", "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    with pytest.raises(InputError, match="`names`"):  # a family still needs its names
-        pairboot.compare_files([str(same_stem), d["fb"], d["fa"]], id="id", score="score")
+    # a family is named by what tells its files apart (their folders here), as two are
+    fam = pairboot.compare_files([str(same_stem), d["fb"], d["fa"]], id="id", score="score",
+                                 n_resamples=R, seed=2)
+    names = list(fam.systems)
+    assert names == [f"{same_stem.parent.name}/sys_b", f"{Path(d['fb']).parent.name}/sys_b",
+                     "sys_a"], names
 
 
 def test_stream_refuses_a_file_given_twice_and_standard_input(data):
