@@ -307,7 +307,7 @@ def compare_files(
         refuse_family_test(test, apart=systems is None)
         check_family(list(systems) if systems is not None else names,
                      baseline=family.get("baseline"), pairs=family.get("pairs"),
-                     correction=family.get("correction", "max-t"))
+                     correction=family.get("correction", "max-t"), n_resamples=n_resamples)
     else:
         check_part_test(test, names=("A", "B"), grouped=group is not None,
                         stratified=stratum is not None)
