@@ -21,6 +21,7 @@ import dataclasses
 import importlib
 import math
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -293,13 +294,14 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
                 t = np.asarray(r.runs[name], dtype=np.float64)
                 tables.append(t if inverse is None else t[inverse])
     if names is None:  # (a name two reads share gets its file's name, or path, added)
-        plain = [n for n, _ in raw_names]
+        plain = Counter(n for n, _ in raw_names)  # (counted once: list.count is M^2)
         for shown in (os.path.basename, str):
-            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})" for n, p in raw_names]
+            names = [n if plain[n] == 1 else f"{n} ({shown(p)})" for n, p in raw_names]
             if len(set(names)) == len(names):
                 break
         else:
-            twice = next(n for n in names if names.count(n) > 1)
+            counts = Counter(names)
+            twice = next(n for n in names if counts[n] > 1)
             raise InputError(f"two systems read are both {twice!r}: one log given twice? "
                              "Give each log once, or `names` to tell them apart",
                              param="names")
