@@ -33,7 +33,7 @@ from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, ra
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
 from pairboot.core.westfall_young import PermutationNull, westfall_young
-from pairboot.engine.memory import memory_limit
+from pairboot.engine.memory import memory_limit, resident_bytes
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
 from pairboot.options import DEFAULTS, OPTIONS, hypothesis_sides
@@ -537,6 +537,8 @@ def check_family_size(n_systems: int, n_contrasts: int, n_resamples, *,
     cells = n_contrasts * n_resamples
     needed = CONTRAST_BYTES * cells + 16 * n_systems * n_resamples  # (+ a mean's sums)
     limit = memory_limit()
+    if limit is not None:  # (what this process may still take)
+        limit = max(limit - (resident_bytes() or 0), 0)
     if cells <= MAX_CONTRAST_REPLICATES and (limit is None or needed <= limit):
         return
     ways = []
@@ -548,7 +550,7 @@ def check_family_size(n_systems: int, n_contrasts: int, n_resamples, *,
     if most >= MIN_FAMILY_RESAMPLES:
         ways.append(f"fewer `n_resamples` (at most {most:,})")
     ways.append("fewer systems")
-    over = (f"more than the {limit / 2**30:,.1f} GiB this process may use"
+    over = (f"more than the {limit / 2**30:,.1f} GiB this process may still use"
             if limit is not None and needed > limit else
             f"past the {MAX_CONTRAST_REPLICATES:,} a family takes (minutes of computing)")
     raise InputError(
