@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pairboot.io as pbio
 from pairboot import Progress
+from pairboot.cli import signals
 
 SLOW_READ_ROWS = 200_000
 """Files of this many rows read in pure Python because pyarrow is missing get a note (and
@@ -79,6 +80,7 @@ class ProgressBar(_StatusLine, Progress):
         self.last = 0.0
 
     def __call__(self, done: int) -> None:
+        signals.check()  # (a batch of resamples: stop here if a signal came)
         if not self.enabled:
             return
         now = time.monotonic()
@@ -156,6 +158,7 @@ class ReadProgress(_StatusLine):
             self._show(f"preparing {rows:,} rows: numbers, ids, labels ")
 
     def __call__(self, rows: int) -> None:
+        signals.check()  # (rows read: stop here if a signal came)
         if not self.enabled:
             return
         now = time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli import signals
 from pairboot.cli.inputs import (
     GROUP_HINTS,
     file_systems,
@@ -163,6 +164,7 @@ def _progress(status):
     current = {"path": None}
 
     def progress(path: str, rows: int) -> None:
+        signals.check()  # (a chunk read: stop here if a signal came)
         if path != current["path"]:
             current["path"] = path
             status.reading(path)
