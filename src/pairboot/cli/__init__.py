@@ -358,7 +358,7 @@ def run() -> None:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except (OSError, ValueError):  # a closed pipe: nothing more to say
+            except (OSError, ValueError, AttributeError):  # closed (None): nothing to say
                 pass
         os._exit(code)
     sys.exit(code)
