@@ -639,3 +639,15 @@ def test_stream_ids_that_differ_only_in_normalisation(tmp_path):
             run_in_process("compare", fa, fb, "--id", "id", "--resamples", "50", *stream),
             "only in Unicode normalisation (NFC in", "U+00E9", "U+0065 U+0301",
             "unicodedata.normalize('NFC', id)")
+
+
+def test_memory_run_out_in_chunks_is_one_line(data, monkeypatch):
+    """A MemoryError while the chunks are read and summed ends the run with one line,
+    exit 2, naming --resamples (not a traceback)."""
+    def short_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("pairboot.partitioned.files.part_from_arrays", short_of_memory)
+    proc = run_in_process("compare", data["one"], "--a", "a", "--b", "b", "--stream",
+                          "--no-progress")
+    assert_one_line_error(proc, "not enough memory", "reading in chunks", "--resamples")
