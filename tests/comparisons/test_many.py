@@ -748,8 +748,8 @@ def test_a_family_too_large_is_refused_before_anything_is_computed(monkeypatch):
         raise AssertionError("resampled a family that is refused")
 
     monkeypatch.setattr(pipeline, "resample_sums", no_resampling, raising=False)
-    monkeypatch.setattr("pairboot.core.family.memory_limit", lambda: 8 << 30)
-    monkeypatch.setattr("pairboot.core.family.resident_bytes", lambda: 0)
+    monkeypatch.setattr("pairboot.core.sizes.memory_limit", lambda: 8 << 30)
+    monkeypatch.setattr("pairboot.core.sizes.resident_bytes", lambda: 0)
     with pytest.raises(pairboot.InputError) as err:
         pairboot.compare_many(_many_systems(200), seed=1)
     text = str(err.value)

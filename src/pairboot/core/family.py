@@ -32,8 +32,8 @@ from pairboot.core.intervals import (
 from pairboot.core.multiple import bonferroni, check_correction, holm, max_t, rank_intervals
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
+from pairboot.core.sizes import check_family_size, some_names
 from pairboot.core.westfall_young import PermutationNull, westfall_young
-from pairboot.engine.memory import memory_limit, resident_bytes
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
 from pairboot.options import DEFAULTS, OPTIONS, hypothesis_sides
@@ -41,20 +41,6 @@ from pairboot.result import ConfidenceInterval
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""
-
-MAX_CONTRAST_REPLICATES = 100_000_000
-"""The most comparisons x resamples a family is read off (all 19,900 pairs of 200
-systems at 5,000 resamples): every row's interval, test and Monte Carlo error is a pass
-over its resamples, so past this a family takes minutes and gigabytes
-(docs/performance.md, "The size of a family")."""
-
-MIN_FAMILY_RESAMPLES = 1000
-"""Fewer resamples than this are not offered as a way to make a family smaller."""
-
-CONTRAST_BYTES = 64
-"""Bytes a family holds per comparison and resample while it is read off (its
-replicates, their sorted copy, the max-t roots): 56 measured at 200 systems, and 16 per
-system and resample besides (a mean's sums: 79 in all at 10,000 systems)."""
 
 
 def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better: bool,
@@ -525,41 +511,6 @@ def family_systems(scores, minimum: int = 2) -> tuple[list[str], list]:
     return names, systems
 
 
-def check_family_size(n_systems: int, n_contrasts: int, n_resamples, *,
-                      all_pairs: bool) -> None:
-    """Refuse, before it is computed, a family whose comparisons x resamples pass
-    :data:`MAX_CONTRAST_REPLICATES` or whose read-off would not fit in the memory this
-    process may use (:func:`pairboot.engine.memory.memory_limit`), saying what would
-    make it smaller: a baseline (M - 1 comparisons instead of M (M - 1) / 2), the
-    pairs needed, fewer resamples."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        return  # (the options' own check names a bad value)
-    cells = n_contrasts * n_resamples
-    needed = CONTRAST_BYTES * cells + 16 * n_systems * n_resamples  # (+ a mean's sums)
-    limit = memory_limit()
-    if limit is not None:  # (what this process may still take)
-        limit = max(limit - (resident_bytes() or 0), 0)
-    if cells <= MAX_CONTRAST_REPLICATES and (limit is None or needed <= limit):
-        return
-    ways = []
-    if all_pairs and n_systems > 2:
-        ways.append(f"`baseline` (every system against one: {n_systems - 1:,} comparisons)")
-    per_resample = CONTRAST_BYTES * n_contrasts + 16 * n_systems
-    most = min(MAX_CONTRAST_REPLICATES // max(n_contrasts, 1),
-               n_resamples if limit is None else limit // per_resample)
-    if most >= MIN_FAMILY_RESAMPLES:
-        ways.append(f"fewer `n_resamples` (at most {most:,})")
-    ways.append("fewer systems")
-    over = (f"more than the {limit / 2**30:,.1f} GiB this process may still use"
-            if limit is not None and needed > limit else
-            f"past the {MAX_CONTRAST_REPLICATES:,} a family takes (minutes of computing)")
-    raise InputError(
-        f"a family of {n_systems:,} systems{' (all pairs)' if all_pairs else ''} makes "
-        f"{n_contrasts:,} comparisons x {n_resamples:,} resamples = {cells:,} resampled "
-        f"contrasts (about {needed / 2**30:,.1f} GiB), {over}: give {' or '.join(ways)}",
-        param="baseline" if all_pairs else "n_resamples")
-
-
 def family_targets(names: list[str], baseline, pairs, n_resamples=None
                    ) -> list[tuple[int, int]]:
     """The comparisons as (i, j): system j minus system i; with ``n_resamples``, a
@@ -575,7 +526,7 @@ def family_targets(names: list[str], baseline, pairs, n_resamples=None
     if baseline is not None:
         if baseline not in index:
             raise InputError(f"`baseline` {baseline!r} is not one of the systems "
-                             f"({_some(names)})", param="baseline")
+                             f"({some_names(names)})", param="baseline")
         b = index[baseline]
         return [(b, j) for j in range(len(names)) if j != b]
     if pairs is None:
@@ -584,7 +535,7 @@ def family_targets(names: list[str], baseline, pairs, n_resamples=None
     for pair in pairs:
         if len(pair) != 2 or any(p not in index for p in pair):
             raise InputError(f"`pairs`: {pair!r} must name two of the systems "
-                             f"({_some(names)})", param="pairs")
+                             f"({some_names(names)})", param="pairs")
         i, j = index[pair[0]], index[pair[1]]
         if i == j:
             raise InputError(f"`pairs`: {pair!r} compares a system with itself",
@@ -597,8 +548,3 @@ def family_targets(names: list[str], baseline, pairs, n_resamples=None
         raise InputError("`pairs` is empty: no comparison to make", param="pairs")
     return out
 
-
-def _some(names: list[str], shown: int = 20) -> str:
-    """The systems' names for a message: the first ``shown`` and how many more."""
-    more = len(names) - shown
-    return ", ".join(names[:shown]) + (f", ... ({more:,} more)" if more > 0 else "")

@@ -45,7 +45,7 @@ def check_family(names: Sequence[str], *, baseline: str | None = None,
     """A family's arguments checked against the systems' ``names`` (before any part is
     read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
     j minus system i.  With ``n_resamples``, a family too large to compute is refused
-    (:func:`pairboot.core.family.check_family_size`)."""
+    (:func:`pairboot.core.sizes.check_family_size`)."""
     targets = family_targets(list(names), baseline, pairs, n_resamples)
     OPTIONS["correction"].check(correction)
     return targets
