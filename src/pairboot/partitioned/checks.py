@@ -40,11 +40,13 @@ def check_before_reading(*, n_resamples, confidence_level, method, seed,
 
 def check_family(names: Sequence[str], *, baseline: str | None = None,
                  pairs: Sequence[tuple[str, str]] | None = None,
-                 correction: str = "max-t") -> list[tuple[int, int]]:
+                 correction: str = "max-t", n_resamples: int | None = None
+                 ) -> list[tuple[int, int]]:
     """A family's arguments checked against the systems' ``names`` (before any part is
     read, and again by :func:`finish_many`); returns the comparisons as (i, j): system
-    j minus system i."""
-    targets = family_targets(list(names), baseline, pairs)
+    j minus system i.  With ``n_resamples``, a family too large to compute is refused
+    (:func:`pairboot.core.sizes.check_family_size`)."""
+    targets = family_targets(list(names), baseline, pairs, n_resamples)
     OPTIONS["correction"].check(correction)
     return targets
 

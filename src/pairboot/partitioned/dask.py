@@ -292,8 +292,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     if len(spec) < 2:
         raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
                          param="systems")
-    check_family(list(spec), baseline=baseline, pairs=pairs,
-                 correction=correction)  # (before any partition is read)
+    check_family(list(spec), baseline=baseline, pairs=pairs, correction=correction,
+                 n_resamples=n_resamples)  # (before any partition is read)
     seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
                                 method=method, seed=seed, paired=paired,
                                 group_weighting=group_weighting, alternative=alternative,

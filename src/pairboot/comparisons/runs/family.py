@@ -91,7 +91,8 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
                               stacklevel=stacklevel + 1, **keywords)
     _check_seeds(tables, paired_runs, correction, metric, method, keywords)
     layout = layout_of(len(tables[0]), groups, strata, keywords)
-    targets = family_targets(names, baseline, pairs)
+    targets = family_targets(names, baseline, pairs,  # (max-t resamples the family)
+                             n_resamples if correction == "max-t" else None)
     alpha = 1.0 - float(confidence_level)
     family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
     m = len(targets)
