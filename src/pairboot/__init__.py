@@ -24,20 +24,89 @@ are not plain means.  The whole public API:
   bootstrap from parts of the data) and :mod:`pairboot.dask`.
 """
 
-from pairboot import report  # noqa: F401  (fills the results' text hook: result.py)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from pairboot._version import __version__
-from pairboot.comparisons.many import compare_many, compare_strata
-from pairboot.comparisons.two import compare
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
-from pairboot.family_result import Comparison, FamilyResult
-from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
-from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
-from pairboot.partitioned.files import compare_files
-from pairboot.plan import Plan, plan_sha256, read_plan
-from pairboot.planning import power
-from pairboot.power_result import PowerResult
-from pairboot.progress import Progress
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.rendering import set_renderer
+
+if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.comparisons.many import compare_many, compare_strata
+    from pairboot.comparisons.two import compare
+    from pairboot.family_result import Comparison, FamilyResult
+    from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
+    from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
+    from pairboot.partitioned.files import compare_files
+    from pairboot.plan import Plan, plan_sha256, read_plan
+    from pairboot.planning import power
+    from pairboot.power_result import PowerResult
+    from pairboot.progress import Progress
+    from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+
+_WHERE = {
+    "compare_many": "pairboot.comparisons.many",
+    "compare_strata": "pairboot.comparisons.many",
+    "compare": "pairboot.comparisons.two",
+    "Comparison": "pairboot.family_result",
+    "FamilyResult": "pairboot.family_result",
+    "Metric": "pairboot.metrics",
+    "bleu_metric": "pairboot.metrics",
+    "builtin_metrics": "pairboot.metrics",
+    "macro_f1_metric": "pairboot.metrics",
+    "CORRECTIONS": "pairboot.options",
+    "GROUP_WEIGHTINGS": "pairboot.options",
+    "METHODS": "pairboot.options",
+    "RESAMPLINGS": "pairboot.options",
+    "compare_files": "pairboot.partitioned.files",
+    "Plan": "pairboot.plan",
+    "plan_sha256": "pairboot.plan",
+    "read_plan": "pairboot.plan",
+    "power": "pairboot.planning",
+    "PowerResult": "pairboot.power_result",
+    "Progress": "pairboot.progress",
+    "CompareResult": "pairboot.result",
+    "ConfidenceInterval": "pairboot.result",
+    "StratumResult": "pairboot.result",
+    "SystemScore": "pairboot.result",
+}
+"""Where each public name lives: ``import pairboot`` loads none of them (nor numpy);
+the first ``pairboot.compare`` imports its module (PEP 562)."""
+
+
+def __getattr__(name: str):
+    """A public name, or a subpackage (``pairboot.io``, ``pairboot.report``), imported on
+    first use and kept."""
+    if name in _WHERE:
+        value = getattr(importlib.import_module(_WHERE[name]), name)
+    elif not name.startswith("__"):
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+def _render(result, format: str, **labels) -> str:
+    """A result's text: the report layer, imported on a result's first text (it then
+    sets its own renderer, :func:`pairboot.report.render`)."""
+    from pairboot.report import render  # noqa: PLC0415  (on first use: see above)
+
+    return render(result, format, **labels)
+
+
+set_renderer(_render)
 
 __all__ = [
     "CORRECTIONS",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from pairboot.result import ConfidenceInterval, TestResult, json_safe, rendered
+from pairboot.rendering import rendered
+from pairboot.result import ConfidenceInterval, TestResult, json_safe
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The answer of :func:`pairboot.power`: a planned comparison's size, power or smallest
 detectable difference.  Data only, as :mod:`pairboot.result`: the prose (``summary()``,
 ``print(result)``, the HTML) is the report layer's (:mod:`pairboot.report.power`),
-reached through the one hook :func:`pairboot.result.rendered`.
+reached through the one hook :func:`pairboot.rendering.rendered`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from pairboot.result import json_safe, rendered
+from pairboot.rendering import rendered
+from pairboot.result import json_safe
 
 __all__ = ["FamilyPlan", "PowerResult", "StratumPlan"]
 

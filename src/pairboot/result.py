@@ -2,13 +2,12 @@
 
 Data only: the prose of a result (its summary, its reading, the p-value in its repr, its
 HTML) is written by :mod:`pairboot.report`, which this module does not import; every
-result reaches it through one hook, :func:`rendered` (see :func:`set_renderer`).
+result reaches it through one hook, :func:`pairboot.rendering.rendered`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
@@ -17,33 +16,7 @@ import numpy as np
 from pairboot.core.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.core.pvalues import units_for
 from pairboot.items_result import ItemsSummary
-
-_renderer: Callable[..., str] | None = None
-
-
-def set_renderer(renderer: Callable[..., str]) -> None:
-    """Set the one function that writes every result's text:
-    ``renderer(result, format, **labels) -> str``, with ``format`` ``"text"``
-    (``print(result)``, ``summary()``), ``"html"`` (``to_html()``), ``"html-fragment"``
-    (``_repr_html_``), ``"reading"``, ``"p-repr"`` (the p-value in a repr), or any other
-    format a result asks its writers for.
-
-    The hook that keeps prose out of the results: :func:`pairboot.report.render` is set
-    here when ``pairboot.report`` is imported, and ``import pairboot`` imports it, so users
-    always find it set.
-    """
-    global _renderer
-    _renderer = renderer
-
-
-def rendered(result, format: str, **labels) -> str:
-    """``result`` written in ``format`` by the function :func:`set_renderer` set (the
-    report layer's registry of writers)."""
-    if _renderer is None:
-        raise RuntimeError(
-            f"no writer for a result's {format!r}: import pairboot.report (importing "
-            "pairboot does) to register the report layer's writers")
-    return _renderer(result, format, **labels)
+from pairboot.rendering import rendered
 
 
 class ConfidenceInterval(NamedTuple):

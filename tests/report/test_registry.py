@@ -13,9 +13,10 @@ import pytest
 import pairboot
 from pairboot import report
 from pairboot.errors import InputError
+from pairboot.rendering import rendered
 from pairboot.report import registry
 from pairboot.report.registry import context_class, formats_of, render, writes
-from pairboot.result import TestResult, rendered
+from pairboot.result import TestResult
 
 REPORTS = ("text", "json", "markdown", "latex", "github", "html")
 
@@ -170,7 +171,7 @@ def test_every_result_writes_itself_through_the_one_hook(two, monkeypatch):
         seen.append((type(result).__name__, format, tuple(sorted(labels))))
         return "0.5" if format == "p-repr" else ""
 
-    monkeypatch.setattr(pairboot.result, "_renderer", spy)
+    monkeypatch.setattr(pairboot.rendering, "_renderer", spy)
     str(two), two.reading, two.to_html(name_a="x"), two._repr_html_(), repr(two)
     assert seen == [
         ("CompareResult", "text", ("lower_is_better", "name_a", "name_b")),
@@ -182,6 +183,6 @@ def test_every_result_writes_itself_through_the_one_hook(two, monkeypatch):
 
 
 def test_without_the_report_layer_a_result_says_what_to_import(two, monkeypatch):
-    monkeypatch.setattr(pairboot.result, "_renderer", None)
+    monkeypatch.setattr(pairboot.rendering, "_renderer", None)
     with pytest.raises(RuntimeError, match="import pairboot.report"):
         str(two)

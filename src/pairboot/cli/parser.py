@@ -20,17 +20,12 @@ from pairboot import (
     PowerResult,
 )
 from pairboot._version import __version__
+from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-"""``--fail-if`` was given and the verdict fails it."""
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
 
 
 def _option(flag: str) -> Spelling:

@@ -17,6 +17,7 @@ a folder of its own (:func:`run_folder`), removed at exit whatever happened.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -107,12 +108,36 @@ def quiet_arrow() -> None:
     it replaces the handler of SIGINT and SIGTERM with its own, which passes the signal
     back only if a thread of its own saw it in time (under load, not always: the run
     then finished as if never stopped).  pairboot's reads are short blocks, after which
-    the handler above runs."""
-    try:
-        import pyarrow  # noqa: PLC0415
-    except ImportError:
-        return
-    pyarrow.enable_signal_handlers(False)
+    the handler above runs.  Done now if pyarrow is imported, else the moment it is
+    (:class:`_QuietArrow`): a run of small files never imports it, and start-up is most
+    of what such a run waits for."""
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:
+        arrow.enable_signal_handlers(False)
+    elif not any(isinstance(finder, _QuietArrow) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _QuietArrow())
+
+
+class _QuietArrow:
+    """An import hook (a finder on ``sys.meta_path``) that switches pyarrow's signal
+    handling off as pyarrow's import finishes, whoever imports it, then leaves."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "pyarrow":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)  # (the other finders': pip's, a venv's)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def load_quietly(module) -> None:
+            load(module)
+            module.enable_signal_handlers(False)
+
+        spec.loader.exec_module = load_quietly  # (this module's loader only)
+        return spec
 
 
 @contextlib.contextmanager

@@ -7,6 +7,8 @@ the drawn rows with ``np.take``; tree-drawn strata go through :func:`tree_cells`
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pairboot.engine.spec import (
@@ -24,12 +26,17 @@ from pairboot.engine.spec import (
 CHUNK = 1 << 14
 """Draws per vectorised step (fixed: it sets the order of the additions, hence rounding)."""
 
-_POPCOUNT16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.uint8)
+
+@functools.cache
+def _popcount16() -> np.ndarray:
+    """Ones in each 16-bit value, a table built on first use (not at import)."""
+    bits = np.unpackbits(np.arange(1 << 16, dtype=np.uint16).view(np.uint8))
+    return bits.reshape(-1, 16).sum(axis=1, dtype=np.uint8)
 
 
 def _popcount(values: np.ndarray) -> np.ndarray:
     """Ones in each uint64 (numpy >= 2 has ``bitwise_count``; this works from 1.24)."""
-    return _POPCOUNT16[values.view(np.uint16)].reshape(-1, 4).sum(axis=1, dtype=np.int64)
+    return _popcount16()[values.view(np.uint16)].reshape(-1, 4).sum(axis=1, dtype=np.int64)
 
 
 def tree_cells(key: np.uint64, start: int, size: int, h: int) -> np.ndarray:

@@ -13,6 +13,7 @@ themselves (no gamma function, and no digit lost at large ``df``).  Tested again
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -22,7 +23,13 @@ from pairboot.core.tdist import t_quantile
 
 __all__ = ["EXPANDED_DF", "nct_sf", "normal_cdf", "t_critical", "t_power"]
 
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(600)
+
+@functools.cache
+def _rule() -> tuple[np.ndarray, np.ndarray]:
+    """The 600-node Gauss-Legendre rule on [-1, 1], built on first use (not at import)."""
+    return np.polynomial.legendre.leggauss(600)
+
+
 _ERFC = np.vectorize(math.erfc, otypes=[float])
 EXPANDED_DF = 1e5
 """Above this many degrees of freedom the t's quantile is its expansion in ``1 / df``
@@ -66,9 +73,10 @@ def nct_sf(c: float, df: float, lam: float) -> float:
         centre, width = lam * root / c - mode, 40.0 * root / abs(c)
         cuts += [v for v in (centre - width, centre + width) if cuts[0] < v < cuts[1]]
     cuts.sort()
-    u = np.concatenate([lo + (hi - lo) * (_NODES + 1.0) / 2.0
+    nodes, weights = _rule()
+    u = np.concatenate([lo + (hi - lo) * (nodes + 1.0) / 2.0
                         for lo, hi in zip(cuts, cuts[1:])])
-    w = np.concatenate([_WEIGHTS * (hi - lo) / 2.0 for lo, hi in zip(cuts, cuts[1:])])
+    w = np.concatenate([weights * (hi - lo) / 2.0 for lo, hi in zip(cuts, cuts[1:])])
     log_f = _log_density(u, df, mode)
     w = w * np.exp(log_f - log_f.max())
     return float(w @ normal_cdf(lam - c * (mode / root) - c * u / root) / w.sum())

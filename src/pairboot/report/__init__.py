@@ -55,6 +55,7 @@ sacrebleu's signature::
 from __future__ import annotations
 
 from pairboot.family_result import FamilyResult
+from pairboot.rendering import set_renderer
 from pairboot.report import (  # noqa: F401  (the modules whose writers register: @writes)
     family_formats,
     formats,
@@ -96,7 +97,7 @@ from pairboot.report.verdicts import (
     gate_hypothesis,
     headline,
 )
-from pairboot.result import CompareResult, set_renderer
+from pairboot.result import CompareResult
 
 __all__ = [
     "FAIL_IF",
@@ -140,7 +141,8 @@ __all__ = [
 ]
 
 # The results hold data only: everything they write about themselves is render's
-# (:func:`pairboot.result.set_renderer`), and ``import pairboot`` imports this package.
+# (:func:`pairboot.rendering.set_renderer`); until then ``import pairboot``'s hook imports
+# this package on a result's first text.
 set_renderer(render)
 
 WRITERS = Writers(CompareResult)

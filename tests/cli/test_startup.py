@@ -1,0 +1,132 @@
+"""Start-up: ``import pairboot`` computes nothing and loads no optional layer, and each
+command loads what its path needs (issue 35; the times are in benchmarks/startup.py).
+
+Each check runs a fresh interpreter: this process has imported everything already."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from helpers import PROJECT_ROOT
+
+import pairboot
+
+HEAVY = ("numba", "scipy", "matplotlib", "pyarrow", "dask", "pandas")
+
+
+def _loaded(code: str, *modules: str) -> dict[str, bool]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
+    probe = textwrap.dedent(code) + textwrap.dedent(f"""
+        import json, sys
+        print(json.dumps({{m: m in sys.modules for m in {list(modules)!r}}}))
+        """)
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=PROJECT_ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_pairboot_loads_no_optional_layer_and_not_numpy():
+    loaded = _loaded("import pairboot", *HEAVY, "numpy", "pairboot.report",
+                     "pairboot.planning", "pairboot.io", "pairboot.comparisons.two")
+    assert not any(loaded.values()), loaded
+
+
+def test_version_loads_neither_numpy_nor_the_report_layer():
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            assert main(["--version"]) == 0
+        assert out.getvalue() == f"pairboot {__import__('pairboot').__version__}\\n"
+        """, "numpy", "argparse", "pairboot.report", "pairboot.cli.parser")
+    assert not any(loaded.values()), loaded
+
+
+def test_a_small_comparison_loads_only_its_path():
+    """Two 200-item CSV files: read in Python, resampled by numpy, reported as text;
+    no harness-free optional layer, no family, plan or planner module."""
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["compare", "examples/base.csv", "examples/new.csv", "--id", "id",
+                         "--score", "score", "--no-progress"]) == 0
+        """, *HEAVY, "pairboot.planning", "pairboot.partitioned", "pairboot.cli.power",
+        "pairboot.engine.numba_kernels", "pairboot.report.plot")
+    assert not any(loaded.values()), loaded
+
+
+def test_the_power_command_does_not_load_compare():
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["power", "--sd", "0.5", "--delta", "0.1", "--power", "0.8"]) == 0
+        """, "pairboot.cli.compare", "pairboot.cli.stream", *HEAVY)
+    assert not any(loaded.values()), loaded
+
+
+def test_the_quadrature_is_built_on_first_use():
+    from pairboot.planning import noncentral  # noqa: PLC0415
+
+    noncentral._rule.cache_clear()
+    assert noncentral._rule.cache_info().currsize == 0
+    # scipy.stats.nct.sf(1.96, 10, 2.0)
+    assert noncentral.nct_sf(1.96, 10.0, 2.0) == pytest.approx(0.533282730107353, rel=1e-9)
+    assert noncentral._rule.cache_info().currsize == 1
+
+
+def test_every_public_name_resolves_and_is_listed():
+    assert set(pairboot.__all__) <= set(dir(pairboot))
+    for name in pairboot.__all__:
+        assert getattr(pairboot, name) is not None, name
+    from pairboot import CompareResult, compare  # noqa: PLC0415  (from-import: PEP 562)
+
+    assert compare is pairboot.compare and CompareResult is pairboot.CompareResult
+    assert pairboot.io.__name__ == "pairboot.io"  # (a subpackage on first use)
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        pairboot.nonesuch  # noqa: B018
+
+
+def test_a_result_finds_its_writers_without_importing_the_report_layer():
+    """A fresh interpreter that never imports pairboot.report still prints a result:
+    the package's hook imports the writers on a result's first text."""
+    loaded = _loaded("""
+        import numpy as np
+        import pairboot
+        r = pairboot.compare(np.arange(30.0) % 3, np.arange(30.0) % 4, seed=1,
+                             n_resamples=500)
+        import sys
+        assert "pairboot.report" not in sys.modules
+        assert str(r).startswith("No difference detected"), str(r)
+        """, "pairboot.report")
+    assert loaded == {"pairboot.report": True}
+
+
+def test_pyarrow_is_quieted_when_it_is_first_imported(tmp_path):
+    """The command line switches pyarrow's signal handlers off (cli.signals.quiet_arrow)
+    without importing it: an import hook does it as pyarrow's import finishes.  A stand-
+    in package named pyarrow records the call."""
+    fake = tmp_path / "pyarrow"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "calls = []\ndef enable_signal_handlers(on):\n    calls.append(on)\n")
+    loaded = _loaded(f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from pairboot.cli import signals
+        signals.quiet_arrow()
+        signals.quiet_arrow()  # (one hook, however often it is asked)
+        assert "pyarrow" not in sys.modules
+        import pyarrow
+        assert pyarrow.calls == [False], pyarrow.calls
+        assert not any(type(f).__name__ == "_QuietArrow" for f in sys.meta_path)
+        signals.quiet_arrow()  # (imported now: switched off at once)
+        assert pyarrow.calls == [False, False], pyarrow.calls
+        """, "pyarrow")
+    assert loaded == {"pyarrow": True}
