@@ -21,7 +21,7 @@ import numpy as np
 from pairboot.core.intervals import normal_quantile
 from pairboot.core.tdist import t_quantile
 
-__all__ = ["EXPANDED_DF", "nct_sf", "normal_cdf", "t_critical", "t_power"]
+__all__ = ["nct_sf", "normal_cdf", "t_critical", "t_power"]
 
 
 @functools.cache
@@ -31,10 +31,6 @@ def _rule() -> tuple[np.ndarray, np.ndarray]:
 
 
 _ERFC = np.vectorize(math.erfc, otypes=[float])
-EXPANDED_DF = 1e5
-"""Above this many degrees of freedom the t's quantile is its expansion in ``1 / df``
-(Cornish-Fisher, to ``1 / df^2``: within 1e-12 of scipy there), not a search on its
-tail, which loses digits at a very large ``df``."""
 _SPAN = 12.0
 """How many of the chi distribution's units (its sd is about 1/sqrt(2)) either side of
 its mode the integral covers."""
@@ -83,12 +79,10 @@ def nct_sf(c: float, df: float, lam: float) -> float:
 
 
 def t_critical(p: float, df: float) -> float:
-    """Student's t ``p`` quantile (``p >= 1/2``) with ``df`` degrees of freedom: above
-    :data:`EXPANDED_DF`, ``z + (z^3 + z) / (4 df) + (5 z^5 + 16 z^3 + 3 z) / (96 df^2)``."""
-    if df <= EXPANDED_DF:
-        return t_quantile(p, df)
-    z = normal_quantile(p)
-    return z + (z ** 3 + z) / (4.0 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+    """Student's t ``p`` quantile (``p >= 1/2``) with ``df`` degrees of freedom
+    (:func:`pairboot.core.tdist.t_quantile`: its expansion in ``1 / df`` at a very
+    large ``df``)."""
+    return t_quantile(p, df)
 
 
 def t_power(lam: float, df: float, alpha: float, two_sided: bool) -> float:
