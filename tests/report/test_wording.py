@@ -71,6 +71,29 @@ def test_no_verdict_is_not_printed_above_a_p_that_reads_significant(fmt):
         assert "& n/a \\\\" in out
 
 
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "json", "html", "github"])
+def test_a_stratum_with_too_few_items_prints_no_p(fmt):
+    """A stratum of 4 items beside one of 36: the whole comparison has its test, the
+    small stratum's row does not (its bootstrap p of 0.009 read as evidence that no
+    test of 4 items can give), as a comparison of 4 items says n/a."""
+    rng = np.random.default_rng(0)
+    a = rng.random(40)
+    b = a + rng.normal(0.05, 0.1, 40)
+    res = quiet(pairboot.compare, a, b, strata=["big"] * 36 + ["tiny"] * 4, seed=1)
+    tiny = res.strata[1]
+    assert tiny.n_items == 4 and 0 < tiny.p_value < 0.05  # (kept as data)
+    out = html.unescape(render(res, fmt))
+    if fmt == "json":
+        rows = {s["name"]: s for s in json.loads(out)["strata"]}
+        assert rows["tiny"]["p_value_upper_bound"] is None
+        assert rows["tiny"]["p_text"] == (
+            "n/a: 4 items are too few for any test at the 95% level")
+        assert rows["big"]["p_text"] == "< 0.0006"
+        return
+    row = next(line for line in out.splitlines() if "tiny" in line and "0.100" in line)
+    assert "n/a" in row and "0.009" not in row, row
+
+
 def test_a_margins_test_with_too_few_items_does_not_say_it_rejects():
     res = quiet(pairboot.compare, FEW_A, FEW_B, seed=1, hypothesis="non-inferiority",
                 margin=0.05)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.core.hypotheses import nulls
-from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound, units_for
 from pairboot.report.escape import visible
 from pairboot.report.numbers import percent, plural
 from pairboot.report.registry import context_class
@@ -205,6 +205,18 @@ def too_few_units(result) -> str | None:
         return None
     units = result.n_groups if result.n_groups is not None else result.n_items
     unit = "group" if result.n_groups is not None else "item"
+    return (f"{plural(units, unit)} {'is' if units == 1 else 'are'} too few for any test "
+            f"at the {percent(result.confidence_level)} level")
+
+
+def stratum_too_few(result, stratum) -> str | None:
+    """:func:`too_few_units` for one stratum of ``result``: its own p-value decides
+    nothing when the stratum holds fewer units than any test at the result's level needs
+    (the rule of :attr:`CompareResult.enough_units`, on the stratum's items or groups)."""
+    units = stratum.n_groups if stratum.n_groups is not None else stratum.n_items
+    if units >= units_for(result.confidence_level, result.alternative):
+        return None
+    unit = "group" if stratum.n_groups is not None else "item"
     return (f"{plural(units, unit)} {'is' if units == 1 else 'are'} too few for any test "
             f"at the {percent(result.confidence_level)} level")
 
@@ -570,7 +582,7 @@ def strata_table(result: CompareResult, d: int) -> Table:
             num(s.score_b.estimate, d),
             num(s.estimate, d, signed=True),
             interval_text(s.confidence_interval, d, signed=True),
-            p_cell(s.p_value, result.n_resamples),
+            "n/a" if stratum_too_few(result, s) else p_cell(s.p_value, result.n_resamples),
         ]
         rows.append(row)
     return Table(header, rows, "l" + "r" * (len(header) - 2) + "c")
