@@ -4,6 +4,7 @@ bad value with the option's own check."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 import numpy as np
@@ -11,9 +12,8 @@ import pytest
 
 import pairboot
 import pairboot.dask
-from pairboot.comparisons.many import STRATA_FAMILY_DEFAULTS
 from pairboot.errors import InputError
-from pairboot.options import DEFAULTS, OPTIONS
+from pairboot.options import DEFAULTS, OPTIONS, Arguments, Data, check_options
 from pairboot.partitioned import parts as partitioned
 
 FAMILY = {"baseline", "pairs", "correction"}  # a family's own options
@@ -40,6 +40,7 @@ NOT_ACCEPTED = {
     pairboot.power: EXACT | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
+    pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
                                                "group_weighting"},
     pairboot.dask.compare: EXACT | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
@@ -72,13 +73,71 @@ def test_every_entry_point_takes_the_shared_names_or_says_why_not(function):
     assert set(OPTIONS) - taken == NOT_ACCEPTED[function]
 
 
-def test_compare_strata_passes_on_compare_s_options_with_their_defaults():
-    own = set(inspect.signature(pairboot.compare_strata).parameters) - {"a", "b",
-                                                                        "compare_keywords"}
-    assert own == {"strata", "names", "correction", "lower_is_better"}
-    assert STRATA_FAMILY_DEFAULTS == {k: DEFAULTS[k] for k in STRATA_FAMILY_DEFAULTS}
-    passed_on = set(STRATA_FAMILY_DEFAULTS) | (own - {"names"})
-    assert passed_on == set(OPTIONS) - RUNS - TESTS - {"baseline", "pairs"}
+def test_every_option_is_a_field_of_the_arguments_or_of_the_data():
+    arguments = {f.name for f in dataclasses.fields(Arguments)}
+    data = {f.name for f in dataclasses.fields(Data)}
+    assert set(OPTIONS) <= arguments | data and not arguments & data
+    assert {n for n, o in OPTIONS.items() if o.check is not None} <= arguments
+    assert Arguments() == check_options({})[0]  # (the fields' defaults are the options')
+    assert {n: getattr(Data(), n) for n in OPTIONS if n in data} == {
+        n: DEFAULTS[n] for n in OPTIONS if n in data}
+
+
+GIVEN = {"paired": False, "groups": [0, 1], "group_weighting": "groups", "strata": [1, 2],
+         "strata_weights": {1: 0.5, 2: 0.5}, "metric": "f1", "n_resamples": 99,
+         "confidence_level": 0.9, "method": "bca", "alternative": "greater", "margin": 0.1,
+         "hypothesis": "non-inferiority", "test": "permutation", "exact": True, "seed": 5,
+         "resampling": "poisson", "ids": [7, 8], "runs": "seeds", "paired_runs": True,
+         "backend": "numpy", "progress": print, "correction": "holm", "lower_is_better": False,
+         "baseline": "x", "pairs": [("x", "y")]}
+
+
+def test_check_options_carries_every_option_given_into_its_field():
+    assert set(GIVEN) == set(OPTIONS)
+    args, data = check_options({**GIVEN, "not_an_option": 1})
+    got = {n: getattr(args if hasattr(args, n) else data, n) for n in OPTIONS}
+    assert got == GIVEN
+
+
+def test_check_options_leaves_what_the_entry_point_fixes_unchecked():
+    args, _ = check_options({"seed": "random", "n_resamples": 7}, seed=3, resampling="poisson")
+    assert (args.seed, args.n_resamples, args.resampling) == (3, 7, "poisson")
+
+
+def test_a_family_s_margins_are_checked_once_and_the_largest_is_the_margin():
+    margins = {("a", "b"): 0.1, ("a", "c"): 0.3}
+    args, _ = check_options({"margin": margins, "hypothesis": "non-inferiority"}, family=True)
+    assert args.margin == 0.3 and args.margins == ((("a", "b"), 0.1), (("a", "c"), 0.3))
+    with pytest.raises(InputError, match="must be a non-negative number"):
+        check_options({"margin": margins})  # (one comparison: one margin)
+
+
+@pytest.mark.filterwarnings("ignore")  # (few resamples: what is drawn is checked)
+@pytest.mark.parametrize("call", ["compare", "compare-seeds", "compare_many",
+                                  "compare_many-seeds", "compare_strata"])
+def test_a_random_seed_is_drawn_once_whatever_the_path(call, monkeypatch):
+    """The options are checked once: ``seed="random"`` draws one seed, the one reported
+    (the runs' path drew a second one where it checked them again)."""
+    draws = []
+
+    def draw(bound):
+        draws.append(bound)
+        return 1234
+
+    monkeypatch.setattr("pairboot.options.secrets.randbelow", draw)
+    rng = np.random.default_rng(0)
+    a = rng.random((30, 3)) if call.endswith("seeds") else rng.random(30)
+    b = a + 0.1
+    kw = dict(seed="random", n_resamples=50)
+    if call.endswith("seeds"):
+        kw["runs"] = "seeds"
+    if call.startswith("compare_many"):
+        res = pairboot.compare_many({"x": a, "y": b, "z": b + 0.1}, **kw)
+    elif call == "compare_strata":
+        res = pairboot.compare_strata(a, b, strata=[0, 1] * 15, **kw)
+    else:
+        res = pairboot.compare(a, b, **kw)
+    assert draws == [2**32] and res.seed == 1234
 
 
 def test_every_option_has_a_one_line_doc():

@@ -5,6 +5,7 @@ for a family, for compare_many() and the runs' families alike."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings as _warnings
 from collections.abc import Mapping
@@ -41,7 +42,6 @@ from pairboot.core.intervals import (
 )
 from pairboot.core.multiple import (
     bonferroni,
-    check_correction,
     exceed,
     holm,
     max_t,
@@ -55,52 +55,32 @@ from pairboot.core.skew import skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.family_result import Comparison, FamilyResult, PartialConjunction
-from pairboot.options import OPTIONS, hypothesis_sides
+from pairboot.options import Arguments, Data
 from pairboot.result import ConfidenceInterval
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""
 
 
-def compare_family(scores, *, baseline, pairs, correction: str, lower_is_better: bool,
-                   stacklevel: int = 2, **options) -> FamilyResult:
+def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2
+                   ) -> FamilyResult:
     """A family of one run per system: its systems and contrasts, then
-    :func:`pairboot.core.pipeline.resample` and :func:`family_result` (``options``: the
-    resample keywords but ``names``); notes are warned ``stacklevel`` frames up."""
+    :func:`pairboot.core.pipeline.resample` and :func:`family_result`; notes are warned
+    ``stacklevel`` frames up."""
     names, systems = family_systems(scores)
-    targets = family_targets(names, baseline, pairs)
-    check_correction(correction)
-    margin = options.pop("margin", None)
-    margins = row_margins(margin, names, targets)
-    run = resample(systems, names=names, margin=family_margin(margin),
-                   lower_is_better=lower_is_better, family=True, **options)
-    return family_result(run, targets, correction, lower_is_better,
-                         stacklevel=stacklevel + 1, margins=margins)
+    targets = family_targets(names, data.baseline, data.pairs)
+    margins = row_margins(args, names, targets)
+    run = resample(systems, args, dataclasses.replace(data, names=tuple(names)), family=True)
+    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins)
 
 
-def family_margin(margin):
-    """The margin the options check for a family: as given, or a mapping's largest
-    (each of its values checked)."""
-    if isinstance(margin, Mapping):
-        values = [OPTIONS["margin"].check(v) for v in margin.values()]
-        if not values:
-            raise InputError("`margin` is an empty mapping: give a number, or one per "
-                             "comparison", param="margin")
-        return max(values)
-    return margin
-
-
-def row_margins(margin, names: list[str], targets: list[tuple[int, int]]) -> list:
-    """Each comparison's margin: one number for all, or a mapping from ``(a, b)`` (B - A,
-    by the systems' names) to a number with every comparison of the family in it."""
-    if not isinstance(margin, Mapping):
-        return [OPTIONS["margin"].check(margin)] * len(targets)
-    given = {}
-    for key, value in margin.items():
-        if not (isinstance(key, tuple) and len(key) == 2):
-            raise InputError(f"`margin`: {key!r} must be a pair (a, b) of systems",
-                             param="margin")
-        given[tuple(str(k) for k in key)] = OPTIONS["margin"].check(value)
+def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
+    """Each comparison's margin: ``args.margin`` for all, or a family's margins by
+    ``(a, b)`` (B - A, by the systems' names), every comparison of the family among
+    them (:attr:`pairboot.options.Arguments.margins`)."""
+    if args.margins is None:
+        return [args.margin] * len(targets)
+    given = dict(args.margins)
     pairs = [(names[i], names[j]) for i, j in targets]
     unknown = [k for k in given if k not in pairs]
     if unknown:
@@ -113,26 +93,21 @@ def row_margins(margin, names: list[str], targets: list[tuple[int, int]]) -> lis
     return [given[k] for k in pairs]
 
 
-def family_result(run: Run, targets: list[tuple[int, int]], correction: str,
-                  lower_is_better: bool, *, stacklevel: int = 2,
+def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int = 2,
                   within: list[int] | None = None, margins: list | None = None
                   ) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
-    the contrasts ``targets`` ((i, j): system j minus system i) under ``correction``,
-    each tested as ``run.args.hypothesis`` says with its margin (``margins``, default
-    ``run.args.margin`` for all); its notes are issued as warnings ``stacklevel`` frames
-    up.  ``within``: row ``k`` is its contrast within stratum ``within[k]`` alone
-    (systems named ``"name [stratum]"``)."""
+    the contrasts ``targets`` ((i, j): system j minus system i) under the run's
+    correction, each tested as ``run.args.hypothesis`` says with its margin
+    (``margins``, default ``run.args.margin`` for all); its notes are issued as warnings
+    ``stacklevel`` frames up.  ``within``: row ``k`` is its contrast within stratum
+    ``within[k]`` alone (systems named ``"name [stratum]"``)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
+    correction, lower_is_better = args.correction, args.lower_is_better
     alpha = 1.0 - args.confidence_level
     side = args.alternative
     hyp = args.hypothesis
-    if bool(lower_is_better) != args.lower_is_better and hyp != "difference":
-        raise InputError("`lower_is_better` must be given to the run as to the family: "
-                         "a margin's sides follow it", param="lower_is_better")
     margins = [args.margin] * len(targets) if margins is None else list(margins)
-    for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
-        hypothesis_sides(hyp, mk, args.alternative, args.lower_is_better, args.confidence_level)
     bca = args.method == "bca"
     # a row without two units to draw from (one item; within a stratum, one there) has
     # no interval; design_notes says why for the whole design, the note below for strata

@@ -18,21 +18,13 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
-from pairboot.comparisons.runs.two import (
-    check_arguments_runs,
-    design_sides,
-    difference,
-    layout_of,
-    runs_score,
-    seeds_only,
-)
+from pairboot.comparisons.runs.two import difference, layout_of, runs_score, seeds_only
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import (
     ROW_WORDS,
     claim_of,
     compare_family,
-    family_margin,
     family_ranks,
     family_systems,
     family_targets,
@@ -50,11 +42,11 @@ from pairboot.core.hypotheses import (
     verdict_of,
 )
 from pairboot.core.intervals import normal_quantile
-from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
+from pairboot.core.multiple import bonferroni, holm, max_t
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
 from pairboot.family_result import Comparison, FamilyResult
-from pairboot.options import hypothesis_sides, option
+from pairboot.options import Arguments, Data
 from pairboot.result import ConfidenceInterval
 
 __all__ = ["compare_many_runs"]
@@ -62,12 +54,9 @@ __all__ = ["compare_many_runs"]
 _MAX_T_STREAM = 0x6D617874  # "maxt": spawn key of a runs family's max-t draws
 
 
-def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
-                      correction: str, lower_is_better: bool, metric, groups, strata,
-                      n_resamples, confidence_level, method, seed, stacklevel: int = 3,
-                      **keywords):
+def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 3):
     """:func:`pairboot.compare_many` for items x runs tables (see
-    :mod:`pairboot.comparisons.runs.analysis`).
+    :mod:`pairboot.comparisons.runs.analysis`), on checked options.
 
     ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
     correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
@@ -75,24 +64,19 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
     ``alpha / m``), or none.
     """
-    test = {**keywords, "lower_is_better": lower_is_better,
-            "margin": family_margin(option(keywords, "margin"))}
-    seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, test)
+    runs, paired_runs, correction = args.runs, args.paired_runs, args.correction
+    lower_is_better = args.lower_is_better
     names, values = family_systems(scores)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
         means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
-        return compare_family(means, baseline=baseline, pairs=pairs, correction=correction,
-                              lower_is_better=lower_is_better, metric=metric, groups=groups,
-                              strata=strata, n_resamples=n_resamples,
-                              confidence_level=confidence_level, method=method, seed=seed,
-                              stacklevel=stacklevel + 1, **keywords)
-    _check_seeds(tables, paired_runs, correction, metric, method, keywords)
-    layout = layout_of(len(tables[0]), groups, strata, keywords)
-    targets = family_targets(names, baseline, pairs)
-    alpha = 1.0 - float(confidence_level)
+        return compare_family(means, args, data, stacklevel=stacklevel + 1)
+    _check_seeds(tables, args, data)
+    layout = layout_of(len(tables[0]), args, data)
+    targets = family_targets(names, data.baseline, data.pairs)
+    alpha = 1.0 - args.confidence_level
     family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
     m = len(targets)
     # each row is compare()'s t interval; its df depend on the level a little
@@ -103,11 +87,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
     tol = [tie_tolerance(e, s) for e, s in zip(est, se)]  # (as compare()'s runs)
-    side, hyp = design_sides(test), option(keywords, "hypothesis")
-    margins = row_margins(option(keywords, "margin"), names, targets)
-    for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
-        hypothesis_sides(hyp, mk, side, lower_is_better, float(confidence_level))
-    if option(keywords, "margin") is not None:  # (the mean of the runs' scores: their span)
+    side, hyp = args.alternative, args.hypothesis
+    margins = row_margins(args, names, targets)
+    if args.margin is not None:  # (the mean of the runs' scores: their span)
         check_margin(max(margins), None, [(float(t.min()), float(t.max())) for t in tables])
     if hyp == "equivalence" and correction == "max-t" and m > 1:
         raise InputError("equivalence with runs='seeds' takes `correction` 'holm', "
@@ -126,13 +108,12 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     p_raw = np.array([r[1] for r in own])
     marginal = [r[0] for r in own]
     p_single, critical, fcr = [None] * m, None, None
-    if seed is None:
-        seed = _table_seed(tables, n_resamples)
+    seed = args.seed if args.seed is not None else _table_seed(tables, args.n_resamples)
     at = family_alpha  # (the level each row's interval is read at: a claim's p scales by it)
     if m == 1 or correction == "none":
         intervals, p_adj = marginal, p_raw
     elif correction == "max-t":
-        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, n_resamples,
+        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, args.n_resamples,
                          seed, one_sided=side != "two-sided")
         critical = mt.critical_value
         tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
@@ -198,11 +179,10 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         systems={name: runs_score(t, t_for=alpha, layout=layout)
                  for name, t in zip(names, tables)},
         rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
-        critical_value=critical, confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples), seed=int(seed), method="t",
+        critical_value=critical, confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples, seed=int(seed), method="t",
         metric="mean", lower_is_better=bool(lower_is_better), paired=True,
-        group_weighting=(option(keywords, "group_weighting") if layout.grouped
-                         else None),
+        group_weighting=args.group_weighting if layout.grouped else None,
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
         engine="runs (t intervals)", version=__version__,
@@ -211,20 +191,19 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12))
 
 
-def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:
+def _check_seeds(tables, args: Arguments, data: Data) -> None:
     """What a seeds family needs, and the options it would otherwise ignore."""
-    if not (isinstance(metric, str) and metric == "mean"):
+    if not (isinstance(data.metric, str) and data.metric == "mean"):
         raise InputError("a family with runs='seeds' supports metric 'mean' only",
                          param="metric")
-    seeds_only(method, keywords)
-    if option(keywords, "resampling") != "classic":
+    seeds_only(args)
+    if args.resampling != "classic":
         raise InputError("a family with runs='seeds' is t intervals on the two-way "
                          "variance and draws no items: leave `resampling` at 'classic'",
                          param="resampling")
-    check_correction(correction)
     if len({t.shape[0] for t in tables}) != 1:
         raise InputError("every system must score the same items", param="scores")
-    if paired_runs and len({t.shape[1] for t in tables}) != 1:
+    if args.paired_runs and len({t.shape[1] for t in tables}) != 1:
         raise InputError("`paired_runs` needs as many runs of every system: "
                          f"{sorted({t.shape[1] for t in tables})}", param="paired_runs")
 
