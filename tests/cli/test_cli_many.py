@@ -211,3 +211,16 @@ def test_a_family_of_two_is_the_two_system_comparison(tmp_path, layout, stream):
                           *FAST, *extra)  # base - v1 is worse: the gate fails
     assert gate.returncode == 1, gate.stderr.decode()
     assert "--fail-if worse" in gate.stderr.decode()
+
+
+def test_a_family_too_large_is_one_line_naming_what_makes_it_smaller(tmp_path):
+    """A long table of 200 systems x 3 items (19,900 pairs: past 120 s in issue 33) is
+    refused with the size and --baseline / --resamples, before any resampling."""
+    rows = "".join(f"s{j},q{i},{(i * j) % 2}\n" for j in range(200) for i in range(3))
+    path = tmp_path / "long.csv"
+    path.write_text("system,id,score\n" + rows)
+    proc = run_in_process("compare", path, "--system-column", "system", "--id", "id",
+                          "--no-progress")
+    assert_one_line_error(proc, "200 systems (all pairs)", "19,900 comparisons",
+                          "--baseline (every system against one: 199 comparisons)",
+                          "fewer --resamples")

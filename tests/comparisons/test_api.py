@@ -566,7 +566,8 @@ def test_resamples_beyond_memory_are_refused_before_drawing(monkeypatch):
 
     a, b = [0.2, 0.5, 0.4, 0.7] * 10, [0.3, 0.6, 0.4, 0.9] * 10
     monkeypatch.setattr(memory, "memory_limit", lambda: 50 * 2**20)  # 50 MiB
-    with pytest.raises(pairboot.errors.InputError, match="GiB for the resampled sums") as err:
+    monkeypatch.setattr(memory, "resident_bytes", lambda: 10 * 2**20)  # 10 held
+    with pytest.raises(pairboot.errors.InputError, match="MiB for the resampled sums") as err:
         pairboot.compare(a, b, n_resamples=1_000_000, seed=1)
     assert err.value.param == "n_resamples"
     with pytest.raises(pairboot.errors.InputError, match="give fewer resamples"):

@@ -727,3 +727,79 @@ def test_ranks_follow_the_same_decisions_as_the_letters():
         surely_better = sum(name in beaten for beaten in beats.values())
         assert low == 1 + surely_better
         assert high == len(scores) - len(beats[name])
+
+
+# --- sizes refused up front, and no pass over every pair where none is needed (issue 33) ---
+
+
+def _many_systems(m: int, n: int = 3, seed: int = 5) -> dict:
+    rng = np.random.default_rng(seed)
+    return {f"s{j}": rng.integers(0, 2, n).astype(float) for j in range(m)}
+
+
+def test_a_family_too_large_is_refused_before_anything_is_computed(monkeypatch):
+    """200 systems' 19,900 pairs at 10,000 resamples (11 GiB, minutes: a run of the
+    issue went past 120 s) and 10^5 systems against a baseline are refused at once,
+    with the count, the estimate and what would make them smaller; nothing is
+    resampled (the engine is never reached)."""
+    import pairboot.core.pipeline as pipeline
+
+    def no_resampling(*args, **kwargs):
+        raise AssertionError("resampled a family that is refused")
+
+    monkeypatch.setattr(pipeline, "resample_sums", no_resampling, raising=False)
+    monkeypatch.setattr("pairboot.core.sizes.memory_limit", lambda: 8 << 30)
+    monkeypatch.setattr("pairboot.core.sizes.resident_bytes", lambda: 0)
+    with pytest.raises(pairboot.InputError) as err:
+        pairboot.compare_many(_many_systems(200), seed=1)
+    text = str(err.value)
+    for words in ("200 systems (all pairs)", "19,900 comparisons x 10,000 resamples",
+                  "199,000,000", "GiB", "`baseline` (every system against one: 199",
+                  "fewer `n_resamples` (at most 5,025)"):
+        assert words in text, (words, text)
+    assert err.value.param == "baseline"
+    with pytest.raises(pairboot.InputError) as err:
+        pairboot.compare_many(_many_systems(100_000), baseline="s0", seed=1)
+    assert "99,999 comparisons" in str(err.value) and "more than the 8.0 GiB" in str(err.value)
+    assert "fewer `n_resamples` (at most" in str(err.value)
+    monkeypatch.undo()
+    with warnings.catch_warnings():  # under the bound: answered
+        warnings.simplefilter("ignore")
+        result = pairboot.compare_many(_many_systems(12), seed=1, n_resamples=200)
+    assert len(result.comparisons) == 66
+
+
+def test_a_family_reads_each_row_once_not_once_per_pair(monkeypatch):
+    """Whether some system has too few units is asked once per stratum, not once per
+    row (it was M^2 / 2 questions of M systems each: most of the 200-system run)."""
+    import pairboot.core.family as family
+
+    calls = []
+    real = family.too_few_units
+    monkeypatch.setattr(family, "too_few_units",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pairboot.compare_many(_many_systems(12, 30), seed=1, n_resamples=200)
+    assert len(calls) == 1
+
+
+def test_the_stepdown_takes_one_pass_per_comparison():
+    """Romano-Wolf's maxima over the comparisons not yet rejected are built one
+    comparison at a time (O(B m)): the answer is the maxima taken afresh at each step,
+    here with many ties and comparisons."""
+    rng = np.random.default_rng(9)
+    b, m = 300, 60
+    reps = rng.integers(-6, 7, size=(b, m)) / 4.0
+    est = rng.integers(-3, 4, size=m) / 4.0
+    se = rng.choice([0.5, 1.0], size=m)
+    res = max_t(est, se, reps, 0.05)
+    roots = np.abs((reps - est) / se)
+    at = np.abs(est / se)
+    order = np.argsort(-at, kind="stable")
+    previous, expected = 0.0, np.empty(m)
+    for k, j in enumerate(order):
+        rest = roots[:, order[k:]].max(axis=1)
+        previous = max(previous, (1 + int((rest >= at[j]).sum())) / (b + 1))
+        expected[j] = previous
+    np.testing.assert_array_equal(res.p_stepdown, expected)

@@ -234,6 +234,52 @@ def test_different_scales_in_a_family_and_with_runs():
     assert any("very different scales" in t for t in texts)
 
 
+def _apart_by_pairs(ranges):
+    """Which systems lie on another scale than some other system's: every pair tried,
+    from the rule's words (issue 21, B), independently of the sorted search."""
+    def size(r):
+        return max(abs(r[0]), abs(r[1]))
+
+    def unit(r):
+        return r[0] >= 0.0 and r[1] <= 1.0
+
+    def wider(small, big):
+        s_small, s_big = small[1] - small[0], big[1] - big[0]
+        return ((size(big) >= 50.0 * size(small) and s_big >= 50.0 * s_small
+                 and not unit(big))
+                or (unit(small) and size(big) >= 5.0 and s_big >= 3.0 * s_small))
+
+    def valid(r):
+        return all(math.isfinite(v) for v in r) and r[0] != r[1]
+
+    out = [False] * len(ranges)
+    for i, p in enumerate(ranges):
+        for j, q in enumerate(ranges):
+            if i < j and valid(p) and valid(q) and (
+                    wider(p, q) if size(p) <= size(q) else wider(q, p)):
+                out[i] = out[j] = True
+    return out
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_scales_are_found_as_every_pair_would_find_them(case):
+    """The sorted search (O(M log M): 10^5 systems took hours pair by pair) marks the
+    same systems as trying every pair does, on ranges built to sit on the rules'
+    edges: sizes and spreads exactly 50, 5 and 3 times apart, [0, 1], constants, NaN."""
+    from pairboot.core.diagnostics import _on_two_scales
+
+    rng = np.random.default_rng(case)
+    m = int(rng.integers(1, 40))
+    base = rng.choice([0.01, 0.02, 0.1, 0.2, 1.0, 1.5, 5.0, 10.0, 50.0, 100.0, 250.0], m)
+    lo = -base * rng.choice([0.0, 0.0, 0.5, 1.0], m)
+    hi = base * rng.choice([1.0, 1.0, 0.0, 0.5], m)
+    ranges = [(float(a), float(b)) for a, b in zip(lo, hi)]
+    for k in rng.choice(m, size=min(m, 3), replace=False).tolist():
+        ranges[k] = [(0.0, 1.0), (0.2, 0.2), (math.nan, 1.0), (3.0, 5.0), (-5.0, 0.0),
+                     (0.0, 0.02), (10.0, 11.0)][int(rng.integers(0, 7))]
+    assert _on_two_scales(ranges).tolist() == _apart_by_pairs(ranges)
+
+
 def test_pooled_metrics_are_not_checked_for_scale():
     """F1's statistics are counts of any size: only a mean's scores have a scale."""
     rng = np.random.default_rng(4)

@@ -19,8 +19,8 @@ from scipy import stats
 
 import pairboot
 from pairboot.core.pipeline import B_MINUS_A, resample
-from pairboot.options import Arguments, Data
 from pairboot.core.skew import SKEW_LIMIT, skewness
+from pairboot.options import Arguments, Data
 
 FAST = {"n_resamples": 1000, "seed": 3}
 WORDS = "skewed"

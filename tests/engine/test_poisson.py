@@ -368,3 +368,31 @@ def test_poisson_coverage_iid_and_clusters():
         half = 3.29 * math.sqrt(p0 * (1 - p0) / n_sim)
         low = p0 - half - (0.02 if name == "clusters" else 0.01)
         assert low <= hits[name] / n_sim <= max(p0, 0.95) + half, (name, hits)
+
+
+@pytest.mark.parametrize("n_units", [10, 300_000, 5_000_000])
+def test_a_part_is_summed_in_calls_a_signal_can_come_between(monkeypatch, n_units):
+    """A part's sums are drawn in batches of replicates of about _CALL_WEIGHTS weights
+    per core (at least a block of 64 per core), covering every replicate once: between
+    calls the interpreter runs a signal's handler.  One call per part kept a SIGTERM
+    waiting for all of a chunk's replicates (15 s of a 2M-row --stream, issue 33)."""
+    import os
+
+    from pairboot.engine import poisson
+
+    calls = []
+
+    def kernel(x, keys, starts, sizes, words, r0, r1, out, totals):
+        assert out.shape[0] == totals.shape[0] == r1 - r0
+        calls.append((r0, r1))
+
+    monkeypatch.setattr(poisson, "_kernel", lambda backend, n: (kernel, "fake"))
+    r = 10_000
+    x = np.zeros((n_units, 1))
+    poisson.partial_sums(x, np.arange(n_units, dtype=np.uint64), np.zeros(n_units, int), 1,
+                         [1], r)
+    assert [c[0] for c in calls] == [0, *[c[1] for c in calls[:-1]]] and calls[-1][1] == r
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    widest = max(b - a for a, b in calls)
+    assert widest <= max(64 * cores, poisson._CALL_WEIGHTS * cores // n_units + 64)
+    assert len(calls) > 1

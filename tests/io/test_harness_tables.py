@@ -367,6 +367,33 @@ def test_long_layout_aligns_each_system_on_the_ids(tmp_path):
         table_reader.read(no_id, system_column="model", score="acc")
 
 
+def test_a_long_table_reads_its_columns_once_not_once_per_system(tmp_path, monkeypatch):
+    """The score and stratum columns are read once for all systems: once per system
+    was M x N (10^4 systems of 3 items read for minutes; issue 33)."""
+    import pairboot.io.harness.table as table_module
+
+    reads = {"scores": 0, "labels": 0}
+    real_numbers, real_labels = table_module.numeric_column, table_module.label_column
+
+    def numbers(*args, **kwargs):
+        reads["scores"] += 1
+        return real_numbers(*args, **kwargs)
+
+    def labels(table, name):
+        reads["labels"] += name == "category"
+        return real_labels(table, name)
+
+    monkeypatch.setattr(table_module, "numeric_column", numbers)
+    monkeypatch.setattr(table_module, "label_column", labels)
+    rows = [[f"q{i}", f"m{j}", str((i + j) % 2), "law" if i % 2 else "math"]
+            for j in range(40) for i in range(3)]
+    path = write_csv(tmp_path / "long.csv", ["qid", "model", "acc", "category"], rows)
+    s = table_reader.read(path, system_column="model", score="acc", stratum="category")
+    assert len(s.systems) == 40 and s.systems["m1"].tolist() == [1.0, 0.0, 1.0]
+    assert s.strata.tolist() == ["math", "law", "math"]
+    assert reads == {"scores": 1, "labels": 1}
+
+
 def test_long_layout_picks_the_systems_asked_for(tmp_path):
     """`system` with `system_column`: those systems out of the long table, in the order
     given; the other systems' rows are not read (a gap of theirs is no error), and the

@@ -216,12 +216,13 @@ def test_group_in_two_strata_across_parts_is_refused():
                            strata=["s", "s"], n_resamples=10, seed=1)
     two = part_from_arrays({"a": [1.0], "b": [0.0]}, ids=[3], groups=["g"], strata=["t"],
                            n_resamples=10, seed=1)
-    with pytest.raises(InputError, match="a group lies in strata 's' and 't'") as err:
+    with pytest.raises(InputError, match=r"a group of the parts spans more than one "
+                       r"stratum \('s' and 't'\); a group must lie within one") as err:
         one + two
     assert err.value.param == "groups"
     text = part_from_arrays({"a": [1.0], "b": [0.0]}, ids=[4], strata=["1"],
                             n_resamples=10, seed=1)
     number = part_from_arrays({"a": [1.0], "b": [0.0]}, ids=[5], strata=[1],
                               n_resamples=10, seed=1)
-    with pytest.raises(InputError, match="different types"):
+    with pytest.raises(InputError, match=r"`strata` mixes label types \(number, text\)"):
         text + number

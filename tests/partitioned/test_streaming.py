@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -263,8 +264,12 @@ def test_two_files_of_the_same_stem(data, tmp_path):
     proc = run_in_process("compare", same_stem, d["fb"], "--id", "id", "--stream",
                           "--resamples", R, "--seed", "2", "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    with pytest.raises(InputError, match="`names`"):  # a family still needs its names
-        pairboot.compare_files([str(same_stem), d["fb"], d["fa"]], id="id", score="score")
+    # a family is named by what tells its files apart (their folders here), as two are
+    fam = pairboot.compare_files([str(same_stem), d["fb"], d["fa"]], id="id", score="score",
+                                 n_resamples=R, seed=2)
+    names = list(fam.systems)
+    assert names == [f"{same_stem.parent.name}/sys_b", f"{Path(d['fb']).parent.name}/sys_b",
+                     "sys_a"], names
 
 
 def test_stream_refuses_a_file_given_twice_and_standard_input(data):
@@ -273,6 +278,65 @@ def test_stream_refuses_a_file_given_twice_and_standard_input(data):
                         (("-", d["fa"]), "not standard input")):
         proc = run_in_process("compare", *args, "--id", "id", "--stream", "--no-progress")
         assert_one_line_error(proc, "--stream" if "-" in args else d["fa"], words)
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--test", "permutation", "--exact"], ["--stream does not take --exact",
+                                            "never enumerate the swaps"]),
+    (["--run", "run"], ["--stream does not take --run"]),
+    (["--runs", "seeds"], ["--stream does not take --runs"]),
+    (["--paired-runs"], ["--stream does not take --paired-runs"]),
+    (["--from", "table"], ["--stream does not take --from"]),
+    (["--log-option", "x=y"], ["--stream does not take --log-option"]),
+    (["--correct", "a=b"], ["--stream does not take --correct"]),
+    (["--null", "wrong"], ["--stream does not take --null"]),
+    (["--system-column", "a"], ["--stream does not take --system-column"]),
+    (["--tasks-as", "family"], ["--stream does not take --tasks-as"]),
+    (["--score", "a"], ["--score is for two files"]),
+    (["--names", "x,y"], ["--a/--b name two systems"]),
+    (["--correction", "holm"], ["--a/--b name two systems"]),
+])
+def test_stream_refuses_what_it_would_ignore(data, extra, words):
+    """Every option --stream cannot honour is refused in one line, as in memory where
+    memory refuses it (issue 33: --exact, --run, --runs, the harness options, --score
+    with one file, --names and --correction with --a/--b were silently dropped)."""
+    proc = run_in_process("compare", data["one"], "--a", "a", "--b", "b", "--stream",
+                          "--no-progress", *extra)
+    assert_one_line_error(proc, *words)
+
+
+def test_stream_refuses_the_other_layouts_options(data):
+    d = data
+    for args, words in (([d["fa"], d["fb"], "--id", "id", "--a", "score", "--b", "score"],
+                         "--a/--b name the systems' columns in the one-file layout"),
+                        ([d["fa"], d["fb"], "--id", "id", "--systems", "score"],
+                         "--systems names the columns of one file, got 2 files")):
+        proc = run_in_process("compare", *args, "--stream", "--no-progress")
+        assert_one_line_error(proc, words)
+
+
+def test_stream_honours_no_exact_and_a_pooled_metric_in_one_file(tmp_path):
+    """--no-exact is what parts do (random swaps): taken.  A pooled metric's statistics
+    in one file (``a_tp``, ...) are found as in memory: the same answer as the Poisson
+    bootstrap in memory (it said "no column 'a'"; --stats gave an internal error)."""
+    rng = np.random.default_rng(8)
+    counts = rng.integers(0, 4, (300, 6))
+    path = tmp_path / "f1.csv"
+    path.write_text("a_tp,a_fp,a_fn,b_tp,b_fp,b_fn\n"
+                    + "".join(",".join(map(str, row)) + "\n" for row in counts.tolist()))
+    common = ["compare", path, "--a", "a", "--b", "b", "--metric", "f1", "--seed", "3",
+              "--resamples", "300", "--format", "json", "--no-progress"]
+    memory = run_in_process(*common, "--resampling", "poisson")
+    assert memory.returncode == 0, memory.stderr
+    for extra in ([], ["--stats", "tp,fp,fn"]):
+        got = run_in_process(*common, "--stream", *extra)
+        assert got.returncode == 0, got.stderr
+        assert (json.loads(got.stdout)["confidence_interval"]
+                == json.loads(memory.stdout)["confidence_interval"])
+    proc = run_in_process("compare", path, "--a", "a_tp", "--b", "b_tp", "--stream",
+                          "--test", "permutation", "--no-exact", "--resamples", "200",
+                          "--no-progress")
+    assert proc.returncode == 0, proc.stderr
 
 
 @pytest.mark.slow
@@ -580,3 +644,15 @@ def test_stream_ids_that_differ_only_in_normalisation(tmp_path):
             run_in_process("compare", fa, fb, "--id", "id", "--resamples", "50", *stream),
             "only in Unicode normalisation (NFC in", "U+00E9", "U+0065 U+0301",
             "unicodedata.normalize('NFC', id)")
+
+
+def test_memory_run_out_in_chunks_is_one_line(data, monkeypatch):
+    """A MemoryError while the chunks are read and summed ends the run with one line,
+    exit 2, naming --resamples (not a traceback)."""
+    def short_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("pairboot.partitioned.files.arrays_part", short_of_memory)
+    proc = run_in_process("compare", data["one"], "--a", "a", "--b", "b", "--stream",
+                          "--no-progress")
+    assert_one_line_error(proc, "not enough memory", "reading in chunks", "--resamples")

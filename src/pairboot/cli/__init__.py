@@ -18,8 +18,10 @@ with ``--runs`` (:mod:`~pairboot.cli.harness`).
 - :mod:`~pairboot.cli.progress` — the status lines while reading and resampling.
 
 Exit status: 0 on success; 1 when ``--fail-if`` was given and the verdict fails it; 2
-on bad input or usage, with one line ``error: ...`` on standard error and never a
-traceback; 3 on an internal error (a bug: one line too).  The report carries
+on bad input or usage (or memory run out), with one line ``error: ...`` on standard
+error and never a traceback; 3 on an internal error (a bug: one line too); 128 + the
+signal's number when SIGTERM, SIGINT or SIGHUP stopped the run
+(:mod:`~pairboot.cli.signals`).  The report carries
 compare()'s warnings; when it is not a text or Markdown report on standard output
 (``--output``, ``--format json`` or ``latex``), each warning is also one line
 ``warning: ...`` on standard error.  ``--format github`` prints GitHub's workflow
@@ -39,6 +41,7 @@ from collections.abc import Sequence
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli import signals
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
@@ -277,8 +280,9 @@ def run_stream(args, how: str | None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result, context, family = stream_compare(args, status)
-    except MemoryError as exc:  # (a chunk's sums hold every resample)
-        raise ResamplingMemoryError(*exc.args) from None
+    except MemoryError as exc:  # (a chunk and every resample's sums)
+        raise ResamplingMemoryError(*exc.args, hint=(
+            "while reading in chunks and resampling; try fewer --resamples")) from None
     finally:
         status.close()
     if family:
@@ -322,6 +326,10 @@ def _resampled(args, total: int, run):
 class ResamplingMemoryError(MemoryError):
     """Memory ran out after the inputs were read: fewer resamples would help."""
 
+    def __init__(self, *args, hint: str = "while resampling; try fewer --resamples"):
+        super().__init__(*args)
+        self.hint = hint
+
 
 def _cli_message(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror and exc.filename:
@@ -334,73 +342,84 @@ def _cli_message(exc: BaseException) -> str:
 def run() -> None:
     """The ``pairboot`` command: :func:`main`, then exit.
 
-    When pyarrow has read a file, the process leaves without the interpreter's teardown:
-    Arrow's worker threads can abort it ("terminate called without an active
-    exception", exit 134, after the report or the error line: apache/arrow#34314).
-    Everything is written by then; the standard streams are flushed first.
+    SIGTERM, SIGINT and SIGHUP stop the run as :mod:`~pairboot.cli.signals` says; its
+    temporary files live in a folder of their own, removed at exit.  When pyarrow has
+    read a file, the process leaves without the interpreter's teardown: Arrow's worker
+    threads can abort it ("terminate called without an active exception", exit 134,
+    after the report or the error line: apache/arrow#34314).  Everything is written by
+    then; the standard streams are flushed first.
     """
-    _handle_sigterm()
-    code = main()
+    signals.install()
+    code = EXIT_INTERNAL
+    with signals.run_folder() as folder:
+        sys.excepthook = signals.last_resort(folder)
+        code = main()
+    stop = signals.received()
+    if stop is not None and code != signals.exit_status(stop):  # (after the report)
+        _say(signals.message(stop))
+        code = signals.exit_status(stop)
     if "pyarrow" in sys.modules:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except (OSError, ValueError):  # a closed pipe: nothing more to say
+            except (OSError, ValueError, AttributeError):  # closed (None): nothing to say
                 pass
         os._exit(code)
     sys.exit(code)
 
 
-class Terminated(BaseException):
-    """SIGTERM (what a CI job's timeout sends), raised in the main thread so that
-    temporary files are removed on the way out, as after Ctrl-C."""
-
-
-def _handle_sigterm() -> None:
-    """SIGTERM ends the run as Ctrl-C does: :class:`Terminated` is raised in the main
-    thread, so temporary files are removed on the way out.  As with Ctrl-C, a run inside
-    compiled code stops when that returns (a timeout's SIGKILL still ends it at once)."""
-    def raise_terminated(signum, frame):
-        raise Terminated
-
-    signal.signal(signal.SIGTERM, raise_terminated)
+def _say(line: str) -> None:
+    """One line on standard error (none if it is closed)."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 --fail-if failed, 2 bad
-    input or usage, 3 internal error)."""
-    parser = build_parser()
+    input or usage, 3 internal error, 128 + the signal's number when one stopped it)."""
     try:
-        args = parse(parser, argv)
+        args = parse(build_parser(), argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except BaseException as exc:  # (a signal while the options were read)
+        return _failure(exc)
     try:
         if args.command == "plan":
             print(pairboot.plan_sha256(args.plan_file))
             return EXIT_OK
         if args.command == "power":
             return run_power(args)
+        signals.quiet_arrow()  # (pyarrow reads the files: the signals stay ours)
         return run_compare(args)
-    except (ValueError, OSError, ImportError) as exc:  # InputError is a ValueError
-        print(f"error: {_cli_message(exc)}", file=sys.stderr)
+    except BaseException as exc:
+        return _failure(exc)
+
+
+def _failure(exc: BaseException) -> int:
+    """The one line and exit status of an exception that ended the run.  After a stopping
+    signal any exception is the signal's (C code may have swallowed its own and failed
+    later, as pandas half-imported does)."""
+    stop = signals.received()
+    if stop is None and isinstance(exc, signals.Terminated):
+        stop = exc.signum
+    if stop is None and isinstance(exc, KeyboardInterrupt):
+        stop = signal.SIGINT
+    if stop is not None:
+        _say(signals.message(stop))
+        return signals.exit_status(stop)
+    if isinstance(exc, (ValueError, OSError, ImportError)):  # InputError is a ValueError
+        _say(f"error: {_cli_message(exc)}")
         return EXIT_USAGE
-    except MemoryError as exc:
+    if isinstance(exc, MemoryError):
         detail = f" ({_cli_message(exc)})" if str(exc) else ""
-        hint = ("while resampling; try fewer --resamples" if isinstance(
-            exc, ResamplingMemoryError) else "while reading the inputs; --stream reads "
-            "files in chunks")
-        print(f"error: not enough memory{detail} {hint}", file=sys.stderr)
+        hint = getattr(exc, "hint", "while reading the inputs; --stream reads files in "
+                       "chunks")
+        _say(f"error: not enough memory{detail} {hint}")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 130
-    except Terminated:
-        print("error: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
-    except Exception as exc:  # a bug: still one line, and say so
-        print(
-            f"error: internal error ({type(exc).__name__}: {_cli_message(exc)}); "
-            "please report it with the command that caused it",
-            file=sys.stderr,
-        )
+    if isinstance(exc, Exception):  # a bug: still one line, and say so
+        _say(f"error: internal error ({type(exc).__name__}: {_cli_message(exc)}); "
+             "please report it with the command that caused it")
         return EXIT_INTERNAL
+    raise exc  # (SystemExit from deep inside, GeneratorExit: not ours to turn into a line)

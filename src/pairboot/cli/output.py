@@ -14,6 +14,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from pairboot.cli import signals
 from pairboot.cli.parser import cli_spelling
 from pairboot.cli.paths import input_files  # noqa: F401  (cli.power's import)
 from pairboot.errors import InputError
@@ -29,8 +30,10 @@ def write_atomically(path: str, text: str | bytes) -> None:
     untouched.
     """
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                   dir=folder)
         binary = isinstance(text, bytes)
         with (os.fdopen(fd, "wb") if binary
               else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as f:
@@ -46,10 +49,12 @@ def write_atomically(path: str, text: str | bytes) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            with signals.held():  # (a signal now must not leave the file half-removed)
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
         raise
 
 
@@ -192,6 +197,7 @@ def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:
     """Write the report, the --plot picture (``draw(pairboot.plot)``), and the warnings
     as ``warning: ...`` lines where the report does not show them (a file, or a machine
     format)."""
+    signals.check()  # (nothing is written once a signal came)
     write_report(text, how, args.output)
     if args.plot:
         draw_plot(args, draw)

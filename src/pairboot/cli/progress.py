@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pairboot.io as pbio
 from pairboot import Progress
+from pairboot.cli import signals
 from pairboot.report import visible
 
 SLOW_READ_ROWS = 200_000
@@ -83,6 +84,7 @@ class ProgressBar(_StatusLine, Progress):
         self.last = 0.0
 
     def __call__(self, done: int) -> None:
+        signals.check()  # (a batch of resamples: stop here if a signal came)
         if not self.enabled:
             return
         now = time.monotonic()
@@ -160,6 +162,7 @@ class ReadProgress(_StatusLine):
             self._show(f"preparing {rows:,} rows: numbers, ids, labels ")
 
     def __call__(self, rows: int) -> None:
+        signals.check()  # (rows read: stop here if a signal came)
         if not self.enabled:
             return
         now = time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli import signals
 from pairboot.cli.inputs import (
     GROUP_HINTS,
     file_systems,
@@ -20,7 +21,7 @@ from pairboot.cli.inputs import (
 )
 from pairboot.cli.options import api_options, family_options
 from pairboot.cli.parser import cli_spelling
-from pairboot.cli.stats import stat_names
+from pairboot.cli.stats import find_system_column, stat_names
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.report import UNPLANNED, FamilyContext
@@ -33,6 +34,20 @@ _REFUSED = {
     "labels": "--labels",
     "common_items": "--common-items",
 }
+
+_NOT_SCORE_FILES = {
+    "from_format": "--from",
+    "log_option": "--log-option",
+    "correct": "--correct",
+    "null": "--null",
+    "system_column": "--system-column",
+    "tasks_as": "--tasks-as",
+    "run": "--run",
+    "runs": "--runs",
+    "paired_runs": "--paired-runs",
+}
+"""Options of harness logs, long tables and several runs per system, which are read in
+memory: --stream reads files of score columns (each refused, not ignored)."""
 
 
 FILE_OPTIONS = ("metric", "n_resamples", "confidence_level", "method", "alternative",
@@ -47,6 +62,16 @@ def _refuse(args) -> None:
     for option, flag in _REFUSED.items():
         if getattr(args, option, None):
             raise InputError(f"--stream does not take {flag} (it needs the items in memory)")
+    for option, flag in _NOT_SCORE_FILES.items():
+        if getattr(args, option, None):
+            raise InputError(f"--stream does not take {flag}: it reads files of score "
+                             "columns (CSV, TSV, JSON Lines, Parquet) in chunks; harness "
+                             "logs, long tables and runs are read in memory: leave out "
+                             "--stream")
+    if args.exact:  # (--no-exact: random swaps, what parts draw anyway)
+        raise InputError("--stream does not take --exact: files read in chunks never "
+                         "enumerate the swaps (their items are never in one place); leave "
+                         "it out for the permutation test on random swaps")
     if args.resampling == "classic":
         raise InputError("--stream resamples with Poisson weights (--resampling poisson): "
                          "the classic bootstrap needs every item in memory")
@@ -61,6 +86,7 @@ def stream_compare(args, status):
     _refuse(args)
     files = list(args.files)
     family = many_systems(args)  # (--plan is refused above)
+    _check_layout(args, files, family)
     pair = _two_systems(args, files) if family else None
     if pair is not None:  # a family of two: one comparison, the two-system report
         family = False
@@ -75,13 +101,13 @@ def stream_compare(args, status):
     if len(files) == 1:
         if args.systems is not None:
             columns, names = system_columns(args, files)
-            systems = dict(zip(names, columns))
         elif args.a is not None and args.b is not None:
             if args.a == args.b:  # (as in memory; a dict would keep one of them)
                 raise InputError(f"--a and --b are the same column {args.a!r}")
-            systems = {args.a: args.a, args.b: args.b}
+            columns = names = [args.a, args.b]
         else:
             raise InputError("--stream with one file: give --a COL and --b COL (or --systems)")
+        systems = dict(zip(names, _statistic_columns(args, files[0], columns)))
         name_a, name_b = args.a, args.b
         if pair is not None:
             systems = {n: systems[n] for n in pair_names}
@@ -89,7 +115,7 @@ def stream_compare(args, status):
         if not family:
             systems = dict(zip(("A", "B"), systems.values()))
         result = pairboot.compare_files(files, systems=systems, **keywords)
-        used = set(systems.values())
+        used = {c for cols in systems.values() for c in cols}
         layout = (f"{result.n_items:,} items in {files[0]}, a column per system (read in "
                   "chunks)")
     else:
@@ -108,9 +134,41 @@ def stream_compare(args, status):
                                 reword=cli_spelling, id=args.id, group=args.group,
                                 stratum=args.stratum, stratum_weights=args.stratum_weights)
     else:
-        context = report_context(args, None, name_a=name_a, name_b=name_b, files=tuple(files),
-                           layout=layout, notes=_input_notes(args, files, used))
+        context = report_context(args, stat_names(args), name_a=name_a, name_b=name_b,
+                                 files=tuple(files), layout=layout,
+                                 notes=_input_notes(args, files, used))
     return result, context, family
+
+
+def _check_layout(args, files: list[str], family: bool) -> None:
+    """The options of the other layout, refused as in memory (not ignored): --a/--b and
+    --systems name one file's columns, --score the column of a file per system, and a
+    family (--names, --baseline, --correction, more systems) is not --a/--b."""
+    if len(files) == 1:
+        if (args.a is not None or args.b is not None) and (family or args.systems):
+            raise InputError("--a/--b name two systems; with several, give a file per "
+                             "system or --systems COLS")
+        if args.systems is None and args.score is not None:
+            raise InputError("--score is for two files; with one file --a and --b name the "
+                             "columns")
+        return
+    if args.a is not None or args.b is not None:
+        raise InputError("--a/--b name the systems' columns in the one-file layout; with two "
+                         "files give --score (or --stats) for the column in both")
+    if args.systems is not None:
+        raise InputError(f"--systems names the columns of one file, got {len(files)} files")
+
+
+def _statistic_columns(args, path: str, columns: list[str]) -> list[list[str]]:
+    """Each system's columns in a one-file layout: its column, or with a pooled metric
+    (or --stats) the column of each statistic, found as in memory (``{system}_{stat}``
+    and the like: :func:`pairboot.cli.stats.find_system_column`)."""
+    stats = stat_names(args)
+    if stats is None:
+        return [[c] for c in columns]
+    header = pbio.Table(path, dict.fromkeys(pbio.stream.column_names(path), ()), 0,
+                        pbio.stream.stream_format(path), range(0))
+    return [[find_system_column(header, c, st) for st in stats] for c in columns]
 
 
 def _two_systems(args, files: list[str]) -> tuple[list[str], tuple[str, str]] | None:
@@ -163,6 +221,7 @@ def _progress(status):
     current = {"path": None}
 
     def progress(path: str, rows: int) -> None:
+        signals.check()  # (a chunk read: stop here if a signal came)
         if path != current["path"]:
             current["path"] = path
             status.reading(path)

@@ -1,24 +1,24 @@
 """The units to resample, and the seed derived from them.
 
 ``build_design`` turns the aligned per-item statistics of M systems into units (items, or
-groups whose vector is the sum of their items'), each carrying every system's statistics
-side by side, grouped by draw stratum for the engine.
+groups whose vector is the sum of their items': :mod:`pairboot.core.units`), each carrying
+every system's statistics side by side, grouped by draw stratum for the engine; one
+function per layout draws them (:func:`_paired`, :func:`_unpaired`, and
+:func:`_different_sizes` for unpaired samples of different sizes).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import numbers
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.itemkeys import group_keys, item_keys, ordered, take
-from pairboot.core.labels import group_strata, item_labels
+from pairboot.core.itemkeys import item_keys, take
 from pairboot.core.pairing import pair_items
 from pairboot.core.precision import refuse_inexact_integers
+from pairboot.core.units import Units, units_of
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
@@ -264,13 +264,6 @@ class Design:
         return self.n_systems * self.k + self.differences
 
 
-def _unit_sums(x: np.ndarray, codes: np.ndarray, n_units: int) -> np.ndarray:
-    out = np.empty((n_units, x.shape[1]))
-    for j in range(x.shape[1]):
-        out[:, j] = np.bincount(codes, weights=x[:, j], minlength=n_units)
-    return out
-
-
 def build_design(
     systems, *, names=("a", "b"), metric, paired: bool, groups, group_weighting: str,
     strata, strata_weights, ids=None, poisson: bool = False, keep_items: bool = False,
@@ -282,7 +275,8 @@ def build_design(
     columns zero), and samples of different sizes are allowed without groups or strata.
 
     The systems' inputs are paired first (:func:`pairboot.core.pairing.pair_items`: by
-    position, or DataFrames joined on their ``ids`` column).
+    position, or DataFrames joined on their ``ids`` column); the units are the
+    :func:`pairboot.core.units.units_of` of their labels.
 
     ``poisson``: the plan carries every unit's key (:mod:`pairboot.engine.keys`: an item's
     id, or its position without ``ids``; a group's label) and the items are taken in the
@@ -291,17 +285,54 @@ def build_design(
     ``keep_items``: the design keeps two systems' per-item scores, ids and labels
     (:attr:`Design.items`) when they are a paired mean's (one score per item).
     """
+    stats, keys, groups, strata, given = _items(
+        systems, names, metric=metric, paired=paired, groups=groups, strata=strata,
+        ids=ids, poisson=poisson)
+    m = resolve_metric(metric, stats[0].shape[1])
+    kept = None
+    if keep_items and paired and len(stats) == 2 and m.mean_like and stats[0].shape[1] == 1:
+        (xa, xb), *labels = given
+        kept = ItemScores(xa[:, 0].copy(), xb[:, 0].copy(), *labels)
+    if groups is not None and group_weighting == "groups" and not m.mean_like:
+        raise InputError(
+            "`group_weighting='groups'` (the mean of group means) is defined for "
+            f"metric 'mean' only, not {m.name!r}; use `group_weighting='items'`",
+            param="group_weighting",
+        )
+    units = units_of(len(stats[0]), groups=groups, strata=strata,
+                     group_weighting=group_weighting, strata_weights=strata_weights,
+                     keys=keys, keyed=poisson)
+    fields = dict(
+        metric=m, n_systems=len(stats), names=tuple(names), strata_names=units.strata_names,
+        weights=units.weights, shares=units.shares, n_items=units.n_items,
+        n_groups=units.n_units if units.grouped else None,
+        items_per_stratum=units.items_per_stratum, units_per_stratum=units.units_per_stratum,
+        group_sizes=units.group_sizes, items=kept,
+    )
+    if len({len(X) for X in stats}) > 1:
+        fields.update(_different_sizes([m.per_item(X) for X in stats], poisson))
+    elif paired:
+        fields.update(_paired([m.per_item(X) for X in stats], m, units, poisson))
+    else:
+        fields.update(_unpaired([m.per_item(X) for X in stats], units, poisson))
+    return Design(**fields)
+
+
+def _items(systems, names, *, metric, paired, groups, strata, ids, poisson):
+    """The systems' per-item statistics ``(n, c)`` (paired, checked), the items' keys
+    (under Poisson weights or with ``ids``), the labels, and the statistics and labels
+    as given (before the Poisson order of the keys)."""
     systems, groups, strata, ids = pair_items(systems, names, groups=groups, strata=strata,
                                               ids=ids, metric=metric, paired=paired)
     stats = [as_statistics(v, name) for v, name in zip(systems, names)]
     given = (stats, ids, groups, strata)  # (in the order given, before any reordering)
-    keyed = None
+    keys = None
     if ids is not None or poisson:
-        keyed = item_keys(ids, len(stats[0]), len({len(X) for X in stats}) == 1)
-    if poisson and keyed is not None:
-        canon = np.argsort(keyed, kind="stable")
+        keys = item_keys(ids, len(stats[0]), len({len(X) for X in stats}) == 1)
+    if poisson and keys is not None:
+        canon = np.argsort(keys, kind="stable")
         stats = [X[canon] for X in stats]
-        keyed = keyed[canon]
+        keys = keys[canon]
         groups = None if groups is None else take(groups, canon, "groups", len(canon))
         strata = None if strata is None else take(strata, canon, "strata", len(canon))
     for name, X in zip(names[1:], stats[1:]):
@@ -310,8 +341,8 @@ def build_design(
                 f"`{names[0]}` and `{name}` must have the same statistics per item, got "
                 f"{stats[0].shape[1]} and {X.shape[1]} columns", param=name,
             )
-    same_items = len({X.shape[0] for X in stats}) == 1
-    if not same_items and (paired or groups is not None or strata is not None):
+    if len({X.shape[0] for X in stats}) > 1 and (
+            paired or groups is not None or strata is not None):
         why = "a paired comparison" if paired else "groups or strata"
         other = next(j for j, X in enumerate(stats) if X.shape[0] != stats[0].shape[0])
         raise InputError(
@@ -319,197 +350,85 @@ def build_design(
             f"for {why}: got {stats[0].shape[0]} and {stats[other].shape[0]} items",
             param=names[other],
         )
-    m = resolve_metric(metric, stats[0].shape[1])
-    n = stats[0].shape[0]
-    kept = None
-    if keep_items and paired and len(stats) == 2 and m.mean_like and stats[0].shape[1] == 1:
-        (xa, xb), *labels = given
-        kept = ItemScores(xa[:, 0].copy(), xb[:, 0].copy(), *labels)
+    return stats, keys, groups, strata, given
 
-    if groups is None and group_weighting == "groups":
-        raise InputError(
-            "`group_weighting='groups'` (the mean of group means) needs `groups`, the "
-            "group label of every item", param="group_weighting",
-        )
-    if groups is not None:
-        if group_weighting == "groups" and not m.mean_like:
-            raise InputError(
-                "`group_weighting='groups'` (the mean of group means) is defined for "
-                f"metric 'mean' only, not {m.name!r}; use `group_weighting='items'`",
-                param="group_weighting",
-            )
-        gcodes, gnames = item_labels(groups, "groups", n)
-        n_units = len(gnames)
-        sizes = np.bincount(gcodes, minlength=n_units)
-    else:
-        gcodes, gnames, sizes, n_units = None, None, None, n
-    unit_keys = None
-    if poisson and keyed is not None:
-        unit_keys = keyed if gcodes is None else group_keys(gnames)
 
-    if strata is not None:
-        scodes, snames = item_labels(strata, "strata", n)
-        if gcodes is not None:
-            unit_stratum = group_strata(gcodes, gnames, scodes, snames)
-        else:
-            unit_stratum = scodes
-        n_strata = len(snames)
-        strata_names = tuple(str(s) for s in snames)
-        order = np.argsort(unit_stratum, kind="stable")
-    else:
-        unit_stratum = np.zeros(n_units, dtype=np.intp)
-        n_strata, strata_names, scodes, snames = 1, None, np.zeros(n, dtype=np.intp), None
-        order = None
-
-    items_per_stratum = np.bincount(scodes, minlength=n_strata)
-    units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
-    by_groups = group_weighting == "groups" and groups is not None
-    shares = units_per_stratum if by_groups else items_per_stratum
-    shares = shares / shares.sum()
-    weights = population_weights(strata_weights, snames, shares)
-
-    def units(x: np.ndarray) -> np.ndarray:
-        """(n_units, k) statistics of one system's units, in draw order, from its items'."""
-        if gcodes is not None:
-            x = _unit_sums(x, gcodes, n_units)
-            if by_groups:
-                x /= sizes[:, None]
-        return x if order is None else x[order]
-
-    n_systems = len(stats)
-    differences, seed_hash, rounded = 0, None, None
-    starts = np.concatenate([[0], np.cumsum(units_per_stratum)[:-1]]).astype(np.int64)
-    if not same_items:  # unpaired samples of different sizes, no groups or strata
-        xs = [m.per_item(X) for X in stats]
-        k = xs[0].shape[1]
-        lengths = [len(x) for x in xs]
-        x = np.zeros((sum(lengths), n_systems * k))
-        row = 0
-        for j, xj in enumerate(xs):
-            x[row : row + len(xj), j * k : (j + 1) * k] = xj
-            row += len(xj)
-        keys = salts = None
-        if poisson:  # each system's items by position, drawn independently
-            keys = np.concatenate([position_keys(0, m) for m in lengths])
-            salts = np.arange(n_systems, dtype=np.int64)
-        plan = DrawPlan.from_columns(x, np.cumsum([0, *lengths[:-1]]), lengths, keys, salts)
-        draw_to_stratum = np.zeros(n_systems, dtype=np.intp)
-        n = sum(lengths)
-        items_per_stratum = units_per_stratum = np.array([n])
-    elif paired:
-        # Memory: each system's constant columns are dropped before they are joined.
-        per_item = [m.per_item(X) for X in stats]
-        own = [units(x) for x in per_item]
-        parts = [split_constant(u) for u in own]
-        k = len(parts[0][1])
-        if m.mean_like and k == 2 and n_systems > 1:
-            if n_systems == 2:
-                rounded = rounded_differences(own[0][:, 0] / own[0][:, 1],
-                                              own[1][:, 0] / own[1][:, 1])
-            # Poisson weights: always, as the parts of partitioned data carry them (the
-            # same answer in memory as from parts, bit for bit on integer scores)
-            if poisson or needs_differences(own):  # (the seed: of their own statistics)
-                seed_hash = _hash_arrays(_seed_hasher(), (
-                    (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
-                    (np.concatenate([p[1] for p in parts]), "<f8")))
-                parts.append(split_constant(units(difference_block(per_item))))
-                differences = len(parts[-1][1])
-        del per_item, own
-        x = np.concatenate([p[0] for p in parts], axis=1)
-        plan = DrawPlan(np.ascontiguousarray(x), starts, units_per_stratum.astype(np.int64),
-                        np.concatenate([p[1] for p in parts]), ordered(unit_keys, order),
-                        np.zeros(n_strata, dtype=np.int64) if poisson else None)
-        draw_to_stratum = np.arange(n_strata)
-    else:
-        # Each stratum is drawn once per system: its units, the other systems' columns 0.
-        us = [units(m.per_item(X)) for X in stats]
-        k = us[0].shape[1]
-        blocks, draw_sizes = [], []
-        for h in range(n_strata):
-            sl = slice(starts[h], starts[h] + units_per_stratum[h])
-            for j, own in enumerate(us):
-                block = np.zeros((units_per_stratum[h], n_systems * k))
-                block[:, j * k : (j + 1) * k] = own[sl]
-                blocks.append(block)
-            draw_sizes += [units_per_stratum[h]] * n_systems
-        draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]])
-        keys = salts = None
-        if poisson:  # the same keys, drawn independently for every system
-            in_order = ordered(unit_keys, order)
-            keys = np.concatenate([
-                in_order[starts[h] : starts[h] + units_per_stratum[h]]
-                for h in range(n_strata) for _ in range(n_systems)
-            ])
-            salts = np.tile(np.arange(n_systems, dtype=np.int64), n_strata)
-        plan = DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes, keys, salts)
-        draw_to_stratum = np.repeat(np.arange(n_strata), n_systems)
-
-    return Design(
-        metric=m,
-        k=k,
-        n_systems=n_systems,
-        names=tuple(names),
-        plan=plan,
-        draw_to_stratum=draw_to_stratum,
-        strata_names=strata_names,
-        weights=weights,
-        shares=shares,
-        n_items=n,
-        n_groups=n_units if groups is not None else None,
-        items_per_stratum=items_per_stratum,
-        units_per_stratum=units_per_stratum,
-        group_sizes=sizes,
-        differences=differences,
-        seed_hash=seed_hash,
-        rounded=rounded,
-        items=kept,
+def _different_sizes(xs: list[np.ndarray], poisson: bool) -> dict:
+    """Unpaired samples of different sizes (no groups or strata): every system's items
+    drawn apart, as one stratum per system (by position under Poisson weights)."""
+    n_systems, k = len(xs), xs[0].shape[1]
+    lengths = [len(x) for x in xs]
+    x = np.zeros((sum(lengths), n_systems * k))
+    row = 0
+    for j, xj in enumerate(xs):
+        x[row : row + len(xj), j * k : (j + 1) * k] = xj
+        row += len(xj)
+    keys = salts = None
+    if poisson:  # each system's items by position, drawn independently
+        keys = np.concatenate([position_keys(0, m) for m in lengths])
+        salts = np.arange(n_systems, dtype=np.int64)
+    n = sum(lengths)
+    return dict(
+        k=k, plan=DrawPlan.from_columns(x, np.cumsum([0, *lengths[:-1]]), lengths, keys, salts),
+        draw_to_stratum=np.zeros(n_systems, dtype=np.intp), n_items=n,
+        items_per_stratum=np.array([n]), units_per_stratum=np.array([n]),
     )
 
 
-def population_weights(given, names, shares: np.ndarray) -> np.ndarray:
-    if given is None:
-        return shares / shares.sum()
-    if names is None:
-        raise InputError("`strata_weights` was given without `strata`", param="strata_weights")
-    if not isinstance(given, Mapping):
-        raise InputError(
-            "`strata_weights` must be a mapping from stratum label to weight",
-            param="strata_weights",
-        )
-    lookup = {str(k): v for k, v in given.items()}
-    if len(lookup) != len(given):
-        raise InputError(
-            "`strata_weights` has labels that are equal as text (e.g. 1 and '1')",
-            param="strata_weights",
-        )
-    labels = [str(s) for s in names]
-    missing = [s for s in labels if s not in lookup]
-    extra = [k for k in lookup if k not in set(labels)]
-    if extra:
-        raise InputError(
-            f"`strata_weights` names {len(extra)} stratum/strata not in the data: "
-            f"{', '.join(map(repr, extra[:5]))}",
-            param="strata_weights",
-        )
-    if missing:
-        raise InputError(
-            f"`strata_weights` has no weight for {len(missing)} stratum/strata in the data: "
-            f"{', '.join(map(repr, missing[:5]))}",
-            param="strata_weights",
-        )
-    w = []
-    for s in labels:
-        v = lookup[s]
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
-            raise InputError(
-                f"`strata_weights` for stratum {s!r} must be a number, got {v!r}",
-                param="strata_weights",
-            )
-        if v <= 0:
-            raise InputError(
-                f"`strata_weights` for stratum {s!r} must be positive, got {v}",
-                param="strata_weights",
-            )
-        w.append(float(v))
-    w = np.asarray(w)
-    return w / w.sum()
+def _paired(per_item: list[np.ndarray], m: Metric, units: Units, poisson: bool) -> dict:
+    """One draw of the units for every system, their statistics side by side; a mean's
+    units also carry the differences where the systems' sums would lose a contrast's
+    digits (always under Poisson weights, as the parts of partitioned data do)."""
+    # Memory: each system's constant columns are dropped before they are joined.
+    own = [units.statistics(x) for x in per_item]
+    parts = [split_constant(u) for u in own]
+    k = len(parts[0][1])
+    differences, seed_hash, rounded = 0, None, None
+    if m.mean_like and k == 2 and len(per_item) > 1:
+        if len(per_item) == 2:
+            rounded = rounded_differences(own[0][:, 0] / own[0][:, 1],
+                                          own[1][:, 0] / own[1][:, 1])
+        # Poisson weights: always, as the parts of partitioned data carry them (the
+        # same answer in memory as from parts, bit for bit on integer scores)
+        if poisson or needs_differences(own):  # (the seed: of their own statistics)
+            seed_hash = _hash_arrays(_seed_hasher(), (
+                (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
+                (np.concatenate([p[1] for p in parts]), "<f8")))
+            parts.append(split_constant(units.statistics(difference_block(per_item))))
+            differences = len(parts[-1][1])
+    del per_item[:], own
+    x = np.concatenate([p[0] for p in parts], axis=1)
+    plan = DrawPlan(np.ascontiguousarray(x), units.starts,
+                    units.units_per_stratum.astype(np.int64),
+                    np.concatenate([p[1] for p in parts]), units.keys_in_order,
+                    np.zeros(units.n_strata, dtype=np.int64) if poisson else None)
+    return dict(k=k, plan=plan, draw_to_stratum=np.arange(units.n_strata),
+                differences=differences, seed_hash=seed_hash, rounded=rounded)
+
+
+def _unpaired(per_item: list[np.ndarray], units: Units, poisson: bool) -> dict:
+    """Every stratum drawn once per system: its units, the other systems' columns 0
+    (under Poisson weights the same keys, salted by the system)."""
+    us = [units.statistics(x) for x in per_item]
+    n_systems, k, n_strata = len(us), us[0].shape[1], units.n_strata
+    starts, sizes = units.starts, units.units_per_stratum
+    blocks, draw_sizes = [], []
+    for h in range(n_strata):
+        sl = slice(starts[h], starts[h] + sizes[h])
+        for j, own in enumerate(us):
+            block = np.zeros((sizes[h], n_systems * k))
+            block[:, j * k : (j + 1) * k] = own[sl]
+            blocks.append(block)
+        draw_sizes += [sizes[h]] * n_systems
+    draw_starts = np.concatenate([[0], np.cumsum(draw_sizes)[:-1]])
+    keys = salts = None
+    if poisson:  # the same keys, drawn independently for every system
+        in_order = units.keys_in_order
+        keys = np.concatenate([in_order[starts[h] : starts[h] + sizes[h]]
+                               for h in range(n_strata) for _ in range(n_systems)])
+        salts = np.tile(np.arange(n_systems, dtype=np.int64), n_strata)
+    return dict(
+        k=k, plan=DrawPlan.from_columns(np.concatenate(blocks), draw_starts, draw_sizes,
+                                        keys, salts),
+        draw_to_stratum=np.repeat(np.arange(n_strata), n_systems),
+    )

@@ -51,6 +51,7 @@ from pairboot.core.multiple import (
 )
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.pvalues import units_for
+from pairboot.core.sizes import check_family_size, some_names
 from pairboot.core.skew import skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
@@ -68,7 +69,7 @@ def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2
     :func:`pairboot.core.pipeline.resample` and :func:`family_result`; notes are warned
     ``stacklevel`` frames up."""
     names, systems = family_systems(scores)
-    targets = family_targets(names, data.baseline, data.pairs)
+    targets = family_targets(names, data.baseline, data.pairs, args.n_resamples)
     margins = row_margins(args, names, targets)
     run = resample(systems, args, dataclasses.replace(data, names=tuple(names)), family=True)
     return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins)
@@ -104,6 +105,10 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     ``within[k]`` alone (systems named ``"name [stratum]"``)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     correction, lower_is_better = args.correction, args.lower_is_better
+    n_systems = len(design.names)
+    check_family_size(n_systems, len(targets), args.n_resamples,
+                      all_pairs=within is None and n_systems > 2
+                      and len(targets) == n_systems * (n_systems - 1) // 2)
     alpha = 1.0 - args.confidence_level
     side = args.alternative
     hyp = args.hypothesis
@@ -111,8 +116,10 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     bca = args.method == "bca"
     # a row without two units to draw from (one item; within a stratum, one there) has
     # no interval; design_notes says why for the whole design, the note below for strata
-    defined = [too_few_units(design, design.names, h) is None
-               for h in (within or [None] * len(targets))]
+    # (asked once per stratum, not once per row: an all-pairs family has M^2 / 2 rows)
+    few = {h: too_few_units(design, design.names, h) is None
+           for h in set(within or [None])}
+    defined = [few[h] for h in (within or [None] * len(targets))]
     if within is None:
         names = list(design.names)
         rows = [(t, run.coef, run.combined) for t in targets]
@@ -409,8 +416,9 @@ def family_ranks(names, targets, comparisons, lower_is_better: bool):
     """``(rank intervals, best set)`` when every pair was decided, else ``(None, None)``:
     a system's rank lies between 1 + the systems surely better and M - the systems surely
     worse (the family's decisions, as the report's letters)."""
-    all_pairs = {frozenset((i, j)) for i in range(len(names)) for j in range(i + 1, len(names))}
-    if {frozenset(t) for t in targets} != all_pairs:
+    m = len(names)
+    if len(targets) != m * (m - 1) // 2 or len({frozenset(t) for t in targets}) != len(
+            targets):  # (every pair once: M(M-1)/2 distinct pairs of M systems)
         return None, None
     better = np.zeros((len(names), len(names)), dtype=bool)
     for (i, j), c in zip(targets, comparisons):
@@ -552,31 +560,40 @@ def family_systems(scores, minimum: int = 2) -> tuple[list[str], list]:
     return names, systems
 
 
-def family_targets(names: list[str], baseline, pairs) -> list[tuple[int, int]]:
-    """The comparisons as (i, j): system j minus system i."""
+def family_targets(names: list[str], baseline, pairs, n_resamples=None
+                   ) -> list[tuple[int, int]]:
+    """The comparisons as (i, j): system j minus system i; with ``n_resamples``, a
+    family too large to compute is refused before its list is built
+    (:func:`check_family_size`)."""
     index = {name: j for j, name in enumerate(names)}
     if baseline is not None and pairs is not None:
         raise InputError("give `baseline` or `pairs`, not both", param="pairs")
+    if n_resamples is not None and pairs is None:  # (pairs given: as many as listed)
+        m = len(names)
+        check_family_size(m, m - 1 if baseline is not None else m * (m - 1) // 2,
+                          n_resamples, all_pairs=baseline is None)
     if baseline is not None:
         if baseline not in index:
             raise InputError(f"`baseline` {baseline!r} is not one of the systems "
-                             f"({', '.join(names)})", param="baseline")
+                             f"({some_names(names)})", param="baseline")
         b = index[baseline]
         return [(b, j) for j in range(len(names)) if j != b]
     if pairs is None:
         return [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
-    out = []
+    out, seen = [], set()
     for pair in pairs:
         if len(pair) != 2 or any(p not in index for p in pair):
             raise InputError(f"`pairs`: {pair!r} must name two of the systems "
-                             f"({', '.join(names)})", param="pairs")
+                             f"({some_names(names)})", param="pairs")
         i, j = index[pair[0]], index[pair[1]]
         if i == j:
             raise InputError(f"`pairs`: {pair!r} compares a system with itself",
                              param="pairs")
-        if (i, j) in out or (j, i) in out:
+        if frozenset((i, j)) in seen:
             raise InputError(f"`pairs`: {pair!r} is in the family twice", param="pairs")
+        seen.add(frozenset((i, j)))
         out.append((i, j))
     if not out:
         raise InputError("`pairs` is empty: no comparison to make", param="pairs")
     return out
+

@@ -15,7 +15,7 @@ from pairboot.core.labels import shown
 from pairboot.engine.keys import id_keys, position_keys
 from pairboot.errors import InputError
 
-__all__ = ["item_keys", "group_keys", "take", "ordered"]
+__all__ = ["item_keys", "group_keys", "take"]
 
 
 def item_keys(ids, n: int, same_items: bool) -> np.ndarray | None:
@@ -82,9 +82,3 @@ def group_keys(labels: np.ndarray) -> np.ndarray:
         raise InputError(f"{exc} (under Poisson resampling a group's key is its label)",
                          param="groups") from None
 
-
-def ordered(keys, order):
-    """The units' keys in draw order (None without keys)."""
-    if keys is None:
-        return None
-    return keys if order is None else keys[order]

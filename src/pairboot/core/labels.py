@@ -3,8 +3,8 @@
 :func:`item_labels` turns one label per item (a list, a numpy array, a pandas Series or
 ``Categorical``, or the codes and categories :func:`pairboot.io.merge_labels` returns)
 into codes and the distinct labels; :func:`group_strata` applies the rule that a group
-lies within one stratum.  :mod:`pairboot.core.design` and :mod:`pairboot.partitioned.parts` share
-both.
+lies within one stratum; :func:`merged_labels` adds the labels of parts of the items
+under the same rules.  :mod:`pairboot.core.units` turns them into units.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 
 from pairboot.errors import InputError
 
-__all__ = ["item_labels", "group_strata", "normalisation_hint", "plain", "shown"]
+__all__ = ["item_labels", "group_strata", "merged_labels", "normalisation_hint", "plain",
+           "shown", "spans_strata"]
 
 
 def item_labels(values, name: str, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,16 +59,30 @@ def _label_array(items: list, name: str) -> tuple[np.ndarray, np.ndarray]:
     if set(map(type, items)) == {str} and not any("\0" in v for v in items):
         arr = np.array(items)
         return arr, _missing(arr)
-    kinds = {_label_kind(v) for v in items} - {"missing"}
+    _refuse_mixed(items, name)
+    arr = np.empty(len(items), dtype=object)
+    arr[:] = items
+    return arr, _missing(arr)
+
+
+def _refuse_mixed(labels, name: str) -> None:
+    """Refuse labels of more than one type (numbers and text: 1 and "1")."""
+    kinds = {_label_kind(v) for v in labels} - {"missing"}
     if len(kinds) > 1:
         raise InputError(
             f"`{name}` mixes label types ({', '.join(sorted(kinds))}): 1 and '1' "
             "would be different labels; convert them to one type",
             param=name,
         )
-    arr = np.empty(len(items), dtype=object)
-    arr[:] = items
-    return arr, _missing(arr)
+
+
+def merged_labels(parts: list[np.ndarray], name: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The distinct labels of several parts of the items (each part's distinct labels,
+    as :func:`item_labels` returns them), and where every part's labels sit among them;
+    labels of more than one type are refused as in one list of labels."""
+    _refuse_mixed((v for p in parts for v in p), name)
+    labels = np.unique(np.concatenate(parts))
+    return labels, [np.searchsorted(labels, p) for p in parts]
 
 
 def _missing(arr: np.ndarray) -> np.ndarray:
@@ -202,15 +217,22 @@ def _label_kind(v) -> str:
 
 def group_strata(gcodes: np.ndarray, gnames, scodes: np.ndarray, snames) -> np.ndarray:
     """The stratum of every group (its items' codes ``gcodes``, their strata ``scodes``);
-    a group with items in two strata is an error naming both."""
+    a group with items in two strata is an error naming both (its first item's first)."""
     home = np.full(len(gnames), -1)
     home[gcodes] = scodes
     split = home[gcodes] != scodes
     if split.any():
-        i = int(np.flatnonzero(split)[0])
-        g = plain(gnames[gcodes[i]])
-        s1, s2 = plain(snames[home[gcodes[i]]]), plain(snames[scodes[i]])
-        raise InputError(
-            f"group {g!r} spans more than one stratum ({s1!r} and {s2!r}); a group must lie "
-            "within one stratum (whole groups are resampled within it)", param="groups")
+        g = gcodes[int(np.flatnonzero(split)[0])]
+        strata = scodes[gcodes == g]
+        raise spans_strata(f"group {shown(gnames[g])}", snames[strata[0]],
+                           snames[strata[strata != strata[0]][0]])
     return home
+
+
+def spans_strata(group: str, first, second) -> InputError:
+    """The error for ``group`` (its words: "group 'g'") found in strata ``first`` and
+    ``second``."""
+    return InputError(
+        f"{group} spans more than one stratum ({shown(first)} and {shown(second)}); a "
+        "group must lie within one stratum (whole groups are resampled within it)",
+        param="groups")

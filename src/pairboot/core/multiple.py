@@ -52,6 +52,10 @@ class MaxT:
     error is read off them)."""
 
 
+_BLOCK = 1 << 22
+"""Roots per block of columns read at once (a count, an order statistic): 32 MiB."""
+
+
 def exceed(maxima: np.ndarray, t: float) -> int:
     """How many of the sorted ``maxima`` are >= ``t``."""
     return len(maxima) - int(np.searchsorted(maxima, t, side="left"))
@@ -112,23 +116,27 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     estimates = np.asarray(estimates, dtype=np.float64)
     se = np.asarray(se, dtype=np.float64)
     replicates = np.asarray(replicates, dtype=np.float64)
-    replicates = replicates[np.isfinite(replicates).all(axis=1)]
+    # a comparison's roots side by side in memory (rows of ``roots``): every pass below
+    # reads one comparison's at a time
+    roots = np.ascontiguousarray(replicates[np.isfinite(replicates).all(axis=1)].T)
+    del replicates
+    m, n = roots.shape
     null = np.zeros_like(estimates) if null is None else np.asarray(null, dtype=np.float64)
     if tol is None:  # (each comparison's estimate and replicates, as its Bootstrap's)
-        tol = [tie_tolerance(e, *(replicates[:, j].min(initial=0.0),
-                                  replicates[:, j].max(initial=0.0)))
+        tol = [tie_tolerance(e, roots[j].min(initial=0.0), roots[j].max(initial=0.0))
                for j, e in enumerate(estimates)]
     t = np.array([statistic(e, s, b, d) for e, s, b, d in zip(estimates, se, null, tol)])
     spread = np.isfinite(se) & (se > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(spread, (replicates - estimates) / np.where(spread, se, 1.0), 0.0)
+        roots -= estimates[:, None]
+        roots /= np.where(spread, se, 1.0)[:, None]
+    roots[~spread] = 0.0
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
-    roots = np.abs(z) if sign is None else sign * z
-    n = len(replicates)
+    if sign is None:
+        np.abs(roots, out=roots)
+    elif sign < 0:
+        np.negative(roots, out=roots)
     at = np.array([tested_statistic(v, s, d, alternative) for v, s, d in zip(t, se, tol)])
-
-    def p_of(maxima_sorted: np.ndarray, value: float) -> float:
-        return (1 + exceed(maxima_sorted, value)) / (n + 1)
 
     # the most maxima >= |t| with p < alpha (the product rounded: 0.1 * 140 is not 14)
     most = math.ceil(round(alpha * (n + 1), 9)) - 2
@@ -136,21 +144,34 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     def critical_of(sorted_values: np.ndarray) -> float:
         return math.inf if most < 0 or n == 0 else float(sorted_values[n - 1 - most])
 
-    maxima = np.sort(roots.max(axis=1)) if roots.shape[1] else np.zeros(n)
+    maxima = np.sort(roots.max(axis=0)) if m else np.zeros(n)
     critical = critical_of(maxima)
-    single = np.array([p_of(maxima, v) for v in at])
-    own = [np.sort(roots[:, j]) for j in range(len(at))]
-    marginal = np.array([p_of(own[j], at[j]) for j in range(len(at))])
-    marginal_critical = np.array([critical_of(own[j]) for j in range(len(at))])
+    single = (1 + n - np.searchsorted(maxima, at, side="left")) / (n + 1)
+    # each comparison's own p and c: a count and an order statistic of its roots (no
+    # sort), a block of comparisons at a time so that the scratch stays small
+    marginal = np.empty(m)
+    marginal_critical = np.full(m, math.inf)
+    step = max(1, _BLOCK // max(n, 1))
+    for lo in range(0, m, step):
+        block = roots[lo : lo + step]
+        marginal[lo : lo + step] = (1 + np.count_nonzero(
+            block >= at[lo : lo + step, None], axis=1)) / (n + 1)
+        if most >= 0 and n > 0:
+            marginal_critical[lo : lo + step] = np.partition(block, n - 1 - most,
+                                                             axis=1)[:, n - 1 - most]
     # Romano-Wolf: the largest |t| first, each against the maximum over the comparisons
-    # not yet rejected, the p-values made non-decreasing along the way
-    stepdown = np.empty(len(at))
+    # not yet rejected, the p-values made non-decreasing along the way.  The maxima over
+    # the comparisons from the k-th on are built from the last one back (one comparison
+    # added per step): O(B m), where a maximum taken afresh at every step is O(B m^2)
     order = np.argsort(-at, kind="stable")
-    previous = 0.0
-    for k, j in enumerate(order):
-        rest = roots[:, order[k:]].max(axis=1)
-        previous = max(previous, p_of(np.sort(rest), at[j]))
-        stepdown[j] = previous
+    raw = np.empty(m)
+    rest = np.full(n, -math.inf)
+    for k in range(m - 1, -1, -1):
+        j = order[k]
+        np.maximum(rest, roots[j], out=rest)
+        raw[k] = (1 + np.count_nonzero(rest >= at[j])) / (n + 1)
+    stepdown = np.empty(m)
+    stepdown[order] = np.maximum.accumulate(raw) if m else raw
     return MaxT(critical, t, single, stepdown, marginal, marginal_critical, n, maxima)
 
 

@@ -14,6 +14,7 @@ order, so it is the same for any number of threads or batches of replicates.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numpy as np
@@ -29,6 +30,22 @@ AUTO_NUMBA_WEIGHTS = 5_000_000
 
 _BATCH = 1024
 """Replicates per batch: the unit of progress and of the output's memory."""
+
+_CALL_WEIGHTS = 1 << 26
+"""Weights drawn per call of the kernel and per core, about (a tenth of a second or
+so): between calls the interpreter runs, so a signal (Ctrl-C, a CI job's SIGTERM) is
+acted on within one call, not after every replicate of a chunk of a million rows."""
+
+
+def _batch(n_units: int) -> int:
+    """Replicates per kernel call for ``n_units`` units: at most :data:`_BATCH`, about
+    :data:`_CALL_WEIGHTS` weights per core, and at least a block of 64 (the kernel's)
+    for every core."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return min(_BATCH, 64 * max(cores, _CALL_WEIGHTS * cores // max(n_units, 1) // 64))
 
 _CHUNK = 2048
 """Units per step of the numpy reference (a (batch x chunk) matrix of weights)."""
@@ -100,10 +117,11 @@ def poisson_sums(
     keys = np.ascontiguousarray(plan.keys, dtype=np.uint64)
     starts = np.ascontiguousarray(plan.starts, dtype=np.int64)
     sizes = np.ascontiguousarray(plan.sizes, dtype=np.int64)
-    part = np.empty((min(_BATCH, n_resamples), n_strata, x.shape[1]))
-    totals = np.empty((min(_BATCH, n_resamples), n_strata))
-    for r0 in range(0, n_resamples, _BATCH):
-        r1 = min(r0 + _BATCH, n_resamples)
+    batch = _batch(len(x))
+    part = np.empty((min(batch, n_resamples), n_strata, x.shape[1]))
+    totals = np.empty((min(batch, n_resamples), n_strata))
+    for r0 in range(0, n_resamples, batch):
+        r1 = min(r0 + batch, n_resamples)
         kernel(x, keys, starts, sizes, words, r0, r1, part[: r1 - r0], totals[: r1 - r0])
         out[r0:r1, :, varying] = part[: r1 - r0]
         out[r0:r1, :, constant] = totals[: r1 - r0, :, None] * plan.constant[constant]
@@ -130,6 +148,9 @@ def partial_sums(x, keys, codes, n_strata: int, words, n_resamples: int, *,
     kernel, _ = _kernel(backend, n_resamples * len(x))
     out = np.zeros((n_resamples, n_strata, x.shape[1]))
     totals = np.zeros((n_resamples, n_strata))
-    kernel(x, keys, starts, sizes, np.asarray(words, dtype=np.uint64), 0, n_resamples,
-           out, totals)
+    words = np.asarray(words, dtype=np.uint64)
+    batch = _batch(len(x))
+    for r0 in range(0, n_resamples, batch):  # (a replicate's sum is the same in any batch)
+        r1 = min(r0 + batch, n_resamples)
+        kernel(x, keys, starts, sizes, words, r0, r1, out[r0:r1], totals[r0:r1])
     return out, totals

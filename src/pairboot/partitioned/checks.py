@@ -28,11 +28,13 @@ def check_before_reading(args: Arguments) -> Arguments:
     return dataclasses.replace(args, seed=seed)
 
 
-def check_family(names: Sequence[str], data: Data) -> list[tuple[int, int]]:
+def check_family(names: Sequence[str], data: Data, n_resamples: int | None = None
+                 ) -> list[tuple[int, int]]:
     """A family's comparisons (``data.baseline`` or ``data.pairs``) checked against the
     systems' ``names`` (before any part is read, and again by :func:`finish_many`):
-    (i, j), system j minus system i."""
-    return family_targets(list(names), data.baseline, data.pairs)
+    (i, j), system j minus system i.  With ``n_resamples``, a family too large to
+    compute is refused (:func:`pairboot.core.sizes.check_family_size`)."""
+    return family_targets(list(names), data.baseline, data.pairs, n_resamples)
 
 
 def refuse_unavailable(args: Arguments) -> None:

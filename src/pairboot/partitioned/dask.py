@@ -297,7 +297,7 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     if len(spec) < 2:
         raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
                          param="systems")
-    check_family(list(spec), data)  # (before any partition is read)
+    check_family(list(spec), data, args.n_resamples)  # (before any partition is read)
     args = check_before_reading(args)
     total = delayed_parts(ddf, spec, args, data, id=id, groups=groups, strata=strata,
                           check_ids=check_ids)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
@@ -29,6 +30,7 @@ import numpy as np
 
 from pairboot.core.labels import normalisation_hint, shown
 from pairboot.core.paired_tests import zero_one_counts
+from pairboot.engine.memory import check_room
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
@@ -130,7 +132,8 @@ def _file_part(path, systems: Mapping[str, list[str]], args: Arguments, data: Da
     keys = [id] if id is not None else []
     labels = [c for c in (group, stratum) if c is not None]
     total = None
-    for chunk in scan(path, numbers=numbers, keys=keys, labels=labels, chunk_rows=chunk_rows):
+    for chunk in scan(path, numbers=numbers, keys=keys, labels=labels,
+                      chunk_rows=chunk_size(chunk_rows, len(numbers))):
         item_keys = chunk.keys[id] if id is not None else None
         if store is not None:
             repeated = store.add(item_keys)
@@ -151,6 +154,50 @@ def _file_part(path, systems: Mapping[str, list[str]], args: Arguments, data: Da
     if total is None:
         raise InputError(f"{path}: no rows: there are no items to compare")
     return total
+
+
+CHUNK_NUMBERS = 2 * CHUNK_ROWS
+"""Scores per chunk (rows x numeric columns): a chunk's working set (the scores, each
+system's statistics, the differences, their copies on the way to the sums) is about 16
+times this in bytes whatever the number of systems, so a file of 20 systems' columns is
+read in chunks a tenth as long as a file of two (docs/performance.md)."""
+
+_FEWEST_ROWS = 4096
+"""Rows per chunk however many columns a file has (each chunk costs a kernel call)."""
+
+
+KERNEL_BYTES = 170 << 20
+"""What numba and the compiled Poisson kernel take once loaded (163 MiB measured)."""
+
+READER_BYTES = 100 << 20
+"""What pyarrow takes once imported, with pandas, which it imports (95 MiB measured)."""
+
+CHUNK_BYTES = 160 << 20
+"""A chunk of :data:`CHUNK_NUMBERS` scores read, keyed and summed, with the reader's
+blocks and pyarrow's pool (120 to 150 MiB measured, ids included)."""
+
+
+def check_room_for_chunks(n_numbers: int, n_resamples: int, backend: str) -> None:
+    """Refuse, before anything is loaded or read, a run in chunks that would take this
+    process past the memory it may use (a container's or CI job's cgroup limit: the
+    kernel kills a process past it without a word): the kernel and pyarrow not yet
+    loaded, a chunk, and the resampled sums of ``n_numbers`` score columns in all (a
+    part's, the total and their sum)."""
+    needed = CHUNK_BYTES + 8 * 3 * n_resamples * (3 * n_numbers + 2)
+    if backend != "numpy" and "numba" not in sys.modules:
+        needed += KERNEL_BYTES
+    if "pyarrow" not in sys.modules:
+        needed += READER_BYTES
+    check_room(needed, "reading the files in chunks needs about {size} (the compiled "
+               "kernel, pyarrow, a chunk of rows and the resampled sums)",
+               "this is the least a run in chunks holds; raise the memory limit",
+               param="n_resamples")
+
+
+def chunk_size(chunk_rows: int, n_numbers: int) -> int:
+    """Rows per chunk for ``n_numbers`` numeric columns: ``chunk_rows`` at most, and no
+    more than :data:`CHUNK_NUMBERS` scores in all (at least :data:`_FEWEST_ROWS`)."""
+    return min(chunk_rows, max(_FEWEST_ROWS, CHUNK_NUMBERS // max(n_numbers, 1)))
 
 
 def _id_text(path: str, id: str, wanted: np.ndarray, chunk_rows: int) -> dict:
@@ -298,7 +345,8 @@ def compare_files(
                              "apart: put both systems' columns in one file", param="test")
     if many:  # (before any file is read)
         refuse_family_test(args.test, apart=systems is None)
-        check_family(list(systems) if systems is not None else names, data)
+        check_family(list(systems) if systems is not None else names, data,
+                     args.n_resamples)
     else:
         check_part_test(args.test, names=("A", "B"), grouped=group is not None,
                         stratified=stratum is not None)
@@ -306,6 +354,9 @@ def compare_files(
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
                         timeout, args, data, id=id, group=group, stratum=stratum)
         return finished(part, args, data, family=many, stacklevel=3)
+    check_room_for_chunks(len(cols) * len(files) if systems is None else
+                          sum(len(c) for c in systems.values()), args.n_resamples,
+                          args.backend)
     preload(args.backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
         common = dict(id=id, group=group, stratum=stratum, chunk_rows=chunk_rows)

@@ -27,14 +27,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.design import Design, as_statistics, difference_block, population_weights
+from pairboot.core.design import Design, as_statistics, difference_block
 from pairboot.core.estimands import Estimands, column_sums
 from pairboot.core.family import family_result, family_systems, row_margins
-from pairboot.core.itemkeys import group_keys, item_keys
-from pairboot.core.labels import group_strata, item_labels, plain
+from pairboot.core.itemkeys import item_keys
+from pairboot.core.labels import merged_labels, spans_strata
 from pairboot.core.pairing import by_name
 from pairboot.core.pipeline import check_margin, compare_result, make_run
 from pairboot.core.precision import exact_sums
+from pairboot.core.units import shares_and_weights, units_of
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
@@ -285,19 +286,15 @@ def arrays_part(systems, args: Arguments, data: Data, *, keys=None,
     elif groups is None:
         keys = position_keys(_check_count(id_offset, "id_offset", 0), n)
         checksum = key_checksum(keys)
-    if strata is not None:
-        scodes, labels = item_labels(strata, "strata", n)
-    else:
-        scodes, labels = np.zeros(n, dtype=np.intp), np.array([None], dtype=object)
-    n_strata = len(labels)
+    units = units_of(n, groups=groups, strata=strata, keys=keys, keyed=True)
+    scodes, n_strata = units.item_stratum, units.n_strata
+    labels = units.strata if units.stratified else np.array([None], dtype=object)
     group_list = None
-    if groups is not None:
-        gcodes, gnames = item_labels(groups, "groups", n)
-        gkeys = group_keys(gnames)
-        keys = gkeys[gcodes]
-        home = group_strata(gcodes, gnames, scodes, labels)
-        sizes = np.bincount(gcodes, minlength=len(gnames)).astype(np.int64)
-        group_list = tuple(_sorted_groups(gkeys[home == h], sizes[home == h])
+    if units.grouped:  # (the weights are the groups': every item takes its group's key)
+        keys = units.keys[units.item_unit]
+        sizes = units.group_sizes.astype(np.int64)
+        group_list = tuple(_sorted_groups(units.keys[units.unit_stratum == h],
+                                          sizes[units.unit_stratum == h])
                            for h in range(n_strata))
 
     xv, constant = split_constant(x)
@@ -393,11 +390,6 @@ def _same_settings(a: PoissonPart, b: PoissonPart) -> None:
                 f"{getattr(b, field)!r}): only parts of one run can be added", param="parts")
 
 
-def _label_kind(labels: np.ndarray) -> str:
-    kind = labels.dtype.kind
-    return "number" if kind in "iuf" else ("text" if kind == "U" else kind)
-
-
 def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     """The sum of parts of disjoint items (strata aligned by label).
 
@@ -424,13 +416,10 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
                 f"two parts hold the same {p.checksum[0]} ids (equal checksums): the same "
                 "part was added twice", param="parts")
         seen.add(p.checksum)
-    kinds = {_label_kind(p.strata) for p in full}
-    if len(kinds) > 1:
-        raise InputError(f"the parts label their strata with different types "
-                         f"({', '.join(sorted(kinds))}); convert them to one type",
-                         param="strata")
-    labels = np.unique(np.concatenate([p.strata for p in full])) if first.stratified else (
-        np.array([None], dtype=object))
+    if first.stratified:
+        labels, positions = merged_labels([p.strata for p in full], "strata")
+    else:
+        labels, positions = np.array([None], dtype=object), [np.zeros(1, int)] * len(full)
     R, width = first.n_resamples, first.sums.shape[2]
     sums, totals = np.zeros((R, len(labels), width)), np.zeros((R, len(labels)))
     observed, absolute = np.zeros((len(labels), width)), np.zeros((len(labels), width))
@@ -442,8 +431,7 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
     group_parts = [[] for _ in labels]
     swapped = np.zeros_like(sums) if first.test == "permutation" else None
     swapped_units = np.zeros_like(totals) if first.test == "permutation" else None
-    for p in full:
-        at = np.searchsorted(labels, p.strata) if first.stratified else np.zeros(1, int)
+    for p, at in zip(full, positions):
         sums[:, at] += p.sums
         totals[:, at] += p.totals
         if swapped is not None:  # (the permutation test's sums add like the Poisson sums)
@@ -474,10 +462,8 @@ def merge(parts: Sequence[PoissonPart]) -> PoissonPart:
         uniq, seen_in = np.unique(np.concatenate([g[0] for g in groups]), return_counts=True)
         if (seen_in > 1).any():
             key = uniq[np.argmax(seen_in > 1)]
-            where = [repr(plain(labels[h])) for h, g in enumerate(groups) if key in g[0]]
-            raise InputError(
-                f"a group lies in strata {' and '.join(where[:2])} across the parts; a "
-                "group must lie within one stratum", param="groups")
+            first_h, second_h = [h for h, g in enumerate(groups) if key in g[0]][:2]
+            raise spans_strata("a group of the parts", labels[first_h], labels[second_h])
     return PoissonPart(
         names=first.names, metric=first.metric, k=first.k, n_resamples=R, seed=first.seed,
         stratified=first.stratified, grouped=first.grouped, strata=labels, sums=sums,
@@ -510,9 +496,8 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
         for h, m in enumerate(units.tolist()):
             observed[0, h, fixed] = constant[fixed] * m
             absolute[0, h, fixed] = np.abs(constant[fixed]) * m
-    shares = part.items / part.items.sum()
     snames = part.strata if part.stratified else None
-    weights = population_weights(strata_weights, snames, shares)
+    shares, weights = shares_and_weights(part.items, snames, strata_weights)
     starts = np.concatenate([[0], np.cumsum(units)[:-1]]).astype(np.int64)
     plan = DrawPlan(np.empty((0, int((~fixed).sum()))), starts, units, constant, None,
                     np.zeros(n_strata, dtype=np.int64))

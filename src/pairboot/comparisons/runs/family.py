@@ -75,7 +75,8 @@ def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 
         return compare_family(means, args, data, stacklevel=stacklevel + 1)
     _check_seeds(tables, args, data)
     layout = layout_of(len(tables[0]), args, data)
-    targets = family_targets(names, data.baseline, data.pairs)
+    targets = family_targets(names, data.baseline, data.pairs,  # (max-t resamples the family)
+                             args.n_resamples if correction == "max-t" else None)
     alpha = 1.0 - args.confidence_level
     family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
     m = len(targets)

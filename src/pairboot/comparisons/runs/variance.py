@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import group_strata, item_labels
-from pairboot.errors import InputError
+from pairboot.core.units import units_of
 
 __all__ = ["Layout"]
 
@@ -49,42 +48,17 @@ class Layout:
     def of(cls, n: int, *, groups=None, group_weighting: str = "items", strata=None,
            strata_weights=None) -> Layout:
         """The layout of ``n`` items with ``groups`` and ``strata`` labels (one per item)
-        as :func:`pairboot.compare` reads them."""
-        from pairboot.core.design import population_weights  # noqa: PLC0415
-
-        if groups is None and strata is None:
-            if strata_weights is not None:
-                raise InputError("`strata_weights` was given without `strata`",
-                                 param="strata_weights")
-            return cls.plain(n)
-        if groups is None and group_weighting == "groups":
-            raise InputError("`group_weighting='groups'` (the mean of group means) needs "
-                             "`groups`", param="group_weighting")
-        if groups is not None:
-            units, gnames = item_labels(groups, "groups", n)
+        as :func:`pairboot.compare` reads them (:func:`pairboot.core.units.units_of`)."""
+        units = units_of(n, groups=groups, group_weighting=group_weighting, strata=strata,
+                         strata_weights=strata_weights)
+        stratum = units.item_stratum
+        if units.by_groups:
+            weights = units.weights[stratum] / (units.units_per_stratum[stratum]
+                                                * units.group_sizes[units.item_unit])
         else:
-            units, gnames = np.arange(n), None
-        n_units = int(units.max()) + 1 if n else 0
-        if strata is not None:
-            scodes, snames = item_labels(strata, "strata", n)
-            unit_stratum = (group_strata(units, gnames, scodes, snames) if groups is not None
-                            else scodes)
-        else:
-            scodes, snames = np.zeros(n, dtype=np.intp), None
-            unit_stratum = np.zeros(n_units, dtype=np.intp)
-        n_strata = int(unit_stratum.max()) + 1
-        by_groups = groups is not None and group_weighting == "groups"
-        units_per_stratum = np.bincount(unit_stratum, minlength=n_strata)
-        items_per_stratum = np.bincount(scodes, minlength=n_strata)
-        shares = units_per_stratum if by_groups else items_per_stratum
-        big_w = population_weights(strata_weights, snames, shares / shares.sum())
-        stratum = unit_stratum[units]
-        if by_groups:
-            sizes = np.bincount(units, minlength=n_units)
-            weights = big_w[stratum] / (units_per_stratum[stratum] * sizes[units])
-        else:
-            weights = big_w[stratum] / items_per_stratum[stratum]
-        return cls(weights, units, unit_stratum, groups is not None, strata is not None)
+            weights = units.weights[stratum] / units.items_per_stratum[stratum]
+        return cls(weights, np.arange(n) if units.item_unit is None else units.item_unit,
+                   units.unit_stratum, units.grouped, units.stratified)
 
     @property
     def n_units(self) -> int:

@@ -23,6 +23,7 @@ import dataclasses
 import importlib
 import math
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -352,13 +353,15 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
         own = [i for i, (n, p) in enumerate(raw_names) if n == file_stem(p)]
         for i, name in zip(own, names_of_files([raw_names[i][1] for i in own])):
             plain[i] = name  # (named by its file, as a table's system: the files' rule)
+        counts = Counter(plain)  # (counted once: list.count is M^2)
         for shown in (os.path.basename, str):
-            names = [n if plain.count(n) == 1 else f"{n} ({shown(p)})"
+            names = [n if counts[n] == 1 else f"{n} ({shown(p)})"
                      for n, (_, p) in zip(plain, raw_names)]
             if len(set(names)) == len(names):
                 break
         else:
-            twice = next(n for n in names if names.count(n) > 1)
+            counts = Counter(names)
+            twice = next(n for n in names if counts[n] > 1)
             raise InputError(f"two systems read are both {twice!r}: one log given twice? "
                              "Give each log once, or `names` to tell them apart",
                              param="names")

@@ -334,11 +334,13 @@ def _hinted_id(table: Table) -> str | None:
     return None
 
 
-def _labels(table: Table, column: str | None, what: str, rows: np.ndarray | None):
-    """One label per item from ``column`` (rows: the items' rows); missing: an error."""
+def _labels(table: Table, column: str | None, what: str, rows: np.ndarray | None,
+            read: list | None = None):
+    """One label per item from ``column`` (rows: the items' rows; ``read``: the column
+    already read); missing: an error."""
     if column is None:
         return None
-    labels = list(label_column(table, column))
+    labels = list(label_column(table, column)) if read is None else read
     if rows is not None:
         labels = [labels[i] for i in rows.tolist()]
     missing = [i for i, v in enumerate(labels) if v is None]
@@ -404,15 +406,20 @@ def _long(table: Table, system_column: str, id: str | None, columns, left, right
             raise InputError(
                 f"{table.path}: system {who!r} has no row for {len(which):,} id(s) that "
                 f"system {what!r} has ({show_values(which)}); every system needs every item")
+    # a score column is read once for all systems (once per system is M x N)
+    every = (_scores(table, columns, left, right, null, notes)
+             if columns is not None and left is None else None)
     values = {}
     for name in systems:
         rows = np.array([rows_of[name][v] for v in order], dtype=np.intp)
-        values[name] = _scores(table, columns, left, right, null, notes, rows, name)
+        values[name] = (every[rows] if every is not None else
+                        _scores(table, columns, left, right, null, notes, rows, name))
     notes.append(f"{table.path}: long layout: {len(systems)} systems in column "
                  f"{system_column!r}, matched on column {id!r}")
     labels = []
     for column, what in ((group, "group"), (stratum, "stratum")):
-        per = [_labels(table, column, what, np.array([rows_of[s][v] for v in order]))
+        read = list(label_column(table, column)) if column else None  # (once)
+        per = [_labels(table, column, what, np.array([rows_of[s][v] for v in order]), read)
                for s in systems] if column else [None]
         for name, other in zip(systems[1:], per[1:]):
             differ = [k for k in range(len(order)) if other[k] != per[0][k]]

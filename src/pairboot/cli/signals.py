@@ -1,0 +1,155 @@
+"""Stopping a run: SIGTERM (a CI job's timeout), SIGINT (Ctrl-C) and SIGHUP (a closed
+terminal) end it promptly, without a traceback, with nothing left behind, and with the
+status of the signal (128 + its number: 143, 130, 129).
+
+The handler records the signal and raises in the main thread (:class:`Terminated`, or
+KeyboardInterrupt for Ctrl-C), so temporary files are removed on the way out.  An
+exception raised there can be lost: C code that runs Python may swallow it (pyarrow
+imports pandas from C++ and drops any error of that import), so the run also stops at
+its next checkpoint (:func:`check`: every chunk read, every batch of resamples), and
+any error after a signal is the signal's.  pyarrow's own signal handling is switched
+off (:func:`quiet_arrow`): it takes SIGINT and SIGTERM over while it parses, and loses
+one that arrives as it finishes.  A second signal during the clean-up is held
+(:func:`held`), so that the clean-up is not cut short.  The run's temporary files go to
+a folder of its own (:func:`run_folder`), removed at exit whatever happened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+
+__all__ = ["Terminated", "install", "check", "received", "held", "quiet_arrow",
+           "run_folder", "exit_status", "message"]
+
+STOPS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGINT", "SIGHUP"))
+              if s is not None)
+"""The signals that end a run cleanly (SIGHUP where the platform has it)."""
+
+_state = {"signum": None, "hold": False}
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread so that temporary files are removed
+    on the way out, as after Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int) -> BaseException:
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def _handler(signum, frame) -> None:
+    first = _state["signum"] is None
+    if first:
+        _state["signum"] = signum
+    if first and not _state["hold"]:
+        raise _stop(signum)
+
+
+def install() -> None:
+    """Handle :data:`STOPS` as the module says (the main thread only; a signal that
+    cannot be handled here keeps its default)."""
+    for signum in STOPS:
+        try:
+            signal.signal(signum, _handler)
+        except (OSError, ValueError):  # (not the main thread, or not on this platform)
+            pass
+
+
+def received() -> int | None:
+    """The first stopping signal received, or None."""
+    return _state["signum"]
+
+
+def check() -> None:
+    """A checkpoint: stop here if a signal was received (its exception may have been
+    swallowed where it was raised)."""
+    signum = _state["signum"]
+    if signum is not None and not _state["hold"]:
+        raise _stop(signum)
+
+
+@contextlib.contextmanager
+def held():
+    """Signals during the block are recorded, not raised (a clean-up runs to its end)."""
+    before = _state["hold"]
+    _state["hold"] = True
+    try:
+        yield
+    finally:
+        _state["hold"] = before
+
+
+def exit_status(signum: int) -> int:
+    """128 + the signal's number, as a shell reports a process the signal ended."""
+    return 128 + int(signum)
+
+
+def message(signum: int) -> str:
+    """The one line said when a signal stops the run."""
+    if signum == signal.SIGINT:
+        return "error: interrupted"
+    if signum == getattr(signal, "SIGHUP", None):
+        return "error: terminated (SIGHUP: the terminal closed)"
+    return "error: terminated"
+
+
+def quiet_arrow() -> None:
+    """Switch pyarrow's signal handling off, where pyarrow is installed: while it parses
+    it replaces the handler of SIGINT and SIGTERM with its own, which passes the signal
+    back only if a thread of its own saw it in time (under load, not always: the run
+    then finished as if never stopped).  pairboot's reads are short blocks, after which
+    the handler above runs."""
+    try:
+        import pyarrow  # noqa: PLC0415
+    except ImportError:
+        return
+    pyarrow.enable_signal_handlers(False)
+
+
+@contextlib.contextmanager
+def run_folder():
+    """A temporary folder for the run's files (``tempfile``'s default while the block
+    runs; None where none can be made), removed when it ends, with signals held
+    meanwhile: whatever stopped the run, no temporary file is left behind."""
+    try:
+        folder = tempfile.mkdtemp(prefix="pairboot-run-")
+    except OSError:  # (no writable temporary folder: what needs one says so itself)
+        yield None
+        return
+    before = tempfile.tempdir
+    tempfile.tempdir = folder
+    try:
+        yield folder
+    finally:
+        with held():
+            tempfile.tempdir = before
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def last_resort(folder: str | None):
+    """A ``sys.excepthook`` for a signal that lands between the steps of the exit: one
+    line, the folder removed, and the signal's status (no traceback)."""
+    def hook(kind, value, traceback):
+        signum = _state["signum"]
+        if signum is None and not isinstance(value, (Terminated, KeyboardInterrupt)):
+            sys.__excepthook__(kind, value, traceback)
+            return
+        if signum is None:
+            signum = getattr(value, "signum", signal.SIGINT)
+        with held():
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            with contextlib.suppress(OSError, ValueError):
+                print(message(signum), file=sys.stderr, flush=True)
+            os._exit(exit_status(signum))
+
+    return hook
