@@ -4,14 +4,19 @@ bad value with the option's own check."""
 
 from __future__ import annotations
 
+import ast
+import collections
 import dataclasses
 import inspect
+import pathlib
+from types import MappingProxyType
 
 import numpy as np
 import pytest
 
 import pairboot
 import pairboot.dask
+import pairboot.planning
 from pairboot.errors import InputError
 from pairboot.options import DEFAULTS, OPTIONS, Arguments, Data, check_options
 from pairboot.partitioned import parts as partitioned
@@ -100,7 +105,8 @@ def test_check_options_carries_every_option_given_into_its_field():
 
 
 def test_check_options_leaves_what_the_entry_point_fixes_unchecked():
-    args, _ = check_options({"seed": "random", "n_resamples": 7}, seed=3, resampling="poisson")
+    args, _ = check_options({"seed": "random", "n_resamples": 7},
+                            fixed={"seed": 3, "resampling": "poisson"})
     assert (args.seed, args.n_resamples, args.resampling) == (3, 7, "poisson")
 
 
@@ -138,6 +144,121 @@ def test_a_random_seed_is_drawn_once_whatever_the_path(call, monkeypatch):
     else:
         res = pairboot.compare(a, b, **kw)
     assert draws == [2**32] and res.seed == 1234
+
+
+CHECKED = tuple(n for n, o in OPTIONS.items() if o.check is not None)
+"""The options with a check of their own (the others are checked against the data)."""
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """Every :class:`Option` check counted, by option: what one public call checks."""
+    counts = collections.Counter()
+
+    def counted(name, check):
+        def wrapped(value):
+            counts[name] += 1
+            return check(value)
+        return wrapped
+
+    monkeypatch.setattr("pairboot.options.OPTIONS", MappingProxyType({
+        n: dataclasses.replace(o, check=counted(n, o.check)) if o.check is not None else o
+        for n, o in OPTIONS.items()}))
+    return counts
+
+
+ENTRY_CALLS = ("compare", "compare-permutation", "compare-seeds", "compare-samples",
+               "compare_many", "compare_many-seeds", "compare_strata", "compare_files",
+               "compare_files-family", "finish", "power", "power-simulate", "simulate_power")
+
+
+def _entry_calls(tmp_path):
+    """One call of each public entry point (and of each path below compare() and
+    compare_many()): the options given where the path reads them."""
+    rng = np.random.default_rng(1)
+    a, b = rng.random(40), rng.random(40)
+    ya, yb = rng.random((40, 3)), rng.random((40, 3))
+    scores = {"x": a, "y": b, "z": (a + b) / 2}
+    fast = dict(n_resamples=60, seed=3)
+    table = tmp_path / "scores.csv"
+    table.write_text("id,a,b\n" + "".join(f"{i},{u:.3f},{v:.3f}\n" for i, (u, v)
+                                          in enumerate(zip(a, b))))
+    zero_one = rng.integers(0, 2, (2, 40))
+    return {
+        "compare": lambda: pairboot.compare(a, b, margin=0.1, hypothesis="non-inferiority",
+                                            **fast),
+        "compare-permutation": lambda: pairboot.compare(a, b, test="permutation",
+                                                        exact=False, **fast),
+        "compare-seeds": lambda: pairboot.compare(ya, yb, runs="seeds", **fast),
+        "compare-samples": lambda: pairboot.compare(ya, yb, runs="samples", **fast),
+        "compare_many": lambda: pairboot.compare_many(scores, correction="holm", **fast),
+        "compare_many-seeds": lambda: pairboot.compare_many(
+            {"x": ya, "y": yb}, runs="seeds", **fast),
+        "compare_strata": lambda: pairboot.compare_strata(a, b, strata=[0, 1] * 20, **fast),
+        "compare_files": lambda: pairboot.compare_files([str(table)], a="a", b="b", id="id",
+                                                        **fast),
+        "compare_files-family": lambda: pairboot.compare_files(
+            [str(table)], systems={"a": "a", "b": "b"}, family={"correction": "none"},
+            id="id", **fast),
+        "finish": lambda: partitioned.finish(partitioned.part_from_arrays(
+            {"a": a, "b": b}, ids=np.arange(40), n_resamples=60, seed=3)),
+        "power": lambda: pairboot.power(a=a, b=b, delta=0.1, power=0.8),
+        "power-simulate": lambda: pairboot.power(
+            a=zero_one[0], b=zero_one[1], delta=0.1, power=0.8, simulate=True,
+            n_simulations=20, seed=3),
+        "simulate_power": lambda: pairboot.planning.simulate_power(
+            *zero_one, n_items=40, delta=0.1, n_simulations=20, n_resamples=60, seed=3),
+    }
+
+
+@pytest.mark.filterwarnings("ignore")  # (few resamples and items: the checks are counted)
+@pytest.mark.parametrize("call", ENTRY_CALLS)
+def test_one_public_call_checks_each_option_exactly_once(call, checks, tmp_path):
+    """The options are checked once, where the entry point takes them: a path below
+    it (the runs, a family, the parts, the planner's simulation) reads the checked
+    values and checks nothing again."""
+    calls = _entry_calls(tmp_path)
+    assert list(calls) == list(ENTRY_CALLS)
+    calls[call]()
+    once = {n: 1 for n in CHECKED}
+    if call == "finish":  # (part_from_arrays' seed is its own integer, then finish()'s)
+        once = {n: 2 for n in CHECKED} | {"seed": 1}
+    assert dict(checks) == once
+
+
+INTERNAL_BAGS = {
+    ("cli/inputs.py", "align"): "pbio.align's own keywords (the command line's columns)",
+    ("cli/inputs.py", "report_context"): "a report's fields, not options",
+    ("io/guards.py", "loads"): "json.loads' keywords",
+    ("io/harness/__init__.py", "read"): "a log reader's own options (its module's OPTIONS)",
+    ("io/harness/table.py", "read"): "the table reader's own options",
+    ("io/harness/wmt.py", "read"): "the WMT reader's own options",
+    ("io/harness/sacrebleu.py", "_bleu_class"): "sacrebleu's BLEU keywords",
+    ("power_result.py", "to_frame"): "the grid of sizes to tabulate",
+    ("report/registry.py", "render"): "a writer's labels",
+    ("result.py", "rendered"): "a writer's labels",
+}
+"""The functions that take a ``**`` keyword bag, and why it is no bag of options."""
+
+
+def test_no_function_takes_a_bag_of_options():
+    """Below the public entry points the options travel as two values (Arguments,
+    Data), never as ``**keywords``: every ``**`` parameter left is listed above."""
+    root = pathlib.Path(pairboot.__file__).parent
+    bags = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.kwarg:
+                bags.add((path.relative_to(root).as_posix(), node.name))
+    assert bags <= set(INTERNAL_BAGS), sorted(bags - set(INTERNAL_BAGS))
+
+
+def test_the_pipeline_takes_the_values():
+    from pairboot.core.pipeline import compare_items, resample  # noqa: PLC0415
+
+    assert list(inspect.signature(resample).parameters) == [
+        "systems", "args", "data", "family", "keep_items"]
+    assert list(inspect.signature(compare_items).parameters)[:4] == ["a", "b", "args", "data"]
 
 
 def test_every_option_has_a_one_line_doc():

@@ -252,7 +252,8 @@ DATA = tuple(f.name for f in fields(Data) if f.name in OPTIONS)
 """The options :class:`Data` holds."""
 
 
-def check_options(given, *, family: bool = False, **fixed) -> tuple[Arguments, Data]:
+def check_options(given: Mapping, *, family: bool = False, fixed: Mapping | None = None
+                  ) -> tuple[Arguments, Data]:
     """An entry point's options checked once: ``(Arguments, Data)``.
 
     ``given``: the entry point's keywords (``locals()`` as its first statement: only
@@ -264,6 +265,7 @@ def check_options(given, *, family: bool = False, **fixed) -> tuple[Arguments, D
     ``exact`` without the permutation test, and the hypothesis against the margin and
     the sides (:func:`hypothesis_sides`: the interval's sides become ``alternative``).
     """
+    fixed = dict(fixed or {})
     values = {name: fixed[name] if name in fixed else given.get(name, DEFAULTS[name])
               for name in OPTIONS}
     margins = None

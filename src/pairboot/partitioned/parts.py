@@ -233,7 +233,7 @@ def part_from_arrays(
         two systems' 0/1 scores, without groups or strata.
     """
     seed = _check_count(seed, "seed", 0)  # (every part's: one integer, never drawn)
-    args, data = check_options(locals(), seed=seed)
+    args, data = check_options(locals(), fixed={"seed": seed})
     return arrays_part(systems, args, data, keys=keys, id_offset=id_offset)
 
 
