@@ -12,42 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import math
-import warnings as _warnings
 
 import numpy as np
 
-from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
 from pairboot.comparisons.runs.two import difference, layout_of, runs_score, seeds_only
 from pairboot.comparisons.runs.variance import Layout
+from pairboot.core.corrections import Decision, Rows, decide, decide_rows, family_answer
 from pairboot.core.diagnostics import scale_notes, table_range
-from pairboot.core.family import (
-    ROW_WORDS,
-    claim_of,
-    compare_family,
-    family_ranks,
-    family_systems,
-    family_targets,
-    row_margins,
-)
-from pairboot.core.fdr import fdr_family
+from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
 from pairboot.core.hypotheses import (
-    SHOWN,
-    claim_boundary,
     claim_tests,
-    interval_alpha,
     less_tie,
     read_test,
     tie_tolerance,
-    verdict_of,
 )
 from pairboot.core.intervals import normal_quantile
-from pairboot.core.multiple import bonferroni, holm, max_t
+from pairboot.core.multiple import max_t
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
-from pairboot.family_result import Comparison, FamilyResult
 from pairboot.options import Arguments, Data
-from pairboot.result import ConfidenceInterval
 
 __all__ = ["compare_many_runs"]
 
@@ -106,31 +90,23 @@ def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 
                 for info, e, mk, d in zip(infos, est, margins, tol)]
 
     own = read(alpha)
-    p_raw = np.array([r[1] for r in own])
-    marginal = [r[0] for r in own]
-    p_single, critical, fcr = [None] * m, None, None
     seed = args.seed if args.seed is not None else _table_seed(tables, args.n_resamples)
-    at = family_alpha  # (the level each row's interval is read at: a claim's p scales by it)
-    if m == 1 or correction == "none":
-        intervals, p_adj = marginal, p_raw
-    elif correction == "max-t":
-        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, args.n_resamples,
-                         seed, one_sided=side != "two-sided")
-        critical = mt.critical_value
-        tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
+
+    def runs_max_t(marginal, p_raw) -> Decision:
+        """Max-t on the rows' t p-values (:func:`_max_t_runs`): each row's interval at
+        the two-sided level ``2 (1 - Phi(c))`` (one-sided: one tail)."""
+        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha,
+                         args.n_resamples, seed, one_sided=side != "two-sided")
+        tail = 0.5 * math.erfc(mt.critical_value / math.sqrt(2.0))  # each row's: 2 tails
         level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
-        intervals = [r[0] for r in read(level)]
-        at = level
-        p_adj = np.maximum(mt.p_stepdown, p_raw)
-        p_single = np.maximum(mt.p_single_step, p_raw).tolist()
-    elif correction in ("bh", "by"):
-        p_adj, fcr = fdr_family(p_raw, family_alpha, correction)
-        intervals = [r[0] for r in read(fcr)]
-        at = fcr
-    else:
-        intervals = [r[0] for r in read(alpha / m)]
-        at = family_alpha / m
-        p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
+        return Decision([r[0] for r in read(level)], marginal, p_raw,
+                        np.maximum(mt.p_stepdown, p_raw), level,
+                        p_single=np.maximum(mt.p_single_step, p_raw).tolist(),
+                        critical=mt.critical_value)
+
+    rows = Rows(est, se, tol, margins, hyp, side, lower_is_better, alpha, family_alpha,
+                read, runs_max_t)
+    decision = decide(correction, rows, [r[0] for r in own], np.array([r[1] for r in own]))
 
     def claim_p(k: int, boundary: float) -> float:
         """Row ``k``'s claim against ``boundary`` (beyond its hypothesis), adjusted as
@@ -139,57 +115,22 @@ def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 
         ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, lower_is_better)
                          if t[1] == boundary]
         raw = float(infos[k].p_value(less_tie(est[k] - boundary, tol[k]), sides))
+        at = decision.at
         return min(1.0, raw * family_alpha / at) if at != family_alpha else raw
 
-    comparisons = []
-    for k, (i, j) in enumerate(targets):
-        low, high = intervals[k]
-        significant = bool(p_adj[k] < family_alpha)
-        verdict = verdict_of(hyp, margins[k], intervals[k], lower_is_better)
-        note = None
-        if significant != (verdict in SHOWN[hyp]):
-            words, interval = ROW_WORDS[correction if m > 1 else "none"]
-            what = "0" if hyp == "difference" else "the margin's boundary"
-            note = (f"{words} rejects, but {interval} includes {what}" if significant else
-                    f"{interval} excludes {what}, but {words} does not reject")
-            verdict = (claim_of(hyp, est[k], lower_is_better) if significant
-                       else "inconclusive")
-        elif not significant:
-            verdict = "inconclusive"
-        if np.isnan(intervals[k]).any():
-            verdict = "undefined"
-        boundary = claim_boundary(verdict, hyp, margins[k], lower_is_better)
-        comparisons.append(Comparison(
-            a=names[i], b=names[j], estimate=float(est[k]),
-            confidence_interval=ConfidenceInterval(low, high),
-            marginal_interval=ConfidenceInterval(*marginal[k]),
-            standard_error=float(se[k]), p_value=float(p_raw[k]),
-            p_value_used=float(p_raw[k]),
-            p_adjusted=float(p_adj[k]),
-            p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note, margin=margins[k], verdict=verdict,
-            claim_p_value=None if boundary is None else claim_p(k, boundary)))
-    ranks, best = ((None, None) if side != "two-sided" or hyp != "difference"
-                   else family_ranks(names, targets, comparisons, lower_is_better))
-    notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
+    comparisons = decide_rows(names, targets, rows, decision, correction, claim_p)
+    notes = decision.notes + small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
     notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-    return FamilyResult(
-        comparisons=tuple(comparisons),
+    return family_answer(
+        comparisons, names, targets, rows, decision, correction, notes,
         systems={name: runs_score(t, t_for=alpha, layout=layout)
                  for name, t in zip(names, tables)},
-        rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
-        critical_value=critical, confidence_level=args.confidence_level,
-        n_resamples=args.n_resamples, seed=int(seed), method="t",
-        metric="mean", lower_is_better=bool(lower_is_better), paired=True,
+        confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+        seed=int(seed), method="t", metric="mean", paired=True,
         group_weighting=args.group_weighting if layout.grouped else None,
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
-        engine="runs (t intervals)", version=__version__,
-        warnings=tuple(text for _, text in notes), alternative=side, hypothesis=hyp,
-        margin=margins[0] if len(set(margins)) == 1 else None,
-        fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12))
+        engine="runs (t intervals)", stacklevel=stacklevel)
 
 
 def _check_seeds(tables, args: Arguments, data: Data) -> None:
