@@ -63,7 +63,7 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     (:mod:`pairboot.core.items`) when the design kept them and ``top_items`` is given
     (parts have no items in one place: None)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
-    seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
+    coef, combined = run.coef, run.combined
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
     diff = core.estimate(B_MINUS_A, coef, bca=bca, combined=combined)
@@ -131,47 +131,47 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     r, gain = (pairing_effect(score_a.replicates, score_b.replicates, diff.replicates)
                if args.paired and defined else (None, None))
 
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-
-    return CompareResult(
-        estimate=estimate,
-        confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=args.confidence_level,
-        method=args.method,
-        standard_error=se,
-        p_value=p,
-        bootstrap_distribution=diff.replicates,
-        score_a=system_score(score_a, args.method, alpha, defined, score, 0),
-        score_b=system_score(score_b, args.method, alpha, defined, score, 1),
-        n_items=design.n_items,
-        n_groups=design.n_groups,
-        n_strata=len(design.strata_names) if design.strata_names is not None else None,
-        n_resamples=args.n_resamples,
-        seed=seed,
-        warnings=tuple(text for _, text in notes),
-        metric=design.metric.name,
-        paired=args.paired,
-        group_weighting=args.group_weighting if design.n_groups is not None else None,
-        strata=strata_results,
-        monte_carlo_error=ConfidenceInterval(*mc),
-        items_needed=None,  # (deprecated: the observed-power projection, never computed)
-        groups_needed=None,
-        engine=engine,
-        version=__version__,
-        resampling=args.resampling,
-        alternative=args.alternative,
-        hypothesis=args.hypothesis,
-        margin=args.margin,
-        lower_is_better=args.lower_is_better,
-        p_values=parts,
-        minimum_detectable=mde,
-        correlation=r,
-        pairing_gain=gain,
-        test=run.test,
+    return compare_answer(
+        run, notes, stacklevel=stacklevel, estimate=estimate, interval=(low, high), se=se,
+        p=p, boot=diff.replicates,
+        scores=(system_score(score_a, args.method, alpha, defined, score, 0),
+                system_score(score_b, args.method, alpha, defined, score, 1)),
+        strata=strata_results, mc=mc, p_values=parts, mde=mde, claims=claims,
+        correlation=r, pairing_gain=gain, test=run.test,
         items_summary=None if design.items is None or top_items is None else items_summary(
-            design.items, top=top_items, group_weighting=args.group_weighting),
-        claim_p_values=claims,
+            design.items, top=top_items, group_weighting=args.group_weighting))
+
+
+def compare_answer(run: Run, notes, *, stacklevel: int, estimate: float, interval, se: float,
+                   p: float, boot, scores, strata, mc, p_values, mde, claims,
+                   method: str | None = None, metric: str | None = None, runs=None,
+                   correlation=None, pairing_gain=None, test=None, items_summary=None
+                   ) -> CompareResult:
+    """The one assembly of compare()'s answer, for the bootstrap (:func:`compare_result`)
+    and the runs' t interval alike: what was read off ``run`` (the interval, its p-value
+    and claims, the systems' ``scores``, the strata), what ran (``run``'s options and
+    design; ``method`` and ``metric`` where they are not the run's own); ``notes`` are
+    issued as warnings ``stacklevel`` frames up."""
+    args, design = run.args, run.design
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel + 1)
+    return CompareResult(
+        estimate=estimate, confidence_interval=ConfidenceInterval(*interval),
+        confidence_level=args.confidence_level,
+        method=args.method if method is None else method, standard_error=se, p_value=p,
+        bootstrap_distribution=boot, score_a=scores[0], score_b=scores[1],
+        n_items=design.n_items, n_groups=design.n_groups,
+        n_strata=len(design.strata_names) if design.strata_names is not None else None,
+        n_resamples=args.n_resamples, seed=run.seed,
+        warnings=tuple(text for _, text in notes),
+        metric=design.metric.name if metric is None else metric, paired=args.paired,
+        group_weighting=args.group_weighting if design.n_groups is not None else None,
+        strata=strata, monte_carlo_error=ConfidenceInterval(*mc), engine=run.engine,
+        version=__version__, resampling=args.resampling, runs=runs,
+        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
+        lower_is_better=args.lower_is_better, p_values=p_values, minimum_detectable=mde,
+        correlation=correlation, pairing_gain=pairing_gain, test=test,
+        items_summary=items_summary, claim_p_values=claims,
     )
 
 

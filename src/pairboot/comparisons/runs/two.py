@@ -18,7 +18,6 @@ import warnings as _warnings
 
 import numpy as np
 
-from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import (
     ONE_RUN_EACH,
     RunsInfo,
@@ -34,7 +33,7 @@ from pairboot.core.diagnostics import (
     table_range,
 )
 from pairboot.core.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
-from pairboot.core.pipeline import compare_items, resample
+from pairboot.core.pipeline import compare_answer, compare_items, resample
 from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric
@@ -207,30 +206,15 @@ def _seeds(ya, yb, info: RunsInfo, args: Arguments, data: Data, stacklevel, *,
     tail = alpha / 2.0 if args.alternative == "two-sided" else alpha
     mde = ((t_quantile(1.0 - tail, df) + t_quantile(0.8, df)) * se
            if math.isfinite(se) and se > 0 else None)
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-    return CompareResult(
-        estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=args.confidence_level, method="t", standard_error=se,
-        p_value=float(min(1.0, p)), bootstrap_distribution=rescaled,
-        score_a=runs_score(ya, t_for=alpha, at=scores[0] if scores else None,
-                              layout=layout),
-        score_b=runs_score(yb, t_for=alpha, at=scores[1] if scores else None,
-                              layout=layout),
-        n_items=design.n_items, n_groups=design.n_groups,
-        n_strata=None if design.strata_names is None else len(design.strata_names),
-        n_resamples=args.n_resamples, seed=run.seed,
-        warnings=tuple(text for _, text in notes), metric=metric, paired=True,
-        group_weighting=args.group_weighting if design.n_groups is not None else None,
+    return compare_answer(
+        run, notes, stacklevel=stacklevel, estimate=estimate, interval=(low, high),
+        se=se, p=float(min(1.0, p)), boot=rescaled,
+        scores=tuple(runs_score(y, t_for=alpha, at=scores[s] if scores else None,
+                                layout=layout) for s, y in enumerate((ya, yb))),
         strata=_strata_results(per_stratum or _mean_tables(ya, yb), info, design, layout,
                                args, data, alpha),
-        monte_carlo_error=ConfidenceInterval(0.0, 0.0),
-        items_needed=None, groups_needed=None, engine=run.engine,
-        version=__version__, resampling=args.resampling, runs=info,
-        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
-        lower_is_better=args.lower_is_better, p_values=parts,
-        minimum_detectable=mde, claim_p_values=claims,
-    )
+        mc=(0.0, 0.0), p_values=parts, mde=mde, claims=claims, method="t", metric=metric,
+        runs=info)
 
 
 def _mean_tables(ya, yb):
