@@ -109,7 +109,7 @@ def quiet_arrow() -> None:
     then finished as if never stopped).  pairboot's reads are short blocks, after which
     the handler above runs."""
     try:
-        import pyarrow  # noqa: PLC0415
+        import pyarrow
     except ImportError:
         return
     pyarrow.enable_signal_handlers(False)

@@ -139,7 +139,7 @@ def compare_many(
         raise InputError("`test='mcnemar'` compares two systems: use compare(), or "
                          "`test='permutation'` for a family", param="test")
     if args.runs is not None or args.paired_runs:
-        from pairboot.comparisons.runs.family import compare_many_runs  # noqa: PLC0415
+        from pairboot.comparisons.runs.family import compare_many_runs
 
         if args.runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")

@@ -213,7 +213,7 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
             raise InputError(f"`test={args.test!r}` with `runs`: {why}", param="test")
         refuse_score(args.method, "with `runs`", "the score interval takes one 0/1 score "
                      "per item and system, not several runs")
-        from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
+        from pairboot.comparisons.runs.two import compare_runs
 
         if args.runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")

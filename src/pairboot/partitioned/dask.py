@@ -44,8 +44,8 @@ MAX_CHECK_BUCKETS = 16
 
 def _dask():
     try:
-        import dask  # noqa: PLC0415
-        import dask.dataframe  # noqa: F401, PLC0415
+        import dask
+        import dask.dataframe
     except ImportError:
         raise ImportError(
             'pairboot.dask needs Dask: pip install "pairboot[dask]"') from None
@@ -75,7 +75,7 @@ def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
         try:
             values[:, j] = column.to_numpy(dtype=np.float64, na_value=np.nan)
         except (TypeError, ValueError):  # text: find the first row that is not a number
-            import pandas  # noqa: PLC0415  (Dask's partitions are pandas frames)
+            import pandas
 
             bad = (pandas.to_numeric(column, errors="coerce").isna()
                    & column.notna()).to_numpy()
@@ -204,7 +204,7 @@ def _compute(obj, timeout: float | None):
     """``obj`` computed on the active distributed Client (waiting at most ``timeout``
     seconds), else on Dask's default scheduler."""
     try:
-        from distributed import default_client  # noqa: PLC0415
+        from distributed import default_client
         client = default_client()
     except (ImportError, ValueError):
         client = None

@@ -417,7 +417,7 @@ def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
 def _dask_frame(path: str, text: list[str]):
     """A file as a Dask DataFrame (read by the workers), its id and label columns as
     stripped text or integers, as the chunked reader reads them."""
-    import dask.dataframe as dd  # noqa: PLC0415
+    import dask.dataframe as dd
 
     local = "://" not in path  # (a remote file's format is its name's: no bytes to sniff)
     fmt = stream_format(path) if local else format_of(path)
@@ -447,9 +447,9 @@ def _on_dask(files, systems, cols, names, scheduler, timeout, args: Arguments, d
              *, id, group, stratum) -> PoissonPart:
     """The total part of the files, summed by a Dask cluster's workers."""
     try:
-        from distributed import Client  # noqa: PLC0415
+        from distributed import Client
 
-        from pairboot.partitioned import dask as pdask  # noqa: PLC0415
+        from pairboot.partitioned import dask as pdask
     except ImportError:
         raise ImportError('--scheduler needs dask: pip install "pairboot[dask]"') from None
     text = [c for c in (id, group, stratum) if c]
