@@ -167,14 +167,15 @@ _FEWEST_ROWS = 4096
 
 
 KERNEL_BYTES = 170 << 20
-"""What numba and the compiled Poisson kernel take once loaded (163 MiB measured)."""
+"""What numba and the compiled Poisson kernel take once loaded (measured:
+docs/performance.md, "`--stream`'s peak memory")."""
 
 READER_BYTES = 100 << 20
-"""What pyarrow takes once imported, with pandas, which it imports (95 MiB measured)."""
+"""What pyarrow takes once imported, with pandas, which it imports (measured: ibid.)."""
 
 CHUNK_BYTES = 160 << 20
 """A chunk of :data:`CHUNK_NUMBERS` scores read, keyed and summed, with the reader's
-blocks and pyarrow's pool (120 to 150 MiB measured, ids included)."""
+blocks and pyarrow's pool, ids included (measured: ibid.)."""
 
 
 def check_room_for_chunks(n_numbers: int, n_resamples: int, backend: str) -> None:

@@ -94,10 +94,11 @@ PER_EVALUATION = 10**5
 """compare()'s cost beside its resamples, in resampled items (about a millisecond)."""
 
 TABLE_RESAMPLE = 50
-"""A resample of the exact 0/1 path's table, in resampled items (0.9 ms for 2,000)."""
+"""A resample of the exact 0/1 path's table, in resampled items (docs/performance.md,
+"Checking a plan by simulation")."""
 
 CELL = 30
-"""A cell of runs="seeds"'s items x runs, in resampled items (8 ms for 1,600 x 16)."""
+"""A cell of runs="seeds"'s items x runs, in resampled items (timed in docs/power.md)."""
 
 
 def simulate_power(

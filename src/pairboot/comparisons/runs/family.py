@@ -157,10 +157,9 @@ def _contrast_model(tables, targets, paired_runs: bool, layout: Layout):
     variance ``own[s]`` per system (estimated from ``dof[s]`` degrees of freedom), the
     systems' run effects taken as independent.  Unpaired, ``own[s]`` is each system's
     run part.  With paired runs the shared seed effect cancels in every difference, and
-    the rest is estimated from few runs: a sample covariance of the systems' run
-    estimates from 3 runs has rank 2, its correlations come out near +-1, and max-t was
-    too liberal (0.88 family coverage); so ``own`` is fitted by least squares to the
-    pairs' run parts ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
+    the rest is estimated from few runs (a sample covariance of 3 runs has rank 2:
+    docs/runs.md), so ``own`` is fitted by least squares to the pairs' run parts
+    ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
     ``items``: each comparison's variance from the items."""
     n_sys = len(tables)
     items_cov = layout.covariance(np.column_stack([t.mean(axis=1) for t in tables]))
@@ -201,9 +200,9 @@ def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resampl
     variance that comes from the items (many degrees of freedom) correlates: the
     correlation is ``rho_kl sqrt(s_k s_l)``, ``s_k`` the items' share.  An exceedance of
     a t with few df comes mostly from a run variance that happened to be estimated small,
-    and those estimates are not shared the way the numerators are: with the full
-    correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
-    Where the items dominate this is the usual max-t.  A row's single-step p-value is
+    and those estimates are not shared the way the numerators are (the coverage with
+    and without the shrinking: docs/runs.md).  Where the items dominate this is the
+    usual max-t.  A row's single-step p-value is
     below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
     excludes 0; the stepdown may reject more (a note says so).  ``one_sided``: the
     p-values are one-sided, ``z = Phi^-1(1 - p)`` signed, and the maximum is signed."""
