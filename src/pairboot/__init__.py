@@ -101,7 +101,7 @@ def __dir__() -> list[str]:
 def _render(result, format: str, **labels) -> str:
     """A result's text: the report layer, imported on a result's first text (it then
     sets its own renderer, :func:`pairboot.report.render`)."""
-    from pairboot.report import render  # noqa: PLC0415  (on first use: see above)
+    from pairboot.report import render  # (on first use: see above)
 
     return render(result, format, **labels)
 

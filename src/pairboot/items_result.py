@@ -164,7 +164,7 @@ class ItemsSummary:
         """Every item as a pandas DataFrame: ``id``, ``a``, ``b``, ``difference``,
         ``stratum``, ``group`` (the last two only with strata and groups)."""
         try:
-            import pandas as pd  # noqa: PLC0415
+            import pandas as pd
         except ImportError:  # pragma: no cover - depends on the environment
             raise ImportError("items() needs pandas: pip install pandas") from None
         a, b = self.scores[:, 0], self.scores[:, 1]

@@ -2,11 +2,15 @@
 and a one-line doc (:data:`OPTIONS`).
 
 The public functions keep explicit keyword signatures, for help() and IDEs; their
-defaults are :data:`DEFAULTS` (tests/test_options.py proves it), and they check their
-scalars through :func:`check_arguments`.  A new shared option goes here first, then in
-the step of the pipeline that reads it, then in the command line's option table
-(docs/architecture.md, "Where a new option goes").  This module imports nothing of the
-package but its errors, so that every layer may read it.
+defaults are :data:`DEFAULTS` (tests/test_options.py proves it).  Each checks its
+keywords once, as its first statement, ``args, data = check_options(locals())``, into two
+frozen values passed down: :class:`Arguments` (every scalar option) and :class:`Data`
+(the data options: labels, ids, metric, the systems).  Below the entry points nothing
+reads a keyword bag or checks an option again.  A new shared option is its
+:class:`Option` here and its field in :class:`Arguments` (or :class:`Data`), the public
+signatures that take it, the step that reads the field, and the command line's table
+(docs/architecture.md, "Where would a new option go").  This module imports nothing of
+the package but its errors, so that every layer may read it.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from __future__ import annotations
 import math
 import numbers
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
 import numpy as np
@@ -186,59 +190,117 @@ DEFAULTS = MappingProxyType({name: o.default for name, o in OPTIONS.items()})
 """The shared keywords' defaults by name."""
 
 
-def option(given, name: str):
-    """The option ``name`` from the mapping of keywords ``given``, else its default."""
-    return given.get(name, DEFAULTS[name])
-
-
-def with_defaults(names, given) -> dict:
-    """The options ``names`` from the mapping ``given``, their defaults where absent."""
-    return {name: given.get(name, DEFAULTS[name]) for name in names}
-
-
 @dataclass(frozen=True, slots=True)
 class Arguments:
-    """The scalar options of a run, checked."""
+    """Every scalar option of a run, checked once by :func:`check_options` and passed
+    down as a value: the pipeline, runs, parts and the planner read its fields.  Its
+    defaults are the options' (:data:`DEFAULTS`), so ``Arguments()`` is a valid run."""
 
-    paired: bool
-    group_weighting: str
-    n_resamples: int
-    confidence_level: float
-    method: str
-    seed: int | None
+    paired: bool = DEFAULTS["paired"]
+    group_weighting: str = DEFAULTS["group_weighting"]
+    n_resamples: int = DEFAULTS["n_resamples"]
+    confidence_level: float = DEFAULTS["confidence_level"]
+    method: str = DEFAULTS["method"]
+    seed: int | None = DEFAULTS["seed"]
     """None: derived from the data and the options by :func:`pairboot.core.design.derived_seed`."""
-    backend: str
-    resampling: str = "classic"
-    alternative: str = "two-sided"
+    backend: str = DEFAULTS["backend"]
+    resampling: str = DEFAULTS["resampling"]
+    alternative: str = DEFAULTS["alternative"]
     """The sides of the interval: a non-inferiority or superiority test's own side."""
-    hypothesis: str = "difference"
-    margin: float | None = None
-    lower_is_better: bool = False
-    test: str | None = None
-    exact: bool | None = None
+    hypothesis: str = DEFAULTS["hypothesis"]
+    margin: float | None = DEFAULTS["margin"]
+    """The margin; a family's given one per comparison: the largest (:attr:`margins`)."""
+    lower_is_better: bool = DEFAULTS["lower_is_better"]
+    test: str | None = DEFAULTS["test"]
+    exact: bool | None = DEFAULTS["exact"]
     """The permutation test's: enumerate every permutation (None: when they are few)."""
+    runs: str | None = DEFAULTS["runs"]
+    paired_runs: bool = DEFAULTS["paired_runs"]
+    correction: str = DEFAULTS["correction"]
+    margins: tuple | None = None
+    """A family's margin per comparison as given, ``((a, b), margin)`` pairs (each
+    checked); None when one margin serves every row."""
+    progress: Callable | None = field(default=DEFAULTS["progress"], compare=False, repr=False)
+    """Told the finished resamples (not an option of the answer: never compared)."""
 
 
-def check_arguments(*, paired, group_weighting, n_resamples, confidence_level, method, seed,
-                    backend, resampling=DEFAULTS["resampling"],
-                    alternative=DEFAULTS["alternative"], hypothesis=DEFAULTS["hypothesis"],
-                    margin=DEFAULTS["margin"],
-                    lower_is_better=DEFAULTS["lower_is_better"],
-                    test=DEFAULTS["test"], exact=DEFAULTS["exact"]) -> Arguments:
-    """The scalar options checked by their :data:`OPTIONS` checks, in the order people
-    read the signature, and the hypothesis checked against the margin and the sides
-    (:func:`hypothesis_sides`)."""
-    given = dict(paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
-                 confidence_level=confidence_level, method=method, seed=seed,
-                 backend=backend, resampling=resampling, alternative=alternative,
-                 hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
-                 test=test, exact=exact)
-    checked = {name: OPTIONS[name].check(value) for name, value in given.items()}
-    check_exact(checked["exact"], checked["test"])
-    checked["alternative"] = hypothesis_sides(
-        checked["hypothesis"], checked["margin"], checked["alternative"],
-        checked["lower_is_better"], checked["confidence_level"])
-    return Arguments(**checked)
+@dataclass(frozen=True, slots=True, eq=False)
+class Data:
+    """The data options of a run: how the items are labelled, keyed and scored, and
+    which systems are compared.  They are checked against the data where it is read
+    (the design, the runs' layout, the parts), not here."""
+
+    groups: object = DEFAULTS["groups"]
+    strata: object = DEFAULTS["strata"]
+    strata_weights: object = DEFAULTS["strata_weights"]
+    ids: object = DEFAULTS["ids"]
+    metric: object = DEFAULTS["metric"]
+    baseline: str | None = DEFAULTS["baseline"]
+    """A family's comparisons: every system against ``baseline``, or ``pairs``: they
+    name systems, so they are checked against the systems' names (in :mod:`core.family`)."""
+    pairs: object = DEFAULTS["pairs"]
+    names: tuple[str, ...] = ("a", "b")
+    """The systems' names, in order (a family's from its scores)."""
+    display: tuple[str, ...] | None = None
+    """How messages name the systems (default :attr:`names`)."""
+
+
+ARGUMENTS = tuple(f.name for f in fields(Arguments) if f.name in OPTIONS)
+"""The options :class:`Arguments` holds, in the order they are checked (the order people
+read compare()'s signature)."""
+DATA = tuple(f.name for f in fields(Data) if f.name in OPTIONS)
+"""The options :class:`Data` holds."""
+
+
+def check_options(given: Mapping, *, family: bool = False, fixed: Mapping | None = None
+                  ) -> tuple[Arguments, Data]:
+    """An entry point's options checked once: ``(Arguments, Data)``.
+
+    ``given``: the entry point's keywords (``locals()`` as its first statement: only
+    the names of :data:`OPTIONS` are read; an option it does not take has its default).
+    ``fixed``: the options the entry point sets itself, already valid and not checked
+    again (a part's seed and resamples, Poisson weights).  ``family``: ``margin`` may be
+    a mapping ``{(a, b): margin}``, one per comparison (:attr:`Arguments.margins`).
+    Each scalar is checked by its :class:`Option`'s check, then what they say together:
+    ``exact`` without the permutation test, and the hypothesis against the margin and
+    the sides (:func:`hypothesis_sides`: the interval's sides become ``alternative``).
+    """
+    fixed = dict(fixed or {})
+    values = {name: fixed[name] if name in fixed else given.get(name, DEFAULTS[name])
+              for name in OPTIONS}
+    margins = None
+    if family and isinstance(values["margin"], Mapping) and "margin" not in fixed:
+        margins = check_margins(values["margin"])
+        values["margin"] = max(m for _, m in margins)
+        fixed = {**fixed, "margin": values["margin"]}
+    for name in ARGUMENTS:
+        check = OPTIONS[name].check
+        if name not in fixed and check is not None:
+            values[name] = check(values[name])
+    check_exact(values["exact"], values["test"])
+    values["alternative"] = hypothesis_sides(
+        values["hypothesis"], values["margin"], values["alternative"],
+        values["lower_is_better"], values["confidence_level"])
+    for each in sorted({m for _, m in margins or ()}):  # (a row's may be one no test takes)
+        hypothesis_sides(values["hypothesis"], each, values["alternative"],
+                         values["lower_is_better"], values["confidence_level"])
+    args = Arguments(**{name: values[name] for name in ARGUMENTS}, margins=margins)
+    return args, Data(**{name: values[name] for name in DATA})
+
+
+def check_margins(margin: Mapping) -> tuple:
+    """A family's margins ``{(a, b): margin}`` checked: ``((a, b), margin)`` pairs, the
+    systems' names as text, each margin by the option's check."""
+    if not margin:
+        raise InputError("`margin` is an empty mapping: give a number, or one per "
+                         "comparison", param="margin")
+    out = []
+    for key, value in margin.items():
+        if not (isinstance(key, tuple) and len(key) == 2):
+            raise InputError(f"`margin`: {key!r} must be a pair (a, b) of systems",
+                             param="margin")
+        out.append((tuple(str(k) for k in key), OPTIONS["margin"].check(value)))
+    return tuple(out)
 
 
 def check_exact(exact, test) -> None:

@@ -211,10 +211,6 @@ class CompareResult:
     monte_carlo_error : ConfidenceInterval
         Approximate Monte Carlo standard errors of ``low`` and ``high``: if they matter
         at the digits you report, increase ``n_resamples``.
-    items_needed, groups_needed : None
-        Deprecated, always None: they projected the items (groups) for an 80% chance of
-        detecting the observed difference, the observed-power trap; plan with
-        :func:`pairboot.power` for the difference that matters instead.
     minimum_detectable : float or None
         The smallest difference this test set detects with 80% power at the level, on
         the interval's sides: ``(z_{1-alpha/2} + z_{0.8}) * standard_error`` (one-sided:
@@ -253,8 +249,6 @@ class CompareResult:
     group_weighting: str | None
     strata: tuple[StratumResult, ...]
     monte_carlo_error: ConfidenceInterval
-    items_needed: int | None
-    groups_needed: int | None
     engine: str
     version: str
     resampling: str = "classic"
@@ -471,6 +465,8 @@ class CompareResult:
             elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
                 value = [{"boundary": b, "p_value": p} for b, p in value]
             out[f.name] = json_safe(value)
+            if f.name == "monte_carlo_error":  # (0.1's keys, removed fields: kept null so
+                out["items_needed"] = out["groups_needed"] = None  # its readers still read)
         out["excludes_zero"] = self.excludes_zero
         out["interval_level"] = self.interval_level
         out["detectable"] = self.detectable

@@ -967,8 +967,8 @@ def make_result(**changes) -> CompareResult:
         score_b=SystemScore(0.53, ConfidenceInterval(0.48, 0.58), 0.02),
         n_items=100, n_groups=None, n_strata=None, n_resamples=10_000, seed=12345,
         warnings=("a warning",), metric="mean", paired=True, group_weighting=None, strata=(),
-        monte_carlo_error=ConfidenceInterval(0.001, 0.001), items_needed=None,
-        groups_needed=None, engine="numba", version=pairboot.__version__,
+        monte_carlo_error=ConfidenceInterval(0.001, 0.001), engine="numba",
+        version=pairboot.__version__,
     )
     fields.update(changes)
     return CompareResult(**fields)

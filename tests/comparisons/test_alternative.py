@@ -792,7 +792,7 @@ def test_the_untested_side_is_not_called_no_difference():
     first = res.summary().splitlines()[0]
     assert first.startswith("Not shown: B - A > 0 (one-sided)")
     assert "the estimate lies on the other side" in first
-    assert "do not show B - A > 0" in res.reading and res.items_needed is None
+    assert "do not show B - A > 0" in res.reading and not hasattr(res, "items_needed")
 
 
 @pytest.mark.parametrize("alternative", ONE_SIDED)

@@ -150,14 +150,12 @@ def test_standard_error_is_the_distributions_without_undefined_values():
 
 def test_three_unpaired_systems_of_different_sizes_are_warned_about_by_name():
     from pairboot.core.diagnostics import design_notes
-    from pairboot.options import check_arguments
+    from pairboot.options import Arguments
 
     systems = [RNG.random(50), RNG.random(40), RNG.random(20)]
     d = build_design(systems, names=("base", "v1", "v2"), metric="mean", paired=False,
                      groups=None, group_weighting="items", strata=None, strata_weights=None)
-    args = check_arguments(paired=False, group_weighting="items", n_resamples=1000,
-                           confidence_level=0.95, method="percentile", seed=1,
-                           backend="auto")
+    args = Arguments(paired=False, n_resamples=1000, seed=1)
     (note,) = [text for _, text in design_notes(d, args, d.names)]
     assert note.startswith("only 20 items in v2's sample")
 

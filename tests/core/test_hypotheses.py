@@ -419,7 +419,7 @@ B_SMALL = A_SMALL[::-1].copy()
     ({"hypothesis": "likeness", "margin": 0.1}, "hypothesis"),
 ])
 def test_compare_refuses_them_naming_the_option(kwargs, param):
-    # the same checks, through the public entry points (check_arguments calls hypothesis_sides)
+    # the same checks, through the public entry points (check_options calls hypothesis_sides)
     for call, data in ((pairboot.compare, (A_SMALL, B_SMALL)),
                        (pairboot.compare_many, ({"a": A_SMALL, "b": B_SMALL},))):
         err = refusal(call, *data, n_resamples=50, seed=0, **kwargs)

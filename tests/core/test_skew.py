@@ -20,6 +20,7 @@ from scipy import stats
 import pairboot
 from pairboot.core.pipeline import B_MINUS_A, resample
 from pairboot.core.skew import SKEW_LIMIT, skewness
+from pairboot.options import Arguments, Data
 
 FAST = {"n_resamples": 1000, "seed": 3}
 WORDS = "skewed"
@@ -78,10 +79,7 @@ def _g1_over_root_n(a, b):
 def test_statistic_is_the_sample_skewness_over_root_n(data):
     """For a mean of items, 6 a is the sample skewness g1 (scipy's, biased) over sqrt(n)."""
     a, b = data
-    run = resample((a, b), names=("a", "b"), paired=True, groups=None,
-                   group_weighting="items", strata=None, strata_weights=None, metric="mean",
-                   n_resamples=100, confidence_level=0.95, method="percentile", seed=1,
-                   backend="numpy", progress=None)
+    run = resample((a, b), Arguments(n_resamples=100, seed=1, backend="numpy"), Data())
     got = skewness(run.core, B_MINUS_A, run.coef, run.combined)
     assert got == pytest.approx(_g1_over_root_n(a, b), rel=1e-9, abs=1e-12)
 
@@ -93,10 +91,8 @@ def test_statistic_of_group_means_is_their_skewness():
     groups = np.repeat(np.arange(40), sizes)
     a = rng.random(len(groups))
     b = a + rng.lognormal(0, 1, 40)[groups] + rng.normal(0, 0.3, len(groups))
-    run = resample((a, b), names=("a", "b"), paired=True, groups=groups,
-                   group_weighting="groups", strata=None, strata_weights=None,
-                   metric="mean", n_resamples=100, confidence_level=0.95,
-                   method="percentile", seed=1, backend="numpy", progress=None)
+    run = resample((a, b), Arguments(group_weighting="groups", n_resamples=100, seed=1,
+                                     backend="numpy"), Data(groups=groups))
     means = np.bincount(groups, weights=b - a) / np.bincount(groups)
     assert skewness(run.core, B_MINUS_A, run.coef, run.combined) == pytest.approx(
         stats.skew(means) / math.sqrt(40), rel=1e-9)
@@ -109,10 +105,8 @@ def test_a_familys_rows_take_the_difference_of_their_systems_jackknives():
     a, b = lognormal()
     _, c = normal(50, 0)
     strata = ["x", "y"] * 25
-    run = resample((a, b, c + 1.0), names=("a", "b", "c"), paired=True, groups=None,
-                   group_weighting="items", strata=strata, strata_weights=None,
-                   metric="mean", n_resamples=100, confidence_level=0.95,
-                   method="percentile", seed=1, backend="numpy", progress=None)
+    run = resample((a, b, c + 1.0), Arguments(n_resamples=100, seed=1, backend="numpy"),
+                   Data(strata=strata, names=("a", "b", "c")))
     kept = {}
     for target in ((0, 1), (0, 2), (1, 2)):
         own = skewness(run.core, target, run.coef, run.combined)

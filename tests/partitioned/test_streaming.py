@@ -652,7 +652,7 @@ def test_memory_run_out_in_chunks_is_one_line(data, monkeypatch):
     def short_of_memory(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("pairboot.partitioned.files.part_from_arrays", short_of_memory)
+    monkeypatch.setattr("pairboot.partitioned.files.arrays_part", short_of_memory)
     proc = run_in_process("compare", data["one"], "--a", "a", "--b", "b", "--stream",
                           "--no-progress")
     assert_one_line_error(proc, "not enough memory", "reading in chunks", "--resamples")

@@ -34,7 +34,7 @@ import pytest
 from scipy import stats
 
 import pairboot
-from pairboot.options import check_arguments
+from pairboot.options import check_options
 from pairboot.planning.simulated_data import (
     CELLS,
     difference_shift,
@@ -287,10 +287,9 @@ def test_the_exact_path_gives_compares_interval(method):
     identical intervals up to the rounding of the jackknife's sums."""
     warnings.simplefilter("ignore")
     for alternative, hypothesis, margin in HYPOTHESES:
-        args = check_arguments(
-            paired=True, group_weighting="items", n_resamples=999, confidence_level=0.95,
-            method=method, seed=7, backend="auto", alternative=alternative,
-            hypothesis=hypothesis, margin=margin)
+        args, _ = check_options(dict(n_resamples=999, method=method, seed=7,
+                                     alternative=alternative, hypothesis=hypothesis,
+                                     margin=margin))
         for table in TABLES:
             got = binary_interval(table, seed=7, args=args)
             a, b = binary_items(table)

@@ -50,7 +50,7 @@ def _cli_message(exc: BaseException) -> str:
         text = f"{exc.filename}: {exc.strerror}"
     else:
         text = str(exc) or type(exc).__name__
-    from pairboot.cli.output import one_line  # noqa: PLC0415  (see main)
+    from pairboot.cli.output import one_line  # (see main)
 
     return one_line(text)
 
@@ -102,12 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:  # (argparse's answer, before the parser: its choices
-        from pairboot._version import __version__  # noqa: PLC0415  load the writers)
+        from pairboot._version import __version__  # load the writers)
 
         print(f"pairboot {__version__}")
         return EXIT_OK
     try:
-        from pairboot.cli.parser import build_parser, parse  # noqa: PLC0415
+        from pairboot.cli.parser import build_parser, parse
 
         args = parse(build_parser(), argv)
     except SystemExit as exc:  # --help, --version, usage errors
@@ -119,11 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(pairboot.plan_sha256(args.plan_file))
             return EXIT_OK
         if args.command == "power":
-            from pairboot.cli.power import run_power  # noqa: PLC0415
+            from pairboot.cli.power import run_power
 
             return run_power(args)
         signals.quiet_arrow()  # (pyarrow reads the files: the signals stay ours)
-        from pairboot.cli.compare import run_compare  # noqa: PLC0415
+        from pairboot.cli.compare import run_compare
 
         return run_compare(args)
     except BaseException as exc:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from pairboot.core.family import compare_family, family_result, family_systems
-from pairboot.core.multiple import check_correction
 from pairboot.core.pairing import check_indexes, frame_ids
 from pairboot.core.pipeline import resample
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
-from pairboot.options import check_exact, with_defaults
+from pairboot.options import check_options
 from pairboot.progress import Progress
 
 
@@ -128,40 +128,26 @@ def compare_many(
     >>> [(c.b, c.significant) for c in res.comparisons]
     [('v1', True), ('v2', False)]
     """
-    refuse_score(method, "for a family of comparisons", FAMILY_SCORE)
-    scores, ids = frame_ids(scores, ids)
-    check_exact(exact, test)
-    if (runs is not None or paired_runs) and test is not None:
+    args, data = check_options(locals(), family=True)
+    refuse_score(args.method, "for a family of comparisons", FAMILY_SCORE)
+    scores, ids = frame_ids(scores, data.ids)
+    data = dataclasses.replace(data, ids=ids)
+    if (args.runs is not None or args.paired_runs) and args.test is not None:
         raise InputError("`test='permutation'` with `runs`: seeds (and samples) are not "
                          "exchangeable across systems", param="test")
-    if test == "mcnemar":
+    if args.test == "mcnemar":
         raise InputError("`test='mcnemar'` compares two systems: use compare(), or "
                          "`test='permutation'` for a family", param="test")
-    if runs is not None or paired_runs:
-        from pairboot.comparisons.runs.family import compare_many_runs  # noqa: PLC0415
+    if args.runs is not None or args.paired_runs:
+        from pairboot.comparisons.runs.family import compare_many_runs
 
-        if runs is None:
+        if args.runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
         names, systems = family_systems(scores, minimum=1)
-        check_indexes(list(zip(names, systems)), [("groups", groups), ("strata", strata),
-                                                  ("ids", ids)])
-        return compare_many_runs(
-            scores, runs=runs, paired_runs=bool(paired_runs), baseline=baseline, pairs=pairs,
-            correction=correction, lower_is_better=lower_is_better, metric=metric,
-            groups=groups, strata=strata, n_resamples=n_resamples,
-            confidence_level=confidence_level, method=method, seed=seed, paired=paired,
-            group_weighting=group_weighting, strata_weights=strata_weights,
-            resampling=resampling, ids=ids, backend=backend, progress=progress,
-            alternative=alternative, hypothesis=hypothesis, margin=margin)
-    return compare_family(
-        scores, baseline=baseline, pairs=pairs, correction=correction,
-        lower_is_better=lower_is_better, paired=paired, groups=groups,
-        group_weighting=group_weighting, strata=strata, strata_weights=strata_weights,
-        metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
-        method=method, seed=seed, backend=backend, progress=progress, resampling=resampling,
-        ids=ids, alternative=alternative, hypothesis=hypothesis, margin=margin, test=test,
-        exact=exact, stacklevel=3,
-    )
+        check_indexes(list(zip(names, systems)), [("groups", data.groups),
+                                                  ("strata", data.strata), ("ids", ids)])
+        return compare_many_runs(scores, args, data, stacklevel=3)
+    return compare_family(scores, args, data, stacklevel=3)
 
 
 def compare_strata(
@@ -172,7 +158,24 @@ def compare_strata(
     names: tuple[str, str] = ("A", "B"),
     correction: str = "max-t",
     lower_is_better: bool = False,
-    **compare_keywords,
+    paired: bool = True,
+    groups=None,
+    group_weighting: str = "items",
+    strata_weights=None,
+    metric: str | Metric = "mean",
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    alternative: str = "two-sided",
+    hypothesis: str = "difference",
+    margin: float | None = None,
+    test: str | None = None,
+    exact: bool | None = None,
+    seed=None,
+    resampling: str = "classic",
+    ids=None,
+    backend: str = "auto",
+    progress: Callable[[int], None] | Progress | None = None,
 ) -> FamilyResult:
     """Each stratum's difference ``B - A`` as a family of comparisons, decided in
     advance, with the family-wise error rate controlled (the tasks of a benchmark suite,
@@ -182,7 +185,9 @@ def compare_strata(
     stratum's difference on the same replicates; the strata are drawn independently, so
     max-t's largest root over the strata has the joint law it needs.  Rows are named
     ``"B [stratum] - A [stratum]"``; ``correction`` and the other keywords as for
-    :func:`pairboot.compare_many` and :func:`pairboot.compare`.
+    :func:`pairboot.compare_many` and :func:`pairboot.compare` (``test`` and ``exact``
+    are refused: the test of the combined difference is ``compare(..., strata=...,
+    test="permutation")``).
 
     >>> import pairboot
     >>> a = [0.2, 0.5, 0.4, 0.7, 0.3, 0.6] * 20
@@ -191,33 +196,20 @@ def compare_strata(
     >>> [(c.b, c.significant) for c in fam.comparisons]
     [('B [x]', True), ('B [y]', True), ('B [z]', False)]
     """
-    check_correction(correction)
-    for name in ("test", "exact"):
-        if compare_keywords.get(name) is not None:
+    for name, value in (("test", test), ("exact", exact)):
+        if value is not None:
             raise InputError(f"`{name}` is not available for a family of strata: use "
                              "compare(..., strata=..., test='permutation') for the test of "
                              "the combined difference", param=name)
-        compare_keywords.pop(name, None)
+    args, data = check_options(locals())
     if strata is None:
         raise InputError("`strata` is required: the family is one comparison per stratum",
                          param="strata")
-    keywords = {k: compare_keywords.pop(k, v) for k, v in STRATA_FAMILY_DEFAULTS.items()}
-    refuse_score(keywords["method"], "for a family of strata", FAMILY_SCORE)
-    if compare_keywords:
-        unknown = next(iter(compare_keywords))
-        raise TypeError(f"compare_strata() got an unexpected keyword argument {unknown!r}")
-    run = resample((a, b), names=tuple(names), strata=strata,
-                   lower_is_better=lower_is_better, **keywords)
+    refuse_score(args.method, "for a family of strata", FAMILY_SCORE)
+    run = resample((a, b), args, dataclasses.replace(data, names=tuple(names)))
     n_strata = run.design.n_strata
-    return family_result(run, [(0, 1)] * n_strata, correction, lower_is_better,
-                         stacklevel=3, within=list(range(n_strata)))
-
-
-STRATA_FAMILY_DEFAULTS = with_defaults((
-    "paired", "groups", "group_weighting", "strata_weights", "metric", "n_resamples",
-    "confidence_level", "method", "alternative", "hypothesis", "margin", "seed",
-    "resampling", "ids", "backend", "progress"), {})
-"""compare()'s keywords (but ``strata``) and their defaults, for :func:`compare_strata`."""
+    return family_result(run, [(0, 1)] * n_strata, stacklevel=3,
+                         within=list(range(n_strata)))
 
 
 FAMILY_SCORE = ("a family's simultaneous intervals and adjusted p-values (max-t, Holm, "

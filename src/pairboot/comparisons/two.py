@@ -10,7 +10,7 @@ from pairboot.core.pipeline import compare_items
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
-from pairboot.options import check_exact
+from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
 from pairboot.result import CompareResult
 
@@ -197,33 +197,27 @@ def compare(
     >>> res.excludes_zero
     True
     """
-    check_exact(exact, test)
-    top_items = check_top(top_items)
-    if (runs is not None or paired_runs) and test is not None:
-        why = ("seeds (and samples) are not exchangeable across systems" if test ==
-               "permutation" else "it compares one run per system")
-        raise InputError(f"`test={test!r}` with `runs`: {why}", param="test")
-    if runs is not None or paired_runs:
-        refuse_score(method, "with `runs`", "the score interval takes one 0/1 score per "
-                     "item and system, not several runs")
-        from pairboot.comparisons.runs.two import compare_runs  # noqa: PLC0415
+    args, data = check_options(locals())
+    return compare_two(a, b, args, data, top_items=check_top(top_items), stacklevel=3)
 
-        if runs is None:
+
+def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = None,
+                stacklevel: int = 2) -> CompareResult:
+    """compare()'s answer on checked options: several runs per system to
+    :mod:`pairboot.comparisons.runs`, one to the pipeline; notes are warned
+    ``stacklevel`` frames up.  The planner's simulation runs it too."""
+    if args.runs is not None or args.paired_runs:
+        if args.test is not None:
+            why = ("seeds (and samples) are not exchangeable across systems"
+                   if args.test == "permutation" else "it compares one run per system")
+            raise InputError(f"`test={args.test!r}` with `runs`: {why}", param="test")
+        refuse_score(args.method, "with `runs`", "the score interval takes one 0/1 score "
+                     "per item and system, not several runs")
+        from pairboot.comparisons.runs.two import compare_runs
+
+        if args.runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
-        check_indexes([("a", a), ("b", b)], [("groups", groups), ("strata", strata),
-                                             ("ids", ids)])
-        return compare_runs(
-            a, b, runs=runs, paired_runs=bool(paired_runs), groups=groups, strata=strata,
-            metric=metric, n_resamples=n_resamples, confidence_level=confidence_level,
-            method=method, seed=seed, paired=paired, group_weighting=group_weighting,
-            strata_weights=strata_weights, resampling=resampling, ids=ids,
-            backend=backend, progress=progress, alternative=alternative,
-            hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better)
-    return compare_items(
-        a, b, paired=paired, groups=groups, group_weighting=group_weighting, strata=strata,
-        strata_weights=strata_weights, metric=metric, n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=seed, backend=backend,
-        progress=progress, resampling=resampling, ids=ids, alternative=alternative,
-        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, test=test,
-        exact=exact, stacklevel=3, top_items=top_items,
-    )
+        check_indexes([("a", a), ("b", b)], [("groups", data.groups),
+                                             ("strata", data.strata), ("ids", data.ids)])
+        return compare_runs(a, b, args, data, stacklevel=stacklevel + 1)
+    return compare_items(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)

@@ -434,11 +434,6 @@ def score_ranges(design: Design) -> list[tuple[float, float]] | None:
     return [(float(a), float(b)) for a, b in zip(lo, hi)]
 
 
-ROUNDED_DIFFERENCES = 4.0
-"""The spread of the differences, in units of the scores' own rounding (their median
-spacing of doubles), at or below which the differences are said to be mostly rounding."""
-
-
 def rounding_notes(design: Design, names: tuple[str, ...]) -> list[Note]:
     """A note when two systems' per-unit differences vary by no more than the rounding
     of the scores they came from, unit by unit (:attr:`Design.rounded`: scores near

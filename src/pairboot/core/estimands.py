@@ -332,7 +332,7 @@ class Estimands:
         """A mean contrast's exact value on the data, from the exact sums of the two
         systems' columns in every stratum (None for another metric, or without the
         units or their exact sums)."""
-        from fractions import Fraction  # noqa: PLC0415
+        from fractions import Fraction
 
         design = self.design
         if not (design.metric.mean_like and design.k == 2):

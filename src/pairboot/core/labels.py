@@ -166,7 +166,7 @@ def normalisation_hint(only_a, only_b, name_a: str, name_b: str,
     (``café`` as U+00E9 or as e + U+0301, which print alike), how many, with the code
     points of one; else ``""``.  Looks at the first 10,000 of each; ``every``, how many
     ids each source has alone when ``only_a`` and ``only_b`` are only some of them."""
-    import unicodedata  # noqa: PLC0415
+    import unicodedata
 
     limit = 10_000
     by_form = {}

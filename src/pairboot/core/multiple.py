@@ -16,12 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.core.hypotheses import tie_tolerance
-from pairboot.options import OPTIONS
-
-
-def check_correction(correction) -> None:
-    """Refuse a ``correction`` that is not one of :data:`CORRECTIONS`."""
-    OPTIONS["correction"].check(correction)
 
 
 @dataclass(frozen=True, slots=True)

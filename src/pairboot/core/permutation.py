@@ -11,7 +11,8 @@ are tested as sacrebleu's paired approximate randomization tests them.
 Swapping every unit turns the statistic T into -T, and a swap pattern and its
 complement are equally likely, so the null distribution of T is symmetric about 0 for
 any metric: the two-sided p-value counts ``|T*| >= |T|``.  p is ``(1 + c) / (R + 1)``;
-with at most :data:`EXACT_UNITS` units every one of the ``2**n`` swaps is enumerated
+with at most 20 units (``2**20`` swaps,
+:data:`pairboot.core.westfall_young.EXACT_PATTERNS`) every one of the ``2**n`` swaps is enumerated
 and p is ``c / 2**n``, exact (swaps that leave the metric undefined are left out of
 both counts, and the test's words say how many).
 """
@@ -31,10 +32,6 @@ from pairboot.engine.swaps import swapped_unit_sums
 from pairboot.errors import InputError
 from pairboot.options import Arguments
 from pairboot.result import TestResult
-
-EXACT_UNITS = 20
-"""Up to this many units, every swap is enumerated (2**20: about a million;
-:func:`pairboot.core.westfall_young.use_exact`)."""
 
 _BATCH = 8192
 """Permutations per step (their sums in memory at once)."""

@@ -1,4 +1,4 @@
-"""The pipeline every in-memory comparison runs: check the options, build the design,
+"""The pipeline every in-memory comparison runs on its checked options: build the design,
 draw the sums, set up the estimands (:func:`resample`, giving a :class:`Run`), then read
 the answer and its notes off the run (:func:`compare_result` for two systems;
 :func:`pairboot.core.family.family_result` for a family).  The Poisson parts finish through
@@ -40,19 +40,19 @@ from pairboot.core.studentized import with_cross_products
 from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
-from pairboot.options import Arguments, check_arguments
+from pairboot.options import Arguments, Data
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 
 
-def compare_items(a, b, *, stacklevel: int = 2, top_items: int | None = None,
-                  **options) -> CompareResult:
+def compare_items(a, b, args: Arguments, data: Data, *, stacklevel: int = 2,
+                  top_items: int | None = None) -> CompareResult:
     """Two systems of one run each, B minus A: :func:`resample` then
-    :func:`compare_result` (``options``: :func:`resample`'s keywords but ``names``);
-    ``top_items`` (None: no items summary) the largest differences kept each way."""
-    run = resample((a, b), names=("a", "b"), display=("A", "B"),
-                   keep_items=top_items is not None, **options)
+    :func:`compare_result`; ``top_items`` (None: no items summary) the largest
+    differences kept each way."""
+    run = resample((a, b), args, dataclasses.replace(data, names=("a", "b"), display=("A", "B")),
+                   keep_items=top_items is not None)
     return compare_result(run, stacklevel=stacklevel + 1, top_items=top_items)
 
 
@@ -63,7 +63,7 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     (:mod:`pairboot.core.items`) when the design kept them and ``top_items`` is given
     (parts have no items in one place: None)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
-    seed, engine, coef, combined = run.seed, run.engine, run.coef, run.combined
+    coef, combined = run.coef, run.combined
     alpha = 1.0 - args.confidence_level
     bca = args.method == "bca"
     diff = core.estimate(B_MINUS_A, coef, bca=bca, combined=combined)
@@ -131,47 +131,47 @@ def compare_result(run: Run, *, stacklevel: int = 2,
     r, gain = (pairing_effect(score_a.replicates, score_b.replicates, diff.replicates)
                if args.paired and defined else (None, None))
 
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-
-    return CompareResult(
-        estimate=estimate,
-        confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=args.confidence_level,
-        method=args.method,
-        standard_error=se,
-        p_value=p,
-        bootstrap_distribution=diff.replicates,
-        score_a=system_score(score_a, args.method, alpha, defined, score, 0),
-        score_b=system_score(score_b, args.method, alpha, defined, score, 1),
-        n_items=design.n_items,
-        n_groups=design.n_groups,
-        n_strata=len(design.strata_names) if design.strata_names is not None else None,
-        n_resamples=args.n_resamples,
-        seed=seed,
-        warnings=tuple(text for _, text in notes),
-        metric=design.metric.name,
-        paired=args.paired,
-        group_weighting=args.group_weighting if design.n_groups is not None else None,
-        strata=strata_results,
-        monte_carlo_error=ConfidenceInterval(*mc),
-        items_needed=None,  # (deprecated: the observed-power projection, never computed)
-        groups_needed=None,
-        engine=engine,
-        version=__version__,
-        resampling=args.resampling,
-        alternative=args.alternative,
-        hypothesis=args.hypothesis,
-        margin=args.margin,
-        lower_is_better=args.lower_is_better,
-        p_values=parts,
-        minimum_detectable=mde,
-        correlation=r,
-        pairing_gain=gain,
-        test=run.test,
+    return compare_answer(
+        run, notes, stacklevel=stacklevel, estimate=estimate, interval=(low, high), se=se,
+        p=p, boot=diff.replicates,
+        scores=(system_score(score_a, args.method, alpha, defined, score, 0),
+                system_score(score_b, args.method, alpha, defined, score, 1)),
+        strata=strata_results, mc=mc, p_values=parts, mde=mde, claims=claims,
+        correlation=r, pairing_gain=gain, test=run.test,
         items_summary=None if design.items is None or top_items is None else items_summary(
-            design.items, top=top_items, group_weighting=args.group_weighting),
-        claim_p_values=claims,
+            design.items, top=top_items, group_weighting=args.group_weighting))
+
+
+def compare_answer(run: Run, notes, *, stacklevel: int, estimate: float, interval, se: float,
+                   p: float, boot, scores, strata, mc, p_values, mde, claims,
+                   method: str | None = None, metric: str | None = None, runs=None,
+                   correlation=None, pairing_gain=None, test=None, items_summary=None
+                   ) -> CompareResult:
+    """The one assembly of compare()'s answer, for the bootstrap (:func:`compare_result`)
+    and the runs' t interval alike: what was read off ``run`` (the interval, its p-value
+    and claims, the systems' ``scores``, the strata), what ran (``run``'s options and
+    design; ``method`` and ``metric`` where they are not the run's own); ``notes`` are
+    issued as warnings ``stacklevel`` frames up."""
+    args, design = run.args, run.design
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel + 1)
+    return CompareResult(
+        estimate=estimate, confidence_interval=ConfidenceInterval(*interval),
+        confidence_level=args.confidence_level,
+        method=args.method if method is None else method, standard_error=se, p_value=p,
+        bootstrap_distribution=boot, score_a=scores[0], score_b=scores[1],
+        n_items=design.n_items, n_groups=design.n_groups,
+        n_strata=len(design.strata_names) if design.strata_names is not None else None,
+        n_resamples=args.n_resamples, seed=run.seed,
+        warnings=tuple(text for _, text in notes),
+        metric=design.metric.name if metric is None else metric, paired=args.paired,
+        group_weighting=args.group_weighting if design.n_groups is not None else None,
+        strata=strata, monte_carlo_error=ConfidenceInterval(*mc), engine=run.engine,
+        version=__version__, resampling=args.resampling, runs=runs,
+        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
+        lower_is_better=args.lower_is_better, p_values=p_values, minimum_detectable=mde,
+        correlation=correlation, pairing_gain=pairing_gain, test=test,
+        items_summary=items_summary, claim_p_values=claims,
     )
 
 
@@ -210,39 +210,32 @@ class Run:
     the resampling), else None."""
 
 
-def resample(systems, *, names, display=None, paired, groups, group_weighting, strata,
-             strata_weights, metric, n_resamples, confidence_level, method, seed, backend,
-             progress, resampling="classic", ids=None, alternative="two-sided",
-             hypothesis="difference", margin=None, lower_is_better=False,
-             test=None, exact=None, family=False, keep_items=False) -> Run:
-    """Check the arguments, build the design of ``systems``, draw the resamples (seed
-    derived when none is given) and set up the estimands; ``display`` names the systems
-    in messages (default ``names``).  ``family``: the permutation test relabels all the
-    systems for a family's rows (else it swaps two systems' for compare()).
-    ``keep_items``: the design keeps the items' scores (:attr:`Design.items`)."""
-    args = check_arguments(
-        paired=paired, group_weighting=group_weighting, n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=seed, backend=backend,
-        resampling=resampling, alternative=alternative, hypothesis=hypothesis,
-        margin=margin, lower_is_better=lower_is_better, test=test, exact=exact,
-    )
+def resample(systems, args: Arguments, data: Data, *, family: bool = False,
+             keep_items: bool = False) -> Run:
+    """Build the design of ``systems`` (named ``data.names``, and in messages
+    ``data.display``), draw the resamples (seed derived when none is given) and set up
+    the estimands.  ``family``: the permutation test relabels all the systems for a
+    family's rows (else it swaps two systems' for compare()).  ``keep_items``: the
+    design keeps the items' scores (:attr:`Design.items`)."""
+    names = tuple(data.names)
     design = build_design(
-        systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
-        group_weighting=args.group_weighting, strata=strata, strata_weights=strata_weights,
-        ids=ids, poisson=args.resampling == "poisson", keep_items=keep_items,
+        systems, names=names, metric=data.metric, paired=args.paired, groups=data.groups,
+        group_weighting=args.group_weighting, strata=data.strata,
+        strata_weights=data.strata_weights, ids=data.ids,
+        poisson=args.resampling == "poisson", keep_items=keep_items,
     )
     check_margin(args.margin, design)
     test = paired_test(design, args)  # (refused, when it cannot run, before the draws)
     score = score_method(design, args, lambda: build_design(
-        systems, names=tuple(names), metric=metric, paired=True, groups=None,
-        group_weighting="items", strata=None, strata_weights=None, ids=ids,
+        systems, names=names, metric=data.metric, paired=True, groups=None,
+        group_weighting="items", strata=None, strata_weights=None, ids=data.ids,
         poisson=args.resampling == "poisson"))
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     if args.test == "permutation":  # (its swaps are keyed by the units, as Poisson's)
         keyed = design if args.resampling == "poisson" or not args.paired else build_design(
-            systems, names=tuple(names), metric=metric, paired=args.paired, groups=groups,
-            group_weighting=args.group_weighting, strata=strata,
-            strata_weights=strata_weights, ids=ids, poisson=True)
+            systems, names=names, metric=data.metric, paired=args.paired, groups=data.groups,
+            group_weighting=args.group_weighting, strata=data.strata,
+            strata_weights=data.strata_weights, ids=data.ids, poisson=True)
         # (its own seed, from the keyed design when none is given: the same swaps for
         # any order of the items)
         own = args.seed if args.seed is not None else derived_seed(keyed, args)
@@ -253,9 +246,9 @@ def resample(systems, *, names, display=None, paired, groups, group_weighting, s
         plan, cross = with_cross_products(design.plan)
     sums, engine = resample_sums(
         plan, args.n_resamples, seed, scheme=args.resampling, backend=args.backend,
-        progress=progress,
+        progress=args.progress,
     )
-    core = Estimands(design, sums, observed_sums(plan), cross, names=display)
+    core = Estimands(design, sums, observed_sums(plan), cross, names=data.display)
     run = dataclasses.replace(make_run(args, design, seed, engine, core), test=test,
                               score=score)
     draws = args.n_resamples * len(plan.x)

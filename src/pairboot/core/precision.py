@@ -125,6 +125,6 @@ def exact_sums(x: np.ndarray) -> list[int]:
 
 def exact_value(units: int) -> float:
     """An exact sum of :func:`exact_sums` as the nearest float64."""
-    from fractions import Fraction  # noqa: PLC0415
+    from fractions import Fraction
 
     return float(Fraction(units, 1 << EXACT_SCALE))

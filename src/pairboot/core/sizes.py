@@ -19,8 +19,8 @@ MIN_FAMILY_RESAMPLES = 1000
 
 CONTRAST_BYTES = 64
 """Bytes a family holds per comparison and resample while it is read off (its
-replicates, their sorted copy, the max-t roots): 56 measured at 200 systems, and 16 per
-system and resample besides (a mean's sums: 79 in all at 10,000 systems)."""
+replicates, their sorted copy, the max-t roots), and 16 per system and resample besides
+(a mean's sums): measured in docs/performance.md, "The size of a family"."""
 
 
 def check_family_size(n_systems: int, n_contrasts: int, n_resamples, *,

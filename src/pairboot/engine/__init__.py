@@ -138,7 +138,7 @@ def resample_sums(
 def _numba_kernels():
     """:mod:`.numba_kernels`, or None without numba (heavy: imported on demand only)."""
     try:
-        from pairboot.engine import numba_kernels  # noqa: PLC0415
+        from pairboot.engine import numba_kernels
     except ImportError:
         return None
     return numba_kernels
@@ -217,7 +217,7 @@ def classic_sums(
 
 
 def _poisson(plan, n_resamples, seed, *, backend="auto", progress=None):
-    from pairboot.engine.poisson import poisson_sums  # noqa: PLC0415
+    from pairboot.engine.poisson import poisson_sums
 
     return poisson_sums(plan, n_resamples, seed, backend=backend, progress=progress)
 

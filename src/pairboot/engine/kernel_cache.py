@@ -78,9 +78,9 @@ def kernel_directory() -> Path | None:
     root = cache_root(os.environ, sys.platform, Path.home())
     if root is None:
         return None
-    import llvmlite.binding as llvm  # noqa: PLC0415  (only the kernel modules get here)
-    import numba  # noqa: PLC0415
-    from numba.core import config  # noqa: PLC0415
+    import llvmlite.binding as llvm
+    import numba
+    from numba.core import config
 
     cpu = config.CPU_NAME or llvm.get_host_cpu_name()
     name = directory_name(__version__, sys.version_info[:2], numba.__version__, cpu,
@@ -136,7 +136,7 @@ def install() -> Path | None:
     directory = kernel_directory()
     if directory is None:
         return None
-    from numba.core import caching  # noqa: PLC0415
+    from numba.core import caching
 
     base = getattr(caching, "_CacheLocator", None)
     classes = getattr(getattr(caching, "CacheImpl", None), "_locator_classes", None)

@@ -30,7 +30,7 @@ def memory_limit() -> int | None:
     except (AttributeError, OSError, ValueError):
         pass
     try:
-        import resource  # noqa: PLC0415  (POSIX only)
+        import resource
 
         for which in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
             soft = resource.getrlimit(which)[0]

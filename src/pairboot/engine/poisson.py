@@ -73,7 +73,7 @@ def preload(backend: str) -> None:
     if backend == "numpy":
         return
     try:
-        from pairboot.engine import poisson_kernels  # noqa: PLC0415
+        from pairboot.engine import poisson_kernels
     except ImportError:
         return  # (the numpy reference; the backend's own check says more, later)
     one = np.zeros(1, dtype=np.int64)

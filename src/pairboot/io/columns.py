@@ -294,7 +294,7 @@ def take_labels(labels: Sequence[str | None], order: np.ndarray) -> Sequence[str
     order = np.asarray(order)
     absent = order < 0
     if isinstance(labels, ArrowLabels):
-        import pyarrow as pa  # noqa: PLC0415
+        import pyarrow as pa
 
         where = pa.array(order, mask=absent) if absent.any() else order
         return ArrowLabels(labels.array.take(where))
@@ -304,7 +304,7 @@ def take_labels(labels: Sequence[str | None], order: np.ndarray) -> Sequence[str
 def positions_in(ids_a: Sequence[str], ids_b: Sequence[str]) -> np.ndarray:
     """For each of ``ids_a``, its position in ``ids_b`` (each id once there), or -1."""
     if isinstance(ids_a, ArrowLabels) and isinstance(ids_b, ArrowLabels):
-        import pyarrow.compute as pc  # noqa: PLC0415
+        import pyarrow.compute as pc
 
         found = pc.index_in(ids_a.array, value_set=_one_array(ids_b.array))
         return np.asarray(found.fill_null(-1), dtype=np.intp)

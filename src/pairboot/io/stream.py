@@ -93,7 +93,7 @@ def column_names(path: str) -> list[str]:
     fmt = stream_format(path)
     if fmt == "parquet":
         try:
-            from pyarrow import parquet as pq  # noqa: PLC0415
+            from pyarrow import parquet as pq
 
             return list(pq.ParquetFile(path).schema_arrow.names)
         except (ImportError, OSError, ValueError):
@@ -156,7 +156,7 @@ def scan(path: str, *, numbers: Sequence[str] = (), keys: Sequence[str] = (),
     of any length.
     """
     try:
-        import pyarrow  # noqa: F401, PLC0415
+        import pyarrow  # noqa: F401
     except ImportError:
         raise InputError('reading a file in chunks needs pyarrow: pip install "pairboot[fast]"'
                          ) from None
@@ -185,7 +185,7 @@ def scan(path: str, *, numbers: Sequence[str] = (), keys: Sequence[str] = (),
 
 def _rechunk(batches, rows: int):
     """Record batches joined into batches of about ``rows`` rows (the last one shorter)."""
-    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow as pa
 
     held, count = [], 0
     for batch in batches:
@@ -227,7 +227,7 @@ def _too_long(exc: Exception) -> bool:
 
 def _batches(columns: dict, wanted: Sequence[str]):
     """The wanted columns (arrays or chunked arrays of one length) as record batches."""
-    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow as pa
 
     return pa.Table.from_arrays([columns[c] for c in wanted], names=list(wanted)).to_batches()
 
@@ -236,8 +236,8 @@ def _csv(path, wanted, numbers, texts, delimiter):
     """A CSV or TSV file in batches of its wanted columns: numbers checked as float64,
     the rest as text.  Each block of whole lines is parsed on its own, its size that of
     its lines, so that no line or header is too long."""
-    import pyarrow as pa  # noqa: PLC0415
-    from pyarrow import csv as pacsv  # noqa: PLC0415
+    import pyarrow as pa
+    from pyarrow import csv as pacsv
 
     with _open(path) as f:
         names = _header(_first_line(f), delimiter)
@@ -283,8 +283,8 @@ def _jsonl(path, wanted, numbers, texts, delimiter):
     a block that pyarrow cannot read so (a value of another type, a string of digits,
     an integer beyond 2**53, a bad line) is read by Python's ``json``, as the in-memory
     reader reads it, and names the row at fault."""
-    import pyarrow as pa  # noqa: PLC0415
-    from pyarrow import json as pj  # noqa: PLC0415
+    import pyarrow as pa
+    from pyarrow import json as pj
 
     schema = None
     rows, line = 0, 1
@@ -326,7 +326,7 @@ def _jsonl(path, wanted, numbers, texts, delimiter):
 def _json_type(first, column: str, text: bool):
     """The Arrow type a JSON Lines file's column is read as: float64 for numbers; for
     ids and labels, the type of the first line's value (int64 or text)."""
-    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow as pa
 
     if not text:
         return pa.float64()
@@ -339,7 +339,7 @@ def _json_rows(block: bytes, path: str, wanted, numbers, first: int):
     """A block of JSON Lines read by Python (:func:`pairboot.io.to_number` and
     :func:`pairboot.io.to_label`, as in memory): the wanted columns as Arrow arrays,
     numbers checked, and the number of rows."""
-    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow as pa
 
     values: dict = {c: [] for c in wanted}
     for raw in _JSONL_BREAK.split(block):
@@ -389,8 +389,8 @@ def _python_numbers(values: list, path: str, name: str, first: int) -> np.ndarra
 
 
 def _parquet(path, wanted, numbers, texts, delimiter):
-    import pyarrow as pa  # noqa: PLC0415
-    from pyarrow import parquet as pq  # noqa: PLC0415
+    import pyarrow as pa
+    from pyarrow import parquet as pq
 
     try:
         pf = pq.ParquetFile(path)
@@ -425,8 +425,8 @@ def _numbers(col, path: str, name: str, first: int, *, exact: bool = False):
     not finite, or an integer beyond 2**53 (:mod:`pairboot.core.precision`) is an error
     naming the row.  ``exact``: a float beyond 2**53 raises :class:`_Inexact` (pyarrow
     may have rounded an integer of the text to it)."""
-    import pyarrow as pa  # noqa: PLC0415
-    import pyarrow.compute as pc  # noqa: PLC0415
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     if col.null_count:
         i = int(np.flatnonzero(np.asarray(col.is_null()))[0])
@@ -459,8 +459,8 @@ def _text_array(col, path: str, name: str, first: int):
     """The column as :func:`pairboot.io.to_label` reads it (:func:`pairboot.io.arrow.labels`:
     text stripped, integers as their decimal text), integral decimals as integers; a
     missing or blank value is an error naming the row."""
-    import pyarrow as pa  # noqa: PLC0415
-    import pyarrow.compute as pc  # noqa: PLC0415
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     if col.null_count:
         i = int(np.flatnonzero(np.asarray(col.is_null()))[0])
@@ -486,7 +486,7 @@ def _text_array(col, path: str, name: str, first: int):
 
 
 def _keys(col, path: str, name: str, first: int) -> np.ndarray:
-    import pyarrow as pa  # noqa: PLC0415
+    import pyarrow as pa
 
     if pa.types.is_integer(col.type) and not col.null_count:
         return id_keys(np.asarray(col))
@@ -498,7 +498,7 @@ def _keys(col, path: str, name: str, first: int) -> np.ndarray:
 
 
 def _labels(col, path: str, name: str, first: int) -> tuple[list[str], np.ndarray]:
-    import pyarrow.compute as pc  # noqa: PLC0415
+    import pyarrow.compute as pc
 
     col = _text_array(col, path, name, first)
     encoded = pc.dictionary_encode(col)

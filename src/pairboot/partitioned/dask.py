@@ -12,6 +12,7 @@ scheduler.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -20,15 +21,15 @@ from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric
+from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_before_reading, check_family
 from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
+    arrays_part,
     column_names,
-    finish,
-    finish_many,
+    finished,
     merge,
-    part_from_arrays,
 )
 from pairboot.result import CompareResult
 
@@ -43,8 +44,8 @@ MAX_CHECK_BUCKETS = 16
 
 def _dask():
     try:
-        import dask  # noqa: PLC0415
-        import dask.dataframe  # noqa: F401, PLC0415
+        import dask
+        import dask.dataframe
     except ImportError:
         raise ImportError(
             'pairboot.dask needs Dask: pip install "pairboot[dask]"') from None
@@ -74,7 +75,7 @@ def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
         try:
             values[:, j] = column.to_numpy(dtype=np.float64, na_value=np.nan)
         except (TypeError, ValueError):  # text: find the first row that is not a number
-            import pandas  # noqa: PLC0415  (Dask's partitions are pandas frames)
+            import pandas
 
             bad = (pandas.to_numeric(column, errors="coerce").isna()
                    & column.notna()).to_numpy()
@@ -115,13 +116,10 @@ def _partition_part(df, spec: dict, n_buckets: int, number: int):
         except InputError as exc:
             raise InputError(f"`id` (column {spec['id']!r}), partition {number} (rows "
                              f"counted within it): {exc}", param="id") from None
-    part = part_from_arrays(
-        systems, keys=keys,
-        groups=None if spec["groups"] is None else df[spec["groups"]],
-        strata=None if spec["strata"] is None else df[spec["strata"]],
-        metric=spec["metric"], n_resamples=spec["n_resamples"], seed=spec["seed"],
-        test=spec["test"],
-    )
+    labels = dataclasses.replace(
+        spec["data"], groups=None if spec["groups"] is None else df[spec["groups"]],
+        strata=None if spec["strata"] is None else df[spec["strata"]])
+    part = arrays_part(systems, spec["args"], labels, keys=keys)
     if not n_buckets:
         return part, ()
     keys = np.sort(keys)
@@ -163,6 +161,16 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     any scheduler, e.g. ``client.compute(p).result(timeout=600)``, and read the answer with
     :func:`pairboot.partitioned.parts.finish`.
     """
+    args, data = check_options(locals())
+    return delayed_parts(ddf, systems, args, data, id=id, groups=groups, strata=strata,
+                         check_ids=check_ids)
+
+
+def delayed_parts(ddf, systems: Mapping[str, str | Sequence[str]], args: Arguments,
+                  data: Data, *, id: str | None, groups: str | None, strata: str | None,
+                  check_ids: bool = True):
+    """:func:`parts` on checked options: ``id``, ``groups`` and ``strata`` are columns
+    (each partition's labels replace ``data``'s)."""
     dask = _dask()
     spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}
     wanted = dict(spec_systems)
@@ -177,7 +185,7 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     _check_columns(ddf, wanted)
     used = list(dict.fromkeys(c for cols in wanted.values() for c in cols))
     spec = {"systems": spec_systems, "id": id, "groups": groups, "strata": strata,
-            "metric": metric, "n_resamples": n_resamples, "seed": seed, "test": test}
+            "args": dataclasses.replace(args, progress=None), "data": data}
     chunks = ddf[used].to_delayed()
     check = check_ids and id is not None and len(chunks) > 1
     n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
@@ -196,7 +204,7 @@ def _compute(obj, timeout: float | None):
     """``obj`` computed on the active distributed Client (waiting at most ``timeout``
     seconds), else on Dask's default scheduler."""
     try:
-        from distributed import default_client  # noqa: PLC0415
+        from distributed import default_client
         client = default_client()
     except (ImportError, ValueError):
         client = None
@@ -247,17 +255,13 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
         adds its sums for it, and the p-value is the in-memory one (the permutation
         test's swaps always random on parts, never enumerated).
     """
-    hypotheses = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
-                      lower_is_better=lower_is_better)
-    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting, test=test, **hypotheses)
-    check_part_test(test, names=("a", "b"), grouped=groups is not None,
+    args, data = check_options(locals())
+    args = check_before_reading(args)
+    check_part_test(args.test, names=("a", "b"), grouped=groups is not None,
                     stratified=strata is not None)  # (before any partition is read)
-    total = parts(ddf, {"a": a, "b": b}, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=seed, check_ids=check_ids, test=test)
-    return finish(_compute(total, timeout), confidence_level=confidence_level,
-                  method=method, strata_weights=strata_weights, **hypotheses)
+    total = delayed_parts(ddf, {"a": a, "b": b}, args, data, id=id, groups=groups,
+                          strata=strata, check_ids=check_ids)
+    return finished(_compute(total, timeout), args, data, stacklevel=3)
 
 
 def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]], *,
@@ -281,7 +285,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     ``"permutation"``, Westfall-Young's max-T over random relabellings of the systems
     per item (as in memory with ``resampling="poisson"`` and the same seed).
     """
-    refuse_family_test(test)
+    args, data = check_options(locals(), family=True)
+    refuse_family_test(args.test)
     if isinstance(systems, Mapping):
         spec = {str(k): v for k, v in systems.items()}
     elif isinstance(systems, Sequence) and not isinstance(systems, str):
@@ -292,17 +297,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     if len(spec) < 2:
         raise InputError(f"`systems` must name at least two systems, got {len(spec)}",
                          param="systems")
-    check_family(list(spec), baseline=baseline, pairs=pairs, correction=correction,
-                 n_resamples=n_resamples)  # (before any partition is read)
-    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, paired=paired,
-                                group_weighting=group_weighting, alternative=alternative,
-                                hypothesis=hypothesis, margin=margin,
-                                lower_is_better=lower_is_better, test=test)
-    total = parts(ddf, spec, id=id, groups=groups, strata=strata, metric=metric,
-                  n_resamples=n_resamples, seed=seed, check_ids=check_ids, test=test)
-    return finish_many(_compute(total, timeout), baseline=baseline, pairs=pairs,
-                       correction=correction, lower_is_better=lower_is_better,
-                       confidence_level=confidence_level, method=method,
-                       alternative=alternative, hypothesis=hypothesis, margin=margin,
-                       strata_weights=strata_weights)
+    check_family(list(spec), data, args.n_resamples)  # (before any partition is read)
+    args = check_before_reading(args)
+    total = delayed_parts(ddf, spec, args, data, id=id, groups=groups, strata=strata,
+                          check_ids=check_ids)
+    return finished(_compute(total, timeout), args, data, family=True, stacklevel=3)

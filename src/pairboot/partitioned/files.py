@@ -38,15 +38,15 @@ from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, names_of_files, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
 from pairboot.metrics import Metric
+from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_before_reading, check_family
 from pairboot.partitioned.part_tests import check_part_test, refuse_family_test
 from pairboot.partitioned.parts import (
     PoissonPart,
+    arrays_part,
     column_names,
-    finish,
-    finish_many,
+    finished,
     merge,
-    part_from_arrays,
 )
 from pairboot.result import CompareResult
 
@@ -125,9 +125,8 @@ def _labels(chunk, col: str | None):
     return CodedLabels(codes, names)  # (read as the labels, without an object per row)
 
 
-def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, metric,
-               n_resamples, seed, chunk_rows, backend, store, progress, test=None
-               ) -> PoissonPart:
+def _file_part(path, systems: Mapping[str, list[str]], args: Arguments, data: Data, *, id,
+               group, stratum, chunk_rows, store) -> PoissonPart:
     """One file's sums: its chunks' parts, added as they come."""
     numbers = [c for cols in systems.values() for c in cols]
     keys = [id] if id is not None else []
@@ -141,17 +140,17 @@ def _file_part(path, systems: Mapping[str, list[str]], *, id, group, stratum, me
             if len(repeated):  # (refused at once: no more keys are written to disk)
                 _refuse_repeats(path, id, repeated, chunk_rows)
         scores = {name: _stack(chunk, cols) for name, cols in systems.items()}
-        if test == "mcnemar" and len(systems) == 2 and all(
+        if args.test == "mcnemar" and len(systems) == 2 and all(
                 len(cols) == 1 for cols in systems.values()):  # (the file's rows named)
             zero_one_counts(*scores.values(),
                             lambda i, at=chunk.first: f"{path}, data row {at + i + 1},")
-        part = part_from_arrays(
-            scores, keys=item_keys, id_offset=None if id is not None else chunk.first,
-            groups=_labels(chunk, group), strata=_labels(chunk, stratum), metric=metric,
-            n_resamples=n_resamples, seed=seed, backend=backend, test=test)
+        labels = dataclasses.replace(data, groups=_labels(chunk, group),
+                                     strata=_labels(chunk, stratum))
+        part = arrays_part(scores, args, labels, keys=item_keys,
+                           id_offset=None if id is not None else chunk.first)
         total = part if total is None else merge([total, part])
-        if progress is not None:
-            progress(path, chunk.first + chunk.n)
+        if args.progress is not None:
+            args.progress(path, chunk.first + chunk.n)
     if total is None:
         raise InputError(f"{path}: no rows: there are no items to compare")
     return total
@@ -168,14 +167,15 @@ _FEWEST_ROWS = 4096
 
 
 KERNEL_BYTES = 170 << 20
-"""What numba and the compiled Poisson kernel take once loaded (163 MiB measured)."""
+"""What numba and the compiled Poisson kernel take once loaded (measured:
+docs/performance.md, "`--stream`'s peak memory")."""
 
 READER_BYTES = 100 << 20
-"""What pyarrow takes once imported, with pandas, which it imports (95 MiB measured)."""
+"""What pyarrow takes once imported, with pandas, which it imports (measured: ibid.)."""
 
 CHUNK_BYTES = 160 << 20
 """A chunk of :data:`CHUNK_NUMBERS` scores read, keyed and summed, with the reader's
-blocks and pyarrow's pool (120 to 150 MiB measured, ids included)."""
+blocks and pyarrow's pool, ids included (measured: ibid.)."""
 
 
 def check_room_for_chunks(n_numbers: int, n_resamples: int, backend: str) -> None:
@@ -311,14 +311,11 @@ def compare_files(
     systems' columns in one file.
     """
     files = list(files)
-    if family is not None and "lower_is_better" in family:
-        lower_is_better = family["lower_is_better"]
-        family = {k: v for k, v in family.items() if k != "lower_is_better"}
-    hypotheses = dict(alternative=alternative, hypothesis=hypothesis, margin=margin,
-                      lower_is_better=lower_is_better)
-    seed = check_before_reading(n_resamples=n_resamples, confidence_level=confidence_level,
-                                method=method, seed=seed, backend=backend, test=test,
-                                **hypotheses)
+    own = {**locals(), **_family_keywords(family)}
+    many = family is not None or (len(files) > 2 if len(files) > 1 else
+                                  systems is not None and len(systems) != 2)
+    args, data = check_options(own, family=many)
+    args = check_before_reading(args)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:
@@ -343,42 +340,38 @@ def compare_files(
         if family is None and len(files) == 2:
             names = ["A", "B"]
         systems = None
-        if test == "mcnemar":
+        if args.test == "mcnemar":
             raise InputError("`test='mcnemar'` needs each item's two 0/1 scores side by "
                              "side (its 2 x 2 table), and a file per system holds them "
                              "apart: put both systems' columns in one file", param="test")
-    if family is None and (len(files) > 2 or (systems is not None and len(systems) != 2)):
-        family = {}
-    if family is not None:  # (before any file is read)
-        refuse_family_test(test, apart=systems is None)
-        check_family(list(systems) if systems is not None else names,
-                     baseline=family.get("baseline"), pairs=family.get("pairs"),
-                     correction=family.get("correction", "max-t"), n_resamples=n_resamples)
+    if many:  # (before any file is read)
+        refuse_family_test(args.test, apart=systems is None)
+        check_family(list(systems) if systems is not None else names, data,
+                     args.n_resamples)
     else:
-        check_part_test(test, names=("A", "B"), grouped=group is not None,
+        check_part_test(args.test, names=("A", "B"), grouped=group is not None,
                         stratified=stratum is not None)
     if scheduler is not None:
         part = _on_dask(files, systems, cols if systems is None else None, names, scheduler,
-                        timeout, id=id, group=group, stratum=stratum, metric=metric,
-                        n_resamples=n_resamples, seed=seed, test=test)
-        return _finish(part, family, confidence_level, method, strata_weights, hypotheses)
+                        timeout, args, data, id=id, group=group, stratum=stratum)
+        return finished(part, args, data, family=many, stacklevel=3)
     check_room_for_chunks(len(cols) * len(files) if systems is None else
-                          sum(len(c) for c in systems.values()), n_resamples, backend)
-    preload(backend)
+                          sum(len(c) for c in systems.values()), args.n_resamples,
+                          args.backend)
+    preload(args.backend)
     with tempfile.TemporaryDirectory(prefix="pairboot-ids-") as folder:
-        common = dict(id=id, group=group, stratum=stratum, metric=metric,
-                      n_resamples=n_resamples, seed=seed, chunk_rows=chunk_rows,
-                      backend=backend, progress=progress, test=test)
+        common = dict(id=id, group=group, stratum=stratum, chunk_rows=chunk_rows)
         if systems is not None:
             store = _KeyStore(folder, "0") if id is not None else None
-            part = _file_part(files[0], systems, store=store, **common)
+            part = _file_part(files[0], systems, args, data, store=store, **common)
             if store is not None:
                 _refuse_repeats(files[0], id, store.repeated(), chunk_rows)
         else:
             parts, stores = [], []
             for j, (path, name) in enumerate(zip(files, names)):
                 stores.append(_KeyStore(folder, str(j)))
-                parts.append(_file_part(path, {name: cols}, store=stores[-1], **common))
+                parts.append(_file_part(path, {name: cols}, args, data, store=stores[-1],
+                                        **common))
                 _refuse_repeats(path, id, stores[-1].repeated(), chunk_rows)
             for path, store in zip(files[1:], stores[1:]):
                 only_a, only_b, some_a, some_b = stores[0].difference(store)
@@ -392,7 +385,21 @@ def compare_files(
                         + normalisation_hint(ids_a, ids_b, files[0], path,
                                              every=(only_a, only_b)), param="id")
             part = _side_by_side(parts, files)
-    return _finish(part, family, confidence_level, method, strata_weights, hypotheses)
+    return finished(part, args, data, family=many, stacklevel=3)
+
+
+FAMILY_KEYWORDS = ("baseline", "pairs", "correction", "lower_is_better")
+"""What ``compare_files(family=...)`` may hold: :func:`pairboot.compare_many`'s own."""
+
+
+def _family_keywords(family: Mapping | None) -> dict:
+    """``family``'s keywords (its ``lower_is_better`` the same option as the one given
+    beside it), refusing any other."""
+    for key in family or {}:
+        if key not in FAMILY_KEYWORDS:
+            raise TypeError(f"compare_files(family=...) takes {', '.join(FAMILY_KEYWORDS)}, "
+                            f"not {key!r}")
+    return dict(family or {})
 
 
 def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
@@ -408,18 +415,10 @@ def _refuse_shared_columns(systems: Mapping[str, list[str]]) -> None:
                              f"column(s) {', '.join(map(shown, cols))}", param="systems")
 
 
-def _finish(part, family, confidence_level, method, strata_weights, test):
-    if family is None:
-        return finish(part, confidence_level=confidence_level, method=method,
-                      strata_weights=strata_weights, **test)
-    return finish_many(part, confidence_level=confidence_level, method=method,
-                       strata_weights=strata_weights, **test, **family)
-
-
 def _dask_frame(path: str, text: list[str]):
     """A file as a Dask DataFrame (read by the workers), its id and label columns as
     stripped text or integers, as the chunked reader reads them."""
-    import dask.dataframe as dd  # noqa: PLC0415
+    import dask.dataframe as dd
 
     local = "://" not in path  # (a remote file's format is its name's: no bytes to sniff)
     fmt = stream_format(path) if local else format_of(path)
@@ -445,24 +444,24 @@ def _dask_frame(path: str, text: list[str]):
     return ddf
 
 
-def _on_dask(files, systems, cols, names, scheduler, timeout, **keywords) -> PoissonPart:
+def _on_dask(files, systems, cols, names, scheduler, timeout, args: Arguments, data: Data,
+             *, id, group, stratum) -> PoissonPart:
     """The total part of the files, summed by a Dask cluster's workers."""
     try:
-        from distributed import Client  # noqa: PLC0415
+        from distributed import Client
 
-        from pairboot.partitioned import dask as pdask  # noqa: PLC0415
+        from pairboot.partitioned import dask as pdask
     except ImportError:
         raise ImportError('--scheduler needs dask: pip install "pairboot[dask]"') from None
-    text = [c for c in (keywords["id"], keywords["group"], keywords["stratum"]) if c]
-    spec = dict(id=keywords["id"], groups=keywords["group"], strata=keywords["stratum"],
-                metric=keywords["metric"], n_resamples=keywords["n_resamples"],
-                seed=keywords["seed"], test=keywords["test"])
+    text = [c for c in (id, group, stratum) if c]
+    spec = dict(id=id, groups=group, strata=stratum)
     with Client(scheduler, timeout=timeout or 30, set_as_default=False) as client:
         if systems is not None:
-            total = pdask.parts(_dask_frame(files[0], text), systems, **spec)
+            total = pdask.delayed_parts(_dask_frame(files[0], text), systems, args, data,
+                                        **spec)
             return client.compute(total).result(timeout=timeout)
-        pending = [pdask.parts(_dask_frame(path, text), {name: cols}, **spec)
-                   for path, name in zip(files, names)]
+        pending = [pdask.delayed_parts(_dask_frame(path, text), {name: cols}, args, data,
+                                       **spec) for path, name in zip(files, names)]
         parts = client.compute(pending, sync=False)
         parts = [f.result(timeout=timeout) for f in parts]
     for path, part in zip(files[1:], parts[1:]):
@@ -471,4 +470,3 @@ def _on_dask(files, systems, cols, names, scheduler, timeout, **keywords) -> Poi
                 f"{files[0]} and {path} do not hold the same ids ({parts[0].n_items:,} and "
                 f"{part.n_items:,} rows; their ids' checksums differ)", param="id")
     return _side_by_side(parts, files)
-

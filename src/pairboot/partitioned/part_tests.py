@@ -38,7 +38,7 @@ from pairboot.core.westfall_young import PermutationNull, refuse_margin
 from pairboot.engine.permutations import relabelled_row_sums
 from pairboot.engine.swaps import swap_sums
 from pairboot.errors import InputError
-from pairboot.options import OPTIONS, Arguments
+from pairboot.options import Arguments
 from pairboot.result import TestResult
 
 __all__ = ["check_part_test", "check_test_arguments", "part_test_sums", "add_tables",
@@ -65,11 +65,10 @@ def refuse_family_test(test, *, apart: bool = False) -> None:
 
 
 def check_part_test(test, *, names, grouped: bool, stratified: bool, zero_one: bool = True):
-    """``test`` checked for a part of the systems ``names`` (before any sum; before any
-    file is read, where ``zero_one``, whether the metric is a mean of one score per item,
-    is not known yet): the test, or None; what a part cannot carry is refused with the
-    reason."""
-    test = OPTIONS["test"].check(test)
+    """The checked ``test`` for a part of the systems ``names`` (before any sum; before
+    any file is read, where ``zero_one``, whether the metric is a mean of one score per
+    item, is not known yet): the test, or None; what a part cannot carry is refused with
+    the reason."""
     if test is None:
         return None
     if len(names) > 2:

@@ -29,12 +29,7 @@ import numpy as np
 
 from pairboot.core.design import Design, as_statistics, difference_block
 from pairboot.core.estimands import Estimands, column_sums
-from pairboot.core.family import (
-    family_margin,
-    family_result,
-    family_systems,
-    row_margins,
-)
+from pairboot.core.family import family_result, family_systems, row_margins
 from pairboot.core.itemkeys import item_keys
 from pairboot.core.labels import merged_labels, spans_strata
 from pairboot.core.pairing import by_name
@@ -47,7 +42,7 @@ from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
 from pairboot.family_result import FamilyResult
 from pairboot.metrics import Metric, resolve_metric
-from pairboot.options import Arguments, check_arguments
+from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_family, refuse_unavailable
 from pairboot.partitioned.part_tests import (
     add_tables,
@@ -237,8 +232,17 @@ def part_from_arrays(
         (:mod:`pairboot.partitioned.part_tests`); the same in every part.  McNemar's needs
         two systems' 0/1 scores, without groups or strata.
     """
-    seed = _check_count(seed, "seed", 0)
-    n_resamples = _check_count(n_resamples, "n_resamples", 1)
+    seed = _check_count(seed, "seed", 0)  # (every part's: one integer, never drawn)
+    args, data = check_options(locals(), fixed={"seed": seed})
+    return arrays_part(systems, args, data, keys=keys, id_offset=id_offset)
+
+
+def arrays_part(systems, args: Arguments, data: Data, *, keys=None,
+                id_offset: int | None = None) -> PoissonPart:
+    """:func:`part_from_arrays` on checked options: how the chunks of a file and the
+    partitions of a Dask DataFrame sum theirs."""
+    n_resamples, seed, backend, test = args.n_resamples, args.seed, args.backend, args.test
+    ids, groups, strata, metric = data.ids, data.groups, data.strata, data.metric
     names, values = family_systems(systems, minimum=1)  # (a file per system: one each)
     n = len(values[0])
     for name, v in zip(names, values):
@@ -508,22 +512,16 @@ def _design(part: PoissonPart, strata_weights) -> tuple[Design, np.ndarray, np.n
     return design, sums, observed, absolute
 
 
-def _run(part, *, confidence_level, method, strata_weights, paired, group_weighting,
-         alternative, hypothesis, margin, lower_is_better, display=None, family=False):
-    if not isinstance(part, PoissonPart):
-        raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
-                         param="part")
-    refuse_unavailable(method, paired, group_weighting)
+def _run(part: PoissonPart, args: Arguments, data: Data, *, family: bool = False):
+    """The :class:`~pairboot.core.pipeline.Run` of the added ``part`` on checked
+    options (the part's own resamples and seed, Poisson weights)."""
     if part.n_items == 0:
         raise InputError("the parts hold no items: there is nothing to compare", param="part")
-    args: Arguments = check_arguments(
-        paired=True, group_weighting="items", n_resamples=part.n_resamples,
-        confidence_level=confidence_level, method=method, seed=part.seed, backend="auto",
-        resampling="poisson", alternative=alternative, hypothesis=hypothesis,
-        margin=margin, lower_is_better=lower_is_better)
-    design, sums, observed, absolute = _design(part, strata_weights)
+    args = dataclasses.replace(args, n_resamples=part.n_resamples, seed=part.seed,
+                               resampling="poisson")
+    design, sums, observed, absolute = _design(part, data.strata_weights)
     check_margin(args.margin, design, part_ranges(part))
-    core = Estimands(design, sums, observed, None, names=display, absolute=absolute,
+    core = Estimands(design, sums, observed, None, names=data.display, absolute=absolute,
                      exact=None if part.exact is None else part.exact)
     run = make_run(args, design, part.seed, ENGINE, core)
     if part.test is None:
@@ -541,15 +539,8 @@ def finish(part: PoissonPart, *, confidence_level: float = 0.95, method: str = "
     the part's order): what ``compare(a, b, ids=..., resampling="poisson", seed=...)``
     gives on the whole data.  ``paired`` and ``group_weighting`` take their defaults
     only; ``method`` is ``"percentile"``, ``"basic"`` or ``"normal"``."""
-    if isinstance(part, PoissonPart) and len(part.names) != 2:
-        raise InputError(f"`part` holds {len(part.names)} systems: finish() compares two; "
-                         "use finish_many()", param="part")
-    run = _run(part, confidence_level=confidence_level, method=method,
-               strata_weights=strata_weights, paired=paired,
-               group_weighting=group_weighting, alternative=alternative,
-               hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
-               display=("A", "B"))
-    return compare_result(run, stacklevel=3)
+    args, data = check_options(locals())
+    return finished(part, args, data, stacklevel=3)
 
 
 def finish_many(part: PoissonPart, *, baseline: str | None = None,
@@ -562,14 +553,26 @@ def finish_many(part: PoissonPart, *, baseline: str | None = None,
     """:func:`pairboot.compare_many`'s result for the systems of ``part``: what
     ``compare_many(scores, ids=..., resampling="poisson", seed=...)`` gives on the whole
     data (the arguments as there)."""
+    args, data = check_options(locals(), family=True)
+    return finished(part, args, data, family=True, stacklevel=3)
+
+
+def finished(part: PoissonPart, args: Arguments, data: Data, *, family: bool = False,
+             stacklevel: int = 2) -> CompareResult | FamilyResult:
+    """:func:`finish` (``family``: :func:`finish_many`) on checked options: what the
+    files and Dask finish their total part with; notes are warned ``stacklevel`` frames
+    up."""
     if not isinstance(part, PoissonPart):
         raise InputError(f"`part` must be a PoissonPart, got {type(part).__name__}",
                          param="part")
-    targets = check_family(part.names, baseline=baseline, pairs=pairs, correction=correction)
-    margins = row_margins(margin, list(part.names), targets)
-    run = _run(part, confidence_level=confidence_level, method=method,
-               strata_weights=strata_weights, paired=paired, group_weighting=group_weighting,
-               alternative=alternative, hypothesis=hypothesis, margin=family_margin(margin),
-               lower_is_better=lower_is_better, family=True)
-    return family_result(run, targets, correction, lower_is_better, stacklevel=3,
-                         margins=margins)
+    refuse_unavailable(args)
+    if not family:
+        if len(part.names) != 2:
+            raise InputError(f"`part` holds {len(part.names)} systems: finish() compares "
+                             "two; use finish_many()", param="part")
+        run = _run(part, args, dataclasses.replace(data, display=("A", "B")))
+        return compare_result(run, stacklevel=stacklevel + 1)
+    targets = check_family(part.names, data)
+    margins = row_margins(args, list(part.names), targets)
+    run = _run(part, args, data, family=True)
+    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins)

@@ -13,7 +13,7 @@ from pairboot.core.family import family_systems, family_targets
 from pairboot.core.pvalues import units_for
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
-from pairboot.options import OPTIONS, hypothesis_sides
+from pairboot.options import Arguments, Data, check_options
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
 from pairboot.planning.mcnemar import exact_offer, exact_setup
@@ -33,7 +33,7 @@ from pairboot.planning.pilot import (
     from_pilot,
     pilot_design,
 )
-from pairboot.planning.simulation import simulate_power
+from pairboot.planning.simulation import SIMULATED_RESAMPLES, simulated_power
 from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
 from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
 
@@ -163,47 +163,38 @@ def power(
     >>> pairboot.power(accuracy_a=0.70, accuracy_b=0.72, discordant=0.2, power=0.8).n_items
     3923
     """
-    level = OPTIONS["confidence_level"].check(confidence_level)
-    alternative = OPTIONS["alternative"].check(alternative)
-    hypothesis = OPTIONS["hypothesis"].check(hypothesis)
-    margin = OPTIONS["margin"].check(margin)
-    lower_is_better = OPTIONS["lower_is_better"].check(lower_is_better)
     if hypothesis == "equivalence":
         raise InputError("`hypothesis='equivalence'` is not planned yet: plan "
                          "'difference', 'non-inferiority' or 'superiority'",
                          param="hypothesis")
-    sides = hypothesis_sides(hypothesis, margin, alternative, lower_is_better, level)
+    args, data = check_options(locals())
+    level, sides, margin = args.confidence_level, args.alternative, args.margin
     target = _probability(power, "power")
     delta = _delta(delta, hypothesis)
     n_items, n_groups, n_runs = (_count(v, name) for v, name in (
         (n_items, "n_items"), (n_groups, "n_groups"), (n_runs, "n_runs")))
-    test_name = OPTIONS["test"].check(test)
-    test = _test(1.0 - level, sides, hypothesis, margin, lower_is_better)
+    test = _test(1.0 - level, sides, args.hypothesis, margin, args.lower_is_better)
     known = {name: value for name, value in zip(_PARAMETERS, (
         sd, sd_a, sd_b, correlation, accuracy_a, accuracy_b, discordant, group_size, icc,
         group_size_cv, run_sd, residual_sd)) if value is not None}
     family = None
-    if runs is None and paired_runs:
+    if args.runs is None and args.paired_runs:
         raise InputError("`paired_runs` is for `runs='seeds'`", param="paired_runs")
     if scores is not None:
-        if runs is not None:
+        if args.runs is not None:
             raise InputError("a family with runs is not planned yet: plan each pair with "
                              "`a`, `b` and `runs`", param="runs")
         if a is not None or b is not None:
             raise InputError("give a pilot of two systems (`a`, `b`) or a family's "
                              "(`scores`), not both", param="scores")
-        setup, family = _family(scores, baseline, pairs, correction, test, metric=metric,
-                                groups=groups, group_weighting=group_weighting,
-                                strata=strata, strata_weights=strata_weights, ids=ids)
-        test = Test(family.alpha_each(correction), test.two_sided, test.direction,
+        setup, family = _family(scores, args, data, test)
+        test = Test(family.alpha_each(args.correction), test.two_sided, test.direction,
                     test.offset)
     elif a is not None or b is not None:
         if a is None or b is None:
             raise InputError(f"a pilot needs both systems: `{'a' if a is None else 'b'}` "
                              "is missing", param="a" if a is None else "b")
-        setup = from_pilot(a, b, metric=metric, groups=groups, group_weighting=group_weighting,
-                           strata=strata, strata_weights=strata_weights, runs=runs,
-                           paired_runs=paired_runs, ids=ids)
+        setup = from_pilot(a, b, args, data)
     else:
         setup = from_parameters(delta=delta, **known)
     if (a is not None or scores is not None) and known:
@@ -215,29 +206,24 @@ def power(
                          "family's `scores`", param="baseline" if baseline else "pairs")
     if delta is None and setup.delta is not None:
         delta = setup.delta
-    if test_name is not None:
-        setup = exact_setup(setup, test_name, hypothesis, scores is not None)
+    if args.test is not None:
+        setup = exact_setup(setup, args.test, args.hypothesis, scores is not None)
     if simulate and (a is None or scores is not None):
         raise InputError("`simulate=True` resamples a pilot of two systems: give `a` and "
                          "`b`" + (" (a family's plan is not simulated)" if scores is not None
                                   else ""), param="simulate")
-    res = _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, correction,
-                 dict(confidence_level=level, alternative=sides, hypothesis=hypothesis,
-                      margin=margin, lower_is_better=lower_is_better, test=test_name))
+    res = _solve(setup, test, delta, target, n_items, n_groups, n_runs, family, args)
     if not simulate:
         return res
     if res.n_items is None or res.delta is None:
         raise InputError("there is no planned size and difference to simulate: "
                          + res.summary(), param="simulate")
     grouped = groups is not None
-    sim = simulate_power(
-        a, b, n_items=None if grouped else res.n_items,
-        n_groups=res.n_groups if grouped else None, delta=res.delta,
-        n_simulations=n_simulations, confidence_level=level, alternative=sides,
-        hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better,
-        groups=groups, strata=strata, metric=metric, runs=runs,
-        n_runs=res.n_runs if runs == "seeds" else None, test=test_name, seed=seed,
-        progress=progress)
+    sim = simulated_power(
+        a, b, dataclasses.replace(args, n_resamples=SIMULATED_RESAMPLES), data,
+        n_items=None if grouped else res.n_items, n_groups=res.n_groups if grouped else None,
+        n_runs=res.n_runs if args.runs == "seeds" else None, delta=res.delta,
+        n_simulations=n_simulations)
     return dataclasses.replace(res, simulation=sim)
 
 
@@ -296,13 +282,13 @@ def _test(alpha: float, sides: str, hypothesis: str, margin, lower_is_better: bo
     return Test(alpha, sides == "two-sided", direction, offset)
 
 
-def _family(scores, baseline, pairs, correction, test: Test, **design):
-    if correction not in PLAN_CORRECTIONS:
+def _family(scores, args: Arguments, data: Data, test: Test):
+    if args.correction not in PLAN_CORRECTIONS:
         raise InputError(f"`correction` must be one of {', '.join(PLAN_CORRECTIONS)} to "
-                         f"plan a family, got {correction!r}", param="correction")
+                         f"plan a family, got {args.correction!r}", param="correction")
     names, systems = family_systems(scores)
-    targets = family_targets(names, baseline, pairs)
-    d = pilot_design(systems, names, **design)
+    targets = family_targets(names, data.baseline, data.pairs)
+    d = pilot_design(systems, names, args, data)
     everything, _ = contrast_covariance(d, list(targets) + list(range(len(names))))
     own = np.diag(everything)[len(targets):]
     cov = everything[:len(targets), :len(targets)]
@@ -333,7 +319,7 @@ def _family(scores, baseline, pairs, correction, test: Test, **design):
 
 
 def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
-           family, correction, options) -> PowerResult:
+           family, args: Arguments) -> PowerResult:
     model, facts = setup.model, dict(setup.facts or {})
     with_runs = model.runs
     m = setup.items_per_unit
@@ -379,8 +365,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     units = None if given is None else units_of(n_items, n_groups)
     # (never fewer units than any paired test needs at the level: 6 at 95%, two-sided;
     # compare() gives no verdict below that, whatever the variance says: its power is 0)
-    fewest = max(setup.minimum, units_for(options["confidence_level"],
-                                          options["alternative"]))
+    fewest = max(setup.minimum, units_for(args.confidence_level, args.alternative))
     if units is not None and units < fewest:
         raise InputError(f"the planned size leaves fewer than {fewest} {setup.unit}: "
                          + ("a t test needs more" if units < setup.minimum else
@@ -434,7 +419,7 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
 
     fam = None
     if family is not None:
-        fam = _family_plan(family, correction, delta, target, units)
+        fam = _family_plan(family, args.correction, delta, target, units)
     strata = tuple(StratumPlan(*s) for s in facts.pop("strata", ()) or ())
     floor = model.floor(n_runs) if with_runs and n_runs else None
     variance = None
@@ -446,7 +431,9 @@ def _solve(setup: Setup, test: Test, delta, target, n_items, n_groups, n_runs,
     return PowerResult(
         solved=solved, delta=delta, power=target, n_items=n_items,
         n_items_unpaired=unpaired, pairing_saving=saving, n_groups=n_groups,
-        n_runs=n_runs, n_runs_needed=n_runs_needed, **options, source=(
+        n_runs=n_runs, n_runs_needed=n_runs_needed, confidence_level=args.confidence_level,
+        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
+        lower_is_better=args.lower_is_better, test=args.test, source=(
             "parameters" if facts.get("pilot_items") is None else "pilot"),
         model=setup.name, metric=facts.pop("metric", "mean"), sd=facts.pop("sd", None),
         unit_variance=facts.pop("unit_variance", getattr(model, "unit_variance", None)),
@@ -508,8 +495,7 @@ def detectable_difference(standard_error: float, n_units: int, *,
     """
     if not (math.isfinite(standard_error) and standard_error > 0) or n_units < 2:
         return None
-    level = OPTIONS["confidence_level"].check(confidence_level)
-    sides = OPTIONS["alternative"].check(alternative)
-    test = _test(1.0 - level, sides, "difference", None, False)
+    args, _ = check_options(locals())
+    test = _test(1.0 - args.confidence_level, args.alternative, "difference", None, False)
     model = TModel(standard_error ** 2 * n_units)
     return mde_for(model, test, n_units, _probability(power, "power"))

@@ -15,6 +15,7 @@ pilot, has ``1 / N`` of it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -27,6 +28,7 @@ from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine import weighted_sum
 from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient
+from pairboot.options import Arguments, Data
 from pairboot.planning.known import SPREAD, zero_one_caps
 from pairboot.planning.model import ProportionModel, Setup, TModel, TwoProportionModel
 from pairboot.planning.seeds import SeedsModel
@@ -38,12 +40,11 @@ NO_SPREAD = ("the pilot's differences have no spread (every item's difference is
              "same): no size can be planned from it; give `sd` for the spread you expect")
 
 
-def pilot_design(systems, names, *, metric, groups, group_weighting, strata, strata_weights,
-                 ids=None) -> Design:
+def pilot_design(systems, names, args: Arguments, data: Data) -> Design:
     """The pilot's paired design, as compare() builds it."""
-    return build_design(systems, names=tuple(names), metric=metric, paired=True,
-                        groups=groups, group_weighting=group_weighting, strata=strata,
-                        strata_weights=strata_weights, ids=ids)
+    return build_design(systems, names=tuple(names), metric=data.metric, paired=True,
+                        groups=data.groups, group_weighting=args.group_weighting,
+                        strata=data.strata, strata_weights=data.strata_weights, ids=data.ids)
 
 
 def contrast_covariance(design: Design, targets) -> tuple[np.ndarray, np.ndarray]:
@@ -132,17 +133,13 @@ def _cap(design: Design) -> float:
     return design.metric.span if design.metric.span is not None else math.inf
 
 
-def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights, runs,
-               paired_runs, ids=None) -> Setup:
+def from_pilot(a, b, args: Arguments, data: Data) -> Setup:
     """The planner's :class:`~pairboot.planning.model.Setup` from a pilot of two systems."""
-    if runs == "seeds":
-        return _seeds(a, b, metric, groups, group_weighting, strata, strata_weights,
-                      paired_runs)
-    if runs == "samples":
+    if args.runs == "seeds":
+        return _seeds(a, b, args, data)
+    if args.runs == "samples":
         a, b = (np.nanmean(as_table(v, n, "samples"), axis=1) for v, n in ((a, "a"), (b, "b")))
-    design = pilot_design((a, b), ("a", "b"), metric=metric, groups=groups,
-                          group_weighting=group_weighting, strata=strata,
-                          strata_weights=strata_weights, ids=ids)
+    design = pilot_design((a, b), ("a", "b"), args, data)
     cov, parts = contrast_covariance(design, [(0, 1), 0, 1])
     units = int(design.units_per_stratum.sum())
     variance = float(cov[0, 0])
@@ -173,9 +170,8 @@ def from_pilot(a, b, *, metric, groups, group_weighting, strata, strata_weights,
                                             else None)
     name = "paired t"
     if design.n_groups is not None:
-        srs = pilot_design((a, b), ("a", "b"), metric=metric, groups=None,
-                           group_weighting="items", strata=strata,
-                           strata_weights=strata_weights, ids=ids)
+        srs = pilot_design((a, b), ("a", "b"), dataclasses.replace(args, group_weighting="items"),
+                           dataclasses.replace(data, groups=None))
         item_cov, _ = contrast_covariance(srs, [(0, 1)])
         deff = variance / float(item_cov[0, 0])
         m = design.n_items / design.n_groups
@@ -230,18 +226,17 @@ def _correlation(scores) -> float | None:
     return float(np.corrcoef(scores[:, 0], scores[:, 1])[0, 1])
 
 
-def _seeds(a, b, metric, groups, group_weighting, strata, strata_weights,
-           paired_runs) -> Setup:
+def _seeds(a, b, args: Arguments, data: Data) -> Setup:
     """Several seeds per system: the two-way analysis's components
     (:func:`pairboot.comparisons.runs.analysis.analyse`)."""
-    if metric != "mean":
+    if data.metric != "mean":
         raise InputError("planning seeds from a pilot takes one score per item and run "
                          "(the mean); a pooled metric with runs is not planned yet",
                          param="metric")
     ya, yb = as_table(a, "a", "seeds"), as_table(b, "b", "seeds")
-    layout = Layout.of(len(ya), groups=groups, group_weighting=group_weighting,
-                       strata=strata, strata_weights=strata_weights)
-    info = analyse(ya, yb, "seeds", paired_runs, layout)
+    layout = Layout.of(len(ya), groups=data.groups, group_weighting=args.group_weighting,
+                       strata=data.strata, strata_weights=data.strata_weights)
+    info = analyse(ya, yb, "seeds", args.paired_runs, layout)
     unit_variance = info.item_part * info.n_items
     parts = sum(info.run_parts) + sum(info.residual_parts)  # (too wide: refused below)
     check_spread(info.variance, info.variance + parts, info.n_items)

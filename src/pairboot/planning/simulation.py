@@ -39,6 +39,7 @@ table's items, at a cost that does not grow with the items (:func:`binary_interv
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import time
@@ -47,7 +48,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pairboot.comparisons.two import compare
+from pairboot.comparisons.two import compare_two
 from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
 from pairboot.core.intervals import Bootstrap, bounds
 from pairboot.core.proportions import mcnemar_exact, wilson_interval
@@ -57,7 +58,7 @@ from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.metrics.builtin import MEAN
 from pairboot.metrics.names import builtin_stats, resolve_metric
-from pairboot.options import Arguments, check_arguments
+from pairboot.options import Arguments, Data, check_options
 from pairboot.planning.simulated_data import (
     CELLS,
     MOVES,
@@ -76,6 +77,9 @@ from pairboot.simulation_result import SimulatedPower
 FAST_METHODS = ("percentile", "basic", "normal", "bca")
 """The methods the exact 0/1 path computes (the studentized one takes compare())."""
 
+SIMULATED_RESAMPLES = 2000
+"""The resamples of each simulated evaluation's interval, unless told (``n_resamples``)."""
+
 SIMULATIONS_MAX = 1_000_000
 """The most simulated evaluations: the Monte Carlo error is then below 0.05 points."""
 
@@ -90,10 +94,11 @@ PER_EVALUATION = 10**5
 """compare()'s cost beside its resamples, in resampled items (about a millisecond)."""
 
 TABLE_RESAMPLE = 50
-"""A resample of the exact 0/1 path's table, in resampled items (0.9 ms for 2,000)."""
+"""A resample of the exact 0/1 path's table, in resampled items (docs/performance.md,
+"Checking a plan by simulation")."""
 
 CELL = 30
-"""A cell of runs="seeds"'s items x runs, in resampled items (8 ms for 1,600 x 16)."""
+"""A cell of runs="seeds"'s items x runs, in resampled items (timed in docs/power.md)."""
 
 
 def simulate_power(
@@ -113,7 +118,7 @@ def simulate_power(
     strata=None,
     metric: str | Metric = "mean",
     method: str = "percentile",
-    n_resamples: int = 2000,
+    n_resamples: int = SIMULATED_RESAMPLES,
     runs: str | None = None,
     n_runs: int | None = None,
     test: str | None = None,
@@ -192,27 +197,29 @@ def simulate_power(
     >>> 0.5 < res.power < 1.0
     True
     """
+    args, data = check_options(locals())
+    return simulated_power(a, b, args, data, n_items=n_items, n_groups=n_groups,
+                           n_runs=n_runs, delta=delta, n_simulations=n_simulations)
+
+
+def simulated_power(a, b, args: Arguments, data: Data, *, n_items: int | None,
+                    n_groups: int | None, n_runs: int | None, delta: float,
+                    n_simulations: int) -> SimulatedPower:
+    """:func:`simulate_power` on checked options (what :func:`pairboot.power` runs with
+    ``simulate=True``)."""
     start = time.perf_counter()
-    args = check_arguments(
-        paired=True, group_weighting="items", n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=seed, backend="auto",
-        alternative=alternative, hypothesis=hypothesis, margin=margin,
-        lower_is_better=lower_is_better, test=test)
     if args.seed is None:
         used_seed = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
     else:
         used_seed = args.seed
     s_count = count("n_simulations", n_simulations, 1)
     delta = check_delta(delta, args.hypothesis)
-    pooled = check_metric(metric)
-    pilot = read_pilot(a, b, groups=groups, strata=strata, runs=runs, metric=pooled)
+    pooled = check_metric(data.metric)
+    pilot = read_pilot(a, b, groups=data.groups, strata=data.strata, runs=args.runs,
+                       metric=pooled)
     size = planned_size(pilot, n_items, n_groups, n_runs)
     shift = difference_shift(pilot, delta)
-    options = dict(
-        n_resamples=args.n_resamples, confidence_level=args.confidence_level,
-        method=args.method, alternative=alternative, hypothesis=args.hypothesis,
-        margin=args.margin, lower_is_better=args.lower_is_better, runs=pilot.runs,
-        metric=pooled if pooled is not None else "mean")
+    metric = pooled if pooled is not None else "mean"
     tables = pilot.binary and pilot.runs is None and not pilot.grouped and not pilot.stratified
     mcnemar = check_test(args, tables)
     fast = tables and (mcnemar or args.method in FAST_METHODS)
@@ -220,7 +227,10 @@ def simulate_power(
                                         pilot.runs, fast))
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
     decides = size.n_items >= units_for(args.confidence_level, args.alternative)
-    inner = CompilingOnly(progress) if isinstance(progress, Progress) else None
+    progress = args.progress
+    each = dataclasses.replace(  # (compare()'s options: its progress only says numba compiles)
+        args, runs=pilot.runs, test=None,
+        progress=CompilingOnly(progress) if isinstance(progress, Progress) else None)
     rejected = 0
     items_seen = 0
     with warnings.catch_warnings():
@@ -243,8 +253,8 @@ def simulate_power(
                 items_seen += size.n_items
             else:
                 sa, sb, sg, sh = draw_evaluation(pilot, size, shift, data_rng)
-                res = compare(sa, sb, groups=sg, strata=sh, seed=boot_seed,
-                              progress=inner, **options)
+                res = compare_two(sa, sb, dataclasses.replace(each, seed=boot_seed),
+                                  Data(groups=sg, strata=sh, metric=metric))
                 verdict = res.verdict()
                 items_seen += res.n_items
             rejected += verdict in SHOWN[args.hypothesis]

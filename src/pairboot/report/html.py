@@ -274,10 +274,6 @@ def items_section(result, context) -> str:
     return '<section class="items">' + "".join(out) + "</section>"
 
 
-def _label(side: str, name: str, default: str) -> str:
-    return side if name == default else f"{side}  {name}"
-
-
 @writes(CompareResult, "html-fragment", part=True)
 def fragment_compare(result: CompareResult, context: ReportContext | None = None) -> str:
     """The fragment of a comparison of two systems (with strata, runs or a test too): the

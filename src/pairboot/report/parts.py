@@ -472,13 +472,6 @@ def wrap(text: str, bullet: str = "") -> list[str]:
     ) or [bullet]
 
 
-def pad_table(rows: list[list[str]], align: str) -> list[str]:
-    """Rows of cells as lines, each column padded to its widest cell and left- or
-    right-aligned as ``align`` says ("l" or "r" per column; the table's
-    :func:`~pairboot.report.table.text` of a table without a head)."""
-    return table_text(Table(None, rows, align[:len(rows[0])]), indent="")
-
-
 _METHOD_WORDS = {
     "percentile": "percentile interval",
     "basic": "basic (reverse percentile) interval",

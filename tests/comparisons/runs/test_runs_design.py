@@ -33,6 +33,7 @@ import pytest
 from scipy import optimize, stats
 
 import pairboot
+from pairboot.errors import PairbootWarning
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 
@@ -560,8 +561,9 @@ def holm_oracle(p):
 def test_family_rows_are_compares_and_holm_bonferroni_correct_them(paired):
     systems, groups, strata = family_tables(paired)
     keywords = {"groups": groups, "strata": strata, "runs": "seeds", "paired_runs": paired}
-    none = pairboot.compare_many(systems, correction="none", seed=1, n_resamples=300,
-                                 **keywords)
+    with pytest.warns(PairbootWarning, match="6 comparisons without a correction"):
+        none = pairboot.compare_many(systems, correction="none", seed=1, n_resamples=300,
+                                     **keywords)  # (as a bootstrap family warns)
     assert none.family_size == 6 and none.n_groups == 14 and none.n_strata == 2
     for c in none.comparisons:
         one = pairboot.compare(systems[c.a], systems[c.b], seed=1, n_resamples=300,

@@ -12,62 +12,35 @@ from __future__ import annotations
 
 import hashlib
 import math
-import warnings as _warnings
 
 import numpy as np
 
-from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
-from pairboot.comparisons.runs.two import (
-    check_arguments_runs,
-    design_sides,
-    difference,
-    layout_of,
-    runs_score,
-    seeds_only,
-)
+from pairboot.comparisons.runs.two import difference, layout_of, runs_score, seeds_only
 from pairboot.comparisons.runs.variance import Layout
+from pairboot.core.corrections import Decision, Rows, decide, decide_rows, family_answer
 from pairboot.core.diagnostics import scale_notes, table_range
-from pairboot.core.family import (
-    ROW_WORDS,
-    claim_of,
-    compare_family,
-    family_margin,
-    family_ranks,
-    family_systems,
-    family_targets,
-    row_margins,
-)
-from pairboot.core.fdr import fdr_family
+from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
 from pairboot.core.hypotheses import (
-    SHOWN,
-    claim_boundary,
     claim_tests,
-    interval_alpha,
     less_tie,
     read_test,
     tie_tolerance,
-    verdict_of,
 )
 from pairboot.core.intervals import normal_quantile
-from pairboot.core.multiple import bonferroni, check_correction, holm, max_t
+from pairboot.core.multiple import max_t
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
-from pairboot.family_result import Comparison, FamilyResult
-from pairboot.options import hypothesis_sides, option
-from pairboot.result import ConfidenceInterval
+from pairboot.options import Arguments, Data
 
 __all__ = ["compare_many_runs"]
 
 _MAX_T_STREAM = 0x6D617874  # "maxt": spawn key of a runs family's max-t draws
 
 
-def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
-                      correction: str, lower_is_better: bool, metric, groups, strata,
-                      n_resamples, confidence_level, method, seed, stacklevel: int = 3,
-                      **keywords):
+def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 3):
     """:func:`pairboot.compare_many` for items x runs tables (see
-    :mod:`pairboot.comparisons.runs.analysis`).
+    :mod:`pairboot.comparisons.runs.analysis`), on checked options.
 
     ``"samples"``: the items' mean scores through :func:`pairboot.compare_many` (every
     correction).  ``"seeds"``: each comparison's ``V``, degrees of freedom and t interval
@@ -75,25 +48,20 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     (:func:`_max_t_runs`), Holm's or Bonferroni's correction (t intervals at
     ``alpha / m``), or none.
     """
-    test = {**keywords, "lower_is_better": lower_is_better,
-            "margin": family_margin(option(keywords, "margin"))}
-    seed = check_arguments_runs(runs, n_resamples, confidence_level, method, seed, test)
+    runs, paired_runs, correction = args.runs, args.paired_runs, args.correction
+    lower_is_better = args.lower_is_better
     names, values = family_systems(scores)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds'", param="paired_runs")
         means = {name: np.nanmean(t, axis=1) for name, t in zip(names, tables)}
-        return compare_family(means, baseline=baseline, pairs=pairs, correction=correction,
-                              lower_is_better=lower_is_better, metric=metric, groups=groups,
-                              strata=strata, n_resamples=n_resamples,
-                              confidence_level=confidence_level, method=method, seed=seed,
-                              stacklevel=stacklevel + 1, **keywords)
-    _check_seeds(tables, paired_runs, correction, metric, method, keywords)
-    layout = layout_of(len(tables[0]), groups, strata, keywords)
-    targets = family_targets(names, baseline, pairs,  # (max-t resamples the family)
-                             n_resamples if correction == "max-t" else None)
-    alpha = 1.0 - float(confidence_level)
+        return compare_family(means, args, data, stacklevel=stacklevel + 1)
+    _check_seeds(tables, args, data)
+    layout = layout_of(len(tables[0]), args, data)
+    targets = family_targets(names, data.baseline, data.pairs,  # (max-t resamples the family)
+                             args.n_resamples if correction == "max-t" else None)
+    alpha = 1.0 - args.confidence_level
     family_alpha = round(alpha, 12)  # as compare_many: a p of exactly 0.05 does not reject
     m = len(targets)
     # each row is compare()'s t interval; its df depend on the level a little
@@ -104,11 +72,9 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
     est = np.array([difference(tables[i], tables[j], layout) for i, j in targets])
     se = np.sqrt([info.variance for info in infos])
     tol = [tie_tolerance(e, s) for e, s in zip(est, se)]  # (as compare()'s runs)
-    side, hyp = design_sides(test), option(keywords, "hypothesis")
-    margins = row_margins(option(keywords, "margin"), names, targets)
-    for mk in set(margins):  # (a mapping's smallest may be a margin no test can use)
-        hypothesis_sides(hyp, mk, side, lower_is_better, float(confidence_level))
-    if option(keywords, "margin") is not None:  # (the mean of the runs' scores: their span)
+    side, hyp = args.alternative, args.hypothesis
+    margins = row_margins(args, names, targets)
+    if args.margin is not None:  # (the mean of the runs' scores: their span)
         check_margin(max(margins), None, [(float(t.min()), float(t.max())) for t in tables])
     if hyp == "equivalence" and correction == "max-t" and m > 1:
         raise InputError("equivalence with runs='seeds' takes `correction` 'holm', "
@@ -124,32 +90,23 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
                 for info, e, mk, d in zip(infos, est, margins, tol)]
 
     own = read(alpha)
-    p_raw = np.array([r[1] for r in own])
-    marginal = [r[0] for r in own]
-    p_single, critical, fcr = [None] * m, None, None
-    if seed is None:
-        seed = _table_seed(tables, n_resamples)
-    at = family_alpha  # (the level each row's interval is read at: a claim's p scales by it)
-    if m == 1 or correction == "none":
-        intervals, p_adj = marginal, p_raw
-    elif correction == "max-t":
-        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha, n_resamples,
-                         seed, one_sided=side != "two-sided")
-        critical = mt.critical_value
-        tail = 0.5 * math.erfc(critical / math.sqrt(2.0))  # each row's level: 2 tails
+    seed = args.seed if args.seed is not None else _table_seed(tables, args.n_resamples)
+
+    def runs_max_t(marginal, p_raw) -> Decision:
+        """Max-t on the rows' t p-values (:func:`_max_t_runs`): each row's interval at
+        the two-sided level ``2 (1 - Phi(c))`` (one-sided: one tail)."""
+        mt = _max_t_runs(tables, targets, paired_runs, layout, p_raw, alpha,
+                         args.n_resamples, seed, one_sided=side != "two-sided")
+        tail = 0.5 * math.erfc(mt.critical_value / math.sqrt(2.0))  # each row's: 2 tails
         level = tail if side != "two-sided" else 2.0 * tail  # (one, one-sided)
-        intervals = [r[0] for r in read(level)]
-        at = level
-        p_adj = np.maximum(mt.p_stepdown, p_raw)
-        p_single = np.maximum(mt.p_single_step, p_raw).tolist()
-    elif correction in ("bh", "by"):
-        p_adj, fcr = fdr_family(p_raw, family_alpha, correction)
-        intervals = [r[0] for r in read(fcr)]
-        at = fcr
-    else:
-        intervals = [r[0] for r in read(alpha / m)]
-        at = family_alpha / m
-        p_adj = holm(p_raw) if correction == "holm" else bonferroni(p_raw)
+        return Decision([r[0] for r in read(level)], marginal, p_raw,
+                        np.maximum(mt.p_stepdown, p_raw), level,
+                        p_single=np.maximum(mt.p_single_step, p_raw).tolist(),
+                        critical=mt.critical_value)
+
+    rows = Rows(est, se, tol, margins, hyp, side, lower_is_better, alpha, family_alpha,
+                read, runs_max_t)
+    decision = decide(correction, rows, [r[0] for r in own], np.array([r[1] for r in own]))
 
     def claim_p(k: int, boundary: float) -> float:
         """Row ``k``'s claim against ``boundary`` (beyond its hypothesis), adjusted as
@@ -158,74 +115,37 @@ def compare_many_runs(scores, *, runs: str, paired_runs: bool, baseline, pairs,
         ((sides, _),) = [t for t in claim_tests(hyp, margins[k], side, lower_is_better)
                          if t[1] == boundary]
         raw = float(infos[k].p_value(less_tie(est[k] - boundary, tol[k]), sides))
+        at = decision.at
         return min(1.0, raw * family_alpha / at) if at != family_alpha else raw
 
-    comparisons = []
-    for k, (i, j) in enumerate(targets):
-        low, high = intervals[k]
-        significant = bool(p_adj[k] < family_alpha)
-        verdict = verdict_of(hyp, margins[k], intervals[k], lower_is_better)
-        note = None
-        if significant != (verdict in SHOWN[hyp]):
-            words, interval = ROW_WORDS[correction if m > 1 else "none"]
-            what = "0" if hyp == "difference" else "the margin's boundary"
-            note = (f"{words} rejects, but {interval} includes {what}" if significant else
-                    f"{interval} excludes {what}, but {words} does not reject")
-            verdict = (claim_of(hyp, est[k], lower_is_better) if significant
-                       else "inconclusive")
-        elif not significant:
-            verdict = "inconclusive"
-        if np.isnan(intervals[k]).any():
-            verdict = "undefined"
-        boundary = claim_boundary(verdict, hyp, margins[k], lower_is_better)
-        comparisons.append(Comparison(
-            a=names[i], b=names[j], estimate=float(est[k]),
-            confidence_interval=ConfidenceInterval(low, high),
-            marginal_interval=ConfidenceInterval(*marginal[k]),
-            standard_error=float(se[k]), p_value=float(p_raw[k]),
-            p_value_used=float(p_raw[k]),
-            p_adjusted=float(p_adj[k]),
-            p_single_step=None if p_single[k] is None else float(p_single[k]),
-            significant=significant, note=note, margin=margins[k], verdict=verdict,
-            claim_p_value=None if boundary is None else claim_p(k, boundary)))
-    ranks, best = ((None, None) if side != "two-sided" or hyp != "difference"
-                   else family_ranks(names, targets, comparisons, lower_is_better))
-    notes = small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
+    comparisons = decide_rows(names, targets, rows, decision, correction, claim_p)
+    notes = decision.notes + small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
     notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-    return FamilyResult(
-        comparisons=tuple(comparisons),
+    return family_answer(
+        comparisons, names, targets, rows, decision, correction, notes,
         systems={name: runs_score(t, t_for=alpha, layout=layout)
                  for name, t in zip(names, tables)},
-        rank_intervals=ranks, best_set=best, correction=correction, family_size=m,
-        critical_value=critical, confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples), seed=int(seed), method="t",
-        metric="mean", lower_is_better=bool(lower_is_better), paired=True,
-        group_weighting=(option(keywords, "group_weighting") if layout.grouped
-                         else None),
+        confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+        seed=int(seed), method="t", metric="mean", paired=True,
+        group_weighting=args.group_weighting if layout.grouped else None,
         n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
         n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
-        engine="runs (t intervals)", version=__version__,
-        warnings=tuple(text for _, text in notes), alternative=side, hypothesis=hyp,
-        margin=margins[0] if len(set(margins)) == 1 else None,
-        fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12))
+        engine="runs (t intervals)", stacklevel=stacklevel)
 
 
-def _check_seeds(tables, paired_runs, correction, metric, method, keywords) -> None:
+def _check_seeds(tables, args: Arguments, data: Data) -> None:
     """What a seeds family needs, and the options it would otherwise ignore."""
-    if not (isinstance(metric, str) and metric == "mean"):
+    if not (isinstance(data.metric, str) and data.metric == "mean"):
         raise InputError("a family with runs='seeds' supports metric 'mean' only",
                          param="metric")
-    seeds_only(method, keywords)
-    if option(keywords, "resampling") != "classic":
+    seeds_only(args)
+    if args.resampling != "classic":
         raise InputError("a family with runs='seeds' is t intervals on the two-way "
                          "variance and draws no items: leave `resampling` at 'classic'",
                          param="resampling")
-    check_correction(correction)
     if len({t.shape[0] for t in tables}) != 1:
         raise InputError("every system must score the same items", param="scores")
-    if paired_runs and len({t.shape[1] for t in tables}) != 1:
+    if args.paired_runs and len({t.shape[1] for t in tables}) != 1:
         raise InputError("`paired_runs` needs as many runs of every system: "
                          f"{sorted({t.shape[1] for t in tables})}", param="paired_runs")
 
@@ -237,10 +157,9 @@ def _contrast_model(tables, targets, paired_runs: bool, layout: Layout):
     variance ``own[s]`` per system (estimated from ``dof[s]`` degrees of freedom), the
     systems' run effects taken as independent.  Unpaired, ``own[s]`` is each system's
     run part.  With paired runs the shared seed effect cancels in every difference, and
-    the rest is estimated from few runs: a sample covariance of the systems' run
-    estimates from 3 runs has rank 2, its correlations come out near +-1, and max-t was
-    too liberal (0.88 family coverage); so ``own`` is fitted by least squares to the
-    pairs' run parts ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
+    the rest is estimated from few runs (a sample covariance of 3 runs has rank 2:
+    docs/runs.md), so ``own`` is fitted by least squares to the pairs' run parts
+    ``own[i] + own[j]``.  ``cov``: the comparisons' covariance;
     ``items``: each comparison's variance from the items."""
     n_sys = len(tables)
     items_cov = layout.covariance(np.column_stack([t.mean(axis=1) for t in tables]))
@@ -281,9 +200,9 @@ def _max_t_runs(tables, targets, paired_runs, layout, p_values, alpha, n_resampl
     variance that comes from the items (many degrees of freedom) correlates: the
     correlation is ``rho_kl sqrt(s_k s_l)``, ``s_k`` the items' share.  An exceedance of
     a t with few df comes mostly from a run variance that happened to be estimated small,
-    and those estimates are not shared the way the numerators are: with the full
-    correlation, max-t covered 0.92-0.94 for 4 systems at 3 paired seeds (Holm 0.95).
-    Where the items dominate this is the usual max-t.  A row's single-step p-value is
+    and those estimates are not shared the way the numerators are (the coverage with
+    and without the shrinking: docs/runs.md).  Where the items dominate this is the
+    usual max-t.  A row's single-step p-value is
     below alpha exactly when its own t interval at the two-sided level ``2 (1 - Phi(c))``
     excludes 0; the stepdown may reject more (a note says so).  ``one_sided``: the
     p-values are one-sided, ``z = Phi^-1(1 - p)`` signed, and the maximum is signed."""

@@ -18,10 +18,8 @@ import warnings as _warnings
 
 import numpy as np
 
-from pairboot._version import __version__
 from pairboot.comparisons.runs.analysis import (
     ONE_RUN_EACH,
-    RUNS,
     RunsInfo,
     analyse,
     as_table,
@@ -35,12 +33,12 @@ from pairboot.core.diagnostics import (
     table_range,
 )
 from pairboot.core.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
-from pairboot.core.pipeline import compare_items, resample
+from pairboot.core.pipeline import compare_answer, compare_items, resample
 from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
-from pairboot.options import check_arguments, hypothesis_sides, option
+from pairboot.options import Arguments, Data
 from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 __all__ = ["compare_runs"]
@@ -48,84 +46,45 @@ __all__ = ["compare_runs"]
 _RUN_STREAM = 0x72756E73  # "runs": SeedSequence spawn key of the run weights
 
 
-def compare_runs(a, b, *, runs: str, paired_runs: bool, groups, strata, metric,
-                 n_resamples, confidence_level, method, seed, stacklevel: int = 3,
-                 **keywords) -> CompareResult:
+def compare_runs(a, b, args: Arguments, data: Data, *, stacklevel: int = 3) -> CompareResult:
     """:func:`pairboot.compare` for items x runs tables (see
-    :mod:`pairboot.comparisons.runs.analysis`)."""
-    check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords)
+    :mod:`pairboot.comparisons.runs.analysis`), on checked options."""
+    runs, paired_runs, metric = args.runs, args.paired_runs, data.metric
     pooled = not _mean_like(metric) or np.ndim(a) == 3  # (3-D: statistics per item-run)
     if pooled and runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
         xa, xb = (_sample_means(v, name) for v, name in ((a, "a"), (b, "b")))
-        return compare_items(xa, xb, groups=groups, strata=strata, metric=metric,
-                             n_resamples=n_resamples, confidence_level=confidence_level,
-                             method=method, seed=seed, stacklevel=stacklevel + 1,
-                             **keywords)
+        return compare_items(xa, xb, args, data, stacklevel=stacklevel + 1)
     if pooled:
-        return _pooled(a, b, runs=runs, paired_runs=paired_runs, groups=groups,
-                       strata=strata, metric=metric, n_resamples=n_resamples,
-                       confidence_level=confidence_level, method=method, seed=seed,
-                       stacklevel=stacklevel + 1, keywords=keywords)
+        return _pooled(a, b, args, data, stacklevel=stacklevel + 1)
     ya, yb = as_table(a, "a", runs), as_table(b, "b", runs)
     if runs == "samples":
         if paired_runs:
             raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                              "across items", param="paired_runs")
-        info = analyse(ya, yb, runs, False, layout_of(len(ya), groups, strata, keywords))
-        res = compare_items(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), groups=groups,
-                            strata=strata, metric=metric, n_resamples=n_resamples,
-                            confidence_level=confidence_level, method=method, seed=seed,
-                            stacklevel=stacklevel + 1, **keywords)
+        info = analyse(ya, yb, runs, False, layout_of(len(ya), args, data))
+        res = compare_items(np.nanmean(ya, axis=1), np.nanmean(yb, axis=1), args, data,
+                            stacklevel=stacklevel + 1)
         return dataclasses.replace(res, runs=info)
-    seeds_only(method, keywords)
+    seeds_only(args)
     if ya.shape[1] == 1 and yb.shape[1] == 1 and not paired_runs:
-        res = compare_items(ya[:, 0], yb[:, 0], groups=groups, strata=strata, metric=metric,
-                            n_resamples=n_resamples, confidence_level=confidence_level,
-                            method=method, seed=seed, stacklevel=stacklevel + 1, **keywords)
+        res = compare_items(ya[:, 0], yb[:, 0], args, data, stacklevel=stacklevel + 1)
         _warnings.warn(ONE_RUN_EACH, SmallSampleWarning, stacklevel=stacklevel)
         return dataclasses.replace(res, warnings=(*res.warnings, ONE_RUN_EACH))
-    layout = layout_of(len(ya), groups, strata, keywords)
-    info = analyse(ya, yb, runs, paired_runs, layout,
-                   alpha=df_alpha(confidence_level, keywords))
-    return _seeds(ya, yb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
-                  layout=layout, groups=groups, strata=strata)
+    layout = layout_of(len(ya), args, data)
+    info = analyse(ya, yb, runs, paired_runs, layout, alpha=df_alpha(args))
+    return _seeds(ya, yb, info, args, data, stacklevel, layout=layout)
 
 
-def df_alpha(confidence_level, keywords) -> float:
+def df_alpha(args: Arguments) -> float:
     """The two-sided alpha whose degrees of freedom the result reports: that of the
     interval (``1 - level``; one-sided, its end is the two-sided one at twice that, as
     is equivalence's ``1 - 2 alpha`` interval)."""
-    alpha = 1.0 - float(confidence_level)
-    two = (design_sides(keywords) == "two-sided"
-           and option(keywords, "hypothesis") != "equivalence")
+    alpha = 1.0 - args.confidence_level
+    two = args.alternative == "two-sided" and args.hypothesis != "equivalence"
     return alpha if two else min(1.0, 2.0 * alpha)
-
-
-def design_sides(keywords) -> str:
-    """The sides of the test ``keywords`` ask for (:func:`pairboot.options.hypothesis_sides`)."""
-    return hypothesis_sides(option(keywords, "hypothesis"), option(keywords, "margin"),
-                            option(keywords, "alternative"),
-                            option(keywords, "lower_is_better"))
-
-
-def check_arguments_runs(runs, n_resamples, confidence_level, method, seed, keywords) -> int | None:
-    """The arguments compare() checks, checked before the analysis uses them; the seed
-    as an integer (``'random'`` and a ``SeedSequence`` drawn from), or None."""
-    if runs not in RUNS:
-        raise InputError(f"`runs` must be one of {', '.join(RUNS)} or None, got {runs!r}",
-                         param="runs")
-    return check_arguments(
-        paired=option(keywords, "paired"),
-        group_weighting=option(keywords, "group_weighting"), n_resamples=n_resamples,
-        confidence_level=confidence_level, method=method, seed=seed,
-        backend=option(keywords, "backend"),
-        resampling=option(keywords, "resampling"),
-        alternative=option(keywords, "alternative"),
-        hypothesis=option(keywords, "hypothesis"), margin=option(keywords, "margin"),
-        lower_is_better=option(keywords, "lower_is_better")).seed
 
 
 def _mean_like(metric) -> bool:
@@ -136,20 +95,22 @@ def _mean_like(metric) -> bool:
         return False
 
 
-def seeds_only(method: str, keywords) -> None:
+def seeds_only(args: Arguments) -> None:
     """What runs='seeds' cannot honour: an unpaired comparison, another interval."""
-    if not option(keywords, "paired"):
+    if not args.paired:
         raise InputError("several runs per system are compared paired (the items' draw is "
                          "shared); `paired=False` is not supported with runs",
                          param="paired")
-    if method != "percentile":
+    if args.method != "percentile":
         raise InputError("with runs='seeds' the interval is a t interval on the two-way "
                          "variance; leave `method` at its default", param="method")
 
 
-def layout_of(n: int, groups, strata, keywords) -> Layout:
-    return Layout.of(n, groups=groups, group_weighting=option(keywords, "group_weighting"),
-                     strata=strata, strata_weights=option(keywords, "strata_weights"))
+def layout_of(n: int, args: Arguments, data: Data) -> Layout:
+    """The runs' layout of ``n`` items: ``data``'s groups and strata."""
+    return Layout.of(n, groups=data.groups, group_weighting=args.group_weighting,
+                     strata=data.strata,
+                     strata_weights=data.strata_weights)
 
 
 def _statistics_table(values, name: str) -> np.ndarray:
@@ -192,36 +153,28 @@ def _run_weights(seed: int, ra: int, rb: int, paired: bool, n_resamples: int):
     return wa, wb
 
 
-def _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords,
-                groups=None, strata=None):
+def _item_draws(columns, names, metric, args: Arguments, data: Data):
     """One draw of the items (or groups, within strata) for every (system, run) column:
-    the engine's usual run."""
-    engine = {k: keywords[k] for k in ("resampling", "ids", "backend", "progress",
-                                       "alternative", "hypothesis", "margin",
-                                       "lower_is_better")
-              if k in keywords}
-    return resample(columns, names=names, paired=True, groups=groups,
-                    group_weighting=option(keywords, "group_weighting"), strata=strata,
-                    strata_weights=option(keywords, "strata_weights"), metric=metric,
-                    n_resamples=n_resamples, confidence_level=confidence_level,
-                    method="percentile", seed=seed, **engine)
+    the engine's usual run (paired, its percentile replicates)."""
+    return resample(columns, dataclasses.replace(args, paired=True, method="percentile"),
+                    dataclasses.replace(data, names=tuple(names), display=None, metric=metric))
 
 
-def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklevel,
-           keywords, *, estimate=None, boot=None, run=None, scores=None,
-           metric="mean", layout: Layout | None = None, groups=None,
-           strata=None, per_stratum=None) -> CompareResult:
+def _seeds(ya, yb, info: RunsInfo, args: Arguments, data: Data, stacklevel, *,
+           estimate=None, boot=None, run=None, scores=None, metric="mean",
+           layout: Layout | None = None, per_stratum=None) -> CompareResult:
+    """compare()'s result for seeds: the t interval on the two-way variance ``info``,
+    the item draws' replicates (``boot``, else drawn here) rescaled to its variance."""
     ra, rb = ya.shape[1], yb.shape[1]
     layout = Layout.plain(len(ya)) if layout is None else layout
     if boot is None:
         columns = [ya[:, j] for j in range(ra)] + [yb[:, j] for j in range(rb)]
         names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
-        run = _item_draws(columns, names, "mean", n_resamples, confidence_level, seed,
-                          keywords, groups, strata)
+        run = _item_draws(columns, names, "mean", args, data)
         # (R, runs): every run's mean over each replicate's draw of the items
         per_run = np.stack([run.core.value(j, run.coef, run.combined)
                             for j in range(ra + rb)], axis=1)
-        wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
+        wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, args.n_resamples)
         boot = (per_run[:, ra:] * wb).sum(axis=1) - (per_run[:, :ra] * wa).sum(axis=1)
         estimate = difference(ya, yb, layout)
     args = run.args
@@ -253,30 +206,15 @@ def _seeds(ya, yb, info: RunsInfo, n_resamples, confidence_level, seed, stacklev
     tail = alpha / 2.0 if args.alternative == "two-sided" else alpha
     mde = ((t_quantile(1.0 - tail, df) + t_quantile(0.8, df)) * se
            if math.isfinite(se) and se > 0 else None)
-    for category, text in notes:
-        _warnings.warn(text, category, stacklevel=stacklevel)
-    return CompareResult(
-        estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=args.confidence_level, method="t", standard_error=se,
-        p_value=float(min(1.0, p)), bootstrap_distribution=rescaled,
-        score_a=runs_score(ya, t_for=alpha, at=scores[0] if scores else None,
-                              layout=layout),
-        score_b=runs_score(yb, t_for=alpha, at=scores[1] if scores else None,
-                              layout=layout),
-        n_items=design.n_items, n_groups=design.n_groups,
-        n_strata=None if design.strata_names is None else len(design.strata_names),
-        n_resamples=args.n_resamples, seed=run.seed,
-        warnings=tuple(text for _, text in notes), metric=metric, paired=True,
-        group_weighting=args.group_weighting if design.n_groups is not None else None,
+    return compare_answer(
+        run, notes, stacklevel=stacklevel, estimate=estimate, interval=(low, high),
+        se=se, p=float(min(1.0, p)), boot=rescaled,
+        scores=tuple(runs_score(y, t_for=alpha, at=scores[s] if scores else None,
+                                layout=layout) for s, y in enumerate((ya, yb))),
         strata=_strata_results(per_stratum or _mean_tables(ya, yb), info, design, layout,
-                               groups, keywords, alpha),
-        monte_carlo_error=ConfidenceInterval(0.0, 0.0),
-        items_needed=None, groups_needed=None, engine=run.engine,
-        version=__version__, resampling=args.resampling, runs=info,
-        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
-        lower_is_better=args.lower_is_better, p_values=parts,
-        minimum_detectable=mde, claim_p_values=claims,
-    )
+                               args, data, alpha),
+        mc=(0.0, 0.0), p_values=parts, mde=mde, claims=claims, method="t", metric=metric,
+        runs=info)
 
 
 def _mean_tables(ya, yb):
@@ -287,8 +225,8 @@ def _mean_tables(ya, yb):
     return tables
 
 
-def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, keywords,
-                    alpha: float) -> tuple:
+def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, args: Arguments,
+                    data: Data, alpha: float) -> tuple:
     """Each stratum's difference alone: the same analysis on its items (its groups kept
     whole), a t interval with its own degrees of freedom; ``tables_of(rows, layout)``
     gives the stratum's estimate, tables to analyse and the systems' values."""
@@ -298,8 +236,8 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
     out = []
     for h, name in enumerate(design.strata_names):
         rows = np.flatnonzero(stratum == h)
-        sub = layout_of(len(rows), None if groups is None else layout.units[rows], None,
-                      {"group_weighting": option(keywords, "group_weighting")})
+        sub = Layout.of(len(rows), groups=None if data.groups is None else layout.units[rows],
+                        group_weighting=args.group_weighting)
         estimate, a, b, (at_a, at_b) = tables_of(rows, sub)
         try:
             own = analyse(a, b, "seeds", info.paired_runs, sub, alpha=alpha)
@@ -307,11 +245,11 @@ def _strata_results(tables_of, info: RunsInfo, design, layout: Layout, groups, k
             se, interval, p = math.nan, (math.nan, math.nan), math.nan
         else:
             se = math.sqrt(own.variance)
-            side = design_sides(keywords)
+            side = args.alternative
             interval, p = own.interval(estimate, alpha, side), own.p_value(estimate, side)
         out.append(StratumResult(
             name=name, weight=float(design.weights[h]), n_items=len(rows),
-            n_groups=int(design.units_per_stratum[h]) if groups is not None else None,
+            n_groups=int(design.units_per_stratum[h]) if data.groups is not None else None,
             estimate=estimate, confidence_interval=ConfidenceInterval(*interval),
             standard_error=se, p_value=float(p),
             score_a=runs_score(a, t_for=alpha, at=at_a, layout=sub),
@@ -338,13 +276,12 @@ def runs_score(y: np.ndarray, t_for: float, at: float | None = None,
     return SystemScore(mean, ConfidenceInterval(*interval), se)
 
 
-def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
-            confidence_level, method, seed, stacklevel, keywords) -> CompareResult:
+def _pooled(a, b, args: Arguments, data: Data, *, stacklevel: int) -> CompareResult:
     """A pooled metric (F1, BLEU, ...) over every item and run: the variance from the
     two-way analysis of its linearised values (:func:`_linearise`), the replicates from
     the metric on the resampled, run-weighted sums (strata reweighted to the population,
     as :func:`pairboot.compare` pools them)."""
-    seeds_only(method, keywords)
+    seeds_only(args)
     xa, xb = (_statistics_table(v, name) for v, name in ((a, "a"), (b, "b")))
     for name, x in (("a", xa), ("b", xb)):
         if not np.isfinite(x).all():
@@ -352,20 +289,18 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
     if xa.shape[0] != xb.shape[0] or xa.shape[2] != xb.shape[2]:
         raise InputError(f"`a` and `b` must have the same items and statistics: "
                          f"{xa.shape} and {xb.shape}", param="b")
-    m = resolve_metric(metric, xa.shape[2])
-    layout = layout_of(len(xa), groups, strata, keywords)
+    m = resolve_metric(data.metric, xa.shape[2])
+    layout = layout_of(len(xa), args, data)
     (va, la), (vb, lb) = (_linearise(x, m, layout.weights) for x in (xa, xb))
-    info = analyse(la, lb, runs, paired_runs, layout,
-                   alpha=df_alpha(confidence_level, keywords))
+    info = analyse(la, lb, args.runs, args.paired_runs, layout, alpha=df_alpha(args))
     ra, rb = xa.shape[1], xb.shape[1]
     columns = [xa[:, j, :] for j in range(ra)] + [xb[:, j, :] for j in range(rb)]
     names = [f"A{j}" for j in range(ra)] + [f"B{j}" for j in range(rb)]
-    run = _item_draws(columns, names, metric, n_resamples, confidence_level, seed, keywords,
-                      groups, strata)
+    run = _item_draws(columns, names, data.metric, args, data)
     core, k = run.core, run.design.k
     # (R, runs x k): every run's resampled sums, the strata reweighted to the population
     sums = np.einsum("h,bhc->bc", run.coef, core.M) if run.combined else core.M[:, 0, :]
-    wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, n_resamples)
+    wa, wb = _run_weights(run.seed, ra, rb, info.paired_runs, args.n_resamples)
     pooled = []
     for w, first, count in ((wa, 0, ra), (wb, ra, rb)):
         per_run = sums[:, first * k:(first + count) * k].reshape(len(sums), count, k)
@@ -375,10 +310,9 @@ def _pooled(a, b, *, runs, paired_runs, groups, strata, metric, n_resamples,
         (sa, ta), (sb, tb) = (_linearise(x[rows], m, sub.weights) for x in (xa, xb))
         return sb - sa, ta, tb, (sa, sb)
 
-    return _seeds(la, lb, info, n_resamples, confidence_level, seed, stacklevel, keywords,
-                  estimate=vb - va, boot=pooled[1] - pooled[0], run=run, scores=(va, vb),
-                  metric=m.name, layout=layout, groups=groups, strata=strata,
-                  per_stratum=per_stratum)
+    return _seeds(la, lb, info, args, data, stacklevel, estimate=vb - va,
+                  boot=pooled[1] - pooled[0], run=run, scores=(va, vb), metric=m.name,
+                  layout=layout, per_stratum=per_stratum)
 
 
 def _linearise(x: np.ndarray, m, weights: np.ndarray) -> tuple[float, np.ndarray]:

@@ -96,7 +96,7 @@ class Scores:
     def to_frame(self):
         """A pandas DataFrame: ``id``, a column per system (per statistic for a pooled
         metric: ``system:stat``), and ``group``/``stratum`` when present."""
-        import pandas as pd  # noqa: PLC0415
+        import pandas as pd
 
         columns = {"id": self.ids}
         for name, values in self.systems.items():

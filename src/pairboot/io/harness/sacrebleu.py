@@ -37,7 +37,7 @@ def detect(path: str) -> bool:
 
 def _bleu_class():
     try:
-        from sacrebleu.metrics import BLEU  # noqa: PLC0415
+        from sacrebleu.metrics import BLEU
     except ImportError:
         raise ImportError(
             "the sacrebleu reader computes BLEU statistics with sacrebleu: "
@@ -152,7 +152,7 @@ def read(path: str, system=None, refs=None, tokenize=None, lowercase=False,
         lines = _lines(p, "hypothesis")
         _same_length(p, lines, path, n)
         systems[p] = _statistics(bleu, lines, references)
-    from sacrebleu import __version__  # noqa: PLC0415
+    from sacrebleu import __version__
 
     empty = sum(1 for line in references[0] if not line)
     notes = [

@@ -185,9 +185,9 @@ def _as_table(obj) -> tuple[Table, str]:
     elif kind == "polars":
         raise InputError("a polars LazyFrame is not read: pass its .collect()", param="path")
     elif kind == "pyarrow" and hasattr(obj, "column_names"):
-        import pyarrow as pa  # noqa: PLC0415  (the caller has it: obj is one of its tables)
+        import pyarrow as pa
 
-        from pairboot.io.arrow import ArrowColumns  # noqa: PLC0415
+        from pairboot.io.arrow import ArrowColumns
 
         display = "<pyarrow Table>"
         if isinstance(obj, pa.RecordBatch):
