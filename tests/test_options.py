@@ -236,7 +236,8 @@ INTERNAL_BAGS = {
     ("io/harness/sacrebleu.py", "_bleu_class"): "sacrebleu's BLEU keywords",
     ("power_result.py", "to_frame"): "the grid of sizes to tabulate",
     ("report/registry.py", "render"): "a writer's labels",
-    ("result.py", "rendered"): "a writer's labels",
+    ("rendering.py", "rendered"): "a writer's labels",
+    ("__init__.py", "_render"): "a writer's labels (the report layer on first use)",
 }
 """The functions that take a ``**`` keyword bag, and why it is no bag of options."""
 
