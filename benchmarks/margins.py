@@ -19,7 +19,7 @@ import numpy as np
 from timing import best, size_arguments  # (benchmarks/timing.py, beside this script)
 
 import pairboot
-from pairboot.core.fdr import benjamini_hochberg, benjamini_yekutieli
+from pairboot.stats.fdr import benjamini_hochberg, benjamini_yekutieli
 
 
 def main() -> None:

@@ -149,6 +149,66 @@ def test_no_import_cycle():
     assert cycles(graph(top_level=False)) == []  # (imports inside functions count too)
 
 
+LAYERS = (
+    ("pairboot._version", "pairboot.errors", "pairboot.options", "pairboot.progress",
+     "pairboot.rendering"),
+    ("pairboot.stats",),
+    ("pairboot.metrics",),
+    ("pairboot.results",),
+    ("pairboot.engine",),
+    ("pairboot.inputs",),
+    ("pairboot.io",),
+    ("pairboot.core",),
+    ("pairboot.comparisons",),
+    ("pairboot.plans",),
+    ("pairboot.partitioned",),
+    ("pairboot.planning",),
+    ("pairboot.report",),
+    ("pairboot.cli",),
+    ("pairboot", "pairboot.__main__", "pairboot.dask", "pairboot.plot"),
+)
+"""The folders from the bottom up (docs/architecture.md): a module imports only from its
+own folder or one below, imports inside functions included.  At the bottom the
+vocabulary every layer reads (the errors, the shared options, the progress protocol,
+the results' text hook, the version); at the top the public faces."""
+
+FACE_USERS = ("pairboot.cli",)
+"""Folders that may import the faces: the command line is a shell over the public API."""
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the folder (or top-level module) ``module`` is in."""
+    for k, names in enumerate(LAYERS):
+        for name in names:
+            if module == name or (name != PACKAGE and module.startswith(name + ".")):
+                return k
+    raise KeyError(f"{module} is in no layer: add its folder to LAYERS (and the docs)")
+
+
+def test_every_module_is_in_a_layer_and_the_top_holds_the_faces():
+    for name in modules():
+        layer_of(name)
+    top = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
+    assert top == ["__init__.py", "__main__.py", "_version.py", "dask.py", "errors.py",
+                   "options.py", "plot.py", "progress.py", "rendering.py"]
+
+
+def upward_imports() -> list[str]:
+    """The imports of a module from a folder above its own (inside functions too)."""
+    found = []
+    for name, deps in graph(top_level=False).items():
+        for dep in deps:
+            up = layer_of(dep) > layer_of(name)
+            if up and not (layer_of(dep) == len(LAYERS) - 1
+                           and any(name == f or name.startswith(f + ".") for f in FACE_USERS)):
+                found.append(f"{name} -> {dep}")
+    return sorted(found)
+
+
+def test_no_folder_imports_one_above_it():
+    assert upward_imports() == []
+
+
 def private_imports() -> list[str]:
     """``from X import _name`` statements of one module of the package taking another
     module's private name (anywhere in the file, functions included)."""
@@ -191,13 +251,16 @@ def test_main_module_runs_the_cli():
 
 
 def test_results_hold_no_prose():
-    """result.py imports nothing of the report layer, even inside functions: the report
-    layer writes a result's text through the one hook :func:`pairboot.result.rendered`
-    (set by :func:`pairboot.result.set_renderer`)."""
+    """No result module imports the report layer, even inside functions: the report
+    layer writes a result's text through the one hook
+    :func:`pairboot.rendering.rendered` (set by :func:`pairboot.rendering.set_renderer`)."""
     known = modules()
-    deps = imports("pairboot.result", known["pairboot.result"], known, top_level=False)
-    assert sorted(d for d in deps if d == "pairboot.report"
-                  or d.startswith("pairboot.report.")) == []
+    results = [name for name in known if name.startswith("pairboot.results")]
+    assert "pairboot.results.compare" in results and len(results) == 6
+    for name in results:
+        deps = imports(name, known[name], known, top_level=False)
+        assert sorted(d for d in deps if d == "pairboot.report"
+                      or d.startswith("pairboot.report.")) == [], name
 
 
 TESTS = Path(__file__).resolve().parent

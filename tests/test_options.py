@@ -234,7 +234,7 @@ INTERNAL_BAGS = {
     ("io/harness/table.py", "read"): "the table reader's own options",
     ("io/harness/wmt.py", "read"): "the WMT reader's own options",
     ("io/harness/sacrebleu.py", "_bleu_class"): "sacrebleu's BLEU keywords",
-    ("power_result.py", "to_frame"): "the grid of sizes to tabulate",
+    ("results/power.py", "to_frame"): "the grid of sizes to tabulate",
     ("report/registry.py", "render"): "a writer's labels",
     ("rendering.py", "rendered"): "a writer's labels",
     ("__init__.py", "_render"): "a writer's labels (the report layer on first use)",

@@ -9,7 +9,7 @@ match.  Estimators compared:
 - ``batch``: batch means, the endpoint by the interval's own method on each of 20
   contiguous batches of replicates, its standard deviation times sqrt(batch / R);
 - ``max``: the larger of the two;
-- ``new``: :func:`pairboot.core.intervals.monte_carlo_error` as it is now (the smoothed order
+- ``new``: :func:`pairboot.stats.intervals.monte_carlo_error` as it is now (the smoothed order
   statistic, ``order_statistic_error``).
 
 The bootstrap of the mean difference is drawn directly (multinomial counts over the items,
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from pairboot.core.intervals import (
+from pairboot.stats.intervals import (
     Bootstrap,
     bca_level,
     bounds,

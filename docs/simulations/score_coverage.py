@@ -79,7 +79,7 @@ def width(interval):
 def run_chunk(args):
     kind, name, n, ci, start, stop = args
     import pairboot
-    from pairboot.core.proportions import discordance, tango_interval, wilson_interval
+    from pairboot.stats.proportions import discordance, tango_interval, wilson_interval
     warnings.simplefilter("ignore")
     out = []
     for k in range(start, stop):

@@ -19,7 +19,7 @@ compare()'s; ``family`` is the three-system family of docs/small_samples.md.
 Each data set's units are resampled here, R = 2,000 times, in numpy (pairboot's own
 pipeline per data set took ten times as long); the replicates, the delta-method standard
 errors of the studentized interval and BCa's jackknife are put in pairboot's Bootstrap,
-and every method's interval is read off it by pairboot.core.intervals.bounds, as
+and every method's interval is read off it by pairboot.stats.intervals.bounds, as
 compare(method=...) reads it (``check``: the estimate, standard error and acceleration
 equal compare()'s, the ends within Monte Carlo error).  The paired t is
 ``mean +- t_{n-1} s / sqrt(n)`` (groups: the ratio estimator's linearised standard error
@@ -148,7 +148,7 @@ def bootstrap(total, count, rng):
     from R resamples of the units drawn here: the replicates, the delta-method standard
     errors of the studentized interval and BCa's jackknife, as pairboot computes them
     (``check`` compares them with compare()'s)."""
-    from pairboot.core.intervals import Bootstrap
+    from pairboot.stats.intervals import Bootstrap
     n = len(total)
     est = float(total.sum() / count.sum())
     idx = rng.integers(0, n, size=(R, n))
@@ -184,7 +184,7 @@ def sample_moments(setting, n, count, si):
 
 
 def run_setting(setting, n_data, si):
-    from pairboot.core.intervals import bounds
+    from pairboot.stats.intervals import bounds
     population = None
     if setting in ALPACA_PAIRS:
         population = alpaca_differences(*ALPACA_PAIRS[setting])
@@ -222,8 +222,8 @@ def check(n_data=20):
     standard error and BCa's acceleration equal; the intervals (other draws) within a
     few Monte Carlo errors (the largest gap over the data sets, in widths)."""
     import pairboot
-    from pairboot.core.intervals import bounds
     from pairboot.core.pipeline import B_MINUS_A, resample
+    from pairboot.stats.intervals import bounds
     warnings.simplefilter("ignore")
     worst = {}
     for si, setting in enumerate(SETTINGS):

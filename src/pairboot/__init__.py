@@ -36,22 +36,27 @@ from pairboot.rendering import set_renderer
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
     from pairboot.comparisons.many import compare_many, compare_strata
     from pairboot.comparisons.two import compare
-    from pairboot.family_result import Comparison, FamilyResult
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
     from pairboot.partitioned.files import compare_files
-    from pairboot.plan import Plan, plan_sha256, read_plan
     from pairboot.planning import power
-    from pairboot.power_result import PowerResult
+    from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
-    from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+    from pairboot.results.compare import (
+        CompareResult,
+        ConfidenceInterval,
+        StratumResult,
+        SystemScore,
+    )
+    from pairboot.results.family import Comparison, FamilyResult
+    from pairboot.results.power import PowerResult
 
 _WHERE = {
     "compare_many": "pairboot.comparisons.many",
     "compare_strata": "pairboot.comparisons.many",
     "compare": "pairboot.comparisons.two",
-    "Comparison": "pairboot.family_result",
-    "FamilyResult": "pairboot.family_result",
+    "Comparison": "pairboot.results.family",
+    "FamilyResult": "pairboot.results.family",
     "Metric": "pairboot.metrics",
     "bleu_metric": "pairboot.metrics",
     "builtin_metrics": "pairboot.metrics",
@@ -61,16 +66,16 @@ _WHERE = {
     "METHODS": "pairboot.options",
     "RESAMPLINGS": "pairboot.options",
     "compare_files": "pairboot.partitioned.files",
-    "Plan": "pairboot.plan",
-    "plan_sha256": "pairboot.plan",
-    "read_plan": "pairboot.plan",
+    "Plan": "pairboot.plans.plan",
+    "plan_sha256": "pairboot.plans.plan",
+    "read_plan": "pairboot.plans.plan",
     "power": "pairboot.planning",
-    "PowerResult": "pairboot.power_result",
+    "PowerResult": "pairboot.results.power",
     "Progress": "pairboot.progress",
-    "CompareResult": "pairboot.result",
-    "ConfidenceInterval": "pairboot.result",
-    "StratumResult": "pairboot.result",
-    "SystemScore": "pairboot.result",
+    "CompareResult": "pairboot.results.compare",
+    "ConfidenceInterval": "pairboot.results.compare",
+    "StratumResult": "pairboot.results.compare",
+    "SystemScore": "pairboot.results.compare",
 }
 """Where each public name lives: ``import pairboot`` loads none of them (nor numpy);
 the first ``pairboot.compare`` imports its module (PEP 562)."""

@@ -1,6 +1,6 @@
 """The one hook through which every result's text is written.
 
-Results are data only (:mod:`pairboot.result` and its kin import nothing of the report
+Results are data only (:mod:`pairboot.results.compare` and its kin import nothing of the report
 layer); ``print(result)``, ``summary()``, ``reading``, ``to_html()``, ``_repr_html_`` and
 the p-value in a repr call :func:`rendered`, which calls the function
 :func:`set_renderer` set.  ``import pairboot`` sets one that imports the report layer on

@@ -28,7 +28,7 @@ from pairboot import cli, report
 from pairboot.cli import progress
 from pairboot.cli.parser import cli_spelling
 from pairboot.io import arrow, columns
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.results.compare import CompareResult, ConfidenceInterval, StratumResult, SystemScore
 
 EXAMPLES = PROJECT_ROOT / "examples"
 FAST = ["--resamples", "400", "--seed", "7"]
@@ -1331,8 +1331,8 @@ def test_normal_method_is_described_as_bias_corrected():
 def test_report_uses_the_results_json_safe_and_no_metric_label():
     import inspect
 
-    from pairboot import result as result_module
     from pairboot.report import formats, parts, text
+    from pairboot.results import compare as result_module
 
     assert formats.json_safe is result_module.json_safe
     for module in (report, formats, parts, text):

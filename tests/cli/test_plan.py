@@ -15,7 +15,7 @@ from helpers import assert_one_line_error, run_in_process
 
 import pairboot
 from pairboot.errors import InputError
-from pairboot.plan import Plan, plan_sha256, read_plan
+from pairboot.plans.plan import Plan, plan_sha256, read_plan
 
 quiet = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 

@@ -819,7 +819,7 @@ def test_five_items_can_decide_one_sided_at_95_percent():
         two = pairboot.compare(a, b, seed=1, n_resamples=2000)
     assert one.enough_units and one.verdict() == "better"
     assert not two.enough_units and two.verdict() == "undefined"
-    from pairboot.core.pvalues import units_for  # noqa: PLC0415
+    from pairboot.stats.pvalues import units_for  # noqa: PLC0415
 
     assert [units_for(level, "less") for level in (0.9, 0.95, 0.99)] == [4, 5, 7]
     assert [units_for(level) for level in (0.9, 0.95, 0.99)] == [5, 6, 8]

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.core.multiple import bonferroni, holm, max_t
+from pairboot.stats.multiple import bonferroni, holm, max_t
 
 RNG = np.random.default_rng(1313)
 N = 90

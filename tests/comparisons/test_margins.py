@@ -35,8 +35,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.weightstats import ttost_paired
 
 import pairboot
-from pairboot.core.hypotheses import SHOWN, claim_points, tie_tolerance, verdict_of
 from pairboot.errors import InputError, PairbootWarning
+from pairboot.stats.hypotheses import SHOWN, claim_points, tie_tolerance, verdict_of
 
 METHODS = ("percentile", "basic", "normal", "bca", "studentized")
 MARGINS = ("non-inferiority", "superiority", "equivalence")

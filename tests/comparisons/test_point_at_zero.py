@@ -5,7 +5,7 @@ point [0, 0] (its coverage at n = 20 in docs/score.md's setting is 0.443): it is
 evidence of "no difference".  The reports say it is degenerate and point to Tango's
 interval (``method="score"``); a margin's test, which the point would pass at any
 margin, is undefined.  The reference for Tango's interval is the score method itself,
-checked against published values in tests/core/test_proportions.py.
+checked against published values in tests/stats/test_proportions.py.
 """
 
 from __future__ import annotations

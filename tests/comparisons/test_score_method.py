@@ -2,7 +2,7 @@
 proportions, Wilson's interval per system, on 0/1 scores.
 
 References: ``tango_interval`` and ``paired_score_p_value`` on the 2 x 2 table counted
-by hand (themselves checked against published values in tests/core/test_proportions.py);
+by hand (themselves checked against published values in tests/stats/test_proportions.py);
 statsmodels' ``proportion_confint(method="wilson")`` to 1e-12; the worked example of
 Fagerland, Lydersen & Laake (2017), *Statistical Analysis of Contingency Tables*,
 chapter 8 (Cavo et al., 2012: 59 both, 6 only B, 16 only A, 80 neither), whose Tango
@@ -21,7 +21,10 @@ from helpers import assert_one_line_error, run_in_process
 from statsmodels.stats.proportion import proportion_confint
 
 import pairboot
-from pairboot.core.proportions import (
+from pairboot.errors import InputError
+from pairboot.partitioned import finish, part_from_arrays
+from pairboot.report import render
+from pairboot.stats.proportions import (
     Table2x2,
     design_effect,
     discordance,
@@ -29,9 +32,6 @@ from pairboot.core.proportions import (
     tango_interval,
     wilson_interval,
 )
-from pairboot.errors import InputError
-from pairboot.partitioned import finish, part_from_arrays
-from pairboot.report import render
 
 KW = {"n_resamples": 499, "seed": 1}
 

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.core.intervals import Bootstrap, p_value
-from pairboot.core.multiple import max_t
+from pairboot.stats.intervals import Bootstrap, p_value
+from pairboot.stats.multiple import max_t
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairboot.errors.PairbootWarning")
 

@@ -12,7 +12,7 @@ from helpers import PROJECT_ROOT, run_cli, run_in_process
 
 import pairboot
 from pairboot import report
-from pairboot.result import ConfidenceInterval
+from pairboot.results.compare import ConfidenceInterval
 
 RNG = np.random.default_rng(12)
 N = 200

@@ -313,7 +313,7 @@ def test_a_coarse_lattice_is_said_even_with_many_resamples():
     """100 items, one where only A is right and two where only B is: the endpoints sit
     on a lattice of steps of 0.01, and the upper one next to a jump of the bootstrap
     distribution, so that it moves by half a step over seeds (exactly: 0.47 of a step
-    with 10,001 resamples, 8% of the width; tests/core/test_intervals.py's reference)."""
+    with 10,001 resamples, 8% of the width; tests/stats/test_intervals.py's reference)."""
     a, b = np.zeros(100), np.zeros(100)
     a[0], b[1:3] = 1.0, 1.0
     res, texts = _run(pairboot.compare, a, b, seed=1)

@@ -153,9 +153,9 @@ def test_a_structured_array_names_its_fields():
 
 def test_integers_beyond_2_53_are_refused_before_they_become_floats():
     """numpy int64 and Python ints near 2**63 became float64 silently (a difference of -1
-    per item read as none): pairboot.core.precision.refuse_inexact_integers, on the values
+    per item read as none): pairboot.inputs.precision.refuse_inexact_integers, on the values
     as given and their float64 conversion (for design.as_floats)."""
-    from pairboot.core.precision import refuse_inexact_integers  # noqa: PLC0415
+    from pairboot.inputs.precision import refuse_inexact_integers  # noqa: PLC0415
 
     big = 2**62
     ints = np.array([big, big + 1, 3], dtype=np.int64)

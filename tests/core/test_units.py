@@ -13,9 +13,9 @@ import pytest
 
 import pairboot
 from pairboot.comparisons.runs.variance import Layout
-from pairboot.core.itemkeys import group_keys
 from pairboot.core.units import units_of
 from pairboot.errors import InputError
+from pairboot.inputs.itemkeys import group_keys
 from pairboot.partitioned.parts import finish, part_from_arrays
 
 pytestmark = pytest.mark.filterwarnings(

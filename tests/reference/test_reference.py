@@ -463,7 +463,7 @@ def test_interval_formulas_by_hand(oracle, method, level):
 def test_acceleration_does_not_depend_on_the_scale():
     # a is a ratio of third to 3/2-th powers: the same for scores a factor 1e150 apart
     # (whose cubes overflow a double), and no OverflowError.
-    from pairboot.core.intervals import bca_constants
+    from pairboot.stats.intervals import bca_constants
 
     rng = np.random.default_rng(2)
     theta, jack = rng.normal(size=99), [rng.exponential(size=30), rng.exponential(size=7)]
@@ -547,7 +547,7 @@ def test_basic_p_value_where_rounding_ties_an_end_to_zero(a, b, r, seed):
 def _p_value_cases():
     """Replicates with 0 in the lower tail, in the upper tail (a negative centre), and far
     in BCa's tail (z0 about 2.6, where inverting its level function magnifies rounding)."""
-    from pairboot.core.intervals import Bootstrap
+    from pairboot.stats.intervals import Bootstrap
 
     rng = np.random.default_rng(6)
     out = []
@@ -570,7 +570,7 @@ def test_closed_form_p_value_is_the_bisection(method):
     # next to it), and each method's closed form, which brackets it, is within 1e-9 of it
     # (a wrong closed form falls back to the whole bisection: the same value, and this
     # fails).
-    from pairboot.core.intervals import bounds, closed_form_p_value, p_value
+    from pairboot.stats.intervals import bounds, closed_form_p_value, p_value
 
     for k, boot in enumerate(_p_value_cases()):
         if method == "studentized" and boot.t_sorted is None:
@@ -589,7 +589,7 @@ def test_closed_form_p_value_is_the_bisection(method):
 
 
 def test_p_value_near_the_largest_doubles():
-    from pairboot.core.intervals import Bootstrap, p_value
+    from pairboot.stats.intervals import Bootstrap, p_value
 
     boot = Bootstrap.from_replicates(7.5e307, [-1e308, 1.6e308])  # inf / inf in the form
     assert 0.0 <= p_value("basic", boot) < 1e-15

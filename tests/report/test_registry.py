@@ -16,7 +16,7 @@ from pairboot.errors import InputError
 from pairboot.rendering import rendered
 from pairboot.report import registry
 from pairboot.report.registry import context_class, formats_of, render, writes
-from pairboot.result import TestResult
+from pairboot.results.compare import TestResult
 
 REPORTS = ("text", "json", "markdown", "latex", "github", "html")
 

@@ -23,15 +23,15 @@ from scipy.stats import t as t_dist
 
 import pairboot
 from pairboot import report
-from pairboot.core.pvalues import p_resolution, p_upper_bound
 from pairboot.report.formats import tex_p
 from pairboot.report.parts import p_cell
-from pairboot.result import (
+from pairboot.results.compare import (
     CompareResult,
     ConfidenceInterval,
     StratumResult,
     SystemScore,
 )
+from pairboot.stats.pvalues import p_resolution, p_upper_bound
 
 EXAMPLES = PROJECT_ROOT / "examples"
 

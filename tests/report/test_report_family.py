@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.core.pvalues import p_resolution
 from pairboot.report import (
     FAMILY_WRITERS,
     UNPLANNED,
@@ -25,7 +24,8 @@ from pairboot.report import (
     render_family,
 )
 from pairboot.report.numbers import decimals
-from pairboot.result import ConfidenceInterval
+from pairboot.results.compare import ConfidenceInterval
+from pairboot.stats.pvalues import p_resolution
 
 pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
 

@@ -6,14 +6,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from pairboot.core.family import compare_family, family_result, family_systems
-from pairboot.core.pairing import check_indexes, frame_ids
 from pairboot.core.pipeline import resample
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
-from pairboot.family_result import FamilyResult
+from pairboot.inputs.pairing import check_indexes, frame_ids
 from pairboot.metrics import Metric
 from pairboot.options import check_options
 from pairboot.progress import Progress
+from pairboot.results.family import FamilyResult
 
 
 def compare_many(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pairboot.core.items import DEFAULT_TOP, check_top
-from pairboot.core.pairing import check_indexes
 from pairboot.core.pipeline import compare_items
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
+from pairboot.inputs.pairing import check_indexes
 from pairboot.metrics import Metric
 from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
 
 
 def compare(

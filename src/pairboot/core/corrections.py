@@ -1,7 +1,7 @@
 """One family procedure, for the bootstrap's families (:mod:`pairboot.core.family`) and
 the runs' (:mod:`pairboot.comparisons.runs.family`) alike: the corrections as one table
 (:data:`CORRECTIONS`), the decision of every row (:func:`decide`, :func:`decide_rows`)
-and the one assembly of a :class:`~pairboot.family_result.FamilyResult`
+and the one assembly of a :class:`~pairboot.results.family.FamilyResult`
 (:func:`family_answer`).
 
 A family describes its rows once (:class:`Rows`): their estimates, standard errors and
@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.core.fdr import fdr_family
-from pairboot.core.hypotheses import SHOWN, claim_boundary, interval_alpha, verdict_of
-from pairboot.core.multiple import MaxT, bonferroni, holm, rank_intervals
 from pairboot.errors import PairbootWarning
-from pairboot.family_result import Comparison, FamilyResult
-from pairboot.result import ConfidenceInterval
+from pairboot.results.compare import ConfidenceInterval
+from pairboot.results.family import Comparison, FamilyResult
+from pairboot.stats.fdr import fdr_family
+from pairboot.stats.hypotheses import SHOWN, claim_boundary, interval_alpha, verdict_of
+from pairboot.stats.multiple import MaxT, bonferroni, holm, rank_intervals
 
 UNCORRECTED_MAX = 3
 """More uncorrected comparisons than this are warned about."""
@@ -174,7 +174,7 @@ def decide(correction: str, rows: Rows, marginal, p_raw, defined=None) -> Decisi
 def decide_rows(names, targets, rows: Rows, decision: Decision, correction: str,
                 claim_p: Callable, *, units=None, fewest: int = 0, family_test=None,
                 defined=None) -> list[Comparison]:
-    """Every row's :class:`~pairboot.family_result.Comparison`: significant when its
+    """Every row's :class:`~pairboot.results.family.Comparison`: significant when its
     adjusted p-value is below the family's alpha, its verdict from its interval (the
     test's claim where the interval does not show it), a note where the two disagree;
     ``units`` (each row's units) below ``fewest`` decide nothing.  ``claim_p(k,

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.itemkeys import item_keys, take
-from pairboot.core.pairing import pair_items
-from pairboot.core.precision import refuse_inexact_integers
 from pairboot.core.units import Units, units_of
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import position_keys
 from pairboot.errors import InputError
+from pairboot.inputs.itemkeys import item_keys, take
+from pairboot.inputs.pairing import pair_items
+from pairboot.inputs.precision import refuse_inexact_integers
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import Arguments
 
@@ -274,7 +274,7 @@ def build_design(
     each unit.  Unpaired: every stratum is drawn once per system (the other systems'
     columns zero), and samples of different sizes are allowed without groups or strata.
 
-    The systems' inputs are paired first (:func:`pairboot.core.pairing.pair_items`: by
+    The systems' inputs are paired first (:func:`pairboot.inputs.pairing.pair_items`: by
     position, or DataFrames joined on their ``ids`` column); the units are the
     :func:`pairboot.core.units.units_of` of their labels.
 

@@ -13,9 +13,6 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, Estimate
-from pairboot.core.intervals import bounds, normal_quantile
-from pairboot.core.proportions import Table2x2, tango_interval, wilson_interval
-from pairboot.core.pvalues import units_for
 from pairboot.errors import (
     DegenerateDataWarning,
     InputError,
@@ -23,6 +20,9 @@ from pairboot.errors import (
     SmallSampleWarning,
 )
 from pairboot.options import Arguments
+from pairboot.stats.intervals import bounds, normal_quantile
+from pairboot.stats.proportions import Table2x2, tango_interval, wilson_interval
+from pairboot.stats.pvalues import units_for
 
 Note = tuple[type[Warning], str]
 

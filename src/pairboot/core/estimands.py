@@ -30,11 +30,11 @@ import numpy as np
 
 from pairboot.core import studentized
 from pairboot.core.design import Design
-from pairboot.core.intervals import Bootstrap
-from pairboot.core.precision import exact_sums
 from pairboot.engine import DrawPlan, weighted_sum
 from pairboot.errors import InputError
+from pairboot.inputs.precision import exact_sums
 from pairboot.metrics.base import central_gradient
+from pairboot.stats.intervals import Bootstrap
 
 Target = int | tuple[int, int]
 """System ``j``, or the contrast ``(i, j)``: system j's value minus system i's."""
@@ -101,7 +101,7 @@ class Estimands:
     the systems in messages (by default the design's).  ``absolute`` (1, D, K): the sums
     of ``|x|`` (by default from the design's plan), for the scale of rounding.
     ``exact``: per draw stratum, every column's exact sum
-    (:func:`pairboot.core.precision.exact_sums`; by default from the plan's units when they
+    (:func:`pairboot.inputs.precision.exact_sums`; by default from the plan's units when they
     are there), against which a contrast of separate sums is checked.
     """
 

@@ -27,8 +27,15 @@ from pairboot.core.diagnostics import (
     too_few_units,
     undefined_notes,
 )
-from pairboot.core.fdr import partial_conjunction_count
-from pairboot.core.hypotheses import (
+from pairboot.core.pipeline import Run, resample, stratum_score, system_score
+from pairboot.core.sizes import check_family_size, some_names
+from pairboot.core.skew import skew_notes
+from pairboot.core.westfall_young import PermutationNull, westfall_young
+from pairboot.errors import DegenerateDataWarning, InputError
+from pairboot.options import Arguments, Data
+from pairboot.results.family import FamilyResult, PartialConjunction
+from pairboot.stats.fdr import partial_conjunction_count
+from pairboot.stats.hypotheses import (
     claim_points,
     claim_tests,
     interval_alpha,
@@ -36,27 +43,20 @@ from pairboot.core.hypotheses import (
     read_test,
     snap_interval,
 )
-from pairboot.core.intervals import (
+from pairboot.stats.intervals import (
     bounds,
     monte_carlo_error,
     order_statistic_error,
     p_value,
     sd_error,
 )
-from pairboot.core.multiple import (
+from pairboot.stats.multiple import (
     exceed,
     max_t,
     single_step_p,
     tested_statistic,
 )
-from pairboot.core.pipeline import Run, resample, stratum_score, system_score
-from pairboot.core.pvalues import units_for
-from pairboot.core.sizes import check_family_size, some_names
-from pairboot.core.skew import skew_notes
-from pairboot.core.westfall_young import PermutationNull, westfall_young
-from pairboot.errors import DegenerateDataWarning, InputError
-from pairboot.family_result import FamilyResult, PartialConjunction
-from pairboot.options import Arguments, Data
+from pairboot.stats.pvalues import units_for
 
 
 def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2
@@ -306,7 +306,7 @@ def _max_t_rows(rows: Rows, estimates, marginal, p_own) -> Decision:
 def simultaneous(estimate: float, se: float, t: float, c: float,
                  alternative: str = "two-sided", tol: float = 0.0) -> tuple[float, float]:
     """``estimate +- c se``, excluding 0 exactly when the single-step test rejects:
-    :func:`~pairboot.core.multiple.tested_statistic` of ``t`` (``|t|``; one-sided, ``t``
+    :func:`~pairboot.stats.multiple.tested_statistic` of ``t`` (``|t|``; one-sided, ``t``
     for "greater" and ``-t`` for "less"; less the tie tolerance ``tol``) exceeds ``c``.
     At the switch rounding could put the near end a hair past 0 either way.  Without
     spread (``se`` 0) the interval is the estimate itself."""

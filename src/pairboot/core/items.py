@@ -1,4 +1,4 @@
-"""The items behind the number (:class:`pairboot.items_result.ItemsSummary`): wins, ties
+"""The items behind the number (:class:`pairboot.results.items.ItemsSummary`): wins, ties
 and losses of B against A, the 2 x 2 table of 0/1 scores, the largest differences each
 way, per stratum and per group, from the items' scores kept by the design
 (:class:`pairboot.core.design.ItemScores`, ``build_design(..., keep_items=True)``)."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from pairboot.core.design import ItemScores
-from pairboot.core.labels import item_labels, plain
 from pairboot.core.paired_tests import table_of
 from pairboot.errors import InputError
-from pairboot.items_result import ItemCounts, ItemRow, ItemsSummary
+from pairboot.inputs.labels import item_labels, plain
+from pairboot.results.items import ItemCounts, ItemRow, ItemsSummary
 
 DEFAULT_TOP = 5
 """How many of the largest differences each way compare() keeps by default."""

@@ -13,10 +13,10 @@ import math
 import numpy as np
 
 from pairboot.core.design import Design
-from pairboot.core.proportions import Table2x2, mcnemar_exact
 from pairboot.errors import InputError
 from pairboot.options import Arguments
-from pairboot.result import TestResult
+from pairboot.results.compare import TestResult
+from pairboot.stats.proportions import Table2x2, mcnemar_exact
 
 _CHUNK = 65_536
 """Units read at a time."""

@@ -25,13 +25,13 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
-from pairboot.core.hypotheses import tie_tolerance
 from pairboot.core.westfall_young import SALT, refuse_margin, use_exact
 from pairboot.engine.keys import seed_word
 from pairboot.engine.swaps import swapped_unit_sums
 from pairboot.errors import InputError
 from pairboot.options import Arguments
-from pairboot.result import TestResult
+from pairboot.results.compare import TestResult
+from pairboot.stats.hypotheses import tie_tolerance
 
 _BATCH = 8192
 """Permutations per step (their sums in memory at once)."""

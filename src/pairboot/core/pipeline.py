@@ -29,8 +29,6 @@ from pairboot.core.diagnostics import (
     zero_one_notes,
 )
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
-from pairboot.core.hypotheses import claim_p_values, interval_alpha, read_test, snap_interval
-from pairboot.core.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
@@ -41,7 +39,9 @@ from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.options import Arguments, Data
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.results.compare import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.stats.hypotheses import claim_p_values, interval_alpha, read_test, snap_interval
+from pairboot.stats.intervals import bounds, monte_carlo_error, normal_quantile, p_value
 
 _SLOW_DRAWS = 50_000_000  # draws above which the numpy kernel takes seconds
 
@@ -203,7 +203,7 @@ class Run:
     combined: bool
     test: object | None = None
     """The test ``args.test`` asks for, read off the design before the resampling (a
-    :class:`pairboot.result.TestResult`; for a family of more than two systems, the
+    :class:`pairboot.results.compare.TestResult`; for a family of more than two systems, the
     :class:`pairboot.core.westfall_young.PermutationNull` its rows are read off)."""
     score: ScoreMethod | None = None
     """``method="score"``'s closed forms on the 2 x 2 table (read off the design before

@@ -1,13 +1,13 @@
 """``method="score"``: closed-form score intervals for two systems' 0/1 scores.
 
 The difference ``p_B - p_A`` takes Tango's (1998) score interval and its p-value is
-Tango's score test (:mod:`pairboot.core.proportions`), against 0 or a margin's
+Tango's score test (:mod:`pairboot.stats.proportions`), against 0 or a margin's
 boundary, so the interval and the p-value never disagree; each system's accuracy takes
 Wilson's interval, which is never ``[1, 1]`` at 100%.  With ``groups`` both are made
 cluster-aware through design effects (Rao and Scott, 1992; Obuchowski, 1998): a system's
 Wilson interval through the design effect of its scores, Tango's through that of the
 per-item differences, each estimated from the groups' sums (CR1 cluster-robust variance
-over the simple-random-sampling one, as :func:`pairboot.core.proportions.design_effect`)
+over the simple-random-sampling one, as :func:`pairboot.stats.proportions.design_effect`)
 and never taken below 1.
 
 The bootstrap still runs: its replicates give ``standard_error``,
@@ -29,14 +29,14 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.paired_tests import unit_table
-from pairboot.core.proportions import (
+from pairboot.errors import InputError
+from pairboot.options import Arguments
+from pairboot.stats.proportions import (
     Table2x2,
     paired_score_p_value,
     tango_interval,
     wilson_interval,
 )
-from pairboot.errors import InputError
-from pairboot.options import Arguments
 
 _WHAT = "`method='score'`"
 _INSTEAD = "use a bootstrap `method` (percentile, bca, ...)"
@@ -142,7 +142,7 @@ def grouped_design_effect(group_sums: np.ndarray, sizes: np.ndarray, total: floa
     ``r_g`` a group's sum of residuals from the mean ``total / n`` and ``ss`` the items'
     sum of squared residuals, ``squares - total^2 / n`` from the sum of the squared
     values ``squares`` (0/1 values: ``total``, their own squares).  The same number as
-    :func:`pairboot.core.proportions.design_effect` on the items; 1 when there is one
+    :func:`pairboot.stats.proportions.design_effect` on the items; 1 when there is one
     group, or no variance."""
     g = len(group_sums)
     squares = total if squares is None else squares

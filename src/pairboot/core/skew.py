@@ -19,9 +19,9 @@ import numpy as np
 from pairboot.core.design import Design
 from pairboot.core.diagnostics import SMALL_N
 from pairboot.core.estimands import Estimands
-from pairboot.core.intervals import acceleration
 from pairboot.errors import SmallSampleWarning
 from pairboot.options import Arguments
+from pairboot.stats.intervals import acceleration
 
 Note = tuple[type[Warning], str]
 
@@ -77,7 +77,7 @@ def _jackknife(core: Estimands, target, coef, combined: bool, kept: dict) -> lis
 
 
 def skew_bound(jack: list[np.ndarray]) -> float:
-    """An upper bound of ``|6 a|`` (:func:`~pairboot.core.intervals.acceleration`) from
+    """An upper bound of ``|6 a|`` (:func:`~pairboot.stats.intervals.acceleration`) from
     the largest ``|l|``: ``|sum_h m_h^-3 sum l^3| <= max_h (max |l| / m_h) sum_h m_h^-2
     sum l^2``, so ``|6 a| <= max_h (max |l| / m_h) / sqrt(sum_h m_h^-2 sum l^2)``; cheaper
     than the cubes, and below the limit for most comparisons of many items."""

@@ -9,7 +9,7 @@ memory), :meth:`pairboot.comparisons.runs.variance.Layout.of` (runs) and
 :func:`pairboot.partitioned.parts.part_from_arrays` (a part of the data) read it; parts,
 whose labels arrive piecewise, add their counts and take the weights of the totals
 (:func:`shares_and_weights`), their strata's labels merged by
-:func:`pairboot.core.labels.merged_labels`.  Every refusal has one message, whichever
+:func:`pairboot.inputs.labels.merged_labels`.  Every refusal has one message, whichever
 path meets it.
 """
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.itemkeys import group_keys
-from pairboot.core.labels import group_strata, item_labels
 from pairboot.errors import InputError
+from pairboot.inputs.itemkeys import group_keys
+from pairboot.inputs.labels import group_strata, item_labels
 
 __all__ = ["Units", "units_of", "shares_and_weights", "population_weights"]
 

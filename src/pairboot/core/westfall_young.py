@@ -30,12 +30,12 @@ import numpy as np
 
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
-from pairboot.core.hypotheses import tie_tolerance
 from pairboot.engine.keys import seed_word
 from pairboot.engine.permutations import enumerated_indices, permuted_sums, relabelled_sums
 from pairboot.errors import InputError
 from pairboot.options import Arguments
-from pairboot.result import TestResult
+from pairboot.results.compare import TestResult
+from pairboot.stats.hypotheses import tie_tolerance
 
 EXACT_PATTERNS = 1 << 20
 """Up to this many relabellings ((M!)**n), every one is enumerated."""

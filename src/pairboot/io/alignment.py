@@ -6,7 +6,7 @@ into one array per system in a common item order, with the group and stratum lab
 the score files, or from a file of labels joined on the ids), and refuses what would pair
 the wrong items: ids that differ between files (unless asked to keep the items every file
 scores, saying how many each lost), or rows paired by position when a column both files
-share shows that they are not the same items (:func:`pairboot.core.pairing.position_check`:
+share shows that they are not the same items (:func:`pairboot.inputs.pairing.position_check`:
 judged by the column's content, compared with Arrow when pyarrow read the files).
 
 Messages write :func:`align`'s own arguments as `` `id` `` / `` `id='qid'` `` (see
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import normalisation_hint
-from pairboot.core.pairing import (
+from pairboot.errors import InputError
+from pairboot.inputs.labels import normalisation_hint
+from pairboot.inputs.pairing import (
     ID_HINTS,
     MOSTLY_IDS,
     counts_rows,
@@ -29,7 +30,6 @@ from pairboot.core.pairing import (
     misaligned_message,
     position_check,
 )
-from pairboot.errors import InputError
 from pairboot.io import arrow
 from pairboot.io.columns import (
     ArrowLabels,
@@ -125,7 +125,7 @@ def align(
         the values may show that the rows are other items (a column of distinct values
         in another order, or partly other ones; labels in a random order; any
         difference in a column named like ids, :data:`ID_HINTS`: see
-        :func:`pairboot.core.pairing.judge`).
+        :func:`pairboot.inputs.pairing.judge`).
     groups, strata : str, optional
         Columns of group and stratum labels, read from every table that has them (they
         must agree where several do, and label every item).  ``COLUMN.KEY`` reads the
@@ -415,7 +415,7 @@ def _join_column(ta: Table, tb: Table) -> str:
 def _check_position_pairing(ta: Table, tb: Table, read: set[str]) -> list[str]:
     """Refuse to pair the rows of ``ta`` and ``tb`` by position when a column both have
     (other than the values ``read``) shows they are not the same items in the same
-    order: :func:`pairboot.core.pairing.position_check` on their labels, compared with
+    order: :func:`pairboot.inputs.pairing.position_check` on their labels, compared with
     Arrow when pyarrow read both.
 
     Returns the report's notes: the columns named like ids whose values are ids and

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from pairboot.core.labels import shown
-from pairboot.core.pairing import Evidence, codes, evidence
-from pairboot.core.precision import EXACT_INTEGERS, integer_problem, is_integer_text
 from pairboot.engine.keys import text_keys
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
+from pairboot.inputs.pairing import Evidence, codes, evidence
+from pairboot.inputs.precision import EXACT_INTEGERS, integer_problem, is_integer_text
 from pairboot.io import arrow
 from pairboot.io.tables import Table
 
@@ -85,7 +85,7 @@ def to_number(value: object, what: str = "scores") -> tuple[float, str | None]:
     Text is stripped; ``true``/``false`` (any case) read 1 and 0; Python's ``float``
     decides the rest, but only plain ASCII digits (no ``1_000``, no other scripts).  An
     integer beyond 2**53, given as a number or as digits, is refused
-    (:mod:`pairboot.core.precision`): float64 would round it.
+    (:mod:`pairboot.inputs.precision`): float64 would round it.
     """
     if value is None:
         return 0.0, "missing value"
@@ -324,7 +324,7 @@ def pairing_labels(table: Table, name: str) -> tuple[Sequence[str | None], bool]
     """Column ``name`` as labels (:func:`label_column`) for comparing two tables' rows,
     and whether it holds measurements: numbers with fractions (scores, costs, times,
     a human z-score), which count as evidence only when their values are (nearly) all
-    distinct and reappear at other rows (:func:`pairboot.core.pairing.judge`); None for
+    distinct and reappear at other rows (:func:`pairboot.inputs.pairing.judge`); None for
     booleans, which say nothing of which items the rows are.  (Text that all reads as
     numbers counts as numbers, so that a file read by pyarrow and one read value by
     value agree.)"""
@@ -369,7 +369,7 @@ def _has_fractions(values: np.ndarray) -> bool:
 
 
 def labels_evidence(a: Sequence[str | None], b: Sequence[str | None]) -> Evidence:
-    """:func:`pairboot.core.pairing.evidence` of two tables' labels of a column: from the 64-bit
+    """:func:`pairboot.inputs.pairing.evidence` of two tables' labels of a column: from the 64-bit
     keys of the texts when pyarrow read both (hashed from Arrow's buffers), else from
     codes into the distinct labels."""
     if isinstance(a, ArrowLabels) and isinstance(b, ArrowLabels):
@@ -546,7 +546,7 @@ def merge_labels(
 
 def show_values(values: Iterable[str], limit: int = _SHOW) -> str:
     """The first ``limit`` values for a message: ``'q1', 'q2', ...`` (a long one cut,
-    :func:`pairboot.core.labels.shown`)."""
+    :func:`pairboot.inputs.labels.shown`)."""
     values = list(values)
     text = ", ".join(shown(v) for v in values[:limit])
     return text + (", ..." if len(values) > limit else "")

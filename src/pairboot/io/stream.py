@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.precision import EXACT_INTEGERS, integer_problem
 from pairboot.engine.keys import id_keys, text_keys
 from pairboot.errors import InputError
+from pairboot.inputs.precision import EXACT_INTEGERS, integer_problem
 from pairboot.io import arrow
 from pairboot.io.columns import to_label, to_number
 from pairboot.io.formats import SNIFF_BYTES, compression_of, format_of, sniff
@@ -422,7 +422,7 @@ class _Inexact(Exception):
 
 def _numbers(col, path: str, name: str, first: int, *, exact: bool = False):
     """A column as float64 (an Arrow array), every value checked: missing, not a number,
-    not finite, or an integer beyond 2**53 (:mod:`pairboot.core.precision`) is an error
+    not finite, or an integer beyond 2**53 (:mod:`pairboot.inputs.precision`) is an error
     naming the row.  ``exact``: a float beyond 2**53 raises :class:`_Inexact` (pyarrow
     may have rounded an integer of the text to it)."""
     import pyarrow as pa

@@ -17,9 +17,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pairboot.core.itemkeys import item_keys
 from pairboot.errors import InputError
-from pairboot.family_result import FamilyResult
+from pairboot.inputs.itemkeys import item_keys
 from pairboot.metrics import Metric
 from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_before_reading, check_family
@@ -31,7 +30,8 @@ from pairboot.partitioned.parts import (
     finished,
     merge,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.family import FamilyResult
 
 __all__ = ["compare", "compare_many", "parts"]
 

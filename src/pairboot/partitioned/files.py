@@ -28,12 +28,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from pairboot.core.labels import normalisation_hint, shown
 from pairboot.core.paired_tests import zero_one_counts
 from pairboot.engine.memory import check_room
 from pairboot.engine.poisson import preload
 from pairboot.errors import InputError
-from pairboot.family_result import FamilyResult
+from pairboot.inputs.labels import normalisation_hint, shown
 from pairboot.io.columns import CodedLabels
 from pairboot.io.formats import compression_of, format_of, names_of_files, unknown_format
 from pairboot.io.stream import CHUNK_ROWS, scan, stream_format
@@ -48,7 +47,8 @@ from pairboot.partitioned.parts import (
     finished,
     merge,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.family import FamilyResult
 
 __all__ = ["compare_files"]
 

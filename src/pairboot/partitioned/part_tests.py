@@ -33,13 +33,13 @@ from pairboot.core.permutation import (
     swap_word,
     swapped_sums,
 )
-from pairboot.core.proportions import Table2x2
 from pairboot.core.westfall_young import PermutationNull, refuse_margin
 from pairboot.engine.permutations import relabelled_row_sums
 from pairboot.engine.swaps import swap_sums
 from pairboot.errors import InputError
 from pairboot.options import Arguments
-from pairboot.result import TestResult
+from pairboot.results.compare import TestResult
+from pairboot.stats.proportions import Table2x2
 
 __all__ = ["check_part_test", "check_test_arguments", "part_test_sums", "add_tables",
            "finished_test", "refuse_family_test", "family_null"]

@@ -30,17 +30,16 @@ import numpy as np
 from pairboot.core.design import Design, as_statistics, difference_block
 from pairboot.core.estimands import Estimands, column_sums
 from pairboot.core.family import family_result, family_systems, row_margins
-from pairboot.core.itemkeys import item_keys
-from pairboot.core.labels import merged_labels, spans_strata
-from pairboot.core.pairing import by_name
 from pairboot.core.pipeline import check_margin, compare_result, make_run
-from pairboot.core.precision import exact_sums
 from pairboot.core.units import shares_and_weights, units_of
 from pairboot.engine import DrawPlan, split_constant
 from pairboot.engine.keys import key_checksum, position_keys, seed_word
 from pairboot.engine.poisson import partial_sums
 from pairboot.errors import InputError
-from pairboot.family_result import FamilyResult
+from pairboot.inputs.itemkeys import item_keys
+from pairboot.inputs.labels import merged_labels, spans_strata
+from pairboot.inputs.pairing import by_name
+from pairboot.inputs.precision import exact_sums
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_family, refuse_unavailable
@@ -51,7 +50,8 @@ from pairboot.partitioned.part_tests import (
     finished_test,
     part_test_sums,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.family import FamilyResult
 
 __all__ = ["PoissonPart", "part_from_arrays", "merge", "finish", "finish_many"]
 
@@ -99,7 +99,7 @@ class PoissonPart:
         :func:`pairboot.core.design.difference_block`), so that contrasts keep the precision of
         the differences whatever the systems' level; 0 otherwise.
     exact : tuple or None
-        Per stratum, every column's exact sum (:func:`pairboot.core.precision.exact_sums`),
+        Per stratum, every column's exact sum (:func:`pairboot.inputs.precision.exact_sums`),
         for a mean's part of one system (a file of a system streamed apart), so that a
         contrast of separate sums can be checked against its exact value; else None.
     test : str or None
@@ -216,7 +216,7 @@ def part_from_arrays(
         are keyed by their global row positions, as compare() keys items without ids).
         Only meaningful when every part knows its offset; prefer ids.
     keys : numpy.ndarray, optional
-        The ids' keys already computed (:func:`pairboot.core.itemkeys.item_keys`, which also
+        The ids' keys already computed (:func:`pairboot.inputs.itemkeys.item_keys`, which also
         refuses an id twice), instead of ``ids``.
     groups, strata : array_like, optional
         One group and one stratum label per item, as for :func:`pairboot.compare`.  A

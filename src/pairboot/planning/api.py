@@ -10,7 +10,6 @@ import warnings
 import numpy as np
 
 from pairboot.core.family import family_systems, family_targets
-from pairboot.core.pvalues import units_for
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.options import Arguments, Data, check_options
@@ -35,7 +34,8 @@ from pairboot.planning.pilot import (
 )
 from pairboot.planning.simulation import SIMULATED_RESAMPLES, simulated_power
 from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
-from pairboot.power_result import FamilyPlan, PowerResult, StratumPlan
+from pairboot.results.power import FamilyPlan, PowerResult, StratumPlan
+from pairboot.stats.pvalues import units_for
 
 __all__ = ["detectable_difference", "power"]
 

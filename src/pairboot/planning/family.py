@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 
-from pairboot.core.intervals import normal_quantile
 from pairboot.planning.model import NEVER, Test, TModel, size_for
 from pairboot.planning.noncentral import normal_cdf
+from pairboot.stats.intervals import normal_quantile
 
 __all__ = ["FAMILY_SEED", "FamilyPlanner", "N_SIMULATIONS"]
 

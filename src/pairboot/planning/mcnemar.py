@@ -4,7 +4,7 @@ is ``compare(..., test="mcnemar")`` (Connor's formula sizes the asymptotic test)
 Of ``n`` paired items, the number ``D`` on which the systems disagree is Binomial(n,
 psi); given ``D = d``, the number ``X`` that only B gets right is Binomial(d, p), ``p =
 p_01 / psi = (psi + delta) / (2 psi)``.  The exact test (two-sided: twice the smaller tail
-of Binomial(d, 1/2), as :func:`pairboot.core.proportions.mcnemar_exact`) rejects at level
+of Binomial(d, 1/2), as :func:`pairboot.stats.proportions.mcnemar_exact`) rejects at level
 alpha when ``min(X, d - X) <= k(d)``, the largest ``k`` with ``2 P(Bin(d, 1/2) <= k) <=
 alpha`` (one-sided, B better: ``d - X <= k(d)`` with ``P(Bin(d, 1/2) <= k) <= alpha``).
 Its power is ``sum_d P(D = d) [P(X <= k(d)) + P(d - X <= k(d))]``.
@@ -23,7 +23,6 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from pairboot.core.proportions import mcnemar_exact
 from pairboot.errors import InputError
 from pairboot.planning.model import (
     NEVER,
@@ -35,6 +34,7 @@ from pairboot.planning.model import (
     score_size,
     size_for,
 )
+from pairboot.stats.proportions import mcnemar_exact
 
 __all__ = ["DISCORDANT_MAX", "OFFER_MAX", "SPAN", "ExactMcNemarModel", "exact_mcnemar_power",
            "exact_offer", "exact_setup"]

@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pairboot.core.intervals import normal_quantile
 from pairboot.planning.noncentral import normal_cdf, t_power
+from pairboot.stats.intervals import normal_quantile
 
 __all__ = ["DOUBLINGS", "NEVER", "ProportionModel", "TModel", "Test", "TwoProportionModel",
            "mde_for", "power_of", "runs_for", "size_for"]

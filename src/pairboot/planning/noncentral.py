@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from pairboot.core.intervals import normal_quantile
-from pairboot.core.tdist import t_quantile
+from pairboot.stats.intervals import normal_quantile
+from pairboot.stats.tdist import t_quantile
 
 __all__ = ["nct_sf", "normal_cdf", "t_critical", "t_power"]
 
@@ -80,7 +80,7 @@ def nct_sf(c: float, df: float, lam: float) -> float:
 
 def t_critical(p: float, df: float) -> float:
     """Student's t ``p`` quantile (``p >= 1/2``) with ``df`` degrees of freedom
-    (:func:`pairboot.core.tdist.t_quantile`: its expansion in ``1 / df`` at a very
+    (:func:`pairboot.stats.tdist.t_quantile`: its expansion in ``1 / df`` at a very
     large ``df``)."""
     return t_quantile(p, df)
 

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.comparisons.runs.analysis import run_term_level
-from pairboot.core.intervals import normal_quantile
-from pairboot.core.tdist import chi2_quantile, t_quantile
 from pairboot.planning.model import Test
 from pairboot.planning.noncentral import normal_cdf, t_power
+from pairboot.stats.intervals import normal_quantile
+from pairboot.stats.tdist import chi2_quantile, t_quantile
 
 __all__ = ["N_DRAWS", "SeedsModel", "t_quantiles"]
 

@@ -49,10 +49,6 @@ from collections.abc import Callable
 import numpy as np
 
 from pairboot.comparisons.two import compare_two
-from pairboot.core.hypotheses import SHOWN, read_test, verdict_of
-from pairboot.core.intervals import Bootstrap, bounds
-from pairboot.core.proportions import mcnemar_exact, wilson_interval
-from pairboot.core.pvalues import units_for
 from pairboot.engine.multinomial import multinomial_sums
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
@@ -72,7 +68,11 @@ from pairboot.planning.simulated_data import (
     read_pilot,
 )
 from pairboot.progress import Progress
-from pairboot.simulation_result import SimulatedPower
+from pairboot.results.simulation import SimulatedPower
+from pairboot.stats.hypotheses import SHOWN, read_test, verdict_of
+from pairboot.stats.intervals import Bootstrap, bounds
+from pairboot.stats.proportions import mcnemar_exact, wilson_interval
+from pairboot.stats.pvalues import units_for
 
 FAST_METHODS = ("percentile", "basic", "normal", "bca")
 """The methods the exact 0/1 path computes (the studentized one takes compare())."""

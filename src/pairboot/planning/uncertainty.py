@@ -18,8 +18,6 @@ import dataclasses
 import math
 
 from pairboot.core.diagnostics import FEW_DISCORDANT, SMALL_N
-from pairboot.core.proportions import wilson_interval
-from pairboot.core.tdist import chi2_quantile
 from pairboot.errors import SmallSampleWarning
 from pairboot.planning.mcnemar import ExactMcNemarModel
 from pairboot.planning.model import (
@@ -31,6 +29,8 @@ from pairboot.planning.model import (
     power_of,
     size_for,
 )
+from pairboot.stats.proportions import wilson_interval
+from pairboot.stats.tdist import chi2_quantile
 
 __all__ = ["LEVEL", "pilot_notes", "pilot_range", "span_words"]
 

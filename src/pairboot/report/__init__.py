@@ -9,7 +9,7 @@ systems, :class:`FamilyContext` for a family) carries what the result does not k
 names of the inputs, the grouping and stratum columns, and notes that the command line
 adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_html()``,
 ``_repr_html_``, the p-value in its repr) is :func:`render` too, through the one hook of
-:mod:`pairboot.result` set here.
+:mod:`pairboot.results.compare` set here.
 
 - :mod:`~pairboot.report.parts` — what every format says: the method, the numbers and
   the signature; :mod:`~pairboot.report.verdicts` — the verdict (:func:`headline`,
@@ -54,7 +54,6 @@ sacrebleu's signature::
 
 from __future__ import annotations
 
-from pairboot.family_result import FamilyResult
 from pairboot.rendering import set_renderer
 from pairboot.report import (  # noqa: F401  (the modules whose writers register: @writes)
     family_formats,
@@ -97,7 +96,8 @@ from pairboot.report.verdicts import (
     gate_hypothesis,
     headline,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.family import FamilyResult
 
 __all__ = [
     "FAIL_IF",

@@ -1,4 +1,4 @@
-"""What every report of a family of comparisons (:class:`~pairboot.family_result.FamilyResult`)
+"""What every report of a family of comparisons (:class:`~pairboot.results.family.FamilyResult`)
 says; the writers (text, JSON, Markdown, LaTeX) are in :mod:`pairboot.report.family_formats`.
 
 ``context`` (:class:`FamilyContext`) carries what the result does not know: the inputs,
@@ -27,8 +27,6 @@ import string
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pairboot.core.pvalues import CLOSED_FORM_P
-from pairboot.family_result import FamilyResult
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.numbers import plural as count_of
 from pairboot.report.parts import (
@@ -43,6 +41,8 @@ from pairboot.report.parts import (
 )
 from pairboot.report.registry import context_class
 from pairboot.report.verdicts import hypothesis_text
+from pairboot.results.family import FamilyResult
+from pairboot.stats.pvalues import CLOSED_FORM_P
 
 UNPLANNED = "the family was chosen when the command was run, not fixed in advance by a plan"
 """A ``family_note`` for a family that no plan fixed."""

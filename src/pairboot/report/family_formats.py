@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from pairboot.family_result import FamilyResult
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.family import (
     TEST_COLUMN,
@@ -48,7 +47,8 @@ from pairboot.report.parts import interval_text, kept_line, num
 from pairboot.report.parts import wrap as _wrap
 from pairboot.report.registry import writes
 from pairboot.report.table import Markup, Table, latex_float, markdown, text
-from pairboot.result import json_safe
+from pairboot.results.compare import json_safe
+from pairboot.results.family import FamilyResult
 
 
 def comparison_head(result: FamilyResult) -> list[str]:

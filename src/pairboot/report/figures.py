@@ -13,9 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.hypotheses import SHOWN, nulls, verdict_of
-from pairboot.family_result import FamilyResult
-from pairboot.power_result import PowerResult
 from pairboot.report.escape import visible
 from pairboot.report.family import interval_name, is_corrected
 from pairboot.report.power import (
@@ -28,6 +25,9 @@ from pairboot.report.power import (
     size_words,
     test_words,
 )
+from pairboot.results.family import FamilyResult
+from pairboot.results.power import PowerResult
+from pairboot.stats.hypotheses import SHOWN, nulls, verdict_of
 
 SEPARATORS = "/_-. "
 """Where a prefix or suffix that the names share may be cut off."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 
-from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.items import items_latex, items_markdown, no_items_reason
 from pairboot.report.numbers import decimals, percent
@@ -38,7 +37,8 @@ from pairboot.report.parts import (
 from pairboot.report.registry import writes
 from pairboot.report.table import Markup, Table, latex_float, markdown
 from pairboot.report.verdicts import decision, headline, margin_lines, paired_test_lines
-from pairboot.result import CompareResult, json_safe
+from pairboot.results.compare import CompareResult, json_safe
+from pairboot.stats.pvalues import CLOSED_FORM_P
 
 # ------------------------------------------------------------------------------ json
 
@@ -49,7 +49,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
 
     Beside every p-value (the comparison's and each stratum's) it writes
     ``p_value_upper_bound`` (the p-value, or the resolution of the resamples where they
-    cannot resolve it: :func:`pairboot.core.pvalues.p_upper_bound`) and ``p_text``, the
+    cannot resolve it: :func:`pairboot.stats.pvalues.p_upper_bound`) and ``p_text``, the
     p-value as the other formats print it (``"0.0123"``, ``"< 0.0006"``; ``"n/a: ..."``
     with too few units for any test at the level); ``p_value`` itself stays the number
     computed, the p-value of the hypothesis tested.  ``verdict_p_value`` is the p-value

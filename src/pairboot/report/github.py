@@ -23,7 +23,6 @@ line break) are written out.
 
 from __future__ import annotations
 
-from pairboot.family_result import FamilyResult
 from pairboot.report.escape import lines_text, md, visible
 from pairboot.report.family import FamilyContext
 from pairboot.report.family_formats import family_markdown
@@ -31,7 +30,8 @@ from pairboot.report.formats import write_markdown
 from pairboot.report.parts import ReportContext
 from pairboot.report.registry import writes
 from pairboot.report.verdicts import decision
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.family import FamilyResult
 
 TITLE = "pairboot"
 """The title of every annotation."""

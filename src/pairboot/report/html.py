@@ -25,7 +25,6 @@ import io
 import re
 from collections.abc import Callable, Iterable
 
-from pairboot.power_result import PowerResult
 from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
 from pairboot.report.items import no_items_reason, sections
@@ -50,7 +49,8 @@ from pairboot.report.registry import writes
 from pairboot.report.table import Table
 from pairboot.report.text import design_lines, error_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
-from pairboot.result import CompareResult, TestResult
+from pairboot.results.compare import CompareResult, TestResult
+from pairboot.results.power import PowerResult
 
 __all__ = ["STYLE", "breakable", "document", "esc", "fragment_compare", "fragment_power",
            "fragment_test", "items_section", "name_cell", "svg_of", "table"]

@@ -9,7 +9,6 @@ by :mod:`pairboot.report.html`'s helpers.
 
 from __future__ import annotations
 
-from pairboot.family_result import FamilyResult
 from pairboot.report.family import (
     FamilyContext,
     better_than,
@@ -43,6 +42,7 @@ from pairboot.report.html import (
 from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, kept_line, num
 from pairboot.report.registry import writes
+from pairboot.results.family import FamilyResult
 
 __all__ = ["family_html", "fragment_family", "family_items_section"]
 

@@ -1,15 +1,15 @@
 """The items behind the number in words and tables (:attr:`CompareResult.items_summary`):
 wins, ties and losses of B, the 2 x 2 table of 0/1 scores, the largest differences each
 way, per stratum and per group; what the text, Markdown and LaTeX reports print (the
-JSON carries the whole summary, :meth:`pairboot.items_result.ItemsSummary.to_dict`).
+JSON carries the whole summary, :meth:`pairboot.results.items.ItemsSummary.to_dict`).
 """
 
 from __future__ import annotations
 
-from pairboot.items_result import ItemCounts, ItemsSummary
 from pairboot.report.parts import wrap
 from pairboot.report.table import Table, latex, markdown, text
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.results.items import ItemCounts, ItemsSummary
 
 ID_CHARACTERS = 40
 """How much of a long id a report shows (then "…")."""

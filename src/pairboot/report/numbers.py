@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound
+from pairboot.stats.pvalues import CLOSED_FORM_P, p_upper_bound
 
 
 def percent(level: float) -> str:

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.hypotheses import nulls
-from pairboot.core.pvalues import CLOSED_FORM_P, p_upper_bound, units_for
 from pairboot.report.escape import visible
 from pairboot.report.numbers import percent, plural
 from pairboot.report.registry import context_class
 from pairboot.report.table import Table
 from pairboot.report.table import text as table_text
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.stats.hypotheses import nulls
+from pairboot.stats.pvalues import CLOSED_FORM_P, p_upper_bound, units_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,7 @@ def p_cell(p: float | None, n_resamples: int, *, alpha: float | None = None,
     """A p-value as every table, the JSON's ``p_text`` and :func:`format_p` write it.
 
     ``"0.430"``, ``"0.0046"``; ``"< 0.0006"`` for a p-value read off the resamples that
-    they cannot resolve (below :func:`pairboot.core.pvalues.p_resolution`: 0 when no resample
+    they cannot resolve (below :func:`pairboot.stats.pvalues.p_resolution`: 0 when no resample
     fell beyond 0), ``"< 0.0001"`` for a smaller closed-form one (``resampled`` False);
     ``"n/a"`` when undefined.  With ``alpha`` (the level the report's decisions use),
     digits are added until the printed value lies on the same side of ``alpha`` as
@@ -283,7 +283,7 @@ def p_fields(p: float | None, n_resamples: int, *, alpha: float | None = None,
 
 def unresolved(result) -> bool:
     """Whether ``result``'s p-value was read off its resamples and lies below what they
-    can resolve (:func:`pairboot.core.pvalues.p_resolution`)."""
+    can resolve (:func:`pairboot.stats.pvalues.p_resolution`)."""
     p = result.p_value
     return (_finite(p) and result.method not in CLOSED_FORM_P
             and too_few_units(result) is None  # (then no p-value is given: said why)

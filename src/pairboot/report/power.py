@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import math
 
-from pairboot.power_result import PowerResult
 from pairboot.report.escape import lines_text, md
 from pairboot.report.registry import Writers, writes
 from pairboot.report.table import Table, markdown, text
+from pairboot.results.power import PowerResult
 
 __all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plural",
            "power_facts", "power_json", "power_markdown", "power_summary", "power_text"]

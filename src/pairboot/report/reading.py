@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.pvalues import units_for
-from pairboot.core.tdist import t_quantile
 from pairboot.report.numbers import decimals, p_repr, percent, plural
 from pairboot.report.registry import writes
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.stats.pvalues import units_for
+from pairboot.stats.tdist import t_quantile
 
 NOT_COVERED = (
     "It covers the sampling of test {unit} only: not training randomness (run several "

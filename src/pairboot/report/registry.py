@@ -11,7 +11,7 @@ inherits its base's writers) and format; :func:`formats_of` lists the formats a 
 and the command line's ``--format`` choices are that list.  A result's own text
 (``print(result)``, ``summary()``, ``reading``, ``to_html()``, ``_repr_html_``, the
 p-value in its repr) is :func:`render` too, through the one hook of
-:mod:`pairboot.result` that ``pairboot.report`` fills when it is imported.
+:mod:`pairboot.results.compare` that ``pairboot.report`` fills when it is imported.
 
 A format is a whole report (``text``, ``json``, ``markdown``, ``latex``, ``github``,
 ``html``) or, registered with ``part=True``, a piece of one that a result writes about

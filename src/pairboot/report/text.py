@@ -28,7 +28,7 @@ from pairboot.report.registry import writes
 from pairboot.report.table import Table
 from pairboot.report.table import text as table_text
 from pairboot.report.verdicts import headline, margin_lines, paired_test_lines
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
 
 
 @writes(CompareResult, "text")

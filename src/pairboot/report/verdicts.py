@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import math
 
-from pairboot.core.hypotheses import VERDICTS, claim_boundary, half_width, nulls
-from pairboot.core.pvalues import CLOSED_FORM_P
 from pairboot.errors import InputError
 from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import (
@@ -27,7 +25,9 @@ from pairboot.report.parts import (
     result_p,
     too_few_units,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
+from pairboot.stats.hypotheses import VERDICTS, claim_boundary, half_width, nulls
+from pairboot.stats.pvalues import CLOSED_FORM_P
 
 FAIL_IF: dict[str, frozenset[str]] = {
     "worse": frozenset({"worse", "undefined"}),

@@ -2,7 +2,7 @@
 
 Tiers, as elsewhere in the suite:
 
-* external reference: Student's t and the chi-square quantile of :mod:`pairboot.core.tdist`
+* external reference: Student's t and the chi-square quantile of :mod:`pairboot.stats.tdist`
   against ``scipy.stats``;
 * oracles: the two-way analysis of variance, Satterthwaite's degrees of freedom and the
   projections recomputed here with plain loops (never with pairboot), and the exact
@@ -27,7 +27,7 @@ import pytest
 from scipy import stats
 
 import pairboot
-from pairboot.core.tdist import chi2_quantile, t_quantile, t_sf
+from pairboot.stats.tdist import chi2_quantile, t_quantile, t_sf
 
 K_SIGMA = 4.5  # as in conftest: a two-sided false alarm rate of about 7e-6 per check
 small_sample = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")

@@ -63,7 +63,7 @@ def _systems(k=3, n=120, r=4, seed=5):
 
 
 def test_a_family_with_seeds_is_compares_rows_corrected():
-    from pairboot.core.multiple import holm  # noqa: PLC0415
+    from pairboot.stats.multiple import holm  # noqa: PLC0415
 
     systems = _systems()
     none = pairboot.compare_many(systems, runs="seeds", correction="none", seed=1)

@@ -39,8 +39,8 @@ import numpy as np
 
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import as_floats
-from pairboot.core.tdist import chi2_quantile, t_quantile, t_sf
 from pairboot.errors import InputError, SmallSampleWarning
+from pairboot.stats.tdist import chi2_quantile, t_quantile, t_sf
 
 __all__ = ["RUNS", "RunsInfo", "analyse", "run_term_level"]
 

@@ -21,17 +21,17 @@ from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.corrections import Decision, Rows, decide, decide_rows, family_answer
 from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
-from pairboot.core.hypotheses import (
+from pairboot.core.pipeline import check_margin
+from pairboot.errors import InputError
+from pairboot.options import Arguments, Data
+from pairboot.stats.hypotheses import (
     claim_tests,
     less_tie,
     read_test,
     tie_tolerance,
 )
-from pairboot.core.intervals import normal_quantile
-from pairboot.core.multiple import max_t
-from pairboot.core.pipeline import check_margin
-from pairboot.errors import InputError
-from pairboot.options import Arguments, Data
+from pairboot.stats.intervals import normal_quantile
+from pairboot.stats.multiple import max_t
 
 __all__ = ["compare_many_runs"]
 

@@ -32,14 +32,14 @@ from pairboot.core.diagnostics import (
     scale_notes,
     table_range,
 )
-from pairboot.core.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
 from pairboot.core.pipeline import compare_answer, compare_items, resample
-from pairboot.core.tdist import t_quantile
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric
 from pairboot.metrics.base import central_gradient
 from pairboot.options import Arguments, Data
-from pairboot.result import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.results.compare import CompareResult, ConfidenceInterval, StratumResult, SystemScore
+from pairboot.stats.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
+from pairboot.stats.tdist import t_quantile
 
 __all__ = ["compare_runs"]
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io.common import CommonItems, warn_lost
 from pairboot.io.formats import file_stem, names_of_files
 

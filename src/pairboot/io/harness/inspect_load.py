@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io.guards import json_value_problem, too_deep
 
 __all__ = ["Log", "detect", "load", "load_object", "is_log_object", "object_label",

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io.harness import Scores
 from pairboot.io.harness.inspect_load import (
     Log,

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
 from pairboot.io.harness.span_f1 import span_counts

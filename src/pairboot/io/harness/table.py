@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io import ID_HINTS, Table, read_table
 from pairboot.io.alignment import MOSTLY_IDS
 from pairboot.io.columns import (

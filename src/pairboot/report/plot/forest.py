@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 from pairboot.errors import InputError
-from pairboot.family_result import FamilyResult
 from pairboot.report.figures import (
     disagrees,
     margin_marks,
@@ -26,6 +25,7 @@ from pairboot.report.plot.common import (
     space_ticks,
 )
 from pairboot.report.plot.matrix import plot_pairs
+from pairboot.results.family import FamilyResult
 
 _FOREST_NAME_WIDTH = 36
 """In a forest plot's row labels, longer system names are shortened."""

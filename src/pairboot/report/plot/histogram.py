@@ -22,7 +22,7 @@ from pairboot.report.plot.common import (
     pair_title,
     space_ticks,
 )
-from pairboot.result import CompareResult
+from pairboot.results.compare import CompareResult
 
 
 def plot(result: CompareResult, ax=None, *, name_a: str = "A", name_b: str = "B", bins: int = 60):

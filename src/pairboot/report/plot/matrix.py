@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 
-from pairboot.family_result import FamilyResult
 from pairboot.report.figures import (
     disagrees,
     mark_meanings,
@@ -16,6 +15,7 @@ from pairboot.report.plot.common import (
     NAME_WIDTH,
     escaped_names,
 )
+from pairboot.results.family import FamilyResult
 
 _CELL = 0.32
 """Side in inches of a matrix cell in :func:`plot_pairs`' own figure (larger when few)."""

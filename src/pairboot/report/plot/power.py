@@ -3,9 +3,9 @@ planned difference, and against the true difference at the planned size."""
 
 from __future__ import annotations
 
-from pairboot.power_result import PowerResult
 from pairboot.report.figures import power_panel, power_panels
 from pairboot.report.plot.common import BLUE, GREY, MARGIN
+from pairboot.results.power import PowerResult
 
 
 def plot_power(result: PowerResult, ax=None, *, against=None):

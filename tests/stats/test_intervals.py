@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.core.intervals import (
+from pairboot.stats.intervals import (
     Bootstrap,
     bounds,
     monte_carlo_error,

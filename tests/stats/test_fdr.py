@@ -22,8 +22,8 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from pairboot.core import fdr
-from pairboot.core.fdr import (
+from pairboot.stats import fdr
+from pairboot.stats.fdr import (
     COMBINATIONS,
     benjamini_hochberg,
     benjamini_yekutieli,

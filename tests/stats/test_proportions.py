@@ -25,7 +25,8 @@ from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
-from pairboot.core.proportions import (
+from pairboot.options import ALTERNATIVES as OPTION_ALTERNATIVES
+from pairboot.stats.proportions import (
     ALTERNATIVES,
     Table2x2,
     design_effect,
@@ -36,7 +37,6 @@ from pairboot.core.proportions import (
     tango_interval,
     wilson_interval,
 )
-from pairboot.options import ALTERNATIVES as OPTION_ALTERNATIVES
 
 LEVELS = (0.5, 0.8, 0.9, 0.95, 0.99, 0.999)
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.labels import normalisation_hint, shown
 from pairboot.errors import InputError
+from pairboot.inputs.labels import normalisation_hint, shown
 from pairboot.metrics import Metric, match_statistics, statistics_for
 
 __all__ = [

@@ -1,5 +1,5 @@
 """A plan file read and checked key by key (:func:`read_fields`), for
-:mod:`pairboot.plan`: every message names the file and the key, or the line when the
+:mod:`pairboot.plans.plan`: every message names the file and the key, or the line when the
 file is not TOML."""
 
 from __future__ import annotations

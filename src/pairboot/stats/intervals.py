@@ -7,7 +7,7 @@ bisection on that very function (in the bracket a closed form per method gives),
 ``p < 1 - level`` exactly when the interval at ``level`` excludes 0.  A null value (0, or a
 margin's boundary) is excluded only by an end beyond it by more than the bootstrap's
 :attr:`Bootstrap.tolerance`: an end or a replicate that differs from it by rounding alone
-is on it, and a tie goes to H0 (:func:`pairboot.core.hypotheses.tie_tolerance`).  A
+is on it, and a tie goes to H0 (:func:`pairboot.stats.hypotheses.tie_tolerance`).  A
 p-value of 0 means that no resample fell on the other side of 0: report it as
 ``p < 1 / n_resamples``.
 
@@ -23,7 +23,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from pairboot.core.hypotheses import less_tie, tie_tolerance
+from pairboot.stats.hypotheses import less_tie, tie_tolerance
 
 _N = NormalDist()
 
@@ -123,7 +123,7 @@ class Bootstrap:
     """Mean of the replicates (NaN for none)."""
     tolerance: float = 0.0
     """How close to a null value an end or a replicate counts as on it: the
-    :func:`~pairboot.core.hypotheses.tie_tolerance` of the estimate and the replicates
+    :func:`~pairboot.stats.hypotheses.tie_tolerance` of the estimate and the replicates
     (0 when they are all 0: nothing was rounded)."""
 
     @classmethod

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from pairboot.core.labels import shown
 from pairboot.engine.keys import id_keys, position_keys
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 
 __all__ = ["item_keys", "group_keys", "take"]
 

@@ -7,14 +7,14 @@ where the continued fraction no longer converges in its bounded steps and the lo
 differences lose digits (at 10^12 degrees of freedom the 0.975 quantile was 1.75);
 :func:`chi2_quantile` from the regularised incomplete gamma functions.  Tested against
 ``scipy.stats`` to 1e-10 relative (tests/comparisons/runs/test_runs.py,
-tests/core/test_tdist.py).
+tests/stats/test_tdist.py).
 """
 
 from __future__ import annotations
 
 import math
 
-from pairboot.core.intervals import normal_quantile
+from pairboot.stats.intervals import normal_quantile
 
 __all__ = ["EXPANDED_DF", "chi2_quantile", "t_quantile", "t_sf"]
 

@@ -1,5 +1,6 @@
-"""The result of checking a planned size by simulation (:func:`pairboot.planning.simulation
-.simulate_power`).  Data only, as :mod:`pairboot.result`: its prose is the report layer's."""
+"""The result of checking a planned size by simulation
+(:func:`pairboot.planning.simulation.simulate_power`).  Data only, as
+:mod:`pairboot.results.compare`: its prose is the report layer's."""
 
 from __future__ import annotations
 

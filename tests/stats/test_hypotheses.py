@@ -1,6 +1,6 @@
 """What a margin's hypothesis tests and how its answer is read, unit by unit.
 
-:mod:`pairboot.core.hypotheses` is pure: ``nulls`` (the one-sided tests of a hypothesis
+:mod:`pairboot.stats.hypotheses` is pure: ``nulls`` (the one-sided tests of a hypothesis
 and their boundaries), ``read_test`` (which interval and which p-values it asks for),
 ``verdict_of`` (what an interval shows), ``half_width`` and ``detectable``.  Each is
 checked against the definitions written out here by hand: every verdict on both sides of
@@ -9,9 +9,9 @@ ends.  :func:`pairboot.options.hypothesis_sides` refuses what cannot be tested, 
 InputError naming its option.
 
 Then the p-value of a boundary ``c`` (``intervals.p_value(..., null=c)``), the one piece
-of :mod:`pairboot.core.intervals` the margins added: it is the p-value of 0 for the
+of :mod:`pairboot.stats.intervals` the margins added: it is the p-value of 0 for the
 bootstrap shifted by ``c`` (exact identity up to the rounding of the shift), and it
-inverts the interval, ``p < a`` exactly when :func:`~pairboot.core.intervals.bounds` at
+inverts the interval, ``p < a`` exactly when :func:`~pairboot.stats.intervals.bounds` at
 ``1 - a`` excludes ``c``, as tests/comparisons/test_alternative.py checks for ``c = 0``.
 """
 
@@ -24,7 +24,9 @@ import pytest
 
 import pairboot
 from pairboot import options
-from pairboot.core.hypotheses import (
+from pairboot.errors import InputError
+from pairboot.options import HYPOTHESES
+from pairboot.stats.hypotheses import (
     SHOWN,
     VERDICTS,
     claim_boundary,
@@ -36,9 +38,7 @@ from pairboot.core.hypotheses import (
     read_test,
     verdict_of,
 )
-from pairboot.core.intervals import Bootstrap, bounds, p_value
-from pairboot.errors import InputError
-from pairboot.options import HYPOTHESES
+from pairboot.stats.intervals import Bootstrap, bounds, p_value
 
 INF, NAN = math.inf, math.nan
 sides_of = options.hypothesis_sides  # (not imported by its name: pytest would collect it)

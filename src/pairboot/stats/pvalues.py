@@ -2,7 +2,7 @@
 resamples, and the fewest units any paired test needs at a level.
 
 Pure numbers, below both the results and the reports (it imports nothing of the package):
-:mod:`pairboot.result` uses :func:`units_for` for :attr:`CompareResult.enough_units`, the
+:mod:`pairboot.results.compare` uses :func:`units_for` for :attr:`CompareResult.enough_units`, the
 reports print p-values no smaller than :func:`p_upper_bound`.
 """
 

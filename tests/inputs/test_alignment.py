@@ -1,6 +1,6 @@
 """Pairing files' items (issue 21): by position only when no shared column says the rows
 are other items, judged by its content; labels from a file joined on the ids; the items
-every file scores, on request.  Unit cases of the rule (pairboot.core.pairing), files through
+every file scores, on request.  Unit cases of the rule (pairboot.inputs.pairing), files through
 pairboot.io.align (pure Python and Arrow), the command line, and the real files of
 shared/data/real."""
 
@@ -17,7 +17,7 @@ from helpers import assert_one_line_error, error, real_data, run_in_process
 
 import pairboot.io as pbio
 from pairboot import PairbootWarning
-from pairboot.core import pairing
+from pairboot.inputs import pairing
 from pairboot.io import arrow, columns
 
 FAST = ["--resamples", "300", "--seed", "3"]

@@ -1,6 +1,6 @@
 """False discovery rates, false coverage rates and partial conjunctions of p-values.
 
-Where :mod:`pairboot.core.multiple` controls the chance of any false rejection, this
+Where :mod:`pairboot.stats.multiple` controls the chance of any false rejection, this
 module controls rates that grow with the family: ``benjamini_hochberg`` and
 ``benjamini_yekutieli`` adjust p-values for the false discovery rate, ``fcr_alpha`` gives
 the level of the intervals of the selected comparisons (the false coverage rate), and

@@ -82,7 +82,7 @@ from dataclasses import dataclass
 from pairboot.errors import InputError
 from pairboot.metrics import Metric
 from pairboot.metrics.names import load_metric
-from pairboot.plan_file import family_of, is_file, metric_key, read_fields, toml_text
+from pairboot.plans.plan_file import family_of, is_file, metric_key, read_fields, toml_text
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,4 @@
-"""Student's t of core/tdist.py against scipy.stats.t, at every number of degrees of
+"""Student's t of stats/tdist.py against scipy.stats.t, at every number of degrees of
 freedom a comparison can have: a few seeds to billions of items (the expansion in
 1 / df past EXPANDED_DF; the continued fraction had lost every digit by 10^15)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairboot.core.tdist import EXPANDED_DF, t_quantile, t_sf
+from pairboot.stats.tdist import EXPANDED_DF, t_quantile, t_sf
 
 stats = pytest.importorskip("scipy.stats")
 

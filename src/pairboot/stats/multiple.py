@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pairboot.core.hypotheses import tie_tolerance
+from pairboot.stats.hypotheses import tie_tolerance
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ def tested_statistic(t: float, se: float, tol: float, alternative: str = "two-si
     (``|t|``, or ``t`` for "greater", ``-t`` for "less"), less the tie tolerance ``tol /
     se`` -- an estimate within ``tol`` of an end of its interval (``estimate -+ c se``)
     does not exclude the null, as an end within ``tol`` of a boundary is on it
-    (:func:`pairboot.core.hypotheses.snap`).  Without spread (``se`` 0), ``t`` itself (0
+    (:func:`pairboot.stats.hypotheses.snap`).  Without spread (``se`` 0), ``t`` itself (0
     or infinite)."""
     stat = {"greater": t, "less": -t}.get(alternative, abs(t))
     if not (math.isfinite(se) and se > 0) or not math.isfinite(stat):
@@ -98,7 +98,7 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     """Max-t on ``replicates`` (B, m) of m comparisons with ``estimates`` and standard
     errors ``se`` (m,), each tested against its ``null`` (m,; default 0: a margin's
     boundary otherwise; the roots do not move with it), an estimate within ``tol``
-    (m,; default: each comparison's :attr:`pairboot.core.intervals.Bootstrap.tolerance`)
+    (m,; default: each comparison's :attr:`pairboot.stats.intervals.Bootstrap.tolerance`)
     of it being on it.  Replicates where some
     comparison is undefined (NaN) are left out, as compare() leaves them out.  A
     comparison without spread (``se`` 0: constant differences) has roots 0, and ``t``

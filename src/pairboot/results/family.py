@@ -1,7 +1,7 @@
 """A family's results: one :class:`Comparison` per row, the :class:`FamilyResult` of
 :func:`pairboot.compare_many` and :func:`pairboot.compare_strata`, and the
 :class:`PartialConjunction` count of a family of tasks.  Data only, as
-:mod:`pairboot.result` (whose shared types they use): their prose is the report layer's.
+:mod:`pairboot.results.compare` (whose shared types they use): their prose is the report layer's.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from pairboot.rendering import rendered
-from pairboot.result import ConfidenceInterval, TestResult, json_safe
+from pairboot.results.compare import ConfidenceInterval, TestResult, json_safe
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """The answer of :func:`pairboot.power`: a planned comparison's size, power or smallest
-detectable difference.  Data only, as :mod:`pairboot.result`: the prose (``summary()``,
+detectable difference.  Data only, as :mod:`pairboot.results.compare`: the prose (``summary()``,
 ``print(result)``, the HTML) is the report layer's (:mod:`pairboot.report.power`),
 reached through the one hook :func:`pairboot.rendering.rendered`.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from pairboot.rendering import rendered
-from pairboot.result import json_safe
+from pairboot.results.compare import json_safe
 
 __all__ = ["FamilyPlan", "PowerResult", "StratumPlan"]
 

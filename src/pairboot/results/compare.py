@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pairboot.core.hypotheses import claim_boundary, detectable, verdict_of
-from pairboot.core.pvalues import units_for
-from pairboot.items_result import ItemsSummary
 from pairboot.rendering import rendered
+from pairboot.results.items import ItemsSummary
+from pairboot.stats.hypotheses import claim_boundary, detectable, verdict_of
+from pairboot.stats.pvalues import units_for
 
 
 class ConfidenceInterval(NamedTuple):
@@ -113,7 +113,7 @@ class TestResult:
     method : str
         The test in words.
     table : object or None
-        McNemar's paired 2 x 2 table (:class:`pairboot.core.proportions.Table2x2`).
+        McNemar's paired 2 x 2 table (:class:`pairboot.stats.proportions.Table2x2`).
     """
 
     __test__ = False  # (not a pytest test class, whatever its name)
@@ -261,7 +261,7 @@ class CompareResult:
     superiority set it to the side on which B is better."""
     hypothesis: str = "difference"
     """What was tested: "difference", "non-inferiority", "superiority" or "equivalence"
-    (:mod:`pairboot.core.hypotheses`); ``p_value`` is that test's, and
+    (:mod:`pairboot.stats.hypotheses`); ``p_value`` is that test's, and
     ``confidence_interval`` the interval it is read off."""
     margin: float | None = None
     """The margin, on the metric's scale (None without one)."""
@@ -277,7 +277,7 @@ class CompareResult:
     """The test asked for beside the interval (``test="mcnemar"`` or
     ``"permutation"``), else None."""
     items_summary: ItemsSummary | None = None
-    """The items behind the number (:class:`pairboot.items_result.ItemsSummary`): wins,
+    """The items behind the number (:class:`pairboot.results.items.ItemsSummary`): wins,
     ties and losses of B, the 2 x 2 table of 0/1 scores, the largest differences each
     way, per stratum and per group.  A paired mean of two systems in memory only (no
     per-item score for a pooled metric; no items in one place for parts or runs): None
@@ -340,7 +340,7 @@ class CompareResult:
         return bool(low > 0 or high < 0)
 
     def verdict(self, *, lower_is_better: bool | None = None) -> str:
-        """B against A, as the interval says (:func:`pairboot.core.hypotheses.verdict_of`).
+        """B against A, as the interval says (:func:`pairboot.stats.hypotheses.verdict_of`).
 
         A difference: ``"better"`` or ``"worse"`` when the interval excludes 0
         (``"better-by-margin"`` when it lies beyond the margin), ``"inconclusive"`` when
@@ -386,7 +386,7 @@ class CompareResult:
     @property
     def enough_units(self) -> bool:
         """Whether there are units enough for a verdict at the level
-        (:func:`pairboot.core.pvalues.units_for`): below, even units that all favour one
+        (:func:`pairboot.stats.pvalues.units_for`): below, even units that all favour one
         system could be chance, so the interval is shown but decides nothing."""
         units = self.n_groups if self.n_groups is not None else self.n_items
         return units >= units_for(self.confidence_level, self.alternative)

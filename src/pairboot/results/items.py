@@ -1,5 +1,5 @@
 """The items behind a comparison's number (:attr:`pairboot.CompareResult.items_summary`):
-data only, as :mod:`pairboot.result`; the reports write it (:mod:`pairboot.report.items`)
+data only, as :mod:`pairboot.results.compare`; the reports write it (:mod:`pairboot.report.items`)
 and :mod:`pairboot.core.items` computes it.
 
 A per-item score exists for ``metric="mean"`` (an item's score is its value), so the
@@ -64,7 +64,7 @@ class ItemCounts:
         Units with ``b > a``, ``b == a`` (exactly) and ``b < a``.
     table : Table2x2 or None
         For 0/1 scores (items only): the paired 2 x 2 table
-        (:class:`pairboot.core.proportions.Table2x2`: both right, only A, only B,
+        (:class:`pairboot.stats.proportions.Table2x2`: both right, only A, only B,
         neither); None for other scores and for groups.
     top_wins, top_losses : tuple of ItemRow
         The units where B gains most (largest ``b - a > 0``, largest first) and loses
