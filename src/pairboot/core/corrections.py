@@ -21,6 +21,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.errors import PairbootWarning
+from pairboot.options import Arguments
 from pairboot.results.compare import ConfidenceInterval
 from pairboot.results.family import Comparison, FamilyResult
 from pairboot.stats.fdr import fdr_family
@@ -235,15 +236,32 @@ def decide_rows(names, targets, rows: Rows, decision: Decision, correction: str,
     return comparisons
 
 
-def family_answer(comparisons, names, targets, rows: Rows, decision: Decision,
-                  correction: str, notes, *, systems, confidence_level: float,
-                  n_resamples: int, seed: int, method: str, metric: str, paired: bool,
-                  group_weighting, n_items: int, n_groups, n_strata, engine: str,
-                  stacklevel: int, ranked: bool = True, resampling: str = "classic",
-                  partial_conjunction=None, test=None, strata_family=None) -> FamilyResult:
+@dataclass(frozen=True, slots=True)
+class Ran:
+    """What a family's answer says ran, beside its options: the seed used (derived when
+    none was given), the interval's method, the metric, the design's sizes and the
+    engine (a bootstrap's or the runs' t intervals)."""
+
+    seed: int
+    method: str
+    metric: str
+    paired: bool
+    group_weighting: str | None
+    """The weighting of groups, None without groups."""
+    n_items: int
+    n_groups: int | None
+    n_strata: int | None
+    engine: str
+    test: str | None = None
+    """The family's test beside its intervals ("permutation": Westfall-Young's)."""
+
+
+def family_answer(comparisons, names, targets, rows: Rows, decision: Decision, notes, *,
+                  args: Arguments, ran: Ran, systems, stacklevel: int, ranked: bool = True,
+                  partial_conjunction=None, strata_family=None) -> FamilyResult:
     """The one assembly of a family's answer: its rows, their ranks (all pairs of a
-    two-sided difference, where ``ranked``), what ran; ``notes`` are issued as
-    warnings ``stacklevel`` frames up."""
+    two-sided difference, where ``ranked``), its options (``args``) and what ran;
+    ``notes`` are issued as warnings ``stacklevel`` frames up."""
     side, hyp, margins = rows.alternative, rows.hypothesis, rows.margins
     ranks = best = None
     if ranked and side == "two-sided" and hyp == "difference":
@@ -254,16 +272,18 @@ def family_answer(comparisons, names, targets, rows: Rows, decision: Decision,
     fcr = decision.fcr
     return FamilyResult(
         comparisons=tuple(comparisons), systems=systems, rank_intervals=ranks,
-        best_set=best, correction=correction, family_size=len(targets),
-        critical_value=decision.critical, confidence_level=confidence_level,
-        n_resamples=n_resamples, seed=seed, method=method, metric=metric,
-        lower_is_better=bool(rows.lower_is_better), paired=paired,
-        group_weighting=group_weighting, n_items=n_items, n_groups=n_groups,
-        n_strata=n_strata, engine=engine, resampling=resampling, alternative=side,
-        hypothesis=hyp, margin=margins[0] if len(set(margins)) == 1 else None,
+        best_set=best, correction=args.correction, family_size=len(targets),
+        critical_value=decision.critical, confidence_level=args.confidence_level,
+        n_resamples=args.n_resamples, seed=ran.seed, method=ran.method, metric=ran.metric,
+        lower_is_better=bool(rows.lower_is_better), paired=ran.paired,
+        group_weighting=ran.group_weighting, n_items=ran.n_items, n_groups=ran.n_groups,
+        n_strata=ran.n_strata, engine=ran.engine, resampling=args.resampling,
+        alternative=side, hypothesis=hyp,
+        margin=margins[0] if len(set(margins)) == 1 else None,
         fcr_level=None if fcr is None else round(1.0 - interval_alpha(hyp, fcr), 12),
-        partial_conjunction=partial_conjunction, test=test, strata_family=strata_family,
-        version=__version__, warnings=tuple(text for _, text in notes),
+        partial_conjunction=partial_conjunction, test=ran.test,
+        strata_family=strata_family, version=__version__,
+        warnings=tuple(text for _, text in notes),
     )
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from pairboot.core.corrections import (
     Decision,
+    Ran,
     Rows,
     claim_of,
     decide,
@@ -246,17 +247,16 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     if within is not None and len(targets) > 1:
         conjunction = tasks_conjunction(estimates, p_own, hyp, margins, args,
                                         rows.family_alpha)
+    ran = Ran(seed=run.seed, method=args.method, metric=design.metric.name,
+              paired=args.paired,
+              group_weighting=args.group_weighting if design.n_groups is not None else None,
+              n_items=design.n_items, n_groups=design.n_groups,
+              n_strata=len(design.strata_names) if design.strata_names is not None else None,
+              engine=run.engine, test=None if family_test is None else family_test.test)
     return family_answer(
-        comparisons, names, targets, rows, decision, correction, notes,
-        systems=scores_by_name, confidence_level=args.confidence_level,
-        n_resamples=args.n_resamples, seed=run.seed, method=args.method,
-        metric=design.metric.name, paired=args.paired,
-        group_weighting=args.group_weighting if design.n_groups is not None else None,
-        n_items=design.n_items, n_groups=design.n_groups,
-        n_strata=len(design.strata_names) if design.strata_names is not None else None,
-        engine=run.engine, stacklevel=stacklevel + 1, ranked=within is None,
-        resampling=args.resampling, partial_conjunction=conjunction,
-        test=None if family_test is None else family_test.test,
+        comparisons, names, targets, rows, decision, notes, args=args, ran=ran,
+        systems=scores_by_name, stacklevel=stacklevel + 1, ranked=within is None,
+        partial_conjunction=conjunction,
         strata_family=None if within is None else tuple(
             design.strata_names[h] for h in within))
 

@@ -18,7 +18,7 @@ import numpy as np
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
 from pairboot.comparisons.runs.two import difference, layout_of, runs_score, seeds_only
 from pairboot.comparisons.runs.variance import Layout
-from pairboot.core.corrections import Decision, Rows, decide, decide_rows, family_answer
+from pairboot.core.corrections import Decision, Ran, Rows, decide, decide_rows, family_answer
 from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
 from pairboot.core.pipeline import check_margin
@@ -121,16 +121,17 @@ def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 
     comparisons = decide_rows(names, targets, rows, decision, correction, claim_p)
     notes = decision.notes + small_runs_note(min(infos, key=lambda x: x.degrees_of_freedom))
     notes += scale_notes((name, table_range(t)) for name, t in zip(names, tables))
+    ran = Ran(seed=int(seed), method="t", metric="mean", paired=True,
+              group_weighting=args.group_weighting if layout.grouped else None,
+              n_items=int(tables[0].shape[0]),
+              n_groups=layout.n_units if layout.grouped else None,
+              n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
+              engine="runs (t intervals)")
     return family_answer(
-        comparisons, names, targets, rows, decision, correction, notes,
+        comparisons, names, targets, rows, decision, notes, args=args, ran=ran,
         systems={name: runs_score(t, t_for=alpha, layout=layout)
                  for name, t in zip(names, tables)},
-        confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-        seed=int(seed), method="t", metric="mean", paired=True,
-        group_weighting=args.group_weighting if layout.grouped else None,
-        n_items=int(tables[0].shape[0]), n_groups=layout.n_units if layout.grouped else None,
-        n_strata=(int(layout.unit_stratum.max()) + 1) if layout.stratified else None,
-        engine="runs (t intervals)", stacklevel=stacklevel)
+        stacklevel=stacklevel)
 
 
 def _check_seeds(tables, args: Arguments, data: Data) -> None:
