@@ -27,7 +27,7 @@ from numba.core.errors import NumbaError
 
 from pairboot.engine import kernel_cache, spec
 from pairboot.engine.permutations import STEPS_PER_WORD, first_steps_table
-from pairboot.engine.relabel_ir import LANES, MAX_SYSTEMS, make_relabel_unit
+from pairboot.engine.relabel_ir import BLOCK, LANES, MAX_SYSTEMS, make_relabel_unit
 from pairboot.engine.spec import GAMMA
 
 __all__ = ["relabelled_sums", "IN_REGISTERS"]
@@ -35,8 +35,8 @@ __all__ = ["relabelled_sums", "IN_REGISTERS"]
 _REPS = 32
 """Permutations per block of the plain loop."""
 
-_BLOCK = 64
-"""Permutations per block of the lane kernel (eight vectors; its sums stay in L1)."""
+_BLOCK = BLOCK
+"""Permutations per block of the lane kernel (64: eight vectors; its sums stay in L1)."""
 
 FIRST_STEPS = 8
 """The shuffle's first seven steps come from a table of 8! = 40,320 permutations (315 KiB:
