@@ -32,7 +32,11 @@ from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.core.hypotheses import tie_tolerance
 from pairboot.engine.keys import seed_word
-from pairboot.engine.permutations import enumerated_indices, permuted_sums, relabelled_sums
+from pairboot.engine.permutations import (
+    enumerated_indices,
+    permuted_sums,
+    relabelled_row_sums,
+)
 from pairboot.errors import InputError
 from pairboot.options import Arguments
 from pairboot.result import TestResult
@@ -104,11 +108,13 @@ def permutation_null(design: Design, args: Arguments, seed: int) -> PermutationN
     needed = read_columns(Estimands(design, np.empty((0,) + observed.shape[1:]), observed,
                                     None))
     out = np.empty((total, len(plan.starts), plan.n_columns))
+    rows = plan.rows(0, n_units) if not exact else None  # (once, for every batch)
     for p0 in range(0, total, _BATCH):
         p1 = min(p0 + _BATCH, total)
         if not exact:
-            out[p0:p1] = relabelled_sums(plan, word, p0, p1, m, k, design.differences,
-                                         args.backend, needed)[0]
+            out[p0:p1] = relabelled_row_sums(rows, plan.keys, plan.starts, plan.sizes, word,
+                                             p0, p1, m, k, design.differences, args.backend,
+                                             needed)[0]
             continue
         for d, (start, size) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
             # (unit u's digit of the pattern's number, over all units)
