@@ -155,3 +155,21 @@ def test_the_sums_do_not_depend_on_the_batches():
     parts = np.concatenate([run("numba", rows, 5, 2, 0, [400], a, b)[0]
                             for a, b in [(0, 37), (37, 64), (64, 300)]])
     np.testing.assert_array_equal(parts, whole)
+
+
+@pytest.mark.parametrize("backend", ["numba", "numpy"])
+def test_columns_not_needed_are_nan_and_the_others_the_same_bits(backend):
+    """``needed``: the kernel skips a block of columns no caller reads (a mean's own
+    scores, when every contrast is read off the differences); the rest keep their bits."""
+    if backend == "numba":
+        pytest.importorskip("numba")
+    m, k, sizes = 10, 2, [100, 7, 93]
+    rows = table_of(sum(sizes), m, k, m, same=(1,))
+    whole, _ = run(backend, rows, m, k, m, sizes, 0, 65)
+    needed = np.ones(m * k + m, dtype=bool)
+    needed[0:m * k:k] = False  # (every system's score)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    part, _ = relabelled_row_sums(rows, position_keys(9, len(rows)), starts, np.array(sizes),
+                                  seed_word(2, 7), 0, 65, m, k, m, backend, needed)
+    assert np.isnan(part[..., ~needed]).all()
+    np.testing.assert_array_equal(part[..., needed], whole[..., needed])

@@ -31,7 +31,11 @@ import numpy as np
 from pairboot.core.design import Design
 from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.engine.keys import seed_word
-from pairboot.engine.permutations import enumerated_indices, permuted_sums, relabelled_sums
+from pairboot.engine.permutations import (
+    enumerated_indices,
+    permuted_sums,
+    relabelled_row_sums,
+)
 from pairboot.errors import InputError
 from pairboot.options import Arguments
 from pairboot.results.compare import TestResult
@@ -100,20 +104,48 @@ def permutation_null(design: Design, args: Arguments, seed: int) -> PermutationN
     exact = use_exact(args.exact, n_units, m)
     total = exact_size(n_units, m) if exact else args.n_resamples
     word = seed_word(seed, SALT)
+    observed = observed_sums(plan)
+    needed = read_columns(Estimands(design, np.empty((0,) + observed.shape[1:]), observed,
+                                    None))
     out = np.empty((total, len(plan.starts), plan.n_columns))
+    rows = plan.rows(0, n_units) if not exact else None  # (once, for every batch)
     for p0 in range(0, total, _BATCH):
         p1 = min(p0 + _BATCH, total)
         if not exact:
-            out[p0:p1] = relabelled_sums(plan, word, p0, p1, m, k, design.differences,
-                                         args.backend)[0]
+            out[p0:p1] = relabelled_row_sums(rows, plan.keys, plan.starts, plan.sizes, word,
+                                             p0, p1, m, k, design.differences, args.backend,
+                                             needed)[0]
             continue
         for d, (start, size) in enumerate(zip(plan.starts.tolist(), plan.sizes.tolist())):
             # (unit u's digit of the pattern's number, over all units)
             perm = enumerated_indices(n_units, m, np.arange(p0, p1))[:, start:start + size]
             out[p0:p1, d] = permuted_sums(plan.rows(start, start + size), perm, m, k,
                                           design.differences)
-    core = Estimands(design, out, observed_sums(plan), None)
+    core = Estimands(design, out, observed, None)
     return PermutationNull(core, exact, n_units, m)
+
+
+def read_columns(core: Estimands) -> np.ndarray | None:
+    """Which of the design's columns any contrast (i, j) reads (:meth:`Estimands.metric_sums`),
+    or None for all: one read off the differences reads theirs and system j's columns but
+    its score, which the differences' contrast replaces; another, both systems' own.  A
+    mean's contrasts are read off the differences unless a system's scores dwarf them, so
+    the relabellings need not move the systems' own scores (half the kernel's columns)."""
+    design = core.design
+    if not design.differences or design.n_systems == 2:
+        return None
+    m, k = design.n_systems, design.k
+    needed = np.zeros(design.width, dtype=bool)
+    for i in range(m):
+        for j in range(m):
+            if i == j:
+                continue
+            if core.through_differences((i, j)):
+                needed[[m * k + i, m * k + j]] = True
+                needed[j * k + 1:(j + 1) * k] = True
+            else:
+                needed[design.columns(i)] = needed[design.columns(j)] = True
+    return needed
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from numba.core.errors import NumbaError
 
 from pairboot.engine import kernel_cache, spec
 from pairboot.engine.permutations import STEPS_PER_WORD, first_steps_table
-from pairboot.engine.relabel_ir import LANES, MAX_SYSTEMS, make_relabel_unit
+from pairboot.engine.relabel_ir import BLOCK, LANES, MAX_SYSTEMS, make_relabel_unit
 from pairboot.engine.spec import GAMMA
 
 __all__ = ["relabelled_sums", "IN_REGISTERS"]
@@ -35,8 +35,8 @@ __all__ = ["relabelled_sums", "IN_REGISTERS"]
 _REPS = 32
 """Permutations per block of the plain loop."""
 
-_BLOCK = 64
-"""Permutations per block of the lane kernel (eight vectors; its sums stay in L1)."""
+_BLOCK = BLOCK
+"""Permutations per block of the lane kernel (64: eight vectors; its sums stay in L1)."""
 
 FIRST_STEPS = 8
 """The shuffle's first seven steps come from a table of 8! = 40,320 permutations (315 KiB:
@@ -127,9 +127,12 @@ the plain loop then takes every job, with the same sums."""
 
 
 def relabelled_sums(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k: int,
-                    differences: int, out) -> None:
+                    differences: int, out, needed=None) -> None:
     """``out[r - r0, d]``: stratum d's sums of its units' rows relabelled in permutation
-    r (as :func:`.permutations.relabelled_sums_numpy`, with the same permutations)."""
+    r (as :func:`.permutations.relabelled_sums_numpy`, with the same permutations).
+    ``needed`` (bool, one per column, or None for all): a block of columns (one column
+    of every system's, or the differences) none of whose sums is needed is not
+    relabelled, and its entries of ``out`` are left as they are."""
     mode = 0 if not differences else (1 if m == 2 and differences == 1 else 2)
     rows = np.ascontiguousarray(rows, dtype=np.float64)
     args = (keys, starts, sizes, np.uint64(word), np.int64(r0), np.int64(r1), np.int64(m))
@@ -138,8 +141,11 @@ def relabelled_sums(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k
         return
     own = rows[:, : m * k].reshape(len(rows), m, k)
     same = [bool((own[:, :, c] == own[:, :1, c]).all()) for c in range(k)]
-    moving = [c for c in range(k) if not same[c]]
-    blocks = [own[:, :, c] for c in moving] + ([rows[:, m * k:]] if mode == 2 else [])
+    width = m * k + (m if mode == 2 else 0)
+    wanted = np.ones(width, dtype=bool) if needed is None else np.asarray(needed, dtype=bool)
+    moving = [c for c in range(k) if not same[c] and wanted[c:m * k:k].any()]
+    diffs = mode == 2 and bool(wanted[m * k:].any())
+    blocks = [own[:, :, c] for c in moving] + ([rows[:, m * k:]] if diffs else [])
     if blocks:
         kv = len(blocks)
         # (n, kv, m), and 16 values past the end for the last row's permute
@@ -157,7 +163,7 @@ def relabelled_sums(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k
             _plain_sums(rows, *args, np.int64(k), np.int64(mode), out)
             return
         positions = np.arange(m)
-        columns = [positions * k + c for c in moving] + ([m * k + positions] * (mode == 2))
+        columns = [positions * k + c for c in moving] + ([m * k + positions] * diffs)
         out[:, :, np.concatenate(columns)] = sums
     for c in (c for c in range(k) if same[c]):
         # (a column the same for every system: its sum is the same for every

@@ -140,9 +140,9 @@ def permuted_sums(rows: np.ndarray, perm: np.ndarray, m: int, k: int,
 
 
 def relabelled_sums_numpy(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k: int,
-                          differences: int, out) -> None:
+                          differences: int, out, needed=None) -> None:
     """``out[r - r0, d]``: stratum d's sums of its units' ``rows`` relabelled in
-    permutation r (:func:`permutation_indices`)."""
+    permutation r (:func:`permutation_indices`); every column, whatever ``needed`` says."""
     reps = np.arange(r0, r1)
     for d, (s, n) in enumerate(zip(starts.tolist(), sizes.tolist())):
         out[:, d] = 0.0
@@ -153,21 +153,28 @@ def relabelled_sums_numpy(rows, keys, starts, sizes, word, r0: int, r1: int, m: 
 
 
 def relabelled_sums(plan, word, r0: int, r1: int, m: int, k: int, differences: int,
-                    backend: str = "auto") -> tuple[np.ndarray, str]:
+                    backend: str = "auto", needed=None) -> tuple[np.ndarray, str]:
     """(r1 - r0, n_draw_strata, width) every draw stratum's sums of its units' rows
-    relabelled in permutations ``r0 <= r < r1``, and the kernel's name."""
+    relabelled in permutations ``r0 <= r < r1``, and the kernel's name; ``needed`` as
+    :func:`relabelled_row_sums` has it."""
     return relabelled_row_sums(plan.rows(0, len(plan.x)), plan.keys, plan.starts,
-                               plan.sizes, word, r0, r1, m, k, differences, backend)
+                               plan.sizes, word, r0, r1, m, k, differences, backend, needed)
 
 
 def relabelled_row_sums(rows, keys, starts, sizes, word, r0: int, r1: int, m: int, k: int,
-                        differences: int, backend: str = "auto") -> tuple[np.ndarray, str]:
+                        differences: int, backend: str = "auto", needed=None
+                        ) -> tuple[np.ndarray, str]:
     """As :func:`relabelled_sums`, of the full ``rows`` (n, width) keyed by ``keys``, in
-    draw strata of ``sizes`` rows from ``starts`` (a part's items, or a plan's units)."""
+    draw strata of ``sizes`` rows from ``starts`` (a part's items, or a plan's units).
+    ``needed`` (bool, one per column; None: all): the columns the caller reads; the
+    others are NaN, and the numba kernel need not relabel them (the needed ones are the
+    same bits either way)."""
     kernel, name = choose(backend, (r1 - r0) * len(rows), AUTO_NUMBA_PERMUTATIONS,
                           relabelled_sums_numpy, "permutation_kernels", "relabelled_sums")
     out = np.zeros((r1 - r0, len(starts), rows.shape[1]))
     kernel(np.ascontiguousarray(rows, dtype=np.float64), np.asarray(keys, dtype=np.uint64),
            np.asarray(starts, dtype=np.int64), np.asarray(sizes, dtype=np.int64), word, r0,
-           r1, m, k, differences, out)
+           r1, m, k, differences, out, needed)
+    if needed is not None:
+        out[..., ~np.asarray(needed, dtype=bool)] = np.nan
     return out, name

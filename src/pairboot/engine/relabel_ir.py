@@ -7,15 +7,18 @@ every permutation ``r`` of the block what :mod:`.permutation_kernels`' plain loo
 unit by unit: hash ``h = mix64(z + counters[r])``, shuffle the ``m`` systems as
 :func:`.permutations.permutation_indices` does, and add the row's values where the
 shuffle puts them, ``acc[(c m + j) R + r] += x[row + c m + perm[j]]`` (``R`` the
-block's size; the row holds ``kv`` columns one after the other, each with the ``m``
-systems' values side by side).
+block's size, a multiple of :data:`BLOCK`; the row holds ``kv`` columns one after the
+other, each with the ``m`` systems' values side by side).
 
 numba's loop vectoriser does not vectorise that loop (the shuffle's steps depend on
 ``m``), and one vectorised loop per step, through memory, was about twice as slow
 (docs/performance.md, "A family's permutation test").  Here the shuffle of eight
 permutations lives in two vector registers: ``h`` and the permutation packed four bits
 per position (so ``m <= 16``).  Its first ``first - 1`` steps come from one table
-lookup (:func:`.permutations.first_steps_table`); each later step is a few shifts.  A
+lookup (:func:`.permutations.first_steps_table`); each later step is a few shifts.  The
+shuffles of eight such vectors are drawn together, step by step across the vectors
+(each is a long chain of multiplies, a table lookup and shifts, independent of the
+others, which the processor then runs side by side), before their rows are added.  A
 position's value is then one in-register permute of the row (``permute``: AVX-512's
 ``vpermi2pd``, from 16 values) or a gather (any processor).  Each ``acc`` lane adds the
 units in their order, one value each, so the sums are the plain loop's, bit for bit.
@@ -32,13 +35,19 @@ from numba.core.extending import intrinsic
 from pairboot.engine.permutations import STEPS_PER_WORD
 from pairboot.engine.spec import GAMMA, MIX_M1, MIX_M2
 
-__all__ = ["make_relabel_unit", "LANES", "MAX_SYSTEMS"]
+__all__ = ["make_relabel_unit", "LANES", "BLOCK", "MAX_SYSTEMS"]
 
 LANES = 8
-"""Permutations per vector; a block's size is a multiple of it."""
+"""Permutations per vector."""
 
 MAX_SYSTEMS = 16
 """A permutation packed four bits per position in a 64-bit lane."""
+
+_GROUPS = 8
+"""Vectors of permutations shuffled together before their rows are added."""
+
+BLOCK = LANES * _GROUPS
+"""A block's size is a multiple of this many permutations."""
 
 _I1, _I32, _I64, _F64 = ir.IntType(1), ir.IntType(32), ir.IntType(64), ir.DoubleType()
 _VI, _VF = ir.VectorType(_I64, LANES), ir.VectorType(_F64, LANES)
@@ -117,50 +126,64 @@ def make_relabel_unit(permute: bool):
             n_rep = b.extract_value(ca.shape, 0)
             xrow = b.gep(xa.data, [row_v])
             zs, fact_s = _splat(b, z_v), _small(b, fact_v)
-            h_slot, p_slot, q_slot = (cgutils.alloca_once(b, _VI) for _ in range(3))
-            with cgutils.for_range(b, b.udiv(n_rep, _I64(LANES))) as group:
-                r0 = b.mul(group.index, _I64(LANES))
-                at = b.gep(ca.data, [r0])
-                counter = b.load(b.bitcast(at, _VI.as_pointer()), align=8)
-                code, h = _draw(b, _mix(b, b.add(zs, counter)), fact_s)
-                b.store(_gather(b, ta.data, code, _I64), p_slot)
-                b.store(h, h_slot)
+            qs = cgutils.alloca_once(b, _VI, size=_GROUPS)
+            hs = cgutils.alloca_once(b, _VI, size=_GROUPS)
+            ps = cgutils.alloca_once(b, _VI, size=_GROUPS)
+            n_groups = b.udiv(n_rep, _I64(LANES))
+            with cgutils.for_range_slice(b, _I64(0), n_groups, _I64(_GROUPS)) as (g0, _):
+                # the shuffles of _GROUPS vectors first, step by step across the vectors
+                # (independent chains, run side by side), then each position's values
+                for g in range(_GROUPS):
+                    at = b.gep(ca.data, [b.mul(b.add(g0, _I64(g)), _I64(LANES))])
+                    counter = b.load(b.bitcast(at, _VI.as_pointer()), align=8)
+                    code, h = _draw(b, _mix(b, b.add(zs, counter)), fact_s)
+                    b.store(_gather(b, ta.data, code, _I64), b.gep(ps, [_I64(g)]))
+                    b.store(h, b.gep(hs, [_I64(g)]))
                 with cgutils.for_range_slice(b, first_v, m_v, _I64(1)) as (i, _):
                     fresh = b.and_(
                         b.icmp_unsigned(">", i, _I64(1)),
                         b.icmp_unsigned("==", b.urem(b.sub(i, _I64(1)),
                                                      _I64(STEPS_PER_WORD)), _I64(0)))
                     with b.if_then(fresh, likely=False):
-                        b.store(_mix(b, b.add(b.load(h_slot), _const(int(GAMMA)))), h_slot)
-                    d, h = _draw(b, b.load(h_slot), _small(b, b.add(i, _I64(1))))
-                    b.store(h, h_slot)
-                    # position i takes position t's system, position t takes system i
-                    iv = _splat(b, i)
-                    t4 = b.shl(b.sub(iv, d), _const(2))
-                    p = b.load(p_slot)
-                    moved = b.and_(b.lshr(p, t4), _const(15))
-                    p = b.add(p, b.shl(moved, b.shl(iv, _const(2))))
-                    b.store(b.xor(p, b.shl(b.xor(moved, iv), t4)), p_slot)
+                        for g in range(_GROUPS):
+                            at = b.gep(hs, [_I64(g)])
+                            b.store(_mix(b, b.add(b.load(at), _const(int(GAMMA)))), at)
+                    iv, k = _splat(b, i), _small(b, b.add(i, _I64(1)))
+                    i4 = b.shl(iv, _const(2))
+                    for g in range(_GROUPS):
+                        h_at, p_at = b.gep(hs, [_I64(g)]), b.gep(ps, [_I64(g)])
+                        d, h = _draw(b, b.load(h_at), k)
+                        b.store(h, h_at)
+                        # position i takes position t's system, position t takes system i
+                        t4 = b.shl(b.sub(iv, d), _const(2))
+                        p = b.load(p_at)
+                        moved = b.and_(b.lshr(p, t4), _const(15))
+                        p = b.add(p, b.shl(moved, i4))
+                        b.store(b.xor(p, b.shl(b.xor(moved, iv), t4)), p_at)
                 with cgutils.for_range(b, kv_v) as col:
                     base = b.gep(xrow, [b.mul(col.index, m_v)])
-                    if permute:  # (16 values from the row: the array is padded past its end)
+                    if permute:  # (16 values from the row: padded past its end)
                         lo = b.load(b.bitcast(base, _VF.as_pointer()), align=8)
                         hi = b.load(b.bitcast(b.gep(base, [_I64(LANES)]), _VF.as_pointer()),
                                     align=8)
                         vperm = _declare(b, "llvm.x86.avx512.vpermi2var.pd.512",
                                          ir.FunctionType(_VF, [_VF, _VI, _VF]))
-                    b.store(b.load(p_slot), q_slot)
-                    out0 = b.add(b.mul(b.mul(col.index, m_v), n_rep), r0)
+                    for g in range(_GROUPS):
+                        b.store(b.load(b.gep(ps, [_I64(g)])), b.gep(qs, [_I64(g)]))
+                    out0 = b.add(b.mul(b.mul(col.index, m_v), n_rep), b.mul(g0, _I64(LANES)))
                     with cgutils.for_range(b, m_v) as pos:
-                        q = b.load(q_slot)
-                        if permute:  # (it reads the low four bits of each lane)
-                            v = b.call(vperm, [lo, q, hi])
-                        else:
-                            v = _gather(b, base, b.and_(q, _const(15)), _F64)
-                        b.store(b.lshr(q, _const(4)), q_slot)
                         at = b.add(out0, b.mul(pos.index, n_rep))
-                        pa = b.bitcast(b.gep(aa.data, [at]), _VF.as_pointer())
-                        b.store(b.fadd(b.load(pa, align=8), v), pa, align=8)
+                        for g in range(_GROUPS):
+                            q_at = b.gep(qs, [_I64(g)])
+                            q = b.load(q_at)
+                            if permute:  # (it reads the low four bits of each lane)
+                                v = b.call(vperm, [lo, q, hi])
+                            else:
+                                v = _gather(b, base, b.and_(q, _const(15)), _F64)
+                            b.store(b.lshr(q, _const(4)), q_at)
+                            pa = b.bitcast(b.gep(aa.data, [b.add(at, _I64(g * LANES))]),
+                                           _VF.as_pointer())
+                            b.store(b.fadd(b.load(pa, align=8), v), pa, align=8)
             return context.get_dummy_value()
 
         return sig, codegen
