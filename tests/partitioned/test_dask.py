@@ -31,7 +31,7 @@ N = 600
 @pytest.fixture(scope="module")
 def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, timeout=TIMEOUT) as cluster, \
+                                  dashboard_address=":0", timeout=TIMEOUT) as cluster, \
             distributed.Client(cluster, timeout=TIMEOUT) as c:
         # a worker that cannot import pairboot fails here, within the timeout
         versions = c.run(lambda: __import__("pairboot").__version__)

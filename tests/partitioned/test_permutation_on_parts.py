@@ -354,7 +354,7 @@ def test_files_on_a_dask_cluster_give_the_in_memory_tests(tmp_path):
     fa = _write(tmp_path / "a.csv", "id,score", [(IDS[i], A[i]) for i in order])
     fb = _write(tmp_path / "b.csv", "id,score", [(IDS[i], B[i]) for i in order[::-1]])
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         on = {"scheduler": cluster.scheduler_address, "timeout": 120}
         got = pairboot.compare_files([one], a="a", b="b", id="id", test="permutation",
                                      **on, **KW)

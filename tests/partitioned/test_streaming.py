@@ -380,7 +380,7 @@ def scheduler():
     distributed = pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 
