@@ -893,6 +893,25 @@ def test_partial_conjunction_of_a_difference_is_consistent():
     assert pc.count <= rows_better
 
 
+def test_a_stratum_too_small_for_any_test_is_never_counted():
+    """4 items whose differences are all +0.2: every resample of them is +0.2, so its
+    bootstrap p is at the resolution, but no test of 4 items can decide at 95% (its row
+    says n/a). The conjunction counted it ("on at least 2 of 2 strata B is better");
+    it counts the big stratum only, its p-value 1 in the Simes combination."""
+    rng = np.random.default_rng(0)
+    a = rng.random(40)
+    b = a + rng.normal(0.05, 0.1, 40)
+    b[36:] = a[36:] + 0.2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fam = pairboot.compare_strata(a, b, strata=["big"] * 36 + ["tiny"] * 4, seed=1)
+    tiny = fam.comparisons[1]
+    assert tiny.verdict == "undefined"
+    pc = fam.partial_conjunction
+    assert (pc.count, pc.of) == (1, 2)
+    assert pc.task_p_values[1] == 1.0 and pc.task_p_values[0] < ALPHA
+
+
 # --- 6. refusals --------------------------------------------------------------------------
 
 

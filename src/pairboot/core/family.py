@@ -237,16 +237,18 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     if isinstance(run.test, PermutationNull) and within is None:
         family_test = westfall_young(run.test, targets, side)
     n_units = design.n_groups if design.n_groups is not None else design.n_items
+    units = [n_units if within is None else int(design.units_per_stratum[h])
+             for h in (within or [None] * len(targets))]
+    fewest = units_for(args.confidence_level, side)
     comparisons = decide_rows(
-        names, targets, rows, decision, correction, claim_p,
-        units=[n_units if within is None else int(design.units_per_stratum[h])
-               for h in (within or [None] * len(targets))],
-        fewest=units_for(args.confidence_level, side), family_test=family_test,
-        defined=defined)
+        names, targets, rows, decision, correction, claim_p, units=units, fewest=fewest,
+        family_test=family_test, defined=defined)
     conjunction = None
     if within is not None and len(targets) > 1:
+        # (a stratum too small for any test, or undefined, is no evidence: its p is 1)
+        decidable = [bool(d) and u >= fewest for d, u in zip(defined, units)]
         conjunction = tasks_conjunction(estimates, p_own, hyp, margins, args,
-                                        rows.family_alpha)
+                                        rows.family_alpha, decidable)
     ran = Ran(seed=run.seed, method=args.method, metric=design.metric.name,
               paired=args.paired,
               group_weighting=args.group_weighting if design.n_groups is not None else None,
@@ -354,13 +356,15 @@ def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None):
     return mt, (1.0 + count) / (n + 1)
 
 
-def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: float
-                      ) -> PartialConjunction:
+def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: float,
+                      decidable=None) -> PartialConjunction:
     """On how many tasks (strata) at least B is better (Benjamini & Heller 2008): the
     rows' one-sided p-values of ``method`` on B's better side (a margin's test: its own
     marginal ones, not max-t's), combined by
     Simes' rule -- the strata are drawn independently, so their p-values are -- and the
-    largest count whose monotone partial-conjunction p-value is below alpha."""
+    largest count whose monotone partial-conjunction p-value is below alpha.  A task
+    not ``decidable`` (too few units for any test at the level, or undefined) has p 1:
+    it is never counted."""
     if hypothesis == "difference":
         better = "less" if args.lower_is_better else "greater"
         p = np.array([p_value(args.method, e.boot, better) if np.isfinite(q) else np.nan
@@ -370,6 +374,8 @@ def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: f
         p = np.asarray(p_own, dtype=np.float64)
         claim = claim_of(hypothesis, 0.0, args.lower_is_better)
     p = np.maximum(p, 1.0 / (args.n_resamples + 1))
+    if decidable is not None:
+        p = np.where(np.asarray(decidable, dtype=bool), p, 1.0)
     count, mono = partial_conjunction_count(p, alpha, combination="simes")
     return PartialConjunction(count=int(count), of=len(p), claim=claim,
                               p_values=tuple(float(x) for x in mono),
