@@ -76,7 +76,7 @@ class Trials:
         bad = done & (y != 0) & (y != 1)
         if bad.any():
             i, j = (int(v) for v in np.argwhere(bad)[0])
-            raise InputError(f"`{name}` item {label(i)}, trial {j} is {y[i, j]!r}: metric "
+            raise InputError(f"`{name}` item {label(i)}, trial {j} is {float(y[i, j])!r}: metric "
                              f"{self.name!r} takes 0/1 scores", param=name)
         n, c = done.sum(axis=1), np.where(done, y, 0.0).sum(axis=1).astype(np.int64)
         problem = check_counts(n, c, self.k)
