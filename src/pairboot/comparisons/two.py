@@ -10,6 +10,7 @@ from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import check_indexes
 from pairboot.metrics import Metric, trials_metric
+from pairboot.metrics.trials import NEEDS_SAMPLES
 from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
 from pairboot.results.compare import CompareResult
@@ -231,5 +232,4 @@ def refuse_trials(args: Arguments, data: Data) -> None:
     are read (it needs each item's trials)."""
     trials = trials_metric(data.metric) if args.runs is None else None
     if trials is not None:
-        raise InputError(f"metric {trials.name!r} needs runs='samples' and an items x "
-                         "trials table of 0/1 scores per system", param="metric")
+        raise InputError(f"`metric='{trials.name}'` needs {NEEDS_SAMPLES}", param="metric")

@@ -199,7 +199,7 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
     """
     trials = trials_metric(metric)
     if trials is not None:
-        raise InputError(f"metric {trials.name!r} needs {NEEDS_SAMPLES}", param="metric")
+        raise InputError(f"`metric='{trials.name}'` needs {NEEDS_SAMPLES}", param="metric")
     if isinstance(metric, Metric):
         m = metric
     elif isinstance(metric, str):

@@ -29,7 +29,7 @@ _WORDS = {"pass@": "at least one of {k} trials succeeds",
 
 _NAME = re.compile(r"^\s*(pass@|pass\^|maj@)\s*(\S*)\s*$", re.IGNORECASE)
 
-NEEDS_SAMPLES = ("an items x trials table of 0/1 scores, with runs='samples'")
+NEEDS_SAMPLES = "`runs='samples'`: an items x trials table of 0/1 scores per system"
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,8 +121,8 @@ def test_reports_name_the_metric():
     (dict(metric="pass^5", ids=[f"t{i}" for i in range(40)]), r"`b` item 't2' has 4"),
     (dict(metric="pass^0"), "k must be a whole number >= 1"),
     (dict(metric="pass^2.5"), "k must be a whole number >= 1"),
-    (dict(metric=pass_at(2), runs="seeds"), "metric 'pass@2' takes runs='samples'"),
-    (dict(metric="maj@3", runs=None), "metric 'maj@3' needs runs='samples'"),
+    (dict(metric=pass_at(2), runs="seeds"), "`metric='pass@2'` takes `runs='samples'`"),
+    (dict(metric="maj@3", runs=None), "`metric='maj@3'` needs `runs='samples'`"),
     (dict(metric="pass^2", paired_runs=True), "`paired_runs` is for runs='seeds'"),
 ])
 def test_bad_input_is_one_line(kw, words):
@@ -149,7 +149,7 @@ def test_items_with_no_trial_or_scores_beyond_0_1_are_named():
 
 def test_family_without_samples_is_refused():
     a, b = _tables()
-    with pytest.raises(InputError, match="metric 'pass@2' needs runs='samples'"):
+    with pytest.raises(InputError, match="`metric='pass@2'` needs `runs='samples'`"):
         pairboot.compare_many({"A": a, "B": b}, metric="pass@2")
-    with pytest.raises(InputError, match="metric 'pass@2' takes runs='samples'"):
+    with pytest.raises(InputError, match="`metric='pass@2'` takes `runs='samples'`"):
         pairboot.compare_many({"A": a, "B": b}, metric="pass@2", runs="seeds")

@@ -92,8 +92,8 @@ def trials_values(tables, names, trials, args: Arguments, data: Data):
     items' unbiased estimates, and ``data`` with the metric that compares them (their
     mean, named ``"pass^4"``): the rest is compare()'s on per-item scores."""
     if args.runs != "samples":
-        raise InputError(f"metric {trials.name!r} takes runs='samples' (the trials of "
-                         f"every item), not runs={args.runs!r}", param="metric")
+        raise InputError(f"`metric='{trials.name}'` takes `runs='samples'` (the trials of "
+                         f"every item), not `runs='{args.runs}'`", param="metric")
     if args.paired_runs:
         raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
                          "across items", param="paired_runs")
