@@ -44,6 +44,7 @@ from pairboot.cli.stats import metric_option
 from pairboot.cli.stream import stream_compare
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
+from pairboot.metrics import trials_metric
 from pairboot.report import (
     UNPLANNED,
     FamilyContext,
@@ -201,11 +202,14 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
 def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
+    keyed = resampling_options(args, ids)
+    if trials_metric(args.metric_object) is not None:  # (pass^k: the items by their ids)
+        keyed.setdefault("ids", ids)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, **api_options(args),
         **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
-        progress=bar, **resampling_options(args, ids)))
+        progress=bar, **keyed))
     return _report(args, how, result, context)
 
 

@@ -27,7 +27,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.stats import find_system_column, stat_names
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.metrics import resolve_metric
+from pairboot.metrics import resolve_metric, trials_metric
 
 __all__ = ["load_runs", "load_runs_many", "samples_note"]
 
@@ -45,7 +45,10 @@ def _check(args) -> None:
 
 def _pooled(args) -> bool:
     """Whether the metric pools statistics (a metric such as F1): then every system's
-    table is items x runs x statistics."""
+    table is items x runs x statistics; a metric of k trials (pass^4) reads one 0/1
+    score per item and trial."""
+    if trials_metric(args.metric_object) is not None:
+        return False
     k = len(stat_names(args) or ["score"])
     return not resolve_metric(args.metric_object, k).mean_like
 

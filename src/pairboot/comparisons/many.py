@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from pairboot.comparisons.two import refuse_trials
 from pairboot.core.family import compare_family, family_result, family_systems
 from pairboot.core.pipeline import resample
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import check_indexes, frame_ids
-from pairboot.metrics import Metric
+from pairboot.metrics import Metric, trials_metric
 from pairboot.options import check_options
 from pairboot.progress import Progress
 from pairboot.results.family import FamilyResult
@@ -132,7 +133,10 @@ def compare_many(
     refuse_score(args.method, "for a family of comparisons", FAMILY_SCORE)
     scores, ids = frame_ids(scores, data.ids)
     data = dataclasses.replace(data, ids=ids)
-    if (args.runs is not None or args.paired_runs) and args.test is not None:
+    refuse_trials(args, data)
+    if (args.runs is not None or args.paired_runs) and args.test is not None and not (
+            args.test == "permutation" and args.runs == "samples"
+            and trials_metric(data.metric) is not None):  # (pass^k: one score per item)
         raise InputError("`test='permutation'` with `runs`: seeds (and samples) are not "
                          "exchangeable across systems", param="test")
     if args.test == "mcnemar":

@@ -9,7 +9,8 @@ from pairboot.core.pipeline import compare_items
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import check_indexes
-from pairboot.metrics import Metric
+from pairboot.metrics import Metric, trials_metric
+from pairboot.metrics.trials import NEEDS_SAMPLES
 from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
 from pairboot.results.compare import CompareResult
@@ -206,8 +207,11 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
     """compare()'s answer on checked options: several runs per system to
     :mod:`pairboot.comparisons.runs`, one to the pipeline; notes are warned
     ``stacklevel`` frames up.  The planner's simulation runs it too."""
+    refuse_trials(args, data)
     if args.runs is not None or args.paired_runs:
-        if args.test is not None:
+        if args.test is not None and not (  # (pass^k ...: one estimate per item)
+                args.test == "permutation" and args.runs == "samples"
+                and trials_metric(data.metric) is not None):
             why = ("seeds (and samples) are not exchangeable across systems"
                    if args.test == "permutation" else "it compares one run per system")
             raise InputError(f"`test={args.test!r}` with `runs`: {why}", param="test")
@@ -219,5 +223,13 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
         check_indexes([("a", a), ("b", b)], [("groups", data.groups),
                                              ("strata", data.strata), ("ids", data.ids)])
-        return compare_runs(a, b, args, data, stacklevel=stacklevel + 1)
+        return compare_runs(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)
     return compare_items(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)
+
+
+def refuse_trials(args: Arguments, data: Data) -> None:
+    """A metric of k trials (``"pass^4"``) without ``runs``: refused before the scores
+    are read (it needs each item's trials)."""
+    trials = trials_metric(data.metric) if args.runs is None else None
+    if trials is not None:
+        raise InputError(f"`metric='{trials.name}'` needs {NEEDS_SAMPLES}", param="metric")

@@ -29,6 +29,11 @@ bleu          sys_len, ref_len, correct_1..N, total_1..N  sacrebleu's corpus BLE
 input columns (``3 C`` and ``2 + 2 N``); :func:`macro_f1_metric` and :func:`bleu_metric`
 build them explicitly.
 
+Metrics of k repeated trials per item, ``pass@k``, ``pass^k`` and ``maj@k`` (named so, or
+built by :func:`pass_at`, :func:`pass_hat`, :func:`maj_at`), are not formulas on sums:
+with ``runs="samples"`` each item's trials become its unbiased estimate, and the items'
+estimates are compared by their mean (:mod:`pairboot.metrics.trials`, docs/trials.md).
+
 Degenerate sums
 ---------------
 A formula returns NaN where the metric is undefined on the sums (0/0); :meth:`Metric.evaluate`
@@ -69,6 +74,7 @@ from pairboot.metrics.names import (
     resolve_metric,
     statistics_for,
 )
+from pairboot.metrics.trials import Trials, maj_at, pass_at, pass_hat, trials_metric
 
 __all__ = [
     "Metric",
@@ -89,4 +95,9 @@ __all__ = [
     "match_statistics",
     "holds",
     "statistics_for",
+    "Trials",
+    "pass_at",
+    "pass_hat",
+    "maj_at",
+    "trials_metric",
 ]

@@ -19,6 +19,7 @@ from pairboot.metrics.builtin import (
     bleu_metric,
     macro_f1_metric,
 )
+from pairboot.metrics.trials import NEEDS_SAMPLES, trials_metric
 
 # --- name registry ------------------------------------------------------------------------
 
@@ -78,6 +79,8 @@ def builtin_stats(name: str) -> tuple[str, ...] | None:
     key = _key(name)
     if key in _BUILTIN:
         return _BUILTIN[key].stats
+    if trials_metric(name) is not None:  # (one 0/1 score per item and trial)
+        return ("score",)
     if key == "bleu":
         return bleu_metric().stats
     if key in _FACTORIES:
@@ -94,7 +97,8 @@ def _unknown(name: str, more: str) -> InputError:
             f"`metric={where}` names a file, not a metric: give the pairboot.Metric in it "
             f"as FILE.py:NAME ({where}:NAME)", param="metric")
     return InputError(f"unknown metric {name!r}; choose one of "
-                      f"{', '.join(builtin_metrics())}{more}", param="metric")
+                      f"{', '.join(builtin_metrics())}, pass@K, pass^K, maj@K (with "
+                      f"runs='samples'){more}", param="metric")
 
 
 def _is_file(where: str) -> bool:
@@ -189,8 +193,13 @@ def resolve_metric(metric: str | Metric, n_columns: int) -> Metric:
 
     ``n_columns`` is the number of per-item input columns of ``a`` (1 for a 1-D input).
     ``"macro_f1"`` and ``"bleu"`` are built for that many columns.  Raises ``ValueError``
-    naming the expected statistics when the count does not fit.
+    naming the expected statistics when the count does not fit.  A metric of k trials
+    (``"pass^4"``) is refused: it reads items x trials with ``runs="samples"``, whose
+    path turns it into its per-item values first (:class:`pairboot.metrics.Trials`).
     """
+    trials = trials_metric(metric)
+    if trials is not None:
+        raise InputError(f"`metric='{trials.name}'` needs {NEEDS_SAMPLES}", param="metric")
     if isinstance(metric, Metric):
         m = metric
     elif isinstance(metric, str):
@@ -217,6 +226,8 @@ def statistics_for(metric: str | Metric, n_columns: int) -> tuple[str, ...]:
     ``n_columns`` columns (``ValueError`` when no size fits)."""
     if isinstance(metric, Metric):
         return metric.stats
+    if trials_metric(metric) is not None:
+        return ("score",)
     if _key(str(metric)) in _FACTORIES:
         return resolve_metric(metric, n_columns).stats
     stats = builtin_stats(metric)

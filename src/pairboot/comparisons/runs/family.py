@@ -1,6 +1,7 @@
 """compare_many() with several runs per system (``runs="seeds"`` or ``"samples"``).
 
-``"samples"``: the items' mean scores through :func:`pairboot.compare_many`.  ``"seeds"``:
+``"samples"``: the items' mean scores (or their pass^k ...) through
+:func:`pairboot.compare_many`.  ``"seeds"``:
 each comparison is :func:`pairboot.compare`'s t interval on the two-way variance
 (:mod:`pairboot.comparisons.runs.analysis`, :mod:`pairboot.comparisons.runs.two`), and the
 family's error rate is
@@ -16,13 +17,20 @@ import math
 import numpy as np
 
 from pairboot.comparisons.runs.analysis import analyse, as_table, run_terms, small_runs_note
-from pairboot.comparisons.runs.two import difference, layout_of, runs_score, seeds_only
+from pairboot.comparisons.runs.two import (
+    difference,
+    layout_of,
+    runs_score,
+    seeds_only,
+    trials_values,
+)
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.corrections import Decision, Ran, Rows, decide, decide_rows, family_answer
 from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
+from pairboot.metrics import trials_metric
 from pairboot.options import Arguments, Data
 from pairboot.stats.hypotheses import (
     claim_tests,
@@ -51,6 +59,11 @@ def compare_many_runs(scores, args: Arguments, data: Data, *, stacklevel: int = 
     runs, paired_runs, correction = args.runs, args.paired_runs, args.correction
     lower_is_better = args.lower_is_better
     names, values = family_systems(scores)
+    trials = trials_metric(data.metric)
+    if trials is not None:  # (pass^k ...: the items' estimates, a family of scores)
+        *estimates, data = trials_values(values, names, trials, args, data)
+        return compare_family(dict(zip(names, estimates)), args, data,
+                              stacklevel=stacklevel + 1)
     tables = [as_table(v, name, runs) for name, v in zip(names, values)]
     if runs == "samples":
         if paired_runs:

@@ -7,7 +7,9 @@ For
 the items serves all of them (the engine's usual path, with its seed and speed); each
 replicate then weighs each system's runs by a multinomial draw of its runs (one draw for
 both systems under ``paired_runs``), and the replicates are rescaled to ``V``.  For
-``"samples"`` the items' mean scores go through :func:`pairboot.compare` unchanged.
+``"samples"`` the items' mean scores go through :func:`pairboot.compare` unchanged, or,
+for a metric of k trials (``"pass^4"``), each item's unbiased estimate of it
+(:class:`pairboot.metrics.Trials`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from pairboot.core.diagnostics import (
 )
 from pairboot.core.pipeline import compare_answer, compare_items, resample
 from pairboot.errors import InputError, SmallSampleWarning
-from pairboot.metrics import resolve_metric
+from pairboot.metrics import resolve_metric, trials_metric
 from pairboot.metrics.base import central_gradient
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import CompareResult, ConfidenceInterval, StratumResult, SystemScore
@@ -46,10 +48,17 @@ __all__ = ["compare_runs"]
 _RUN_STREAM = 0x72756E73  # "runs": SeedSequence spawn key of the run weights
 
 
-def compare_runs(a, b, args: Arguments, data: Data, *, stacklevel: int = 3) -> CompareResult:
+def compare_runs(a, b, args: Arguments, data: Data, *, stacklevel: int = 3,
+                 top_items: int | None = None) -> CompareResult:
     """:func:`pairboot.compare` for items x runs tables (see
-    :mod:`pairboot.comparisons.runs.analysis`), on checked options."""
+    :mod:`pairboot.comparisons.runs.analysis`), on checked options; ``top_items``: the
+    items listed for a metric of k trials (an item has one estimate then)."""
     runs, paired_runs, metric = args.runs, args.paired_runs, data.metric
+    trials = trials_metric(metric)
+    if trials is not None:
+        xa, xb, data = trials_values((a, b), ("a", "b"), trials, args, data)
+        return compare_items(xa, xb, args, data, stacklevel=stacklevel + 1,
+                             top_items=top_items)
     pooled = not _mean_like(metric) or np.ndim(a) == 3  # (3-D: statistics per item-run)
     if pooled and runs == "samples":
         if paired_runs:
@@ -76,6 +85,21 @@ def compare_runs(a, b, args: Arguments, data: Data, *, stacklevel: int = 3) -> C
     layout = layout_of(len(ya), args, data)
     info = analyse(ya, yb, runs, paired_runs, layout, alpha=df_alpha(args))
     return _seeds(ya, yb, info, args, data, stacklevel, layout=layout)
+
+
+def trials_values(tables, names, trials, args: Arguments, data: Data):
+    """A metric of k trials (pass^k ...): every system's items x trials table as its
+    items' unbiased estimates, and ``data`` with the metric that compares them (their
+    mean, named ``"pass^4"``): the rest is compare()'s on per-item scores."""
+    if args.runs != "samples":
+        raise InputError(f"`metric='{trials.name}'` takes `runs='samples'` (the trials of "
+                         f"every item), not `runs='{args.runs}'`", param="metric")
+    if args.paired_runs:
+        raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
+                         "across items", param="paired_runs")
+    values = [trials.values(as_table(t, name, "samples"), name, data.ids)
+              for t, name in zip(tables, names)]
+    return (*values, dataclasses.replace(data, metric=trials.metric()))
 
 
 def df_alpha(args: Arguments) -> float:

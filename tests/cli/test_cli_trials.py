@@ -1,0 +1,88 @@
+"""``pairboot compare --runs samples --metric pass^4``: a long table of trials (or
+Inspect's epochs) on the command line equals ``pairboot.compare(a, b, runs="samples",
+metric="pass^4")`` on the same items x trials tables; bad input is one error line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, inspect_log, run_in_process
+
+import pairboot
+
+pytestmark = pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+
+
+def _trials(n=30, trials=4, seed=2):
+    rng = np.random.default_rng(seed)
+    p = rng.random(n)
+    a = (rng.random((n, trials)) < p[:, None]).astype(int)
+    b = (rng.random((n, trials)) < np.clip(p[:, None] + 0.2, 0, 1)).astype(int)
+    return a, b
+
+
+def _long(path, a, b):
+    """One row per task and trial, the trials in order, tasks interleaved."""
+    rows = [f"task{i},t{t},{a[i, t]},{b[i, t]}" for t in range(a.shape[1])
+            for i in range(len(a))]
+    path.write_text("task,trial,A,B\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def _run(*args):
+    return run_in_process("compare", *args, "--seed", "5", "--resamples", "1000",
+                          "--no-progress")
+
+
+@pytest.mark.parametrize("metric", ["pass^2", "pass@3", "maj@3"])
+def test_long_table_equals_python(tmp_path, metric):
+    a, b = _trials()
+    path = _long(tmp_path / "trials.csv", a, b)
+    proc = _run(path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial",
+                "--runs", "samples", "--metric", metric, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    res = pairboot.compare(a, b, runs="samples", metric=metric, seed=5, n_resamples=1000)
+    assert got["metric"] == metric
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert got["estimate"] == res.estimate
+    text = _run(path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial",
+                "--runs", "samples", "--metric", metric).stdout.decode()
+    assert f"metric {metric} |" in text
+
+
+def test_bad_input_is_one_line(tmp_path):
+    a, b = _trials()
+    path = _long(tmp_path / "trials.csv", a, b)
+    common = (path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial")
+    assert_one_line_error(_run(*common, "--runs", "samples", "--metric", "pass^5"),
+                          "'task0'", "4 trial(s), fewer than k = 5")
+    assert_one_line_error(_run(*common, "--runs", "seeds", "--metric", "pass^2"),
+                          "--metric pass^2", "--runs samples")
+    assert_one_line_error(_run(path, "--a", "A", "--b", "B", "--metric", "pass^2"),
+                          "--metric pass^2 needs --runs samples")
+    assert_one_line_error(_run(*common, "--runs", "samples", "--metric", "pass^0"),
+                          "pass^0", "whole number")
+    a[3, 1] = 2
+    path = _long(tmp_path / "bad.csv", a, b)
+    assert_one_line_error(_run(path, *common[1:], "--runs", "samples", "--metric", "pass^2"),
+                          "'task3'", "is 2.0", "0/1 scores")
+
+
+def test_inspect_epochs_as_trials(tmp_path):
+    """Inspect's epochs read as samples (--runs samples) are the trials of pass^k."""
+    rng = np.random.default_rng(4)
+    values = {m: rng.choice(["C", "I"], (40, 3), p=[p, 1 - p])
+              for m, p in (("model/a", 0.5), ("model/b", 0.65))}
+    inspect_log(tmp_path / "a.eval", "model/a", values["model/a"].tolist())
+    inspect_log(tmp_path / "b.json", "model/b", values["model/b"].tolist())
+    proc = _run(tmp_path / "a.eval", tmp_path / "b.json", "--score", "match", "--runs",
+                "samples", "--metric", "pass^3", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    a, b = ((values[m] == "C").astype(float) for m in ("model/a", "model/b"))
+    res = pairboot.compare(a, b, runs="samples", metric="pass^3", seed=5, n_resamples=1000)
+    assert got["metric"] == "pass^3"
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
