@@ -120,23 +120,35 @@ def quiet_arrow() -> None:
 
 class _QuietArrow:
     """An import hook (a finder on ``sys.meta_path``) that switches pyarrow's signal
-    handling off as pyarrow's import finishes, whoever imports it, then leaves."""
+    handling off as pyarrow's import finishes, whoever imports it, then leaves.  A
+    lookup that imports nothing (``importlib.util.find_spec("pyarrow")``, as
+    :func:`pairboot.io.arrow_available` asks) leaves it in place for the import."""
+
+    def __init__(self) -> None:
+        self._finding = False
 
     def find_spec(self, name, path=None, target=None):
-        if name != "pyarrow":
+        if name != "pyarrow" or self._finding:
             return None
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)  # (the other finders': pip's, a venv's)
+        self._finding = True  # (the other finders' spec: pip's, a venv's)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            self._finding = False
         if spec is None or spec.loader is None:
             return spec
-        load = spec.loader.exec_module
+        loader, finder = spec.loader, self
+        load = loader.exec_module
 
         def load_quietly(module) -> None:
+            vars(loader).pop("exec_module", None)  # (once: a loader may serve others)
+            with contextlib.suppress(ValueError):
+                sys.meta_path.remove(finder)
             load(module)
-            module.enable_signal_handlers(False)
+            if module.__name__ == "pyarrow":
+                module.enable_signal_handlers(False)
 
-        spec.loader.exec_module = load_quietly  # (this module's loader only)
+        loader.exec_module = load_quietly  # (this spec's loader, until it has run)
         return spec
 
 
