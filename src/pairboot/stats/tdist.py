@@ -77,8 +77,8 @@ def _expanded_sf(t: float, df: float) -> float:
     """``P(T > t)`` beyond :data:`EXPANDED_DF`: the normal tail at the ``z`` whose
     expanded quantile is ``t`` (a fixed point: ``z = t - (expansion(z) - z)``, a
     contraction by about ``3 z^2 / (4 df)``, so a few steps; at most 50).  Past ``|t| =
-    df^(1/4)`` the expansion is not used: there the tail is below ``exp(-sqrt(df) / 2)``,
-    under 1e-68, and the continued fraction's is returned instead."""
+    df^(1/4)`` (10 at 10^4 degrees of freedom, where the tail is about 1e-23) the
+    expansion's error grows as ``t^11 / df^5``, and the continued fraction answers."""
     z = t
     for _ in range(50):
         step = t - (_expanded_quantile(z, df) - z)
@@ -105,7 +105,9 @@ def t_quantile(p: float, df: float) -> float:
     if p == 0.5:
         return 0.0
     if df > EXPANDED_DF:
-        return _expanded_quantile(normal_quantile(p), df)
+        z = normal_quantile(p)
+        if abs(z) < df ** 0.25:  # (beyond, the bisection on the continued fraction)
+            return _expanded_quantile(z, df)
     # bisect on the upper tail ``P(T > t) = tail``: ``1 - p`` is exact for p >= 0.5, and
     # below 0.5 the tail is p itself (``1 - (1 - p)`` would lose digits for small p)
     if p < 0.5:
