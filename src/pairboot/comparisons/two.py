@@ -217,13 +217,15 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
             raise InputError(f"`test={args.test!r}` with `runs`: {why}", param="test")
         refuse_score(args.method, "with `runs`", "the score interval takes one 0/1 score "
                      "per item and system, not several runs")
+        from pairboot.comparisons.runs.flaky import with_flaky
         from pairboot.comparisons.runs.two import compare_runs
 
         if args.runs is None:
             raise InputError("`paired_runs` needs `runs='seeds'`", param="paired_runs")
         check_indexes([("a", a), ("b", b)], [("groups", data.groups),
                                              ("strata", data.strata), ("ids", data.ids)])
-        return compare_runs(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)
+        return with_flaky(compare_runs(a, b, args, data, stacklevel=stacklevel + 1,
+                                       top_items=top_items), a, b, args, data, top_items)
     return compare_items(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pairboot.rendering import rendered
+from pairboot.results.flaky import FlakyItems
 from pairboot.results.items import ItemsSummary
 from pairboot.stats.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.stats.pvalues import units_for
@@ -290,6 +291,11 @@ class CompareResult:
     smallest alpha at which ``confidence_interval`` lies beyond that boundary, so it is
     below ``1 - confidence_level`` exactly when the verdict claims it
     (:meth:`verdict_p_value`).  Empty otherwise."""
+    flaky: FlakyItems | None = None
+    """With ``runs="samples"`` and 0/1 trials: every item's success rate per system with
+    its exact interval, the stochastic items and those that flipped between A and B
+    (:class:`pairboot.results.flaky.FlakyItems`); None otherwise (and then not in
+    :meth:`to_dict`)."""
 
     def items(self):
         """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
@@ -452,7 +458,7 @@ class CompareResult:
         out: dict = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "bootstrap_distribution":
+            if f.name == "bootstrap_distribution" or (f.name == "flaky" and value is None):
                 continue
             if isinstance(value, ConfidenceInterval):
                 value = value._asdict()
@@ -460,7 +466,7 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
-            elif f.name in ("runs", "test", "items_summary") and value is not None:
+            elif f.name in ("runs", "test", "items_summary", "flaky") and value is not None:
                 value = value.to_dict()
             elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
                 value = [{"boundary": b, "p_value": p} for b, p in value]
