@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 
 from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
-from pairboot.report.items import no_items_reason, sections
+from pairboot.report.items import flaky_sections, no_items_reason, sections
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -256,11 +256,20 @@ def items_section(result, context) -> str:
     the parts every format prints (:func:`pairboot.report.items.sections`), or the line
     that says why there are none."""
     summary = getattr(result, "items_summary", None)
+    flaky = getattr(result, "flaky", None)
+    more = ("" if flaky is None else
+            '<section class="flaky">' + _parts_html(flaky_sections(flaky)) + "</section>")
     if summary is None:
         why = no_items_reason(result)
-        return paragraphs([f"Items: none listed: {why}."], "note") if why else ""
+        return (paragraphs([f"Items: none listed: {why}."], "note") if why else "") + more
+    return '<section class="items">' + _parts_html(sections(summary)) + "</section>" + more
+
+
+def _parts_html(parts) -> str:
+    """A report's ``(kind, payload)`` parts (:func:`pairboot.report.items.sections`) as
+    HTML: a heading, a paragraph or a table each."""
     out = []
-    for kind, payload in sections(summary):
+    for kind, payload in parts:
         if kind == "title":
             out.append(f"<h3>{esc(payload)}</h3>")
         elif kind == "line":
@@ -271,7 +280,7 @@ def items_section(result, context) -> str:
                              [[cell(c, cls="" if a == "l" else "num")
                                for c, a in zip(r, align)] for r in payload.rows],
                              align=align))
-    return '<section class="items">' + "".join(out) + "</section>"
+    return "".join(out)
 
 
 @writes(CompareResult, "html-fragment", part=True)

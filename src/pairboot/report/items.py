@@ -9,7 +9,7 @@ from __future__ import annotations
 from pairboot.report.parts import wrap
 from pairboot.report.table import Table, latex, markdown, text
 from pairboot.results.compare import CompareResult
-from pairboot.results.items import ItemCounts, ItemsSummary
+from pairboot.results.items import FlakyItems, ItemCounts, ItemsSummary
 
 ID_CHARACTERS = 40
 """How much of a long id a report shows (then "…")."""
@@ -134,6 +134,58 @@ def sections(summary: ItemsSummary):
             yield "table", table_of(strata_rows(summary.group_strata, "groups"))
 
 
+def _count(f: FlakyItems, i: int, s: int) -> str:
+    return f"{int(f.successes[i, s]):,}/{int(f.trials[i, s]):,}"
+
+
+def _rate(f: FlakyItems, i: int, s: int) -> str:
+    """A rate with its interval: ``0.6 [0.147, 0.947]``."""
+    rate = f.successes[i, s] / f.trials[i, s]
+    return f"{rate:.3g} [{f.low[i, s]:.3f}, {f.high[i, s]:.3f}]"
+
+
+def _listed(f: FlakyItems, chosen) -> str:
+    shown = min(len(chosen), f.top)
+    return (f"all {len(chosen):,}" if shown == len(chosen)
+            else f"{shown:,} of {len(chosen):,}; the JSON report has every item")
+
+
+def flaky_sections(f: FlakyItems):
+    """The flaky items as every format prints them (``(kind, payload)`` as
+    :func:`sections`): the stochastic items, worst first, and those that flipped,
+    at most ``f.top`` of each."""
+    level = f"{f.confidence_level * 100:.4g}%"
+    alpha = f"{f.alpha:.4g}"
+    yield "title", "Flaky items (repeated trials)"
+    a, b = (len(x) for x in f.stochastic)
+    yield "line", (f"Each item's success rate over its trials, with its exact "
+                   f"(Clopper-Pearson) {level} interval. Stochastic (both succeeded and "
+                   f"failed in its trials): A {a:,} and B {b:,} of the {f.n:,} items.")
+    either = f.stochastic_any
+    if len(either):
+        yield "line", (f"The stochastic items, the rate nearest 1/2 first "
+                       f"({_listed(f, either)}):")
+        rows = [[id_text(f.ids[i]), _count(f, i, 0), _rate(f, i, 0), _count(f, i, 1),
+                 _rate(f, i, 1)] for i in either[:f.top]]
+        yield "table", Table(["item", "A trials", "A rate", "B trials", "B rate"], rows,
+                             "lrrrr")
+    flipped = f.flipped
+    bh = int((f.q_values <= f.alpha).sum())
+    chance = (f"a screen item by item: {f.expected_flips:.2g} expected by chance if no "
+              f"item changed; {bh:,} with Benjamini-Hochberg q <= {alpha}")
+    if not len(flipped):
+        yield "line", (f"No item flipped between A and B beyond its trial noise "
+                       f"(Fisher's exact p <= {alpha}; {chance}).")
+        return
+    yield "line", (f"Flipped between A and B beyond their trial noise: {len(flipped):,} "
+                   f"items with Fisher's exact p <= {alpha} ({chance}); smallest p first "
+                   f"({_listed(f, flipped)}):")
+    rows = [[id_text(f.ids[i]), _count(f, i, 0), _count(f, i, 1),
+             f"{(f.rates[i, 1] - f.rates[i, 0]):+.3g}", f"{f.p_values[i]:.2g}",
+             f"{f.q_values[i]:.2g}"] for i in flipped[:f.top]]
+    yield "table", Table(["item", "A trials", "B trials", "B - A", "p", "q"], rows, "lrrrrr")
+
+
 def align_of(rows: list[list[str]]) -> str:
     """Left for text cells, right for numbers (by the header's names)."""
     left = {"", "item", "group", "stratum"}
@@ -149,13 +201,9 @@ def table_of(rows: list[list[str]]) -> Table:
 # --------------------------------------------------------------------- the formats
 
 
-def items_text(result: CompareResult) -> list[str]:
-    """The plain-text report's section (a line saying why when there are no items)."""
-    summary = result.items_summary
-    if summary is None:
-        return wrap(f"Items: none listed: {no_items_reason(result)}.")
+def _text_lines(parts) -> list[str]:
     lines: list[str] = []
-    for kind, payload in sections(summary):
+    for kind, payload in parts:
         if kind == "title":
             lines += ["", payload + ":"] if lines else [payload + ":"]
         elif kind == "line":
@@ -165,14 +213,9 @@ def items_text(result: CompareResult) -> list[str]:
     return lines
 
 
-def items_markdown(result: CompareResult, esc) -> list[str]:
-    """The Markdown report's section; ``esc`` escapes Markdown's characters (the tables'
-    cells: :func:`~pairboot.report.table.markdown`'s)."""
-    summary = result.items_summary
-    if summary is None:
-        return [f"Items: none listed: {esc(no_items_reason(result))}."]
+def _markdown_lines(parts, esc) -> list[str]:
     lines: list[str] = []
-    for kind, payload in sections(summary):
+    for kind, payload in parts:
         if kind == "title":
             lines += ["", f"**{esc(payload)}**"] if lines else [f"**{esc(payload)}**"]
         elif kind == "line":
@@ -182,15 +225,9 @@ def items_markdown(result: CompareResult, esc) -> list[str]:
     return lines
 
 
-def items_latex(result: CompareResult, esc) -> list[str]:
-    """The LaTeX report's lines under its table (inside the ``table`` environment):
-    the counts in small type and a ``tabular`` of the largest differences; ``esc``
-    escapes LaTeX's characters (the tables' cells: :func:`~pairboot.report.table.latex`'s)."""
-    summary = result.items_summary
-    if summary is None:
-        return [f"% items: none listed: {esc(no_items_reason(result))}"]
+def _latex_lines(parts, esc) -> list[str]:
     lines = [r"\par\medskip"]
-    for kind, payload in sections(summary):
+    for kind, payload in parts:
         if kind == "title":
             lines.append(f"{{\\footnotesize\\textbf{{{esc(payload)}}}\\par}}")
         elif kind == "line":
@@ -198,4 +235,38 @@ def items_latex(result: CompareResult, esc) -> list[str]:
         else:
             *tabular, end = latex(payload)
             lines += [r"{\footnotesize", *tabular, end + r"\par}"]
+    return lines
+
+
+def items_text(result: CompareResult) -> list[str]:
+    """The plain-text report's section (a line saying why when there are no items),
+    then the flaky items of repeated 0/1 trials when there are."""
+    summary = result.items_summary
+    lines = (wrap(f"Items: none listed: {no_items_reason(result)}.") if summary is None
+             else _text_lines(sections(summary)))
+    if result.flaky is not None:
+        lines += ["", *_text_lines(flaky_sections(result.flaky))]
+    return lines
+
+
+def items_markdown(result: CompareResult, esc) -> list[str]:
+    """The Markdown report's section; ``esc`` escapes Markdown's characters (the tables'
+    cells: :func:`~pairboot.report.table.markdown`'s)."""
+    summary = result.items_summary
+    lines = ([f"Items: none listed: {esc(no_items_reason(result))}."] if summary is None
+             else _markdown_lines(sections(summary), esc))
+    if result.flaky is not None:
+        lines += ["", *_markdown_lines(flaky_sections(result.flaky), esc)]
+    return lines
+
+
+def items_latex(result: CompareResult, esc) -> list[str]:
+    """The LaTeX report's lines under its table (inside the ``table`` environment):
+    the counts in small type and a ``tabular`` of the largest differences; ``esc``
+    escapes LaTeX's characters (the tables' cells: :func:`~pairboot.report.table.latex`'s)."""
+    summary = result.items_summary
+    lines = ([f"% items: none listed: {esc(no_items_reason(result))}"] if summary is None
+             else _latex_lines(sections(summary), esc))
+    if result.flaky is not None:
+        lines += _latex_lines(flaky_sections(result.flaky), esc)
     return lines

@@ -14,8 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pairboot.rendering import rendered
-from pairboot.results.flaky import FlakyItems
-from pairboot.results.items import ItemsSummary
+from pairboot.results.items import FlakyItems, ItemsSummary
 from pairboot.stats.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.stats.pvalues import units_for
 
@@ -294,7 +293,7 @@ class CompareResult:
     flaky: FlakyItems | None = None
     """With ``runs="samples"`` and 0/1 trials: every item's success rate per system with
     its exact interval, the stochastic items and those that flipped between A and B
-    (:class:`pairboot.results.flaky.FlakyItems`); None otherwise (and then not in
+    (:class:`pairboot.results.items.FlakyItems`); None otherwise (and then not in
     :meth:`to_dict`)."""
 
     def items(self):

@@ -15,7 +15,7 @@ import numpy as np
 
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import CompareResult
-from pairboot.results.flaky import FlakyItems
+from pairboot.results.items import FlakyItems
 from pairboot.stats.binomial import clopper_pearson, fisher_exact, fisher_size
 from pairboot.stats.fdr import benjamini_hochberg
 
@@ -96,6 +96,11 @@ def flaky_items(a: np.ndarray, b: np.ndarray, *, ids=None, confidence_level: flo
         # nearest 1/2 first, then more trials, then the order given
         keys = (order[chosen], -trials[chosen, s], np.abs(rates[chosen, s] - 0.5))
         stochastic.append(chosen[np.lexsort(keys)])
+    near = np.where((successes > 0) & (successes < trials), np.abs(rates - 0.5), np.inf)
+    nearest = near.min(axis=1)
+    chosen = np.flatnonzero(np.isfinite(nearest))
+    either = chosen[np.lexsort((order[chosen], -trials[chosen].max(axis=1),
+                                nearest[chosen]))]
     flagged = np.flatnonzero(p <= alpha)
     change = np.abs(rates[:, 1] - rates[:, 0])
     flipped = flagged[np.lexsort((order[flagged], -change[flagged], p[flagged]))]
@@ -104,4 +109,4 @@ def flaky_items(a: np.ndarray, b: np.ndarray, *, ids=None, confidence_level: flo
         ids=np.arange(n) if ids is None else np.asarray(list(ids), dtype=object),
         trials=trials, successes=successes, low=low, high=high, p_values=p,
         q_values=benjamini_hochberg(p), expected_flips=float(expected),
-        stochastic=tuple(stochastic), flipped=flipped)
+        stochastic=tuple(stochastic), stochastic_any=either, flipped=flipped)
