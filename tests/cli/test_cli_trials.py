@@ -86,3 +86,21 @@ def test_inspect_epochs_as_trials(tmp_path):
     res = pairboot.compare(a, b, runs="samples", metric="pass^3", seed=5, n_resamples=1000)
     assert got["metric"] == "pass^3"
     assert got["confidence_interval"] == res.confidence_interval._asdict()
+
+
+@pytest.mark.parametrize("metric", [None, "pass^2"])
+def test_flaky_items_by_task_and_top(tmp_path, metric):
+    """--runs samples lists the flaky items by their --id, at most --top of each list;
+    the JSON has every item, as Python's."""
+    a, b = _trials()
+    path = _long(tmp_path / "trials.csv", a, b)
+    common = (path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial", "--runs",
+              "samples", "--top", "1", *(() if metric is None else ("--metric", metric)))
+    text = _run(*common).stdout.decode()
+    section = " ".join(text[text.index("Flaky items"):].split())
+    res = pairboot.compare(a, b, runs="samples", seed=5, n_resamples=1000)
+    worst = f"task{res.flaky.stochastic_any[0]}"
+    assert f"(1 of {len(res.flaky.stochastic_any)};" in section and f" {worst} " in section
+    got = json.loads(_run(*common, "--format", "json").stdout)["flaky"]
+    assert got["top"] == 1 and len(got["items"]) == 30
+    assert got["stochastic_a"] == [f"task{i}" for i in res.flaky.stochastic[0]]

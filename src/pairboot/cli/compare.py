@@ -203,13 +203,13 @@ def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
     keyed = resampling_options(args, ids)
-    if trials_metric(args.metric_object) is not None:  # (pass^k: the items by their ids)
-        keyed.setdefault("ids", ids)
+    if trials_metric(args.metric_object) is not None or args.runs == "samples":
+        keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, runs=args.runs, paired_runs=args.paired_runs, **api_options(args),
         **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
-        progress=bar, **keyed))
+        progress=bar, top_items=args.top, **keyed))
     return _report(args, how, result, context)
 
 
