@@ -6,6 +6,7 @@ JSON carries the whole summary, :meth:`pairboot.results.items.ItemsSummary.to_di
 
 from __future__ import annotations
 
+from pairboot.report.numbers import plural
 from pairboot.report.parts import wrap
 from pairboot.report.table import Table, latex, markdown, text
 from pairboot.results.compare import CompareResult
@@ -177,8 +178,9 @@ def flaky_sections(f: FlakyItems):
         yield "line", (f"No item flipped between A and B beyond its trial noise "
                        f"(Fisher's exact p <= {alpha}; {chance}).")
         return
-    yield "line", (f"Flipped between A and B beyond their trial noise: {len(flipped):,} "
-                   f"items with Fisher's exact p <= {alpha} ({chance}); smallest p first "
+    yield "line", (f"Flipped between A and B beyond their trial noise: "
+                   f"{plural(len(flipped), 'item')} with Fisher's exact p <= {alpha} "
+                   f"({chance}); smallest p first "
                    f"({_listed(f, flipped)}):")
     rows = [[id_text(f.ids[i]), _count(f, i, 0), _count(f, i, 1),
              f"{(f.rates[i, 1] - f.rates[i, 0]):+.3g}", f"{f.p_values[i]:.2g}",
