@@ -290,6 +290,11 @@ class CompareResult:
     smallest alpha at which ``confidence_interval`` lies beyond that boundary, so it is
     below ``1 - confidence_level`` exactly when the verdict claims it
     (:meth:`verdict_p_value`).  Empty otherwise."""
+    estimand: str = "population"
+    """What the interval covers: ``"population"`` (the items are a sample of tasks: the
+    bootstrap over items), or ``"suite"`` (``runs="samples"``, ``estimand="suite"``: the
+    test set is the whole population, only the trials vary).  Written in the JSON only
+    when it is ``"suite"`` (every other interval is the population one)."""
 
     def items(self):
         """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
@@ -464,6 +469,8 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
                 value = [{"boundary": b, "p_value": p} for b, p in value]
+            elif f.name == "estimand" and value == "population":
+                continue
             out[f.name] = json_safe(value)
             if f.name == "monte_carlo_error":  # (0.1's keys, removed fields: kept null so
                 out["items_needed"] = out["groups_needed"] = None  # its readers still read)
