@@ -83,6 +83,8 @@ def test_the_reports_name_the_estimand_and_the_population_json_is_unchanged():
     ({"runs": "samples", "estimand": "suite", "test": "permutation", "metric": "pass^2"},
      "test", "population estimand"),
     ({"runs": "samples", "estimand": "suite", "paired": False}, "paired", "paired=False"),
+    ({"runs": "samples", "estimand": "suite", "paired_runs": True}, "paired_runs",
+     "runs='seeds'"),
     ({"runs": "samples", "estimand": "suite", "metric": "median"}, "metric", "takes the mean"),
 ])
 def test_what_the_suite_interval_does_not_take_is_one_line(kwargs, param, words):

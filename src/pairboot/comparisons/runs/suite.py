@@ -83,6 +83,9 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
 
 def _refuse(args: Arguments) -> None:
     """What the fixed-suite interval does not honour, in one line each."""
+    if args.paired_runs:
+        raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
+                         "across items", param="paired_runs")
     if args.test is not None:
         raise InputError(f"`test={args.test!r}` tests the population estimand; "
                          "`estimand='suite'` takes none", param="test")
