@@ -28,7 +28,7 @@ carries it from part_from_arrays, and finish() reads it off the part (runs: seed
 not exchangeable)."""
 EXACT = {"exact"}
 """Parts never enumerate the swaps: their units are never in one place."""
-RUNS = {"runs", "paired_runs"}  # several runs per system: in memory only
+RUNS = {"runs", "paired_runs", "estimand"}  # several runs per system: in memory only
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
 """Parts are Poisson draws of paired items; finish() reads the rest off the part."""
@@ -42,7 +42,8 @@ simulation check takes ``seed`` and ``progress``; ``test="mcnemar"`` plans the e
 McNemar test, and no permutation is enumerated: ``exact`` is not taken)."""
 
 NOT_ACCEPTED = {
-    pairboot.power: EXACT | (PLANNED - {"seed", "progress"}),  # (simulate=True draws)
+    pairboot.power: EXACT | (PLANNED - {"seed", "progress"}) | {"estimand"},  # (simulate=True
+    # draws; a plan is of the population interval)
     pairboot.compare: FAMILY,
     pairboot.compare_many: set(),
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
@@ -93,7 +94,8 @@ GIVEN = {"paired": False, "groups": [0, 1], "group_weighting": "groups", "strata
          "confidence_level": 0.9, "method": "bca", "alternative": "greater", "margin": 0.1,
          "hypothesis": "non-inferiority", "test": "permutation", "exact": True, "seed": 5,
          "resampling": "poisson", "ids": [7, 8], "runs": "seeds", "paired_runs": True,
-         "backend": "numpy", "progress": print, "correction": "holm", "lower_is_better": False,
+         "estimand": "suite", "backend": "numpy", "progress": print, "correction": "holm",
+         "lower_is_better": False,
          "baseline": "x", "pairs": [("x", "y")]}
 
 
@@ -268,7 +270,8 @@ def test_every_option_has_a_one_line_doc():
 
 BAD = {"paired": "yes", "group_weighting": "docs", "n_resamples": 0,
        "confidence_level": 1.5, "method": "bootstrap", "seed": -1, "resampling": "jackknife",
-       "runs": "epochs", "paired_runs": 1, "backend": "gpu", "correction": "fdr",
+       "runs": "epochs", "paired_runs": 1, "estimand": "sample", "backend": "gpu",
+       "correction": "fdr",
        "alternative": "bigger", "margin": -0.5, "hypothesis": "noninferiority",
        "test": "wilcoxon", "exact": "yes",
        "lower_is_better": "no"}

@@ -36,6 +36,10 @@ CORRECTIONS = ("max-t", "holm", "bonferroni", "bh", "by", "none")
 """Family-wise (max-t, Holm, Bonferroni), false discovery rate (Benjamini-Hochberg,
 Benjamini-Yekutieli), or none."""
 RUNS = ("seeds", "samples")
+ESTIMANDS = ("population", "suite")
+"""What an interval of repeated trials covers: the items are a sample of a population of
+tasks (their draw and the trials vary), or the test set is the whole population, a
+fixed suite (only the trials vary)."""
 TESTS = ("mcnemar", "permutation")
 """The tests compare() reports beside the bootstrap interval (``test=``)."""
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -175,6 +179,8 @@ OPTIONS = MappingProxyType({o.name: o for o in (
     Option("runs", None, "several runs per system: 'seeds' or 'samples'", _runs),
     Option("paired_runs", False, "with runs='seeds': run r of A and of B share a seed",
            _flag("paired_runs")),
+    Option("estimand", "population", "runs='samples': the tasks' population, or the "
+           "fixed suite", _choice("estimand", ESTIMANDS)),
     Option("backend", "auto", "the resampling kernel", _choice("backend", BACKENDS)),
     Option("progress", None, "called with the number of finished resamples"),
     Option("correction", "max-t", "a family's multiple-comparison correction",
@@ -216,6 +222,7 @@ class Arguments:
     """The permutation test's: enumerate every permutation (None: when they are few)."""
     runs: str | None = DEFAULTS["runs"]
     paired_runs: bool = DEFAULTS["paired_runs"]
+    estimand: str = DEFAULTS["estimand"]
     correction: str = DEFAULTS["correction"]
     margins: tuple | None = None
     """A family's margin per comparison as given, ``((a, b), margin)`` pairs (each

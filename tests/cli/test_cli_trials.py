@@ -104,3 +104,23 @@ def test_flaky_items_by_task_and_top(tmp_path, metric):
     got = json.loads(_run(*common, "--format", "json").stdout)["flaky"]
     assert got["top"] == 1 and len(got["items"]) == 30
     assert got["stochastic_a"] == [f"task{i}" for i in res.flaky.stochastic[0]]
+def test_estimand_suite_equals_python_and_bad_use_is_one_line(tmp_path):
+    a, b = _trials(trials=6)
+    path = _long(tmp_path / "trials.csv", a, b)
+    common = (path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial")
+    proc = _run(*common, "--runs", "samples", "--metric", "pass^3", "--estimand", "suite",
+                "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    res = pairboot.compare(a, b, runs="samples", metric="pass^3", estimand="suite", seed=5,
+                           n_resamples=1000)
+    assert got["estimand"] == "suite"
+    assert got["confidence_interval"] == res.confidence_interval._asdict()
+    assert "fixed-suite interval" in _run(*common, "--runs", "samples", "--estimand",
+                                          "suite").stdout.decode()
+    assert_one_line_error(_run(*common, "--runs", "samples", "--metric", "pass^4",
+                               "--estimand", "suite"), "'task0'", "needs 8 per item")
+    assert_one_line_error(_run(*common, "--runs", "seeds", "--estimand", "suite"),
+                          "--estimand suite needs --runs samples")
+    assert_one_line_error(run_in_process("power", "--estimand", "suite", "--sd", "0.3"),
+                          "--estimand suite")

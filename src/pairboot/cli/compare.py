@@ -206,8 +206,7 @@ def run_runs(args, how: str | None) -> int:
     if trials_metric(args.metric_object) is not None or args.runs == "samples":
         keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
-        a, b, runs=args.runs, paired_runs=args.paired_runs, **api_options(args),
-        **test_options(args),
+        a, b, **runs_options(args), **api_options(args), **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
         progress=bar, top_items=args.top, **keyed))
     return _report(args, how, result, context)

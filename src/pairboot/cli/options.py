@@ -68,14 +68,16 @@ def resampling_options(args, ids) -> dict:
 
 
 def runs_options(args) -> dict:
-    """The runs keywords (``--runs``, ``--paired-runs``: the API refuses the latter
-    alone); nothing without them."""
+    """The runs keywords (``--runs``, ``--paired-runs``, ``--estimand``: the API refuses
+    the latter two alone); nothing without them."""
+    estimand = getattr(args, "estimand", None)
+    chosen = {} if estimand is None else {"estimand": estimand}
     if args.runs is None and not args.paired_runs:
-        return {}
+        return chosen  # (--estimand suite alone: the API refuses it, naming it)
     if args.paired_runs and args.runs == "samples":
         raise InputError("--paired-runs is for --runs seeds: samples have no meaning across "
                          "items")
-    return {"runs": args.runs, "paired_runs": args.paired_runs}
+    return {"runs": args.runs, "paired_runs": args.paired_runs, **chosen}
 
 
 def test_options(args) -> dict:

@@ -83,6 +83,7 @@ OPTIONS: dict[str, Spelling] = {
     "format": _option("--from"),
     "runs": _option("--runs"),
     "paired_runs": lambda value: "--paired-runs",
+    "estimand": _option("--estimand"),
     "correction": _option("--correction"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
@@ -391,6 +392,10 @@ def add_design(p: argparse.ArgumentParser) -> None:
     several.add_argument("--paired-runs", action="store_true",
                          help="with --runs seeds: run r of A and of B share their seed "
                          "(runs matched by label; NAME=PATH logs by their order)")
+    several.add_argument("--estimand", choices=("population", "suite"), default=None,
+                         help="with --runs samples: population (default: the items are a "
+                         "sample of tasks) or suite (the test set is the whole population, "
+                         "a fixed regression suite: only the trials vary)")
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")

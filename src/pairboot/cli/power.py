@@ -66,6 +66,9 @@ WITHOUT_DATA = {"group": "--group-size and --icc", "group_weighting": "--group-s
 def run_power(args) -> int:
     """``pairboot power``: check, read the pilot (if any), plan, report."""
     check_level(args)
+    if getattr(args, "estimand", None) == "suite":
+        raise InputError("--estimand suite: the planner plans the population interval "
+                         "only (for now)")
     if args.files:
         named = named_inputs(args.files)
         if named is not None:

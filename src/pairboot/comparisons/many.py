@@ -43,6 +43,7 @@ def compare_many(
     ids=None,
     runs: str | None = None,
     paired_runs: bool = False,
+    estimand: str = "population",
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
 ) -> FamilyResult:
@@ -113,6 +114,8 @@ def compare_many(
         ``"samples"`` compares the items' means under every correction; ``"seeds"``
         gives each comparison's t interval on the two-way variance, corrected by Holm or
         Bonferroni (max-t is not available with seeds yet).  As for :func:`pairboot.compare`.
+    estimand : {"population"}
+        A family's interval is the population one; ``"suite"`` (compare() only) is refused.
 
     Returns
     -------
@@ -134,6 +137,9 @@ def compare_many(
     scores, ids = frame_ids(scores, data.ids)
     data = dataclasses.replace(data, ids=ids)
     refuse_trials(args, data)
+    if args.estimand == "suite":
+        raise InputError("`estimand='suite'` is for compare() of two systems; a family "
+                         "has the population interval only (for now)", param="estimand")
     if (args.runs is not None or args.paired_runs) and args.test is not None and not (
             args.test == "permutation" and args.runs == "samples"
             and trials_metric(data.metric) is not None):  # (pass^k: one score per item)

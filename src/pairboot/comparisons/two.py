@@ -40,6 +40,7 @@ def compare(
     ids=None,
     runs: str | None = None,
     paired_runs: bool = False,
+    estimand: str = "population",
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
     top_items: int = DEFAULT_TOP,
@@ -170,6 +171,13 @@ def compare(
     paired_runs : bool, default False
         With ``runs="seeds"``: run r of A and run r of B share their seed (or data
         order), so the run effect of the difference is what varies.
+    estimand : {"population", "suite"}
+        With ``runs="samples"`` (pass@1, or a metric of k trials): ``"population"``,
+        the items are a sample of tasks (the item bootstrap of the per-item estimates,
+        the trials' noise inside it); ``"suite"``, the test set is the whole population
+        (a fixed regression suite): only the trials vary, a normal interval on
+        ``sum_i w_i^2 (v_Ai + v_Bi)`` with ``v`` each item's unbiased variance of its
+        estimate (docs/trials.md, "Two estimands").  ``result.estimand`` says which.
     backend : {"auto", "numba", "numpy"}
         The resampling kernel; ``auto`` uses numba when it is installed and the job is
         large enough to repay its start-up (a deterministic rule on the job's size).
@@ -208,6 +216,7 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
     :mod:`pairboot.comparisons.runs`, one to the pipeline; notes are warned
     ``stacklevel`` frames up.  The planner's simulation runs it too."""
     refuse_trials(args, data)
+    refuse_suite(args)
     if args.runs is not None or args.paired_runs:
         if args.test is not None and not (  # (pass^k ...: one estimate per item)
                 args.test == "permutation" and args.runs == "samples"
@@ -227,6 +236,13 @@ def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = No
         return with_flaky(compare_runs(a, b, args, data, stacklevel=stacklevel + 1,
                                        top_items=top_items), a, b, args, data, top_items)
     return compare_items(a, b, args, data, stacklevel=stacklevel + 1, top_items=top_items)
+
+
+def refuse_suite(args: Arguments) -> None:
+    """``estimand="suite"`` reads every item's trials: it needs ``runs="samples"``."""
+    if args.estimand == "suite" and args.runs != "samples":
+        raise InputError("`estimand='suite'` needs `runs='samples'` (every item's trials: "
+                         "only they vary in a fixed suite)", param="estimand")
 
 
 def refuse_trials(args: Arguments, data: Data) -> None:

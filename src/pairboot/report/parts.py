@@ -321,6 +321,8 @@ def design(result: CompareResult, context: ReportContext | None = None) -> str:
         units += f" in {plural(result.n_strata, 'stratum', 'strata')}"
         units += f" ({ctx.stratum})" if ctx.stratum else ""
     runs = getattr(result, "runs", None)
+    if getattr(result, "estimand", "population") == "suite":
+        return f"{level} fixed-suite interval over {units} (only the trials vary)"
     if runs is not None and runs.kind == "seeds":
         return f"{level} interval over {units} and {_runs_text(runs)}"
     if runs is not None:  # samples: the items' means
@@ -482,11 +484,24 @@ _METHOD_WORDS = {
 }
 
 
+SUITE_METHOD = (
+    "fixed suite (estimand='suite'): the items are held fixed and only their trials "
+    "vary; each item's estimate has the unbiased variance v_i of its trials (s_i^2 / n_i "
+    "for the mean), and B - A = sum_i w_i (B_i - A_i) has the variance sum_i w_i^2 "
+    "(v_Ai + v_Bi) (A's and B's trials are independent given the items: no covariance "
+    "term); normal interval. The population interval resamples the items instead, so it "
+    "also covers which tasks were drawn (NIST AI 800-3's generalized accuracy, against "
+    "this benchmark accuracy).")
+"""The fixed-suite interval's method, in every format."""
+
+
 def describe_method(result: CompareResult, context: ReportContext | None = None) -> str:
     """One sentence: what was resampled, and which interval."""
     context = context or ReportContext()
     if result.method == "score":
         return _describe_score(result, context)
+    if getattr(result, "estimand", "population") == "suite":
+        return SUITE_METHOD
     if result.n_groups is not None:
         col = f" of {context.group!r}" if context.group else ""
         unit = (f"{result.n_groups:,} whole group{'' if result.n_groups == 1 else 's'}{col}"

@@ -18,6 +18,13 @@ NOT_COVERED = (
 )
 """What an interval does not cover (``{unit}``: items or groups)."""
 
+SUITE_READING = (
+    "It is the fixed-suite interval: these items are the whole population (a regression "
+    "suite) and only their trials vary; the population interval (items a sample of tasks) "
+    "adds the spread of the items' true differences, so it is wider in expectation and "
+    "answers another question.")
+"""The fixed suite's reading: what it covers, and why it differs from the population's."""
+
 
 @writes(CompareResult, "reading", part=True)
 def reading_text(result: CompareResult, context=None) -> str:
@@ -107,6 +114,8 @@ def reading_text(result: CompareResult, context=None) -> str:
             f"It covers the sampling of test {unit} and of training runs (the run-to-run "
             "variation of the seeds given): not noise in the labels, or the gap between "
             "the test set and real traffic.")
+    elif getattr(result, "estimand", "population") == "suite":
+        parts.append(SUITE_READING)
     elif runs is not None:
         parts.append(
             f"It covers the sampling of test {unit}, and the sampled generations through "

@@ -295,6 +295,11 @@ class CompareResult:
     its exact interval, the stochastic items and those that flipped between A and B
     (:class:`pairboot.results.items.FlakyItems`); None otherwise (and then not in
     :meth:`to_dict`)."""
+    estimand: str = "population"
+    """What the interval covers: ``"population"`` (the items are a sample of tasks: the
+    bootstrap over items), or ``"suite"`` (``runs="samples"``, ``estimand="suite"``: the
+    test set is the whole population, only the trials vary).  Written in the JSON only
+    when it is ``"suite"`` (every other interval is the population one)."""
 
     def items(self):
         """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
@@ -469,6 +474,8 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
                 value = [{"boundary": b, "p_value": p} for b, p in value]
+            elif f.name == "estimand" and value == "population":
+                continue
             out[f.name] = json_safe(value)
             if f.name == "monte_carlo_error":  # (0.1's keys, removed fields: kept null so
                 out["items_needed"] = out["groups_needed"] = None  # its readers still read)

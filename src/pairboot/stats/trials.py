@@ -27,7 +27,8 @@ import math
 
 import numpy as np
 
-__all__ = ["pass_at_k", "pass_hat_k", "maj_at_k", "check_counts", "ESTIMATORS"]
+__all__ = ["pass_at_k", "pass_hat_k", "maj_at_k", "check_counts", "ESTIMATORS",
+           "estimate_variance", "KERNELS"]
 
 
 def check_counts(n, c, k: int) -> tuple[int, str] | None:
@@ -118,3 +119,46 @@ def maj_at_k(n, c, k: int) -> np.ndarray:
 
 ESTIMATORS = {"pass@": pass_at_k, "pass^": pass_hat_k, "maj@": maj_at_k}
 """The estimators by the prefix of their names (``pass^4`` is ``pass_hat_k(n, c, 4)``)."""
+
+
+KERNELS = {"pass@": lambda x, k: x >= 1, "pass^": lambda x, k: x == k,
+           "maj@": lambda x, k: 2 * x > k}
+"""Each estimator's event on k trials of which ``x`` succeed (its kernel ``h(x)``)."""
+
+
+def estimate_variance(kind: str, n, c, k: int) -> np.ndarray:
+    """The unbiased estimate of the variance of an item's estimate (``ESTIMATORS[kind]``
+    of ``n`` trials, ``c`` successes) over redraws of its trials, the item fixed; it
+    needs ``n >= 2 k`` (the caller checks).
+
+    The estimate ``f(c)`` has mean ``g(p) = sum_x h(x) C(k, x) p^x (1 - p)^(k - x)`` and
+    variance ``E f(c)^2 - g(p)^2``: ``f(c)^2`` is unbiased for the first term and the
+    U-statistic of ``h(S) h(S')`` over disjoint k-subsets ``S, S'`` of the trials for
+    ``g(p)^2``, which is ``sum_j B_j P(j)`` with ``P(j)`` the hypergeometric chance of
+    j successes among 2k of the n trials and ``B_j = sum_{x + y = j} h(x) h(y) C(k, x)
+    C(k, y) / C(2k, j)`` (the chance that 2k trials with j successes split into two
+    halves of x and y).  ``c`` is complete and sufficient for a binomial ``p``, so this
+    is the only unbiased estimate; a polynomial of degree 2k in ``p`` has none with
+    fewer than 2k trials.  k = 1 gives ``c (n - c) / (n^2 (n - 1))``, ``s^2 / n``.
+
+    >>> estimate_variance("pass^", [4, 10], [2, 7], 1).round(6).tolist()
+    [0.083333, 0.023333]
+    """
+    n, c = _counts(n, c, 2 * k)
+    est = ESTIMATORS[kind](n, c, k)
+    ni, ci = n.astype(np.int64), c.astype(np.int64)
+    h = [bool(KERNELS[kind](x, k)) for x in range(k + 1)]
+    lf = _log_factorials(int(ni.max(initial=0)))
+    log_all = lf[ni] - lf[2 * k] - lf[ni - 2 * k]
+    square = np.zeros(n.shape)
+    for j in range(2 * k + 1):
+        b = sum(math.comb(k, x) * math.comb(k, j - x) for x in range(max(0, j - k),
+                min(j, k) + 1) if h[x] and h[j - x]) / math.comb(2 * k, j)
+        if b == 0:
+            continue
+        ok = (ci >= j) & (ni - ci >= 2 * k - j)
+        s, f = np.where(ok, ci, j), np.where(ok, ni - ci, 2 * k - j)
+        term = ((lf[s] - lf[j] - lf[s - j]) + (lf[f] - lf[2 * k - j] - lf[f - 2 * k + j])
+                - log_all)
+        square += np.where(ok, b * np.exp(np.minimum(term, 0.0)), 0.0)
+    return np.maximum(est * est - square, 0.0)  # (below 0 by rounding only)

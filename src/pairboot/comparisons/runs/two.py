@@ -54,6 +54,11 @@ def compare_runs(a, b, args: Arguments, data: Data, *, stacklevel: int = 3,
     :mod:`pairboot.comparisons.runs.analysis`), on checked options; ``top_items``: the
     items listed for a metric of k trials (an item has one estimate then)."""
     runs, paired_runs, metric = args.runs, args.paired_runs, data.metric
+    if args.estimand == "suite":
+        from pairboot.comparisons.runs.suite import compare_suite
+
+        return compare_suite(a, b, args, data, stacklevel=stacklevel + 1,
+                             top_items=top_items)
     trials = trials_metric(metric)
     if trials is not None:
         xa, xb, data = trials_values((a, b), ("a", "b"), trials, args, data)
