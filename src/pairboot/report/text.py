@@ -133,6 +133,9 @@ def error_text(result: CompareResult, d: int) -> str:
     if runs is not None and runs.kind == "seeds":  # (a t interval: no Monte Carlo error)
         return (f"standard error {num(result.standard_error, d)} (items and runs, "
                 f"{runs.degrees_of_freedom:.1f} degrees of freedom)")
+    if getattr(result, "estimand", "population") == "suite":  # (a closed form too)
+        return (f"standard error {num(result.standard_error, d)} (the trials' alone); a "
+                "closed form, without Monte Carlo error")
     if result.method == "score":  # (closed forms: no Monte Carlo error)
         return (f"standard error {num(result.standard_error, d)} (bootstrap); the score "
                 "intervals are closed forms, without Monte Carlo error")
