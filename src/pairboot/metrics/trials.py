@@ -71,7 +71,7 @@ class Trials:
         y = np.asarray(table, dtype=np.float64)
         if y.ndim == 1:
             y = y[:, None]
-        label = (lambda i: repr(_plain(ids[i]))) if _per_item(ids, len(y)) else str
+        label = (lambda i: repr(_plain(ids[i]))) if per_item_ids(ids, len(y)) else str
         done = ~np.isnan(y)
         bad = done & (y != 0) & (y != 1)
         if bad.any():
@@ -87,7 +87,8 @@ class Trials:
         return ESTIMATORS[self.kind](n, c, self.k)
 
 
-def _per_item(ids, n: int) -> bool:
+def per_item_ids(ids, n: int) -> bool:
+    """Whether ``ids`` name the ``n`` items one by one (a sequence of their length)."""
     if ids is None or isinstance(ids, str):
         return False
     try:

@@ -17,7 +17,7 @@ import operator
 
 import numpy as np
 
-__all__ = ["binomial_tail", "clopper_pearson", "fisher_exact", "fisher_size"]
+__all__ = ["binomial_tail", "check_count", "clopper_pearson", "fisher_exact", "fisher_size"]
 
 _STEPS = 2_000
 """Bisection steps at most: a float in (0, 1) is reached in under 1,100 halvings."""
@@ -27,7 +27,7 @@ _RELATIVE = 1e-7
 extreme in Fisher's two-sided p-value (rounding in the log-binomials; scipy's rule)."""
 
 
-def _count(value, name: str) -> int:
+def check_count(value, name: str) -> int:
     """``value`` as a non-negative int, refused unless it is one (a bool or 2.0 is not)."""
     if isinstance(value, bool):
         raise ValueError(f"`{name}` must be a non-negative integer, got {value!r}")
@@ -41,7 +41,7 @@ def _count(value, name: str) -> int:
 
 
 def _counts(successes, n, name: str = "successes") -> tuple[int, int]:
-    successes, n = _count(successes, name), _count(n, "n")
+    successes, n = check_count(successes, name), check_count(n, "n")
     if n == 0:
         raise ValueError("`n` must be a positive integer, got 0")
     if successes > n:
@@ -153,8 +153,8 @@ def fisher_size(total: int, n_a: int, n_b: int, alpha: float) -> float:
     """The chance that :func:`fisher_exact` is at most ``alpha`` when the two rates are
     equal, given ``total`` successes among the ``n_a + n_b`` trials: at most ``alpha``,
     and 0 when no split of ``total`` can reach it (all trials succeeded, or none)."""
-    na, nb = _count(n_a, "n_a"), _count(n_b, "n_b")
-    total = _count(total, "total")
+    na, nb = check_count(n_a, "n_a"), check_count(n_b, "n_b")
+    total = check_count(total, "total")
     if na == 0 or nb == 0 or total > na + nb:
         raise ValueError(f"`total` must be at most `n_a + n_b`={na + nb} with both "
                          f"positive, got {total} of {na} + {nb}")

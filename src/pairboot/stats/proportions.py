@@ -24,11 +24,12 @@ Pure functions of counts and numpy arrays; nothing here resamples.
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+
+from pairboot.stats.binomial import check_count
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 """The alternatives of the tests: "greater" is B better (``only_b`` large, ``p_B > p_A``),
@@ -47,19 +48,6 @@ _BD0_TERMS = 10
 
 
 # --- validation ---------------------------------------------------------------------------
-
-
-def _count(value, name: str) -> int:
-    """``value`` as a non-negative int, refused unless it is one (a bool or 2.0 is not)."""
-    if isinstance(value, bool):
-        raise ValueError(f"`{name}` must be a non-negative integer, got {value!r}")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise ValueError(f"`{name}` must be a non-negative integer, got {value!r}") from None
-    if value < 0:
-        raise ValueError(f"`{name}` must be a non-negative integer, got {value}")
-    return value
 
 
 def _level(confidence_level) -> float:
@@ -139,7 +127,7 @@ class Table2x2:
 
     def __post_init__(self) -> None:
         for name in ("both", "only_a", "only_b", "neither"):
-            object.__setattr__(self, name, _count(getattr(self, name), name))
+            object.__setattr__(self, name, check_count(getattr(self, name), name))
 
     @property
     def n(self) -> int:
@@ -280,7 +268,7 @@ def mcnemar_exact(only_a: int, only_b: int, *, alternative: str = "two-sided",
     >>> mcnemar_exact(2, 8, alternative="greater"), mcnemar_exact(2, 8, mid_p=True)
     (0.0546875, 0.0654296875)
     """
-    only_a, only_b = _count(only_a, "only_a"), _count(only_b, "only_b")
+    only_a, only_b = check_count(only_a, "only_a"), check_count(only_b, "only_b")
     alternative = _alternative(alternative)
     n = only_a + only_b
     if n == 0:
@@ -316,7 +304,7 @@ def wilson_interval(successes: int, n: int, confidence_level: float = 0.95, *,
     >>> round(low, 4), high
     (0.8389, 1.0)
     """
-    successes, n = _count(successes, "successes"), _count(n, "n")
+    successes, n = check_count(successes, "successes"), check_count(n, "n")
     if n == 0:
         raise ValueError("`n` must be a positive integer, got 0")
     if successes > n:

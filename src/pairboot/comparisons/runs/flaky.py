@@ -13,6 +13,7 @@ import dataclasses
 
 import numpy as np
 
+from pairboot.metrics.trials import per_item_ids
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import CompareResult
 from pairboot.results.items import FlakyItems
@@ -31,7 +32,7 @@ def with_flaky(result: CompareResult, a, b, args: Arguments, data: Data,
     tables = [_zero_one(x) for x in (a, b)]
     if any(t is None for t in tables) or len(tables[0]) != len(tables[1]):
         return result
-    ids = data.ids if _per_item(data.ids, len(tables[0])) else None
+    ids = data.ids if per_item_ids(data.ids, len(tables[0])) else None
     flaky = flaky_items(*tables, ids=ids, confidence_level=args.confidence_level,
                         top=top_items)
     return dataclasses.replace(result, flaky=flaky)
@@ -52,13 +53,6 @@ def _zero_one(x) -> np.ndarray | None:
     return y
 
 
-def _per_item(ids, n: int) -> bool:
-    if ids is None or isinstance(ids, str):
-        return False
-    try:
-        return len(ids) == n
-    except TypeError:
-        return False
 
 
 def flaky_items(a: np.ndarray, b: np.ndarray, *, ids=None, confidence_level: float = 0.95,
