@@ -12,7 +12,8 @@ Several logs per system: inputs written ``NAME=PATH`` (:func:`named_inputs`) are
 the paths sharing a NAME one system's in command-line order (:func:`load_harness` with
 ``--runs``).  With ``--runs seeds`` each log is one run that scored every item (every log
 must hold the same items); with ``--runs samples`` each log's per-item score is one
-sample, and an Inspect log adds each of its epochs as a sample.  The systems' items x
+sample, and an Inspect log adds each of its epochs as a sample (a tau-bench file each of
+its trials).  The systems' items x
 runs tables then go to :func:`pairboot.compare` or :func:`pairboot.compare_many` with
 ``runs=``.
 """
@@ -41,7 +42,7 @@ from pairboot.metrics import resolve_metric
 
 __all__ = ["wants_harness", "load_harness", "named_inputs", "check_named", "reader_files"]
 
-_DETECTED = ("lm-eval", "inspect")
+_DETECTED = ("lm-eval", "inspect", "tau-bench")
 """Formats recognised without ``--from`` (their files cannot be mistaken for tables)."""
 
 
@@ -151,6 +152,8 @@ def _options(args, fmt: str, named: bool = False) -> dict:
     runs = getattr(args, "runs", None)
     if runs == "samples" and fmt == "inspect":
         options["epochs"] = "runs"  # (each epoch a sample)
+    elif runs == "samples" and fmt == "tau-bench":
+        options["trials"] = "runs"  # (each trial a sample)
     elif runs == "samples" and not named:
         raise InputError(f"--runs samples with --from {fmt}: the log keeps no scores "
                          "per sampled generation (Inspect's epochs do); give each run's "

@@ -45,6 +45,7 @@ READERS = {
     "sacrebleu": "sacrebleu",
     "wmt": "wmt",
     "trec": "trec",
+    "tau-bench": "tau_bench",
 }
 """Format name (``--from``) -> the module of this package that reads it."""
 
