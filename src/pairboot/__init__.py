@@ -7,7 +7,8 @@ are not plain means.  The whole public API:
 - :func:`compare` and its :class:`CompareResult` (with :class:`ConfidenceInterval`,
   :class:`SystemScore`, :class:`StratumResult`); :func:`compare_many` and its
   :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_strata`, each
-  stratum's difference as a family; :func:`compare_files`, the Poisson
+  stratum's difference as a family; :func:`trials_curve` and its :class:`TrialsCurve`,
+  pass^k or pass@k of repeated trials over k; :func:`compare_files`, the Poisson
   bootstrap of files larger than memory, read in chunks;
 - :func:`power` and its :class:`PowerResult`: before the evaluation, the items, groups
   or seeds needed to detect a difference, the power at a size, the smallest detectable
@@ -34,6 +35,7 @@ from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, 
 from pairboot.rendering import set_renderer
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
@@ -48,10 +50,12 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
         StratumResult,
         SystemScore,
     )
-    from pairboot.results.family import Comparison, FamilyResult
+    from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
     from pairboot.results.power import PowerResult
 
 _WHERE = {
+    "trials_curve": "pairboot.comparisons.curve",
+    "TrialsCurve": "pairboot.results.family",
     "compare_many": "pairboot.comparisons.many",
     "compare_strata": "pairboot.comparisons.many",
     "compare": "pairboot.comparisons.two",
@@ -121,6 +125,7 @@ __all__ = [
     "CompareResult",
     "Comparison",
     "FamilyResult",
+    "TrialsCurve",
     "ConfidenceInterval",
     "DegenerateDataWarning",
     "InputError",
@@ -140,6 +145,7 @@ __all__ = [
     "macro_f1_metric",
     "compare",
     "compare_many",
+    "trials_curve",
     "plan_sha256",
     "power",
     "read_plan",

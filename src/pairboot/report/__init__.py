@@ -36,6 +36,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   ``result.to_html()``) and the notebook's display (``_repr_html_``, the format
   ``html-fragment``) of two systems, a test and a plan (a family's:
   :mod:`~pairboot.report.html_family`);
+- :mod:`~pairboot.report.curve` -- a pass^k / pass@k curve's (:func:`pairboot.trials_curve`)
+  text, Markdown and JSON;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
@@ -56,6 +58,7 @@ from __future__ import annotations
 
 from pairboot.rendering import set_renderer
 from pairboot.report import (  # noqa: F401  (the modules whose writers register: @writes)
+    curve,
     family_formats,
     formats,
     github,

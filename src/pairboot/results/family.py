@@ -1,6 +1,7 @@
 """A family's results: one :class:`Comparison` per row, the :class:`FamilyResult` of
 :func:`pairboot.compare_many` and :func:`pairboot.compare_strata`, and the
-:class:`PartialConjunction` count of a family of tasks.  Data only, as
+:class:`PartialConjunction` count of a family of tasks, and the :class:`TrialsCurve` of
+:func:`pairboot.trials_curve` (pass@k or pass^k over k, one family).  Data only, as
 :mod:`pairboot.results.compare` (whose shared types they use): their prose is the report layer's.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from pairboot.rendering import rendered
-from pairboot.results.compare import ConfidenceInterval, TestResult, json_safe
+from pairboot.results.compare import ConfidenceInterval, SystemScore, TestResult, json_safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,3 +252,102 @@ class FamilyResult:
             f"significant={sum(c.significant for c in self.comparisons)}, "
             f"best_set={self.best_set}, n_resamples={self.n_resamples}, seed={self.seed})"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """One k of a :class:`TrialsCurve`.
+
+    Attributes
+    ----------
+    k : int
+    a, b : SystemScore
+        Each system's pass@k (pass^k), with its pointwise interval.
+    difference : float
+        ``b - a``.
+    interval : ConfidenceInterval
+        The pointwise interval of ``b - a`` (as :func:`pairboot.compare` gives it).
+    simultaneous : ConfidenceInterval
+        Max-t's interval: all the ks' hold together at the level.
+    standard_error, p_value, p_adjusted : float
+        The bootstrap standard error of ``b - a``, its own p-value and the
+        Romano-Wolf stepdown p over the ks.
+    """
+
+    k: int
+    a: SystemScore
+    b: SystemScore
+    difference: float
+    interval: ConfidenceInterval
+    simultaneous: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    p_adjusted: float
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["a"], out["b"] = self.a.to_dict(), self.b.to_dict()
+        out["interval"] = self.interval._asdict()
+        out["simultaneous"] = self.simultaneous._asdict()
+        return out
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TrialsCurve:
+    """The answer of :func:`pairboot.trials_curve`: pass@k or pass^k of two systems for
+    several k, read off one bootstrap of the items.
+
+    Attributes
+    ----------
+    kind : str
+        ``"pass^k"`` or ``"pass@k"``.
+    points : tuple of CurvePoint
+        One per k, in the order of ``ks``.
+    names : (str, str)
+    critical_value : float
+        Max-t's ``c``: the simultaneous intervals are ``difference +- c se``.
+    confidence_level, n_resamples, seed, method, n_items, version, warnings
+    """
+
+    kind: str
+    points: tuple[CurvePoint, ...]
+    names: tuple[str, str]
+    critical_value: float
+    confidence_level: float
+    n_resamples: int
+    seed: int
+    method: str
+    n_items: int
+    version: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        return tuple(p.k for p in self.points)
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["points"] = [p.to_dict() for p in self.points]
+        out["names"], out["warnings"] = list(self.names), list(self.warnings)
+        return json_safe(out)
+
+    def to_frame(self):
+        """One row per k, as a pandas DataFrame (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from None
+        return pd.DataFrame([{
+            "k": p.k, "a": p.a.estimate, "a_low": p.a.confidence_interval.low,
+            "a_high": p.a.confidence_interval.high, "b": p.b.estimate,
+            "b_low": p.b.confidence_interval.low, "b_high": p.b.confidence_interval.high,
+            "difference": p.difference, "low": p.interval.low, "high": p.interval.high,
+            "simultaneous_low": p.simultaneous.low, "simultaneous_high": p.simultaneous.high,
+            "p_value": p.p_value, "p_adjusted": p.p_adjusted} for p in self.points])
+
+    def __str__(self) -> str:
+        return rendered(self, "text")
+
+    def __repr__(self) -> str:
+        return (f"TrialsCurve(kind={self.kind!r}, ks={self.ks}, n_items={self.n_items}, "
+                f"n_resamples={self.n_resamples}, seed={self.seed})")
