@@ -37,9 +37,11 @@ def _words(res: TrialsCurve) -> list[str]:
         f"{res.kind} of {res.names[0]} and {res.names[1]} over k = "
         f"{', '.join(map(str, res.ks))} ({res.n_items:,} items), from one bootstrap of the "
         "items for every k and both systems.",
-        "Pointwise: each interval on its own, as compare(runs='samples', metric=...) "
-        f"gives it. Simultaneous: max-t over the ks (c = {res.critical_value:.3f}); "
-        "all hold together at the level.",
+        "B - A: pointwise, each k's interval on its own (the bootstrap-t on the draws "
+        "compare(runs='samples', metric=...) makes with the same seed); simultaneous, "
+        f"max-t over the ks (c = {res.critical_value:.3f}): all hold together at the "
+        f"level. {res.names[0]}'s and {res.names[1]}'s intervals are pointwise "
+        f"({res.method}).",
     ]
 
 
