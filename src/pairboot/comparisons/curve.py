@@ -1,8 +1,8 @@
 """trials_curve(): pass@k or pass^k of two systems over k, on one bootstrap of the items.
 
 Each k's per-item unbiased estimates (:class:`pairboot.metrics.trials.Trials`) of both
-systems become the systems ``"A k=1"``, ``"B k=1"``, ... of one :func:`compare_many`
-family whose comparisons are ``B k - A k`` under max-t: one draw of the items serves
+systems become the systems ``"A k=1"``, ``"B k=1"``, ... of one family (the pipeline of
+:func:`compare_many`) whose comparisons are ``B k - A k`` under max-t: one draw of the items serves
 every k and both systems (the same draws as :func:`pairboot.compare`'s with
 ``runs="samples", metric="pass^k"`` and the same seed: the same estimates and standard
 errors).  Max-t's rows are bootstrap-t intervals on those draws: the simultaneous one
@@ -19,9 +19,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pairboot.comparisons.many import compare_many
+from pairboot.comparisons.many import FAMILY_SCORE
+from pairboot.core.family import compare_family
+from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.metrics.trials import Trials
+from pairboot.options import check_options
 from pairboot.results.family import CurvePoint, TrialsCurve
 
 KINDS = {"pass^k": "pass^", "pass@k": "pass@"}
@@ -106,9 +109,12 @@ def trials_curve(
         scores[f"{na} k={k}"] = metric.values(ya, "a", ids)
         scores[f"{nb} k={k}"] = metric.values(yb, "b", ids)
         pairs.append((f"{na} k={k}", f"{nb} k={k}"))
-    fam = compare_many(scores, pairs=pairs, correction="max-t", method=method,
-                       confidence_level=confidence_level, n_resamples=n_resamples,
-                       seed=seed)
+    # the family's own pipeline (an entry point never calls another: core's, checked once)
+    args, data = check_options(dict(pairs=pairs, correction="max-t", method=method,
+                                    confidence_level=confidence_level,
+                                    n_resamples=n_resamples, seed=seed), family=True)
+    refuse_score(args.method, "for a curve's simultaneous intervals", FAMILY_SCORE)
+    fam = compare_family(scores, args, data, stacklevel=3)
     points = tuple(
         CurvePoint(k=k, a=fam.systems[c.a], b=fam.systems[c.b], difference=c.estimate,
                    interval=c.marginal_interval, simultaneous=c.confidence_interval,
