@@ -304,3 +304,17 @@ def test_the_plots_live_in_the_report_and_pairboot_plot_is_their_face():
                           for d in deps)
                    and not (name == "pairboot.report" or name.startswith("pairboot.report.")))
     assert users == ["pairboot.plot"]
+
+
+def test_ci_runs_the_readmes_test_command():
+    """.ci/run runs the README's second quick-start command, written out in the script
+    (its function and the string it checks the README against) exactly as the README has
+    it."""
+    import re  # noqa: PLC0415
+
+    root = SRC.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = re.findall(r"```bash\n(.*?)\n```", readme, re.S)[1]
+    script = (root / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"    {command}\n" in script  # (test_command's body)
+    assert f"expected='{command}'" in script
