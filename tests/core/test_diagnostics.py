@@ -266,7 +266,7 @@ def test_scales_are_found_as_every_pair_would_find_them(case):
     """The sorted search (O(M log M): 10^5 systems took hours pair by pair) marks the
     same systems as trying every pair does, on ranges built to sit on the rules'
     edges: sizes and spreads exactly 50, 5 and 3 times apart, [0, 1], constants, NaN."""
-    from pairboot.core.diagnostics import _on_two_scales
+    from pairboot.core.scales import _on_two_scales
 
     rng = np.random.default_rng(case)
     m = int(rng.integers(1, 40))

@@ -25,11 +25,11 @@ from pairboot.core.diagnostics import (
     empty_draws,
     lost_digits_text,
     monte_carlo_notes,
-    rounding_notes,
     too_few_units,
     undefined_notes,
 )
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
+from pairboot.core.scales import rounding_notes
 from pairboot.core.sizes import check_family_size, some_names
 from pairboot.core.skew import skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young

@@ -22,8 +22,6 @@ from pairboot.core.diagnostics import (
     interval_notes,
     minimum_detectable,
     pairing_effect,
-    scale_notes,
-    score_ranges,
     too_few_units,
     undefined_notes,
     zero_one_notes,
@@ -32,6 +30,7 @@ from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
 from pairboot.core.permutation import permutation_test
+from pairboot.core.scales import scale_notes, score_ranges
 from pairboot.core.score import ScoreMethod, score_method
 from pairboot.core.skew import skew_notes
 from pairboot.core.studentized import with_cross_products

@@ -23,8 +23,8 @@ import numpy as np
 from pairboot.comparisons.runs.analysis import analyse, as_table
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import Design, build_design
-from pairboot.core.diagnostics import score_ranges
 from pairboot.core.estimands import Estimands, observed_sums
+from pairboot.core.scales import score_ranges
 from pairboot.engine import weighted_sum
 from pairboot.errors import InputError
 from pairboot.metrics.base import central_gradient

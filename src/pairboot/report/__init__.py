@@ -69,13 +69,17 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     text,
 )
 from pairboot.report.escape import visible
-from pairboot.report.family import UNPLANNED, FamilyContext, family_signature
+from pairboot.report.family import (
+    UNPLANNED,
+    FamilyContext,
+)
 from pairboot.report.family_formats import (
     family_json,
     family_latex,
     family_markdown,
     family_text,
 )
+from pairboot.report.family_method import family_signature
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.github import gate_text, workflow_commands, write_github

@@ -17,13 +17,9 @@ from pairboot.report.family import (
     baseline_of,
     better_than,
     comparison_cells,
-    describe_family,
     family_decimals,
-    family_design,
     family_kind,
-    family_line,
     family_p_fields,
-    family_signature,
     family_test_lines,
     hypothesis_lines,
     interval_name,
@@ -40,6 +36,12 @@ from pairboot.report.family import (
     summary,
     superscripts,
     unresolved_note,
+)
+from pairboot.report.family_method import (
+    describe_family,
+    family_design,
+    family_line,
+    family_signature,
 )
 from pairboot.report.formats import tex_interval, tex_num, tex_p
 from pairboot.report.numbers import percent

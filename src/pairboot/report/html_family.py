@@ -13,11 +13,8 @@ from pairboot.report.family import (
     FamilyContext,
     better_than,
     comparison_cells,
-    describe_family,
     family_decimals,
     family_kind,
-    family_line,
-    family_signature,
     family_test_lines,
     hypothesis_lines,
     is_corrected,
@@ -27,6 +24,7 @@ from pairboot.report.family import (
     unresolved_note,
 )
 from pairboot.report.family_formats import comparison_head
+from pairboot.report.family_method import describe_family, family_line, family_signature
 from pairboot.report.html import (
     cell,
     document,

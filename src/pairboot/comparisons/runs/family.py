@@ -26,9 +26,9 @@ from pairboot.comparisons.runs.two import (
 )
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.corrections import Decision, Ran, Rows, decide, decide_rows, family_answer
-from pairboot.core.diagnostics import scale_notes, table_range
 from pairboot.core.family import compare_family, family_systems, family_targets, row_margins
 from pairboot.core.pipeline import check_margin
+from pairboot.core.scales import scale_notes, table_range
 from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
 from pairboot.options import Arguments, Data

@@ -29,12 +29,9 @@ from pairboot.comparisons.runs.analysis import (
 )
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.design import as_floats
-from pairboot.core.diagnostics import (
-    design_notes,
-    scale_notes,
-    table_range,
-)
+from pairboot.core.diagnostics import design_notes
 from pairboot.core.pipeline import compare_answer, compare_items, resample
+from pairboot.core.scales import scale_notes, table_range
 from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import resolve_metric, trials_metric
 from pairboot.metrics.base import central_gradient

@@ -22,7 +22,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +31,14 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.guards import json_value_problem, too_deep
 from pairboot.io.harness import Scores
+from pairboot.io.harness.lm_eval_files import (
+    Run,
+    TaskList,
+    common_tasks,
+    detect,
+    select,
+    task_names,
+)
 from pairboot.io.harness.span_f1 import span_counts
 
 __all__ = ["NAME", "OPTIONS", "detect", "read", "common_tasks", "TaskList", "span_counts"]
@@ -43,9 +51,6 @@ directory; ``counts``: ``"span-f1"`` derives per-document span-F1 counts."""
 
 DOCS = "docs/harnesses/lm-eval.md, section \"Pooled metrics\""
 COUNTS = ("span-f1",)
-SAMPLES = re.compile(
-    r"^samples_(?P<task>.+)_(?P<time>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?)\.jsonl$")
-"""lm-eval's samples file name: the task, then ``datetime.isoformat()`` with ``:`` -> ``-``."""
 
 _ID_DIGITS = 100
 """A doc_id of more digits is refused (Python will not print one of over 4,300)."""
@@ -53,17 +58,6 @@ _ID_DIGITS = 100
 LOGGED = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
                     "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"})
 """The fields lm-eval logs per sample besides the metrics (read when ``metrics`` is absent)."""
-
-
-@dataclass(frozen=True)
-class _Run:
-    """One task's chosen samples file, its timestamp, and the results read beside it."""
-
-    task: str
-    path: str
-    time: str
-    results: dict | None
-    results_path: str | None
 
 
 @dataclass(frozen=True)
@@ -76,173 +70,6 @@ class _Rows:
     filters: list
     metrics: list
     names: tuple  # the metric names of the first row, in order
-
-
-class TaskList(list):
-    """The tasks every directory holds (a list of names), with ``notes`` about the rest."""
-
-    notes: tuple[str, ...] = ()
-
-
-# --- finding files ---------------------------------------------------------------------
-
-
-def _first_record(path: str) -> dict | None:
-    try:
-        with open(path, encoding="utf-8") as f:
-            line = f.readline()
-        record = json.loads(line)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    return record if isinstance(record, dict) else None
-
-
-def _is_samples(path: str) -> bool:
-    return (SAMPLES.match(os.path.basename(path)) is not None
-            and "doc_id" in (_first_record(path) or {}))
-
-
-def _samples_in(folder: str) -> list[str]:
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    return [os.path.join(folder, n) for n in names if SAMPLES.match(n)]
-
-
-def _folders(path: str) -> list[str]:
-    """The folders of ``path`` (itself, or its subfolders: lm-eval's layout) holding samples."""
-    if _samples_in(path):
-        return [path]
-    subs = [os.path.join(path, n) for n in sorted(os.listdir(path))]
-    return [s for s in subs if os.path.isdir(s) and _samples_in(s)]
-
-
-def detect(path) -> bool:
-    """True for a samples file whose first line has ``doc_id``, or a directory holding
-    such files (directly or one level down, as lm-eval's ``--output_path`` does)."""
-    path = os.fspath(path)
-    if os.path.isfile(path):
-        return _is_samples(path)
-    if os.path.isdir(path):
-        return any(_is_samples(f) for folder in _folders(path) for f in _samples_in(folder))
-    return False
-
-
-def _runs(path: str) -> tuple[dict[str, list[tuple[str, str]]], str]:
-    """Every task's samples files, ``{task: [(time, file), ...]}`` oldest first, and the
-    folder they are in."""
-    if os.path.isfile(path):
-        m = SAMPLES.match(os.path.basename(path))
-        if m is None:
-            raise InputError(f"{path}: not an lm-eval samples file (its name is not "
-                             "samples_<task>_<time>.jsonl)")
-        return {m["task"]: [(m["time"], path)]}, os.path.dirname(path) or "."
-    folders = _folders(path)
-    if not folders:
-        raise InputError(f"{path}: no lm-eval samples files (samples_<task>_<time>.jsonl) "
-                         "in it or in its subdirectories")
-    if len(folders) > 1:
-        which = ", ".join(os.path.basename(f) for f in folders)
-        raise InputError(f"{path}: holds the samples of several models ({which}); "
-                         "give one of these directories")
-    found: dict[str, list[tuple[str, str]]] = {}
-    for f in _samples_in(folders[0]):
-        m = SAMPLES.match(os.path.basename(f))
-        found.setdefault(m["task"], []).append((m["time"], f))
-    for runs in found.values():
-        runs.sort()
-    return found, folders[0]
-
-
-def _results(samples: str, time: str) -> tuple[dict | None, str | None, str | None]:
-    """The results JSON written with ``samples`` (same folder, name ending ``_<time>.json``;
-    ``results_<time>.json`` preferred), its path, and a note when it cannot be read."""
-    folder = os.path.dirname(samples) or "."
-    names = [n for n in sorted(os.listdir(folder)) if n.endswith(f"_{time}.json")]
-    if not names:
-        return None, None, None
-    name = f"results_{time}.json" if f"results_{time}.json" in names else names[0]
-    where = os.path.join(folder, name)
-    try:
-        with open(where, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return None, None, f"{where}: not read ({type(exc).__name__}); the run is unnamed"
-    if not isinstance(data, dict):
-        return None, None, f"{where}: not a results object; the run is unnamed"
-    return data, where, None
-
-
-def _task_names(tasks) -> list[str]:
-    """The ``tasks`` option as a list of names (a name, or an iterable of names)."""
-    if isinstance(tasks, str):
-        return [tasks]
-    wanted = list(tasks) if isinstance(tasks, Iterable) and not isinstance(
-        tasks, (bytes, Mapping)) else None
-    if wanted is None or not all(isinstance(t, str) for t in wanted):
-        raise InputError(f"`tasks` must be a task's name or a list of names, got "
-                         f"{shown(tasks)}", param="tasks")
-    return wanted
-
-
-def _select(path: str, tasks) -> tuple[list[_Run], str, list[str]]:
-    """The runs to read (the latest per task, restricted to ``tasks``) and notes."""
-    found, folder = _runs(path)
-    notes = []
-    if tasks is not None:
-        wanted = _task_names(tasks)
-        missing = [t for t in wanted if t not in found]
-        if missing:
-            raise InputError(f"{path}: no task {missing[0]!r} (it holds "
-                             f"{', '.join(sorted(found))})", param="tasks")
-        if not wanted:
-            raise InputError(f"{path}: `tasks` is empty", param="tasks")
-        order = list(dict.fromkeys(wanted))
-    else:
-        order = sorted(found)
-    runs = []
-    for task in order:
-        time, file = found[task][-1]
-        if len(found[task]) > 1:
-            older = ", ".join(t for t, _ in found[task][:-1])
-            notes.append(f"task {task}: {len(found[task])} runs; read the latest ({time}), "
-                         f"not {older}")
-        results, where, problem = _results(file, time)
-        if problem:
-            notes.append(problem)
-        runs.append(_Run(task, file, time, results, where))
-    return runs, folder, notes
-
-
-def _tasks_of(path) -> list[str]:
-    return sorted(_runs(os.fspath(path))[0])
-
-
-def common_tasks(paths: Sequence) -> TaskList:
-    """The tasks every one of ``paths`` (directories or samples files) holds, sorted.
-
-    The result is a list of task names for ``read(path, tasks=...)``; its ``notes`` name
-    the tasks only some paths hold, which are left out.  No common task is an error.
-    """
-    paths = [os.fspath(p) for p in paths]
-    for p in paths:
-        if not os.path.exists(p):
-            raise InputError(f"{p}: no such file or directory")
-    each = {p: _tasks_of(p) for p in paths}
-    common = sorted(set.intersection(*(set(t) for t in each.values())))
-    if not common:
-        which = "; ".join(f"{p}: {', '.join(t)}" for p, t in each.items())
-        raise InputError(f"the lm-eval runs share no task ({which})", param="tasks")
-    out = TaskList(common)
-    notes = []
-    for p, tasks in each.items():
-        left = [t for t in tasks if t not in common]
-        if left:
-            notes.append(f"{p}: left out {len(left)} task(s) the other runs lack: "
-                         f"{', '.join(left)}")
-    out.notes = tuple(notes)
-    return out
 
 
 # --- reading a samples file ------------------------------------------------------------
@@ -335,7 +162,7 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float))  # bool too: lm-eval logs some 0/1 metrics as bools
 
 
-def _section(run: _Run, key: str, task: bool = True):
+def _section(run: Run, key: str, task: bool = True):
     """The run's task entry in the results' object ``key`` (``configs``, ``n-shot``,
     ``n-samples``, ``results``), or the object itself (``task=False``); None when absent.
     A section that is not an object is an error naming it."""
@@ -353,7 +180,7 @@ def _float(v) -> float:
         return math.inf
 
 
-def _aggregation(run: _Run, metric: str) -> str | None:
+def _aggregation(run: Run, metric: str) -> str | None:
     """The task's aggregation of ``metric`` from the results file's configs: ``"mean"``,
     another name, ``"custom"`` for a function, or None when unknown."""
     config = _section(run, "configs")
@@ -388,7 +215,7 @@ def _pooled(path: str, task: str, metric: str, why: str) -> InputError:
         param="score")
 
 
-def _pick_metric(rows: _Rows, run: _Run, wanted, counts, notes: list) -> str:
+def _pick_metric(rows: _Rows, run: Run, wanted, counts, notes: list) -> str:
     names = rows.names
     if wanted is not None:
         if wanted not in names:
@@ -418,7 +245,7 @@ def _pick_metric(rows: _Rows, run: _Run, wanted, counts, notes: list) -> str:
                   f"{type(first.get(names[0])).__name__}, not a number")
 
 
-def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list, list]:
+def _values(rows: _Rows, run: Run, metric: str, filter_, counts) -> tuple[list, list]:
     """The chosen filter's doc ids and per-doc values (scores, or span counts)."""
     ids, values, where = [], [], {}
     aggregation = _aggregation(run, metric)
@@ -453,7 +280,7 @@ def _values(rows: _Rows, run: _Run, metric: str, filter_, counts) -> tuple[list,
     return ids, values
 
 
-def _check_size(run: _Run, n: int) -> None:
+def _check_size(run: Run, n: int) -> None:
     """A file with fewer docs than its results file counts was cut short."""
     sizes = _section(run, "n-samples")
     effective = sizes.get("effective") if isinstance(sizes, Mapping) else None
@@ -472,7 +299,7 @@ def _counts_of(value, path: str, line: int, metric: str) -> tuple[int, int, int]
     return span_counts(value[0], value[1])
 
 
-def _check_f1(run: _Run, metric: str, filter_, values: list, notes: list) -> None:
+def _check_f1(run: Run, metric: str, filter_, values: list, notes: list) -> None:
     """The summed counts must give the F1 the harness reported, when it is known."""
     tp, fp, fn = np.sum(np.asarray(values, dtype=np.float64), axis=0)
     f1 = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
@@ -506,7 +333,7 @@ def _model(results: dict) -> str | None:
     return None
 
 
-def _system(runs: list[_Run], fallback: str, notes: list) -> str:
+def _system(runs: list[Run], fallback: str, notes: list) -> str:
     models = {r.task: _model(r.results) for r in runs if r.results is not None}
     named = {m for m in models.values() if m}
     if len(named) > 1:
@@ -529,9 +356,9 @@ RESULTS_LABEL = "lm-eval results"
 """How messages name the results dict of ``simple_evaluate`` (in memory)."""
 
 
-def _select_results(results: Mapping, tasks) -> tuple[list[_Run], None, list[str]]:
+def _select_results(results: Mapping, tasks) -> tuple[list[Run], None, list[str]]:
     """The tasks of ``simple_evaluate``'s results dict to read (``tasks``, or all that
-    have samples), each a :class:`_Run` whose results are the dict itself."""
+    have samples), each a :class:`Run` whose results are the dict itself."""
     samples = results.get("samples")
     if samples is None or (isinstance(samples, Mapping) and not samples):
         raise InputError(f"{RESULTS_LABEL}: no samples (run simple_evaluate with "
@@ -547,7 +374,7 @@ def _select_results(results: Mapping, tasks) -> tuple[list[_Run], None, list[str
             raise InputError(f"{RESULTS_LABEL}: samples[{task!r}] is {shown(rows)}, not a "
                              "list of samples")
     if tasks is not None:
-        wanted = _task_names(tasks)
+        wanted = task_names(tasks)
         if not wanted:
             raise InputError(f"{RESULTS_LABEL}: `tasks` is empty", param="tasks")
         missing = [t for t in wanted if t not in samples]
@@ -558,7 +385,7 @@ def _select_results(results: Mapping, tasks) -> tuple[list[_Run], None, list[str
     else:
         order = sorted(samples)
     label = f"{RESULTS_LABEL} (in memory)"
-    return ([_Run(t, f"{RESULTS_LABEL}: samples[{t!r}]", "", dict(results), label)
+    return ([Run(t, f"{RESULTS_LABEL}: samples[{t!r}]", "", dict(results), label)
              for t in order], None, [])
 
 
@@ -601,7 +428,7 @@ def read(path, *, score: str | None = None, filter: str | None = None,
     if in_memory:
         runs, folder, notes = _select_results(results, tasks)
     else:
-        runs, folder, notes = _select(path, tasks)
+        runs, folder, notes = select(path, tasks)
     several = len(runs) > 1
     all_ids, all_values, strata, metrics = [], [], [], {}
     for run in runs:
