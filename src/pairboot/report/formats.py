@@ -30,7 +30,6 @@ from pairboot.report.parts import (
     sides_text,
     signature,
     strata_table,
-    stratum_too_few,
     too_few_units,
     unresolved,
 )
@@ -64,7 +63,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out = _after(result.to_dict(), "p_value", own)
     strata_sides = 2 if result.alternative == "two-sided" else 1  # (a difference each)
     out["strata"] = [_after(s, "p_value", _p_fields(result, s["p_value"], strata_sides)
-                            if (few := stratum_too_few(result, row)) is None else
+                            if (few := too_few_units(result, row)) is None else
                             {"p_value_upper_bound": None, "p_text": f"n/a: {few}"})
                      for s, row in zip(out["strata"], result.strata)]
     if result.p_values is not None:  # (TOST's two one-sided p-values, as the text writes)
@@ -215,7 +214,7 @@ def write_latex(result: CompareResult, context: ReportContext | None = None) -> 
     rows += [(Markup(f"\\quad {tex(s.name)} ($w={s.weight:.3f}$)"),
               Markup(tex_num(s.estimate, d, signed=True)),
               Markup(tex_interval(s.confidence_interval, d, signed=True)),
-              Markup("n/a" if stratum_too_few(result, s) else
+              Markup("n/a" if too_few_units(result, s) else
                      tex_p(result_p_cell(result, s.p_value)))) for s in result.strata]
     table = Table((
         "System", result.metric.capitalize(), Markup(

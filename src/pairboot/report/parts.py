@@ -197,26 +197,18 @@ def result_p(result, p: float | None = None) -> str:
                     resampled=result.method not in CLOSED_FORM_P, sides=sides_of(result))
 
 
-def too_few_units(result) -> str | None:
-    """Why a comparison's own p-value decides nothing -- too few units for any test at
-    its level (:attr:`CompareResult.enough_units`) -- in words; None when there are
-    enough."""
-    if getattr(result, "enough_units", True):
+def too_few_units(result, stratum=None) -> str | None:
+    """Why a comparison's own p-value, or that of one of its strata, decides nothing --
+    fewer units than any test at its level needs (the rule of
+    :attr:`CompareResult.enough_units`, on the stratum's items or groups) -- in words;
+    None when there are enough, or for a result without that rule."""
+    if stratum is None and not hasattr(result, "enough_units"):
         return None
-    units = result.n_groups if result.n_groups is not None else result.n_items
-    unit = "group" if result.n_groups is not None else "item"
-    return (f"{plural(units, unit)} {'is' if units == 1 else 'are'} too few for any test "
-            f"at the {percent(result.confidence_level)} level")
-
-
-def stratum_too_few(result, stratum) -> str | None:
-    """:func:`too_few_units` for one stratum of ``result``: its own p-value decides
-    nothing when the stratum holds fewer units than any test at the result's level needs
-    (the rule of :attr:`CompareResult.enough_units`, on the stratum's items or groups)."""
-    units = stratum.n_groups if stratum.n_groups is not None else stratum.n_items
+    held = result if stratum is None else stratum
+    units = held.n_groups if held.n_groups is not None else held.n_items
     if units >= units_for(result.confidence_level, result.alternative):
         return None
-    unit = "group" if stratum.n_groups is not None else "item"
+    unit = "group" if held.n_groups is not None else "item"
     return (f"{plural(units, unit)} {'is' if units == 1 else 'are'} too few for any test "
             f"at the {percent(result.confidence_level)} level")
 
@@ -590,7 +582,7 @@ def strata_table(result: CompareResult, d: int) -> Table:
             num(s.score_b.estimate, d),
             num(s.estimate, d, signed=True),
             interval_text(s.confidence_interval, d, signed=True),
-            "n/a" if stratum_too_few(result, s) else p_cell(s.p_value, result.n_resamples),
+            "n/a" if too_few_units(result, s) else p_cell(s.p_value, result.n_resamples),
         ]
         rows.append(row)
     return Table(header, rows, "l" + "r" * (len(header) - 2) + "c")
