@@ -148,7 +148,8 @@ class _QuietArrow:
             if module.__name__ == "pyarrow":
                 module.enable_signal_handlers(False)
 
-        loader.exec_module = load_quietly  # (this spec's loader, until it has run)
+        with contextlib.suppress(AttributeError):  # (a loader with __slots__: as is)
+            loader.exec_module = load_quietly  # (this spec's loader, until it has run)
         return spec
 
 
