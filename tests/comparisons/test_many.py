@@ -803,3 +803,38 @@ def test_the_stepdown_takes_one_pass_per_comparison():
         previous = max(previous, (1 + int((rest >= at[j]).sum())) / (b + 1))
         expected[j] = previous
     np.testing.assert_array_equal(res.p_stepdown, expected)
+
+
+# --- max-t of the studentized method: each resample's own standard error -------------------
+
+
+@quiet
+@pytest.mark.parametrize("family", [{}, {"baseline": "base"}])
+def test_studentized_max_t_reads_each_resamples_own_standard_error(family):
+    # The reference builds every resample's studentized root of a mean difference from
+    # compare()'s replicates on the same draws: the mean of d* (compare(a, b)) and the
+    # mean of d*^2 (compare(0, d^2)), so se* = sqrt((mean d*^2 - mean(d*)^2) / n), the
+    # delta method's (plug-in) standard error of a mean, and se_hat the same on the data
+    keywords = {"seed": SEED, "n_resamples": R, "backend": "numpy"}
+    res = pairboot.compare_many(FOUR, method="studentized", **family, **keywords)
+    est, se, roots = [], [], []
+    zero = np.zeros(N)
+    for c in res.comparisons:
+        d = FOUR[c.b] - FOUR[c.a]
+        first = pairboot.compare(FOUR[c.a], FOUR[c.b], **keywords).bootstrap_distribution
+        second = pairboot.compare(zero, d**2, **keywords).bootstrap_distribution
+        se_star = np.sqrt((second - first**2) / N)
+        est.append(d.mean())
+        se.append(math.sqrt(((d - d.mean()) ** 2).mean() / N))
+        roots.append((first - d.mean()) / se_star)
+    est, se = np.array(est), np.array(se)
+    reps = est + np.column_stack(roots) * se  # (the reference divides by se again)
+    critical, _, single, stepdown, _ = reference_max_t(est, se, reps, 0.05)
+    assert res.critical_value == pytest.approx(critical, rel=1e-9)
+    np.testing.assert_allclose([c.standard_error for c in res.comparisons], se, rtol=1e-9)
+    np.testing.assert_array_equal([c.p_single_step for c in res.comparisons], single)
+    np.testing.assert_array_equal([c.p_adjusted for c in res.comparisons], stepdown)
+    check_family(res, 0.05)
+    # and not the percentile method's roots, on the replicates' own spread
+    plain = pairboot.compare_many(FOUR, **family, **keywords)
+    assert abs(plain.critical_value - res.critical_value) > 1e-3

@@ -940,6 +940,13 @@ def test_a_family_over_small_strata_says_it_does_not_hold_its_level(size, warned
     assert bool(said) == warned
     if warned:
         assert f"(the smallest has {size})" in said[0] and "max-t" in said[0]
+        assert "method='studentized'" in said[0]
+    # max-t on the studentized roots holds the level there: no such warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pairboot.compare_strata(a, b, strata=np.repeat(["x", "y", "z"], size),
+                                n_resamples=999, seed=1, method="studentized")
+    assert not [w for w in caught if "does not hold its error rate" in str(w.message)]
 
 
 # --- 6. refusals --------------------------------------------------------------------------

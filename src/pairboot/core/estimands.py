@@ -91,6 +91,9 @@ class Estimate:
     against the estimate: its digits went to the systems' common level."""
     checked: bool = False
     """Snapped, and the data's exact value confirmed it (the differences are constant)."""
+    se_star: np.ndarray | None = None
+    """Every replicate's own standard error, aligned with :attr:`replicates` (NaN where
+    it is undefined); None unless the studentized interval's sums were added."""
 
 
 class Estimands:
@@ -303,12 +306,13 @@ class Estimands:
             snapped = bool(np.ptp(theta[ok]) > 0)
             theta = np.where(ok, est, theta)
         influence = self.jackknife(target, coef, combined, est) if bca else None
-        se_hat, se_star = math.nan, None
+        se_hat, se_star, se_all = math.nan, None, None
         if self.cross is not None:
             keys = (None, None) if combined else (("terms", target, True),
                                                  ("terms", target, False))
             grad = self._gradient(target, False, coef, combined)
-            se_star = np.sqrt(self._variance(grad, self.draw_sums, coef, keys[0]))[ok]
+            se_all = np.sqrt(self._variance(grad, self.draw_sums, coef, keys[0]))
+            se_star = se_all[ok]
             grad_hat = self._gradient(target, True, coef, combined)
             se_hat = float(
                 np.sqrt(self._variance(grad_hat, self.draw_observed, coef, keys[1]))[0]
@@ -326,7 +330,7 @@ class Estimands:
                     boot = Bootstrap.from_replicates(exact, theta[ok])
             else:
                 lost = tol > LOST_SHARE * abs(est)
-        return Estimate(theta, boot, tol, snapped, lost, checked)
+        return Estimate(theta, boot, tol, snapped, lost, checked, se_all)
 
     def _exact_estimate(self, target: tuple[int, int], coef: np.ndarray) -> float | None:
         """A mean contrast's exact value on the data, from the exact sums of the two

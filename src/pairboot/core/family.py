@@ -176,6 +176,10 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
 
     est = np.array([e.boot.estimate for e in estimates])
     se = np.array([e.boot.sd for e in estimates])
+    # max-t of the studentized method: its roots and its standard error on the data
+    roots = studentized_roots(estimates) if correction == "max-t" else None
+    if roots is not None:
+        se = roots[0]
 
     def read(at: float):  # every row's interval, p and TOST parts at 1 - at
         return [read_test(hyp, mk, side, at,
@@ -196,7 +200,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     floor = 1.0 / (args.n_resamples + 1)  # (the (1 + count) / (B + 1) convention)
     rows = Rows(est, se, [e.boot.tolerance for e in estimates], margins, hyp, side,
                 args.lower_is_better, alpha, round(alpha, 12), read,
-                lambda marginal, p_raw: _max_t_rows(rows, estimates, marginal, p_own),
+                lambda marginal, p_raw: _max_t_rows(rows, estimates, marginal, p_own,
+                                                    roots),
                 floor, errors_at)
     decision = decide(correction, rows, marginal, p_raw, defined)
     notes += decision.notes
@@ -216,7 +221,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
                                  decision.errors[k], float(est[k]))
                                 for k, (i, j) in enumerate(targets)], args)
 
-    notes += small_strata_notes(design, within, correction)
+    notes += small_strata_notes(design, within, correction, args.method)
     notes += skew_notes(core, [  # (skewed differences at this n: coverage below level)
         (f"{names[j]} - {names[i]}", *contrasts[k],
          None if within is None else int(design.units_per_stratum[within[k]]))
@@ -263,28 +268,58 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
             design.strata_names[h] for h in within))
 
 
-def _max_t_rows(rows: Rows, estimates, marginal, p_own) -> Decision:
+def studentized_roots(estimates) -> tuple[np.ndarray, np.ndarray] | None:
+    """With the studentized method's sums: every row's standard error on the data
+    (``se_hat``) and every resample's studentized roots ``(theta* - estimate) / se*``
+    (B, m), for max-t: 0 where ``se*`` is 0 and ``theta*`` the estimate, infinite where
+    it is not, NaN where ``theta*`` or ``se*`` is undefined (as the studentized interval
+    reads them).  None without those sums.
+
+    Max-t on the bootstrap's own spread reads roots of a normal shape; the studentized
+    roots carry the t-like tails of a mean of a few units (docs/small_samples.md,
+    "Families over small strata")."""
+    if not estimates or any(e.se_star is None for e in estimates):
+        return None
+    se_hat = np.array([e.boot.se_hat for e in estimates])
+    columns = []
+    for e in estimates:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (e.replicates - e.boot.estimate) / e.se_star
+        columns.append(np.where((e.se_star == 0) & (e.replicates == e.boot.estimate),
+                                0.0, t))
+    return se_hat, np.column_stack(columns)
+
+
+def _max_t_rows(rows: Rows, estimates, marginal, p_own, roots=None) -> Decision:
     """The bootstrap's max-t: a bootstrap-t procedure, so that each comparison's own
     interval and p are the symmetric bootstrap-t ones on the same roots and
     ``p_value <= p_stepdown <= p_single_step`` holds exactly.  A margin's test is the
     same on B - A less its boundary (the roots do not move).  Equivalence keeps the
-    method's own TOST rows beside the single-step max-t (no such order)."""
+    method's own TOST rows beside the single-step max-t (no such order).  ``roots``
+    (:func:`studentized_roots`, whose scale ``rows.se`` is then): the studentized roots in
+    place of the replicates'."""
     est, se, tol, margins = rows.est, rows.se, rows.tol, rows.margins
     hyp, side, family_alpha = rows.hypothesis, rows.alternative, rows.family_alpha
-    replicates = np.column_stack([e.replicates for e in estimates])
+    replicates = (np.column_stack([e.replicates for e in estimates]) if roots is None
+                  else roots[1])
+    studentized = roots is not None
     if hyp == "equivalence":
-        mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha, tol)
+        mt, p_single_eq = equivalence_max_t(est, se, replicates, margins, family_alpha, tol,
+                                            studentized=studentized)
     else:
         shift = np.array([nulls(hyp, mk, side, rows.lower_is_better)[0][1]
                           for mk in margins])
-        mt = max_t(est, se, replicates, family_alpha, side, null=shift, tol=tol)
+        mt = max_t(est, se, replicates, family_alpha, side, null=shift, tol=tol,
+                   studentized=studentized)
     critical = mt.critical_value
     # the ends are estimate -+ c se: c is a quantile of the largest roots, se the
-    # replicates' sd; their errors added in quadrature (se's partly cancels in c)
+    # replicates' sd; their errors added in quadrature (se's partly cancels in c).
+    # Studentized, se is the data's own and has no Monte Carlo error
     c_error = order_statistic_error(mt.maxima, 1.0 - family_alpha)
     errors = [open_end((e,) * 2, side, 0.0) if math.isfinite(critical)
               else (math.nan, math.nan)
-              for e in (math.hypot(s * c_error, critical * sd_error(x.boot.theta))
+              for e in (math.hypot(s * c_error,
+                                   0.0 if studentized else critical * sd_error(x.boot.theta))
                         for s, x in zip(se, estimates))]
     if hyp == "equivalence":
         intervals = [snap_interval((e - critical * s, e + critical * s) if s > 0
@@ -331,14 +366,16 @@ def shifted(interval, by: float):
     return interval[0] + by, interval[1] + by
 
 
-def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None):
+def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None, *,
+                      studentized: bool = False):
     """Max-t for a family of equivalence tests: the two-sided simultaneous interval
     ``estimate +- c se`` at the family's level, and each row's single-step p-value, the
     larger of its two one-sided tests against the maximum of ``|T*|`` (so ``p < alpha``
     exactly when the interval lies within +-margin).  Each row's null lies on one side,
     unknown, so the maximum is over both: this keeps the family's error at alpha
-    whatever the sides, and costs up to a factor of two in alpha against one row's TOST."""
-    mt = max_t(est, se, replicates, alpha, "two-sided", tol=tol)
+    whatever the sides, and costs up to a factor of two in alpha against one row's TOST.
+    ``studentized``: ``replicates`` are the roots (:func:`studentized_roots`)."""
+    mt = max_t(est, se, replicates, alpha, "two-sided", tol=tol, studentized=studentized)
     d = np.array(margins, dtype=np.float64)
     tol = np.zeros(len(d)) if tol is None else np.asarray(tol, dtype=np.float64)
     # (an estimate within the tolerance of a boundary is on it: no evidence either way)
@@ -356,12 +393,13 @@ def equivalence_max_t(est, se, replicates, margins, alpha: float, tol=None):
     return mt, (1.0 + count) / (n + 1)
 
 
-def small_strata_notes(design, within, correction: str) -> list:
+def small_strata_notes(design, within, correction: str, method: str) -> list:
     """A family over strata (one comparison per stratum) with a stratum of fewer than
     :data:`~pairboot.core.diagnostics.SMALL_N` units: its error rate is not held (the
     bootstrap's intervals of so few units are too narrow in their tails, and a family
-    reads them far out), as docs/small_samples.md measures."""
-    if within is None or len(within) < 2:
+    reads them far out), as docs/small_samples.md measures, unless its max-t reads the
+    studentized roots (``method="studentized"``), which hold it there."""
+    if within is None or len(within) < 2 or (correction, method) == ("max-t", "studentized"):
         return []
     smallest = min(int(design.units_per_stratum[h]) for h in within)
     if smallest >= SMALL_N:
@@ -374,8 +412,8 @@ def small_strata_notes(design, within, correction: str) -> list:
              f"{smallest}) does not hold its error rate: {claims} claim too much "
              "(with no difference anywhere, 20 strata of 8 items had some stratum flagged "
              "in 44% of simulated data sets, of 30 items in 18%: docs/small_samples.md, "
-             "\"Families over small strata\"); compare the whole test set, or pool the "
-             "small strata")]
+             "\"Families over small strata\"); `correction='max-t', "
+             "method='studentized'` holds it (1% and 4%), or compare the whole test set")]
 
 
 def tasks_conjunction(estimates, p_own, hypothesis: str, margins, args, alpha: float,

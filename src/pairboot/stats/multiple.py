@@ -94,7 +94,8 @@ def tested_statistic(t: float, se: float, tol: float, alternative: str = "two-si
 
 
 def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: float,
-          alternative: str = "two-sided", null=None, tol=None) -> MaxT:
+          alternative: str = "two-sided", null=None, tol=None, *,
+          studentized: bool = False) -> MaxT:
     """Max-t on ``replicates`` (B, m) of m comparisons with ``estimates`` and standard
     errors ``se`` (m,), each tested against its ``null`` (m,; default 0: a margin's
     boundary otherwise; the roots do not move with it), an estimate within ``tol``
@@ -102,7 +103,10 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     of it being on it.  Replicates where some
     comparison is undefined (NaN) are left out, as compare() leaves them out.  A
     comparison without spread (``se`` 0: constant differences) has roots 0, and ``t``
-    0 or infinite as its estimate is on its null or not.
+    0 or infinite as its estimate is on its null or not.  ``studentized``: the
+    replicates are the roots themselves, each resample's ``(theta* - estimate) / se*``
+    with its own standard error (infinite where ``se*`` is 0 and ``theta*`` is not the
+    estimate: such a root exceeds every statistic; NaN ones are left out).
 
     ``c`` is the ``(m* + 1)``-th largest maximum, ``m*`` the most maxima that may reach a
     statistic whose single-step p-value is below ``alpha``: ``|t| > c`` exactly when
@@ -118,18 +122,22 @@ def max_t(estimates: np.ndarray, se: np.ndarray, replicates: np.ndarray, alpha: 
     replicates = np.asarray(replicates, dtype=np.float64)
     # a comparison's roots side by side in memory (rows of ``roots``): every pass below
     # reads one comparison's at a time
-    roots = np.ascontiguousarray(replicates[np.isfinite(replicates).all(axis=1)].T)
+    kept = (~np.isnan(replicates) if studentized else np.isfinite(replicates)).all(axis=1)
+    roots = np.ascontiguousarray(replicates[kept].T)
     del replicates
     m, n = roots.shape
     null = np.zeros_like(estimates) if null is None else np.asarray(null, dtype=np.float64)
     if tol is None:  # (each comparison's estimate and replicates, as its Bootstrap's)
+        if studentized:
+            raise ValueError("studentized roots need the tie tolerances `tol`")
         tol = [tie_tolerance(e, roots[j].min(initial=0.0), roots[j].max(initial=0.0))
                for j, e in enumerate(estimates)]
     t = np.array([statistic(e, s, b, d) for e, s, b, d in zip(estimates, se, null, tol)])
     spread = np.isfinite(se) & (se > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        roots -= estimates[:, None]
-        roots /= np.where(spread, se, 1.0)[:, None]
+    if not studentized:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            roots -= estimates[:, None]
+            roots /= np.where(spread, se, 1.0)[:, None]
     roots[~spread] = 0.0
     sign = {"greater": 1.0, "less": -1.0}.get(alternative)
     if sign is None:
