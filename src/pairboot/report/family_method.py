@@ -97,9 +97,13 @@ def describe_family(result: FamilyResult) -> str:
                                 "(estimate - resample) / se")}.get(
             result.alternative, ("intervals are estimate +/- c * se",
                                  "|(resample - estimate) / se|"))
+        own = ""
+        if result.method == "studentized":  # (each resample's own se: core.family)
+            root = root.replace("/ se", "/ se*")
+            own = " (se* each resample's own standard error, se the data's)"
         how = (f"max-t: simultaneous {bound} with c = {c_text}, the "
                f"{percent(result.confidence_level)} quantile of the largest standardised "
-               f"root {root} over the {m} comparisons; adjusted "
+               f"root {root} over the {m} comparisons{own}; adjusted "
                "p-values by the Romano-Wolf stepdown on the same roots")
         if getattr(result, "hypothesis", "difference") == "equivalence":
             how = (f"max-t for equivalence: simultaneous intervals estimate +/- c * se with "
