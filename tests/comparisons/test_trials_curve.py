@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import pairboot
-from pairboot.errors import InputError
 from pairboot import TrialsCurve
+from pairboot.errors import InputError
 from pairboot.report import formats_of, render
 from pairboot.stats.trials import pass_at_k, pass_hat_k
 
