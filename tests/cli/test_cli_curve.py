@@ -110,6 +110,10 @@ def test_plot(tmp_path):
                 "samples", "--curve", "pass^k", "--plot", picture)
     assert proc.returncode == 0, proc.stderr
     assert picture.read_bytes().startswith(b"\x89PNG")
+    page = tmp_path / "curve.html"
+    assert _run(path, "--a", "A", "--b", "B", "--id", "task", "--run", "trial", "--runs",
+                "samples", "--curve", "pass^k", "--format", "html", "-o", page).returncode == 0
+    assert "<svg" in page.read_text()  # (the two panels, inline)
 
 
 @pytest.mark.parametrize("extra, words", [

@@ -128,6 +128,9 @@ def test_the_writers(curve):
     assert [p["k"] for p in data["points"]] == [1, 2, 3, 4]
     assert math.isclose(data["points"][1]["simultaneous"]["low"], pt.simultaneous.low)
     assert "| k |" in render(res, "markdown")
+    page = res.to_html()
+    assert page.startswith("<!DOCTYPE html>") and res._repr_html_() in page
+    assert f"[{pt.simultaneous.low:+.3f}," in res._repr_html_()
 
 
 def test_the_plot_draws_both_panels(curve):
