@@ -12,6 +12,7 @@ import warnings
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli.curve import check_curve, run_curve
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
@@ -73,6 +74,7 @@ def run_compare(args) -> int:
         check_stdout()
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
+    check_curve(args)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
     conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
@@ -109,7 +111,10 @@ def run_compare(args) -> int:
 
 def _compare_two(args, how: str | None, inputs) -> int:
     """compare() of two systems' aligned inputs (items, or items x runs with --runs),
-    and its report."""
+    and its report (or --curve's)."""
+    if args.curve is not None:
+        return run_curve(args, how, inputs.a, inputs.b, inputs.ids,
+                         (inputs.context.name_a, inputs.context.name_b))
     keyed = resampling_options(args, inputs.ids)
     if inputs.ids is not None and not runs_options(args):
         keyed.setdefault("ids", inputs.ids)  # (the items behind the number by their ids)
@@ -147,6 +152,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         return run_strata_family(args, how, two)
     if two is not None:
         return _compare_two(args, how, two)
+    if args.curve is not None:
+        raise InputError(f"--curve compares two systems; these are {len(inputs.names)}: "
+                         "compare two of them")
     if args.tasks_as == "family":
         raise InputError(f"--tasks-as family compares two systems task by task (stratum by "
                          f"stratum); these are {len(inputs.names)} systems: leave out "
@@ -202,6 +210,8 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
 def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
+    if args.curve is not None:
+        return run_curve(args, how, a, b, ids, (context.name_a, context.name_b))
     keyed = resampling_options(args, ids)
     if trials_metric(args.metric_object) is not None or args.runs == "samples":
         keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)

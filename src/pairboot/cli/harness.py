@@ -38,7 +38,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError, PairbootWarning
-from pairboot.metrics import resolve_metric
+from pairboot.metrics import resolve_metric, trials_metric
 
 __all__ = ["wants_harness", "load_harness", "named_inputs", "check_named", "reader_files"]
 
@@ -155,9 +155,7 @@ def _options(args, fmt: str, named: bool = False) -> dict:
     elif runs == "samples" and fmt == "tau-bench":
         options["trials"] = "runs"  # (each trial a sample)
     elif runs == "samples" and not named:
-        raise InputError(f"--runs samples with --from {fmt}: the log keeps no scores "
-                         "per sampled generation (Inspect's epochs do); give each run's "
-                         "log as NAME=PATH (base=run1 base=run2 new=run1 new=run2)")
+        raise InputError(_no_samples(args, fmt))
     elif runs == "seeds" and not named:
         raise InputError("--runs seeds with harness logs: a log holds one run; give each "
                          "run's log as NAME=PATH (base=seed1 base=seed2 new=seed1 "
@@ -170,6 +168,22 @@ def _options(args, fmt: str, named: bool = False) -> dict:
             raise InputError(f"--log-option {key.strip()}: given twice (or by its own option)")
         options[key.strip()] = value.strip()
     return options
+
+
+def _no_samples(args, fmt: str) -> str:
+    """Why ``--runs samples`` cannot read one log per system of ``fmt``: the plain words
+    for pass^k (``--metric pass^4``, ``--curve``) from lm-eval, whose samples keep one
+    score per document, its repeats reduced before scoring."""
+    metric = getattr(args, "metric", None)
+    wanted = getattr(args, "curve", None) or (
+        metric if trials_metric(getattr(args, "metric_object", None)) else None)
+    runs = "give each run's log as NAME=PATH (base=run1 base=run2 new=run1 new=run2)"
+    if wanted and fmt == "lm-eval":
+        return (f"{wanted} cannot be read from lm-eval samples: they keep one score per "
+                "document (a task's repeats are reduced to one answer before it is "
+                f"scored), not each trial's; run lm-eval once per trial and {runs}")
+    return (f"--runs samples with {fmt} logs: the log keeps no scores per sampled "
+            f"generation (Inspect's epochs and tau-bench's trials do); {runs}")
 
 
 def load_harness(args, status=None) -> Inputs | ManyInputs:

@@ -18,6 +18,7 @@ from pairboot import (
     CompareResult,
     FamilyResult,
     PowerResult,
+    TrialsCurve,
 )
 from pairboot._version import __version__
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
@@ -47,6 +48,9 @@ def _paired(value: str | None) -> str:
     """`` `paired=True` `` is the default, without the flag; otherwise ``--unpaired``."""
     return "without --unpaired" if value == "True" else "--unpaired"
 
+
+CURVES = ("pass^k", "pass@k")
+"""--curve's choices: :func:`pairboot.trials_curve`'s kinds."""
 
 PLANNED = ("delta", "power", "n_items", "n_groups", "n_runs")
 """The plan's options: leave exactly one out, it is solved for."""
@@ -84,6 +88,7 @@ OPTIONS: dict[str, Spelling] = {
     "runs": _option("--runs"),
     "paired_runs": lambda value: "--paired-runs",
     "estimand": _option("--estimand"),
+    "ks": _option("--ks"),
     "correction": _option("--correction"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
@@ -249,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "read the files (paths they can reach, e.g. s3://...) and sum them")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
-    add_design(p)
+    add_design(p, curve=True)
     many = add_family(p)
     many.add_argument("--plan", metavar="FILE",
                       help="a plan (TOML) fixed in advance: its systems, family, metric, "
@@ -267,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
     _add_lower_is_better(gate)
-    add_output(p, formats_of(CompareResult, FamilyResult),
+    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
@@ -379,8 +384,9 @@ def _add_lower_is_better(group) -> None:
                        "B - A < 0")
 
 
-def add_design(p: argparse.ArgumentParser) -> None:
-    """Several runs per system, clusters and strata: the design of the items."""
+def add_design(p: argparse.ArgumentParser, *, curve: bool = False) -> None:
+    """Several runs per system, clusters and strata: the design of the items (with
+    ``curve``, compare's ``--curve`` and ``--ks`` too)."""
     several = p.add_argument_group(
         "several runs per system", "training seeds or sampled generations: one row per "
         "item and run (--run), or a harness log per run (NAME=PATH); the interval covers "
@@ -396,6 +402,13 @@ def add_design(p: argparse.ArgumentParser) -> None:
                          help="with --runs samples: population (default: the items are a "
                          "sample of tasks) or suite (the test set is the whole population, "
                          "a fixed regression suite: only the trials vary)")
+    if curve:
+        several.add_argument("--curve", choices=CURVES, default=None,
+                             help="with --runs samples: pass^k or pass@k at every k (1 to "
+                             "the fewest trials of any item, or --ks), pointwise and "
+                             "simultaneous intervals, from one bootstrap (instead of --metric)")
+        several.add_argument("--ks", metavar="K,K,...",
+                             help="with --curve: the ks, comma-separated (default 1 ... n)")
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")

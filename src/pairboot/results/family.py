@@ -270,8 +270,11 @@ class CurvePoint:
     simultaneous : ConfidenceInterval
         Max-t's interval: all the ks' hold together at the level.
     standard_error, p_value, p_adjusted : float
-        The bootstrap standard error of ``b - a``, its own p-value and the
-        Romano-Wolf stepdown p over the ks.
+        The bootstrap standard error of ``b - a``; its own p-value, the bootstrap-t one
+        that inverts ``interval`` (below ``1 - confidence_level`` exactly when
+        ``interval`` excludes 0: the same roots, not compare()'s percentile p); and the
+        Romano-Wolf stepdown p over the ks (at most the single-step p that inverts
+        ``simultaneous``, so it may reject where ``simultaneous`` holds 0).
     """
 
     k: int
@@ -344,6 +347,15 @@ class TrialsCurve:
             "difference": p.difference, "low": p.interval.low, "high": p.interval.high,
             "simultaneous_low": p.simultaneous.low, "simultaneous_high": p.simultaneous.high,
             "p_value": p.p_value, "p_adjusted": p.p_adjusted} for p in self.points])
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (as ``--format html``): the table
+        and the plot as inline SVG when matplotlib is installed; nothing fetched."""
+        return rendered(self, "html")
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: :meth:`to_html`'s body."""
+        return rendered(self, "html-fragment")
 
     def __str__(self) -> str:
         return rendered(self, "text")
