@@ -30,6 +30,7 @@ from pairboot.partitioned.parts import (
     finished,
     merge,
 )
+from pairboot.partitioned.trials import check_runs
 from pairboot.results.compare import CompareResult
 from pairboot.results.family import FamilyResult
 
@@ -66,9 +67,12 @@ def _where(df, row: int, number: int) -> str:
     return f"partition {number}, its row {row} (index {df.index[row]!r})"
 
 
-def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
+def _numbers(df, name: str, cols: list[str], number: int, trials: bool = False
+             ) -> np.ndarray:
     """A system's columns of one partition as float64, (n,) or (n, k); an error naming
-    the column, the partition and the row of the first value that is not a number."""
+    the column, the partition and the row of the first value that is not a number.
+    ``trials``: the columns are an item's trials, where a missing value is a trial not
+    run (NaN), as in memory."""
     values = np.empty((len(df), len(cols)))
     for j, col in enumerate(cols):
         column = df[col]
@@ -84,7 +88,7 @@ def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
                 f"system {name!r}, column {col!r}, {_where(df, row, number)}: "
                 f"{column.iloc[row]!r} is not a number ({int(bad.sum())} such value(s) in "
                 "this partition)") from None
-        bad = ~np.isfinite(values[:, j])
+        bad = np.isinf(values[:, j]) if trials else ~np.isfinite(values[:, j])
         if bad.any():
             row = int(np.argmax(bad))
             raise InputError(
@@ -107,7 +111,8 @@ def _partition(df, spec: dict, n_buckets: int, number: int = 0):
 
 
 def _partition_part(df, spec: dict, n_buckets: int, number: int):
-    systems = {name: _numbers(df, name, cols, number)
+    trials = spec["args"].runs is not None
+    systems = {name: _numbers(df, name, cols, number, trials)
                for name, cols in spec["systems"].items()}
     keys = None
     if spec["id"] is not None:
@@ -119,7 +124,8 @@ def _partition_part(df, spec: dict, n_buckets: int, number: int):
     labels = dataclasses.replace(
         spec["data"], groups=None if spec["groups"] is None else df[spec["groups"]],
         strata=None if spec["strata"] is None else df[spec["strata"]])
-    part = arrays_part(systems, spec["args"], labels, keys=keys)
+    item_ids = None if spec["id"] is None or not trials else df[spec["id"]].to_numpy()
+    part = arrays_part(systems, spec["args"], labels, keys=keys, item_ids=item_ids)
     if not n_buckets:
         return part, ()
     keys = np.sort(keys)
@@ -149,7 +155,7 @@ def _merge(*parts) -> PoissonPart:
 def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "id",
           groups: str | None = None, strata: str | None = None,
           metric: str | Metric = "mean", n_resamples: int = 10_000, seed: int,
-          check_ids: bool = True, test: str | None = None):
+          check_ids: bool = True, test: str | None = None, runs: str | None = None):
     """A Dask ``Delayed`` of the sum of every partition's :class:`PoissonPart`.
 
     ``systems``: system name -> its column (or list of columns, in the order of the
@@ -157,7 +163,8 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     partitions: every partition sorts its ids' 64-bit keys into buckets by their top
     bits and each bucket is checked on its own (8 bytes per row travel once; within a
     partition the check is always made).  ``test``: the test whose sums the parts
-    carry too (:func:`pairboot.partitioned.parts.part_from_arrays`).  Compute it with
+    carry too, and ``runs="samples"`` (a system's columns its trials) as there
+    (:func:`pairboot.partitioned.parts.part_from_arrays`).  Compute it with
     any scheduler, e.g. ``client.compute(p).result(timeout=600)``, and read the answer with
     :func:`pairboot.partitioned.parts.finish`.
     """
@@ -171,6 +178,7 @@ def delayed_parts(ddf, systems: Mapping[str, str | Sequence[str]], args: Argumen
                   check_ids: bool = True):
     """:func:`parts` on checked options: ``id``, ``groups`` and ``strata`` are columns
     (each partition's labels replace ``data``'s)."""
+    check_runs(args, data)  # (before any partition is read)
     dask = _dask()
     spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}
     wanted = dict(spec_systems)
@@ -220,7 +228,8 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
             alternative: str = "two-sided", hypothesis: str = "difference",
             margin: float | None = None, lower_is_better: bool = False, seed=None,
             paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
-            timeout: float | None = None, test: str | None = None) -> CompareResult:
+            timeout: float | None = None, test: str | None = None,
+            runs: str | None = None) -> CompareResult:
     """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
 
     Parameters
@@ -254,9 +263,16 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
         A test beside the interval, as for :func:`pairboot.compare`: every partition
         adds its sums for it, and the p-value is the in-memory one (the permutation
         test's swaps always random on parts, never enumerated).
+    runs : {None, "samples"}
+        ``"samples"``: ``a`` and ``b`` are lists of columns, an item's trials (a missing
+        value: a trial not run), and ``metric`` the mean (pass@1) or a metric of k
+        trials (``"pass^4"``, ``"pass@4"``, ``"maj@5"``): every row is reduced to its
+        estimate where it lies, then summed, as :func:`pairboot.compare` with
+        ``runs="samples"`` does (:mod:`pairboot.partitioned.trials`).
     """
     args, data = check_options(locals())
     args = check_before_reading(args)
+    check_runs(args, data)
     check_part_test(args.test, names=("a", "b"), grouped=groups is not None,
                     stratified=strata is not None)  # (before any partition is read)
     total = delayed_parts(ddf, {"a": a, "b": b}, args, data, id=id, groups=groups,
@@ -275,7 +291,7 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  margin=None, seed=None,
                  paired: bool = True, group_weighting: str = "items",
                  check_ids: bool = True, timeout: float | None = None,
-                 test: str | None = None) -> FamilyResult:
+                 test: str | None = None, runs: str | None = None) -> FamilyResult:
     """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
 
     ``systems``: a list of columns (one per system, named by its column), or a mapping
@@ -283,7 +299,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     the metric's order).  The other arguments as for :func:`compare` and
     :func:`pairboot.compare_many` (``margin`` one number, or one per pair); ``test``:
     ``"permutation"``, Westfall-Young's max-T over random relabellings of the systems
-    per item (as in memory with ``resampling="poisson"`` and the same seed).
+    per item (as in memory with ``resampling="poisson"`` and the same seed); ``runs``:
+    ``"samples"``, every system's list of columns its trials (:func:`compare`).
     """
     args, data = check_options(locals(), family=True)
     refuse_family_test(args.test)
