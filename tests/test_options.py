@@ -53,7 +53,8 @@ NOT_ACCEPTED = {
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
                                                "group_weighting"},
-    pairboot.dask.compare: EXACT | FAMILY | PART_RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.compare: EXACT | FAMILY | PART_RUNS | {"ids", "resampling", "backend",
+                                                       "progress"},
     pairboot.dask.compare_many: EXACT | PART_RUNS | {"ids", "resampling", "backend", "progress"},
     pairboot.dask.parts: EXACT | FAMILY | PART_RUNS | PARTS | FINISHED | {"ids"},
     partitioned.part_from_arrays: EXACT | FAMILY | PART_RUNS | (PARTS - {"backend"}) | FINISHED,

@@ -98,3 +98,55 @@ def test_an_item_with_too_few_trials_names_its_partition_and_id(trials):
                               "than k = 5"):
         pbd.compare(dd.from_pandas(frame, npartitions=3), cols["a"], cols["b"], id="task",
                     runs="samples", metric="pass^5", seed=1, n_resamples=R)
+
+
+def long_table(tables, frame):
+    """One row per item and trial (a missing trial: no row), the rows shuffled."""
+    rows = []
+    for i, (task, suite) in enumerate(zip(frame["task"], frame["suite"])):
+        row = frame.index[i]
+        for j in range(T):
+            if not np.isnan(tables["a"][row, j]):
+                rows.append((task, f"trial-{j}", suite, tables["a"][row, j],
+                             tables["b"][row, j]))
+    out = pd.DataFrame(rows, columns=["task", "trial", "suite", "A", "B"])
+    return out.sample(frac=1.0, random_state=5)
+
+
+@pytest.mark.parametrize("npartitions", [1, 5])
+def test_a_long_table_gathered_by_id_equals_memory(trials, npartitions):
+    tables, frame, _ = trials
+    order = frame.index.to_numpy()
+    a, b = tables["a"][order], tables["b"][order].copy()
+    b[np.isnan(a)] = np.nan  # (a missing trial has no row: for both systems)
+    ref = pairboot.compare(a, b, runs="samples", metric="pass^2", ids=frame["task"],
+                           strata=frame["suite"], resampling="poisson", seed=6,
+                           n_resamples=R)
+    long = long_table(tables, frame)
+    with dask.config.set(scheduler="sync"):
+        res = pbd.compare(dd.from_pandas(long, npartitions=npartitions, sort=False), "A",
+                          "B", id="task", run="trial", strata="suite", runs="samples",
+                          metric="pass^2", seed=6, n_resamples=R)
+    assert (res.n_items, res.n_strata) == (N, 3)
+    assert_close(res.bootstrap_distribution, ref.bootstrap_distribution)
+    assert_close([*res.confidence_interval, res.p_value],
+                 [*ref.confidence_interval, ref.p_value])
+
+
+def test_a_long_table_refuses_in_one_line(trials):
+    tables, frame, _ = trials
+    long = long_table(tables, frame)
+    twice = pd.concat([long, long.iloc[[3]]])
+    task, trial = long.iloc[3]["task"], long.iloc[3]["trial"]
+    with dask.config.set(scheduler="sync"), pytest.raises(
+            InputError, match=f"item '{task}', run '{trial}' appears twice"):
+        pbd.compare(dd.from_pandas(twice, npartitions=3), "A", "B", id="task",
+                    run="trial", runs="samples", seed=1, n_resamples=R)
+    ddf = dd.from_pandas(long, npartitions=2)
+    for kw, param in ((dict(), "run"), (dict(runs="samples", id=None, groups="suite"), "id")):
+        with pytest.raises(InputError) as err:
+            pbd.compare(ddf, "A", "B", **{"id": "task", **kw}, run="trial", seed=1)
+        assert err.value.param == param
+    with pytest.raises(InputError, match="one column of scores") as err:
+        pbd.compare(ddf, ["A", "B"], "B", id="task", run="trial", runs="samples", seed=1)
+    assert err.value.param == "a"
