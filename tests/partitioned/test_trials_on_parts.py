@@ -167,3 +167,24 @@ def test_parts_of_different_metrics_are_not_added(data):
                           n_resamples=R)
     with pytest.raises(InputError, match="differ in `metric`"):
         merge([*p4, p2])
+
+
+def test_compare_files_refuses_a_trials_metric_naming_where_it_is_read(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("id,a,b\nq1,1,0\nq2,0,1\n")
+    with pytest.raises(InputError, match="compare_files does not take") as err:
+        pairboot.compare_files([str(path)], a="a", b="b", id="id", metric="pass^2", seed=1)
+    assert err.value.param == "metric"
+
+
+@pytest.mark.parametrize("metric", ["pass^2", "mean"])
+def test_a_part_pickles_as_the_spark_recipe_ships_it(data, metric):
+    """docs/distributed.md's Spark recipe sends ``pickle.dumps(part)``: the metric's
+    formula is a module-level function, not a lambda."""
+    import pickle  # noqa: PLC0415
+
+    [part] = parts_of(data, ("a", "b"), [0, N], metric=metric, seed=4, n_resamples=R)
+    back = pickle.loads(pickle.dumps(part))
+    assert back.metric.name == metric
+    np.testing.assert_array_equal(finish(back).bootstrap_distribution,
+                                  finish(part).bootstrap_distribution)

@@ -26,7 +26,7 @@ from pairboot.metrics import trials_metric
 from pairboot.metrics.trials import NEEDS_SAMPLES, per_item_ids
 from pairboot.options import Arguments, Data
 
-__all__ = ["check_runs", "per_item_values"]
+__all__ = ["check_runs", "per_item_values", "refuse_trials_in_files"]
 
 
 def check_runs(args: Arguments, data: Data) -> None:
@@ -53,6 +53,17 @@ def check_runs(args: Arguments, data: Data) -> None:
         raise InputError("`test='permutation'` with `runs`: samples are not exchangeable "
                          "across systems (a metric of k trials is: one estimate per "
                          "item)", param="test")
+
+
+def refuse_trials_in_files(metric) -> None:
+    """Files read in chunks hold one score per item and row: a metric of k trials is
+    refused there, naming where its trials are read."""
+    trials = trials_metric(metric)
+    if trials is not None:
+        raise InputError(f"`metric='{trials.name}'` reads every item's trials, which "
+                         "compare_files does not take (one score per item and row): use "
+                         "pairboot.dask.compare(..., runs='samples') or "
+                         "part_from_arrays(..., runs='samples')", param="metric")
 
 
 def per_item_values(names, values, args: Arguments, data: Data, item_ids=None):
