@@ -29,6 +29,10 @@ not exchangeable)."""
 EXACT = {"exact"}
 """Parts never enumerate the swaps: their units are never in one place."""
 RUNS = {"runs", "paired_runs", "estimand"}  # several runs per system: in memory only
+PART_RUNS = {"paired_runs", "estimand"}
+"""Parts take ``runs="samples"`` (each item's trials reduced in its part); ``"seeds"`` is
+refused (its two-way variance reads every item's runs in one place), and the suite
+interval is not built on parts (docs/distributed.md)."""
 COLUMNS = {"ids", "groups", "strata"}  # files name columns instead: id, group, stratum
 PARTS = {"resampling", "paired", "group_weighting", "backend", "progress"}
 """Parts are Poisson draws of paired items; finish() reads the rest off the part."""
@@ -49,10 +53,11 @@ NOT_ACCEPTED = {
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",
                                                "group_weighting"},
-    pairboot.dask.compare: EXACT | FAMILY | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.compare_many: EXACT | RUNS | {"ids", "resampling", "backend", "progress"},
-    pairboot.dask.parts: EXACT | FAMILY | RUNS | PARTS | FINISHED | {"ids"},
-    partitioned.part_from_arrays: EXACT | FAMILY | RUNS | (PARTS - {"backend"}) | FINISHED,
+    pairboot.dask.compare: EXACT | FAMILY | PART_RUNS | {"ids", "resampling", "backend",
+                                                       "progress"},
+    pairboot.dask.compare_many: EXACT | PART_RUNS | {"ids", "resampling", "backend", "progress"},
+    pairboot.dask.parts: EXACT | FAMILY | PART_RUNS | PARTS | FINISHED | {"ids"},
+    partitioned.part_from_arrays: EXACT | FAMILY | PART_RUNS | (PARTS - {"backend"}) | FINISHED,
     partitioned.finish: TESTS | FAMILY | RUNS | COLUMNS | {"resampling", "backend", "progress",
                                                    "metric", "n_resamples", "seed"},
     partitioned.finish_many: TESTS | RUNS | COLUMNS | {"resampling", "backend", "progress",

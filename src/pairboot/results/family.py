@@ -182,6 +182,10 @@ class FamilyResult:
     """With ``test="permutation"``: the family's Westfall-Young permutation test (its
     p-value the smallest adjusted one: the test of "no system differs"; the rows' own in
     :attr:`Comparison.test_p_value` and :attr:`Comparison.test_p_adjusted`)."""
+    estimand: str = "population"
+    """As :attr:`CompareResult.estimand`: ``"suite"`` for the fixed-suite intervals of
+    repeated trials (``runs="samples"``, ``estimand="suite"``); absent from the JSON for
+    the population one."""
 
     @property
     def interval_level(self) -> float:
@@ -192,7 +196,8 @@ class FamilyResult:
         return self.confidence_level
 
     def to_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)
+               if not (f.name == "estimand" and self.estimand == "population")}
         out["interval_level"] = self.interval_level
         out["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.partial_conjunction is not None:
