@@ -1,0 +1,193 @@
+"""Several metrics of one comparison on the same draws: one :class:`MetricRow` per
+metric, the :class:`MetricsResult` of :func:`pairboot.compare_metrics`.  Data only: its
+prose is the report layer's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from pairboot.rendering import rendered
+from pairboot.results.compare import ConfidenceInterval, SystemScore, json_safe
+
+
+@dataclass(frozen=True, slots=True)
+class MetricRow:
+    """One metric of the comparison: B against A on its own scale and direction.
+
+    Attributes
+    ----------
+    name : str
+        The metric's name as given (the key of ``metrics``, the command line's column).
+    metric : str
+        The formula's name (``"mean"``, ``"f1"``).
+    columns : tuple of str
+        The per-item columns it read.
+    lower_is_better : bool
+    margin : float or None
+        Its margin, a size >= 0 (its side set by the direction).
+    estimate : float
+        ``B - A`` on the metric's scale (negative is better when lower is better).
+    confidence_interval : ConfidenceInterval
+        ``B - A``'s interval under the result's correction (the row's own under "none").
+    marginal_interval : ConfidenceInterval
+        The row's own interval by ``method``, as :func:`pairboot.compare` of this metric
+        alone gives it.
+    standard_error : float
+    p_value : float
+        The row's own p-value of the result's hypothesis.
+    p_adjusted : float
+        Under the correction (``p_value`` under "none").
+    significant : bool
+        ``p_adjusted < 1 - confidence_level``.
+    verdict : str
+        As :meth:`pairboot.CompareResult.verdict`, in the metric's direction.
+    p_better : float
+        One-sided p-value of "B is better" (H0: B not better than A), on the metric's
+        better side, by ``method``, uncorrected.
+    p_non_inferior, p_better_by_margin : float or None
+        One-sided p-values, uncorrected, against the margin on the better side: H0 "B is
+        worse by the margin or more", and H0 "B is not better by more than the margin"
+        (None without a margin).
+    score_a, score_b : SystemScore
+        Each system's own value of the metric, with its interval.
+    note : str or None
+        Where the corrected test and interval disagree.
+    """
+
+    name: str
+    metric: str
+    columns: tuple[str, ...]
+    lower_is_better: bool
+    margin: float | None
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    marginal_interval: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    p_adjusted: float
+    significant: bool
+    verdict: str
+    p_better: float
+    p_non_inferior: float | None
+    p_better_by_margin: float | None
+    score_a: SystemScore
+    score_b: SystemScore
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key in ("confidence_interval", "marginal_interval"):
+            out[key] = out[key]._asdict()
+        out["score_a"], out["score_b"] = self.score_a.to_dict(), self.score_b.to_dict()
+        return json_safe(out)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class MetricsResult:
+    """The answer of :func:`pairboot.compare_metrics`: several metrics of systems A and B
+    read off one set of resamples of the items, so the joint distribution of their
+    differences is known.
+
+    Attributes
+    ----------
+    rows : tuple of MetricRow
+        One per metric, in the order given.
+    names : (str, str)
+        The systems' names, A then B.
+    bootstrap_distribution : ndarray, shape (n_resamples, n_metrics)
+        Every resample's ``B - A`` of every metric (column m: ``rows[m]``), on the same
+        draws: what a gate reads for max-t or Holm across metrics (a row's standardized
+        root is ``(column - estimate) / standard_error``).  NaN where a resample left a
+        metric undefined.
+    correction : str
+        Across the metrics' rows: "none" (each row as compare() of that metric alone
+        gives it), or a family's ("max-t", "holm", ...: the rows' error rate controlled
+        together).
+    critical_value : float or None
+        Max-t's ``c`` across the metrics (None under the other corrections).
+    hypothesis : str
+        What every row tests (each against its own margin, in its own direction).
+    confidence_level, n_resamples, seed, method, n_items, n_groups, n_strata, engine,
+    resampling, version, warnings
+    """
+
+    rows: tuple[MetricRow, ...]
+    names: tuple[str, str]
+    bootstrap_distribution: np.ndarray
+    correction: str
+    critical_value: float | None
+    hypothesis: str
+    confidence_level: float
+    n_resamples: int
+    seed: int
+    method: str
+    n_items: int
+    n_groups: int | None
+    n_strata: int | None
+    engine: str
+    resampling: str
+    version: str
+    warnings: tuple[str, ...] = ()
+
+    def __getitem__(self, name: str) -> MetricRow:
+        """The row of the metric ``name``."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(name)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metrics' names, in the rows' order."""
+        return tuple(r.name for r in self.rows)
+
+    @property
+    def correlation(self) -> np.ndarray:
+        """The correlations of the metrics' resampled differences (n_metrics x
+        n_metrics; NaN for a metric without spread)."""
+        x = self.bootstrap_distribution
+        x = x[np.all(np.isfinite(x), axis=1)]
+        k = x.shape[1]
+        sd = x.std(axis=0) if len(x) else np.zeros(k)
+        out = np.full((k, k), np.nan)
+        ok = sd > 0
+        if ok.any() and len(x) > 1:
+            out[np.ix_(ok, ok)] = np.corrcoef(x[:, ok], rowvar=False).reshape(
+                int(ok.sum()), int(ok.sum()))
+        return out
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self)
+               if f.name != "bootstrap_distribution"}
+        out["rows"] = [r.to_dict() for r in self.rows]
+        out["correlation"] = self.correlation.tolist()
+        return json_safe(out)
+
+    def to_frame(self):
+        """One row per metric, as a pandas DataFrame (needs pandas)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from None
+        return pd.DataFrame([{
+            "metric": r.name, "lower_is_better": r.lower_is_better, "margin": r.margin,
+            "a": r.score_a.estimate, "b": r.score_b.estimate, "estimate": r.estimate,
+            "low": r.confidence_interval.low, "high": r.confidence_interval.high,
+            "standard_error": r.standard_error, "p_value": r.p_value,
+            "p_adjusted": r.p_adjusted, "verdict": r.verdict, "p_better": r.p_better,
+            "p_non_inferior": r.p_non_inferior, "p_better_by_margin": r.p_better_by_margin,
+        } for r in self.rows])
+
+    def summary(self) -> str:
+        """The text report (``print(result)``)."""
+        return rendered(self, "text")
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return (f"MetricsResult(metrics={self.metrics}, correction={self.correction!r}, "
+                f"verdicts={tuple(r.verdict for r in self.rows)}, "
+                f"n_resamples={self.n_resamples}, seed={self.seed})")
