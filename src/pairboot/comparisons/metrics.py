@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -151,8 +152,20 @@ def compare_metrics(
     run = resample(systems, args, data, family=True)
     del systems
     margins = [c.margin for c in criteria.values()]
-    family = family_result(run, targets, stacklevel=3, margins=margins)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        family = family_result(run, targets, margins=margins)
+    # (no correction is this answer's default, not an oversight: its note is left out)
+    kept = [w for w in caught if not str(w.message).endswith(_UNCORRECTED)]
+    for w in kept:
+        warnings.warn(w.message, w.category, stacklevel=2)
+    family = dataclasses.replace(family, warnings=tuple(str(w.message) for w in kept))
     return _answer(run, family, targets, criteria, columns, resolved, (na, nb))
+
+
+_UNCORRECTED = "use `correction='max-t'`"
+"""How the note on a family of many uncorrected rows ends
+(:func:`pairboot.core.corrections.decide`)."""
 
 
 def _criteria(metrics) -> dict[str, Criterion]:
