@@ -255,7 +255,7 @@ def test_parse_criterion_reads_the_command_line_s_spelling():
     assert parse_criterion("latency_ms:lower:50") == (
         "latency_ms", Criterion(lower_is_better=True, margin=50.0))
     assert parse_criterion("correct:0.01") == ("correct", Criterion(margin=0.01))
-    for bad, message in (("cost:lower:-1", "negative"), ("cost:cheap", "neither"),
+    for bad, message in (("cost:lower:-1", "finite size >= 0"), ("cost:cheap", "neither"),
                          (":lower", "no column"), ("x:1:2", "two margins")):
         with pytest.raises(InputError, match=message):
             parse_criterion(bad)

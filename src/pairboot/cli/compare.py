@@ -21,6 +21,7 @@ from pairboot.cli.inputs import (
     load_many,
     many_systems,
 )
+from pairboot.cli.metrics import load_metrics, wants_metrics
 from pairboot.cli.options import (
     api_options,
     check_level,
@@ -73,6 +74,8 @@ def run_compare(args) -> int:
         check_stdout()
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
+    if wants_metrics(args):
+        return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
     conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
@@ -196,6 +199,27 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     )
     deliver(args, how, render(result, args.format, context),
             (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
+    return EXIT_OK
+
+
+def run_metrics(args, how: str | None) -> int:
+    """``--score NAME[:lower][:MARGIN]`` repeated: several metrics of one comparison on
+    the same draws (:func:`pairboot.compare_metrics`), and their report."""
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare_metrics(
+        inputs.a, inputs.b, metrics=inputs.metrics, names=inputs.names,
+        hypothesis=args.hypothesis or "difference", correction=args.correction or "none",
+        groups=inputs.groups, strata=inputs.strata, strata_weights=inputs.strata_weights,
+        group_weighting=args.group_weighting or "items", n_resamples=args.resamples,
+        confidence_level=args.level, method=args.method, seed=args.seed, progress=bar,
+        **resampling_options(args, inputs.ids)))
+    deliver(args, how, render(result, args.format, inputs.context), result.warnings,
+            lambda plot: None)
     return EXIT_OK
 
 

@@ -140,6 +140,19 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class _Scores(argparse.Action):
+    """--score: the first value is the score column (``args.score``, as :class:`_Once`
+    records it); every value given, in order, is in ``args.scores``: repeated, or
+    written ``NAME[:lower][:MARGIN]``, they are several metrics of one comparison."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        given.setdefault(self.dest, (option_string, values))
+        if getattr(namespace, self.dest, None) is None:
+            setattr(namespace, self.dest, values)
+        namespace.scores = [*(getattr(namespace, "scores", None) or []), values]
+
+
 class _OnceFlag(argparse.BooleanOptionalAction):
     """``--exact``/``--no-exact``: one of the two, once.  argparse's own action lets the
     later one win silently, so ``--exact --no-exact`` would run without enumerating."""
@@ -330,9 +343,13 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
                       help="with --id: compare on the items every file scores instead of "
                       "refusing files whose ids differ; the report says how many items each "
                       "file lost (the unscored ones may be the hard ones)")
-    data.add_argument("--score", metavar="COL",
+    data.add_argument("--score", metavar="COL", action=_Scores,
                       help="score column in each of the two files (default: score); for a "
-                      "metric of one statistic, that statistic's column")
+                      "metric of one statistic, that statistic's column; repeated, "
+                      "NAME[:lower][:MARGIN] each (cost:lower, latency_ms:lower:50), "
+                      "several metrics of one comparison on the same draws (each the mean "
+                      "of its column; with two files, or one file with --a/--b as the "
+                      "columns' prefixes or suffixes)")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")

@@ -123,6 +123,10 @@ def parse_criterion(text: str) -> tuple[str, Criterion]:
                              param="metrics") from None
         if margin is not None:
             raise InputError(f"--score {text!r} gives two margins", param="metrics")
+        if not math.isfinite(value) or value < 0:
+            raise InputError(f"--score {text!r}: the margin {value:g} must be a finite size "
+                             ">= 0 (how far B may be worse); ':lower' already puts it on "
+                             "the side of lower values", param="metrics")
         margin = value
     crit = Criterion("mean", lower_is_better=lower, margin=margin)
     return name.strip(), criterion_of(name.strip(), crit)

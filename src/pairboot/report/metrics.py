@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,12 @@ class MetricsContext:
     stratum: str | None = None
     scores: tuple[str, ...] = ()
     """The metrics as the command line gave them (``cost:lower:0.01``)."""
+    reword: Callable[[str], str] | None = None
+    """How the warnings name the arguments (the command line's options), or as given."""
+
+
+def _warnings(res: MetricsResult, ctx: MetricsContext) -> list[str]:
+    return [ctx.reword(w) if ctx.reword is not None else w for w in res.warnings]
 
 
 context_class(MetricsResult, MetricsContext)
@@ -143,7 +150,7 @@ def metrics_text(res: MetricsResult, context: MetricsContext | None = None) -> s
     notes = [r for r in res.rows if r.note]
     lines += [""] + [w for r in notes for w in wrap(f"{r.name}: {r.note}", "note: ")]
     lines += [w for line in _inputs(ctx) for w in wrap(line)]
-    lines += [w for x in res.warnings for w in wrap(x, "warning: ")]
+    lines += [w for x in _warnings(res, ctx) for w in wrap(x, "warning: ")]
     return lines_text([*lines, _signature(res, ctx)])
 
 
@@ -154,7 +161,7 @@ def metrics_markdown(res: MetricsResult, context: MetricsContext | None = None) 
     lines = [md(" ".join(_words(res))), ""] + markdown(metrics_table(res)) + [""]
     lines += [f"- note: {md(r.name)}: {md(r.note)}" for r in res.rows if r.note]
     lines += [f"- {md(x)}" for x in _inputs(ctx)]
-    lines += [f"- warning: {md(w)}" for w in res.warnings]
+    lines += [f"- warning: {md(w)}" for w in _warnings(res, ctx)]
     return lines_text([*lines, *([""] if lines[-1] else []), f"`{_signature(res, ctx)}`"])
 
 

@@ -1,0 +1,125 @@
+"""``pairboot compare --score NAME[:lower][:MARGIN] --score ...``: several metrics of one
+comparison, read from two files (A then B, the same columns in each) or one file with
+``--a``/``--b`` naming each system's columns by prefix or suffix; the inputs of
+:func:`pairboot.compare_metrics`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pairboot.io as pbio
+from pairboot.cli.inputs import align, pairing_options
+from pairboot.cli.parser import cli_spelling, given_options
+from pairboot.cli.stats import find_system_column
+from pairboot.cli.weights import strata_weights_arg
+from pairboot.errors import InputError
+from pairboot.metrics import Criterion, parse_criterion
+from pairboot.report import MetricsContext
+
+REFUSED = (
+    ("metric", "--metric"), ("stats", "--stats"), ("lower_is_better", "--lower-is-better"),
+    ("margin", "--margin"), ("fail_if", "--fail-if"), ("test", "--test"),
+    ("unpaired", "--unpaired"), ("run", "--run"), ("runs", "--runs"),
+    ("paired_runs", "--paired-runs"), ("systems", "--systems"), ("baseline", "--baseline"),
+    ("plan", "--plan"), ("stream", "--stream"), ("tasks_as", "--tasks-as"),
+    ("from_format", "--from"), ("correct", "--correct"), ("system_column", "--system-column"),
+    ("plot", "--plot"),
+)
+"""What several metrics do not take (yet): each --score carries its own metric,
+direction and margin; the gate over them (--fail-if's successor) is a policy of its own;
+two systems, paired, in memory."""
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsInputs:
+    """The inputs of :func:`pairboot.compare_metrics`: each system's columns by name,
+    the criteria, the labels, and what the report says about the reading."""
+
+    a: dict
+    b: dict
+    metrics: dict[str, Criterion]
+    groups: object
+    strata: object
+    strata_weights: object
+    ids: object
+    names: tuple[str, str]
+    context: MetricsContext
+
+
+def wants_metrics(args) -> bool:
+    """Whether --score asks for several metrics: given more than once, or once as
+    ``NAME:...``."""
+    scores = getattr(args, "scores", None) or []
+    return len(scores) > 1 or any(":" in s for s in scores)
+
+
+def _refuse(args) -> None:
+    given = given_options(args)
+    for dest, option in REFUSED:
+        value = getattr(args, dest, None)
+        if dest == "metric":
+            value = "metric" in given
+        if value not in (None, False, [], ""):
+            raise InputError(f"{option} does not go with several --score metrics: each "
+                             "--score NAME[:lower][:MARGIN] carries its own direction and "
+                             "margin, and is the mean of its column")
+    if args.alternative != "two-sided":
+        raise InputError("--alternative with several --score metrics: every metric's "
+                         "one-sided p-values, on its own better side, are in the report "
+                         "(--format json)")
+
+
+def load_metrics(args) -> MetricsInputs:
+    """Read and align the files named on the command line for several metrics."""
+    _refuse(args)
+    metrics: dict[str, Criterion] = {}
+    for text in args.scores:
+        name, crit = parse_criterion(text)
+        if name in metrics:
+            raise InputError(f"--score {name!r} is given twice: give each column once")
+        metrics[name] = crit
+    columns = list(metrics)
+    files = list(args.files)
+    if args.group_weighting is not None and args.group is None:
+        raise InputError("--group-weighting needs --group (the column of group labels)")
+    if args.stratum_weights is not None and args.stratum is None:
+        raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+    if len(files) == 2:
+        if args.a is not None or args.b is not None:
+            raise InputError("--a/--b name the systems' columns in the one-file layout; with "
+                             "two files each --score names a column of both")
+        tables = [pbio.read_table(f) for f in files]
+        for t in tables:
+            t.check_columns([args.id, *columns])
+        per_system = (columns, columns)
+        names = tuple(pbio.names_of_files(files))
+    elif len(files) == 1:
+        if args.a is None or args.b is None:
+            raise InputError("with one file, give --a and --b (each system's columns: "
+                             "{a}_{score}, {score}_{a}, ...), or two files, A then B")
+        tables = [pbio.read_table(files[0])]
+        per_system = tuple([find_system_column(tables[0], s, c) for c in columns]
+                           for s in (args.a, args.b))
+        names = (args.a, args.b)
+    else:
+        raise InputError(f"several --score metrics compare two systems: two files (A then "
+                         f"B) or one file with --a and --b, got {len(files)} files")
+    if args.names is not None:
+        given = tuple(n.strip() for n in args.names.split(","))
+        if len(given) != 2 or not all(given) or given[0] == given[1]:
+            raise InputError(f"--names: two different names, A's then B's, got "
+                             f"{args.names!r}")
+        names = given
+    aligned = align(tables, columns=per_system, id=args.id, groups=args.group,
+                    strata=args.stratum, paired=True, **pairing_options(args))
+    a, b = (v.reshape(len(v), -1) for v in aligned.values)
+    context = MetricsContext(
+        files=tuple(t.path for t in tables), layout=cli_spelling(aligned.layout),
+        notes=tuple(map(cli_spelling, aligned.notes)), id=args.id, group=args.group,
+        stratum=args.stratum, scores=tuple(args.scores), reword=cli_spelling)
+    return MetricsInputs(
+        a={c: a[:, j] for j, c in enumerate(columns)},
+        b={c: b[:, j] for j, c in enumerate(columns)},
+        metrics=metrics, groups=aligned.groups, strata=aligned.strata,
+        strata_weights=strata_weights_arg(args), ids=aligned.ids, names=names,
+        context=context)
