@@ -75,6 +75,23 @@ def test_each_row_is_compare_of_that_metric_alone_on_the_same_draws(hypothesis):
                                    one.score_b.confidence_interval, rtol=1e-9)
 
 
+@pytest.mark.parametrize("method, resampling", [
+    ("basic", "classic"), ("bca", "classic"), ("studentized", "classic"),
+    ("percentile", "poisson")])
+def test_every_method_and_poisson_weights_give_compare_s_row(method, resampling):
+    """A lower-is-better row is drawn as A - B and turned back: BCa's bias correction and
+    the studentized roots are the same on either side."""
+    a, b = data(seed=6)
+    metrics = spec(False)
+    res = pairboot.compare_metrics(a, b, metrics=metrics, seed=3, n_resamples=R,
+                                   method=method, resampling=resampling)
+    for name, crit in metrics.items():
+        one = alone(a, b, name, crit, method=method, resampling=resampling)
+        np.testing.assert_allclose(res[name].confidence_interval, one.confidence_interval,
+                                   rtol=1e-9, atol=1e-12)
+        assert res[name].p_value == pytest.approx(one.p_value, abs=1e-12)
+
+
 def test_the_one_sided_p_values_are_compare_s_against_the_margin_on_the_better_side():
     a, b = data(seed=1)
     res = pairboot.compare_metrics(a, b, metrics=spec(), seed=3, n_resamples=R)

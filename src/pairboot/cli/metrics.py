@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pairboot.io as pbio
+from pairboot.cli.harness import wants_harness
 from pairboot.cli.inputs import align, pairing_options
 from pairboot.cli.parser import cli_spelling, given_options
 from pairboot.cli.stats import find_system_column
@@ -23,7 +24,8 @@ REFUSED = (
     ("paired_runs", "--paired-runs"), ("systems", "--systems"), ("baseline", "--baseline"),
     ("plan", "--plan"), ("stream", "--stream"), ("tasks_as", "--tasks-as"),
     ("from_format", "--from"), ("correct", "--correct"), ("system_column", "--system-column"),
-    ("plot", "--plot"),
+    ("plot", "--plot"), ("estimand", "--estimand"), ("log_option", "--log-option"),
+    ("null", "--null"),
 )
 """What several metrics do not take (yet): each --score carries its own metric,
 direction and margin; the gate over them (--fail-if's successor) is a policy of its own;
@@ -72,6 +74,9 @@ def _refuse(args) -> None:
 def load_metrics(args) -> MetricsInputs:
     """Read and align the files named on the command line for several metrics."""
     _refuse(args)
+    if wants_harness(args):
+        raise InputError("several --score metrics read plain tables (a row per item, a "
+                         "column per metric), not harness logs")
     metrics: dict[str, Criterion] = {}
     for text in args.scores:
         name, crit = parse_criterion(text)
