@@ -229,6 +229,9 @@ def test_every_format_is_written():
     assert loaded["rows"][1]["lower_is_better"] is True
     assert "metrics quality:0.02,cost:lower:0.001" in loaded["signature"]
     assert "max-t" in str(res) and "p adjusted" in str(res)
+    pd = pytest.importorskip("pandas")
+    frame = res.to_frame()
+    assert isinstance(frame, pd.DataFrame) and list(frame["metric"]) == list(res.metrics)
     assert "MetricsResult(metrics=" in repr(res)
 
 
@@ -245,6 +248,8 @@ def test_every_format_is_written():
     ({"quality": "mean"}, {"method": "score"}, "method", "method"),
     ({"quality": "mean"}, {"names": ("x", "x")}, "two different names", "names"),
     ({"quality": 3}, {}, "must be a metric's name", "metrics"),
+    ({"y z": Criterion(columns=("quality",)), "z": Criterion(columns=("cost",))},
+     {"names": ("x", "x y")}, "run together", "names"),
 ])
 def test_bad_input_is_one_line_naming_the_argument(metrics, kw, message, param):
     a, b = data(n=40)

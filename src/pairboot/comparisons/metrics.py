@@ -147,6 +147,10 @@ def compare_metrics(
         systems += [padded(stats_a[j], j, widths), padded(stats_b[j], j, widths)]
         system_names += [f"{na} {name}", f"{nb} {name}"]
         targets.append((2 * j + 1, 2 * j) if crit.lower_is_better else (2 * j, 2 * j + 1))
+    if len(set(system_names)) != len(system_names):  # ("x" "y z" and "x y" "z")
+        raise InputError(f"`names` {names!r} and the metrics' names run together "
+                         "(a system's name, a space, a metric's): rename one",
+                         param="names")
     del stats_a, stats_b, xa, xb
     data = dataclasses.replace(data, metric=joint, names=tuple(system_names), **pairing)
     run = resample(systems, args, data, family=True)

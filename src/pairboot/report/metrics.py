@@ -99,9 +99,9 @@ def _words(res: MetricsResult) -> list[str]:
     units = (plural(res.n_groups, "group") + f" of {plural(res.n_items, 'item')}"
              if res.n_groups is not None else plural(res.n_items, "item"))
     who = f"{b} (B) against {a} (A)" if (a, b) != ("A", "B") else "B against A"
-    lines = [f"{plural(len(res.rows), 'metric')} of {who} on {units}, every one "
-             "read off the same resamples of the items (their differences' joint "
-             "distribution is known)."]
+    lines = [f"{plural(len(res.rows), 'metric')} of {who} on {units}"
+             + (", every one read off the same resamples of the items (their "
+                "differences' joint distribution is known)." if len(res.rows) > 1 else ".")]
     if res.correction == "none":
         lines.append("Each row is its own test, as compare() of that metric alone gives "
                      "it (no correction across the metrics: rows that must all hold need "
