@@ -78,6 +78,27 @@ def test_one_file_with_a_and_b_as_the_columns_prefixes(tmp_path):
     assert "better" in text and "worse" in text
 
 
+def test_a_long_table_gives_the_two_files_answer(tmp_path):
+    """One file, a row per system and item (--system-column), B's rows in another
+    order: the same rows as the two files joined on --id."""
+    fa, fb, _, _ = tables(tmp_path, shuffle=True)
+    head, *rows_a = fa.read_text().splitlines()
+    _, *rows_b = fb.read_text().splitlines()
+    long = tmp_path / "long.csv"
+    long.write_text("\n".join([head + ",system", *(r + ",base" for r in rows_a),
+                               *(r + ",new" for r in rows_b)]) + "\n")
+    common = [*SCORES, "--seed", "2", "--resamples", "999", "--format", "json",
+              "--no-progress"]
+    one = run_in_process("compare", long, "--system-column", "system", "--a", "base",
+                         "--b", "new", "--id", "id", *common)
+    two = run_in_process("compare", fa, fb, "--id", "id", "--names", "base,new", *common)
+    assert one.returncode == 0 and two.returncode == 0, (one.stderr, two.stderr)
+    rows_one, rows_two = json.loads(one.stdout)["rows"], json.loads(two.stdout)["rows"]
+    assert [r["confidence_interval"] for r in rows_one] == [
+        r["confidence_interval"] for r in rows_two]
+    assert json.loads(one.stdout)["names"] == ["base", "new"]
+
+
 def test_every_format_of_the_command_line(tmp_path):
     fa, fb, _, _ = tables(tmp_path)
     for fmt in ("text", "markdown", "github", "latex", "json"):

@@ -1,7 +1,8 @@
 """``pairboot compare --score NAME[:lower][:MARGIN] --score ...``: several metrics of one
-comparison, read from two files (A then B, the same columns in each) or one file with
-``--a``/``--b`` naming each system's columns by prefix or suffix; the inputs of
-:func:`pairboot.compare_metrics`."""
+comparison, read from two files (A then B, the same columns in each), one wide file with
+``--a``/``--b`` naming each system's columns by prefix or suffix, or one long file (a row
+per system and item, ``--system-column``, ``--a``/``--b`` two of its systems); the
+inputs of :func:`pairboot.compare_metrics`."""
 
 from __future__ import annotations
 
@@ -23,9 +24,8 @@ REFUSED = (
     ("unpaired", "--unpaired"), ("run", "--run"), ("runs", "--runs"),
     ("paired_runs", "--paired-runs"), ("systems", "--systems"), ("baseline", "--baseline"),
     ("plan", "--plan"), ("stream", "--stream"), ("tasks_as", "--tasks-as"),
-    ("from_format", "--from"), ("correct", "--correct"), ("system_column", "--system-column"),
-    ("plot", "--plot"), ("estimand", "--estimand"), ("log_option", "--log-option"),
-    ("null", "--null"),
+    ("from_format", "--from"), ("correct", "--correct"), ("plot", "--plot"),
+    ("estimand", "--estimand"), ("log_option", "--log-option"), ("null", "--null"),
 )
 """What several metrics do not take (yet): each --score carries its own metric,
 direction and margin; the gate over them (--fail-if's successor) is a policy of its own;
@@ -74,7 +74,7 @@ def _refuse(args) -> None:
 def load_metrics(args) -> MetricsInputs:
     """Read and align the files named on the command line for several metrics."""
     _refuse(args)
-    if wants_harness(args):
+    if args.system_column is None and wants_harness(args):
         raise InputError("several --score metrics read plain tables (a row per item, a "
                          "column per metric), not harness logs")
     metrics: dict[str, Criterion] = {}
@@ -89,6 +89,8 @@ def load_metrics(args) -> MetricsInputs:
         raise InputError("--group-weighting needs --group (the column of group labels)")
     if args.stratum_weights is not None and args.stratum is None:
         raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
+    if args.system_column is not None:
+        return _long(args, metrics, files)
     if len(files) == 2:
         if args.a is not None or args.b is not None:
             raise InputError("--a/--b name the systems' columns in the one-file layout; with "
@@ -109,12 +111,7 @@ def load_metrics(args) -> MetricsInputs:
     else:
         raise InputError(f"several --score metrics compare two systems: two files (A then "
                          f"B) or one file with --a and --b, got {len(files)} files")
-    if args.names is not None:
-        given = tuple(n.strip() for n in args.names.split(","))
-        if len(given) != 2 or not all(given) or given[0] == given[1]:
-            raise InputError(f"--names: two different names, A's then B's, got "
-                             f"{args.names!r}")
-        names = given
+    names = _names(args, names)
     aligned = align(tables, columns=per_system, id=args.id, groups=args.group,
                     strata=args.stratum, paired=True, **pairing_options(args))
     a, b = (v.reshape(len(v), -1) for v in aligned.values)
@@ -128,3 +125,40 @@ def load_metrics(args) -> MetricsInputs:
         metrics=metrics, groups=aligned.groups, strata=aligned.strata,
         strata_weights=strata_weights_arg(args), ids=aligned.ids, names=names,
         context=context)
+
+
+def _names(args, names: tuple[str, str]) -> tuple[str, str]:
+    """--names, else ``names``."""
+    if args.names is None:
+        return names
+    given = tuple(n.strip() for n in args.names.split(","))
+    if len(given) != 2 or not all(given) or given[0] == given[1]:
+        raise InputError(f"--names: two different names, A's then B's, got {args.names!r}")
+    return given
+
+
+def _long(args, metrics: dict[str, Criterion], files: list[str]) -> MetricsInputs:
+    """The long layout: one file, a row per system and item, --system-column naming the
+    system, --a and --b two of its values, --id the items (the table reader's)."""
+    if len(files) != 1 or args.a is None or args.b is None:
+        raise InputError("--system-column reads one file, a row per system and item: give "
+                         "one file, and --a and --b (two of the systems it names)")
+    if args.labels is not None or args.common_items:
+        raise InputError("--labels and --common-items are for files joined on --id, not "
+                         "the long layout")
+    columns = list(metrics)
+    read = pbio.harness.read(files[0], "table", id=args.id, score=columns,
+                             system=[args.a, args.b], system_column=args.system_column,
+                             group=args.group, stratum=args.stratum)
+    a, b = (read.systems[s].reshape(len(read.ids), -1) for s in (args.a, args.b))
+    context = MetricsContext(
+        files=(read.path,), layout=f"long layout, systems in column "
+                                   f"{args.system_column!r}",
+        notes=tuple(map(cli_spelling, read.notes)), id=args.id, group=args.group,
+        stratum=args.stratum, scores=tuple(args.scores), reword=cli_spelling)
+    return MetricsInputs(
+        a={c: a[:, j] for j, c in enumerate(columns)},
+        b={c: b[:, j] for j, c in enumerate(columns)},
+        metrics=metrics, groups=read.groups, strata=read.strata,
+        strata_weights=strata_weights_arg(args), ids=list(read.ids),
+        names=_names(args, (args.a, args.b)), context=context)

@@ -348,8 +348,8 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
                       "metric of one statistic, that statistic's column; repeated, "
                       "NAME[:lower][:MARGIN] each (cost:lower, latency_ms:lower:50), "
                       "several metrics of one comparison on the same draws (each the mean "
-                      "of its column; with two files, or one file with --a/--b as the "
-                      "columns' prefixes or suffixes)")
+                      "of its column; two files, one file with --a/--b as the columns' "
+                      "prefixes or suffixes, or a long file with --system-column)")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
