@@ -40,6 +40,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   text, Markdown and JSON;
 - :mod:`~pairboot.report.metrics` -- several metrics of one comparison's
   (:func:`pairboot.compare_metrics`) text, Markdown, GitHub, LaTeX and JSON;
+- :mod:`~pairboot.report.gate` -- a release gate's (:func:`pairboot.check_gate`) text,
+  Markdown, GitHub, JSON and JUnit XML;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
@@ -63,6 +65,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     curve,
     family_formats,
     formats,
+    gate,
     github,
     html,
     html_family,

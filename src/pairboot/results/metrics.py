@@ -191,3 +191,127 @@ class MetricsResult:
         return (f"MetricsResult(metrics={self.metrics}, correction={self.correction!r}, "
                 f"verdicts={tuple(r.verdict for r in self.rows)}, "
                 f"n_resamples={self.n_resamples}, seed={self.seed})")
+
+
+@dataclass(frozen=True, slots=True)
+class GateRow:
+    """One row of a gate (:class:`pairboot.Rule`) and its verdict.
+
+    Attributes
+    ----------
+    name, metric, test, require : str
+        The row's name, its metric, its test (:data:`pairboot.plans.gate.TESTS`), and
+        "all" (must hold) or "any" (one of the rows of which any one suffices).
+    verdict : str
+        "pass" (the claim shown at the gate's level), "fail" (its opposite shown), or
+        "inconclusive" (neither).
+    p_value : float
+        The claim's p-value (H0: not the claim): over tasks the largest of the tasks'
+        (intersection-union), or the partial conjunction's; exact for a rate's bound.
+    estimate : float or None
+        ``B - A`` on the metric's scale (a rate for an upper bound and the regressions);
+        None for a row over several tasks (see ``task_estimates``).
+    interval : (float, float) or None
+        Its two-sided interval at ``1 - 2 alpha``: each end is the one-sided bound at
+        ``alpha`` the row's test reads.
+    margin, bound : float or None
+    tasks, task_estimates, task_intervals, task_p_values : tuples
+        A row over tasks: each task's ``B - A``, interval and claim p-value.
+    lower_is_better : bool
+    method : str
+        How the row was tested.
+    needed_items : int or None
+        Inconclusive: about how many items would decide it at 80% power if the
+        difference is as estimated (None: cannot say, e.g. the estimate is on the
+        failing side).
+    why : str or None
+        What decided a fail over tasks, or a partial conjunction's count.
+    p_adjusted : float or None
+        An "any" row's Holm-adjusted p-value.
+    """
+
+    name: str
+    metric: str
+    test: str
+    require: str
+    verdict: str
+    p_value: float
+    estimate: float | None
+    interval: tuple[float, float] | None
+    margin: float | None
+    bound: float | None
+    tasks: tuple[str, ...]
+    task_estimates: tuple[float, ...]
+    task_intervals: tuple[tuple[float, float], ...]
+    task_p_values: tuple[float, ...]
+    lower_is_better: bool
+    method: str
+    needed_items: int | None
+    why: str | None
+    p_adjusted: float | None = None
+
+    def to_dict(self) -> dict:
+        return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
+
+
+GATE_EXIT = {"pass": 0, "fail": 1}
+"""The exit status of a gate's verdict (an inconclusive one as the gate says; 2 is bad
+input and 3 an internal error, as for every command)."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class GateResult:
+    """The answer of :func:`pairboot.check_gate`: every row's verdict and the policy's.
+
+    Attributes
+    ----------
+    rows : tuple of GateRow
+    verdict : str
+        "pass", "fail" or "inconclusive" (docs/gates.md: how the rows combine).
+    confidence_level : float
+    inconclusive : str
+        What an inconclusive verdict does to :attr:`exit_status` ("pass" or "fail").
+    policy_sha256 : str
+        The policy's hash (of its file's text when read from one).
+    names, n_items, tasks, n_resamples, seed
+    metrics : MetricsResult
+        The whole test set's metrics (stratified by task), at ``1 - 2 alpha``.
+    warnings : tuple of str
+    """
+
+    rows: tuple[GateRow, ...]
+    verdict: str
+    confidence_level: float
+    inconclusive: str
+    policy_sha256: str
+    names: tuple[str, str]
+    n_items: int
+    tasks: tuple[str, ...]
+    n_resamples: int
+    seed: int
+    metrics: MetricsResult
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def exit_status(self) -> int:
+        """0 when the gate passes, 1 when it fails (an inconclusive verdict as
+        :attr:`inconclusive` says)."""
+        return GATE_EXIT[self.inconclusive if self.verdict == "inconclusive" else self.verdict]
+
+    def to_dict(self) -> dict:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
+        out["rows"] = [r.to_dict() for r in self.rows]
+        out["exit_status"] = self.exit_status
+        out["metrics"] = self.metrics.to_dict()
+        return json_safe(out)
+
+    def summary(self) -> str:
+        """The text report (``print(result)``)."""
+        return rendered(self, "text")
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return (f"GateResult(verdict={self.verdict!r}, rows="
+                f"{tuple((r.name, r.verdict) for r in self.rows)})")
