@@ -117,7 +117,8 @@ def test_every_format_of_the_command_line(tmp_path):
     (["--lower-is-better"], ["--lower-is-better does not go with several --score"]),
     (["--margin", "0.1"], ["--margin does not go with several --score"]),
     (["--metric", "f1"], ["--metric does not go with several --score"]),
-    (["--fail-if", "worse"], ["--fail-if does not go with several --score"]),
+    (["--fail-if", "worse"], ["--fail-if does not go with several --score", "not yet"]),
+    (["--unpaired"], ["--unpaired does not go with several --score"]),
     (["--alternative", "greater"], ["--alternative with several --score"]),
     (["--hypothesis", "non-inferiority"], ["`metrics['correct']` has none"]),
 ])

@@ -18,18 +18,20 @@ from pairboot.errors import InputError
 from pairboot.metrics import Criterion, parse_criterion
 from pairboot.report import MetricsContext
 
+OWN = (("metric", "--metric"), ("stats", "--stats"),
+       ("lower_is_better", "--lower-is-better"), ("margin", "--margin"))
+"""What each --score carries itself: the mean of its column, its direction, its margin."""
+
 REFUSED = (
-    ("metric", "--metric"), ("stats", "--stats"), ("lower_is_better", "--lower-is-better"),
-    ("margin", "--margin"), ("fail_if", "--fail-if"), ("test", "--test"),
-    ("unpaired", "--unpaired"), ("run", "--run"), ("runs", "--runs"),
-    ("paired_runs", "--paired-runs"), ("systems", "--systems"), ("baseline", "--baseline"),
-    ("plan", "--plan"), ("stream", "--stream"), ("tasks_as", "--tasks-as"),
-    ("from_format", "--from"), ("correct", "--correct"), ("plot", "--plot"),
-    ("estimand", "--estimand"), ("log_option", "--log-option"), ("null", "--null"),
+    ("fail_if", "--fail-if"), ("test", "--test"), ("unpaired", "--unpaired"),
+    ("run", "--run"), ("runs", "--runs"), ("paired_runs", "--paired-runs"),
+    ("systems", "--systems"), ("baseline", "--baseline"), ("plan", "--plan"),
+    ("stream", "--stream"), ("tasks_as", "--tasks-as"), ("from_format", "--from"),
+    ("correct", "--correct"), ("plot", "--plot"), ("estimand", "--estimand"),
+    ("log_option", "--log-option"), ("null", "--null"),
 )
-"""What several metrics do not take (yet): each --score carries its own metric,
-direction and margin; the gate over them (--fail-if's successor) is a policy of its own;
-two systems, paired, in memory."""
+"""What several metrics do not take yet: the gate over them (--fail-if's successor) is
+a policy of its own; two systems, paired, in memory, from plain tables."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +59,16 @@ def wants_metrics(args) -> bool:
 
 def _refuse(args) -> None:
     given = given_options(args)
-    for dest, option in REFUSED:
-        value = getattr(args, dest, None)
-        if dest == "metric":
-            value = "metric" in given
-        if value not in (None, False, [], ""):
+    for dest, option in (*OWN, *REFUSED):
+        value = "metric" in given if dest == "metric" else getattr(args, dest, None)
+        if value in (None, False, [], ""):
+            continue
+        if (dest, option) in OWN:
             raise InputError(f"{option} does not go with several --score metrics: each "
                              "--score NAME[:lower][:MARGIN] carries its own direction and "
                              "margin, and is the mean of its column")
+        raise InputError(f"{option} does not go with several --score metrics (not yet: "
+                         "they compare two systems' plain tables, paired, in memory)")
     if args.alternative != "two-sided":
         raise InputError("--alternative with several --score metrics: every metric's "
                          "one-sided p-values, on its own better side, are in the report "

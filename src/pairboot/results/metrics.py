@@ -144,6 +144,16 @@ class MetricsResult:
         return tuple(r.name for r in self.rows)
 
     @property
+    def gain_distribution(self) -> np.ndarray:
+        """:attr:`bootstrap_distribution` as B's gain: each lower-is-better metric's
+        column negated (``A - B``), so that "B is better" is the upper side of every
+        column, as the rows' one-sided tests and a correction across the metrics read
+        them (the gains' estimates: ``[r.estimate * (-1 if r.lower_is_better else 1)]``;
+        their standard errors the rows')."""
+        signs = np.array([-1.0 if r.lower_is_better else 1.0 for r in self.rows])
+        return self.bootstrap_distribution * signs
+
+    @property
     def correlation(self) -> np.ndarray:
         """The correlations of the metrics' resampled differences (n_metrics x
         n_metrics; NaN for a metric without spread)."""

@@ -142,6 +142,25 @@ def test_max_t_across_metrics_is_compare_many_on_the_same_columns():
             np.testing.assert_allclose(row.confidence_interval, expect, rtol=1e-9)
 
 
+def test_a_gate_reads_max_t_across_metrics_off_the_gains():
+    """The joint draws on the gain scale are what the family's max-t read: its critical
+    value from them, one-sided too (simultaneous lower bounds of B's gains)."""
+    from pairboot.stats.multiple import max_t
+
+    a, b = data(seed=8)
+    metrics = spec(False)
+    res = pairboot.compare_metrics(a, b, metrics=metrics, seed=5, n_resamples=R,
+                                   correction="max-t")
+    gains = res.gain_distribution
+    est = np.array([-r.estimate if r.lower_is_better else r.estimate for r in res.rows])
+    se = np.array([r.standard_error for r in res.rows])
+    assert np.all(gains[:, 1] == -res.bootstrap_distribution[:, 1])
+    assert max_t(est, se, gains, 0.05).critical_value == pytest.approx(
+        res.critical_value, rel=1e-12)
+    one_sided = max_t(est, se, gains, 0.05, "greater")
+    assert one_sided.critical_value < res.critical_value  # (one side: a smaller c)
+
+
 def test_the_draws_are_shared_across_metrics():
     """Two metrics that move together item by item move together resample by resample
     (independent draws would give a correlation near 0)."""
