@@ -7,6 +7,7 @@ Imported by :func:`pairboot.cli.main` when the command is ``compare``, so that `
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 
@@ -74,6 +75,10 @@ def run_compare(args) -> int:
         check_stdout()
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
+    if args.gate is not None:
+        return run_gate(args, how)
+    if args.inconclusive is not None:
+        raise InputError("--inconclusive is for --gate (a release gate's policy)")
     if wants_metrics(args):
         return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
@@ -221,6 +226,36 @@ def run_metrics(args, how: str | None) -> int:
     deliver(args, how, render(result, args.format, inputs.context), result.warnings,
             lambda plot: None)
     return EXIT_OK
+
+
+def run_gate(args, how: str | None) -> int:
+    """``--gate FILE``: a release gate's rows over the policy's metrics (and tasks, from
+    --stratum), their report, and the gate's exit status (:func:`pairboot.check_gate`)."""
+    gate = pairboot.read_gate(args.gate)
+    if args.inconclusive is not None:
+        gate = dataclasses.replace(gate, inconclusive=args.inconclusive)
+    if getattr(args, "scores", None):
+        raise InputError("--score does not go with --gate: the policy's [gate.metrics] "
+                         "names the metrics and their columns")
+    for dest, option in (("level", "--level"), ("fail_if", "--fail-if"),
+                         ("correction", "--correction"), ("plot", "--plot")):
+        if dest in given_options(args) or getattr(args, dest, None) not in (None, 0.95):
+            raise InputError(f"{option} does not go with --gate: the policy decides "
+                             "(its confidence_level and how its rows combine)")
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args, gate.criteria)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = pairboot.check_gate(inputs.a, inputs.b, gate, tasks=inputs.strata,
+                                     groups=inputs.groups, names=inputs.names,
+                                     n_resamples=args.resamples, seed=args.seed)
+    del caught  # (the result carries them)
+    deliver(args, how, render(result, args.format), result.warnings, lambda plot: None)
+    return result.exit_status
 
 
 def run_runs(args, how: str | None) -> int:

@@ -75,26 +75,31 @@ def _refuse(args) -> None:
                          "(--format json)")
 
 
-def load_metrics(args) -> MetricsInputs:
-    """Read and align the files named on the command line for several metrics."""
+def load_metrics(args, gate_metrics: dict[str, Criterion] | None = None) -> MetricsInputs:
+    """Read and align the files named on the command line for several metrics: those of
+    --score, or ``gate_metrics`` (a --gate policy's, each reading the column of its name
+    or its one column)."""
     _refuse(args)
     if args.system_column is None and wants_harness(args):
         raise InputError("several --score metrics read plain tables (a row per item, a "
                          "column per metric), not harness logs")
     metrics: dict[str, Criterion] = {}
-    for text in args.scores:
+    for text in getattr(args, "scores", None) or []:
         name, crit = parse_criterion(text)
         if name in metrics:
             raise InputError(f"--score {name!r} is given twice: give each column once")
         metrics[name] = crit
-    columns = list(metrics)
+    if gate_metrics is not None:
+        metrics = dict(gate_metrics)
+    columns = list(dict.fromkeys(c.columns[0] if c.columns else n
+                                 for n, c in metrics.items()))
     files = list(args.files)
     if args.group_weighting is not None and args.group is None:
         raise InputError("--group-weighting needs --group (the column of group labels)")
     if args.stratum_weights is not None and args.stratum is None:
         raise InputError("--stratum-weights needs --stratum (the column of stratum labels)")
     if args.system_column is not None:
-        return _long(args, metrics, files)
+        return _long(args, metrics, files, columns)
     if len(files) == 2:
         if args.a is not None or args.b is not None:
             raise InputError("--a/--b name the systems' columns in the one-file layout; with "
@@ -122,7 +127,8 @@ def load_metrics(args) -> MetricsInputs:
     context = MetricsContext(
         files=tuple(t.path for t in tables), layout=cli_spelling(aligned.layout),
         notes=tuple(map(cli_spelling, aligned.notes)), id=args.id, group=args.group,
-        stratum=args.stratum, scores=tuple(args.scores), reword=cli_spelling)
+        stratum=args.stratum, scores=tuple(getattr(args, "scores", None) or ()),
+        reword=cli_spelling)
     return MetricsInputs(
         a={c: a[:, j] for j, c in enumerate(columns)},
         b={c: b[:, j] for j, c in enumerate(columns)},
@@ -141,7 +147,8 @@ def _names(args, names: tuple[str, str]) -> tuple[str, str]:
     return given
 
 
-def _long(args, metrics: dict[str, Criterion], files: list[str]) -> MetricsInputs:
+def _long(args, metrics: dict[str, Criterion], files: list[str], columns: list[str]
+          ) -> MetricsInputs:
     """The long layout: one file, a row per system and item, --system-column naming the
     system, --a and --b two of its values, --id the items (the table reader's)."""
     if len(files) != 1 or args.a is None or args.b is None:
@@ -150,7 +157,6 @@ def _long(args, metrics: dict[str, Criterion], files: list[str]) -> MetricsInput
     if args.labels is not None or args.common_items:
         raise InputError("--labels and --common-items are for files joined on --id, not "
                          "the long layout")
-    columns = list(metrics)
     read = pbio.harness.read(files[0], "table", id=args.id, score=columns,
                              system=[args.a, args.b], system_column=args.system_column,
                              group=args.group, stratum=args.stratum)
@@ -159,7 +165,8 @@ def _long(args, metrics: dict[str, Criterion], files: list[str]) -> MetricsInput
         files=(read.path,), layout=f"long layout, systems in column "
                                    f"{args.system_column!r}",
         notes=tuple(map(cli_spelling, read.notes)), id=args.id, group=args.group,
-        stratum=args.stratum, scores=tuple(args.scores), reword=cli_spelling)
+        stratum=args.stratum, scores=tuple(getattr(args, "scores", None) or ()),
+        reword=cli_spelling)
     return MetricsInputs(
         a={c: a[:, j] for j, c in enumerate(columns)},
         b={c: b[:, j] for j, c in enumerate(columns)},

@@ -17,6 +17,7 @@ from pairboot import (
     RESAMPLINGS,
     CompareResult,
     FamilyResult,
+    GateResult,
     PowerResult,
 )
 from pairboot._version import __version__
@@ -279,8 +280,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "(inferior), not shown equivalent, or not shown better by more than "
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
+    gate.add_argument("--gate", metavar="FILE",
+                      help="a release gate (TOML [gate] table: its metrics and rows): each "
+                      "row's verdict, and exit 0 when it passes, 1 when it fails "
+                      "(docs/gates.md); --stratum gives the tasks")
+    gate.add_argument("--inconclusive", choices=("pass", "fail"), default=None,
+                      help="with --gate: the exit status of an inconclusive gate (default: "
+                      "the policy's, else fail)")
     _add_lower_is_better(gate)
-    add_output(p, formats_of(CompareResult, FamilyResult),
+    add_output(p, formats_of(CompareResult, FamilyResult, GateResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
