@@ -7,6 +7,7 @@ Imported by :func:`pairboot.cli.main` when the command is ``compare``, so that `
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 
@@ -22,6 +23,7 @@ from pairboot.cli.inputs import (
     load_many,
     many_systems,
 )
+from pairboot.cli.metrics import load_metrics, wants_metrics
 from pairboot.cli.options import (
     api_options,
     check_level,
@@ -75,6 +77,12 @@ def run_compare(args) -> int:
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     check_curve(args)
+    if args.gate is not None:
+        return run_gate(args, how)
+    if args.inconclusive is not None:
+        raise InputError("--inconclusive is for --gate (a release gate's policy)")
+    if wants_metrics(args):
+        return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
     conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
@@ -205,6 +213,57 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     deliver(args, how, render(result, args.format, context),
             (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
     return EXIT_OK
+
+
+def run_metrics(args, how: str | None) -> int:
+    """``--score NAME[:lower][:MARGIN]`` repeated: several metrics of one comparison on
+    the same draws (:func:`pairboot.compare_metrics`), and their report."""
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare_metrics(
+        inputs.a, inputs.b, metrics=inputs.metrics, names=inputs.names,
+        hypothesis=args.hypothesis or "difference", correction=args.correction or "none",
+        groups=inputs.groups, strata=inputs.strata, strata_weights=inputs.strata_weights,
+        group_weighting=args.group_weighting or "items", n_resamples=args.resamples,
+        confidence_level=args.level, method=args.method, seed=args.seed, progress=bar,
+        **resampling_options(args, inputs.ids)))
+    deliver(args, how, render(result, args.format, inputs.context), result.warnings,
+            lambda plot: None)
+    return EXIT_OK
+
+
+def run_gate(args, how: str | None) -> int:
+    """``--gate FILE``: a release gate's rows over the policy's metrics (and tasks, from
+    --stratum), their report, and the gate's exit status (:func:`pairboot.check_gate`)."""
+    gate = pairboot.read_gate(args.gate)
+    if args.inconclusive is not None:
+        gate = dataclasses.replace(gate, inconclusive=args.inconclusive)
+    if getattr(args, "scores", None):
+        raise InputError("--score does not go with --gate: the policy's [gate.metrics] "
+                         "names the metrics and their columns")
+    for dest, option in (("level", "--level"), ("fail_if", "--fail-if"),
+                         ("correction", "--correction"), ("plot", "--plot")):
+        if dest in given_options(args) or getattr(args, dest, None) not in (None, 0.95):
+            raise InputError(f"{option} does not go with --gate: the policy decides "
+                             "(its confidence_level and how its rows combine)")
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args, gate.criteria)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = pairboot.check_gate(inputs.a, inputs.b, gate, tasks=inputs.strata,
+                                     groups=inputs.groups, names=inputs.names,
+                                     n_resamples=args.resamples, seed=args.seed)
+    del caught  # (the result carries them)
+    deliver(args, how, render(result, args.format), result.warnings, lambda plot: None)
+    return result.exit_status
 
 
 def run_runs(args, how: str | None) -> int:

@@ -17,6 +17,7 @@ from pairboot import (
     RESAMPLINGS,
     CompareResult,
     FamilyResult,
+    GateResult,
     PowerResult,
     TrialsCurve,
 )
@@ -145,6 +146,19 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class _Scores(argparse.Action):
+    """--score: the first value is the score column (``args.score``, as :class:`_Once`
+    records it); every value given, in order, is in ``args.scores``: repeated, or
+    written ``NAME[:lower][:MARGIN]``, they are several metrics of one comparison."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        given.setdefault(self.dest, (option_string, values))
+        if getattr(namespace, self.dest, None) is None:
+            setattr(namespace, self.dest, values)
+        namespace.scores = [*(getattr(namespace, "scores", None) or []), values]
+
+
 class _OnceFlag(argparse.BooleanOptionalAction):
     """``--exact``/``--no-exact``: one of the two, once.  argparse's own action lets the
     later one win silently, so ``--exact --no-exact`` would run without enumerating."""
@@ -271,8 +285,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "(inferior), not shown equivalent, or not shown better by more than "
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
+    gate.add_argument("--gate", metavar="FILE",
+                      help="a release gate (TOML [gate] table: its metrics and rows): each "
+                      "row's verdict, and exit 0 when it passes, 1 when it fails "
+                      "(docs/gates.md); --stratum gives the tasks")
+    gate.add_argument("--inconclusive", choices=("pass", "fail"), default=None,
+                      help="with --gate: the exit status of an inconclusive gate (default: "
+                      "the policy's, else fail)")
     _add_lower_is_better(gate)
-    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve),
+    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
@@ -335,9 +356,13 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
                       help="with --id: compare on the items every file scores instead of "
                       "refusing files whose ids differ; the report says how many items each "
                       "file lost (the unscored ones may be the hard ones)")
-    data.add_argument("--score", metavar="COL",
+    data.add_argument("--score", metavar="COL", action=_Scores,
                       help="score column in each of the two files (default: score); for a "
-                      "metric of one statistic, that statistic's column")
+                      "metric of one statistic, that statistic's column; repeated, "
+                      "NAME[:lower][:MARGIN] each (cost:lower, latency_ms:lower:50), "
+                      "several metrics of one comparison on the same draws (each the mean "
+                      "of its column; two files, one file with --a/--b as the columns' "
+                      "prefixes or suffixes, or a long file with --system-column)")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")

@@ -47,6 +47,7 @@ def _metric(args) -> list[str]:
 READS: dict[str, Callable[[object], list[str]]] = {
     "files": _data,
     "plan": _value("plan"),
+    "gate": _value("gate"),
     "plan_file": _value("plan_file"),
     "labels": _value("labels"),
     "stratum_weights": _stratum_weights,
@@ -67,7 +68,7 @@ NAMES_NO_FILE = frozenset({
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
-    "lower_is_better",
+    "lower_is_better", "inconclusive",
     # the report
     "format", "top", "no_progress",
     # pairboot power's plan and what is known without data

@@ -66,6 +66,9 @@ WITHOUT_DATA = {"group": "--group-size and --icc", "group_weighting": "--group-s
 def run_power(args) -> int:
     """``pairboot power``: check, read the pilot (if any), plan, report."""
     check_level(args)
+    if len(getattr(args, "scores", None) or []) > 1:
+        raise InputError("--score given twice: the planner plans one metric (several "
+                         "--score metrics are compare's)")
     if getattr(args, "estimand", None) == "suite":
         raise InputError("--estimand suite: the planner plans the population interval "
                          "only (for now)")

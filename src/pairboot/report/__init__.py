@@ -38,6 +38,10 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   :mod:`~pairboot.report.html_family`);
 - :mod:`~pairboot.report.curve` -- a pass^k / pass@k curve's (:func:`pairboot.trials_curve`)
   text, Markdown and JSON;
+- :mod:`~pairboot.report.metrics` -- several metrics of one comparison's
+  (:func:`pairboot.compare_metrics`) text, Markdown, GitHub, LaTeX and JSON;
+- :mod:`~pairboot.report.gate` -- a release gate's (:func:`pairboot.check_gate`) text,
+  Markdown, GitHub, JSON and JUnit XML;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
@@ -61,9 +65,11 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     curve,
     family_formats,
     formats,
+    gate,
     github,
     html,
     html_family,
+    metrics,
     power,
     reading,
     text,
@@ -83,6 +89,7 @@ from pairboot.report.family_method import family_signature
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
 from pairboot.report.github import gate_text, workflow_commands, write_github
+from pairboot.report.metrics import MetricsContext
 from pairboot.report.numbers import decimals
 from pairboot.report.parts import (
     ReportContext,
@@ -112,6 +119,7 @@ __all__ = [
     "MARGIN_GATES",
     "POWER_WRITERS",
     "FamilyContext",
+    "MetricsContext",
     "ReportContext",
     "UNPLANNED",
     "WRITERS",
