@@ -64,6 +64,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     github,
     html,
     html_family,
+    noise,
     power,
     reading,
     text,
