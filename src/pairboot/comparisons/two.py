@@ -285,7 +285,7 @@ progress
     >>> rerun = (rng.random((200, 4)) < p[:, None]) * 1.0
     >>> floor = pairboot.noise_floor(base, rerun, runs="samples", seed=1)
     >>> round(floor.half_width, 3), floor.rejects
-    (0.031, False)
+    (0.042, False)
     """
     from pairboot.comparisons.noise import measure
 
