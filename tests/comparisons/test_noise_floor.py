@@ -145,14 +145,14 @@ def test_every_report_states_the_floor_beside_the_verdict():
     rng = np.random.default_rng(10)
     base, rerun = _two_runs(rng, 60, 4)
     b = _two_runs(rng, 60, 4)[0]
-    res = pairboot.compare(base, b, runs="samples", seed=1, n_resamples=199,
+    res = pairboot.compare(base, b, runs="samples", seed=1, n_resamples=499,
                            noise_floor=(base, rerun))
     for fmt in ("text", "markdown", "github", "latex", "html"):
         assert "re-running alone moves a difference by" in render(res, fmt), fmt
     loaded = json.loads(render(res, "json"))
     assert loaded["noise_floor"]["half_width"] == pytest.approx(res.noise_floor.half_width)
     assert loaded["noise_floor"]["n_units"] == 60
-    plain = pairboot.compare(base, b, runs="samples", seed=1, n_resamples=199)
+    plain = pairboot.compare(base, b, runs="samples", seed=1, n_resamples=499)
     assert "noise_floor" not in json.loads(render(plain, "json"))
     assert "re-running" not in str(plain)
     floor = res.noise_floor
