@@ -84,6 +84,7 @@ OPTIONS: dict[str, Spelling] = {
     "runs": _option("--runs"),
     "paired_runs": lambda value: "--paired-runs",
     "estimand": _option("--estimand"),
+    "noise_floor": _option("--noise-floor"),
     "correction": _option("--correction"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
@@ -267,6 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
     _add_lower_is_better(gate)
+    gate.add_argument("--noise-floor", metavar="COL,COL",
+                      help="one file with --a/--b: two columns of A's scores from two runs "
+                      "of the same build (with --run, of its trials); the report states "
+                      "how far re-running alone moves B - A at this size beside the verdict")
     add_output(p, formats_of(CompareResult, FamilyResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
