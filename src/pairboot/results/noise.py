@@ -19,15 +19,14 @@ class NoiseFloor:
 
     The A/A difference's interval, moved to 0 (``floor``), is how far re-running the
     same build alone moves a difference at this size: a B - A inside it is no more than
-    re-running produces.  ``minimum_detectable`` is the smallest true difference a test
-    at this size detects with 80% power when re-running is its only noise; no
-    comparison of this size, whose interval also holds the items' own spread, detects
-    less.
+    re-running produces.  ``minimum_detectable`` is the smallest true difference a
+    test at this size detects with 80% power when re-running is its only noise (B as
+    noisy as A, every item moved alike).
 
     Attributes
     ----------
     estimate : float
-        The A/A difference, ``metric(run2) - metric(run1)``, as measured (not scaled).
+        The A/A difference, ``metric(rerun) - metric(base)``, as measured (not scaled).
     confidence_interval : ConfidenceInterval
         Its two-sided interval at ``confidence_level`` (``method``), as measured: the
         A/A test.  It excludes 0 (:attr:`rejects`) at about ``1 - confidence_level`` of
