@@ -190,8 +190,11 @@ def test_a_floor_without_runs_is_that_of_one_score_per_item():
     (lambda a, b: pairboot.compare(a[:, :3], b[:, :3], runs="samples",
                                    noise_floor=pairboot.noise_floor(a, b, runs="samples")),
      "noise_floor", "measured with 4 trials per item and `a` has 3"),
+    (lambda a, b: pairboot.compare(a, b, runs="samples", groups=np.arange(60) // 3,
+                                   noise_floor=pairboot.noise_floor(a, b, runs="samples")),
+     "noise_floor", "measured over items and the comparison resamples groups"),
 ], ids=["lengths", "trials", "scores", "type", "labels", "shorthand-trials", "metric",
-        "floor-trials"])
+        "floor-trials", "units"])
 def test_bad_input_is_one_line_naming_the_argument(call, param, words):
     a, b = _two_runs(np.random.default_rng(1), 60, 4)
     with warnings.catch_warnings():
@@ -200,3 +203,13 @@ def test_bad_input_is_one_line_naming_the_argument(call, param, words):
             call(a, b)
     assert err.value.param == param
     assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_runs_that_agree_on_every_item_have_no_floor():
+    """A deterministic evaluation: re-running moved nothing, and the report says so
+    instead of a floor of +-0."""
+    a = np.random.default_rng(13).random(40)
+    with pytest.warns(pairboot.DegenerateDataWarning):
+        floor = pairboot.noise_floor(a, a.copy(), seed=1, n_resamples=999)
+    assert floor.half_width == 0 and not floor.rejects and floor.minimum_detectable is None
+    assert "the two runs agree on every item" in " ".join(str(floor).split())

@@ -55,6 +55,7 @@ def measure(base, rerun, args: Arguments, data: Data, compare_two: Compare, *,
         p_value=res.p_value, standard_error=res.standard_error,
         floor=ConfidenceInterval(low - res.estimate, high - res.estimate),
         minimum_detectable=None, n_units=units, measured_units=units, n_trials=trials,
+        unit="items" if res.n_groups is None else "groups",
         confidence_level=res.confidence_level, method=res.method,
         alternative=args.alternative, metric=res.metric, runs=args.runs,
         estimand=res.estimand, n_resamples=res.n_resamples, seed=res.seed,
@@ -123,6 +124,11 @@ def with_noise_floor(result: CompareResult, given, a, args: Arguments, data: Dat
 def _check_fits(floor: NoiseFloor, result: CompareResult, a, args: Arguments) -> None:
     """Refuse a floor of another metric, level, kind of runs, estimand or number of
     trials than the comparison's: it would measure another noise."""
+    unit = "items" if result.n_groups is None else "groups"
+    if floor.unit != unit:
+        raise InputError(f"`noise_floor` was measured over {floor.unit} and the comparison "
+                         f"resamples {unit}: measure it with the comparison's `groups`",
+                         param="noise_floor")
     mine = {"metric": result.metric, "confidence_level": result.confidence_level,
             "runs": args.runs, "estimand": result.estimand}
     for name, value in mine.items():

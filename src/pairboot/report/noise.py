@@ -5,6 +5,7 @@ Markdown and JSON)."""
 from __future__ import annotations
 
 import json
+import math
 
 from pairboot.report.escape import lines_text, md
 from pairboot.report.numbers import decimals, percent, plural
@@ -18,7 +19,7 @@ __all__ = ["floor_sentences", "noise_floor_lines"]
 
 
 def _units(floor: NoiseFloor, n: int) -> str:
-    return plural(n, "unit") if floor.runs == "seeds" else plural(n, "item")
+    return plural(n, floor.unit[:-1])
 
 
 def floor_sentences(floor: NoiseFloor, d: int) -> list[str]:
@@ -29,13 +30,19 @@ def floor_sentences(floor: NoiseFloor, d: int) -> list[str]:
     sign = {"greater": "+", "less": "-"}.get(floor.alternative, "+-")
     what = floor.metric + ("" if floor.n_trials is None else
                            f", {plural(floor.n_trials, 'trial')} an item")
-    out = [f"Noise floor (A/A: two runs of the same build compared, {what}): re-running "
-           f"alone moves a difference by {interval_text(floor.floor, d, signed=True)} at "
-           f"{_units(floor, floor.n_units)} ({level}; +-{num(floor.half_width, d)}). "
-           "The smallest difference a test of this size detects with 80% power when "
-           "re-running is its only noise: "
-           + (f"{sign}{num(floor.minimum_detectable, d)}."
-              if floor.minimum_detectable is not None else "none (no standard error).")]
+    head = f"Noise floor (A/A: two runs of the same build compared, {what}): "
+    if floor.half_width == 0 and not floor.rejects:  # (a deterministic evaluation)
+        out = [head + "the two runs agree on every item, so re-running moved nothing at "
+               f"{_units(floor, floor.n_units)}: any difference is more than re-running "
+               "produces."]
+    else:
+        out = [head + "re-running alone moves a difference by "
+               f"{interval_text(floor.floor, d, signed=True)} at "
+               f"{_units(floor, floor.n_units)} ({level}; +-{num(floor.half_width, d)}). "
+               "The smallest difference a test of this size detects with 80% power when "
+               "re-running is its only noise: "
+               + (f"{sign}{num(floor.minimum_detectable, d)}."
+                  if floor.minimum_detectable is not None else "none (no standard error).")]
     if floor.measured_units != floor.n_units:
         out.append(f"Measured on {_units(floor, floor.measured_units)} and scaled to "
                    f"{floor.n_units:,} by sqrt({floor.measured_units:,} / "
@@ -59,6 +66,8 @@ def noise_floor_lines(result: CompareResult) -> list[str]:
         return []
     d = decimals(result.standard_error)
     out = floor_sentences(floor, d)
+    if not math.isfinite(result.estimate):
+        return out
     where = ("outside it: more than re-running alone moves it"
              if not floor.within(result.estimate)
              else "inside it: no more than re-running alone produces")

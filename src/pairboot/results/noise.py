@@ -41,7 +41,9 @@ class NoiseFloor:
         ``(z_{1-alpha/2} + z_{0.8}) * standard_error`` (one-sided, ``alternative``:
         ``z_{1-alpha}``), as compare()'s :attr:`~pairboot.CompareResult.minimum_detectable`.
     n_units : int
-        The size the floor is stated at: items (groups, with groups).
+        The size the floor is stated at, in ``unit``.
+    unit : str
+        ``"items"``, or ``"groups"`` with groups (whole groups resampled).
     measured_units : int
         The A/A's own units; when they differ from ``n_units`` the floor, standard error
         and minimum detectable difference are scaled by ``scale = sqrt(measured_units /
@@ -63,6 +65,7 @@ class NoiseFloor:
     floor: ConfidenceInterval
     minimum_detectable: float | None
     n_units: int
+    unit: str
     measured_units: int
     n_trials: int | None
     confidence_level: float
