@@ -49,6 +49,8 @@ NOT_ACCEPTED = {
     pairboot.power: EXACT | (PLANNED - {"seed", "progress"}) | {"estimand"},  # (simulate=True
     # draws; a plan is of the population interval)
     pairboot.compare: FAMILY,
+    pairboot.noise_floor: FAMILY | TESTS | {"hypothesis", "margin", "lower_is_better"},  # (an
+    # A/A: of a difference, two-sided; `alternative` only sides its detectable difference)
     pairboot.compare_many: set(),
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_metrics: TESTS | RUNS | {"baseline", "pairs", "paired", "metric",

@@ -24,6 +24,7 @@ from pairboot.cli.inputs import (
     many_systems,
 )
 from pairboot.cli.metrics import load_metrics, wants_metrics
+from pairboot.cli.noise import check_floor, floor_columns, measure_floor, with_columns
 from pairboot.cli.options import (
     api_options,
     check_level,
@@ -91,6 +92,8 @@ def run_compare(args) -> int:
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")
+    if args.noise_floor is not None:
+        check_floor(args, logs=wants_harness(args), many=many_systems(args))
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
@@ -126,10 +129,19 @@ def _compare_two(args, how: str | None, inputs) -> int:
     keyed = resampling_options(args, inputs.ids)
     if inputs.ids is not None and not runs_options(args):
         keyed.setdefault("ids", inputs.ids)  # (the items behind the number by their ids)
+    floor = None
+    columns = floor_columns(args)
+    if columns is not None:  # (two runs of A: read as A and B were, from the same file)
+        aa = load_inputs(with_columns(args, columns))
+        aa_keyed = resampling_options(args, aa.ids)
+        if aa.ids is not None and not runs_options(args):
+            aa_keyed.setdefault("ids", aa.ids)
+        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+            args, columns, aa.a, aa.b, **data_options(aa), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a, inputs.b, **api_options(args), **data_options(inputs),
         **keyed, **runs_options(args), **test_options(args),
-        progress=bar, top_items=args.top,
+        progress=bar, top_items=args.top, noise_floor=floor,
     ))
     return _report(args, how, result, inputs.context)
 
@@ -274,10 +286,18 @@ def run_runs(args, how: str | None) -> int:
     keyed = resampling_options(args, ids)
     if trials_metric(args.metric_object) is not None or args.runs == "samples":
         keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)
+    floor = None
+    columns = floor_columns(args)
+    if columns is not None:  # (two runs of A's trials, from the same long table)
+        base, rerun, aa_ids, aa_groups, aa_strata, _ = load_runs(with_columns(args, columns))
+        aa_keyed = {**keyed, "ids": aa_ids} if "ids" in keyed else keyed
+        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+            args, columns, base, rerun, groups=aa_groups, strata=aa_strata,
+            strata_weights=strata_weights_arg(args), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, **runs_options(args), **api_options(args), **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
-        progress=bar, top_items=args.top, **keyed))
+        progress=bar, top_items=args.top, noise_floor=floor, **keyed))
     return _report(args, how, result, context)
 
 

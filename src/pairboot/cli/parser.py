@@ -90,6 +90,7 @@ OPTIONS: dict[str, Spelling] = {
     "paired_runs": lambda value: "--paired-runs",
     "estimand": _option("--estimand"),
     "ks": _option("--ks"),
+    "noise_floor": _option("--noise-floor"),
     "correction": _option("--correction"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
@@ -293,6 +294,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --gate: the exit status of an inconclusive gate (default: "
                       "the policy's, else fail)")
     _add_lower_is_better(gate)
+    gate.add_argument("--noise-floor", metavar="COL,COL",
+                      help="one file with --a/--b: two columns of A's scores from two runs "
+                      "of the same build (with --run, of its trials); the report states "
+                      "how far re-running alone moves B - A at this size beside the verdict")
     add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",

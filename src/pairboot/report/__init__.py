@@ -70,6 +70,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     html,
     html_family,
     metrics,
+    noise,
     power,
     reading,
     text,

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
 from pairboot.report.items import flaky_sections, no_items_reason, sections
+from pairboot.report.noise import noise_floor_lines
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -328,7 +329,8 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     out.append(f'<p class="p">{p_line}</p>')
     if unresolved(result):
         out.append(paragraphs([f"({resolution_note(result)})"], "note"))
-    out.append(paragraphs(margin_lines(result, ctx) + paired_test_lines(result)))
+    out.append(paragraphs(margin_lines(result, ctx) + paired_test_lines(result)
+                          + noise_floor_lines(result)))
     out.append(paragraphs([error_text(result, d)], "note"))
     for line in design_lines(result, ctx):
         out.append(paragraphs([line], "note"))
