@@ -13,7 +13,7 @@ import numpy as np
 from pairboot.rendering import rendered
 from pairboot.results.compare import json_safe
 
-__all__ = ["FamilyPlan", "PowerResult", "StratumPlan"]
+__all__ = ["FamilyPlan", "PowerResult", "StratumPlan", "TrialsPlan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,24 @@ class StratumPlan:
     weight: float
     share: float
     variance: float
+
+    def to_dict(self) -> dict:
+        return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
+
+
+@dataclass(frozen=True, slots=True)
+class TrialsPlan:
+    """A k-trial metric's plan at one number of ``trials`` per task: the ``n_items``
+    (tasks), ``power`` and ``delta`` there (the one solved for differs from row to row;
+    the others are the plan's), ``total_trials`` per system (``n_items * trials``) and
+    the mean ``within_variance`` of a task's difference at that many trials."""
+
+    trials: int
+    n_items: int | None
+    power: float | None
+    delta: float | None
+    total_trials: int | None
+    within_variance: float
 
     def to_dict(self) -> dict:
         return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
@@ -177,6 +195,20 @@ class PowerResult:
         0/1 scores planned for the interval: the exact McNemar test's answer to the same
         question (its items, power or smallest difference), the plan of ``test="mcnemar"``
         (None where not computed: groups, a margin, or beyond 10^5 discordant items).
+    between_variance, within_variance : float or None
+        A k-trial metric (``model="trials"``): the variance over tasks of the true
+        per-task B - A, and the mean within-task variance of a task's estimated
+        difference at the planned ``n_runs`` trials; the estimate's variance is their
+        sum over the tasks.
+    trials_grid : tuple of TrialsPlan
+        A k-trial metric: the plan at trials per task from k to 4k (and the planned
+        ones): more trials shrink only the within part.
+    pilot_trials : int or None
+        A k-trial metric's pilot: the fewest trials of any of its tasks.
+    rate_a, rate_sd, shift_sd, metric_a : float or None
+        A k-trial metric from parameters: A's tasks' mean success rate and its standard
+        deviation over tasks (a Beta), the standard deviation over tasks of B's logit
+        shift, and A's value of the metric.
     """
 
     solved: str
@@ -226,6 +258,14 @@ class PowerResult:
     test: str | None = None
     exact_mcnemar: float | None = None
     pilot_range: tuple | None = None
+    between_variance: float | None = None
+    within_variance: float | None = None
+    trials_grid: tuple[TrialsPlan, ...] = ()
+    pilot_trials: int | None = None
+    rate_a: float | None = None
+    rate_sd: float | None = None
+    shift_sd: float | None = None
+    metric_a: float | None = None
 
     @property
     def size(self) -> int | None:
@@ -303,7 +343,7 @@ class PowerResult:
             if f.name == "planner":
                 continue
             value = getattr(self, f.name)
-            if f.name == "strata":
+            if f.name in ("strata", "trials_grid"):
                 value = [s.to_dict() for s in value]
             elif f.name in ("family", "simulation") and value is not None:
                 value = value.to_dict() if hasattr(value, "to_dict") else repr(value)
