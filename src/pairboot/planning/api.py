@@ -12,7 +12,6 @@ import numpy as np
 from pairboot.core.family import family_systems, family_targets
 from pairboot.errors import InputError
 from pairboot.metrics import Metric, trials_metric
-from pairboot.metrics.trials import NEEDS_SAMPLES
 from pairboot.options import Arguments, Data, check_options
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
@@ -34,12 +33,7 @@ from pairboot.planning.pilot import (
     pilot_design,
 )
 from pairboot.planning.simulation import SIMULATED_RESAMPLES, simulated_power
-from pairboot.planning.trials_plan import (
-    TRIALS_PARAMETERS,
-    plan_grid,
-    trials_parameters,
-    trials_pilot,
-)
+from pairboot.planning.trials_plan import TRIALS_PARAMETERS, trials_setup, with_grid
 from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
 from pairboot.results.power import FamilyPlan, PowerResult, StratumPlan
 from pairboot.stats.pvalues import units_for
@@ -199,10 +193,10 @@ def power(
     given_trials = {name: value for name, value in zip(TRIALS_PARAMETERS, (
         rate_a, rate_sd, shift_sd)) if value is not None}
     if trials is not None or given_trials:
-        setup, n_runs = _trials_setup(trials, a, b, scores, known, given_trials, args, data,
-                                      delta, n_items, n_runs, target, simulate)
+        setup, n_runs = trials_setup(trials, a, b, scores, known, given_trials, args, data,
+                                     delta, n_items, n_runs, target, simulate)
         res = _solve(setup, test, delta, target, n_items, None, n_runs, None, args)
-        return _with_grid(res, setup, test, args)
+        return with_grid(res, setup, test, args)
     family = None
     if args.runs is None and args.paired_runs:
         raise InputError("`paired_runs` is for `runs='seeds'`", param="paired_runs")
@@ -251,68 +245,6 @@ def power(
         n_runs=res.n_runs if args.runs == "seeds" else None, delta=res.delta,
         n_simulations=n_simulations)
     return dataclasses.replace(res, simulation=sim)
-
-
-def _trials_setup(trials, a, b, scores, known, given, args: Arguments, data: Data, delta,
-                  n_items, n_runs, target, simulate):
-    """A k-trial metric's setup (pilot or parameters) and the trials per task planned."""
-    if trials is None:
-        name = next(iter(given))
-        raise InputError(f"`{name}` describes the tasks of a k-trial metric: give "
-                         "`metric` ('pass^4', 'pass@4', 'maj@5') with `runs='samples'`",
-                         param=name)
-    if args.runs != "samples":
-        raise InputError(f"`metric={trials.name!r}` needs {NEEDS_SAMPLES}", param="runs")
-    for value, name, why in (
-            (scores, "scores", "a family with a k-trial metric is not planned yet: plan "
-                               "each pair with `a` and `b`"),
-            (args.test, "test", "`test` is not planned with a k-trial metric"),
-            (simulate or None, "simulate", "`simulate=True` is not available for a "
-                                           "k-trial metric yet (docs/power.md checks the "
-                                           "planner by simulation)")):
-        if value is not None:
-            raise InputError(why, param=name)
-    if known:
-        name = next(iter(known))
-        raise InputError(f"`{name}` with metric {trials.name!r}: the tasks are described by "
-                         "`rate_a`, `rate_sd` and `shift_sd` (or a pilot)", param=name)
-    if a is not None or b is not None:
-        if given:
-            name = next(iter(given))
-            raise InputError(f"`{name}` with a pilot: the pilot gives the tasks; leave it "
-                             "out (or plan from parameters without the pilot)", param=name)
-        if a is None or b is None:
-            raise InputError(f"a pilot needs both systems: `{'a' if a is None else 'b'}` "
-                             "is missing", param="a" if a is None else "b")
-        setup = trials_pilot(a, b, trials, args, data)
-    else:
-        setup = trials_parameters(trials, delta, **given)
-    if n_runs is not None and n_runs < trials.k:
-        raise InputError(f"`n_runs` {n_runs} trials per task: metric {trials.name!r} needs "
-                         f"at least k = {trials.k}", param="n_runs")
-    if n_runs is None and not (delta is not None and target is not None
-                               and n_items is not None):
-        n_runs = setup.facts.get("pilot_trials") or trials.k
-    return setup, n_runs
-
-
-def _with_grid(res: PowerResult, setup: Setup, test: Test, args: Arguments) -> PowerResult:
-    """A k-trial metric's plan with its variance parts and the grid of trials."""
-    model = setup.model
-    fewest = max(setup.minimum, units_for(args.confidence_level, args.alternative))
-    runs, delta = res.n_runs, res.delta
-    within = variance = None
-    if runs is not None:
-        within = model.within(runs, delta)
-        if res.n_items is not None:
-            variance = model.variance(res.n_items, runs, delta)
-    grid = plan_grid(setup, test, "n_items" if res.solved == "n_items" else res.solved,
-                     delta, res.power, res.n_items, runs, fewest,
-                     setup.facts.get("pilot_trials"))
-    return dataclasses.replace(
-        res, between_variance=model.parts(delta)[0], within_variance=within, floor=None,
-        variance=variance, unit_variance=None if within is None else
-        model.parts(delta)[0] + within, trials_grid=grid)
 
 
 POWER_MAX = 1.0 - 1e-9

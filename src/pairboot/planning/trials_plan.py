@@ -15,6 +15,7 @@ estimate of its variance over redraws of its trials:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 
@@ -22,9 +23,9 @@ import numpy as np
 
 from pairboot.comparisons.runs.analysis import as_table
 from pairboot.errors import InputError
-from pairboot.metrics.trials import Trials
+from pairboot.metrics.trials import NEEDS_SAMPLES, Trials
 from pairboot.options import Arguments, Data
-from pairboot.planning.model import Setup, mde_for, power_of, size_for
+from pairboot.planning.model import Setup, Test, mde_for, power_of, size_for
 from pairboot.planning.pilot import NO_SPREAD
 from pairboot.planning.trials import (
     BetaTasks,
@@ -35,9 +36,12 @@ from pairboot.planning.trials import (
     posterior_components,
     trials_grid,
 )
-from pairboot.results.power import TrialsPlan
+from pairboot.results.power import PowerResult, TrialsPlan
+from pairboot.stats.pvalues import units_for
+from pairboot.stats.trials import ESTIMATORS
 
-__all__ = ["TRIALS_PARAMETERS", "plan_grid", "trials_parameters", "trials_pilot"]
+__all__ = ["TRIALS_PARAMETERS", "plan_grid", "trials_parameters", "trials_pilot",
+           "task_parts", "trials_setup", "with_grid"]
 
 TRIALS_PARAMETERS = ("rate_a", "rate_sd", "shift_sd")
 """What the user knows of the tasks, for a k-trial metric without a pilot."""
@@ -57,29 +61,16 @@ def trials_pilot(a, b, metric: Trials, args: Arguments, data: Data) -> Setup:
     if len(ya) < 2:
         raise InputError("the pilot has fewer than 2 tasks: no spread can be read off it",
                          param="a")
-    ea, eb = metric.values(ya, "a", data.ids), metric.values(yb, "b", data.ids)
+    metric.values(ya, "a", data.ids), metric.values(yb, "b", data.ids)  # (the checks)
     k, kind = metric.k, metric.kind
     counts = []
     for y in (ya, yb):
         done = ~np.isnan(y)
         counts.append((done.sum(axis=1), np.where(done, y, 0.0).sum(axis=1).astype(np.int64)))
     fewest = int(min(n.min() for n, _ in counts))
-    unbiased = fewest >= 2 * k
-    parts, priors = [], []
-    for n, s in counts:
-        if unbiased:
-            parts.append(pilot_components(kind, k, n, s))
-        else:
-            prior = fit_beta(n, s)
-            priors.append(prior)
-            parts.append(posterior_components(kind, k, n, s, prior))
-    at_pilot = sum(np.einsum("ic,ic->i", z, np.stack([hoeffding_weights(int(v), k)
-                                                      for v in n]))
-                   for z, (n, _) in zip(parts, counts))
-    d = eb - ea
-    spread = float(np.var(d, ddof=1))
-    between = max(spread - float(at_pilot.mean()), 0.0)
-    zeta = parts[0].mean(axis=0) + parts[1].mean(axis=0)
+    raw, zeta, priors = task_parts(kind, k, *counts[0], *counts[1])
+    unbiased = not priors
+    between = max(raw, 0.0)
     if not (between > 0 or zeta[1:].max() > 0):
         raise InputError(NO_SPREAD.replace("give `sd`", "give `rate_a` and `rate_sd`"),
                          param="b")
@@ -97,12 +88,36 @@ def trials_pilot(a, b, metric: Trials, args: Arguments, data: Data) -> Setup:
         "a t test on the mean of the tasks' estimates",
         "between-task variance: the tasks' estimated differences' variance minus their "
         "unbiased within variances" + (" (below 0 in the pilot: taken as 0)"
-                                       if spread < at_pilot.mean() else ""),
+                                       if raw < 0 else ""),
         how)
     facts = {"pilot_items": len(ya), "metric": metric.name, "between_variance": between,
              "pilot_trials": fewest}
     return Setup(model, None, "trials", cap=1.0, minimum=2, facts=facts,
                  assumptions=assumptions, cap_what=f"the metric {metric.name}")
+
+
+def task_parts(kind: str, k: int, n_a, s_a, n_b, s_b):
+    """A pilot's ``(between, zeta, priors)``: the between part before its truncation at
+    0 (``S^2`` of the tasks' estimated differences minus the mean of their within
+    variances at their own trials), both systems' mean components, and the Beta priors
+    fitted per system (empty when every task has 2k trials or more: the unbiased
+    components)."""
+    counts = ((np.asarray(n_a), np.asarray(s_a)), (np.asarray(n_b), np.asarray(s_b)))
+    unbiased = min(int(n.min()) for n, _ in counts) >= 2 * k
+    parts, priors = [], []
+    for n, s in counts:
+        if unbiased:
+            parts.append(pilot_components(kind, k, n, s))
+        else:
+            priors.append(fit_beta(n, s))
+            parts.append(posterior_components(kind, k, n, s, priors[-1]))
+    at_pilot = sum(np.einsum("ic,ic->i", z, np.stack([hoeffding_weights(int(v), k)
+                                                      for v in n]))
+                   for z, (n, _) in zip(parts, counts))
+    estimate = ESTIMATORS[kind]
+    d = estimate(counts[1][0], counts[1][1], k) - estimate(counts[0][0], counts[0][1], k)
+    raw = float(np.var(d, ddof=1)) - float(at_pilot.mean())
+    return raw, parts[0].mean(axis=0) + parts[1].mean(axis=0), tuple(priors)
 
 
 def _trials_words(counts) -> str:
@@ -174,3 +189,65 @@ def plan_grid(setup: Setup, test, solved: str, delta, power, n_items, n_runs,
         rows.append(TrialsPlan(n, items, p, d, None if items is None else items * n,
                                model.within(n, d)))
     return tuple(rows)
+
+
+def trials_setup(trials, a, b, scores, known, given, args: Arguments, data: Data, delta,
+                  n_items, n_runs, target, simulate):
+    """A k-trial metric's setup (pilot or parameters) and the trials per task planned."""
+    if trials is None:
+        name = next(iter(given))
+        raise InputError(f"`{name}` describes the tasks of a k-trial metric: give "
+                         "`metric` ('pass^4', 'pass@4', 'maj@5') with `runs='samples'`",
+                         param=name)
+    if args.runs != "samples":
+        raise InputError(f"`metric={trials.name!r}` needs {NEEDS_SAMPLES}", param="runs")
+    for value, name, why in (
+            (scores, "scores", "a family with a k-trial metric is not planned yet: plan "
+                               "each pair with `a` and `b`"),
+            (args.test, "test", "`test` is not planned with a k-trial metric"),
+            (simulate or None, "simulate", "`simulate=True` is not available for a "
+                                           "k-trial metric yet (docs/power.md checks the "
+                                           "planner by simulation)")):
+        if value is not None:
+            raise InputError(why, param=name)
+    if known:
+        name = next(iter(known))
+        raise InputError(f"`{name}` with metric {trials.name!r}: the tasks are described by "
+                         "`rate_a`, `rate_sd` and `shift_sd` (or a pilot)", param=name)
+    if a is not None or b is not None:
+        if given:
+            name = next(iter(given))
+            raise InputError(f"`{name}` with a pilot: the pilot gives the tasks; leave it "
+                             "out (or plan from parameters without the pilot)", param=name)
+        if a is None or b is None:
+            raise InputError(f"a pilot needs both systems: `{'a' if a is None else 'b'}` "
+                             "is missing", param="a" if a is None else "b")
+        setup = trials_pilot(a, b, trials, args, data)
+    else:
+        setup = trials_parameters(trials, delta, **given)
+    if n_runs is not None and n_runs < trials.k:
+        raise InputError(f"`n_runs` {n_runs} trials per task: metric {trials.name!r} needs "
+                         f"at least k = {trials.k}", param="n_runs")
+    if n_runs is None and not (delta is not None and target is not None
+                               and n_items is not None):
+        n_runs = setup.facts.get("pilot_trials") or trials.k
+    return setup, n_runs
+
+
+def with_grid(res: PowerResult, setup: Setup, test: Test, args: Arguments) -> PowerResult:
+    """A k-trial metric's plan with its variance parts and the grid of trials."""
+    model = setup.model
+    fewest = max(setup.minimum, units_for(args.confidence_level, args.alternative))
+    runs, delta = res.n_runs, res.delta
+    within = variance = None
+    if runs is not None:
+        within = model.within(runs, delta)
+        if res.n_items is not None:
+            variance = model.variance(res.n_items, runs, delta)
+    grid = plan_grid(setup, test, "n_items" if res.solved == "n_items" else res.solved,
+                     delta, res.power, res.n_items, runs, fewest,
+                     setup.facts.get("pilot_trials"))
+    return dataclasses.replace(
+        res, between_variance=model.parts(delta)[0], within_variance=within, floor=None,
+        variance=variance, unit_variance=None if within is None else
+        model.parts(delta)[0] + within, trials_grid=grid)
