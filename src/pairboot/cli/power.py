@@ -141,8 +141,9 @@ def _pilot(args) -> dict:
     design = {"metric": args.metric_object,
               "group_weighting": args.group_weighting or DEFAULTS["group_weighting"]}
     if args.run is not None and not many_systems(args):
-        a, b, _, groups, strata, _ = load_runs(args)
-        return {"a": a, "b": b, "groups": groups, "strata": strata,
+        a, b, ids, groups, strata, _ = load_runs(args)
+        named = {"ids": ids} if args.runs == "samples" else {}  # (a trials metric's items)
+        return {"a": a, "b": b, "groups": groups, "strata": strata, **named,
                 "strata_weights": strata_weights_arg(args), "runs": args.runs,
                 "paired_runs": args.paired_runs, **design}
     logs = wants_harness(args)
