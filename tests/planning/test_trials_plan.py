@@ -253,3 +253,15 @@ def test_bad_pilots_are_one_line():
     with pytest.raises(InputError) as err:
         pairboot.power(rate_a=0.5, rate_sd=0.2, delta=0.1, power=0.8)
     assert err.value.param == "rate_a"
+
+
+def test_the_curve_and_the_reports_of_a_trials_plan():
+    res = pairboot.power(rate_a=0.5, rate_sd=0.3, runs="samples", metric="pass^4",
+                         n_items=300, delta=0.1, power=0.8)
+    assert res.solved == "n_runs" and res.n_runs == 4
+    curve = res.curve()  # (in trials per task: none below k)
+    low = [p for s, p in zip(curve["values"], curve["power"]) if s < 4]
+    assert low and all(math.isnan(p) for p in low)
+    assert all(0.8 <= p <= 1 for s, p in zip(curve["values"], curve["power"]) if s >= 4)
+    html = res.to_html()
+    assert "trials per task" in html and "between-task variance" in html

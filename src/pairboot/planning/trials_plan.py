@@ -247,7 +247,12 @@ def with_grid(res: PowerResult, setup: Setup, test: Test, args: Arguments) -> Po
     grid = plan_grid(setup, test, "n_items" if res.solved == "n_items" else res.solved,
                      delta, res.power, res.n_items, runs, fewest,
                      setup.facts.get("pilot_trials"))
+    planner = res.planner
+    if res.unit == "runs" and planner is not None:  # (no estimate below k trials: NaN)
+        def planner(size, d, inner=res.planner):
+            return inner(size, d) if size >= model.k else math.nan
     return dataclasses.replace(
         res, between_variance=model.parts(delta)[0], within_variance=within, floor=None,
+        planner=planner,
         variance=variance, unit_variance=None if within is None else
         model.parts(delta)[0] + within, trials_grid=grid)

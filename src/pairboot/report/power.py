@@ -12,7 +12,8 @@ from pairboot.report.table import Table, markdown, text
 from pairboot.results.power import PowerResult
 
 __all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plural",
-           "power_facts", "power_json", "power_markdown", "power_summary", "power_text"]
+           "power_facts", "power_json", "power_markdown", "power_summary", "power_text",
+           "trials_table"]
 
 
 def in_points(res: PowerResult) -> bool:
