@@ -226,6 +226,8 @@ def test_the_pilots_parts_are_unbiased_over_pilots():
     (dict(sd=0.3), "sd"),
     (dict(delta=0.9), "delta"),
     (dict(shift_sd=-1), "shift_sd"),
+    (dict(n_groups=10), "n_groups"),
+    (dict(test="mcnemar"), "test"),
 ])
 def test_bad_parameters_are_one_line(kw, param):
     base = dict(rate_a=0.5, rate_sd=0.3, runs="samples", metric="pass^2", delta=0.1,

@@ -193,6 +193,9 @@ def power(
     given_trials = {name: value for name, value in zip(TRIALS_PARAMETERS, (
         rate_a, rate_sd, shift_sd)) if value is not None}
     if trials is not None or given_trials:
+        if n_groups is not None:
+            raise InputError("`n_groups` with a k-trial metric: its plan counts tasks "
+                             "(`n_items`) and trials per task (`n_runs`)", param="n_groups")
         setup, n_runs = trials_setup(trials, a, b, scores, known, given_trials, args, data,
                                      delta, n_items, n_runs, target, simulate)
         res = _solve(setup, test, delta, target, n_items, None, n_runs, None, args)
