@@ -82,6 +82,7 @@ def test_at_the_pilots_trials_the_plan_is_the_per_item_plan():
     trials = pairboot.power(a, b, runs="samples", metric="pass@1", delta=0.05, power=0.8)
     means = pairboot.power(a, b, runs="samples", delta=0.05, power=0.8)
     assert trials.n_items == means.n_items
+    assert trials.pilot_range == means.pilot_range  # (S^2's chi-square interval)
     # pass^2 at the pilot's 5 trials: the variance per task is the estimates' S^2
     res = pairboot.power(a, b, runs="samples", metric="pass^2", delta=0.05, power=0.8)
     d = ESTIMATORS["pass^"](np.full(80, 5), b.sum(1), 2) - ESTIMATORS["pass^"](
@@ -89,6 +90,8 @@ def test_at_the_pilots_trials_the_plan_is_the_per_item_plan():
     assert res.n_runs == 5 and res.between_variance > 0
     assert res.variance * res.n_items == pytest.approx(np.var(d, ddof=1), rel=1e-12)
     assert "unbiased" in res.assumptions[-1]
+    low, high = res.pilot_range
+    assert low < res.n_items < high
 
 
 def test_more_trials_shrink_only_the_within_part():

@@ -32,6 +32,7 @@ The power is the paired t's on ``N - 1`` degrees of freedom with the variance ``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
@@ -200,6 +201,12 @@ class TrialsModel:
         """No variance is left at any number of tasks: 0."""
         return 0.0
 
+    def scaled(self, factor: float) -> TrialsModel:
+        """The model with both parts times ``factor`` (a pilot's range)."""
+        parts = self.parts
+        return dataclasses.replace(self, parts=lambda delta: tuple(
+            factor * v for v in parts(delta)))
+
     def power(self, test: Test, n: float, delta: float, runs: float | None = None) -> float:
         if runs is None or runs < self.k:
             raise ValueError(f"{runs!r} trials per task: fewer than k = {self.k}")
@@ -240,6 +247,7 @@ class BetaTasks:
 
     @functools.cached_property
     def grid(self):
+        """``(u, w, z, wz)``: the logit grid and its weights, the normal nodes and theirs."""
         total = self.rate * (1 - self.rate) / (self.sd * self.sd) - 1.0
         a, b = self.rate * total, (1 - self.rate) * total
         # the density of u = logit p is expit(u)^a expit(-u)^b / B(a, b): its mode at
