@@ -115,6 +115,11 @@ class FamilyPlan:
         return json_safe(out)
 
 
+TRIALS_FIELDS = frozenset(("between_variance", "within_variance", "trials_grid",
+                           "pilot_trials", "rate_a", "rate_sd", "shift_sd", "metric_a"))
+"""The fields of a k-trial metric's plan (``model="trials"``) alone."""
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class PowerResult:
     """A planned comparison (:func:`pairboot.power`): the quantity solved for and every
@@ -337,10 +342,11 @@ class PowerResult:
         return f"PowerResult({shown})"
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict of the fields (the power function left out)."""
+        """A JSON-ready dict of the fields (the power function left out, and a k-trial
+        metric's fields from any other plan)."""
         out: dict = {}
         for f in fields(self):
-            if f.name == "planner":
+            if f.name == "planner" or f.name in TRIALS_FIELDS and self.model != "trials":
                 continue
             value = getattr(self, f.name)
             if f.name in ("strata", "trials_grid"):
