@@ -155,7 +155,8 @@ class PowerResult:
     model : str
         How the power is computed: ``"paired t"``, ``"connor"`` (0/1 scores),
         ``"design effect"`` (groups), ``"two-way runs"`` (seeds), ``"stratified"``,
-        ``"delta method"`` (a pooled metric).
+        ``"delta method"`` (a pooled metric), ``"trials"`` (a k-trial metric: tasks
+        and trials per task).
     metric : str
     sd : float
         The standard deviation of one unit's difference (items; with groups, of an
