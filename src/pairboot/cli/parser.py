@@ -57,7 +57,8 @@ PLANNED = ("delta", "power", "n_items", "n_groups", "n_runs")
 """The plan's options: leave exactly one out, it is solved for."""
 
 KNOWN = ("sd", "sd_a", "sd_b", "correlation", "accuracy_a", "accuracy_b", "discordant",
-         "group_size", "icc", "group_size_cv", "run_sd", "residual_sd")
+         "group_size", "icc", "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd",
+         "shift_sd")
 """Planning without data: what the user knows, as :func:`pairboot.power` takes it."""
 
 
@@ -541,6 +542,8 @@ def _add_power(sub) -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  pairboot power --accuracy-a 0.72 --accuracy-b 0.74 --discordant 0.15 --power 0.8\n"
         "  pairboot power --sd 0.5 --delta 0.05 --n-items 400\n"
+        "  pairboot power trials.csv --id task --run trial --a A --b B --runs samples \\\n"
+        "                 --metric 'pass^4' --delta 0.05 --power 0.8\n"
         "  pairboot power pilot.csv --a base --b new --id id --delta 0.02 --power 0.8\n"
         "  pairboot power base.csv new.csv --id id --group doc --delta 0.02 --power 0.8 \\\n"
         "                 --simulate --plot power.png\n"
@@ -564,7 +567,8 @@ def _add_power(sub) -> argparse.ArgumentParser:
     goal.add_argument("--n-groups", type=_count, metavar="N",
                       help="with groups: the planned groups")
     goal.add_argument("--n-runs", type=_count, metavar="N",
-                      help="with seeds: the planned runs per system")
+                      help="with seeds: the planned runs per system; with a k-trial "
+                      "metric (--runs samples --metric 'pass^4'), the trials per task")
     _add_level(goal)
     _add_test(goal)
     _add_lower_is_better(goal)
@@ -589,7 +593,12 @@ def _add_power(sub) -> argparse.ArgumentParser:
                                 "--correlation)"),
             ("group-size", "M", "items in groups: the mean group size, with --icc"),
             ("icc", "R", "the intra-cluster correlation of the differences"),
-            ("group-size-cv", "CV", "the group sizes' coefficient of variation")):
+            ("group-size-cv", "CV", "the group sizes' coefficient of variation"),
+            ("rate-a", "P", "a k-trial metric (--metric 'pass^4' --runs samples): A's "
+                            "mean success rate over tasks, with --rate-sd"),
+            ("rate-sd", "S", "the standard deviation of A's tasks' success rates (a Beta)"),
+            ("shift-sd", "S", "the spread over tasks of B's gain on the logit scale "
+                              "(default 0: every task gains alike)")):
         known.add_argument(f"--{name}", type=_number, metavar=metavar, help=what)
     for name, what in (("run-sd", "seeds: the seed effect's standard deviation"),
                        ("residual-sd", "seeds: the noise's standard deviation")):

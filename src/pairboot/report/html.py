@@ -45,7 +45,13 @@ from pairboot.report.parts import (
     strata_table,
     unresolved,
 )
-from pairboot.report.power import family_rows, power_facts, power_summary, simulation_line
+from pairboot.report.power import (
+    family_rows,
+    power_facts,
+    power_summary,
+    simulation_line,
+    trials_table,
+)
 from pairboot.report.registry import writes
 from pairboot.report.table import Table
 from pairboot.report.text import design_lines, error_text
@@ -424,6 +430,9 @@ def fragment_power(res: PowerResult, context=None) -> str:
     out = [f'<p class="verdict" data-field="summary">{esc(power_summary(res))}</p>']
     rows = power_facts(res) + family_rows(res)
     out.append(plain_table(Table(("", "value"), rows, "ll"), cls="facts"))
+    grid = trials_table(res)
+    if grid is not None:  # (a k-trial metric: the plan at each number of trials)
+        out.append(plain_table(grid, cls="trials"))
     out.append(_power_curve(res))
     line = simulation_line(res)
     if line:
