@@ -46,6 +46,9 @@ READERS = {
     "wmt": "wmt",
     "trec": "trec",
     "tau-bench": "tau_bench",
+    "every-eval-ever": "every_eval_ever",
+    "helm": "helm",
+    "promptfoo": "promptfoo",
 }
 """Format name (``--from``) -> the module of this package that reads it."""
 
@@ -74,6 +77,13 @@ class Scores:
     runs: dict | None = None
     """Per system, items x runs (epochs, samples; NaN where an item has fewer), when the
     reader was asked to keep them."""
+    columns: dict | None = None
+    """Per system, its other per-item numbers by name (cost, tokens, latency): columns a
+    metric or a gate can use, NaN where the system has no record of an item."""
+    outcomes: dict | None = None
+    """Per system, each item's outcome: None when scored, else why not (the log's error
+    category, ``"no score"``, ``"missing"``); a score is NaN where there is none
+    (:mod:`pairboot.io.harness.outcomes` counts them and applies ``errors=``)."""
 
     def __post_init__(self) -> None:
         ids = np.asarray(self.ids, dtype=object)
@@ -106,6 +116,9 @@ class Scores:
             else:
                 for j, stat in enumerate(self.stats or range(np.shape(values)[1])):
                     columns[f"{name}:{stat}"] = np.asarray(values)[:, j]
+        for name, extra in (self.columns or {}).items():
+            for column, values in extra.items():
+                columns[f"{name}:{column}"] = values
         if self.groups is not None:
             columns["group"] = self.groups
         if self.strata is not None:
