@@ -127,9 +127,10 @@ def scores_of(path: str, fmt: str, records: Sequence[Record], *, score=None,
         values[s] = table[:, 0] if k == 1 else table
         outcomes[s] = marks
         columns[s] = cols
+    on = "" if tasks == [None] else \
+        f" on {'tasks' if several else 'task'} {', '.join(map(str, tasks))}"
     out = [f"{n} items x {len(systems)} system{'s' * (len(systems) > 1)} "
-           f"({', '.join(systems)}) on {'tasks' if several else 'task'} "
-           f"{', '.join(map(str, tasks))} ({shape})",
+           f"({', '.join(systems)}){on} ({shape})",
            f"score: {', '.join(repr(c) for c in chosen)}"
            + ("" if score is not None else " (the default)")]
     if several:
