@@ -7,6 +7,7 @@ Imported by :func:`pairboot.cli.main` when the command is ``compare``, so that `
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 
@@ -88,6 +89,9 @@ def run_compare(args) -> int:
             return run_many(args, how, load_runs_many(args))
         return run_runs(args, how)
     logs = wants_harness(args)
+    if args.errors is not None and not logs:
+        raise InputError("--errors settles the errored and missing items of harness logs "
+                         "(--from FORMAT, or a log recognised without it)")
     if (args.runs is not None or args.paired_runs) and not logs:
         raise InputError("--runs and --paired-runs need --run (the column naming each "
                          "row's run), harness logs written NAME=PATH (a log per run), or "
@@ -118,7 +122,20 @@ def _compare_two(args, how: str | None, inputs) -> int:
         **keyed, **runs_options(args), **test_options(args),
         progress=bar, top_items=args.top,
     ))
-    return _report(args, how, result, inputs.context)
+    return _report(args, how, result, _with_bounds(inputs, result))
+
+
+def _with_bounds(inputs, result):
+    """The report's context, with the worst and best cases of B - A when the logs have
+    errored or missing items (``Outcomes.bounds``)."""
+    outcomes = inputs.outcomes
+    if outcomes is None or not outcomes.any or len(outcomes.systems) != 2:
+        return inputs.context
+    low, high = result.confidence_interval
+    bounds = outcomes.bounds(result.estimate, low, high)
+    if bounds is None:
+        return inputs.context
+    return dataclasses.replace(inputs.context, notes=(*inputs.context.notes, bounds.note))
 
 
 def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:

@@ -33,6 +33,7 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.common import CommonItems, warn_lost
 from pairboot.io.formats import file_stem, names_of_files
+from pairboot.io.harness.outcomes import settle
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
            "object_format", "files_named"]
@@ -279,6 +280,13 @@ class Joined:
     common: CommonItems | None = None
     """With ``common_items``: how many items were kept, of how many, and what each log
     lost."""
+    outcomes: object = None
+    """The systems' errored and missing items, and the ``errors`` policy that settled
+    them (:class:`pairboot.io.harness.outcomes.Outcomes`); None when every log scored
+    every item."""
+    columns: tuple | None = None
+    """Every system's per-item columns (cost, tokens, latency) in item order, when its
+    log has them (an empty mapping when not)."""
 
 
 def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
@@ -302,7 +310,11 @@ def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
         out.append(dataclasses.replace(
             r, ids=r.ids[rows], systems={k: cut(v) for k, v in r.systems.items()},
             groups=cut(r.groups), strata=cut(r.strata),
-            runs=None if r.runs is None else {k: cut(v) for k, v in r.runs.items()}))
+            runs=None if r.runs is None else {k: cut(v) for k, v in r.runs.items()},
+            columns=None if r.columns is None else
+            {k: {c: cut(x) for c, x in cols.items()} for k, cols in r.columns.items()},
+            outcomes=None if r.outcomes is None else
+            {k: cut(v) for k, v in r.outcomes.items()}))
     lost = [f"{len(r.ids) - len(held):,} of the {len(r.ids):,} items of {r.path}"
             for r in reads]
     note = (f"compared on the {len(held):,} items that every log scores (`common_items`): "
@@ -315,7 +327,7 @@ def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
 
 
 def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
-         common_items: bool = False) -> Joined:
+         common_items: bool = False, errors: str | None = None) -> Joined:
     """The systems of ``reads`` on the items they all score, in the first read's order.
 
     Every read must hold the same ids (a clear error says how many differ and shows
@@ -327,7 +339,13 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     a system alike; systems named by their files (a table's) are named as a family's
     files are (:func:`pairboot.io.names_of_files`: the stems, with folders where two
     are alike).
+
+    ``errors`` says how the items a system errored on or did not score count: None
+    (as the harness recorded them), ``"exclude"``, ``"fail"`` or ``"common"``
+    (:mod:`pairboot.io.harness.outcomes`); ``Joined.outcomes`` counts them per system,
+    and the notes say so.
     """
+    reads, outcomes = settle(reads, errors)
     common = None
     if common_items:
         reads, common = _common_items(reads)
@@ -348,7 +366,7 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
                 f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown}); "
                 "`common_items` compares on the items both score, saying how many each "
                 "lost")
-    raw_names, values, tables = [], [], []
+    raw_names, values, tables, columns = [], [], [], []
     for r in reads:
         order = None if r is first else np.array([base[v] for v in r.ids.tolist()])
         inverse = None
@@ -359,6 +377,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
             raw_names.append((name, r.path))
             arr = np.asarray(v, dtype=np.float64)
             values.append(arr if inverse is None else arr[inverse])
+            extra = (r.columns or {}).get(name, {})
+            columns.append({c: np.asarray(x) if inverse is None else np.asarray(x)[inverse]
+                            for c, x in extra.items()})
             if r.runs is not None and name in r.runs:
                 t = np.asarray(r.runs[name], dtype=np.float64)
                 tables.append(t if inverse is None else t[inverse])
@@ -384,6 +405,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
         raise InputError(f"the logs hold {len(values)} systems; name each once "
                          f"(got {', '.join(names)})", param="names")
     notes = tuple(note for r in reads for note in r.notes)
+    if outcomes is not None:
+        outcomes = outcomes.renamed(names)
+        notes += tuple(outcomes.notes())
     runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
-                  first.strata, notes, runs, common)
+                  first.strata, notes, runs, common, outcomes, tuple(columns))
