@@ -170,6 +170,10 @@ def _options(args, fmt: str, named: bool = False) -> dict:
         if options.get(key.strip()) is not None:
             raise InputError(f"--log-option {key.strip()}: given twice (or by its own option)")
         options[key.strip()] = value.strip()
+    if fmt == "inspect" and getattr(args, "errors", None) is not None:
+        options.setdefault("missing", None)
+        if options["missing"] is None:  # (errored samples kept, for --errors to settle)
+            options["missing"] = "wrong"
     return options
 
 
