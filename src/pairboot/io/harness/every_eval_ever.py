@@ -44,22 +44,17 @@ _NUMBERS = {
 
 
 def _first_object(path: str) -> dict | None:
-    """The first JSON object of the file (its first line, or the first of a list)."""
+    """The first JSON object of the file (its first line, or the first of a list), when
+    it is whole within the first bytes."""
     with open(path, "rb") as f:
         head = f.read(_HEAD).decode("utf-8", errors="replace")
     text = head.lstrip()
     if text.startswith("["):
         text = text[1:].lstrip()
-    line = text.split("\n", 1)[0].rstrip().rstrip(",")
     try:
-        first = json.loads(line)
+        first, _ = json.JSONDecoder().raw_decode(text)
     except (ValueError, RecursionError):
-        first = None
-    if first is None and text.startswith("{") and len(head) < _HEAD:
-        try:
-            first = json.loads(head)
-        except (ValueError, RecursionError):
-            return None
+        return None
     return first if isinstance(first, dict) else None
 
 
