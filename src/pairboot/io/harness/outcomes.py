@@ -268,8 +268,9 @@ def settle(reads: Sequence, errors: str | None) -> tuple[list, Outcomes | None]:
     if errors is None:
         if any(b.any() for b in blank):
             i = next(i for i, b in enumerate(blank) if b.any())
+            count = int(blank[i].sum())
             raise InputError(
-                f"{int(blank[i].sum())} item{'s' * (blank[i].sum() > 1)} of {names[i]} "
+                f"{count} item{'s' * (count > 1)} of {names[i]} "
                 f"(e.g. {ids[int(np.argmax(blank[i]))]!r}) errored with no score recorded: "
                 f"give `errors` ({', '.join(ERRORS)}) to say how they count", param="errors")
         kept = n
