@@ -25,14 +25,14 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.harness.records import Record, scores_of
 
-__all__ = ["NAME", "OPTIONS", "FILE", "detect", "read"]
+__all__ = ["NAME", "OPTIONS", "STATS_FILE", "detect", "read"]
 
 NAME = "helm"
 OPTIONS = ("score",)
 """``score``: the stat compared (``exact_match`` by default; several separated by
 commas for a custom metric)."""
 
-FILE = "per_instance_stats.json"
+STATS_FILE = "per_instance_stats.json"
 
 ALIASES = {"num_prompt_tokens": ("input_tokens", 1.0),
            "num_output_tokens": ("output_tokens", 1.0),
@@ -41,13 +41,13 @@ ALIASES = {"num_prompt_tokens": ("input_tokens", 1.0),
 
 
 def _file(path: str) -> str:
-    return os.path.join(path, FILE) if os.path.isdir(path) else path
+    return os.path.join(path, STATS_FILE) if os.path.isdir(path) else path
 
 
 def detect(path) -> bool:
     """True for a ``per_instance_stats.json`` file or a directory holding one."""
     path = os.fspath(path)
-    return os.path.basename(_file(path)) == FILE and os.path.isfile(_file(path))
+    return os.path.basename(_file(path)) == STATS_FILE and os.path.isfile(_file(path))
 
 
 def _json(path: str):
@@ -115,11 +115,11 @@ def read(path, *, score=None):
     path = os.fspath(path)
     stats_path = _file(path)
     if not os.path.isfile(stats_path):
-        raise InputError(f"{path}: no {FILE} (a HELM run directory holds one)")
+        raise InputError(f"{path}: no {STATS_FILE} (a HELM run directory holds one)")
     data = _json(stats_path)
     if not isinstance(data, list):
         raise InputError(f"{stats_path}: not a list of per-instance stats (HELM's "
-                         f"{FILE} is a JSON list)")
+                         f"{STATS_FILE} is a JSON list)")
     model, task, source = _run(stats_path)
     trials: dict = {}
     perturbed = 0
