@@ -64,6 +64,7 @@ def test_policies():
     with pytest.warns(pairboot.PairbootWarning, match="dropped more than 10%"):
         ex = harness.join([a, b], errors="exclude", common_items=True)
     assert ex.ids.tolist() == ["1", "2", "4"]
+    assert any("`errors='exclude'`" in n and "3 of 6 items compared" in n for n in ex.notes)
     # as recorded: B's item 3 has no score to keep
     got = error(harness.join, [a, b])
     assert "1 item of B (e.g. '3') errored with no score recorded" in got and "errors" in got
@@ -167,6 +168,11 @@ def test_cli_reports_the_accounting_and_bounds(tmp_path):
            "would be 0.3" in text
     assert "the reverse 0.55" in text
     assert "the unscored items cannot overturn the verdict" in text
+    # a score where lower is better has no failure value to put in: no bounds, said so
+    proc = run_in_process("compare", pa, pb, "--errors", "exclude", "--lower-is-better",
+                          "--seed", "1", "--resamples", "500", "--no-progress")
+    text = " ".join(proc.stdout.decode().split())
+    assert "no bounds with the unscored items as failures or successes" in text
 
 
 def test_cli_refusals(tmp_path):

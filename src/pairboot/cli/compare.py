@@ -122,10 +122,10 @@ def _compare_two(args, how: str | None, inputs) -> int:
         **keyed, **runs_options(args), **test_options(args),
         progress=bar, top_items=args.top,
     ))
-    return _report(args, how, result, _with_bounds(inputs, result))
+    return _report(args, how, result, _with_bounds(args, inputs, result))
 
 
-def _with_bounds(inputs, result):
+def _with_bounds(args, inputs, result):
     """The report's context, with the worst and best cases of B - A when the logs have
     errored or missing items (``Outcomes.bounds``)."""
     outcomes = inputs.outcomes
@@ -133,9 +133,12 @@ def _with_bounds(inputs, result):
         return inputs.context
     low, high = result.confidence_interval
     bounds = outcomes.bounds(result.estimate, low, high)
-    if bounds is None:
-        return inputs.context
-    return dataclasses.replace(inputs.context, notes=(*inputs.context.notes, bounds.note))
+    if result.metric not in ("mean", "accuracy") or args.lower_is_better or bounds is None:
+        note = ("no bounds with the unscored items as failures or successes: they are "
+                "for a mean score where higher is better")
+    else:
+        note = bounds.note
+    return dataclasses.replace(inputs.context, notes=(*inputs.context.notes, note))
 
 
 def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:

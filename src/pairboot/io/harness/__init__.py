@@ -405,8 +405,8 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
         raise InputError(f"the logs hold {len(values)} systems; name each once "
                          f"(got {', '.join(names)})", param="names")
     notes = tuple(note for r in reads for note in r.notes)
-    if outcomes is not None:
-        outcomes = outcomes.renamed(names)
+    if outcomes is not None:  # (named as the systems; the items left after the join)
+        outcomes = dataclasses.replace(outcomes.renamed(names), kept=len(first.ids))
         notes += tuple(outcomes.notes())
     runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
