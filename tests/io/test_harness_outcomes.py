@@ -224,3 +224,13 @@ def test_inspect_errors_feed_the_accounting(tmp_path):
     text = " ".join(proc.stdout.decode().split())
     assert "openai/b: 4 attempted, 2 scored, 2 errored, 0 missing" in text
     assert "--errors fail: every unscored item counted as a failure (0); 4 of 4" in text
+
+
+def test_scores_refuse_columns_or_outcomes_of_another_length():
+    ids = np.array(["1", "2"], dtype=object)
+    with pytest.raises(ValueError, match="outcomes of 'A': 1 for 2 ids"):
+        harness.Scores(path="a", format="x", ids=ids, systems={"A": np.zeros(2)},
+                       outcomes={"A": np.array([None], dtype=object)})
+    with pytest.raises(ValueError, match="column 'cost' of 'A': 3 values for 2 ids"):
+        harness.Scores(path="a", format="x", ids=ids, systems={"A": np.zeros(2)},
+                       columns={"A": {"cost": np.zeros(3)}})

@@ -93,6 +93,14 @@ class Scores:
         for name, values in self.systems.items():
             if len(values) != n:
                 raise ValueError(f"system {name!r} has {len(values)} values for {n} ids")
+        for system, marks in (self.outcomes or {}).items():
+            if len(marks) != n:
+                raise ValueError(f"outcomes of {system!r}: {len(marks)} for {n} ids")
+        for system, extra in (self.columns or {}).items():
+            for column, values in extra.items():
+                if len(values) != n:
+                    raise ValueError(f"column {column!r} of {system!r}: {len(values)} "
+                                     f"values for {n} ids")
         for name in ("groups", "strata"):
             labels = getattr(self, name)
             if labels is not None:
