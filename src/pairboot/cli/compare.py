@@ -101,6 +101,9 @@ def run_compare(args) -> int:
             return run_many(args, how, load_runs_many(args))
         return run_runs(args, how)
     logs = wants_harness(args)
+    if args.errors is not None and not logs:
+        raise InputError("--errors settles the errored and missing items of harness logs "
+                         "(--from FORMAT, or a log recognised without it)")
     if (args.runs is not None or args.paired_runs) and not logs:
         raise InputError("--runs and --paired-runs need --run (the column naming each "
                          "row's run), harness logs written NAME=PATH (a log per run), or "
@@ -143,7 +146,23 @@ def _compare_two(args, how: str | None, inputs) -> int:
         **keyed, **runs_options(args), **test_options(args),
         progress=bar, top_items=args.top, noise_floor=floor,
     ))
-    return _report(args, how, result, inputs.context)
+    return _report(args, how, result, _with_bounds(args, inputs, result))
+
+
+def _with_bounds(args, inputs, result):
+    """The report's context, with the worst and best cases of B - A when the logs have
+    errored or missing items (``Outcomes.bounds``)."""
+    outcomes = inputs.outcomes
+    if outcomes is None or not outcomes.any or len(outcomes.systems) != 2:
+        return inputs.context
+    low, high = result.confidence_interval
+    bounds = outcomes.bounds(result.estimate, low, high)
+    if result.metric not in ("mean", "accuracy") or args.lower_is_better or bounds is None:
+        note = ("no bounds with the unscored items as failures or successes: they are "
+                "for a mean score where higher is better")
+    else:
+        note = bounds.note
+    return dataclasses.replace(inputs.context, notes=(*inputs.context.notes, note))
 
 
 def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:

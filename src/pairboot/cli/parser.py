@@ -85,6 +85,7 @@ OPTIONS: dict[str, Spelling] = {
     "ids": _option("--id"),
     "labels": _option("--labels"),
     "common_items": lambda value: "--common-items",
+    "errors": _option("--errors"),
     "resampling": _option("--resampling"),
     "format": _option("--from"),
     "runs": _option("--runs"),
@@ -332,10 +333,16 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
         "trec_eval outputs, and plain tables; --score names the metric, scorer or measure")
     logs.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="the inputs' format: lm-eval, inspect, comet, sacrebleu, wmt, trec, "
-                      "table (directories and .eval logs are recognised without it)")
+                      "tau-bench, every-eval-ever, helm, promptfoo, table (directories, "
+                      ".eval logs and most LLM-eval files are recognised without it)")
     logs.add_argument("--log-option", action="append", default=[], metavar="KEY=VALUE",
                       help="an option of the --from reader (e.g. filter=strict-match for "
                       "lm-eval, missing=wrong for inspect); repeatable")
+    logs.add_argument("--errors", choices=("exclude", "fail", "common"), default=None,
+                      help="how items a system errored on or did not score count: left "
+                      "out, failures, or only the items every system scored (default: as "
+                      "the harness recorded them); the report counts them per system and "
+                      "bounds B - A as if they were all failures or all successes")
     logs.add_argument("--tasks-as", choices=("strata", "family"), default=None,
                       help="several tasks (lm-eval) or --stratum: strata of one comparison "
                       "(default), or a family of one comparison per task with --correction "

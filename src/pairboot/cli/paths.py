@@ -64,8 +64,8 @@ NAMES_NO_FILE = frozenset({
     # the inputs' columns and layout
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
-    "common_items", "unpaired", "runs", "paired_runs", "estimand", "curve", "ks",
-    "noise_floor",
+    "common_items", "errors", "unpaired", "runs", "paired_runs", "estimand", "curve",
+    "ks", "noise_floor",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
