@@ -75,7 +75,7 @@ NAMES_NO_FILE = frozenset({
     # pairboot power's plan and what is known without data
     "delta", "power", "n_items", "n_groups", "n_runs", "simulate", "sd", "sd_a", "sd_b",
     "correlation", "accuracy_a", "accuracy_b", "discordant", "group_size", "icc",
-    "group_size_cv", "run_sd", "residual_sd",
+    "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd", "shift_sd",
     # pairboot plan
     "action",
 })
