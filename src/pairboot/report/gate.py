@@ -11,13 +11,14 @@ import math
 from xml.sax.saxutils import escape, quoteattr
 
 from pairboot.report.escape import lines_text, md, visible
+from pairboot.report.github import command
 from pairboot.report.numbers import percent, plural
 from pairboot.report.parts import wrap
 from pairboot.report.registry import writes
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.metrics import GateResult, GateRow
 
-__all__ = ["gate_junit", "gate_table", "gate_text"]
+__all__ = ["gate_annotations", "gate_junit", "gate_reasons", "gate_table", "gate_text"]
 
 _MARK = {"pass": "pass", "fail": "FAIL", "inconclusive": "inconclusive"}
 
@@ -133,6 +134,25 @@ def gate_github(res: GateResult, context=None) -> str:
     a, b = res.names
     return (f"### pairboot gate: {res.verdict} ({md(b)} against {md(a)})\n\n"
             + gate_markdown(res, context))
+
+
+def gate_reasons(res: GateResult) -> list[str]:
+    """One line per row that is not a pass: its verdict, estimate, interval and p-value,
+    and what decided it (for an inconclusive row, the size that would decide it)."""
+    return [f"{r.name}: {r.verdict}; B - A {_num(r.estimate)} {_interval(r)}, "
+            f"p {_p(r.p_value)}; {_detail(r)}" for r in res.rows if r.verdict != "pass"]
+
+
+def gate_annotations(res: GateResult) -> list[str]:
+    """GitHub workflow commands for the rows that are not a pass (the command line
+    prints them on standard error with ``--format github``): an ``::error::`` for a
+    failed row, and for an inconclusive one an ``::error::`` when the gate counts it
+    as a failure, else a ``::warning::``."""
+    kinds = {"fail": "error",
+             "inconclusive": "error" if res.inconclusive == "fail" else "warning"}
+    return [command(kinds[r.verdict], line, title="pairboot gate")
+            for r, line in zip((r for r in res.rows if r.verdict != "pass"),
+                               gate_reasons(res))]
 
 
 @writes(GateResult, "json")
