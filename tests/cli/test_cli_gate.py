@@ -109,3 +109,34 @@ def test_a_bad_policy_file_is_one_line_naming_it(tmp_path):
                           policy)
     assert_one_line_error(proc, "names metric 'latency'")
     assert str(policy) in proc.stderr.decode()
+
+
+@pytest.mark.parametrize(("cost_factor", "inconclusive", "kinds"), [
+    (1.5, None, {"error"}),  # B costs more: the cost row fails
+    (0.999, None, {"error"}),  # cannot decide, and the gate counts that as a failure
+    (0.999, "pass", {"warning"}),
+])
+def test_github_format_is_a_table_per_row_and_annotations(tmp_path, cost_factor, inconclusive,
+                                                          kinds):
+    fa, fb, policy, *_ = files(tmp_path, cost_factor=cost_factor)
+    extra = [] if inconclusive is None else ["--inconclusive", inconclusive]
+    args = ["compare", fa, fb, "--id", "id", "--stratum", "task", "--gate", policy,
+            "--seed", "3", "--resamples", "499", "--no-progress", *extra]
+    summary = run_in_process(*args, "--format", "github")
+    res = json.loads(run_in_process(*args, "--format", "json").stdout)
+    assert summary.returncode == (0 if res["verdict"] == "pass" or inconclusive == "pass"
+                                  else 1)
+    out, err = summary.stdout.decode(), summary.stderr.decode()
+    assert out.startswith(f"### pairboot gate: {res['verdict']} (b against a)\n")
+    table = [line for line in out.splitlines() if line.startswith("| ")]
+    assert len(table) == 1 + len(res["rows"])  # (the header, then a row per gate row)
+    for row, line in zip(res["rows"], table[1:]):
+        assert line.startswith(f"| {row['name']} |")
+    commands = [line for line in err.splitlines() if "title=pairboot gate::" in line]
+    not_passed = [r for r in res["rows"] if r["verdict"] != "pass"]
+    assert len(commands) == len(not_passed) > 0
+    assert {c[2:].split(" ")[0] for c in commands} == kinds  # (and ::warning:: for warnings)
+    for c, row in zip(commands, not_passed):
+        assert c.split("::")[2].startswith(f"{row['name']}: {row['verdict']}; B - A ")
+    plain = run_in_process(*args)  # (the other formats print no workflow command)
+    assert "::" not in plain.stderr.decode()

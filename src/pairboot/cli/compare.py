@@ -53,6 +53,7 @@ from pairboot.report import (
     UNPLANNED,
     FamilyContext,
     decision,
+    gate_annotations,
     gate_conflict,
     gate_hypothesis,
     gate_text,
@@ -294,6 +295,9 @@ def run_gate(args, how: str | None) -> int:
                                      n_resamples=args.resamples, seed=args.seed)
     del caught  # (the result carries them)
     deliver(args, how, render(result, args.format), result.warnings, lambda plot: None)
+    if args.format == "github":  # (annotations on the run, as --fail-if's ::error::)
+        for line in gate_annotations(result):
+            print(line, file=sys.stderr)
     return result.exit_status
 
 

@@ -89,6 +89,7 @@ from pairboot.report.family_formats import (
 from pairboot.report.family_method import family_signature
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.gate import gate_annotations, gate_reasons
 from pairboot.report.github import gate_text, workflow_commands, write_github
 from pairboot.report.metrics import MetricsContext
 from pairboot.report.numbers import decimals
@@ -130,12 +131,14 @@ __all__ = [
     "family_json",
     "family_latex",
     "family_markdown",
+    "gate_annotations",
     "gate_conflict",
     "gate_hypothesis",
     "family_signature",
     "family_text",
     "format_p",
     "formats_of",
+    "gate_reasons",
     "gate_text",
     "headline",
     "html_of",

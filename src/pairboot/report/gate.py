@@ -10,14 +10,15 @@ import json
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from pairboot.report.escape import lines_text, md
+from pairboot.report.escape import lines_text, md, visible
+from pairboot.report.github import command
 from pairboot.report.numbers import percent, plural
 from pairboot.report.parts import wrap
 from pairboot.report.registry import writes
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.metrics import GateResult, GateRow
 
-__all__ = ["gate_junit", "gate_table", "gate_text"]
+__all__ = ["gate_annotations", "gate_junit", "gate_reasons", "gate_table", "gate_text"]
 
 _MARK = {"pass": "pass", "fail": "FAIL", "inconclusive": "inconclusive"}
 
@@ -135,6 +136,25 @@ def gate_github(res: GateResult, context=None) -> str:
             + gate_markdown(res, context))
 
 
+def gate_reasons(res: GateResult) -> list[str]:
+    """One line per row that is not a pass: its verdict, estimate, interval and p-value,
+    and what decided it (for an inconclusive row, the size that would decide it)."""
+    return [f"{r.name}: {r.verdict}; B - A {_num(r.estimate)} {_interval(r)}, "
+            f"p {_p(r.p_value)}; {_detail(r)}" for r in res.rows if r.verdict != "pass"]
+
+
+def gate_annotations(res: GateResult) -> list[str]:
+    """GitHub workflow commands for the rows that are not a pass (the command line
+    prints them on standard error with ``--format github``): an ``::error::`` for a
+    failed row, and for an inconclusive one an ``::error::`` when the gate counts it
+    as a failure, else a ``::warning::``."""
+    kinds = {"fail": "error",
+             "inconclusive": "error" if res.inconclusive == "fail" else "warning"}
+    return [command(kinds[r.verdict], line, title="pairboot gate")
+            for r, line in zip((r for r in res.rows if r.verdict != "pass"),
+                               gate_reasons(res))]
+
+
 @writes(GateResult, "json")
 def gate_json(res: GateResult, context=None) -> str:
     """The result's fields as JSON, with the signature."""
@@ -143,32 +163,39 @@ def gate_json(res: GateResult, context=None) -> str:
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
 
 
+def _attr(text: str) -> str:
+    """An XML attribute's value, quoted: :func:`visible` first, since XML 1.0 cannot hold
+    most control characters at all (a name with one would make the file unreadable)."""
+    return quoteattr(visible(text))
+
+
 @writes(GateResult, "junit")
 def gate_junit(res: GateResult, context=None) -> str:
     """JUnit XML: one ``testsuite`` named after the gate, one ``testcase`` per row; a
     failed row a ``failure`` (its interval and p-value in the message), an inconclusive
     row ``skipped`` with the reason (as the gate's ``inconclusive`` says it counts), a
     passed row a plain test case.  The properties carry the verdict and the policy's
-    hash."""
+    hash.  Valid against the Jenkins xUnit plugin's JUnit schema (tested), which allows
+    a ``skipped`` count on the ``testsuite`` but not on the ``testsuites`` root."""
     a, b = res.names
     failures = sum(r.verdict == "fail" for r in res.rows)
     skipped = sum(r.verdict == "inconclusive" for r in res.rows)
     suite = f"pairboot gate: {b} against {a}"
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name={quoteattr("pairboot")} tests="{len(res.rows)}" '
-           f'failures="{failures}" errors="0" skipped="{skipped}">',
-           f'  <testsuite name={quoteattr(suite)} tests="{len(res.rows)}" '
+           f'<testsuites name="pairboot" tests="{len(res.rows)}" failures="{failures}" '
+           'errors="0">',
+           f'  <testsuite name={_attr(suite)} tests="{len(res.rows)}" '
            f'failures="{failures}" errors="0" skipped="{skipped}">',
            "    <properties>",
-           f'      <property name="verdict" value={quoteattr(res.verdict)}/>',
-           f'      <property name="policy_sha256" value={quoteattr(res.policy_sha256)}/>',
+           f'      <property name="verdict" value={_attr(res.verdict)}/>',
+           f'      <property name="policy_sha256" value={_attr(res.policy_sha256)}/>',
            f'      <property name="confidence_level" value="{res.confidence_level:g}"/>',
            "    </properties>"]
     for r in res.rows:
         message = (f"{r.name}: {r.verdict}; B - A {_num(r.estimate)} {_interval(r)}, "
                    f"p {_p(r.p_value)}")
-        case = (f'    <testcase classname={quoteattr("pairboot.gate." + r.metric)} '
-                f'name={quoteattr(r.name)}')
+        case = (f'    <testcase classname={_attr("pairboot.gate." + r.metric)} '
+                f'name={_attr(r.name)}')
         if r.verdict == "pass":
             out.append(case + "/>")
             continue
@@ -176,10 +203,10 @@ def gate_junit(res: GateResult, context=None) -> str:
         body = escape(lines_text([message, _detail(r), *(
             x for x in _task_lines(res) if x.startswith(r.name + " ["))]))
         if r.verdict == "fail":
-            out.append(f'      <failure message={quoteattr(message)} type="gate">'
+            out.append(f'      <failure message={_attr(message)} type="gate">'
                        f"{body}</failure>")
         else:
-            out.append(f"      <skipped message={quoteattr(message + '; ' + _detail(r))}/>")
+            out.append(f"      <skipped message={_attr(message + '; ' + _detail(r))}/>")
         out.append("    </testcase>")
     out += ["  </testsuite>", "</testsuites>"]
     return "\n".join(out) + "\n"
