@@ -268,3 +268,20 @@ def test_the_intersection_union_gate_holds_its_level_at_the_boundary():
             res = pairboot.check_gate(a, b, gate, seed=r, n_resamples=499)
         passed += res.verdict == "pass"
     assert passed / n_data <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_data)
+
+
+@quiet
+def test_a_task_too_small_for_any_test_does_not_pass():
+    # 4 items, every difference a tie or a gain: no resample goes below 0, so the
+    # bootstrap's p of "non-inferior by 0.05" is 1 / (B + 1); but no test of 4 units can
+    # say less than 2**-4 = 0.0625, so the row cannot pass at 5% (found on SimpleQA's
+    # "Video games" topic of 4 questions)
+    tasks = np.array(["big"] * 60 + ["tiny"] * 4)
+    rng = np.random.default_rng(1)
+    a = {"ok": np.concatenate([(rng.random(60) < 0.5) * 1.0, [0.0, 1.0, 0.0, 1.0]])}
+    b = {"ok": np.concatenate([a["ok"][:60], [1.0, 1.0, 0.0, 1.0]])}
+    gate = Gate({"ok": "mean"}, (Rule("ok", "non-inferior", margin=0.05, tasks=("tiny",)),))
+    res = pairboot.check_gate(a, b, gate, tasks=tasks, seed=1, n_resamples=R)
+    (row,) = res.rows
+    assert row.task_p_values == (2.0 ** -4,)
+    assert row.verdict == "inconclusive"

@@ -188,6 +188,10 @@ def _row(r: Rule, gate: Gate, alpha: float, whole, per_task, task_names, columns
         boot, sign = _boot(res, r.metric)
         test = "superior" if r.test == "at-least" else r.test
         p_pass, p_fail = _p_pass_fail(boot, test, margin)
+        # no test of n units can say more than 2**-n (all n favour one side): a task of
+        # 4 items, all of them ties or gains, is no evidence at 5% (docs/gates.md)
+        units = res.n_groups if res.n_groups is not None else res.n_items
+        p_pass, p_fail = max(p_pass, 2.0 ** -units), max(p_fail, 2.0 ** -units)
         low, high = bounds("percentile", boot, 2.0 * alpha)
         interval = (low, high) if sign > 0 else (-high, -low)
         parts.append((t, sign * boot.estimate, interval, p_pass, p_fail, boot.sd,
@@ -215,6 +219,9 @@ def _row(r: Rule, gate: Gate, alpha: float, whole, per_task, task_names, columns
         if verdict == "fail" and k > 1:
             why = "shown otherwise on " + ", ".join(str(parts[i][0]) for i in
                                                     np.flatnonzero(failed))
+        elif verdict == "inconclusive" and k > 1:
+            why = "not shown on " + ", ".join(
+                f"{parts[i][0]} ({parts[i][6]} items)" for i in np.flatnonzero(p_pass >= alpha))
     needed = None
     if verdict == "inconclusive":
         sizes = []
@@ -225,7 +232,9 @@ def _row(r: Rule, gate: Gate, alpha: float, whole, per_task, task_names, columns
                         "equivalent": margin}[r.test]
             gain = est if not crit.lower_is_better else -est
             distance = (margin - abs(gain)) if r.test == "equivalent" else gain - boundary
-            sizes.append(_needed(n, se, distance, alpha))
+            size = _needed(n, se, distance, alpha)
+            # (and at least the units whose 2**-n can be below alpha at all)
+            sizes.append(None if size is None else max(size, math.ceil(-math.log2(alpha))))
         needed = None if not sizes or None in sizes else max(sizes)
     one = parts[0] if k == 1 else None
     return GateRow(
