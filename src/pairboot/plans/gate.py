@@ -41,7 +41,7 @@ from pairboot.results.metrics import GateResult, GateRow, MetricsResult
 from pairboot.stats.binomial import binomial_tail, clopper_pearson
 from pairboot.stats.fdr import partial_conjunction
 from pairboot.stats.intervals import Bootstrap, bounds, normal_quantile, p_value
-from pairboot.stats.multiple import holm
+from pairboot.stats.multiple import holm, max_t
 
 POWER = 0.8
 """The power at which an inconclusive row's deciding size is given."""
@@ -102,7 +102,7 @@ def check_gate(a, b, gate: Gate, *, tasks=None, groups=None, names=("A", "B"),
         warnings.warn(text, category, stacklevel=2)
     rows = [_row(r, gate, alpha, whole, per_task, task_names, columns, groups)
             for r in gate.rules]
-    rows = _any_group(rows, alpha)
+    rows = _any_group(rows, alpha, gate.rules, gate, whole)
     verdict = _verdict(rows)
     return GateResult(
         rows=tuple(rows), verdict=verdict, confidence_level=gate.confidence_level,
@@ -300,19 +300,49 @@ def _exact_row(r: Rule, crit: Criterion, alpha: float, columns, groups) -> GateR
         method=f"exact (Clopper-Pearson), {count} of {n}", needed_items=needed, why=None)
 
 
-def _any_group(rows: list[GateRow], alpha: float) -> list[GateRow]:
-    """The "any" rows' verdicts under Holm: a row passes when its Holm-adjusted p-value
-    is below ``alpha``."""
+def _any_group(rows: list[GateRow], alpha: float, rules, gate: Gate, whole: MetricsResult
+               ) -> list[GateRow]:
+    """The "any" rows' verdicts, corrected together: by max-t on the joint draws when
+    every one of them is a non-inferior or superior row over the whole test set (read
+    off the same resamples: the correlation of the metrics is used, so it is more
+    powerful than Bonferroni on correlated metrics), else by Holm (valid under any
+    dependence).  A row passes when its adjusted p-value is below ``alpha``."""
     idx = [k for k, r in enumerate(rows) if r.require == "any"]
     if not idx:
         return rows
-    adjusted = holm(np.array([rows[k].p_value for k in idx]))
+    joint = len(idx) > 1 and all(rules[k].tasks is None and rules[k].test in (
+        "non-inferior", "superior") for k in idx)
+    if joint:
+        adjusted, how = _max_t_any([rules[k] for k in idx], gate, whole, alpha), "max-t"
+    else:
+        adjusted, how = holm(np.array([rows[k].p_value for k in idx])), "Holm"
     out = list(rows)
     for k, p in zip(idx, adjusted):
         r = out[k]
         verdict = "pass" if p < alpha else ("fail" if r.verdict == "fail" else "inconclusive")
-        out[k] = dataclasses.replace(r, verdict=verdict, p_adjusted=float(p))
+        out[k] = dataclasses.replace(r, verdict=verdict, p_adjusted=float(p),
+                                     correction=how)
     return out
+
+
+def _max_t_any(rules, gate: Gate, whole: MetricsResult, alpha: float) -> np.ndarray:
+    """Romano-Wolf stepdown p-values of the one-sided claims ``gain > boundary`` of
+    rows over the whole set, on B's gain's joint replicates (each row's root its
+    resample less its estimate, over its standard error; NaN resamples left out)."""
+    cols, est, null = [], [], []
+    for r in rules:
+        k = whole.metrics.index(r.metric)
+        sign = -1.0 if whole.rows[k].lower_is_better else 1.0
+        cols.append(sign * whole.bootstrap_distribution[:, k])
+        est.append(sign * whole.rows[k].estimate)
+        m = r.margin or 0.0
+        null.append(-m if r.test == "non-inferior" else m)
+    reps = np.column_stack(cols)
+    ok = np.isfinite(reps).all(axis=1)
+    se = reps[ok].std(axis=0, ddof=1) if ok.sum() > 1 else np.full(len(cols), np.nan)
+    mt = max_t(np.array(est), se, reps, alpha, "greater", null=np.array(null),
+               tol=[0.0] * len(cols))
+    return np.maximum(mt.p_stepdown, 1.0 / (mt.n_used + 1))
 
 
 def _verdict(rows: Sequence[GateRow]) -> str:

@@ -58,7 +58,8 @@ def gate_table(res: GateResult) -> Table:
     """One row per rule: its verdict, estimate, interval at ``1 - 2 alpha``, p-value."""
     rows = []
     for r in res.rows:
-        p = _p(r.p_value) + ("" if r.p_adjusted is None else f" (Holm {_p(r.p_adjusted)})")
+        p = _p(r.p_value) + ("" if r.p_adjusted is None
+                             else f" ({r.correction or 'Holm'} {_p(r.p_adjusted)})")
         rows.append((r.name, "must" if r.require == "all" else "any of",
                      _MARK[r.verdict], _num(r.estimate) if r.estimate is not None
                      else plural(len(r.tasks), "task"), _interval(r), p))
@@ -90,7 +91,12 @@ def _words(res: GateResult) -> list[str]:
            "bounds). The rows that must all hold form an intersection-union test: the gate "
            f"passes only if each one does, so it passes with probability at most {alpha:g} "
            "when any of their claims is false, with no correction needed.")
-    if any(r.require == "any" for r in res.rows):
+    anys = [r for r in res.rows if r.require == "any"]
+    if anys and anys[0].correction == "max-t":
+        how += (" The rows of which any one suffices are corrected together by max-t on "
+                "their joint resamples (the Romano-Wolf stepdown: it uses their "
+                "correlation, so it is more powerful than Bonferroni or Holm).")
+    elif anys:
         how += (" The rows of which any one suffices are corrected by Holm (valid under any "
                 "dependence).")
     how += (" A row fails when the opposite of its claim is shown at the same level "

@@ -237,7 +237,10 @@ class GateRow:
     why : str or None
         What decided a fail over tasks, or a partial conjunction's count.
     p_adjusted : float or None
-        An "any" row's Holm-adjusted p-value.
+        An "any" row's adjusted p-value (``correction``: "max-t" on the joint draws, or
+        "Holm").
+    correction : str or None
+        How an "any" row's p-value was adjusted.
     """
 
     name: str
@@ -259,6 +262,7 @@ class GateRow:
     needed_items: int | None
     why: str | None
     p_adjusted: float | None = None
+    correction: str | None = None
 
     def to_dict(self) -> dict:
         return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
