@@ -61,6 +61,22 @@ def test_a_small_comparison_loads_only_its_path():
     assert not any(loaded.values()), loaded
 
 
+def test_a_csv_comparison_imports_no_harness_reader():
+    """A plain CSV file holds none of the signs of a log (``harness.may_be_log``): no
+    reader module is imported to detect its format."""
+    from pairboot.io.harness import READERS  # noqa: PLC0415
+
+    readers = [f"pairboot.io.harness.{module}" for module in READERS.values()]
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["compare", "examples/base.csv", "examples/new.csv", "--id", "id",
+                         "--score", "score", "--no-progress"]) == 0
+        """, *readers, "pairboot.io.harness.inspect_load", "zipfile", "numpy.ma")
+    assert not any(loaded.values()), loaded
+
+
 def test_the_power_command_does_not_load_compare():
     loaded = _loaded("""
         import contextlib, io
