@@ -119,7 +119,8 @@ def index_sums_numpy(
         start, size = int(starts[d]), int(sizes[d])
         for c0 in range(start, start + size, CHUNK):
             counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
-            idx = bounded(words(keys2, counters), size).astype(np.intp)
-            idx += start
+            idx = bounded(words(keys2, counters), size).view(np.int64)  # (below 2**32)
+            if start:
+                idx += start
             for j in range(x.shape[1]):
                 out[:, d, j] += np.take(x[:, j], idx).sum(axis=1)

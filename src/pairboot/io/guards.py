@@ -17,7 +17,6 @@ beyond what memory holds.
 
 from __future__ import annotations
 
-import decimal
 import gzip
 import io
 import json
@@ -103,6 +102,8 @@ def too_deep(text: str | bytes, display: str, first_line: int = 1) -> InputError
 def _long_int(digits: str) -> int:
     """An integer of more digits than ``int(str)`` takes (through ``Decimal``, which has
     no such limit): read as it is, so that its column alone decides."""
+    import decimal  # (rare: imported when needed, not by every command)
+
     return int(decimal.Decimal(digits))
 
 
