@@ -10,15 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from pairboot import (
-    CORRECTIONS,
-    GROUP_WEIGHTINGS,
-    METHODS,
-    RESAMPLINGS,
-    CompareResult,
-    FamilyResult,
-    PowerResult,
-)
+from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
@@ -26,6 +18,11 @@ from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
+
+_COMPARE, _FAMILY, _POWER = (f"pairboot.results.{m}" for m in (
+    "compare.CompareResult", "family.FamilyResult", "power.PowerResult"))
+"""The result types whose formats ``--format`` offers, by name: listed without importing
+the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
 
 def _option(flag: str) -> Spelling:
@@ -267,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
     _add_lower_is_better(gate)
-    add_output(p, formats_of(CompareResult, FamilyResult),
+    add_output(p, formats_of(_COMPARE, _FAMILY),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
@@ -562,7 +559,7 @@ def _add_power(sub) -> argparse.ArgumentParser:
                        "planned size drawn from the pilot with B - A set to --delta, each "
                        "through compare")
     _add_seed(check, "default: a fresh one; always reported")
-    add_output(p, formats_of(PowerResult), plot="the power curve against the size and "
+    add_output(p, formats_of(_POWER), plot="the power curve against the size and "
                "against the difference, the target and the planned size marked",
                progress="neither the reading nor the simulation's progress")
     return p
