@@ -62,9 +62,10 @@ def test_a_small_comparison_loads_only_its_path():
 
 
 def test_a_csv_comparison_imports_no_harness_reader():
-    """A plain CSV file holds none of the signs of a log (``harness.may_be_log``): no
-    reader module is imported to detect its format; nor numpy.ma (np.quantile, np.median,
-    np.unique), numpy.random (the replicates' keys: engine/seedseq.py) or secrets."""
+    """A plain CSV file holds none of the signs of a log (``io.may_be_log``): neither the
+    harness readers nor their package are imported to detect its format, nor the reading
+    in chunks or of runs; nor numpy.ma (np.quantile, np.median, np.unique), numpy.random
+    (the replicates' keys: engine/seedseq.py), secrets, statistics or decimal."""
     from pairboot.io.harness import READERS  # noqa: PLC0415
 
     readers = [f"pairboot.io.harness.{module}" for module in READERS.values()]
@@ -74,8 +75,9 @@ def test_a_csv_comparison_imports_no_harness_reader():
         with contextlib.redirect_stdout(io.StringIO()):
             assert main(["compare", "examples/base.csv", "examples/new.csv", "--id", "id",
                          "--score", "score", "--no-progress"]) == 0
-        """, *readers, "pairboot.io.harness.inspect_load", "zipfile", "numpy.ma",
-        "numpy.random", "secrets")
+        """, *readers, "pairboot.io.harness", "pairboot.io.stream", "pairboot.io.runs",
+        "pairboot.io.harness.inspect_load", "zipfile", "numpy.ma", "numpy.random", "secrets",
+        "statistics", "decimal")
     assert not any(loaded.values()), loaded
 
 

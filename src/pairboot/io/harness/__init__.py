@@ -32,7 +32,7 @@ import numpy as np
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.common import CommonItems, warn_lost
-from pairboot.io.formats import file_stem, names_of_files
+from pairboot.io.formats import file_stem, may_be_log, names_of_files
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "may_be_log", "join", "formats",
            "common_tasks", "object_format", "files_named"]
@@ -166,33 +166,6 @@ def formats() -> list[str]:
             continue
         out.append(name)
     return out
-
-
-SIGNS = (b"{", b"\t", b"PK\x03\x04", b"mqm_avg_score", b"RAW.SCR")
-"""What the start of every log a reader recognises holds: JSON (Inspect, lm-eval's
-samples, COMET's and tau-bench's JSON, ir_measures), a tab (trec_eval, comet-score's
-lines, WMT's TSV), a zip (Inspect's .eval) or a WMT header (MQM, DA, space-separated).
-Each reader's ``detect`` looks no further than :data:`SNIFF_BYTES` (lm-eval's first line
-of a ``samples_*`` file excepted, which is let through by its name)."""
-
-SNIFF_BYTES = 1 << 18
-"""How much of a file :func:`may_be_log` reads: the readers look at 64 KiB (of bytes, or
-of characters: up to 4 bytes each)."""
-
-
-def may_be_log(path) -> bool:
-    """False only when no reader can recognise ``path``: a file whose name is not an
-    lm-eval samples file's and whose first :data:`SNIFF_BYTES` hold none of
-    :data:`SIGNS` (a plain CSV file).  Then no reader is imported to look at it."""
-    try:
-        if not os.path.isfile(path) or os.path.basename(os.fspath(path)).startswith(
-                "samples_"):
-            return True
-        with open(path, "rb") as f:
-            head = f.read(SNIFF_BYTES)
-    except (OSError, TypeError, ValueError):
-        return True  # (the readers say what is wrong with it)
-    return any(sign in head for sign in SIGNS)
 
 
 def detect(path: str) -> str | None:
