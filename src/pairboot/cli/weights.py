@@ -8,7 +8,6 @@ above zero) and every stratum named once, with messages naming the file and line
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 
@@ -98,6 +97,8 @@ def _json_object(path: str) -> str | None:
         with open(path, "rb") as f:
             data = f.read()
         if data.startswith(b"\x1f\x8b"):
+            import gzip  # (only a gzip file needs it)
+
             data = gzip.decompress(data)
         text = data.decode("utf-8-sig").strip()
     except (OSError, EOFError, UnicodeDecodeError):

@@ -9,7 +9,6 @@ function per layout draws them (:func:`_paired`, :func:`_unpaired`, and
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 
@@ -53,8 +52,14 @@ def derived_seed(design: Design, args: Arguments) -> int:
     return int.from_bytes(h.digest(), "little") % 2**32
 
 
+try:  # (hashlib's blake2b itself, without hashlib's OpenSSL: a ms or two of a command)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover  (an interpreter without the module)
+    from hashlib import blake2b as _blake2b
+
+
 def _seed_hasher():
-    return hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
+    return _blake2b(digest_size=8, person=b"pairboot-seed")
 
 
 def _hash_arrays(h, arrays):

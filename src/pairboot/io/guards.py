@@ -17,7 +17,6 @@ beyond what memory holds.
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
@@ -142,6 +141,8 @@ _PIECE = 16 << 20
 def gunzip(data: bytes, display: str, limit: int | None = None) -> bytes:
     """The inflated text of gzip ``data``, inflated piece by piece and refused as soon
     as it passes ``limit`` bytes (default :func:`inflated_limit`), with both sizes."""
+    import gzip  # (only a gzip input needs it)
+
     limit = inflated_limit() if limit is None else limit
     pieces, total = [], 0
     try:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import array
 import csv
-import difflib
 import io
 import itertools
 import json
@@ -575,6 +574,8 @@ def _suggest(name: str, columns: Mapping[str, object]) -> str:
         for sep in (";", "|", "\t", ","):
             if sep in only:
                 return f" (the header is one column {only!r}: is the file delimited by {sep!r}?)"
+    import difflib  # (a message's: imported when there is one)
+
     by_case = [c for c in columns if c.lower() == name.lower()]
     close = by_case or difflib.get_close_matches(name, list(columns), n=1, cutoff=0.75)
     if close:
