@@ -65,8 +65,8 @@ def test_a_csv_comparison_imports_no_harness_reader():
     """A plain CSV file holds none of the signs of a log (``io.may_be_log``): neither the
     harness readers nor their package are imported to detect its format, nor the reading
     in chunks or of runs; nor numpy.ma (np.quantile, np.median, np.unique), numpy.random
-    (the replicates' keys: engine/seedseq.py), secrets, statistics, decimal, hashlib or
-    difflib; nor the permutation test's modules."""
+    (the replicates' keys: engine/seedseq.py), secrets, statistics, decimal, hashlib,
+    difflib or json; nor the permutation test's modules."""
     from pairboot.io.harness import READERS  # noqa: PLC0415
 
     readers = [f"pairboot.io.harness.{module}" for module in READERS.values()]
@@ -78,7 +78,7 @@ def test_a_csv_comparison_imports_no_harness_reader():
                          "--score", "score", "--no-progress"]) == 0
         """, *readers, "pairboot.io.harness", "pairboot.io.stream", "pairboot.io.runs",
         "pairboot.io.harness.inspect_load", "zipfile", "numpy.ma", "numpy.random", "secrets",
-        "statistics", "decimal", "hashlib", "difflib", "pairboot.core.westfall_young",
+        "statistics", "decimal", "hashlib", "difflib", "json", "pairboot.core.westfall_young",
         "pairboot.engine.permutations")
     assert not any(loaded.values()), loaded
 

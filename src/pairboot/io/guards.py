@@ -18,7 +18,6 @@ beyond what memory holds.
 from __future__ import annotations
 
 import io
-import json
 import re
 import sys
 
@@ -111,6 +110,8 @@ def loads(text: str | bytes, **keywords):
     4,300 digits into an integer (a ValueError for the whole line), and such a number is
     read exactly on a second try instead, so that a column no one reads does not refuse
     the file (as pyarrow, reading the used columns alone, does not)."""
+    import json  # (JSON only: not imported to read a CSV file)
+
     try:
         return json.loads(text, **keywords)
     except ValueError as exc:

@@ -25,7 +25,6 @@ import array
 import csv
 import io
 import itertools
-import json
 import os
 import re
 import sys
@@ -463,6 +462,8 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
 def _loads(text: str, display: str, where, first_line: int = 1) -> object:
     """json.loads with duplicate keys refused; ``where(exc)`` says where, for messages
     (``text`` starts on line ``first_line``)."""
+    import json  # (JSON files only: not imported to read a CSV file)
+
     try:
         return guards.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
