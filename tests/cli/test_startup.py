@@ -21,8 +21,10 @@ HEAVY = ("numba", "scipy", "matplotlib", "pyarrow", "dask", "pandas")
 def _loaded(code: str, *modules: str) -> dict[str, bool]:
     """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
     probe = textwrap.dedent(code) + textwrap.dedent(f"""
-        import json, sys
-        print(json.dumps({{m: m in sys.modules for m in {list(modules)!r}}}))
+        import sys
+        seen = {{m: m in sys.modules for m in {list(modules)!r}}}
+        import json  # (after looking: json may be one of them)
+        print(json.dumps(seen))
         """)
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=PROJECT_ROOT, check=False)
