@@ -149,7 +149,7 @@ def test_a_random_seed_is_drawn_once_whatever_the_path(call, monkeypatch):
         draws.append(bound)
         return 1234
 
-    monkeypatch.setattr("pairboot.options.secrets.randbelow", draw)
+    monkeypatch.setattr("secrets.randbelow", draw)  # (options imports secrets on first use)
     rng = np.random.default_rng(0)
     a = rng.random((30, 3)) if call.endswith("seeds") else rng.random(30)
     b = a + 0.1

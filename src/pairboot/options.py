@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
-import secrets
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
@@ -93,9 +93,12 @@ def _confidence_level(value) -> float:
 def _seed(value) -> int | None:
     """An integer seed: a SeedSequence and ``"random"`` are drawn from; None stays None
     (the seed is then derived from the data and the options)."""
-    if isinstance(value, np.random.SeedSequence):  # (a child of the caller's own tree)
-        return int(value.generate_state(1, np.uint64)[0])
+    random = sys.modules.get("numpy.random")  # (a SeedSequence has imported it)
+    if random is not None and isinstance(value, random.SeedSequence):  # (a child of the
+        return int(value.generate_state(1, np.uint64)[0])  # caller's own tree)
     if isinstance(value, str) and value.strip().lower() == "random":
+        import secrets  # (on first use: with hashlib's OpenSSL, a few ms of a command)
+
         return secrets.randbelow(2**32)
     if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)
                               or value < 0):

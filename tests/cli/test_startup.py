@@ -21,8 +21,10 @@ HEAVY = ("numba", "scipy", "matplotlib", "pyarrow", "dask", "pandas")
 def _loaded(code: str, *modules: str) -> dict[str, bool]:
     """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
     probe = textwrap.dedent(code) + textwrap.dedent(f"""
-        import json, sys
-        print(json.dumps({{m: m in sys.modules for m in {list(modules)!r}}}))
+        import sys
+        seen = {{m: m in sys.modules for m in {list(modules)!r}}}
+        import json  # (after looking: json may be one of them)
+        print(json.dumps(seen))
         """)
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           cwd=PROJECT_ROOT, check=False)
@@ -58,6 +60,29 @@ def test_a_small_comparison_loads_only_its_path():
                          "--score", "score", "--no-progress"]) == 0
         """, *HEAVY, "pairboot.planning", "pairboot.partitioned", "pairboot.cli.power",
         "pairboot.engine.numba_kernels", "pairboot.report.plot")
+    assert not any(loaded.values()), loaded
+
+
+def test_a_csv_comparison_imports_no_harness_reader():
+    """A plain CSV file holds none of the signs of a log (``io.may_be_log``): neither the
+    harness readers nor their package are imported to detect its format, nor the reading
+    in chunks or of runs; nor numpy.ma (np.quantile, np.median, np.unique), numpy.random
+    (the replicates' keys: engine/seedseq.py), secrets, statistics, decimal, hashlib,
+    difflib or json; nor the permutation test's modules; nor tempfile (the run's folder
+    is made when tempfile is imported: cli.signals.run_folder)."""
+    from pairboot.io.harness import READERS  # noqa: PLC0415
+
+    readers = [f"pairboot.io.harness.{module}" for module in READERS.values()]
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main, signals
+        with contextlib.redirect_stdout(io.StringIO()), signals.run_folder():  # (as run())
+            assert main(["compare", "examples/base.csv", "examples/new.csv", "--id", "id",
+                         "--score", "score", "--no-progress"]) == 0
+        """, *readers, "pairboot.io.harness", "pairboot.io.stream", "pairboot.io.runs",
+        "pairboot.io.harness.inspect_load", "zipfile", "numpy.ma", "numpy.random", "secrets",
+        "statistics", "decimal", "hashlib", "difflib", "json", "tempfile",
+        "pairboot.core.westfall_young", "pairboot.engine.permutations")
     assert not any(loaded.values()), loaded
 
 
@@ -133,3 +158,28 @@ def test_pyarrow_is_quieted_when_it_is_first_imported(tmp_path):
         assert pyarrow.calls == [False, False], pyarrow.calls
         """, "pyarrow")
     assert loaded == {"pyarrow": True}
+
+
+def test_the_runs_folder_is_made_as_tempfile_is_imported(tmp_path):
+    """``signals.run_folder`` makes the run's folder when the run first imports tempfile
+    (tempfile's default from then on) and removes it at the end."""
+    loaded = _loaded(f"""
+        import os, sys
+        os.environ["TMPDIR"] = {str(tmp_path)!r}
+        from pairboot.cli import signals
+        assert "tempfile" not in sys.modules
+        with signals.run_folder():
+            assert os.listdir({str(tmp_path)!r}) == []
+            import tempfile
+            (folder,) = os.listdir({str(tmp_path)!r})
+            assert folder.startswith("pairboot-run-")
+            assert tempfile.gettempdir() == os.path.join({str(tmp_path)!r}, folder)
+            fd, path = tempfile.mkstemp()
+            os.close(fd)
+        assert os.listdir({str(tmp_path)!r}) == []
+        assert tempfile.gettempdir() == {str(tmp_path)!r}
+        with signals.run_folder():  # (tempfile imported: at once)
+            assert len(os.listdir({str(tmp_path)!r})) == 1
+        assert os.listdir({str(tmp_path)!r}) == []
+        """, "tempfile")
+    assert loaded == {"tempfile": True}

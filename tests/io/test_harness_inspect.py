@@ -278,6 +278,8 @@ def test_detection(tmp_path):
     reordered = tmp_path / "sorted.json"
     reordered.write_text(json.dumps({**header(spec()), "samples": []}, sort_keys=True))
     assert inspect_log.detect(reordered)
+    for path in (tmp_path / "a.json", tmp_path / "a.eval", reordered):  # (may_be_log too)
+        assert harness.detect(path) == "inspect", path
     table = tmp_path / "scores.csv"
     table.write_text("id,score\n1,0.5\n")
     other = tmp_path / "results.json"
@@ -357,4 +359,5 @@ def test_the_real_logs():
     assert (qwen.n_items, sonnet.n_items, qwen.score) == (3, 5, "choice")
     with pytest.raises(InputError, match="do not score the same items"):
         harness.join([qwen, sonnet])
-    assert all(inspect_log.detect(str(p)) for p in real.iterdir() if p.is_file())
+    assert all(inspect_log.detect(str(p)) and harness.detect(str(p)) == "inspect"
+               for p in real.iterdir() if p.is_file())

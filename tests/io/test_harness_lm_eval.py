@@ -196,6 +196,7 @@ def test_common_tasks(tmp_path):
 def test_detect(tmp_path):
     path = write_samples(tmp_path / "run", "arc", T1, acc_rows([1]))
     assert lm_eval.detect(path) and lm_eval.detect(tmp_path / "run") and lm_eval.detect(tmp_path)
+    assert all(harness.detect(p) == "lm-eval" for p in (path, tmp_path / "run", tmp_path))
     other = tmp_path / "x" / f"scores_{T1}.jsonl"  # right content, wrong name
     other.parent.mkdir()
     other.write_text(path.read_text())

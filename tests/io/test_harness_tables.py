@@ -562,3 +562,19 @@ def test_real_mmlu_pro_and_simpleqa():
     assert len(joined.ids) == 12032 and len(set(joined.strata.tolist())) == 14
     grades = harness.join([harness.read(p, "table", correct="grade=A") for p in qa])
     assert len(grades.ids) == 250
+
+
+def test_a_plain_table_is_not_shown_to_the_readers(tmp_path):
+    """``may_be_log`` lets through whatever a reader might recognise (every reader's
+    detection tests call ``harness.detect``) and nothing else: a plain CSV file is no
+    log, without a reader imported to look at it."""
+    plain = write(tmp_path / "scores.csv", "id,score\nq1,0.5\nq2,0.25\n")
+    assert not harness.may_be_log(plain) and harness.detect(plain) is None
+    for text in ('id,score\nq1,"{x}"\n', "id\tscore\nq1\t0.5\n",
+                 "system mqm_avg_score seg_id\n"):
+        assert harness.may_be_log(write(tmp_path / "other.csv", text)), text
+    late = "id,score\n" + "q,0.5\n" * 50_000 + "{\n"  # (past what any reader looks at)
+    assert not harness.may_be_log(write(tmp_path / "late.csv", late))
+    named = write(tmp_path / "samples_arc_2024-01-01T00-00-00.jsonl", "id,score\n")
+    assert harness.may_be_log(named)  # (lm-eval reads its first line whole)
+    assert harness.may_be_log(str(tmp_path)) and harness.may_be_log(str(tmp_path / "none"))

@@ -188,3 +188,55 @@ def test_without_the_report_layer_a_result_says_what_to_import(two, monkeypatch)
     monkeypatch.setattr(pairboot.rendering, "_renderer", None)
     with pytest.raises(RuntimeError, match="import pairboot.report"):
         str(two)
+
+
+def test_the_table_of_the_packages_writers_is_what_their_modules_register():
+    """``registry.WHERE`` names every writer the package's modules register (type,
+    format, module, part) before they are imported: ``formats_of`` lists from it and
+    ``writer`` imports the one module asked for."""
+    import importlib  # noqa: PLC0415
+    import pkgutil  # noqa: PLC0415
+
+    import pairboot.report as package  # noqa: PLC0415
+
+    # every module of the package, not only those the table names: a new module's writers
+    # missing from the table would otherwise never be found by a lazy lookup
+    for info in pkgutil.walk_packages(package.__path__, "pairboot.report."):
+        importlib.import_module(info.name)
+    registered = {(registry.type_name(cls), fmt): (w.__module__.rpartition(".")[2],
+                                                    (cls, fmt) in registry._parts)
+                  for (cls, fmt), w in registry._writers.items()
+                  if w.__module__.startswith("pairboot.report.")}
+    assert registered == registry.WHERE
+
+
+def test_a_text_report_imports_neither_the_html_nor_a_familys_writers():
+    code = """
+        import json, sys
+        import numpy as np
+        import pairboot
+        from pairboot.report import formats_of, render
+        r = pairboot.compare(np.arange(30.0) % 3, np.arange(30.0) % 4, seed=1,
+                             n_resamples=200)
+        text = render(r, "text")
+        assert formats_of("pairboot.results.family.FamilyResult") == formats_of(
+            pairboot.FamilyResult)
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith(
+            ("pairboot.report", "pairboot.results")))))
+        """
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import textwrap  # noqa: PLC0415
+
+    from helpers import PROJECT_ROOT  # noqa: PLC0415
+
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, check=False, cwd=PROJECT_ROOT)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.splitlines()[-1]))
+    assert "pairboot.report.text" in loaded
+    assert not loaded & {"pairboot.report.html", "pairboot.report.family",
+                         "pairboot.report.family_formats", "pairboot.report.github",
+                         "pairboot.report.power", "pairboot.report.curve",
+                         "pairboot.results.power"}, loaded

@@ -67,8 +67,8 @@ def run() -> None:
     """
     signals.install()
     code = EXIT_INTERNAL
-    with signals.run_folder() as folder:
-        sys.excepthook = signals.last_resort(folder)
+    with signals.run_folder():
+        sys.excepthook = signals.last_resort()
         code = main()
     stop = signals.received()
     if stop is not None and code != signals.exit_status(stop):  # (after the report)

@@ -50,8 +50,6 @@ from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
 from pairboot.report import (
-    UNPLANNED,
-    FamilyContext,
     decision,
     gate_annotations,
     gate_conflict,
@@ -173,6 +171,8 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     are read, and any option given on the command line must be the plan's.  ``inputs``:
     already read (harness logs, runs); with ``--runs``, every system's values are items x
     runs."""
+    from pairboot.report import UNPLANNED, FamilyContext  # (a family's: on first use)
+
     if args.plan is not None and args.runs is not None:
         raise InputError("--plan with --runs: a plan does not fix several runs per system "
                          "yet")
@@ -327,6 +327,8 @@ def run_runs(args, how: str | None) -> int:
 def run_strata_family(args, how: str | None, inputs) -> int:
     """``--tasks-as family``: one comparison per task (stratum), as a family with its
     error rate controlled (:func:`pairboot.compare_strata`)."""
+    from pairboot.report import UNPLANNED, FamilyContext  # (a family's: on first use)
+
     if inputs.strata is None:
         raise InputError("--tasks-as family needs tasks: several lm-eval tasks, or --stratum")
     if args.test is not None:

@@ -114,8 +114,8 @@ def _detect(args, path: str) -> str | None:
     """``pbio.harness.detect(path)``, once per path and command (an Inspect log's check
     may parse the whole JSON file)."""
     seen = vars(args).setdefault("_detected", {})
-    if path not in seen:
-        seen[path] = pbio.harness.detect(path)
+    if path not in seen:  # (a plain table imports no reader: pbio.may_be_log)
+        seen[path] = pbio.harness.detect(path) if pbio.may_be_log(path) else None
     return seen[path]
 
 

@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 
 from pairboot.cli import signals
@@ -29,6 +28,8 @@ def write_atomically(path: str, text: str | bytes) -> None:
     A reader never sees a half-written report, and a failed run leaves any previous file
     untouched.
     """
+    import tempfile  # (a report to a file only; signals.run_folder watches for it)
+
     folder = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:

@@ -10,17 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from pairboot import (
-    CORRECTIONS,
-    GROUP_WEIGHTINGS,
-    METHODS,
-    RESAMPLINGS,
-    CompareResult,
-    FamilyResult,
-    GateResult,
-    PowerResult,
-    TrialsCurve,
-)
+from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
@@ -28,6 +18,12 @@ from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
+
+_COMPARE, _FAMILY, _CURVE, _GATE, _POWER = (f"pairboot.results.{m}" for m in (
+    "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
+    "metrics.GateResult", "power.PowerResult"))
+"""The result types whose formats ``--format`` offers, by name: listed without importing
+the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
 
 def _option(flag: str) -> Spelling:
@@ -300,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one file with --a/--b: two columns of A's scores from two runs "
                       "of the same build (with --run, of its trials); the report states "
                       "how far re-running alone moves B - A at this size beside the verdict")
-    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult),
+    add_output(p, formats_of(_COMPARE, _FAMILY, _CURVE, _GATE),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
@@ -621,7 +617,7 @@ def _add_power(sub) -> argparse.ArgumentParser:
                        "planned size drawn from the pilot with B - A set to --delta, each "
                        "through compare")
     _add_seed(check, "default: a fresh one; always reported")
-    add_output(p, formats_of(PowerResult), plot="the power curve against the size and "
+    add_output(p, formats_of(_POWER), plot="the power curve against the size and "
                "against the difference, the target and the planned size marked",
                progress="neither the reading nor the simulation's progress")
     return p

@@ -19,10 +19,8 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
-import shutil
 import signal
 import sys
-import tempfile
 
 __all__ = ["Terminated", "install", "check", "received", "held", "quiet_arrow",
            "run_folder", "exit_status", "message"]
@@ -32,6 +30,9 @@ STOPS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGINT"
 """The signals that end a run cleanly (SIGHUP where the platform has it)."""
 
 _state = {"signum": None, "hold": False}
+_run: dict = {"folder": None, "before": None}
+"""The run's temporary folder once made (:func:`run_folder`), and tempfile's default
+before it."""
 
 
 class Terminated(BaseException):
@@ -118,17 +119,19 @@ def quiet_arrow() -> None:
         sys.meta_path.insert(0, _QuietArrow())
 
 
-class _QuietArrow:
-    """An import hook (a finder on ``sys.meta_path``) that switches pyarrow's signal
-    handling off as pyarrow's import finishes, whoever imports it, then leaves.  A
-    lookup that imports nothing (``importlib.util.find_spec("pyarrow")``, as
-    :func:`pairboot.io.arrow_available` asks) leaves it in place for the import."""
+class _AfterImport:
+    """An import hook (a finder on ``sys.meta_path``) that calls ``action(module)`` as the
+    import of the module ``name`` finishes, whoever imports it, then leaves.  A lookup
+    that imports nothing (``importlib.util.find_spec(name)``, as
+    :func:`pairboot.io.arrow_available` asks for pyarrow) leaves it in place for the
+    import."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str, action) -> None:
+        self._name, self._action = name, action
         self._finding = False
 
     def find_spec(self, name, path=None, target=None):
-        if name != "pyarrow" or self._finding:
+        if name != self._name or self._finding:
             return None
         self._finding = True  # (the other finders' spec: pip's, a venv's)
         try:
@@ -140,42 +143,75 @@ class _QuietArrow:
         loader, finder = spec.loader, self
         load = loader.exec_module
 
-        def load_quietly(module) -> None:
+        def load_then_act(module) -> None:
             vars(loader).pop("exec_module", None)  # (once: a loader may serve others)
             with contextlib.suppress(ValueError):
                 sys.meta_path.remove(finder)
             load(module)
-            if module.__name__ == "pyarrow":
-                module.enable_signal_handlers(False)
+            if module.__name__ == finder._name:
+                finder._action(module)
 
         with contextlib.suppress(AttributeError):  # (a loader with __slots__: as is)
-            loader.exec_module = load_quietly  # (this spec's loader, until it has run)
+            loader.exec_module = load_then_act  # (this spec's loader, until it has run)
         return spec
+
+
+class _QuietArrow(_AfterImport):
+    """The hook that switches pyarrow's signal handling off as pyarrow's import
+    finishes (:func:`quiet_arrow`)."""
+
+    def __init__(self) -> None:
+        super().__init__("pyarrow", lambda arrow: arrow.enable_signal_handlers(False))
 
 
 @contextlib.contextmanager
 def run_folder():
     """A temporary folder for the run's files (``tempfile``'s default while the block
-    runs; None where none can be made), removed when it ends, with signals held
-    meanwhile: whatever stopped the run, no temporary file is left behind."""
+    runs; none where none can be made), removed when it ends, with signals held
+    meanwhile: whatever stopped the run, no temporary file is left behind.  It is made
+    as the run imports :mod:`tempfile` (at once if it is imported already), before
+    anything can use it: a run that writes no temporary file (a small comparison) loads
+    neither tempfile nor shutil, a few ms of its start-up."""
+    _run.update(folder=None, before=None)
+    hook = None
+    if "tempfile" in sys.modules:
+        _make_folder(sys.modules["tempfile"])
+    else:
+        hook = _AfterImport("tempfile", _make_folder)
+        sys.meta_path.insert(0, hook)
+    try:
+        yield
+    finally:
+        with held():
+            if hook is not None:
+                with contextlib.suppress(ValueError):
+                    sys.meta_path.remove(hook)
+            _remove_folder()
+
+
+def _make_folder(tempfile) -> None:
     try:
         folder = tempfile.mkdtemp(prefix="pairboot-run-")
     except OSError:  # (no writable temporary folder: what needs one says so itself)
-        yield None
         return
-    before = tempfile.tempdir
+    _run.update(folder=folder, before=tempfile.tempdir)
     tempfile.tempdir = folder
-    try:
-        yield folder
-    finally:
-        with held():
-            tempfile.tempdir = before
-            shutil.rmtree(folder, ignore_errors=True)
 
 
-def last_resort(folder: str | None):
+def _remove_folder() -> None:
+    folder = _run["folder"]
+    if folder is None:
+        return
+    import shutil  # (only when a folder was made)
+
+    sys.modules["tempfile"].tempdir = _run["before"]
+    shutil.rmtree(folder, ignore_errors=True)
+    _run.update(folder=None, before=None)
+
+
+def last_resort():
     """A ``sys.excepthook`` for a signal that lands between the steps of the exit: one
-    line, the folder removed, and the signal's status (no traceback)."""
+    line, the run's folder removed, and the signal's status (no traceback)."""
     def hook(kind, value, traceback):
         signum = _state["signum"]
         if signum is None and not isinstance(value, (Terminated, KeyboardInterrupt)):
@@ -184,8 +220,7 @@ def last_resort(folder: str | None):
         if signum is None:
             signum = getattr(value, "signum", signal.SIGINT)
         with held():
-            if folder is not None:
-                shutil.rmtree(folder, ignore_errors=True)
+            _remove_folder()
             with contextlib.suppress(OSError, ValueError):
                 print(message(signum), file=sys.stderr, flush=True)
             os._exit(exit_status(signum))

@@ -24,7 +24,6 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.stats import find_system_column, stat_names
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.report import UNPLANNED, FamilyContext
 
 __all__ = ["stream_compare"]
 
@@ -83,6 +82,8 @@ def _refuse(args) -> None:
 def stream_compare(args, status):
     """Run the comparison of ``args`` on the files read in chunks: ``(result, context,
     family)`` with ``family`` True for a family of comparisons."""
+    from pairboot.report import UNPLANNED, FamilyContext  # (a family's: on first use)
+
     _refuse(args)
     files = list(args.files)
     family = many_systems(args)  # (--plan is refused above)

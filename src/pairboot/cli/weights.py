@@ -8,8 +8,6 @@ above zero) and every stratum named once, with messages naming the file and line
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 
 import pairboot.io as pbio
@@ -78,6 +76,8 @@ def parse_stratum_weights(spec: str) -> dict[str, float]:
 def _weights_from_json(text: str, source: str) -> list[tuple[str, object, None]]:
     """The ``(name, weight, None)`` pairs of a JSON object of weights (a key given twice
     is kept twice, for the caller to refuse)."""
+    import json  # (weights given as JSON only)
+
     try:
         pairs = json.loads(text, object_pairs_hook=lambda items: items)
     except json.JSONDecodeError as exc:
@@ -98,12 +98,16 @@ def _json_object(path: str) -> str | None:
         with open(path, "rb") as f:
             data = f.read()
         if data.startswith(b"\x1f\x8b"):
+            import gzip  # (only a gzip file needs it)
+
             data = gzip.decompress(data)
         text = data.decode("utf-8-sig").strip()
     except (OSError, EOFError, UnicodeDecodeError):
         return None  # (the table reader says what is wrong)
     if not (text.startswith("{") and text.endswith("}")):
         return None
+    import json  # (a file that may be a JSON object only)
+
     try:
         return text if isinstance(json.loads(text), dict) else None
     except json.JSONDecodeError:

@@ -9,7 +9,6 @@ function per layout draws them (:func:`_paired`, :func:`_unpaired`, and
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
 
@@ -53,8 +52,14 @@ def derived_seed(design: Design, args: Arguments) -> int:
     return int.from_bytes(h.digest(), "little") % 2**32
 
 
+try:  # (hashlib's blake2b itself, without hashlib's OpenSSL: a ms or two of a command)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover  (an interpreter without the module)
+    from hashlib import blake2b as _blake2b
+
+
 def _seed_hasher():
-    return hashlib.blake2b(digest_size=8, person=b"pairboot-seed")
+    return _blake2b(digest_size=8, person=b"pairboot-seed")
 
 
 def _hash_arrays(h, arrays):
@@ -130,14 +135,37 @@ def rounded_differences(a: np.ndarray, b: np.ndarray) -> tuple[float, float, flo
         for part in (slice(0, _SAMPLE_UNITS), slice(None)):  # (most data fail at once)
             step = np.spacing(np.maximum(np.abs(a[part]), np.abs(b[part])))
             # the common difference, from the units whose scores round least
-            precise = step <= np.quantile(step, 0.25)
-            centre, slack = np.median(d[part][precise]), np.max(step[precise])
+            precise = step <= lower_quartile(step)
+            centre, slack = finite_median(d[part][precise]), np.max(step[precise])
             if not np.all(np.abs(d[part] - centre) <= ROUNDED_STEPS * (step + slack)):
                 return None
         top = float(np.max(np.abs(d)))  # (scaled: the squares of 1e+-300 do not hold)
         spread = top * float(np.std(d / top))
-        return spread, float(np.median(np.maximum(np.abs(a), np.abs(b)))), float(
-            np.median(step))
+        return spread, float(finite_median(np.maximum(np.abs(a), np.abs(b)))), float(
+            finite_median(step))
+
+
+def lower_quartile(values: np.ndarray) -> np.float64:
+    """``np.quantile(values, 0.25)`` (its linear interpolation, the same operations in
+    the same order, so the same number) for finite values, ``len(values) >= 2``: the
+    two order statistics around the quartile by ``np.partition``.  np.quantile and
+    np.median import numpy.ma (np.unique and the check for NaN), 10 ms or more of a
+    small command."""
+    virtual = (len(values) - 1) * 0.25
+    k = int(virtual)
+    t = np.float64(virtual - k)
+    below, above = np.partition(values, [k, k + 1])[[k, k + 1]]
+    diff = above - below
+    return above - diff * (1.0 - t) if t >= 0.5 else below + diff * t
+
+
+def finite_median(values: np.ndarray) -> np.float64:
+    """``np.median(values)`` of finite values (the mean of the same middle order
+    statistics), without its check for NaN, which imports numpy.ma (see
+    :func:`lower_quartile`)."""
+    half = len(values) // 2
+    middle = [half - 1, half] if len(values) % 2 == 0 else [half]
+    return np.mean(np.partition(values, middle)[middle[0]:half + 1])
 
 
 ROUNDED_STEPS = 4.0

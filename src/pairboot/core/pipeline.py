@@ -29,12 +29,10 @@ from pairboot.core.diagnostics import (
 from pairboot.core.estimands import Estimands, Estimate, observed_sums
 from pairboot.core.items import items_summary
 from pairboot.core.paired_tests import paired_test
-from pairboot.core.permutation import permutation_test
 from pairboot.core.scales import scale_notes, score_ranges
 from pairboot.core.score import ScoreMethod, score_method
 from pairboot.core.skew import skew_notes
 from pairboot.core.studentized import with_cross_products
-from pairboot.core.westfall_young import permutation_null
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning
 from pairboot.options import Arguments, Data
@@ -231,6 +229,9 @@ def resample(systems, args: Arguments, data: Data, *, family: bool = False,
         poisson=args.resampling == "poisson"))
     seed = args.seed if args.seed is not None else derived_seed(design, args)
     if args.test == "permutation":  # (its swaps are keyed by the units, as Poisson's)
+        from pairboot.core.permutation import permutation_test  # (on first use: a test's
+        from pairboot.core.westfall_young import permutation_null  # modules and kernels)
+
         keyed = design if args.resampling == "poisson" or not args.paired else build_design(
             systems, names=names, metric=data.metric, paired=args.paired, groups=data.groups,
             group_weighting=args.group_weighting, strata=data.strata,

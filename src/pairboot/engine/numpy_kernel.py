@@ -117,9 +117,10 @@ def index_sums_numpy(
     keys2 = keys.astype(np.uint64)[:, None]  # (replicates, 1): broadcasts over counters
     for d in flat.tolist():
         start, size = int(starts[d]), int(sizes[d])
+        # the stratum's columns, contiguous: gathered from faster than a strided column
+        cols = [np.ascontiguousarray(x[start : start + size, j]) for j in range(x.shape[1])]
         for c0 in range(start, start + size, CHUNK):
             counters = np.arange(c0, min(c0 + CHUNK, start + size), dtype=np.uint64)
-            idx = bounded(words(keys2, counters), size).astype(np.intp)
-            idx += start
-            for j in range(x.shape[1]):
-                out[:, d, j] += np.take(x[:, j], idx).sum(axis=1)
+            idx = bounded(words(keys2, counters), size).view(np.int64)  # (below 2**32)
+            for j, col in enumerate(cols):
+                out[:, d, j] += np.take(col, idx).sum(axis=1)

@@ -1,7 +1,8 @@
 """The draw specification: which units every replicate draws, as pure functions of the seed.
 
 Both kernels (:mod:`.numpy_kernel`, :mod:`.numba_kernels`) import their constants and rules
-from here, so they draw the same units; this module imports numpy only.
+from here, so they draw the same units; this module imports numpy
+(and :mod:`.seedseq`) only.
 
 Replicate ``r`` has a 64-bit key from ``SeedSequence(seed, spawn_key=(stream, j))`` for its
 fixed block ``j = r // BLOCK`` of replicates.  The ``t``-th draw of replicate ``r``
@@ -35,6 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pairboot.engine.seedseq import spawned_words
+
 BLOCK = 64
 """Replicates per SeedSequence child: fixed, so the answer never depends on batching."""
 
@@ -67,12 +70,10 @@ has units (at most ``h * size / 64 + 2**h``, under ``size`` when ``cell_bits >= 
 
 
 def replicate_keys(seed: int, stream: int, n_resamples: int) -> np.ndarray:
-    """The 64-bit key of every replicate, block by block from the SeedSequence."""
+    """The 64-bit key of every replicate, block by block from the SeedSequence
+    (:func:`~pairboot.engine.seedseq.spawned_words`: numpy's words, all blocks at once)."""
     n_blocks = -(-n_resamples // BLOCK)
-    keys = np.empty(n_blocks * BLOCK, dtype=np.uint64)
-    for j in range(n_blocks):
-        seq = np.random.SeedSequence(seed, spawn_key=(stream, j))
-        keys[j * BLOCK : (j + 1) * BLOCK] = seq.generate_state(BLOCK, np.uint64)
+    keys = spawned_words(seed, stream, np.arange(n_blocks), BLOCK).reshape(-1)
     return keys[:n_resamples]
 
 

@@ -19,10 +19,9 @@ names the file, the place in it and the column.  Nothing is ever written to an i
 and no row is dropped silently.
 """
 
-from pairboot.io import (
-    harness,  # (logs of evaluation harnesses, one reader each)
-    stream,  # (a file read in chunks)
-)
+import importlib
+from typing import TYPE_CHECKING
+
 from pairboot.io.alignment import (
     ID_HINTS,
     Aligned,
@@ -47,8 +46,7 @@ from pairboot.io.columns import (
     to_number,
 )
 from pairboot.io.common import CommonItems
-from pairboot.io.formats import FORMATS, file_stem, format_of, names_of_files
-from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
+from pairboot.io.formats import FORMATS, file_stem, format_of, may_be_log, names_of_files
 from pairboot.io.tables import (
     ARROW_FORMATS,
     PANDAS_INDEX_HINT,
@@ -57,6 +55,31 @@ from pairboot.io.tables import (
     is_index_column,
     read_table,
 )
+
+if TYPE_CHECKING:  # (for type checkers and IDEs: at run time imported on first use)
+    from pairboot.io import harness, stream
+    from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
+
+_LATER = dict.fromkeys(("KINDS", "RunsTables", "runs_per_system", "runs_table",
+                        "samples_note"), "runs")
+"""Names of modules a plain table's comparison does not need, imported on first use (PEP
+562), as are the subpackage :mod:`~pairboot.io.harness` (logs of evaluation harnesses,
+one reader each) and :mod:`~pairboot.io.stream` (a file read in chunks)."""
+
+
+def __getattr__(name: str):
+    if name in _LATER:
+        value = getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
+    elif name in ("harness", "stream", "runs"):
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 __all__ = [
     "ARROW_FORMATS",
@@ -84,6 +107,7 @@ __all__ = [
     "join_on_ids",
     "labels_by_id",
     "label_column",
+    "may_be_log",
     "merge_labels",
     "names_of_files",
     "numeric_column",

@@ -23,7 +23,6 @@ Examples
 from __future__ import annotations
 
 import ast
-import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
@@ -450,6 +449,8 @@ def _mapping(value) -> Mapping | None:
         return value
     if not isinstance(value, str) or not value.strip().startswith("{"):
         return None
+    import json  # (a cell that looks like JSON: imported when there is one)
+
     try:
         parsed = json.loads(value)
     except ValueError:

@@ -18,11 +18,14 @@ __all__ = [
     "COMPRESSIONS",
     "FORMATS",
     "GZIP_MAGIC",
+    "LOG_SIGNS",
+    "LOG_SNIFF_BYTES",
     "SNIFF_BYTES",
     "compression_of",
     "file_stem",
     "format_of",
     "known_extensions",
+    "may_be_log",
     "names_of_files",
     "sniff",
     "unknown_format",
@@ -174,3 +177,31 @@ def unknown_format(path: str | os.PathLike) -> InputError:
     bytes cannot be sniffed."""
     return InputError(f"{os.fspath(path)}: unknown file extension; known extensions: "
                       f"{known_extensions()} (each may end in .gz)")
+
+
+LOG_SIGNS = (b"{", b"\t", b"PK\x03\x04", b"mqm_avg_score", b"RAW.SCR")
+"""What the start of every log a reader recognises holds: JSON (Inspect, lm-eval's
+samples, COMET's and tau-bench's JSON, ir_measures), a tab (trec_eval, comet-score's
+lines, WMT's TSV), a zip (Inspect's .eval) or a WMT header (MQM, DA, space-separated).
+Each reader's ``detect`` looks no further than :data:`LOG_SNIFF_BYTES` (lm-eval's first
+line of a ``samples_*`` file excepted, which is let through by its name)."""
+
+LOG_SNIFF_BYTES = 1 << 18
+"""How much of a file :func:`may_be_log` reads: the readers look at 64 KiB (of bytes, or
+of characters: up to 4 bytes each)."""
+
+
+def may_be_log(path) -> bool:
+    """False only when no reader can recognise ``path``: a file whose name is not an
+    lm-eval samples file's and whose first :data:`LOG_SNIFF_BYTES` hold none of
+    :data:`LOG_SIGNS` (a plain CSV file).  Then neither :mod:`pairboot.io.harness` nor
+    its readers are imported to look at it."""
+    try:
+        if not os.path.isfile(path) or os.path.basename(os.fspath(path)).startswith(
+                "samples_"):
+            return True
+        with open(path, "rb") as f:
+            head = f.read(LOG_SNIFF_BYTES)
+    except (OSError, TypeError, ValueError):
+        return True  # (the readers say what is wrong with it)
+    return any(sign in head for sign in LOG_SIGNS)

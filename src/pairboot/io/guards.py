@@ -17,10 +17,7 @@ beyond what memory holds.
 
 from __future__ import annotations
 
-import decimal
-import gzip
 import io
-import json
 import re
 import sys
 
@@ -103,6 +100,8 @@ def too_deep(text: str | bytes, display: str, first_line: int = 1) -> InputError
 def _long_int(digits: str) -> int:
     """An integer of more digits than ``int(str)`` takes (through ``Decimal``, which has
     no such limit): read as it is, so that its column alone decides."""
+    import decimal  # (rare: imported when needed, not by every command)
+
     return int(decimal.Decimal(digits))
 
 
@@ -111,6 +110,8 @@ def loads(text: str | bytes, **keywords):
     4,300 digits into an integer (a ValueError for the whole line), and such a number is
     read exactly on a second try instead, so that a column no one reads does not refuse
     the file (as pyarrow, reading the used columns alone, does not)."""
+    import json  # (JSON only: not imported to read a CSV file)
+
     try:
         return json.loads(text, **keywords)
     except ValueError as exc:
@@ -141,6 +142,8 @@ _PIECE = 16 << 20
 def gunzip(data: bytes, display: str, limit: int | None = None) -> bytes:
     """The inflated text of gzip ``data``, inflated piece by piece and refused as soon
     as it passes ``limit`` bytes (default :func:`inflated_limit`), with both sizes."""
+    import gzip  # (only a gzip input needs it)
+
     limit = inflated_limit() if limit is None else limit
     pieces, total = [], 0
     try:

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import array
 import csv
-import difflib
 import io
 import itertools
-import json
 import os
 import re
 import sys
@@ -464,6 +462,8 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
 def _loads(text: str, display: str, where, first_line: int = 1) -> object:
     """json.loads with duplicate keys refused; ``where(exc)`` says where, for messages
     (``text`` starts on line ``first_line``)."""
+    import json  # (JSON files only: not imported to read a CSV file)
+
     try:
         return guards.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
@@ -575,6 +575,8 @@ def _suggest(name: str, columns: Mapping[str, object]) -> str:
         for sep in (";", "|", "\t", ","):
             if sep in only:
                 return f" (the header is one column {only!r}: is the file delimited by {sep!r}?)"
+    import difflib  # (a message's: imported when there is one)
+
     by_case = [c for c in columns if c.lower() == name.lower()]
     close = by_case or difflib.get_close_matches(name, list(columns), n=1, cutoff=0.75)
     if close:

@@ -60,68 +60,105 @@ sacrebleu's signature::
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from pairboot.rendering import set_renderer
-from pairboot.report import (  # noqa: F401  (the modules whose writers register: @writes)
-    curve,
-    family_formats,
-    formats,
-    gate,
-    github,
-    html,
-    html_family,
-    metrics,
-    noise,
-    power,
-    reading,
-    text,
-)
-from pairboot.report.escape import visible
-from pairboot.report.family import (
-    UNPLANNED,
-    FamilyContext,
-)
-from pairboot.report.family_formats import (
-    family_json,
-    family_latex,
-    family_markdown,
-    family_text,
-)
-from pairboot.report.family_method import family_signature
-from pairboot.report.figures import power_panels
-from pairboot.report.formats import write_json, write_latex, write_markdown
-from pairboot.report.gate import gate_annotations, gate_reasons
-from pairboot.report.github import gate_text, workflow_commands, write_github
-from pairboot.report.metrics import MetricsContext
-from pairboot.report.numbers import decimals
-from pairboot.report.parts import (
-    ReportContext,
-    describe_method,
-    format_p,
-    kept_line,
-    kept_warnings,
-    signature,
-)
-from pairboot.report.power import POWER_WRITERS
 from pairboot.report.registry import Writers, formats_of, render, writes
-from pairboot.report.text import write_text
-from pairboot.report.verdicts import (
-    FAIL_IF,
-    MARGIN_GATES,
-    decision,
-    gate_conflict,
-    gate_hypothesis,
-    headline,
-)
-from pairboot.results.compare import CompareResult
-from pairboot.results.family import FamilyResult
+
+if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.report.escape import visible
+    from pairboot.report.family import UNPLANNED, FamilyContext
+    from pairboot.report.family_formats import (
+        family_json,
+        family_latex,
+        family_markdown,
+        family_text,
+    )
+    from pairboot.report.family_method import family_signature
+    from pairboot.report.figures import power_panels
+    from pairboot.report.formats import write_json, write_latex, write_markdown
+    from pairboot.report.gate import gate_annotations, gate_reasons
+    from pairboot.report.github import write_github
+    from pairboot.report.metrics import MetricsContext
+    from pairboot.report.numbers import decimals
+    from pairboot.report.parts import (
+        ReportContext,
+        describe_method,
+        format_p,
+        kept_line,
+        kept_warnings,
+        signature,
+    )
+    from pairboot.report.power import POWER_WRITERS
+    from pairboot.report.text import write_text
+    from pairboot.report.verdicts import (
+        FAIL_IF,
+        MARGIN_GATES,
+        decision,
+        gate_conflict,
+        gate_hypothesis,
+        headline,
+    )
+    from pairboot.report.workflow import gate_text, workflow_commands
+    from pairboot.results.family import FamilyResult
+
+_WHERE = {
+    "visible": "escape",
+    **dict.fromkeys(("UNPLANNED", "FamilyContext"), "family"),
+    **dict.fromkeys(("family_json", "family_latex", "family_markdown", "family_text"),
+                    "family_formats"),
+    "family_signature": "family_method",
+    "power_panels": "figures",
+    **dict.fromkeys(("write_json", "write_latex", "write_markdown"), "formats"),
+    "write_github": "github",
+    **dict.fromkeys(("gate_annotations", "gate_reasons"), "gate"),
+    "MetricsContext": "metrics",
+    **dict.fromkeys(("gate_text", "workflow_commands"), "workflow"),
+    "decimals": "numbers",
+    **dict.fromkeys(("ReportContext", "describe_method", "format_p", "kept_line",
+                     "kept_warnings", "signature"), "parts"),
+    "POWER_WRITERS": "power",
+    "write_text": "text",
+    **dict.fromkeys(("FAIL_IF", "MARGIN_GATES", "decision", "gate_conflict",
+                     "gate_hypothesis", "headline"), "verdicts"),
+}
+"""Public name -> the module of this package that defines it, imported on first use (PEP
+562), as the package's face does: a text report loads neither the HTML writers nor a
+family's (the registry imports a writer's module when it is first asked for)."""
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    elif name in ("WRITERS", "FAMILY_WRITERS"):
+        module = "compare" if name == "WRITERS" else "family"
+        result = "CompareResult" if name == "WRITERS" else "FamilyResult"
+        value = Writers(getattr(importlib.import_module(f"pairboot.results.{module}"), result))
+    elif not name.startswith("__"):
+        try:
+            value = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "FAIL_IF",
     "FAMILY_WRITERS",
     "MARGIN_GATES",
+    "MetricsContext",
     "POWER_WRITERS",
     "FamilyContext",
-    "MetricsContext",
     "ReportContext",
     "UNPLANNED",
     "WRITERS",
@@ -131,14 +168,14 @@ __all__ = [
     "family_json",
     "family_latex",
     "family_markdown",
-    "gate_annotations",
     "gate_conflict",
     "gate_hypothesis",
+    "gate_annotations",
+    "gate_reasons",
     "family_signature",
     "family_text",
     "format_p",
     "formats_of",
-    "gate_reasons",
     "gate_text",
     "headline",
     "html_of",
@@ -164,11 +201,8 @@ __all__ = [
 # this package on a result's first text.
 set_renderer(render)
 
-WRITERS = Writers(CompareResult)
-"""Format name -> writer of two systems' report (a view of the registry)."""
-
-FAMILY_WRITERS = Writers(FamilyResult)
-"""Format name -> writer of a family's report (a view of the registry)."""
+# WRITERS: format name -> writer of two systems' report; FAMILY_WRITERS: of a family's
+# (views of the registry, made on first use: see __getattr__).
 
 
 def render_family(result: FamilyResult, format: str = "text",

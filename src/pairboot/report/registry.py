@@ -28,11 +28,13 @@ in its own report module, and the package imports that module; nothing else chan
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Iterator, Mapping
 
 from pairboot.errors import InputError
 
-__all__ = ["Writers", "context_class", "formats_of", "render", "writer", "writes"]
+__all__ = ["WHERE", "Writers", "context_class", "formats_of", "render", "type_name", "writer",
+           "writes"]
 
 Writer = Callable[..., str]
 
@@ -44,6 +46,45 @@ after them, in the order registered."""
 _writers: dict[tuple[type, str], Writer] = {}
 _parts: set[tuple[type, str]] = set()
 _contexts: dict[type, type] = {}
+
+_COMPARE = "pairboot.results.compare.CompareResult"
+_TEST = "pairboot.results.compare.TestResult"
+_FAMILY = "pairboot.results.family.FamilyResult"
+_CURVE = "pairboot.results.family.TrialsCurve"
+_POWER = "pairboot.results.power.PowerResult"
+_METRICS = "pairboot.results.metrics.MetricsResult"
+_GATE = "pairboot.results.metrics.GateResult"
+_NOISE = "pairboot.results.noise.NoiseFloor"
+
+WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they register)
+    **{(_CURVE, f): ("curve", f == "html-fragment")
+       for f in ("text", "markdown", "json", "html-fragment", "html")},
+    **{(_COMPARE, f): ("formats", False) for f in ("json", "markdown", "latex")},
+    **{(_FAMILY, f): ("family_formats", False) for f in ("text", "json", "markdown", "latex")},
+    **{(t, "github"): ("github", False) for t in (_COMPARE, _FAMILY)},
+    (_POWER, "summary"): ("power", True),
+    **{(_POWER, f): ("power", False) for f in ("text", "markdown", "json")},
+    (_COMPARE, "text"): ("text", False),
+    **{(t, f): ("html", f == "html-fragment") for t in (_COMPARE, _TEST, _POWER)
+       for f in ("html-fragment", "html")},
+    **{(_FAMILY, f): ("html_family", f == "html-fragment") for f in ("html-fragment", "html")},
+    **{(_COMPARE, f): ("reading", True) for f in ("reading", "p-repr")},
+    **{(_METRICS, f): ("metrics", False) for f in ("text", "markdown", "github", "latex",
+                                                   "json")},
+    **{(_GATE, f): ("gate", False) for f in ("text", "markdown", "github", "json", "junit")},
+    **{(_NOISE, f): ("noise", False) for f in ("text", "markdown", "json")},
+}
+"""The package's own writers before their modules are imported: (the result type's
+qualified name, format) -> (the module of this package that registers it, whether it is
+a part).  :func:`formats_of` lists formats from it and :func:`writer` imports the one
+module a writer needs, so a text report loads neither the HTML nor a family's writers
+(docs/performance.md, "Start-up"); ``tests/report/test_registry.py`` checks it against
+what the modules register."""
+
+
+def type_name(cls: type) -> str:
+    """A result type's qualified name, the key of :data:`WHERE`."""
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def writes(result_type: type, format: str, *, part: bool = False
@@ -83,17 +124,20 @@ def _lookup(table: Mapping, result_type: type, format: str | None = None):
     return None
 
 
-def formats_of(*result_types: type, parts: bool = False) -> tuple[str, ...]:
+def formats_of(*result_types: type | str, parts: bool = False) -> tuple[str, ...]:
     """The formats of the given result types (any of them: their union), or of every
     registered type when none is given, in the order of :data:`ORDER`.  ``parts``: the
-    pieces too (``html-fragment``, ``reading``, ...)."""
+    pieces too (``html-fragment``, ``reading``, ...).  A type may be given by its
+    qualified name (:func:`type_name`): the package's own types' formats are listed
+    without importing their modules."""
+    names: set[str] = set()  # (the given types' and their bases')
+    for t in result_types:
+        names |= {t} if isinstance(t, str) else {type_name(c) for c in t.__mro__}
+    known = [(name, fmt, part) for (name, fmt), (_, part) in WHERE.items()]
+    known += [(type_name(cls), fmt, (cls, fmt) in _parts) for (cls, fmt) in _writers]
     found: list[str] = []
-    for (cls, fmt) in _writers:
-        if not parts and (cls, fmt) in _parts:
-            continue
-        if result_types and not any(issubclass(t, cls) for t in result_types):
-            continue
-        if fmt not in found:
+    for name, fmt, part in known:
+        if (parts or not part) and (not result_types or name in names) and fmt not in found:
             found.append(fmt)
     rank = {fmt: k for k, fmt in enumerate(ORDER)}
     return tuple(sorted(found, key=lambda f: rank.get(f, len(ORDER))))  # (stable)
@@ -103,6 +147,13 @@ def writer(result_type: type, format: str) -> Writer:
     """The writer of ``result_type``'s ``format`` (its nearest base's); an unknown format
     is refused with the type's choices."""
     found = _lookup(_writers, result_type, format)
+    if found is None:
+        for cls in result_type.__mro__:  # (a writer of the package's, not yet imported)
+            module = WHERE.get((type_name(cls), format))
+            if module is not None:
+                importlib.import_module(f"{__package__}.{module[0]}")
+                found = _lookup(_writers, result_type, format)
+                break
     if found is None:
         choices = formats_of(result_type)
         if not choices:

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
+from pairboot.stats import normal
 from pairboot.stats.hypotheses import less_tie, tie_tolerance
-
-_N = NormalDist()
 
 
 def normal_quantile(p: float) -> float:
@@ -34,11 +32,11 @@ def normal_quantile(p: float) -> float:
         return -math.inf
     if p >= 1.0:
         return math.inf
-    return _N.inv_cdf(p)
+    return normal.inv_cdf(p)
 
 
 def _cdf(z: float) -> float:
-    return _N.cdf(z)
+    return normal.cdf(z)
 
 
 def quantile_sorted(sorted_values: np.ndarray, p: float) -> float:
@@ -446,7 +444,7 @@ def _bca_level_error(z0: float, a: float, z: float, level: float, r: int) -> flo
         gain = 0.0  # (past the pole the level is clamped to 0 or 1)
     else:
         # d level / d z0, over the density at z0: d z0 = d share / phi(z0)
-        gain = _N.pdf(z0 + y / denom) * (1.0 + 1.0 / denom**2) / _N.pdf(z0)
+        gain = normal.pdf(z0 + y / denom) * (1.0 + 1.0 / denom**2) / normal.pdf(z0)
     var = (gain**2 * share * (1.0 - share) + level * (1.0 - level)
            - 2.0 * gain * (min(share, level) - share * level)) / r
     return math.sqrt(max(var, 0.0))

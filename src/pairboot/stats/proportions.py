@@ -25,17 +25,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
+from pairboot.stats import normal
 from pairboot.stats.binomial import check_count
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 """The alternatives of the tests: "greater" is B better (``only_b`` large, ``p_B > p_A``),
 "less" is A better."""
 
-_N = NormalDist()
 _HALF_LOG_2PI = 0.5 * math.log(2.0 * math.pi)
 _EXACT_BELOW = 16
 """Binomial terms whose smaller index is below this are computed from ``math.comb``."""
@@ -65,7 +64,7 @@ def _level(confidence_level) -> float:
 def _z(level: float) -> float:
     """The two-sided critical value ``z_{1 - alpha/2}``, from the small tail (accurate
     for levels near 1)."""
-    return -_N.inv_cdf((1.0 - level) / 2.0)
+    return -normal.inv_cdf((1.0 - level) / 2.0)
 
 
 def _alternative(alternative) -> str:

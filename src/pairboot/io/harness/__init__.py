@@ -32,11 +32,11 @@ import numpy as np
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.common import CommonItems, warn_lost
-from pairboot.io.formats import file_stem, names_of_files
+from pairboot.io.formats import file_stem, may_be_log, names_of_files
 from pairboot.io.harness.outcomes import settle
 
-__all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
-           "object_format", "files_named"]
+__all__ = ["Scores", "Joined", "READERS", "read", "detect", "may_be_log", "join", "formats",
+           "common_tasks", "object_format", "files_named"]
 
 READERS = {
     "table": "table",
@@ -191,7 +191,10 @@ def formats() -> list[str]:
 
 
 def detect(path: str) -> str | None:
-    """The format of ``path`` when one reader recognises it unmistakably, else None."""
+    """The format of ``path`` when one reader recognises it unmistakably, else None
+    (without importing the readers when :func:`may_be_log` says none can)."""
+    if not may_be_log(path):
+        return None
     found = [name for name in formats() if _module(name).detect(path)]
     return found[0] if len(found) == 1 else None
 
