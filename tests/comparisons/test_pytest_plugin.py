@@ -88,7 +88,7 @@ def plugin_args() -> list[str]:
 
 @pytest.fixture
 def suite(pytester):
-    pytester.makepyfile(test_suite=SUITE)
+    pytester.makepyfile(test_release_gate=SUITE)
     pytester.makeconftest(CONFTEST)
     (pytester.path / "gate.toml").write_text(POLICY)
     return pytester
@@ -127,7 +127,7 @@ def test_a_gate_passes_fails_with_its_interval_or_skips_with_its_reason(results,
     failed = res["-0.2"]
     row = next(r for r in failed.rows if r.verdict == "fail")
     low, high = row.interval
-    assert "FAILED test_suite.py::test_release[-0.2]" in out
+    assert "FAILED test_release_gate.py::test_release[-0.2]" in out
     assert "Gate: FAIL" in out and f"[{low:.4g}, {high:.4g}]" in out
     assert "pairboot gate inconclusive: " in out and "items would decide it" in out
     xml = (suite.path / "out.xml").read_text()  # (pytest's own JUnit: the verdicts)
@@ -149,14 +149,14 @@ def test_what_an_inconclusive_gate_does_is_configurable(results, suite, how, whe
     if where == "ini":
         suite.makeini(f"[pytest]\npairboot_inconclusive = {how}\n")
     extra = ["--how", "file" if where == "file" else how] if where != "ini" else []
-    run = suite.runpytest(*plugin_args(), *extra, "test_suite.py::test_release[-0.05]")
+    run = suite.runpytest(*plugin_args(), *extra, "test_release_gate.py::test_release[-0.05]")
     run.assert_outcomes(**{outcome: 1})
 
 
 @pytest.mark.slow
 def test_a_bad_setting_is_one_line_naming_it(results, suite):
     suite.makeini("[pytest]\npairboot_inconclusive = maybe\n")
-    run = suite.runpytest(*plugin_args(), "test_suite.py::test_release[0.1]")
+    run = suite.runpytest(*plugin_args(), "test_release_gate.py::test_release[0.1]")
     run.assert_outcomes(failed=1)
     assert "the ini option pairboot_inconclusive must be one of skip, pass, fail, gate, " \
            "got 'maybe'" in run.stdout.str()

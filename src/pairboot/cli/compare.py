@@ -51,7 +51,6 @@ from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
 from pairboot.report import (
     decision,
-    gate_annotations,
     gate_conflict,
     gate_hypothesis,
     gate_text,
@@ -271,6 +270,8 @@ def run_metrics(args, how: str | None) -> int:
 def run_gate(args, how: str | None) -> int:
     """``--gate FILE``: a release gate's rows over the policy's metrics (and tasks, from
     --stratum), their report, and the gate's exit status (:func:`pairboot.check_gate`)."""
+    from pairboot.report.gate import gate_annotations  # (the gate's writers: here only)
+
     gate = pairboot.read_gate(args.gate)
     if args.inconclusive is not None:
         gate = dataclasses.replace(gate, inconclusive=args.inconclusive)

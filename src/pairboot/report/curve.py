@@ -5,8 +5,6 @@ panels of :func:`pairboot.plot.plot_curve` as inline SVG when matplotlib is inst
 
 from __future__ import annotations
 
-import json
-
 from pairboot.report.escape import lines_text, md
 from pairboot.report.html import (
     document,
@@ -96,6 +94,8 @@ def curve_markdown(res: TrialsCurve, context=None) -> str:
 @writes(TrialsCurve, "json")
 def curve_json(res: TrialsCurve, context=None) -> str:
     """The result's fields as JSON, with the signature."""
+    import json  # (imported where JSON is written: docs/performance.md)
+
     out = res.to_dict()
     out["signature"] = _signature(res)
     return json.dumps(out, indent=2) + "\n"

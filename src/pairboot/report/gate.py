@@ -6,9 +6,7 @@ reason), the test view GitLab, Jenkins and Azure DevOps read."""
 
 from __future__ import annotations
 
-import json
 import math
-from xml.sax.saxutils import escape, quoteattr
 
 from pairboot.report.escape import lines_text, md, visible
 from pairboot.report.github import command
@@ -164,15 +162,24 @@ def gate_annotations(res: GateResult) -> list[str]:
 @writes(GateResult, "json")
 def gate_json(res: GateResult, context=None) -> str:
     """The result's fields as JSON, with the signature."""
+    import json  # (imported where JSON is written: docs/performance.md)
+
     out = res.to_dict()
     out["signature"] = _signature(res)
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
 
 
+def escape(text: str) -> str:
+    """Text as XML character data: ``&``, ``<`` and ``>`` escaped (xml.sax.saxutils'
+    would import urllib, and with it hashlib and tempfile, on every command's path)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _attr(text: str) -> str:
     """An XML attribute's value, quoted: :func:`visible` first, since XML 1.0 cannot hold
     most control characters at all (a name with one would make the file unreadable)."""
-    return quoteattr(visible(text))
+    value = escape(visible(text)).replace('"', "&quot;")
+    return '"' + value.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;") + '"'
 
 
 @writes(GateResult, "junit")

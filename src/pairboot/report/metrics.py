@@ -5,7 +5,6 @@ LaTeX and JSON."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -186,6 +185,8 @@ def metrics_latex(res: MetricsResult, context: MetricsContext | None = None) -> 
 def metrics_json(res: MetricsResult, context: MetricsContext | None = None) -> str:
     """The result's fields as JSON (the resampled differences left out: their
     correlations in ``correlation``), with the signature."""
+    import json  # (imported where JSON is written: docs/performance.md)
+
     ctx = context or MetricsContext()
     out = res.to_dict()
     if ctx.files:

@@ -4,7 +4,6 @@ Markdown and JSON)."""
 
 from __future__ import annotations
 
-import json
 import math
 
 from pairboot.report.escape import lines_text, md
@@ -106,6 +105,8 @@ def floor_markdown(floor: NoiseFloor, context=None) -> str:
 @writes(NoiseFloor, "json")
 def floor_json(floor: NoiseFloor, context=None) -> str:
     """The fields as JSON, with the signature."""
+    import json  # (imported where JSON is written: docs/performance.md)
+
     out = floor.to_dict()
     out["signature"] = _signature(floor)
     return json.dumps(out, indent=2) + "\n"
