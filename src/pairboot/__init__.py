@@ -37,6 +37,7 @@ from pairboot.rendering import set_renderer
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
+    from pairboot.comparisons.ppi import compare_ppi
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     )
     from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
     from pairboot.results.power import PowerResult
+    from pairboot.results.ppi import PPIEstimate, PPIResult
 
 _WHERE = {
     "trials_curve": "pairboot.comparisons.curve",
@@ -59,6 +61,9 @@ _WHERE = {
     "compare_many": "pairboot.comparisons.many",
     "compare_strata": "pairboot.comparisons.many",
     "compare": "pairboot.comparisons.two",
+    "compare_ppi": "pairboot.comparisons.ppi",
+    "PPIResult": "pairboot.results.ppi",
+    "PPIEstimate": "pairboot.results.ppi",
     "Comparison": "pairboot.results.family",
     "FamilyResult": "pairboot.results.family",
     "Metric": "pairboot.metrics",
@@ -133,6 +138,8 @@ __all__ = [
     "PairbootWarning",
     "Plan",
     "PowerResult",
+    "PPIEstimate",
+    "PPIResult",
     "Progress",
     "SmallSampleWarning",
     "StratumResult",
@@ -145,6 +152,7 @@ __all__ = [
     "macro_f1_metric",
     "compare",
     "compare_many",
+    "compare_ppi",
     "trials_curve",
     "plan_sha256",
     "power",

@@ -1,0 +1,246 @@
+"""The prediction-powered comparison (:func:`pairboot.compare_ppi`): B - A of the gold
+metric from a judge's scores on every item and gold labels on a random subset.
+
+Three estimates on the same data: the judge's B - A on every item (biased by its
+errors), the gold labels' B - A on the labelled items, and the prediction-powered one
+(PPI++, :mod:`pairboot.stats.ppi`), whose weight ``lam`` is tuned on the per-item
+differences ``gold_b - gold_a`` against ``judge_b - judge_a``; each system's corrected
+score has its own ``lam``, and the judge's bias (gold - judge) its own interval.
+
+The closed form (``method="clt"``) is PPI++'s normal interval.  The bootstrap
+(PPBoot, Zrnic 2024) draws the units through the engine: the labelled and the
+unlabelled items are two draw strata, each drawn with replacement to its own size, the
+same draws for A and B and for every estimate (the gold subset was a random sample of
+fixed size, so a resample keeps ``n`` labelled and ``N`` unlabelled items, as the
+closed form's two independent means assume).  With groups the units are groups: two
+strata when every group is labelled whole or not at all, else one stratum of groups
+carrying both their labelled and unlabelled items (the labelled count then varies from
+resample to resample, as it did when the items were drawn).  ``lam`` is held at its
+value on the data in every resample, as PPI++'s interval holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import warnings as _warnings
+
+import numpy as np
+
+from pairboot._version import __version__
+from pairboot.engine import DrawPlan, resample_sums
+from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
+from pairboot.inputs.gold import GoldScores, check_gold
+from pairboot.inputs.labels import item_labels
+from pairboot.options import Arguments, Data
+from pairboot.results.compare import ConfidenceInterval, SystemScore
+from pairboot.results.ppi import PPIEstimate, PPIResult
+from pairboot.stats.hypotheses import interval_alpha, read_test
+from pairboot.stats.intervals import Bootstrap, bounds, monte_carlo_error, p_value
+from pairboot.stats.ppi import (
+    gold_standard_error,
+    normal_bounds,
+    normal_p_value,
+    power_weight,
+    ppi_estimate,
+    ppi_standard_error,
+)
+
+__all__ = ["PPI_METHODS", "check_ppi_method", "compare_ppi_items"]
+
+PPI_METHODS = ("percentile", "basic", "normal", "clt")
+"""The intervals of a prediction-powered comparison: the bootstrap's, or the closed form."""
+
+FEW_GOLD = 30
+"""Below this many labelled items (groups, with groups) the normal and bootstrap
+intervals of a mean cover less than their level: a warning says so."""
+
+# the units' statistics: labelled and unlabelled counts, then sums of scores
+_NL, _NU, _GA, _JAL, _GB, _JBL, _JAU, _JBU = range(8)
+
+
+def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: Data,
+                      method: str, *, stacklevel: int = 2) -> PPIResult:
+    """compare_ppi()'s answer on checked options (``method`` one of
+    :data:`PPI_METHODS`); its notes are warned ``stacklevel`` frames up."""
+    scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups)
+    n = len(scores.labelled)
+    codes, n_groups = None, None
+    if data.groups is not None:
+        codes, names = item_labels(data.groups, "groups", n)
+        n_groups = len(names)
+    notes: list = []
+    lab, unl = scores.labelled, ~scores.labelled
+    j, g = scores.judge, scores.gold
+    cl = None if codes is None else (codes[lab], codes[unl])
+
+    # the three estimates and the bias, each for A, B and B - A, by the closed form
+    columns = {"a": (j[:, 0], g[:, 0]), "b": (j[:, 1], g[:, 1]),
+               "d": (j[:, 1] - j[:, 0], g[:, 1] - g[:, 0])}
+    lams, closed = {}, {}
+    for key, (jj, gg) in columns.items():
+        lam = lams[key] = power_weight(gg[lab], jj[lab], jj[unl])
+        closed["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lam),
+                              ppi_standard_error(gg[lab], jj[lab], jj[unl], lam, cl,
+                                                 n_groups or 0))
+        closed["gold", key] = (float(gg[lab].mean()), gold_standard_error(
+            gg[lab], None if cl is None else cl[0], n_groups or 0))
+        closed["judge", key] = (float(jj.mean()), gold_standard_error(jj, codes,
+                                                                       n_groups or 0))
+        closed["bias", key] = (float((gg[lab] - jj[lab]).mean()), gold_standard_error(
+            gg[lab] - jj[lab], None if cl is None else cl[0], n_groups or 0))
+    gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
+    n_gold = int(lab.sum())
+    effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
+                 else (math.inf if gold_se > 0 else float(n_gold)))
+
+    # the bootstrap, on the same draws for every estimate
+    boots: dict = {}
+    seed = args.seed
+    if method != "clt":
+        plan = _plan(scores, codes, n_groups)
+        seed = seed if seed is not None else _derived_seed(plan, args)
+        sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
+                                progress=args.progress)
+        reps = _estimates(sums.sum(axis=1), lams)
+        dropped = 0
+        for key, theta in reps.items():
+            ok = np.isfinite(theta)
+            dropped = max(dropped, int((~ok).sum()))
+            boots[key] = Bootstrap.from_replicates(closed[key][0], theta[ok])
+        if dropped:
+            notes.append((DegenerateDataWarning, (
+                f"{dropped} of {args.n_resamples} resamples drew no labelled (or no "
+                "unlabelled) item: left out of the intervals; label whole groups, or more "
+                "of them")))
+    else:
+        seed = 0 if seed is None else seed
+
+    alpha = 1.0 - args.confidence_level
+
+    def row_interval(key) -> tuple[ConfidenceInterval, float]:
+        est, se = closed[key]
+        if method == "clt":
+            return ConfidenceInterval(*normal_bounds(est, se, alpha)), se
+        boot = boots[key]
+        return ConfidenceInterval(*bounds(method, boot, alpha)), boot.sd
+
+    def score(kind, key) -> SystemScore:
+        interval, se = row_interval((kind, key))
+        return SystemScore(closed[kind, key][0], interval, se)
+
+    def estimate_row(kind, name, n_read) -> PPIEstimate:
+        interval, se = row_interval((kind, "d"))
+        return PPIEstimate(name, closed[kind, "d"][0], interval, se, score(kind, "a"),
+                           score(kind, "b"), n_read)
+
+    est, se = closed["ppi", "d"]
+    if method == "clt":
+        (low, high), p, parts = read_test(
+            args.hypothesis, args.margin, args.alternative, alpha,
+            lambda at, sides: normal_bounds(est, se, at, sides),
+            lambda sides, null: normal_p_value(est, se, sides, null), args.lower_is_better)
+        mc = (0.0, 0.0)
+        boot_dist = np.empty(0)
+    else:
+        boot = boots["ppi", "d"]
+        (low, high), p, parts = read_test(
+            args.hypothesis, args.margin, args.alternative, alpha,
+            lambda at, sides: bounds(method, boot, at, sides),
+            lambda sides, null: p_value(method, boot, sides, null), args.lower_is_better,
+            tol=boot.tolerance)
+        mc = monte_carlo_error(method, boot, interval_alpha(args.hypothesis, alpha),
+                               args.alternative)
+        se = boot.sd
+        boot_dist = reps["ppi", "d"]
+    units = n_gold if n_groups is None else len(np.unique(codes[lab]))
+    if units < FEW_GOLD:
+        notes.append((SmallSampleWarning, (
+            f"only {units} labelled {'items' if n_groups is None else 'groups'}: the "
+            "interval may cover less than its level (its variance is estimated from them); "
+            f"label {FEW_GOLD} or more")))
+    if lams["d"] == 0.0:
+        notes.append((DegenerateDataWarning, (
+            "the judge's differences do not track the gold ones on the labelled items "
+            "(lam = 0): the prediction-powered B - A is the gold labels' alone")))
+    for category, text in notes:
+        _warnings.warn(text, category, stacklevel=stacklevel + 1)
+    return PPIResult(
+        estimate=est, confidence_interval=ConfidenceInterval(low, high),
+        confidence_level=args.confidence_level, method=method, standard_error=se,
+        p_value=p, lam=lams["d"], lam_a=lams["a"], lam_b=lams["b"],
+        effective_gold=float(effective), score_a=score("ppi", "a"),
+        score_b=score("ppi", "b"),
+        judge_only=estimate_row("judge", "judge", n),
+        gold_only=estimate_row("gold", "gold", n_gold),
+        prediction_powered=estimate_row("ppi", "prediction-powered", n),
+        bias_a=score("bias", "a"), bias_b=score("bias", "b"), bias=score("bias", "d"),
+        n_items=n, n_gold=n_gold, n_groups=n_groups, bootstrap_distribution=boot_dist,
+        n_resamples=args.n_resamples if method != "clt" else 0, seed=int(seed),
+        alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
+        lower_is_better=args.lower_is_better, p_values=parts,
+        monte_carlo_error=ConfidenceInterval(*mc), version=__version__,
+        warnings=tuple(text for _, text in notes))
+
+
+def _plan(scores: GoldScores, codes: np.ndarray | None, n_groups: int | None) -> DrawPlan:
+    """The units and their draw strata (the module's docstring): items, or groups."""
+    lab = scores.labelled
+    j, g = scores.judge, np.where(lab[:, None], scores.gold, 0.0)
+    x = np.zeros((len(lab), 8))
+    x[:, _NL], x[:, _NU] = lab, ~lab
+    x[:, _GA], x[:, _GB] = g[:, 0], g[:, 1]
+    x[:, _JAL], x[:, _JBL] = np.where(lab, j[:, 0], 0.0), np.where(lab, j[:, 1], 0.0)
+    x[:, _JAU], x[:, _JBU] = np.where(lab, 0.0, j[:, 0]), np.where(lab, 0.0, j[:, 1])
+    if codes is not None:
+        x = np.stack([np.bincount(codes, weights=x[:, k], minlength=n_groups)
+                      for k in range(8)], axis=1)
+    labelled = x[:, _NL] > 0
+    if (labelled & (x[:, _NU] > 0)).any():  # (a group with items of both kinds: one stratum)
+        return DrawPlan.from_columns(x, [0], [len(x)])
+    order = np.argsort(~labelled, kind="stable")
+    n_l = int(labelled.sum())
+    return DrawPlan.from_columns(x[order], [0, n_l], [n_l, len(x) - n_l])
+
+
+def _estimates(t: np.ndarray, lams: dict) -> dict:
+    """Every estimate of every resample from its summed statistics ``t`` (R, 8), at
+    the weights ``lams`` of the data."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nl, nu = t[:, _NL], t[:, _NU]
+        mg = {"a": t[:, _GA] / nl, "b": t[:, _GB] / nl}
+        ml = {"a": t[:, _JAL] / nl, "b": t[:, _JBL] / nl}
+        mu = {"a": t[:, _JAU] / nu, "b": t[:, _JBU] / nu}
+        judge = {"a": (t[:, _JAL] + t[:, _JAU]) / (nl + nu),
+                 "b": (t[:, _JBL] + t[:, _JBU]) / (nl + nu)}
+    for m in (mg, ml, mu, judge):
+        m["d"] = m["b"] - m["a"]
+    out = {}
+    for key in ("a", "b", "d"):
+        out["ppi", key] = mg[key] + lams[key] * (mu[key] - ml[key])
+        out["gold", key] = mg[key]
+        out["judge", key] = judge[key]
+        out["bias", key] = mg[key] - ml[key]
+    return out
+
+
+def _derived_seed(plan: DrawPlan, args: Arguments) -> int:
+    """The seed given none: a hash of the units, their strata and the resamples, so the
+    same inputs give the same answer (as :func:`pairboot.core.design.derived_seed`)."""
+    h = hashlib.blake2b(digest_size=8, person=b"pairboot-ppi")
+    for arr, dtype in ((plan.x, "<f8"), (plan.constant, "<f8"), (plan.starts, "<i8"),
+                       (plan.sizes, "<i8")):
+        arr = np.ascontiguousarray(arr, dtype=dtype)
+        h.update(str(arr.shape).encode())
+        h.update(arr.tobytes())
+    h.update(str(args.n_resamples).encode())
+    return int.from_bytes(h.digest(), "little") % 2**32
+
+
+def check_ppi_method(method) -> str:
+    """``method`` one of :data:`PPI_METHODS` (bca and the studentized bootstrap need
+    the jackknife and per-resample standard errors this comparison does not keep)."""
+    if method not in PPI_METHODS:
+        raise InputError(f"`method` of a prediction-powered comparison is one of "
+                         f"{', '.join(PPI_METHODS)}, got {method!r}", param="method")
+    return method
