@@ -1,0 +1,242 @@
+"""compare_ppi(): the prediction-powered B - A of gold labels on a random subset.
+
+References: the ppi_py package (``ppi_mean_ci``, ``ppi_mean_pointestimate``: PPI++ with
+its tuned ``lam``) per system and on the per-item differences; an independent numpy
+implementation of the paired difference (and of the clustered variance); the bootstrap
+against the closed form within its Monte Carlo error.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import pairboot
+from pairboot.errors import InputError, SmallSampleWarning
+
+
+def judged(n=600, share=0.2, seed=0, bias=(0.3, 0.0), noise=0.6, delta=0.1):
+    """Gold scores of A and B on n items, a judge biased towards A (``bias`` added to
+    its scores) and noisy, and gold kept on a random ``share`` of the items (NaN
+    elsewhere)."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=n)
+    gold = np.column_stack([u + rng.normal(0, 0.5, n), u + delta + rng.normal(0, 0.5, n)])
+    judge = gold + np.asarray(bias) + rng.normal(0, noise, (n, 2))
+    labelled = rng.random(n) < share
+    return judge, np.where(labelled[:, None], gold, np.nan), labelled
+
+
+def run(judge, gold, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                                    gold_b=gold[:, 1], **kw)
+
+
+def reference_difference(judge, gold, labelled, level=0.95):
+    """PPI++ on B - A written out with numpy: lam = cov0_l(dg, dj) / ((1 + n/N)
+    var1_all(dj)) clipped to [0, 1]; estimate and normal interval."""
+    dj, dg = judge[:, 1] - judge[:, 0], gold[:, 1] - gold[:, 0]
+    y, yh, yu = dg[labelled], dj[labelled], dj[~labelled]
+    n, big_n = len(y), len(yu)
+    cov = np.mean((y - y.mean()) * (yh - yh.mean()))
+    lam = np.clip(cov / ((1 + n / big_n) * np.var(dj, ddof=1)), 0, 1)
+    est = y.mean() + lam * (yu.mean() - yh.mean())
+    se = math.sqrt(np.var(lam * yu) / big_n + np.var(y - lam * yh) / n)
+    z = 1.959963984540054 if level == 0.95 else None
+    return lam, est, (est - z * se, est + z * se), se
+
+
+def test_each_system_is_ppi_py_s_ppi_plus_plus():
+    ppi = pytest.importorskip("ppi_py")
+    judge, gold, lab = judged()
+    res = run(judge, gold, method="clt", confidence_level=0.9)
+    for k, score in enumerate((res.score_a, res.score_b)):
+        y, yh, yu = gold[lab, k], judge[lab, k], judge[~lab, k]
+        low, high = ppi.ppi_mean_ci(y, yh, yu, alpha=0.1)
+        assert score.estimate == pytest.approx(ppi.ppi_mean_pointestimate(y, yh, yu)[0],
+                                               rel=1e-12)
+        assert score.confidence_interval == pytest.approx((low[0], high[0]), rel=1e-10)
+
+
+def test_the_difference_is_ppi_py_s_on_the_differences_and_the_numpy_reference():
+    ppi = pytest.importorskip("ppi_py")
+    judge, gold, lab = judged(seed=3)
+    res = run(judge, gold, method="clt")
+    lam, est, interval, se = reference_difference(judge, gold, lab)
+    assert res.lam == pytest.approx(lam, rel=1e-12) and 0 < res.lam < 1
+    assert res.estimate == pytest.approx(est, rel=1e-12)
+    assert tuple(res.confidence_interval) == pytest.approx(interval, rel=1e-10)
+    assert res.standard_error == pytest.approx(se, rel=1e-12)
+    dj, dg = judge[:, 1] - judge[:, 0], gold[:, 1] - gold[:, 0]
+    low, high = ppi.ppi_mean_ci(dg[lab], dj[lab], dj[~lab], alpha=0.05)
+    assert tuple(res.confidence_interval) == pytest.approx((low[0], high[0]), rel=1e-10)
+    # the gold labels alone: lam = 0; the effective labels: the variances' ratio
+    y = dg[lab]
+    gold_se = math.sqrt(np.var(y) / len(y))
+    assert res.gold_only.estimate == pytest.approx(y.mean(), rel=1e-12)
+    assert res.gold_only.standard_error == pytest.approx(gold_se, rel=1e-12)
+    assert res.effective_gold == pytest.approx(len(y) * (gold_se / se) ** 2, rel=1e-12)
+    assert res.effective_gold > res.n_gold  # (the judge tracks the gold labels here)
+    assert res.judge_only.estimate == pytest.approx(dj.mean(), rel=1e-12)
+    bias = (dg - dj)[lab]
+    assert res.bias.estimate == pytest.approx(bias.mean(), rel=1e-12)
+    assert res.bias.standard_error == pytest.approx(math.sqrt(np.var(bias) / len(bias)))
+    assert res.bias_a.estimate == pytest.approx(-0.3, abs=0.15)  # (the judge's +0.3 on A)
+
+
+def test_the_bootstrap_agrees_with_the_closed_form_within_its_monte_carlo_error():
+    judge, gold, _ = judged(n=800, seed=5)
+    clt = run(judge, gold, method="clt")
+    boot = run(judge, gold, seed=11, n_resamples=4000)
+    assert boot.estimate == clt.estimate and boot.lam == clt.lam
+    # the sd of 4000 resamples is within ~1.1% of the bootstrap's own; the bootstrap of
+    # two strata and the closed form agree to O(1/n) beyond that
+    assert boot.standard_error == pytest.approx(clt.standard_error, rel=0.05)
+    half = clt.confidence_interval.high - clt.estimate
+    assert tuple(boot.confidence_interval) == pytest.approx(
+        tuple(clt.confidence_interval), abs=0.1 * half)
+    for kind in ("judge_only", "gold_only"):
+        assert getattr(boot, kind).standard_error == pytest.approx(
+            getattr(clt, kind).standard_error, rel=0.06)
+    assert len(boot.bootstrap_distribution) == 4000
+
+
+def test_the_same_seed_gives_the_same_answer_and_none_derives_one():
+    judge, gold, _ = judged(n=200, share=0.3)
+    a = run(judge, gold, seed=4, n_resamples=500)
+    b = run(judge, gold, seed=4, n_resamples=500)
+    assert a.confidence_interval == b.confidence_interval
+    c, d = run(judge, gold, n_resamples=500), run(judge, gold, n_resamples=500)
+    assert c.seed == d.seed and c.confidence_interval == d.confidence_interval
+
+
+def test_one_group_per_item_is_the_plain_closed_form():
+    judge, gold, lab = judged(n=400, seed=2)
+    plain = run(judge, gold, method="clt")
+    single = run(judge, gold, method="clt", groups=np.arange(400))
+    assert single.estimate == plain.estimate
+    assert single.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+    assert single.n_groups == 400
+
+
+def test_the_clustered_variance_is_the_groups_summed_influence():
+    rng = np.random.default_rng(8)
+    n, size = 600, 6
+    groups = np.repeat(np.arange(n // size), size)
+    shared = rng.normal(size=n // size)[groups]
+    gold = np.column_stack([shared + rng.normal(0, 0.5, n),
+                            shared + 0.1 + rng.normal(0, 0.5, n) + 0.4 * shared])
+    judge = gold + rng.normal(0, 0.4, (n, 2)) + [0.2, 0.0]
+    lab = rng.random(n) < 0.3  # (items of a group labelled or not: mixed groups)
+    gold = np.where(lab[:, None], gold, np.nan)
+    res = run(judge, gold, method="clt", groups=groups)
+    # by hand: each group's influence on the estimate at the fitted lam
+    dj, dg = judge[:, 1] - judge[:, 0], gold[:, 1] - gold[:, 0]
+    lam = res.lam
+    r = dg[lab] - lam * dj[lab]
+    psi = np.zeros(n // size)
+    np.add.at(psi, groups[lab], (r - r.mean()) / lab.sum())
+    np.add.at(psi, groups[~lab], lam * (dj[~lab] - dj[~lab].mean()) / (~lab).sum())
+    assert res.standard_error == pytest.approx(math.sqrt(np.sum(psi**2)), rel=1e-12)
+    plain = run(judge, gold, method="clt")
+    assert res.standard_error > 1.2 * plain.standard_error  # (shared group effects)
+    # the bootstrap of whole groups (one stratum: mixed groups) agrees with it
+    boot = run(judge, gold, groups=groups, seed=3, n_resamples=3000)
+    assert boot.standard_error == pytest.approx(res.standard_error, rel=0.08)
+
+
+def test_groups_labelled_whole_are_two_strata_of_groups():
+    rng = np.random.default_rng(9)
+    n, size = 500, 5
+    groups = np.repeat(np.arange(n // size), size)
+    gold = rng.normal(size=(n, 2)) + rng.normal(size=n // size)[groups][:, None]
+    judge = gold + rng.normal(0, 0.5, (n, 2))
+    lab = (rng.random(n // size) < 0.3)[groups]
+    gold = np.where(lab[:, None], gold, np.nan)
+    res = run(judge, gold, groups=groups, seed=1, n_resamples=2000)
+    clt = run(judge, gold, groups=groups, method="clt")
+    assert not any("resamples drew no labelled" in w for w in res.warnings)
+    assert np.isfinite(res.bootstrap_distribution).all()  # (every resample draws both)
+    assert res.standard_error == pytest.approx(clt.standard_error, rel=0.1)
+
+
+def test_the_hypothesis_machinery_reads_the_prediction_powered_interval():
+    judge, gold, _ = judged(seed=6, delta=0.3)
+    two = run(judge, gold, method="clt")
+    one = run(judge, gold, method="clt", alternative="greater")
+    assert one.confidence_interval.high == math.inf
+    assert one.confidence_interval.low > two.confidence_interval.low
+    assert one.p_value == pytest.approx(two.p_value / 2, rel=1e-9)
+    assert one.verdict() == "better"
+    ni = run(judge, gold, method="clt", hypothesis="non-inferiority", margin=0.05)
+    assert ni.p_value < one.p_value and ni.verdict() in ("better", "better-by-margin")
+    eq = run(judge, gold, seed=2, n_resamples=1000, hypothesis="equivalence", margin=0.01)
+    assert eq.verdict() == "inconclusive" and eq.p_values is not None
+
+
+def test_a_judge_that_does_not_track_the_gold_gets_lam_zero_and_says_so():
+    judge, gold, lab = judged(seed=7)
+    rng = np.random.default_rng(1)
+    judge = rng.normal(size=judge.shape)  # (no relation to the gold scores)
+    judge[lab, 1] -= gold[lab, 1] - gold[lab, 0]  # (anti-correlated on B - A)
+    with pytest.warns(pairboot.DegenerateDataWarning, match="lam = 0"):
+        res = pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                                   gold_b=gold[:, 1], method="clt")
+    assert res.lam == 0.0 and res.estimate == res.gold_only.estimate
+    assert res.effective_gold == pytest.approx(res.n_gold)
+
+
+def test_few_gold_labels_are_warned():
+    judge, gold, lab = judged(n=300, share=0.05, seed=1)
+    with pytest.warns(SmallSampleWarning, match="labelled items"):
+        pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                             gold_b=gold[:, 1], method="clt")
+
+
+@pytest.mark.parametrize("change, param, match", [
+    (lambda j, g: g.__setitem__((np.flatnonzero(~np.isnan(g[:, 0]))[0], 1), np.nan),
+     "gold_b", "one system only"),
+    (lambda j, g: j.__setitem__((5, 0), np.nan), "judge_a", "must score every item"),
+    (lambda j, g: g.__setitem__((slice(None), slice(None)), np.nan), "gold_a",
+     "0 labelled items"),
+    (lambda j, g: g.__setitem__((np.flatnonzero(~np.isnan(g[:, 0]))[0], 0), np.inf),
+     "gold_a", "infinite"),
+])
+def test_bad_gold_or_judge_scores_are_refused_in_one_line(change, param, match):
+    judge, gold, _ = judged(n=100, share=0.3)
+    change(judge, gold)
+    with pytest.raises(InputError, match=match) as info:
+        run(judge, gold, method="clt")
+    assert info.value.param == param and "\n" not in str(info.value)
+
+
+def test_other_refusals():
+    judge, gold, _ = judged(n=100, share=0.3)
+    with pytest.raises(InputError, match="`gold_b` has 99 items") as info:
+        pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                             gold_b=gold[:99, 1])
+    assert info.value.param == "gold_b"
+    with pytest.raises(InputError, match="one of percentile, basic, normal, clt"):
+        run(judge, gold, method="bca")
+    full = judge.copy()
+    with pytest.raises(InputError, match="unlabelled"):
+        run(judge, full + 0.0)  # (every item labelled: compare the gold labels)
+    with pytest.raises(InputError, match="confidence_level"):
+        run(judge, gold, confidence_level=95)
+
+
+def test_the_inputs_are_not_modified_and_pandas_is_read():
+    pd = pytest.importorskip("pandas")
+    judge, gold, _ = judged(n=120, share=0.4)
+    frame = pd.DataFrame({"ja": judge[:, 0], "jb": judge[:, 1], "ga": gold[:, 0],
+                          "gb": gold[:, 1]})
+    before = frame.copy()
+    res = pairboot.compare_ppi(frame.ja, frame.jb, gold_a=frame.ga, gold_b=frame.gb,
+                               method="clt")
+    pd.testing.assert_frame_equal(frame, before)
+    assert res.estimate == run(judge, gold, method="clt").estimate
