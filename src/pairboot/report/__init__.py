@@ -38,6 +38,9 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   :mod:`~pairboot.report.html_family`);
 - :mod:`~pairboot.report.curve` -- a pass^k / pass@k curve's (:func:`pairboot.trials_curve`)
   text, Markdown and JSON;
+- :mod:`~pairboot.report.ppi` -- a prediction-powered comparison's
+  (:func:`pairboot.compare_ppi`) text, Markdown and JSON: the judge's, the gold labels'
+  and the prediction-powered estimates side by side, and the judge's bias;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
@@ -65,6 +68,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     html,
     html_family,
     power,
+    ppi,
     reading,
     text,
 )
