@@ -38,6 +38,7 @@ from pairboot.cli.parser import (
     given_options,
 )
 from pairboot.cli.paths import input_files
+from pairboot.cli.ppi import run_ppi, wants_ppi
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
@@ -71,6 +72,8 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     if how in (None, "stdout"):
         check_stdout()
+    if wants_ppi(args):  # (--gold-a, --gold-b: a judge and gold labels)
+        return run_ppi(args, how)
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     args.metric_object = metric_option(args.metric)

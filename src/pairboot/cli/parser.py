@@ -89,6 +89,10 @@ OPTIONS: dict[str, Spelling] = {
     "group": _option("--group"),
     "stratum": _option("--stratum"),
     "score": _option("--score"),
+    "gold_a": _option("--gold-a"),
+    "gold_b": _option("--gold-b"),
+    "judge_a": _option("--a"),
+    "judge_b": _option("--b"),
     "system": _option("--systems"),
     "correct": _option("--correct"),
     "system_column": _option("--system-column"),
@@ -218,6 +222,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _once(p)
     add_inputs(p, required=True)
+    gold = p.add_argument_group(
+        "judge and gold labels", "one file: --a and --b are the judge's score columns of "
+        "systems A and B on every item; --gold-a and --gold-b the gold (human) scores, "
+        "empty where the item is unlabelled: the interval of B - A on the gold metric, "
+        "prediction-powered (--method percentile, basic, normal, or clt)")
+    gold.add_argument("--gold-a", metavar="COL", help="system A's gold score column")
+    gold.add_argument("--gold-b", metavar="COL", help="system B's gold score column")
     boot = p.add_argument_group("bootstrap")
     boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
                       help="number of bootstrap resamples (default 10000)")
