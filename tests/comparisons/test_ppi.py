@@ -240,3 +240,29 @@ def test_the_inputs_are_not_modified_and_pandas_is_read():
                                method="clt")
     pd.testing.assert_frame_equal(frame, before)
     assert res.estimate == run(judge, gold, method="clt").estimate
+
+
+def test_a_fixed_or_unclipped_weight_is_ppi_py_s_at_that_weight():
+    ppi = pytest.importorskip("ppi_py")
+    judge, gold, lab = judged(seed=12)
+    judge = judge * 0.1  # (another scale: the best weight is far above 1)
+    dj, dg = judge[:, 1] - judge[:, 0], gold[:, 1] - gold[:, 0]
+    y, yh, yu = dg[lab], dj[lab], dj[~lab]
+    free = run(judge, gold, method="clt", clip=False)
+    cov = np.mean((y - y.mean()) * (yh - yh.mean()))
+    assert free.lam == pytest.approx(cov / ((1 + len(y) / len(yu)) * np.var(dj, ddof=1)),
+                                     rel=1e-12)
+    assert free.lam > 2 and free.tuning == "free"
+    low, high = ppi.ppi_mean_ci(y, yh, yu, alpha=0.05, lam=free.lam)
+    assert tuple(free.confidence_interval) == pytest.approx((low[0], high[0]), rel=1e-10)
+    clipped = run(judge, gold, method="clt")
+    assert clipped.lam == 1.0 and clipped.standard_error > free.standard_error
+    fixed = run(judge, gold, method="clt", lam=0.5)
+    low, high = ppi.ppi_mean_ci(y, yh, yu, alpha=0.05, lam=0.5)
+    assert (fixed.lam, fixed.lam_a, fixed.tuning) == (0.5, 0.5, "fixed")
+    assert tuple(fixed.confidence_interval) == pytest.approx((low[0], high[0]), rel=1e-10)
+    with pytest.raises(InputError, match="`lam` must be None") as info:
+        run(judge, gold, lam="tuned")
+    assert info.value.param == "lam"
+    with pytest.raises(InputError, match="`clip` must be True or False"):
+        run(judge, gold, clip=None)

@@ -48,7 +48,7 @@ def test_the_text_shows_the_three_estimates_side_by_side(result):
 def test_the_markdown_has_both_tables(result):
     out = render(result, "markdown")
     assert "| judge only (biased) | -0.034 |" in out
-    assert "| B - A | +0.099 |" in out  # (the judge's bias of B - A: it favours A)
+    assert "| B - A | +0.099" in out  # (the judge's bias of B - A: it favours A)
     assert out.splitlines()[0].startswith("**Prediction-powered B - A")
 
 

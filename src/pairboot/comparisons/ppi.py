@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pairboot.core.ppi import check_ppi_method, compare_ppi_items
+from pairboot.core.ppi import check_lam, check_ppi_method, compare_ppi_items
 from pairboot.options import check_options
 from pairboot.progress import Progress
 from pairboot.results.ppi import PPIResult
@@ -18,6 +18,8 @@ def compare_ppi(
     gold_a,
     gold_b,
     groups=None,
+    lam: float | None = None,
+    clip: bool = True,
     n_resamples: int = 10_000,
     confidence_level: float = 0.95,
     method: str = "percentile",
@@ -59,6 +61,15 @@ def compare_ppi(
         and the closed form's variance sums each group's influence.  Groups labelled
         whole or not at all are two strata of the bootstrap; groups with labelled and
         unlabelled items are drawn as one.
+    lam : float, optional
+        A fixed power-tuning weight (0: the gold labels alone; 1: classic PPI); default
+        tuned from the data (PPI++), for B - A on the per-item differences and for
+        each system's score on its own.  Any fixed weight keeps the interval valid.
+    clip : bool, default True
+        Keep the tuned weight within [0, 1], as ppi_py does: right when the judge
+        predicts the gold score on the gold's scale.  ``False`` for a judge on another
+        scale (chrF in [0, 1] against MQM in [-25, 0]), whose best weight may lie far
+        above 1.
     method : {"percentile", "basic", "normal", "clt"}
         The bootstrap's intervals (PPBoot: the labelled and the unlabelled units drawn
         as two strata, the same draws for A, B and every estimate), or ``"clt"``,
@@ -86,10 +97,11 @@ def compare_ppi(
     (117, 0.6, True)
     """
     method = check_ppi_method(method)
+    lam, clip = check_lam(lam, clip)
     args, data = check_options(dict(
         groups=groups, n_resamples=n_resamples, confidence_level=confidence_level,
         method="normal" if method == "clt" else method, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, seed=seed,
         backend=backend, progress=progress))
     return compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args, data, method,
-                             stacklevel=3)
+                             lam=lam, clip=clip, stacklevel=3)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import warnings as _warnings
 
 import numpy as np
@@ -46,7 +47,7 @@ from pairboot.stats.ppi import (
     ppi_standard_error,
 )
 
-__all__ = ["PPI_METHODS", "check_ppi_method", "compare_ppi_items"]
+__all__ = ["PPI_METHODS", "check_lam", "check_ppi_method", "compare_ppi_items"]
 
 PPI_METHODS = ("percentile", "basic", "normal", "clt")
 """The intervals of a prediction-powered comparison: the bootstrap's, or the closed form."""
@@ -60,9 +61,11 @@ _NL, _NU, _GA, _JAL, _GB, _JBL, _JAU, _JBU = range(8)
 
 
 def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: Data,
-                      method: str, *, stacklevel: int = 2) -> PPIResult:
+                      method: str, *, lam: float | None = None, clip: bool = True,
+                      stacklevel: int = 2) -> PPIResult:
     """compare_ppi()'s answer on checked options (``method`` one of
-    :data:`PPI_METHODS`); its notes are warned ``stacklevel`` frames up."""
+    :data:`PPI_METHODS`; ``lam`` a fixed weight, else tuned, within [0, 1] with
+    ``clip``); its notes are warned ``stacklevel`` frames up."""
     scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups)
     n = len(scores.labelled)
     codes, n_groups = None, None
@@ -79,9 +82,10 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
                "d": (j[:, 1] - j[:, 0], g[:, 1] - g[:, 0])}
     lams, closed = {}, {}
     for key, (jj, gg) in columns.items():
-        lam = lams[key] = power_weight(gg[lab], jj[lab], jj[unl])
-        closed["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lam),
-                              ppi_standard_error(gg[lab], jj[lab], jj[unl], lam, cl,
+        lams[key] = (power_weight(gg[lab], jj[lab], jj[unl], clip) if lam is None
+                     else lam)
+        closed["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lams[key]),
+                              ppi_standard_error(gg[lab], jj[lab], jj[unl], lams[key], cl,
                                                  n_groups or 0))
         closed["gold", key] = (float(gg[lab].mean()), gold_standard_error(
             gg[lab], None if cl is None else cl[0], n_groups or 0))
@@ -159,7 +163,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
             f"only {units} labelled {'items' if n_groups is None else 'groups'}: the "
             "interval may cover less than its level (its variance is estimated from them); "
             f"label {FEW_GOLD} or more")))
-    if lams["d"] == 0.0:
+    if lams["d"] == 0.0 and lam is None:
         notes.append((DegenerateDataWarning, (
             "the judge's differences do not track the gold ones on the labelled items "
             "(lam = 0): the prediction-powered B - A is the gold labels' alone")))
@@ -180,6 +184,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
         monte_carlo_error=ConfidenceInterval(*mc), version=__version__,
+        tuning="fixed" if lam is not None else "clipped" if clip else "free",
         warnings=tuple(text for _, text in notes))
 
 
@@ -235,6 +240,17 @@ def _derived_seed(plan: DrawPlan, args: Arguments) -> int:
         h.update(arr.tobytes())
     h.update(str(args.n_resamples).encode())
     return int.from_bytes(h.digest(), "little") % 2**32
+
+
+def check_lam(lam, clip) -> tuple[float | None, bool]:
+    """``lam``: None (tuned) or a finite number; ``clip``: True or False."""
+    if lam is not None and (isinstance(lam, bool) or not isinstance(lam, numbers.Real)
+                            or not math.isfinite(lam)):
+        raise InputError(f"`lam` must be None (tuned from the data) or a finite number, "
+                         f"got {lam!r}", param="lam")
+    if not isinstance(clip, (bool, np.bool_)):
+        raise InputError(f"`clip` must be True or False, got {clip!r}", param="clip")
+    return (None if lam is None else float(lam)), bool(clip)
 
 
 def check_ppi_method(method) -> str:

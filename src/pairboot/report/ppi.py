@@ -24,6 +24,10 @@ RANDOM_SUBSET = ("The gold labels must be a random sample of the items (uniform,
                  "whole groups), chosen before any score was seen: a subset chosen by "
                  "the scores voids the guarantee.")
 
+TUNING = {"clipped": "tuned on the per-item differences within [0, 1]",
+          "free": "tuned on the per-item differences (not clipped)",
+          "fixed": "fixed (given)"}
+
 VERDICT_WORDS = {
     "better": "{b} is better than {a} on the gold metric",
     "better-by-margin": "{b} is better than {a} by more than the margin on the gold metric",
@@ -62,8 +66,7 @@ def _ci(interval, places: int, sign: str = "") -> str:
     return f"[{_fmt(interval[0], places, sign)}, {_fmt(interval[1], places, sign)}]"
 
 
-def _places(res: PPIResult) -> int:
-    se = res.prediction_powered.standard_error
+def _places(se: float) -> int:
     return decimals(se) if math.isfinite(se) and se > 0 else 3
 
 
@@ -71,13 +74,13 @@ def ppi_table(res: PPIResult, context: PPIContext | None = None) -> Table:
     """A row per estimate: B - A and its interval, each system's score and interval,
     the items it reads."""
     c = context or PPIContext()
-    k = _places(res)
     level = percent(res.confidence_level)
     head = ("estimate", f"{c.name_b} - {c.name_a}", f"{level} interval", c.name_a,
             f"{level} interval", c.name_b, f"{level} interval", "items")
     rows = []
     for field, label in ROWS:
         e = getattr(res, field)
+        k = _places(e.standard_error)  # (the judge's scale may not be the gold's)
         items = (f"{res.n_gold:,} gold of {res.n_items:,}" if field == "prediction_powered"
                  else f"{e.n_items:,}")
         rows.append((label, _fmt(e.estimate, k, "+"), _ci(e.confidence_interval, k, "+"),
@@ -91,9 +94,9 @@ def bias_table(res: PPIResult, context: PPIContext | None = None) -> Table:
     """The judge's bias, gold minus judge on the labelled items: each system's and
     that of B - A (a judge that favours one system)."""
     c = context or PPIContext()
-    k = _places(res)
     level = percent(res.confidence_level)
-    rows = [(name, _fmt(b.estimate, k, "+"), _ci(b.confidence_interval, k, "+"))
+    rows = [(name, _fmt(b.estimate, _places(b.standard_error), "+"),
+             _ci(b.confidence_interval, _places(b.standard_error), "+"))
             for name, b in ((c.name_a, res.bias_a), (c.name_b, res.bias_b),
                             (f"{c.name_b} - {c.name_a}", res.bias))]
     return Table(("judge's bias (gold - judge)", "estimate", f"{level} interval"),
@@ -111,7 +114,7 @@ def _method(res: PPIResult) -> str:
 def headline(res: PPIResult, context: PPIContext | None = None) -> str:
     """The verdict and the prediction-powered B - A with its interval and p-value."""
     c = context or PPIContext()
-    k = _places(res)
+    k = _places(res.standard_error)
     words = VERDICT_WORDS[res.verdict()].format(a=c.name_a, b=c.name_b)
     sides = "" if res.alternative == "two-sided" else f", one-sided ({res.alternative})"
     p = "nan" if math.isnan(res.p_value) else p_repr(
@@ -132,8 +135,8 @@ def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
     return [
         f"Prediction-powered inference (PPI++): {res.n_items:,} items{groups} scored by the "
         f"judge, {res.n_gold:,} of them also by gold labels; interval: {_method(res)}.",
-        f"lam = {res.lam:.3g} (0: the gold labels alone, 1: classic PPI), tuned on the "
-        f"per-item differences; {c.name_a}'s score lam = {res.lam_a:.3g}, "
+        f"lam = {res.lam:.3g} (0: the gold labels alone, 1: classic PPI), "
+        f"{TUNING[res.tuning]}; {c.name_a}'s score lam = {res.lam_a:.3g}, "
         f"{c.name_b}'s lam = {res.lam_b:.3g}. The judge's scores are {worth}.",
         RANDOM_SUBSET,
     ]
@@ -141,7 +144,8 @@ def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
     c = context or PPIContext()
-    parts = [f"pairboot {res.version}", f"ppi {res.method}"]
+    parts = [f"pairboot {res.version}", f"ppi {res.method}",
+             f"lam {res.tuning}" + (f" {res.lam:g}" if res.tuning == "fixed" else "")]
     if res.method != "clt":  # (the closed form draws nothing)
         parts.append(f"resamples {res.n_resamples}")
     parts.append(f"level {res.confidence_level:g}")

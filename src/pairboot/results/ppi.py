@@ -78,6 +78,9 @@ class PPIResult:
         differences (0: the gold labels alone; 1: classic PPI).
     lam_a, lam_b : float
         Each system's own weight (for ``score_a`` and ``score_b``).
+    tuning : str
+        How the weights were chosen: ``"clipped"`` (tuned within [0, 1]), ``"free"``
+        (tuned, ``clip=False``) or ``"fixed"`` (given as ``lam``).
     effective_gold : float
         How many gold labels, alone, would give B - A the same (closed-form) variance:
         ``n_gold`` times the gold-only variance over the prediction-powered one.
@@ -129,6 +132,7 @@ class PPIResult:
     p_values: tuple[float, float] | None
     monte_carlo_error: ConfidenceInterval
     version: str
+    tuning: str
     warnings: tuple[str, ...] = ()
 
     @property

@@ -27,11 +27,13 @@ __all__ = ["ppi_estimate", "ppi_standard_error", "gold_standard_error", "power_w
            "normal_bounds", "normal_p_value"]
 
 
-def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray) -> float:
+def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
+                 clip: bool = True) -> float:
     """PPI++'s tuned ``lam`` for a mean: ``cov_l(gold, judge) / ((1 + n / N)
     var(judge))``, the covariance over the labelled items (ddof 0), the judge's variance
-    over all items (ddof 1), clipped to [0, 1] (ppi_py's ``_calc_lam_glm`` with
-    ``clip=True``); 0 when the judge does not vary (it says nothing)."""
+    over all items (ddof 1); with ``clip``, within [0, 1] (ppi_py's ``_calc_lam_glm``
+    with ``clip=True``: right when the judge predicts the gold score on its scale).
+    0 when the judge does not vary (it says nothing)."""
     n, big_n = len(gold), len(judge_unlabelled)
     every = np.concatenate([judge, judge_unlabelled])
     var = float(np.var(every, ddof=1)) if len(every) > 1 else 0.0
@@ -39,7 +41,7 @@ def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarr
         return 0.0
     cov = float(np.mean((gold - gold.mean()) * (judge - judge.mean())))
     lam = cov / ((1.0 + n / big_n) * var)
-    return float(min(max(lam, 0.0), 1.0))
+    return float(min(max(lam, 0.0), 1.0)) if clip else float(lam)
 
 
 def ppi_estimate(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
