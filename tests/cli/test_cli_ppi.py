@@ -55,6 +55,13 @@ def test_the_command_line_equals_python(table):
     res = api(j, g, method="clt", groups=docs)
     assert out["standard_error"] == res.standard_error and out["n_groups"] == N // 4
     assert out["name_a"] == "base"
+    proc = run_in_process("compare", path, *GOLD, "--method", "clt", "--no-clip",
+                          "--format", "json", "--no-progress")
+    assert json.loads(proc.stdout)["lam"] == api(j, g, method="clt", clip=False).lam
+    proc = run_in_process("compare", path, *GOLD, "--method", "clt", "--lam", "0.25",
+                          "--format", "json", "--no-progress")
+    out = json.loads(proc.stdout)
+    assert (out["lam"], out["tuning"]) == (0.25, "fixed")
 
 
 def test_the_text_report_shows_the_three_estimates(table):
@@ -69,6 +76,7 @@ def test_the_text_report_shows_the_three_estimates(table):
 
 @pytest.mark.parametrize("extra, words", [
     (("--gold-b", "gb"), ("give both --gold-a and --gold-b",)),
+    (("--lam", "0.5"), ("give both --gold-a and --gold-b",)),
     (("--gold-a", "ga", "--gold-b", "gb", "--stratum", "doc"), ("--stratum",)),
     (("--gold-a", "ga", "--gold-b", "gb", "--method", "bca"), ("--method", "clt")),
     (("--gold-a", "ga", "--gold-b", "ja"), ("four different columns",)),

@@ -91,6 +91,8 @@ OPTIONS: dict[str, Spelling] = {
     "score": _option("--score"),
     "gold_a": _option("--gold-a"),
     "gold_b": _option("--gold-b"),
+    "lam": _option("--lam"),
+    "clip": lambda value: "--no-clip",
     "judge_a": _option("--a"),
     "judge_b": _option("--b"),
     "system": _option("--systems"),
@@ -229,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
         "prediction-powered (--method percentile, basic, normal, or clt)")
     gold.add_argument("--gold-a", metavar="COL", help="system A's gold score column")
     gold.add_argument("--gold-b", metavar="COL", help="system B's gold score column")
+    gold.add_argument("--lam", type=float, metavar="L",
+                      help="a fixed power-tuning weight (0: the gold labels alone, 1: "
+                      "classic PPI; default tuned from the data)")
+    gold.add_argument("--no-clip", action="store_true",
+                      help="tune the weight on the real line, not within [0, 1] (a judge "
+                      "on another scale than the gold's)")
     boot = p.add_argument_group("bootstrap")
     boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
                       help="number of bootstrap resamples (default 10000)")

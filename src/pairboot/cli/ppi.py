@@ -33,7 +33,8 @@ NOT_WITH_GOLD = (
 
 def wants_ppi(args) -> bool:
     """Whether the command line asks for a prediction-powered comparison."""
-    return args.gold_a is not None or args.gold_b is not None
+    return (args.gold_a is not None or args.gold_b is not None or args.lam is not None
+            or args.no_clip)
 
 
 def _refuse(args) -> None:
@@ -96,6 +97,7 @@ def run_ppi(args, how: str | None) -> int:
             warnings.simplefilter("ignore")  # (the report shows them)
             result = pairboot.compare_ppi(
                 judge[0], judge[1], gold_a=gold[0], gold_b=gold[1], groups=groups,
+                lam=args.lam, clip=not args.no_clip,
                 n_resamples=args.resamples, confidence_level=args.level,
                 method=args.method, alternative=args.alternative,
                 hypothesis=args.hypothesis or "difference", margin=args.margin,
