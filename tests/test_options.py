@@ -45,10 +45,9 @@ NOT_ACCEPTED = {
     pairboot.power: EXACT | (PLANNED - {"seed", "progress"}) | {"estimand"},  # (simulate=True
     # draws; a plan is of the population interval)
     pairboot.compare: FAMILY,
-    pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "strata",
-                                               "strata_weights", "metric", "resampling",
-                                               "ids"},  # (one judge's and gold means of
-    # paired items; its labelled and unlabelled units are its own two strata)
+    pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
+                                               "resampling", "ids"},  # (one judge's and
+    # gold means of paired items, drawn in memory)
     pairboot.compare_many: set(),
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_files: EXACT | FAMILY | RUNS | COLUMNS | {"resampling", "paired",

@@ -64,6 +64,24 @@ def test_the_command_line_equals_python(table):
     assert (out["lam"], out["tuning"]) == (0.25, "fixed")
 
 
+def test_strata_on_the_command_line(table):
+    path, j, g, docs = table
+    strata = np.array(["first" if int(d[1:]) < 30 else "second" for d in docs])
+    proc = run_in_process("compare", path, *GOLD, "--method", "clt", "--stratum", "doc",
+                          "--format", "json", "--no-progress")
+    assert proc.returncode == 2  # (60 strata of 4 items: some without 2 labelled)
+    assert "labelled" in proc.stderr.decode() and "--stratum" in proc.stderr.decode()
+    text = path.read_text().splitlines()
+    path.write_text("\n".join([text[0] + ",part"] + [
+        f"{line},{s}" for line, s in zip(text[1:], strata)]) + "\n")
+    proc = run_in_process("compare", path, *GOLD, "--method", "clt", "--stratum", "part",
+                          "--stratum-weights", "first=1,second=3", "--format", "json",
+                          "--no-progress")
+    out = json.loads(proc.stdout)
+    res = api(j, g, method="clt", strata=strata, strata_weights={"first": 1, "second": 3})
+    assert out["estimate"] == res.estimate and out["n_strata"] == 2
+
+
 def test_the_text_report_shows_the_three_estimates(table):
     path, *_ = table
     proc = run_in_process("compare", path, *GOLD, "--method", "clt", "--no-progress")
@@ -77,7 +95,7 @@ def test_the_text_report_shows_the_three_estimates(table):
 @pytest.mark.parametrize("extra, words", [
     (("--gold-b", "gb"), ("give both --gold-a and --gold-b",)),
     (("--lam", "0.5"), ("give both --gold-a and --gold-b",)),
-    (("--gold-a", "ga", "--gold-b", "gb", "--stratum", "doc"), ("--stratum",)),
+    (("--gold-a", "ga", "--gold-b", "gb", "--runs", "seeds"), ("--runs",)),
     (("--gold-a", "ga", "--gold-b", "gb", "--method", "bca"), ("--method", "clt")),
     (("--gold-a", "ga", "--gold-b", "ja"), ("four different columns",)),
     (("--gold-a", "ga", "--gold-b", "nope"), ("nope",)),

@@ -266,3 +266,89 @@ def test_a_fixed_or_unclipped_weight_is_ppi_py_s_at_that_weight():
     assert info.value.param == "lam"
     with pytest.raises(InputError, match="`clip` must be True or False"):
         run(judge, gold, clip=None)
+
+
+def stratified(seed=0, n=(300, 500), share=(0.5, 0.1)):
+    """Two strata: hard items (lower gold, a noisier judge) labelled at 50%, easy ones
+    at 10%."""
+    rng = np.random.default_rng(seed)
+    judge, gold, strata = [], [], []
+    for h, (m, p) in enumerate(zip(n, share)):
+        u = rng.normal(-1.0 if h == 0 else 1.0, 1.0, m)
+        g = np.column_stack([u + rng.normal(0, 0.5, m), u + 0.1 + rng.normal(0, 0.5, m)])
+        j = g + [0.3, 0.0] + rng.normal(0, 0.4 if h else 0.9, (m, 2))
+        lab = rng.random(m) < p
+        judge.append(j)
+        gold.append(np.where(lab[:, None], g, np.nan))
+        strata += [f"s{h}"] * m
+    return np.concatenate(judge), np.concatenate(gold), np.array(strata)
+
+
+def test_one_stratum_is_no_strata():
+    judge, gold, _ = judged(n=300, seed=13)
+    one = ["x"] * 300
+    for kw in (dict(method="clt"), dict(seed=2, n_resamples=500)):
+        plain, strat = run(judge, gold, **kw), run(judge, gold, strata=one, **kw)
+        assert strat.estimate == pytest.approx(plain.estimate, rel=1e-14)
+        assert tuple(strat.confidence_interval) == pytest.approx(
+            tuple(plain.confidence_interval), rel=1e-12)
+        assert strat.lam == pytest.approx(plain.lam, rel=1e-12) and strat.n_strata == 1
+
+
+def test_strata_are_each_ppi_py_s_at_the_common_lam_weighted():
+    ppi = pytest.importorskip("ppi_py")
+    judge, gold, strata = stratified()
+    weights = {"s0": 3, "s1": 5}
+    res = run(judge, gold, method="clt", strata=strata, strata_weights=weights)
+    dj, dg = judge[:, 1] - judge[:, 0], gold[:, 1] - gold[:, 0]
+    w = np.array([3, 5]) / 8
+    num = den = 0.0  # (the common lam: the combined variance's smallest, by hand)
+    parts = []
+    for h, name in enumerate(("s0", "s1")):
+        m = strata == name
+        lab = m & ~np.isnan(dg)
+        y, yh, yu = dg[lab], dj[lab], dj[m & np.isnan(dg)]
+        num += w[h] ** 2 * np.cov(y, yh, ddof=0)[0, 1] / len(y)
+        den += w[h] ** 2 * np.var(dj[m], ddof=1) * (1 / len(y) + 1 / len(yu))
+        parts.append((y, yh, yu))
+    lam = min(max(num / den, 0), 1)
+    assert res.lam == pytest.approx(lam, rel=1e-12)
+    est, var = 0.0, 0.0
+    for (y, yh, yu), wh in zip(parts, w):
+        est += wh * ppi.ppi_mean_pointestimate(y, yh, yu, lam=lam)[0]
+        low, high = ppi.ppi_mean_ci(y, yh, yu, alpha=0.05, lam=lam)
+        var += (wh * (high[0] - low[0]) / (2 * 1.959963984540054)) ** 2
+    assert res.estimate == pytest.approx(est, rel=1e-12)
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-9)
+    boot = run(judge, gold, strata=strata, strata_weights=weights, seed=1, n_resamples=3000)
+    assert boot.estimate == res.estimate
+    assert boot.standard_error == pytest.approx(res.standard_error, rel=0.07)
+
+
+def test_strata_labelled_at_different_rates_need_their_weights():
+    judge, gold, strata = stratified(seed=4)
+    res = run(judge, gold, method="clt", strata=strata)
+    naive = run(judge, gold, method="clt")
+    # the labelled items over-represent the hard stratum: the unstratified gold-only
+    # mean of A is pulled towards it, the stratified one is not
+    truth_a = (300 * -1.0 + 500 * 1.0) / 800
+    assert abs(res.gold_only.score_a.estimate - truth_a) < 0.15
+    assert naive.gold_only.score_a.estimate < truth_a - 0.4
+    assert res.n_strata == 2 and res.n_gold == naive.n_gold
+
+
+def test_strata_refusals():
+    judge, gold, strata = stratified(seed=5)
+    few = gold.copy()
+    rows = np.flatnonzero((strata == "s1") & ~np.isnan(gold[:, 0]))
+    few[rows[1:]] = np.nan
+    with pytest.raises(InputError, match="stratum 's1' has 1 labelled") as info:
+        run(judge, few, strata=strata, method="clt")
+    assert info.value.param == "strata"
+    groups = np.arange(len(strata)) // 7  # (group 42 spans both strata: rows 294-300)
+    with pytest.raises(InputError, match="spans more than one stratum"):
+        run(judge, gold, strata=strata, groups=groups, method="clt")
+    with pytest.raises(InputError, match="without `strata`"):
+        run(judge, gold, strata_weights={"s0": 1}, method="clt")
+    with pytest.raises(InputError, match="no weight for"):
+        run(judge, gold, strata=strata, strata_weights={"s0": 1}, method="clt")

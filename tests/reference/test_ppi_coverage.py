@@ -95,3 +95,36 @@ def test_with_clusters_labelled_whole_the_clustered_interval_covers():
     assert cover["gold_only"] >= LEVEL - band(n_sim)
     naive, _ = simulate(n_sim, 11, groups=groups, analysed=False)  # (the same data)
     assert naive["prediction_powered"] < LEVEL - band(n_sim)
+
+
+def test_with_labels_drawn_by_stratum_the_weighted_interval_covers():
+    """Hard items (a noisier judge) labelled at 50%, easy ones at 10%: the stratified
+    estimate covers the population's B - A; ignoring the strata, the gold-only mean of
+    each system is pulled towards the hard items (B - A itself is the same in both)."""
+    n_sim, rng = 600, np.random.default_rng(5)
+    covers = {"ppi": 0, "gold": 0, "naive_a": 0}
+    for _ in range(n_sim):
+        judge, gold, strata = [], [], []
+        for h, (m, p) in enumerate(((300, 0.5), (500, 0.1))):
+            u = rng.normal(-1.0 if h == 0 else 1.0, 1.0, m)
+            g = np.column_stack([u + rng.normal(0, 0.5, m),
+                                 u + DELTA + rng.normal(0, 0.5, m)])
+            j = g + [0.3, 0.0] + rng.normal(0, 0.9 if h == 0 else 0.4, (m, 2))
+            judge.append(j)
+            gold.append(np.where((rng.random(m) < p)[:, None], g, np.nan))
+            strata += [h] * m
+        judge, gold = np.concatenate(judge), np.concatenate(gold)
+        kw = dict(gold_a=gold[:, 0], gold_b=gold[:, 1], method="clt")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = pairboot.compare_ppi(judge[:, 0], judge[:, 1], strata=strata, **kw)
+            naive = pairboot.compare_ppi(judge[:, 0], judge[:, 1], **kw)
+        covers["ppi"] += res.confidence_interval.low <= DELTA <= res.confidence_interval.high
+        low, high = res.gold_only.confidence_interval
+        covers["gold"] += low <= DELTA <= high
+        mean_a = (300 * -1.0 + 500 * 1.0) / 800  # (the population's mean score of A)
+        low, high = naive.gold_only.score_a.confidence_interval
+        covers["naive_a"] += low <= mean_a <= high
+    assert covers["ppi"] / n_sim >= LEVEL - band(n_sim)
+    assert covers["gold"] / n_sim >= LEVEL - band(n_sim)
+    assert covers["naive_a"] / n_sim < 0.2

@@ -15,13 +15,14 @@ from pairboot.cli.options import check_level
 from pairboot.cli.output import deliver
 from pairboot.cli.parser import EXIT_OK
 from pairboot.cli.progress import ProgressBar
+from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.report import render
 
 __all__ = ["run_ppi", "wants_ppi"]
 
 NOT_WITH_GOLD = (
-    ("stratum", "--stratum"), ("stratum_weights", "--stratum-weights"), ("run", "--run"),
+    ("run", "--run"),
     ("runs", "--runs"), ("test", "--test"), ("exact", "--exact"), ("systems", "--systems"),
     ("plan", "--plan"), ("stats", "--stats"), ("score", "--score"), ("labels", "--labels"),
     ("fail_if", "--fail-if"), ("plot", "--plot"), ("correction", "--correction"),
@@ -57,6 +58,18 @@ def _refuse(args) -> None:
         raise InputError("--a, --b, --gold-a and --gold-b must name four different columns")
 
 
+def _labels(table, column: str | None, what: str):
+    """A label column (None when not asked for); a missing label is refused."""
+    if column is None:
+        return None
+    labels = pbio.label_column(table, column)
+    if any(x is None for x in labels):
+        i = next(k for k, x in enumerate(labels) if x is None)
+        raise InputError(f"{table.path}, {table.where(i)}, column {column!r}: missing "
+                         f"{what} label")
+    return np.asarray(list(labels), dtype=object)
+
+
 def _names(args) -> tuple[str, str]:
     """The systems' names: --names A,B, else A and B (the columns are the judge's and
     the gold's, not the systems')."""
@@ -73,19 +86,13 @@ def run_ppi(args, how: str | None) -> int:
     check_level(args)
     _refuse(args)
     table = pbio.read_table(args.files[0])
-    columns = [c for c in (args.id, args.group, args.a, args.b, args.gold_a, args.gold_b)
-               if c is not None]
+    columns = [c for c in (args.id, args.group, args.stratum, args.a, args.b, args.gold_a,
+                           args.gold_b) if c is not None]
     table.check_columns(columns)
     judge = [pbio.numeric_column(table, c) for c in (args.a, args.b)]
     gold = [pbio.numeric_column(table, c, missing=True) for c in (args.gold_a, args.gold_b)]
-    groups = None
-    if args.group is not None:
-        groups = pbio.label_column(table, args.group)
-        if any(g is None for g in groups):
-            i = next(k for k, g in enumerate(groups) if g is None)
-            raise InputError(f"{table.path}, {table.where(i)}, column {args.group!r}: "
-                             "missing group label")
-        groups = np.asarray(list(groups), dtype=object)
+    groups, strata = (_labels(table, c, what) for c, what in (
+        (args.group, "group"), (args.stratum, "stratum")))
     if args.id is not None:
         ids = list(pbio.label_column(table, args.id))
         if any(i is None for i in ids) or len(set(ids)) != len(ids):
@@ -97,6 +104,7 @@ def run_ppi(args, how: str | None) -> int:
             warnings.simplefilter("ignore")  # (the report shows them)
             result = pairboot.compare_ppi(
                 judge[0], judge[1], gold_a=gold[0], gold_b=gold[1], groups=groups,
+                strata=strata, strata_weights=strata_weights_arg(args),
                 lam=args.lam, clip=not args.no_clip,
                 n_resamples=args.resamples, confidence_level=args.level,
                 method=args.method, alternative=args.alternative,

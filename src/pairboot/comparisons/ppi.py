@@ -18,6 +18,8 @@ def compare_ppi(
     gold_a,
     gold_b,
     groups=None,
+    strata=None,
+    strata_weights=None,
     lam: float | None = None,
     clip: bool = True,
     n_resamples: int = 10_000,
@@ -61,6 +63,16 @@ def compare_ppi(
         and the closed form's variance sums each group's influence.  Groups labelled
         whole or not at all are two strata of the bootstrap; groups with labelled and
         unlabelled items are drawn as one.
+    strata : array_like, optional
+        One stratum label per item, when the gold labels were drawn stratum by stratum
+        (more where the judge is less sure): each stratum's estimate from its own
+        labelled and unlabelled items, combined with ``strata_weights``; one ``lam``
+        for all, the one that makes the combined variance smallest.  Each stratum needs
+        2 labelled and 2 unlabelled items.
+    strata_weights : mapping, optional
+        Every stratum's population weight (normalised); default the strata's shares of
+        the items, which estimate the mean over all items whatever share of each was
+        labelled.
     lam : float, optional
         A fixed power-tuning weight (0: the gold labels alone; 1: classic PPI); default
         tuned from the data (PPI++), for B - A on the per-item differences and for
@@ -99,7 +111,8 @@ def compare_ppi(
     method = check_ppi_method(method)
     lam, clip = check_lam(lam, clip)
     args, data = check_options(dict(
-        groups=groups, n_resamples=n_resamples, confidence_level=confidence_level,
+        groups=groups, strata=strata, strata_weights=strata_weights,
+        n_resamples=n_resamples, confidence_level=confidence_level,
         method="normal" if method == "clt" else method, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, seed=seed,
         backend=backend, progress=progress))

@@ -29,10 +29,11 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
+from pairboot.core.units import population_weights
 from pairboot.engine import DrawPlan, resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
-from pairboot.inputs.gold import GoldScores, check_gold
-from pairboot.inputs.labels import item_labels
+from pairboot.inputs.gold import MIN_GOLD, GoldScores, check_gold
+from pairboot.inputs.labels import group_strata, item_labels, plain, shown
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import ConfidenceInterval, SystemScore
 from pairboot.results.ppi import PPIEstimate, PPIResult
@@ -42,9 +43,9 @@ from pairboot.stats.ppi import (
     gold_standard_error,
     normal_bounds,
     normal_p_value,
-    power_weight,
     ppi_estimate,
     ppi_standard_error,
+    stratified_power_weight,
 )
 
 __all__ = ["PPI_METHODS", "check_lam", "check_ppi_method", "compare_ppi_items"]
@@ -66,33 +67,34 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     """compare_ppi()'s answer on checked options (``method`` one of
     :data:`PPI_METHODS`; ``lam`` a fixed weight, else tuned, within [0, 1] with
     ``clip``); its notes are warned ``stacklevel`` frames up."""
-    scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups)
+    scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups, data.strata)
     n = len(scores.labelled)
     codes, n_groups = None, None
     if data.groups is not None:
         codes, names = item_labels(data.groups, "groups", n)
         n_groups = len(names)
+    strata, weights, n_strata = _strata(scores, data, codes, n_groups)
     notes: list = []
-    lab, unl = scores.labelled, ~scores.labelled
+    lab = scores.labelled
     j, g = scores.judge, scores.gold
-    cl = None if codes is None else (codes[lab], codes[unl])
-
-    # the three estimates and the bias, each for A, B and B - A, by the closed form
     columns = {"a": (j[:, 0], g[:, 0]), "b": (j[:, 1], g[:, 1]),
                "d": (j[:, 1] - j[:, 0], g[:, 1] - g[:, 0])}
-    lams, closed = {}, {}
+    lams = {}
     for key, (jj, gg) in columns.items():
-        lams[key] = (power_weight(gg[lab], jj[lab], jj[unl], clip) if lam is None
-                     else lam)
-        closed["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lams[key]),
-                              ppi_standard_error(gg[lab], jj[lab], jj[unl], lams[key], cl,
-                                                 n_groups or 0))
-        closed["gold", key] = (float(gg[lab].mean()), gold_standard_error(
-            gg[lab], None if cl is None else cl[0], n_groups or 0))
-        closed["judge", key] = (float(jj.mean()), gold_standard_error(jj, codes,
-                                                                       n_groups or 0))
-        closed["bias", key] = (float((gg[lab] - jj[lab]).mean()), gold_standard_error(
-            gg[lab] - jj[lab], None if cl is None else cl[0], n_groups or 0))
+        parts = [(gg[rows][lab[rows]], jj[rows][lab[rows]], jj[rows][~lab[rows]])
+                 for rows, _, _ in strata]
+        lams[key] = stratified_power_weight(parts, weights, clip) if lam is None else lam
+
+    # the three estimates and the bias, each for A, B and B - A, by the closed form:
+    # every stratum's, then their weighted sum (variances: weights squared)
+    closed: dict = {}
+    for (rows, local, n_local), w in zip(strata, weights):
+        part = _closed_forms({key: (jj[rows], gg[rows]) for key, (jj, gg) in columns.items()},
+                             lab[rows], local, n_local, lams)
+        for key, (est, se) in part.items():
+            e0, v0 = closed.get(key, (0.0, 0.0))
+            closed[key] = (e0 + w * est, v0 + (w * se) ** 2)
+    closed = {key: (est, math.sqrt(var)) for key, (est, var) in closed.items()}
     gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
     n_gold = int(lab.sum())
     effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
@@ -102,11 +104,14 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     boots: dict = {}
     seed = args.seed
     if method != "clt":
-        plan = _plan(scores, codes, n_groups)
+        plan, home = _plan(scores, strata)
         seed = seed if seed is not None else _derived_seed(plan, args)
         sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
                                 progress=args.progress)
-        reps = _estimates(sums.sum(axis=1), lams)
+        reps: dict = {}
+        for h, w in enumerate(weights):
+            for key, theta in _estimates(sums[:, home == h].sum(axis=1), lams).items():
+                reps[key] = reps.get(key, 0.0) + w * theta
         dropped = 0
         for key, theta in reps.items():
             ok = np.isfinite(theta)
@@ -179,7 +184,8 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         gold_only=estimate_row("gold", "gold", n_gold),
         prediction_powered=estimate_row("ppi", "prediction-powered", n),
         bias_a=score("bias", "a"), bias_b=score("bias", "b"), bias=score("bias", "d"),
-        n_items=n, n_gold=n_gold, n_groups=n_groups, bootstrap_distribution=boot_dist,
+        n_items=n, n_gold=n_gold, n_groups=n_groups, n_strata=n_strata,
+        bootstrap_distribution=boot_dist,
         n_resamples=args.n_resamples if method != "clt" else 0, seed=int(seed),
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
@@ -188,8 +194,60 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         warnings=tuple(text for _, text in notes))
 
 
-def _plan(scores: GoldScores, codes: np.ndarray | None, n_groups: int | None) -> DrawPlan:
-    """The units and their draw strata (the module's docstring): items, or groups."""
+def _closed_forms(columns: dict, lab: np.ndarray, codes: np.ndarray | None, n_groups: int,
+                  lams: dict) -> dict:
+    """One stratum's estimates and standard errors ``{(kind, key): (estimate, se)}``:
+    ``columns`` its judge's and gold scores by key (A, B, B - A), ``codes`` its items'
+    groups (0 .. ``n_groups`` - 1, None without)."""
+    unl = ~lab
+    cl = None if codes is None else (codes[lab], codes[unl])
+    out = {}
+    for key, (jj, gg) in columns.items():
+        out["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lams[key]),
+                           ppi_standard_error(gg[lab], jj[lab], jj[unl], lams[key], cl,
+                                              n_groups))
+        out["gold", key] = (float(gg[lab].mean()), gold_standard_error(
+            gg[lab], None if cl is None else cl[0], n_groups))
+        out["judge", key] = (float(jj.mean()), gold_standard_error(jj, codes, n_groups))
+        out["bias", key] = (float((gg[lab] - jj[lab]).mean()), gold_standard_error(
+            gg[lab] - jj[lab], None if cl is None else cl[0], n_groups))
+    return out
+
+
+def _strata(scores: GoldScores, data: Data, codes: np.ndarray | None,
+            n_groups: int | None):
+    """``([(rows, local group codes or None, local group count)], weights, n_strata)``:
+    one entry without strata; each stratum needs 2 labelled and 2 unlabelled items."""
+    n = len(scores.labelled)
+    if data.strata is None:
+        if data.strata_weights is not None:
+            population_weights(data.strata_weights, None, np.ones(1))  # (refused)
+        return [(np.arange(n), codes, n_groups or 0)], np.ones(1), None
+    scodes, snames = item_labels(data.strata, "strata", n)
+    if codes is not None:
+        group_strata(codes, np.arange(n_groups), scodes, snames)
+    counts = np.bincount(scodes, minlength=len(snames)).astype(float)
+    weights = population_weights(data.strata_weights, snames, counts / n)
+    out = []
+    for h, name in enumerate(snames):
+        rows = np.flatnonzero(scodes == h)
+        n_lab = int(scores.labelled[rows].sum())
+        if min(n_lab, len(rows) - n_lab) < MIN_GOLD:
+            raise InputError(f"`strata`: stratum {shown(plain(name))} has {n_lab} labelled of "
+                             f"{len(rows)} items: each stratum needs {MIN_GOLD} labelled "
+                             f"and {MIN_GOLD} unlabelled", param="strata")
+        local, n_local = None, 0
+        if codes is not None:
+            _, local = np.unique(codes[rows], return_inverse=True)
+            local = local.reshape(-1)
+            n_local = int(local.max()) + 1
+        out.append((rows, local, n_local))
+    return out, weights, len(snames)
+
+
+def _plan(scores: GoldScores, strata) -> tuple[DrawPlan, np.ndarray]:
+    """The units and their draw strata (the module's docstring), stratum by stratum:
+    items, or groups; and the stratum of every draw stratum."""
     lab = scores.labelled
     j, g = scores.judge, np.where(lab[:, None], scores.gold, 0.0)
     x = np.zeros((len(lab), 8))
@@ -197,15 +255,23 @@ def _plan(scores: GoldScores, codes: np.ndarray | None, n_groups: int | None) ->
     x[:, _GA], x[:, _GB] = g[:, 0], g[:, 1]
     x[:, _JAL], x[:, _JBL] = np.where(lab, j[:, 0], 0.0), np.where(lab, j[:, 1], 0.0)
     x[:, _JAU], x[:, _JBU] = np.where(lab, 0.0, j[:, 0]), np.where(lab, 0.0, j[:, 1])
-    if codes is not None:
-        x = np.stack([np.bincount(codes, weights=x[:, k], minlength=n_groups)
-                      for k in range(8)], axis=1)
-    labelled = x[:, _NL] > 0
-    if (labelled & (x[:, _NU] > 0)).any():  # (a group with items of both kinds: one stratum)
-        return DrawPlan.from_columns(x, [0], [len(x)])
-    order = np.argsort(~labelled, kind="stable")
-    n_l = int(labelled.sum())
-    return DrawPlan.from_columns(x[order], [0, n_l], [n_l, len(x) - n_l])
+    blocks, home = [], []
+    for h, (rows, local, n_local) in enumerate(strata):
+        xs = x[rows]
+        if local is not None:
+            xs = np.stack([np.bincount(local, weights=xs[:, k], minlength=n_local)
+                           for k in range(8)], axis=1)
+        labelled = xs[:, _NL] > 0
+        if (labelled & (xs[:, _NU] > 0)).any():  # (a group with items of both kinds)
+            blocks.append(xs)
+            home.append(h)
+            continue
+        blocks += [xs[labelled], xs[~labelled]]
+        home += [h, h]
+    sizes = [len(b) for b in blocks]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return (DrawPlan.from_columns(np.concatenate(blocks), starts, sizes),
+            np.asarray(home))
 
 
 def _estimates(t: np.ndarray, lams: dict) -> dict:

@@ -48,11 +48,11 @@ def _scores(values, name: str) -> np.ndarray:
     return arr
 
 
-def check_gold(judge_a, judge_b, gold_a, gold_b, groups=None) -> GoldScores:
+def check_gold(judge_a, judge_b, gold_a, gold_b, groups=None, strata=None) -> GoldScores:
     """The four score columns checked (see the module): :class:`GoldScores`."""
     named = (("judge_a", judge_a), ("judge_b", judge_b), ("gold_a", gold_a),
              ("gold_b", gold_b))
-    check_indexes(named, [("groups", groups)])
+    check_indexes(named, [("groups", groups), ("strata", strata)])
     arrays = {name: _scores(v, name) for name, v in named}
     n = len(arrays["judge_a"])
     for name, arr in arrays.items():

@@ -129,6 +129,9 @@ def headline(res: PPIResult, context: PPIContext | None = None) -> str:
 def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
     c = context or PPIContext()
     groups = "" if res.n_groups is None else f" in {res.n_groups:,} groups"
+    if res.n_strata is not None:
+        groups += (f", {res.n_strata:,} strata (each stratum's estimate, weighted; one lam "
+                   "for all)")
     saved = res.effective_gold - res.n_gold
     worth = (f"worth {res.effective_gold:,.0f} gold labels to this comparison "
              f"({'+' if saved >= 0 else ''}{saved:,.0f} over the {res.n_gold:,} labelled)")
@@ -153,6 +156,8 @@ def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
         parts.append(f"seed {res.seed}")
     if res.n_groups is not None:
         parts.append(f"groups {res.n_groups}")
+    if res.n_strata is not None:
+        parts.append(f"strata {res.n_strata}")
     if c.columns:
         parts.append("columns " + ",".join(c.columns))
     return " | ".join(parts)

@@ -93,7 +93,8 @@ class PPIResult:
         B - A (``bias_b - bias_a``: a judge that favours one system's style).
     n_items, n_gold : int
         Every item; those with gold labels.
-    n_groups : int or None
+    n_groups, n_strata : int or None
+        Groups and strata (None without).
     bootstrap_distribution : ndarray
         The prediction-powered B - A of every resample.
     n_resamples, seed, alternative, hypothesis, margin, lower_is_better, p_values,
@@ -122,6 +123,7 @@ class PPIResult:
     n_items: int
     n_gold: int
     n_groups: int | None
+    n_strata: int | None
     bootstrap_distribution: np.ndarray
     n_resamples: int
     seed: int

@@ -24,7 +24,7 @@ import numpy as np
 from pairboot.stats.intervals import normal_quantile
 
 __all__ = ["ppi_estimate", "ppi_standard_error", "gold_standard_error", "power_weight",
-           "normal_bounds", "normal_p_value"]
+           "stratified_power_weight", "normal_bounds", "normal_p_value"]
 
 
 def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
@@ -34,13 +34,25 @@ def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarr
     over all items (ddof 1); with ``clip``, within [0, 1] (ppi_py's ``_calc_lam_glm``
     with ``clip=True``: right when the judge predicts the gold score on its scale).
     0 when the judge does not vary (it says nothing)."""
-    n, big_n = len(gold), len(judge_unlabelled)
-    every = np.concatenate([judge, judge_unlabelled])
-    var = float(np.var(every, ddof=1)) if len(every) > 1 else 0.0
-    if not var > 0.0:
+    return stratified_power_weight([(gold, judge, judge_unlabelled)], np.ones(1), clip)
+
+
+def stratified_power_weight(parts, weights: np.ndarray, clip: bool = True) -> float:
+    """The one ``lam`` that makes the variance of ``sum_h w_h theta_h(lam)`` smallest,
+    ``parts`` every stratum's ``(gold, judge, judge_unlabelled)``: ``sum_h w_h^2
+    cov_h / n_h`` over ``sum_h w_h^2 var_h (1 / n_h + 1 / N_h)`` (each stratum's terms
+    as :func:`power_weight`'s, which is this for one stratum)."""
+    num = den = 0.0
+    for (gold, judge, judge_unlabelled), w in zip(parts, weights):
+        n, big_n = len(gold), len(judge_unlabelled)
+        every = np.concatenate([judge, judge_unlabelled])
+        var = float(np.var(every, ddof=1)) if len(every) > 1 else 0.0
+        cov = float(np.mean((gold - gold.mean()) * (judge - judge.mean())))
+        num += w * w * cov / n
+        den += w * w * var * (1.0 / n + 1.0 / big_n)
+    if not den > 0.0:
         return 0.0
-    cov = float(np.mean((gold - gold.mean()) * (judge - judge.mean())))
-    lam = cov / ((1.0 + n / big_n) * var)
+    lam = num / den
     return float(min(max(lam, 0.0), 1.0)) if clip else float(lam)
 
 
