@@ -191,11 +191,12 @@ def test_a_judge_that_does_not_track_the_gold_gets_lam_zero_and_says_so():
     assert res.effective_gold == pytest.approx(res.n_gold)
 
 
-def test_few_gold_labels_are_warned():
+def test_few_gold_labels_are_warned_at_the_caller_s_line():
     judge, gold, lab = judged(n=300, share=0.05, seed=1)
-    with pytest.warns(SmallSampleWarning, match="labelled items"):
+    with pytest.warns(SmallSampleWarning, match="labelled items") as caught:
         pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
                              gold_b=gold[:, 1], method="clt")
+    assert caught[0].filename == __file__
 
 
 @pytest.mark.parametrize("change, param, match", [

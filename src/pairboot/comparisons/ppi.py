@@ -117,4 +117,4 @@ def compare_ppi(
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, seed=seed,
         backend=backend, progress=progress))
     return compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args, data, method,
-                             lam=lam, clip=clip, stacklevel=3)
+                             lam=lam, clip=clip, stacklevel=2)
