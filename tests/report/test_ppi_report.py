@@ -25,8 +25,17 @@ def result():
                                     gold_b=gold[:, 1], seed=1, n_resamples=1000)
 
 
-def test_its_formats_are_text_json_and_markdown():
-    assert set(formats_of(pairboot.PPIResult)) >= {"text", "json", "markdown"}
+def test_its_formats_are_text_json_markdown_and_html():
+    assert set(formats_of(pairboot.PPIResult)) == {"text", "json", "markdown", "html"}
+
+
+def test_the_html_page_and_fragment(result):
+    page = result.to_html(name_a="<base>")
+    assert page.startswith("<!DOCTYPE html>") and "&lt;base&gt;" in page
+    assert "judge only (biased)" in page and "prediction-powered" in page
+    fragment = result._repr_html_()
+    assert fragment.startswith('<div class="pairboot pairboot-ppi">')
+    assert "judge&#x27;s bias" in fragment or "judge's bias" in fragment
 
 
 def test_the_text_shows_the_three_estimates_side_by_side(result):

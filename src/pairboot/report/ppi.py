@@ -1,7 +1,8 @@
 """Reports of a prediction-powered comparison (:class:`pairboot.PPIResult`): the three
 estimates of B - A side by side (the judge's alone, biased; the gold labels' alone;
 prediction-powered), so the reader sees what the correction did; the power-tuning
-weight and the gold labels the judge is worth; the judge's bias.  Text, Markdown, JSON."""
+weight and the gold labels the judge is worth; the judge's bias.  Text, Markdown, JSON
+and HTML (a page, and the fragment a notebook shows)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,22 @@ import math
 from dataclasses import dataclass
 
 from pairboot.report.escape import lines_text, md
+from pairboot.report.html import (
+    document,
+    esc,
+    paragraphs,
+    plain_table,
+    signature_line,
+    warnings_section,
+    wrap_fragment,
+)
 from pairboot.report.numbers import decimals, p_repr, percent
 from pairboot.report.registry import context_class, writes
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.ppi import PPIResult
 
-__all__ = ["PPIContext", "ppi_json", "ppi_markdown", "ppi_table", "ppi_text"]
+__all__ = ["PPIContext", "ppi_fragment", "ppi_html", "ppi_json", "ppi_markdown",
+           "ppi_table", "ppi_text"]
 
 ROWS = (("judge_only", "judge only (biased)"), ("gold_only", "gold labels only"),
         ("prediction_powered", "prediction-powered"))
@@ -191,3 +202,22 @@ def ppi_json(res: PPIResult, context: PPIContext | None = None) -> str:
     out["name_a"], out["name_b"] = c.name_a, c.name_b
     out["signature"] = _signature(res, context)
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
+
+
+@writes(PPIResult, "html-fragment", part=True)
+def ppi_fragment(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The notebook's display (``_repr_html_``): the headline, the words, both tables,
+    the warnings, the signature."""
+    out = [f'<p class="verdict" data-field="summary">{esc(headline(res, context))}</p>',
+           paragraphs(_words(res, context)),
+           plain_table(ppi_table(res, context), cls="ppi"),
+           plain_table(bias_table(res, context), cls="bias"),
+           warnings_section(res.warnings),
+           signature_line(_signature(res, context))]
+    return wrap_fragment("ppi", "".join(out))
+
+
+@writes(PPIResult, "html")
+def ppi_html(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The self-contained page (``result.to_html()``)."""
+    return document(ppi_fragment(res, context), "pairboot: a prediction-powered comparison")

@@ -171,6 +171,13 @@ class PPIResult:
     def __str__(self) -> str:
         return self.summary()
 
+    def to_html(self, *, name_a: str = "A", name_b: str = "B") -> str:
+        """The report as one self-contained HTML page."""
+        return rendered(self, "html", name_a=name_a, name_b=name_b)
+
+    def _repr_html_(self) -> str:
+        return rendered(self, "html-fragment")
+
     def __repr__(self) -> str:
         low, high = self.confidence_interval
         return (f"PPIResult(estimate={self.estimate:.6g}, confidence_interval=({low:.6g}, "
