@@ -63,11 +63,11 @@ NAMES_NO_FILE = frozenset({
     # the inputs' columns and layout
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
-    "common_items", "unpaired", "runs", "paired_runs", "estimand",
+    "common_items", "unpaired", "runs", "paired_runs", "estimand", "gold_a", "gold_b",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
-    "lower_is_better",
+    "lower_is_better", "lam", "no_clip",
     # the report
     "format", "top", "no_progress",
     # pairboot power's plan and what is known without data

@@ -40,7 +40,7 @@ from pairboot.results.ppi import PPIEstimate, PPIResult
 from pairboot.stats.hypotheses import interval_alpha, read_test
 from pairboot.stats.intervals import Bootstrap, bounds, monte_carlo_error, p_value
 from pairboot.stats.ppi import (
-    gold_standard_error,
+    mean_standard_error,
     normal_bounds,
     normal_p_value,
     ppi_estimate,
@@ -122,8 +122,6 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
                 f"{dropped} of {args.n_resamples} resamples drew no labelled (or no "
                 "unlabelled) item: left out of the intervals; label whole groups, or more "
                 "of them")))
-    else:
-        seed = 0 if seed is None else seed
 
     alpha = 1.0 - args.confidence_level
 
@@ -186,7 +184,8 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         bias_a=score("bias", "a"), bias_b=score("bias", "b"), bias=score("bias", "d"),
         n_items=n, n_gold=n_gold, n_groups=n_groups, n_strata=n_strata,
         bootstrap_distribution=boot_dist,
-        n_resamples=args.n_resamples if method != "clt" else 0, seed=int(seed),
+        n_resamples=args.n_resamples if method != "clt" else 0,
+        seed=None if method == "clt" else int(seed),
         alternative=args.alternative, hypothesis=args.hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, p_values=parts,
         monte_carlo_error=ConfidenceInterval(*mc), version=__version__,
@@ -206,10 +205,10 @@ def _closed_forms(columns: dict, lab: np.ndarray, codes: np.ndarray | None, n_gr
         out["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lams[key]),
                            ppi_standard_error(gg[lab], jj[lab], jj[unl], lams[key], cl,
                                               n_groups))
-        out["gold", key] = (float(gg[lab].mean()), gold_standard_error(
+        out["gold", key] = (float(gg[lab].mean()), mean_standard_error(
             gg[lab], None if cl is None else cl[0], n_groups))
-        out["judge", key] = (float(jj.mean()), gold_standard_error(jj, codes, n_groups))
-        out["bias", key] = (float((gg[lab] - jj[lab]).mean()), gold_standard_error(
+        out["judge", key] = (float(jj.mean()), mean_standard_error(jj, codes, n_groups))
+        out["bias", key] = (float((gg[lab] - jj[lab]).mean()), mean_standard_error(
             gg[lab] - jj[lab], None if cl is None else cl[0], n_groups))
     return out
 

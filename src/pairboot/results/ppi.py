@@ -97,8 +97,10 @@ class PPIResult:
         Groups and strata (None without).
     bootstrap_distribution : ndarray
         The prediction-powered B - A of every resample.
-    n_resamples, seed, alternative, hypothesis, margin, lower_is_better, p_values,
-    monte_carlo_error, version, warnings
+    n_resamples, seed
+        The bootstrap's (0 and None with ``method="clt"``, which draws nothing).
+    alternative, hypothesis, margin, lower_is_better, p_values, monte_carlo_error,
+    version, warnings
         As :class:`CompareResult`'s.
     """
 
@@ -126,7 +128,7 @@ class PPIResult:
     n_strata: int | None
     bootstrap_distribution: np.ndarray
     n_resamples: int
-    seed: int
+    seed: int | None
     alternative: str
     hypothesis: str
     margin: float | None

@@ -23,7 +23,7 @@ import numpy as np
 
 from pairboot.stats.intervals import normal_quantile
 
-__all__ = ["ppi_estimate", "ppi_standard_error", "gold_standard_error", "power_weight",
+__all__ = ["ppi_estimate", "ppi_standard_error", "mean_standard_error", "power_weight",
            "stratified_power_weight", "normal_bounds", "normal_p_value"]
 
 
@@ -89,11 +89,12 @@ def ppi_standard_error(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np
     return math.sqrt(float(np.sum(psi**2)))
 
 
-def gold_standard_error(gold: np.ndarray, clusters: np.ndarray | None = None,
+def mean_standard_error(values: np.ndarray, clusters: np.ndarray | None = None,
                         n_clusters: int = 0) -> float:
-    """The standard error of the gold labels' mean alone (:func:`ppi_standard_error` at
-    ``lam = 0``): ``sqrt(var0(gold) / n)`` without groups."""
-    psi = _cluster_sums((gold - gold.mean()) / len(gold), clusters, n_clusters)
+    """The standard error of a plain mean (the gold labels' alone is
+    :func:`ppi_standard_error` at ``lam = 0``): ``sqrt(var0(values) / n)`` without
+    groups, each group's summed influence squared with them."""
+    psi = _cluster_sums((values - values.mean()) / len(values), clusters, n_clusters)
     return math.sqrt(float(np.sum(psi**2)))
 
 
