@@ -45,6 +45,11 @@ NOT_ACCEPTED = {
     pairboot.power: EXACT | (PLANNED - {"seed", "progress"}) | {"estimand"},  # (simulate=True
     # draws; a plan is of the population interval)
     pairboot.compare: FAMILY,
+    pairboot.agreement: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
+                                             "resampling", "ids", "strata",
+                                             "strata_weights", "alternative",
+                                             "hypothesis", "margin", "lower_is_better"},
+    # (two raters' ratings of the same items: a statistic and its interval, no test)
     pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
                                                "resampling", "ids"},  # (one judge's and
     # gold means of paired items, drawn in memory)

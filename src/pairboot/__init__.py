@@ -35,6 +35,7 @@ from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, 
 from pairboot.rendering import set_renderer
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.comparisons.agreement import agreement
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
     from pairboot.comparisons.ppi import compare_ppi
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.planning import power
     from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
+    from pairboot.results.agreement import AgreementResult
     from pairboot.results.compare import (
         CompareResult,
         ConfidenceInterval,
@@ -62,6 +64,8 @@ _WHERE = {
     "compare_strata": "pairboot.comparisons.many",
     "compare": "pairboot.comparisons.two",
     "compare_ppi": "pairboot.comparisons.ppi",
+    "agreement": "pairboot.comparisons.agreement",
+    "AgreementResult": "pairboot.results.agreement",
     "PPIResult": "pairboot.results.ppi",
     "PPIEstimate": "pairboot.results.ppi",
     "Comparison": "pairboot.results.family",
@@ -123,6 +127,8 @@ def _render(result, format: str, **labels) -> str:
 set_renderer(_render)
 
 __all__ = [
+    "AgreementResult",
+    "agreement",
     "CORRECTIONS",
     "GROUP_WEIGHTINGS",
     "RESAMPLINGS",

@@ -5,7 +5,8 @@ have the gold (human) score for both, NaN elsewhere.  Refused, each in one line 
 the argument: a table that is not one score per item, lengths that differ, a NaN or
 infinite judge score (the judge must score every item), gold on one system but not the
 other for an item (the difference needs both), an infinite gold label, fewer than
-:data:`MIN_GOLD` labelled or unlabelled items.
+:data:`MIN_GOLD` labelled or unlabelled items.  And two raters' ratings as categories
+(:func:`check_ratings`), for their agreement.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import check_indexes
 
-__all__ = ["MIN_GOLD", "GoldScores", "check_gold"]
+__all__ = ["MAX_CATEGORIES", "MIN_GOLD", "GoldScores", "check_gold", "check_ratings"]
 
 MIN_GOLD = 2
 """The fewest labelled (and unlabelled) items: a variance needs two."""
@@ -93,3 +94,63 @@ def check_gold(judge_a, judge_b, gold_a, gold_b, groups=None, strata=None) -> Go
                          param="gold_a")
     return GoldScores(np.column_stack([arrays["judge_a"], arrays["judge_b"]]),
                       np.column_stack([ga, gb]), labelled)
+
+
+MAX_CATEGORIES = 100
+"""The most categories an agreement statistic takes: more are continuous scores (their
+table would have more cells than most test sets have items)."""
+
+
+def _labels(values, name: str) -> list:
+    if hasattr(values, "to_numpy"):
+        values = values.to_numpy()
+    out = list(np.asarray(values, dtype=object).ravel()) if not isinstance(
+        values, (list, tuple)) else list(values)
+    for i, v in enumerate(out):
+        if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)):
+            raise InputError(f"`{name}` has no rating at item {i}: both raters must rate "
+                             "every item", param=name)
+        if isinstance(v, np.generic):
+            out[i] = v.item()
+    return out
+
+
+def check_ratings(rater_a, rater_b, categories=None) -> tuple[np.ndarray, np.ndarray, list]:
+    """Two raters' ratings of the same items as category codes ``(codes_a, codes_b,
+    categories)``: ``categories`` in order as given, else the sorted ratings seen.
+    Refused: lengths that differ, a missing rating, a rating outside ``categories``,
+    ratings of mixed kinds (numbers and text), fewer than 2 items or categories, more
+    than :data:`MAX_CATEGORIES`."""
+    check_indexes([("rater_a", rater_a), ("rater_b", rater_b)])
+    a, b = _labels(rater_a, "rater_a"), _labels(rater_b, "rater_b")
+    if len(a) != len(b):
+        raise InputError(f"`rater_b` has {len(b)} items and `rater_a` {len(a)}: the raters "
+                         "rate the same items, in the same order", param="rater_b")
+    if len(a) < MIN_GOLD:
+        raise InputError(f"`rater_a` has {len(a)} items: agreement needs at least "
+                         f"{MIN_GOLD}", param="rater_a")
+    if categories is None:
+        kinds = {isinstance(v, str) for v in a + b}
+        if len(kinds) > 1:
+            raise InputError("`rater_a` and `rater_b` mix numbers and text: give "
+                             "`categories` in order", param="rater_b")
+        categories = sorted(set(a) | set(b))
+    else:
+        categories = _labels(categories, "categories")
+        if len(set(categories)) != len(categories):
+            raise InputError("`categories` repeats a category", param="categories")
+    if not 2 <= len(categories) <= MAX_CATEGORIES:
+        raise InputError(f"{len(categories)} categories: agreement needs 2 to "
+                         f"{MAX_CATEGORIES} (continuous scores are compared with "
+                         "compare_ppi, not by agreement)", param="categories")
+    index = {c: k for k, c in enumerate(categories)}
+    codes = []
+    for name, values in (("rater_a", a), ("rater_b", b)):
+        out = np.empty(len(values), dtype=np.int64)
+        for i, v in enumerate(values):
+            if v not in index:
+                raise InputError(f"`{name}` rates item {i} {v!r}, not one of the "
+                                 "`categories`", param=name)
+            out[i] = index[v]
+        codes.append(out)
+    return codes[0], codes[1], list(categories)

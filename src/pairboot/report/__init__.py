@@ -38,6 +38,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   :mod:`~pairboot.report.html_family`);
 - :mod:`~pairboot.report.curve` -- a pass^k / pass@k curve's (:func:`pairboot.trials_curve`)
   text, Markdown and JSON;
+- :mod:`~pairboot.report.agreement` -- two raters' agreement (:func:`pairboot.agreement`):
+  a row per statistic, the table of counts; text, Markdown and JSON;
 - :mod:`~pairboot.report.ppi` -- a prediction-powered comparison's
   (:func:`pairboot.compare_ppi`) text, Markdown and JSON: the judge's, the gold labels'
   and the prediction-powered estimates side by side, and the judge's bias;
@@ -61,6 +63,7 @@ from __future__ import annotations
 
 from pairboot.rendering import set_renderer
 from pairboot.report import (  # noqa: F401  (the modules whose writers register: @writes)
+    agreement,
     curve,
     family_formats,
     formats,
