@@ -9,8 +9,9 @@ For each pair of systems, against the all-gold B - A (every item's gold score,
 compare()): one draw of the labelled subset shown in full, then DRAWS draws, and how
 often each interval (judge only, gold only, prediction-powered with lam clipped to
 [0, 1] and not) covers the all-gold B - A, their mean widths, lam and the effective
-number of gold labels.  The all-gold value shares the labelled items with each
-interval, so coverage of it runs above the level.
+number of gold labels.  The all-gold value shares the labelled items with each interval,
+so coverage of it runs above the level.  And the agreement of the judge with the first
+rater against that of the two raters, on the 1,400 summaries (cases as groups).
 Run: python docs/simulations/ppi_real_data.py [DATA_DIR] (default ../shared/data/real
 from the repository's root; about 30 s).
 """
@@ -98,6 +99,30 @@ def opinsumm(data):
         repeat(judge, gold, full.estimate, 0.3, names=(a, b))
 
 
+def opinsumm_agreement(data):
+    with open(f"{data}/opinsummeval/scores.jsonl") as f:
+        rows = [json.loads(line) for line in f]
+    systems = [k for k, v in rows[0].items() if isinstance(v, dict)]
+    stats = ("kappa-quadratic", "ac1", "alpha-ordinal")
+    for judge_key, gold_key in (("chatgpt_CoT_Aspect Relevance", "asp_rel"),
+                                ("chatgpt_CoT_Readability", "readblty")):
+        judge, first, second, case = [], [], [], []
+        for c, r in enumerate(rows):
+            for s in systems:
+                judge.append(int(r[s][judge_key]))
+                first.append(int(r[s]["annot1"][gold_key]))
+                second.append(int(r[s]["annot2"][gold_key]))
+                case.append(c)
+        kw = dict(statistics=stats, categories=[1, 2, 3, 4, 5], groups=case, seed=1,
+                  n_resamples=2000)
+        print(f"\n## agreement, {gold_key} ({len(judge):,} summaries in {len(rows)} cases)")
+        for who, res in (("judge - rater 1", pairboot.agreement(judge, first, **kw)),
+                         ("rater 2 - rater 1", pairboot.agreement(second, first, **kw))):
+            print(f"{who}: " + "; ".join(
+                f"{r.statistic} {r.estimate:.3f} [{r.confidence_interval.low:.3f}, "
+                f"{r.confidence_interval.high:.3f}]" for r in res.rows))
+
+
 def wmt(data):
     mqm, chrf, docs = load_wmt(data)
     segs = sorted(docs)
@@ -113,4 +138,5 @@ def wmt(data):
 if __name__ == "__main__":
     warnings.simplefilter("ignore")
     opinsumm(DATA)
+    opinsumm_agreement(DATA)
     wmt(DATA)
