@@ -106,6 +106,8 @@ def test_the_reports():
     assert "| Krippendorff's alpha, nominal |" in md
     js = pairboot.report.render(res, "json")
     assert '"statistic": "kappa"' in js and '"table"' in js
+    assert "Gwet&#x27;s AC1" in res.to_html() or "Gwet's AC1" in res.to_html()
+    assert res._repr_html_().startswith('<div class="pairboot pairboot-agreement">')
 
 
 @pytest.mark.parametrize("kw, param, match", [

@@ -1,5 +1,5 @@
 """Reports of two raters' agreement (:class:`pairboot.AgreementResult`): a row per
-statistic with its interval, the table of counts; text, Markdown and JSON."""
+statistic with its interval, the table of counts; text, Markdown, JSON and HTML."""
 
 from __future__ import annotations
 
@@ -7,12 +7,21 @@ import json
 import math
 
 from pairboot.report.escape import lines_text, md
+from pairboot.report.html import (
+    document,
+    paragraphs,
+    plain_table,
+    signature_line,
+    warnings_section,
+    wrap_fragment,
+)
 from pairboot.report.numbers import percent
 from pairboot.report.registry import writes
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.agreement import AgreementResult
 
-__all__ = ["agreement_json", "agreement_markdown", "agreement_text"]
+__all__ = ["agreement_fragment", "agreement_html", "agreement_json", "agreement_markdown",
+           "agreement_text"]
 
 NAMES = {
     "kappa": "Cohen's kappa", "kappa-linear": "Cohen's kappa, linear weights",
@@ -78,3 +87,18 @@ def agreement_json(res: AgreementResult, context=None) -> str:
     out = res.to_dict()
     out["signature"] = _signature(res)
     return json.dumps(out, indent=2, allow_nan=False) + "\n"
+
+
+@writes(AgreementResult, "html-fragment", part=True)
+def agreement_fragment(res: AgreementResult, context=None) -> str:
+    """The notebook's display (``_repr_html_``)."""
+    return wrap_fragment("agreement", "".join([
+        paragraphs([_words(res)]), plain_table(statistics_table(res), cls="agreement"),
+        plain_table(counts_table(res), cls="counts"), warnings_section(res.warnings),
+        signature_line(_signature(res))]))
+
+
+@writes(AgreementResult, "html")
+def agreement_html(res: AgreementResult, context=None) -> str:
+    """The self-contained page (``result.to_html()``)."""
+    return document(agreement_fragment(res, context), "pairboot: agreement of two raters")

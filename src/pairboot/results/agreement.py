@@ -94,6 +94,13 @@ class AgreementResult:
     def __str__(self) -> str:
         return rendered(self, "text")
 
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page."""
+        return rendered(self, "html")
+
+    def _repr_html_(self) -> str:
+        return rendered(self, "html-fragment")
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{r.statistic}={r.estimate:.4g}" for r in self.rows)
         return f"AgreementResult({shown}, n_items={self.n_items})"
