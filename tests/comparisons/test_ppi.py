@@ -87,6 +87,9 @@ def test_the_difference_is_ppi_py_s_on_the_differences_and_the_numpy_reference()
     assert res.bias.estimate == pytest.approx(bias.mean(), rel=1e-12)
     assert res.bias.standard_error == pytest.approx(math.sqrt(np.var(bias) / len(bias)))
     assert res.bias_a.estimate == pytest.approx(-0.3, abs=0.15)  # (the judge's +0.3 on A)
+    z = bias.mean() / math.sqrt(np.var(bias) / len(bias))
+    assert res.bias_p_value == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), rel=1e-9)
+    assert res.bias_p_value < 1e-3
 
 
 def test_the_bootstrap_agrees_with_the_closed_form_within_its_monte_carlo_error():
@@ -353,3 +356,15 @@ def test_strata_refusals():
         run(judge, gold, strata_weights={"s0": 1}, method="clt")
     with pytest.raises(InputError, match="no weight for"):
         run(judge, gold, strata=strata, strata_weights={"s0": 1}, method="clt")
+
+
+def test_a_judge_that_favours_a_is_shown_and_one_that_does_not_is_not():
+    judge, gold, _ = judged(seed=21, share=0.4)
+    favours = run(judge, gold, seed=1, n_resamples=2000)
+    assert isinstance(favours.bias.estimate, float)
+    assert favours.bias.estimate > 0 and favours.bias_p_value < 0.01
+    assert "The judge favours A" in str(favours)
+    fair, gold, _ = judged(seed=21, share=0.4, bias=(0.2, 0.2))
+    even = run(fair, gold, method="clt")
+    assert even.bias_p_value > 0.05
+    assert "does not differ between A and B" in str(even)

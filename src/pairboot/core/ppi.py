@@ -94,7 +94,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         for key, (est, se) in part.items():
             e0, v0 = closed.get(key, (0.0, 0.0))
             closed[key] = (e0 + w * est, v0 + (w * se) ** 2)
-    closed = {key: (est, math.sqrt(var)) for key, (est, var) in closed.items()}
+    closed = {key: (float(est), math.sqrt(var)) for key, (est, var) in closed.items()}
     gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
     n_gold = int(lab.sum())
     effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
@@ -141,6 +141,9 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         return PPIEstimate(name, closed[kind, "d"][0], interval, se, score(kind, "a"),
                            score(kind, "b"), n_read)
 
+    bias_est, bias_se = closed["bias", "d"]  # (does the judge's error differ by system?)
+    bias_p = (normal_p_value(bias_est, bias_se) if method == "clt"
+              else p_value(method, boots["bias", "d"]))
     est, se = closed["ppi", "d"]
     if method == "clt":
         (low, high), p, parts = read_test(
@@ -182,6 +185,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         gold_only=estimate_row("gold", "gold", n_gold),
         prediction_powered=estimate_row("ppi", "prediction-powered", n),
         bias_a=score("bias", "a"), bias_b=score("bias", "b"), bias=score("bias", "d"),
+        bias_p_value=bias_p,
         n_items=n, n_gold=n_gold, n_groups=n_groups, n_strata=n_strata,
         bootstrap_distribution=boot_dist,
         n_resamples=args.n_resamples if method != "clt" else 0,

@@ -152,8 +152,24 @@ def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
         f"lam = {res.lam:.3g} (0: the gold labels alone, 1: classic PPI), "
         f"{TUNING[res.tuning]}; {c.name_a}'s score lam = {res.lam_a:.3g}, "
         f"{c.name_b}'s lam = {res.lam_b:.3g}. The judge's scores are {worth}.",
+        _favours(res, c),
         RANDOM_SUBSET,
     ]
+
+
+def _favours(res: PPIResult, c: PPIContext) -> str:
+    """Whether the judge's error differs between the systems (the bias of B - A)."""
+    p = res.bias_p_value
+    shown = "nan" if math.isnan(p) else p_repr(
+        p, res.n_resamples, "normal" if res.method == "clt" else res.method)
+    if math.isnan(p) or p >= 1.0 - res.confidence_level:
+        return (f"The judge's error does not differ between {c.name_a} and {c.name_b} at "
+                f"this level (gold - judge of {c.name_b} - {c.name_a}: "
+                f"{res.bias.estimate:+.3g}, p = {shown}).")
+    favoured = c.name_a if res.bias.estimate > 0 else c.name_b
+    return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
+            f"one by {-res.bias.estimate:+.3g} (p = {shown}), which the correction "
+            "removes.")
 
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:

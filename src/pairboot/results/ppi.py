@@ -91,6 +91,9 @@ class PPIResult:
     bias_a, bias_b, bias : SystemScore
         The judge's bias, gold minus judge on the labelled items, for A, for B, and for
         B - A (``bias_b - bias_a``: a judge that favours one system's style).
+    bias_p_value : float
+        The two-sided test of ``bias`` against 0 (by ``method``): whether the judge's
+        error differs between A and B, which is what biases its own B - A.
     n_items, n_gold : int
         Every item; those with gold labels.
     n_groups, n_strata : int or None
@@ -122,6 +125,7 @@ class PPIResult:
     bias_a: SystemScore
     bias_b: SystemScore
     bias: SystemScore
+    bias_p_value: float
     n_items: int
     n_gold: int
     n_groups: int | None
