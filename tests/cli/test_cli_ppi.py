@@ -116,4 +116,5 @@ def test_gold_on_one_system_only_names_the_option(table, tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("\n".join(lines) + "\n")
     assert_one_line_error(run_in_process("compare", bad, *GOLD, "--no-progress"),
-                          "--gold-b", "one system only")
+                          "bad.csv", f"line {first + 1}", "'gb' is empty",
+                          "one system only")

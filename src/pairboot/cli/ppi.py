@@ -91,6 +91,13 @@ def run_ppi(args, how: str | None) -> int:
     table.check_columns(columns)
     judge = [pbio.numeric_column(table, c) for c in (args.a, args.b)]
     gold = [pbio.numeric_column(table, c, missing=True) for c in (args.gold_a, args.gold_b)]
+    one = np.isnan(gold[0]) != np.isnan(gold[1])
+    if one.any():  # (the library says the same by position: here the file's row)
+        i = int(np.argmax(one))
+        empty = args.gold_b if np.isnan(gold[1][i]) else args.gold_a
+        raise InputError(f"{table.path}, {table.where(i)}: a gold score for one system "
+                         f"only (column {empty!r} is empty): label both systems' outputs "
+                         "of an item, or neither")
     groups, strata = (_labels(table, c, what) for c, what in (
         (args.group, "group"), (args.stratum, "stratum")))
     if args.id is not None:
