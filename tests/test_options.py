@@ -50,6 +50,8 @@ NOT_ACCEPTED = {
                                              "strata_weights", "alternative",
                                              "hypothesis", "margin", "lower_is_better"},
     # (two raters' ratings of the same items: a statistic and its interval, no test)
+    pairboot.gold_labels: set(OPTIONS) - {"confidence_level", "alternative"},  # (a plan
+    # in closed form: the level and the sides of the interval it plans)
     pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
                                                "resampling", "ids"},  # (one judge's and
     # gold means of paired items, drawn in memory)

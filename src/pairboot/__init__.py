@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
     from pairboot.partitioned.files import compare_files
     from pairboot.planning import power
+    from pairboot.planning.labels import gold_labels
     from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
     from pairboot.results.agreement import AgreementResult
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
         SystemScore,
     )
     from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
+    from pairboot.results.labels import LabelPlan
     from pairboot.results.power import PowerResult
     from pairboot.results.ppi import PPIEstimate, PPIResult
 
@@ -64,6 +66,8 @@ _WHERE = {
     "compare_strata": "pairboot.comparisons.many",
     "compare": "pairboot.comparisons.two",
     "compare_ppi": "pairboot.comparisons.ppi",
+    "gold_labels": "pairboot.planning.labels",
+    "LabelPlan": "pairboot.results.labels",
     "agreement": "pairboot.comparisons.agreement",
     "AgreementResult": "pairboot.results.agreement",
     "PPIResult": "pairboot.results.ppi",
@@ -127,6 +131,8 @@ def _render(result, format: str, **labels) -> str:
 set_renderer(_render)
 
 __all__ = [
+    "LabelPlan",
+    "gold_labels",
     "AgreementResult",
     "agreement",
     "CORRECTIONS",

@@ -40,6 +40,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   text, Markdown and JSON;
 - :mod:`~pairboot.report.agreement` -- two raters' agreement (:func:`pairboot.agreement`):
   a row per statistic, the table of counts; text, Markdown and JSON;
+- :mod:`~pairboot.report.label_plan` -- a gold-label plan's (:func:`pairboot.gold_labels`)
+  text, Markdown and JSON;
 - :mod:`~pairboot.report.ppi` -- a prediction-powered comparison's
   (:func:`pairboot.compare_ppi`) text, Markdown and JSON: the judge's, the gold labels'
   and the prediction-powered estimates side by side, and the judge's bias;
@@ -70,6 +72,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     github,
     html,
     html_family,
+    label_plan,
     power,
     ppi,
     reading,
