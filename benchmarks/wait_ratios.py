@@ -8,6 +8,13 @@
    and every command starts): with an empty kernel cache (*cold*: numba compiles), in
    another environment (*fresh env*: pairboot's sources copied elsewhere, the per-user
    cache warm) and in the same one (*warm*).  Target: fresh env within 2x warm.
+3. Start-up of new processes (``import pairboot``, ``pairboot --version``, a small
+   ``pairboot compare``) against ``import numpy``.
+4. Repeated trials (issue 36): a ``--tasks`` x ``--trials`` pair of 0/1 tables compared
+   on pass^4 (``compare(a, b, runs="samples", metric="pass^4")``) against ``compare`` of
+   the items' means (two 1-D arrays) at R = ``--resamples``; target: within 2x.  The
+   curve over every k (``trials_curve``, 2 x trials systems on one draw) beside them,
+   for information.
 
 Runs are interleaved, best of ``--repeat``; the machine's load average is printed with
 each part, as the targets are ratios on a machine others may share.  The family's
@@ -15,7 +22,8 @@ ratios are also given in CPU time (both threads' seconds), which waiting for a b
 processor does not inflate.
 
     python benchmarks/wait_ratios.py [--n 100000] [--resamples 10000] [--repeat 3]
-                                      [--rows 200000] [--parts family,first-run,startup]
+                                      [--rows 200000] [--tasks 10000] [--trials 16]
+                                      [--parts family,first-run,startup,trials]
 """
 
 from __future__ import annotations
@@ -168,13 +176,49 @@ def startup(args) -> None:
     print(f"   ({load()})")
 
 
+def trials(args) -> None:
+    """pass^4 of an items x trials pair against the items' means; interleaved, best of
+    ``--repeat``, each after a warm-up run (the kernels loaded or compiled)."""
+    rng = np.random.default_rng(0)
+    p = rng.beta(2, 2, args.tasks)[:, None]
+    a = (rng.random((args.tasks, args.trials)) < p) * 1.0
+    b = (rng.random((args.tasks, args.trials)) < np.minimum(p + 0.02, 1.0)) * 1.0
+    cases = {
+        "compare, the items' means": lambda r: pairboot.compare(
+            a.mean(axis=1), b.mean(axis=1), n_resamples=r, seed=1),
+        "compare, pass^4": lambda r: pairboot.compare(
+            a, b, runs="samples", metric="pass^4", n_resamples=r, seed=1),
+        "compare, pass@1 (--runs samples)": lambda r: pairboot.compare(
+            a, b, runs="samples", n_resamples=r, seed=1),
+        f"trials_curve, k = 1..{args.trials}": lambda r: pairboot.trials_curve(
+            a, b, n_resamples=r, seed=1),
+    }
+    for run in cases.values():
+        run(100)
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(args.repeat):
+        for name, run in cases.items():
+            start = time.perf_counter()
+            run(args.resamples)
+            times[name].append(time.perf_counter() - start)
+    base = min(times["compare, the items' means"])
+    print(f"4. repeated trials, {args.tasks:,} tasks x {args.trials} trials, R = "
+          f"{args.resamples:,}, best of {args.repeat} ({load()})")
+    for name, t in times.items():
+        target = "  (target <= 2)" if name == "compare, pass^4" else ""
+        print(f"   {name:36s} {min(t):6.2f} s   / means {min(t) / base:5.2f}{target}")
+    print(f"   ({load()})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rows", type=int, default=200_000)
-    parser.add_argument("--parts", default="family,first-run,startup")
+    parser.add_argument("--tasks", type=int, default=10_000)
+    parser.add_argument("--trials", type=int, default=16)
+    parser.add_argument("--parts", default="family,first-run,startup,trials")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     print(machine())
@@ -185,6 +229,8 @@ def main() -> None:
         first_run(args)
     if "startup" in parts:
         startup(args)
+    if "trials" in parts:
+        trials(args)
 
 
 if __name__ == "__main__":

@@ -165,7 +165,8 @@ LAYERS = (
     ("pairboot.planning",),
     ("pairboot.report",),
     ("pairboot.cli",),
-    ("pairboot", "pairboot.__main__", "pairboot.dask", "pairboot.plot"),
+    ("pairboot", "pairboot.__main__", "pairboot.dask", "pairboot.plot",
+     "pairboot.pytest_plugin"),
 )
 """The folders from the bottom up (docs/architecture.md): a module imports only from its
 own folder or one below, imports inside functions included.  At the bottom the
@@ -190,7 +191,8 @@ def test_every_module_is_in_a_layer_and_the_top_holds_the_faces():
         layer_of(name)
     top = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "_version.py", "dask.py", "errors.py",
-                   "options.py", "plot.py", "progress.py", "rendering.py"]
+                   "options.py", "plot.py", "progress.py", "pytest_plugin.py",
+                   "rendering.py"]
 
 
 def upward_imports() -> list[str]:
@@ -256,7 +258,7 @@ def test_results_hold_no_prose():
     :func:`pairboot.rendering.rendered` (set by :func:`pairboot.rendering.set_renderer`)."""
     known = modules()
     results = [name for name in known if name.startswith("pairboot.results")]
-    assert "pairboot.results.compare" in results and len(results) == 9
+    assert "pairboot.results.compare" in results and len(results) == 11
     for name in results:
         deps = imports(name, known[name], known, top_level=False)
         assert sorted(d for d in deps if d == "pairboot.report"

@@ -36,6 +36,10 @@ CORRECTIONS = ("max-t", "holm", "bonferroni", "bh", "by", "none")
 """Family-wise (max-t, Holm, Bonferroni), false discovery rate (Benjamini-Hochberg,
 Benjamini-Yekutieli), or none."""
 RUNS = ("seeds", "samples")
+ERRORS = ("exclude", "fail", "common")
+"""How harness logs' errored and missing items count (``errors=`` of
+:func:`pairboot.io.harness.join`): left out, failures, or only the items every system
+scored; None keeps what the harness recorded."""
 ESTIMANDS = ("population", "suite")
 """What an interval of repeated trials covers: the items are a sample of a population of
 tasks (their draw and the trials vary), or the test set is the whole population, a

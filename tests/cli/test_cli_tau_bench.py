@@ -63,3 +63,28 @@ def test_a_missing_trial_is_one_line(tmp_path):
     bad.write_text(json.dumps(recs[:-1]))
     proc = _run(pa, bad)
     assert_one_line_error(proc, str(bad), "task 19 has no trial 3")
+
+
+def _tau2(path, rewards, llm):
+    """tau2-bench's Results JSON (simulations with reward_info)."""
+    sims = [{"id": f"s{i}-{t}", "task_id": f"t{i:02d}", "trial": t, "reward_info":
+             {"reward": float(rewards[i, t])}, "messages": []}
+            for t in range(rewards.shape[1]) for i in range(len(rewards))]
+    path.write_text(json.dumps({"info": {"num_trials": rewards.shape[1],
+                                         "agent_info": {"llm": llm}},
+                                "tasks": [{"id": f"t{i:02d}"} for i in range(len(rewards))],
+                                "simulations": sims}))
+    return path
+
+
+def test_tau2_results_are_recognised_and_keep_their_trials(tmp_path):
+    """tau2-bench's Results, without --from: pass^2 of the trials, the systems named
+    by their llm."""
+    a, b = _rewards(1), _rewards(2, shift=0.2)
+    proc = _run(_tau2(tmp_path / "a.json", a, "gpt-4.1"),
+                _tau2(tmp_path / "b.json", b, "claude"))
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    res = pairboot.compare(a, b, runs="samples", metric="pass^2", seed=5, n_resamples=1000)
+    assert got["estimate"] == res.estimate
+    assert got["confidence_interval"] == res.confidence_interval._asdict()

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from helpers import assert_one_line_error, inspect_log, run_in_process
+from helpers import assert_one_line_error, inspect_log, lm_eval_output, run_in_process
 
 import pairboot
 
@@ -124,3 +124,15 @@ def test_estimand_suite_equals_python_and_bad_use_is_one_line(tmp_path):
                           "--estimand suite needs --runs samples")
     assert_one_line_error(run_in_process("power", "--estimand", "suite", "--sd", "0.3"),
                           "--estimand suite")
+
+
+@pytest.mark.parametrize("extra, wanted", [(("--metric", "pass^4"), "pass^4"),
+                                           (("--curve", "pass^k"), "pass^k")])
+def test_lm_eval_samples_say_pass_k_cannot_be_read(tmp_path, extra, wanted):
+    """lm-eval writes one score per document (its repeats reduced before scoring): one
+    line saying that pass^k cannot be read from it, and how to give the trials."""
+    for name, model in (("a", "org__a"), ("b", "org__b")):
+        lm_eval_output(tmp_path / name, {"arc": [1, 0, 1, 1, 0] * 4}, model=model)
+    proc = _run(tmp_path / "a", tmp_path / "b", "--runs", "samples", *extra)
+    assert_one_line_error(proc, f"{wanted} cannot be read from lm-eval samples",
+                          "one score per document", "NAME=PATH")

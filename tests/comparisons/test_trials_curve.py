@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import pairboot
+from pairboot import TrialsCurve
 from pairboot.errors import InputError
 from pairboot.report import formats_of, render
 from pairboot.stats.trials import pass_at_k, pass_hat_k
@@ -127,6 +128,9 @@ def test_the_writers(curve):
     assert [p["k"] for p in data["points"]] == [1, 2, 3, 4]
     assert math.isclose(data["points"][1]["simultaneous"]["low"], pt.simultaneous.low)
     assert "| k |" in render(res, "markdown")
+    page = res.to_html()
+    assert page.startswith("<!DOCTYPE html>") and res._repr_html_() in page
+    assert f"[{pt.simultaneous.low:+.3f}," in res._repr_html_()
 
 
 def test_the_plot_draws_both_panels(curve):
@@ -146,3 +150,51 @@ def test_the_plot_draws_both_panels(curve):
         assert len(right.collections) == 2  # (the two bands)
     finally:
         plt.close(left.figure)
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")
+def test_p_inverts_the_pointwise_interval_shown():
+    """The p column is the p-value of the interval shown beside it: the pointwise
+    interval at level 1 - alpha excludes 0 exactly when p < alpha (p on the grid of
+    (1 + count) / (R + 1); a level half a step either side of p decides it), not
+    compare()'s percentile p on the same draws."""
+    a, b = tables(n=60, seed=3)
+    b[:, :] = np.where(np.random.default_rng(9).random(b.shape) < 0.2, a, b)  # (closer)
+    res = pairboot.trials_curve(a, b, seed=2, n_resamples=R)
+    step = 1.0 / (R + 1)
+    inside = [p for p in res.points if 2 * step < p.p_value < 0.5]
+    assert len(inside) >= 2, [p.p_value for p in res.points]  # (the check has teeth)
+    for pt in inside:
+        for alpha, excludes in ((pt.p_value + step / 2, True), (pt.p_value - step / 2, False)):
+            at = pairboot.trials_curve(a, b, seed=2, n_resamples=R,
+                                       confidence_level=1 - alpha).points[pt.k - 1]
+            assert at.p_value == pt.p_value  # (the level does not move p)
+            low, high = at.interval
+            assert (not low <= 0.0 <= high) == excludes, (pt.k, alpha, at.interval)
+
+
+def test_the_adjusted_p_is_the_stepdown_between_p_and_the_simultaneous_interval(curve):
+    """p <= p adjusted, and a simultaneous interval that excludes 0 has p adjusted below
+    alpha (the single-step p that inverts it is at least the stepdown one)."""
+    res = curve[2]
+    alpha = 1 - res.confidence_level
+    for pt in res.points:
+        assert pt.p_value <= pt.p_adjusted
+        if not pt.simultaneous.low <= 0.0 <= pt.simultaneous.high:
+            assert pt.p_adjusted < alpha
+
+
+def test_one_k_is_compares_interval_and_p_and_its_report_says_so(curve):
+    """A curve of one k has nothing to hold together: its intervals (pointwise and
+    simultaneous alike) and p are compare()'s, and every report writes it (the text one
+    once failed on the missing critical value)."""
+    a, b, _ = curve
+    res = pairboot.trials_curve(a, b, ks=[2], seed=1, n_resamples=R)
+    one = pairboot.compare(a, b, runs="samples", metric="pass^2", seed=1, n_resamples=R)
+    (pt,) = res.points
+    assert res.critical_value is None
+    assert tuple(pt.interval) == tuple(pt.simultaneous) == tuple(one.confidence_interval)
+    assert pt.p_value == pt.p_adjusted == one.p_value
+    for fmt in formats_of(TrialsCurve):
+        assert ("k = 2" if fmt != "json" else '"k": 2') in render(res, fmt)
+    assert "its simultaneous interval is its pointwise one" in str(res)

@@ -117,6 +117,24 @@ def test_compare_many_with_f1_columns(client, frame):
     assert got.p_value == want.p_value and res.systems == ref.systems
 
 
+def test_pass_k_of_trial_columns_on_the_cluster(client, frame):
+    """A k-trial metric's parts travel between worker processes (they pickle) and give
+    the in-memory answer to rounding (tests/partitioned/test_dask_trials.py: the rest)."""
+    rng = np.random.default_rng(36)
+    trials = (rng.random((N, 4)) < frame["a"].to_numpy()[:, None] * 0.5 + 0.3).astype(float)
+    data = frame.assign(**{f"t{j}": trials[:, j] for j in range(4)})
+    cols_a, cols_b = ["a", "t0"], ["t1", "t2", "t3"]  # (two and three trials an item)
+    ref = pairboot.compare(data[cols_a].to_numpy(), data[cols_b].to_numpy(),
+                           runs="samples", metric="pass^2", ids=frame["id"],
+                           resampling="poisson", seed=7, n_resamples=R)
+    res = pbd.compare(dd.from_pandas(data, npartitions=3), cols_a, cols_b, id="id",
+                      runs="samples", metric="pass^2", seed=7, n_resamples=R,
+                      timeout=TIMEOUT)
+    assert res.metric == "pass^2"
+    np.testing.assert_allclose(res.confidence_interval, ref.confidence_interval,
+                               rtol=1e-12)
+
+
 def test_parts_computed_with_a_timeout(client, frame):
     from pairboot.partitioned.parts import finish  # noqa: PLC0415
     total = pbd.parts(dd.from_pandas(frame, npartitions=4), {"a": "a", "b": "b"}, id="id",

@@ -43,7 +43,8 @@ def test_every_result_type_has_its_formats_in_order():
     assert formats_of(pairboot.FamilyResult) == REPORTS
     assert formats_of(pairboot.PowerResult) == ("text", "json", "markdown", "html")
     assert formats_of(TestResult) == ("html",)
-    assert formats_of() == REPORTS  # (every type's: their union)
+    assert formats_of(pairboot.GateResult) == ("text", "json", "markdown", "github", "junit")
+    assert formats_of() == (*REPORTS, "junit")  # (every type's: their union)
     parts = formats_of(pairboot.CompareResult, parts=True)
     assert parts[:6] == REPORTS and set(parts[6:]) == {"html-fragment", "reading", "p-repr"}
 
@@ -62,7 +63,8 @@ def test_the_command_lines_choices_are_the_registrys():
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.choices and "compare" in a.choices)
-    for command, types in (("compare", (pairboot.CompareResult, pairboot.FamilyResult)),
+    for command, types in (("compare", (pairboot.CompareResult, pairboot.FamilyResult,
+                                        pairboot.GateResult)),
                            ("power", (pairboot.PowerResult,))):
         fmt = next(a for a in sub.choices[command]._actions if a.dest == "format")
         assert tuple(fmt.choices) == formats_of(*types)

@@ -7,11 +7,13 @@ Imported by :func:`pairboot.cli.main` when the command is ``compare``, so that `
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import warnings
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli.curve import check_curve, run_curve
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
@@ -21,6 +23,8 @@ from pairboot.cli.inputs import (
     load_many,
     many_systems,
 )
+from pairboot.cli.metrics import load_metrics, wants_metrics
+from pairboot.cli.noise import check_floor, floor_columns, measure_floor, with_columns
 from pairboot.cli.options import (
     api_options,
     check_level,
@@ -50,6 +54,7 @@ from pairboot.report import (
     UNPLANNED,
     FamilyContext,
     decision,
+    gate_annotations,
     gate_conflict,
     gate_hypothesis,
     gate_text,
@@ -76,6 +81,13 @@ def run_compare(args) -> int:
         return run_ppi(args, how)
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
+    check_curve(args)
+    if args.gate is not None:
+        return run_gate(args, how)
+    if args.inconclusive is not None:
+        raise InputError("--inconclusive is for --gate (a release gate's policy)")
+    if wants_metrics(args):
+        return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
     conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
@@ -84,6 +96,8 @@ def run_compare(args) -> int:
     if args.scheduler is not None and not args.stream:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")
+    if args.noise_floor is not None:
+        check_floor(args, logs=wants_harness(args), many=many_systems(args))
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
@@ -91,6 +105,9 @@ def run_compare(args) -> int:
             return run_many(args, how, load_runs_many(args))
         return run_runs(args, how)
     logs = wants_harness(args)
+    if args.errors is not None and not logs:
+        raise InputError("--errors settles the errored and missing items of harness logs "
+                         "(--from FORMAT, or a log recognised without it)")
     if (args.runs is not None or args.paired_runs) and not logs:
         raise InputError("--runs and --paired-runs need --run (the column naming each "
                          "row's run), harness logs written NAME=PATH (a log per run), or "
@@ -112,16 +129,44 @@ def run_compare(args) -> int:
 
 def _compare_two(args, how: str | None, inputs) -> int:
     """compare() of two systems' aligned inputs (items, or items x runs with --runs),
-    and its report."""
+    and its report (or --curve's)."""
+    if args.curve is not None:
+        return run_curve(args, how, inputs.a, inputs.b, inputs.ids,
+                         (inputs.context.name_a, inputs.context.name_b))
     keyed = resampling_options(args, inputs.ids)
     if inputs.ids is not None and not runs_options(args):
         keyed.setdefault("ids", inputs.ids)  # (the items behind the number by their ids)
+    floor = None
+    columns = floor_columns(args)
+    if columns is not None:  # (two runs of A: read as A and B were, from the same file)
+        aa = load_inputs(with_columns(args, columns))
+        aa_keyed = resampling_options(args, aa.ids)
+        if aa.ids is not None and not runs_options(args):
+            aa_keyed.setdefault("ids", aa.ids)
+        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+            args, columns, aa.a, aa.b, **data_options(aa), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a, inputs.b, **api_options(args), **data_options(inputs),
         **keyed, **runs_options(args), **test_options(args),
-        progress=bar, top_items=args.top,
+        progress=bar, top_items=args.top, noise_floor=floor,
     ))
-    return _report(args, how, result, inputs.context)
+    return _report(args, how, result, _with_bounds(args, inputs, result))
+
+
+def _with_bounds(args, inputs, result):
+    """The report's context, with the worst and best cases of B - A when the logs have
+    errored or missing items (``Outcomes.bounds``)."""
+    outcomes = inputs.outcomes
+    if outcomes is None or not outcomes.any or len(outcomes.systems) != 2:
+        return inputs.context
+    low, high = result.confidence_interval
+    bounds = outcomes.bounds(result.estimate, low, high)
+    if result.metric not in ("mean", "accuracy") or args.lower_is_better or bounds is None:
+        note = ("no bounds with the unscored items as failures or successes: they are "
+                "for a mean score where higher is better")
+    else:
+        note = bounds.note
+    return dataclasses.replace(inputs.context, notes=(*inputs.context.notes, note))
 
 
 def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
@@ -150,6 +195,9 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         return run_strata_family(args, how, two)
     if two is not None:
         return _compare_two(args, how, two)
+    if args.curve is not None:
+        raise InputError(f"--curve compares two systems; these are {len(inputs.names)}: "
+                         "compare two of them")
     if args.tasks_as == "family":
         raise InputError(f"--tasks-as family compares two systems task by task (stratum by "
                          f"stratum); these are {len(inputs.names)} systems: leave out "
@@ -202,16 +250,80 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
     return EXIT_OK
 
 
+def run_metrics(args, how: str | None) -> int:
+    """``--score NAME[:lower][:MARGIN]`` repeated: several metrics of one comparison on
+    the same draws (:func:`pairboot.compare_metrics`), and their report."""
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    result = _resampled(args, args.resamples, lambda bar: pairboot.compare_metrics(
+        inputs.a, inputs.b, metrics=inputs.metrics, names=inputs.names,
+        hypothesis=args.hypothesis or "difference", correction=args.correction or "none",
+        groups=inputs.groups, strata=inputs.strata, strata_weights=inputs.strata_weights,
+        group_weighting=args.group_weighting or "items", n_resamples=args.resamples,
+        confidence_level=args.level, method=args.method, seed=args.seed, progress=bar,
+        **resampling_options(args, inputs.ids)))
+    deliver(args, how, render(result, args.format, inputs.context), result.warnings,
+            lambda plot: None)
+    return EXIT_OK
+
+
+def run_gate(args, how: str | None) -> int:
+    """``--gate FILE``: a release gate's rows over the policy's metrics (and tasks, from
+    --stratum), their report, and the gate's exit status (:func:`pairboot.check_gate`)."""
+    gate = pairboot.read_gate(args.gate)
+    if args.inconclusive is not None:
+        gate = dataclasses.replace(gate, inconclusive=args.inconclusive)
+    if getattr(args, "scores", None):
+        raise InputError("--score does not go with --gate: the policy's [gate.metrics] "
+                         "names the metrics and their columns")
+    for dest, option in (("level", "--level"), ("fail_if", "--fail-if"),
+                         ("correction", "--correction"), ("plot", "--plot")):
+        if dest in given_options(args) or getattr(args, dest, None) not in (None, 0.95):
+            raise InputError(f"{option} does not go with --gate: the policy decides "
+                             "(its confidence_level and how its rows combine)")
+    status = read_progress(not args.no_progress)
+    try:
+        inputs = load_metrics(args, gate.criteria)
+    finally:
+        status.close()
+    pbio.release_arrow_memory()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = pairboot.check_gate(inputs.a, inputs.b, gate, tasks=inputs.strata,
+                                     groups=inputs.groups, names=inputs.names,
+                                     n_resamples=args.resamples, seed=args.seed)
+    del caught  # (the result carries them)
+    deliver(args, how, render(result, args.format), result.warnings, lambda plot: None)
+    if args.format == "github":  # (annotations on the run, as --fail-if's ::error::)
+        for line in gate_annotations(result):
+            print(line, file=sys.stderr)
+    return result.exit_status
+
+
 def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
+    if args.curve is not None:
+        return run_curve(args, how, a, b, ids, (context.name_a, context.name_b))
     keyed = resampling_options(args, ids)
     if trials_metric(args.metric_object) is not None or args.runs == "samples":
         keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)
+    floor = None
+    columns = floor_columns(args)
+    if columns is not None:  # (two runs of A's trials, from the same long table)
+        base, rerun, aa_ids, aa_groups, aa_strata, _ = load_runs(with_columns(args, columns))
+        aa_keyed = {**keyed, "ids": aa_ids} if "ids" in keyed else keyed
+        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+            args, columns, base, rerun, groups=aa_groups, strata=aa_strata,
+            strata_weights=strata_weights_arg(args), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         a, b, **runs_options(args), **api_options(args), **test_options(args),
         groups=groups, strata=strata, strata_weights=strata_weights_arg(args),
-        progress=bar, top_items=args.top, **keyed))
+        progress=bar, top_items=args.top, noise_floor=floor, **keyed))
     return _report(args, how, result, context)
 
 

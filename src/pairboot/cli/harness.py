@@ -38,11 +38,11 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.runs import samples_note
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError, PairbootWarning
-from pairboot.metrics import resolve_metric
+from pairboot.metrics import resolve_metric, trials_metric
 
 __all__ = ["wants_harness", "load_harness", "named_inputs", "check_named", "reader_files"]
 
-_DETECTED = ("lm-eval", "inspect", "tau-bench")
+_DETECTED = ("lm-eval", "inspect", "tau-bench", "every-eval-ever", "helm", "promptfoo")
 """Formats recognised without ``--from`` (their files cannot be mistaken for tables)."""
 
 
@@ -85,6 +85,7 @@ def check_named(args) -> None:
         ("--stream", args.stream, "logs are read whole"),
         ("--labels", args.labels is not None, "not supported yet"),
         ("--common-items", args.common_items, "not supported yet"),
+        ("--errors", args.errors is not None, "not supported yet"),
         ("--tasks-as family", args.tasks_as == "family", "a family of tasks with several "
          "runs per system is not supported yet"),
     )
@@ -155,9 +156,7 @@ def _options(args, fmt: str, named: bool = False) -> dict:
     elif runs == "samples" and fmt == "tau-bench":
         options["trials"] = "runs"  # (each trial a sample)
     elif runs == "samples" and not named:
-        raise InputError(f"--runs samples with --from {fmt}: the log keeps no scores "
-                         "per sampled generation (Inspect's epochs do); give each run's "
-                         "log as NAME=PATH (base=run1 base=run2 new=run1 new=run2)")
+        raise InputError(_no_samples(args, fmt))
     elif runs == "seeds" and not named:
         raise InputError("--runs seeds with harness logs: a log holds one run; give each "
                          "run's log as NAME=PATH (base=seed1 base=seed2 new=seed1 "
@@ -169,7 +168,27 @@ def _options(args, fmt: str, named: bool = False) -> dict:
         if options.get(key.strip()) is not None:
             raise InputError(f"--log-option {key.strip()}: given twice (or by its own option)")
         options[key.strip()] = value.strip()
+    if fmt == "inspect" and getattr(args, "errors", None) is not None:
+        options.setdefault("missing", None)
+        if options["missing"] is None:  # (errored samples kept, for --errors to settle)
+            options["missing"] = "wrong"
     return options
+
+
+def _no_samples(args, fmt: str) -> str:
+    """Why ``--runs samples`` cannot read one log per system of ``fmt``: the plain words
+    for pass^k (``--metric pass^4``, ``--curve``) from lm-eval, whose samples keep one
+    score per document, its repeats reduced before scoring."""
+    metric = getattr(args, "metric", None)
+    wanted = getattr(args, "curve", None) or (
+        metric if trials_metric(getattr(args, "metric_object", None)) else None)
+    runs = "give each run's log as NAME=PATH (base=run1 base=run2 new=run1 new=run2)"
+    if wanted and fmt == "lm-eval":
+        return (f"{wanted} cannot be read from lm-eval samples: they keep one score per "
+                "document (a task's repeats are reduced to one answer before it is "
+                f"scored), not each trial's; run lm-eval once per trial and {runs}")
+    return (f"--runs samples with {fmt} logs: the log keeps no scores per sampled "
+            f"generation (Inspect's epochs and tau-bench's trials do); {runs}")
 
 
 def load_harness(args, status=None) -> Inputs | ManyInputs:
@@ -209,7 +228,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     rows = _row_pairing(args, fmt, paths, reads)
     with warnings.catch_warnings():  # (the items --common-items dropped: in the report)
         warnings.simplefilter("ignore", PairbootWarning)
-        joined = _with_labels(args, pbio.harness.join(reads, common_items=args.common_items))
+        joined = _with_labels(args, pbio.harness.join(reads, common_items=args.common_items,
+                                                      errors=args.errors))
     _take_metric(args, joined.metric, joined.stats)
     notes = tuple(cli_spelling(n) for n in (*joined.notes, *rows))
     layout = f"{fmt} logs" if len(paths) > 1 else f"one {fmt} log"
@@ -241,7 +261,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     a, b = joined.runs if joined.runs is not None else joined.values
     context = report_context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
                              layout=layout, notes=notes, items_kept=kept(names))
-    return Inputs(a, b, joined.groups, joined.strata, strata_weights_arg(args), context, joined.ids)
+    return Inputs(a, b, joined.groups, joined.strata, strata_weights_arg(args), context,
+                  joined.ids, joined.outcomes)
 
 
 def _row_pairing(args, fmt: str, paths, reads) -> tuple[str, ...]:

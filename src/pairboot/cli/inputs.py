@@ -55,6 +55,9 @@ class Inputs:
     context: ReportContext
     ids: Sequence[str] | None = None
     """The items' ids in item order (with --id): the Poisson weights' keys."""
+    outcomes: object = None
+    """Harness logs' errored and missing items (``Joined.outcomes``): the report bounds
+    B - A with them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,12 @@ from pairboot import (
     RESAMPLINGS,
     CompareResult,
     FamilyResult,
+    GateResult,
     PowerResult,
+    TrialsCurve,
 )
 from pairboot._version import __version__
+from pairboot.cli.gold_options import add_gold
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -48,11 +51,15 @@ def _paired(value: str | None) -> str:
     return "without --unpaired" if value == "True" else "--unpaired"
 
 
+CURVES = ("pass^k", "pass@k")
+"""--curve's choices: :func:`pairboot.trials_curve`'s kinds."""
+
 PLANNED = ("delta", "power", "n_items", "n_groups", "n_runs")
 """The plan's options: leave exactly one out, it is solved for."""
 
 KNOWN = ("sd", "sd_a", "sd_b", "correlation", "accuracy_a", "accuracy_b", "discordant",
-         "group_size", "icc", "group_size_cv", "run_sd", "residual_sd")
+         "group_size", "icc", "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd",
+         "shift_sd")
 """Planning without data: what the user knows, as :func:`pairboot.power` takes it."""
 
 
@@ -79,11 +86,14 @@ OPTIONS: dict[str, Spelling] = {
     "ids": _option("--id"),
     "labels": _option("--labels"),
     "common_items": lambda value: "--common-items",
+    "errors": _option("--errors"),
     "resampling": _option("--resampling"),
     "format": _option("--from"),
     "runs": _option("--runs"),
     "paired_runs": lambda value: "--paired-runs",
     "estimand": _option("--estimand"),
+    "ks": _option("--ks"),
+    "noise_floor": _option("--noise-floor"),
     "correction": _option("--correction"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
@@ -144,6 +154,19 @@ class _Once(argparse.Action):
             )
         given[self.dest] = (option_string, values)
         setattr(namespace, self.dest, values)
+
+
+class _Scores(argparse.Action):
+    """--score: the first value is the score column (``args.score``, as :class:`_Once`
+    records it); every value given, in order, is in ``args.scores``: repeated, or
+    written ``NAME[:lower][:MARGIN]``, they are several metrics of one comparison."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given", {})
+        given.setdefault(self.dest, (option_string, values))
+        if getattr(namespace, self.dest, None) is None:
+            setattr(namespace, self.dest, values)
+        namespace.scores = [*(getattr(namespace, "scores", None) or []), values]
 
 
 class _OnceFlag(argparse.BooleanOptionalAction):
@@ -224,19 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _once(p)
     add_inputs(p, required=True)
-    gold = p.add_argument_group(
-        "judge and gold labels", "one file: --a and --b are the judge's score columns of "
-        "systems A and B on every item; --gold-a and --gold-b the gold (human) scores, "
-        "empty where the item is unlabelled: the interval of B - A on the gold metric, "
-        "prediction-powered (--method percentile, basic, normal, or clt)")
-    gold.add_argument("--gold-a", metavar="COL", help="system A's gold score column")
-    gold.add_argument("--gold-b", metavar="COL", help="system B's gold score column")
-    gold.add_argument("--lam", type=float, metavar="L",
-                      help="a fixed power-tuning weight (0: the gold labels alone, 1: "
-                      "classic PPI; default tuned from the data)")
-    gold.add_argument("--no-clip", action="store_true",
-                      help="tune the weight on the real line, not within [0, 1] (a judge "
-                      "on another scale than the gold's)")
+    add_gold(p)
     boot = p.add_argument_group("bootstrap")
     boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
                       help="number of bootstrap resamples (default 10000)")
@@ -268,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "read the files (paths they can reach, e.g. s3://...) and sum them")
     boot.add_argument("--unpaired", action="store_true",
                       help="draw A's and B's items independently (for contrast)")
-    add_design(p)
+    add_design(p, curve=True)
     many = add_family(p)
     many.add_argument("--plan", metavar="FILE",
                       help="a plan (TOML) fixed in advance: its systems, family, metric, "
@@ -285,8 +296,19 @@ def build_parser() -> argparse.ArgumentParser:
                       "(inferior), not shown equivalent, or not shown better by more than "
                       "the margin (the interval decides; an undefined verdict fails every "
                       "gate; 2 stays for errors)")
+    gate.add_argument("--gate", metavar="FILE",
+                      help="a release gate (TOML [gate] table: its metrics and rows): each "
+                      "row's verdict, and exit 0 when it passes, 1 when it fails "
+                      "(docs/gates.md); --stratum gives the tasks")
+    gate.add_argument("--inconclusive", choices=("pass", "fail"), default=None,
+                      help="with --gate: the exit status of an inconclusive gate (default: "
+                      "the policy's, else fail)")
     _add_lower_is_better(gate)
-    add_output(p, formats_of(CompareResult, FamilyResult),
+    gate.add_argument("--noise-floor", metavar="COL,COL",
+                      help="one file with --a/--b: two columns of A's scores from two runs "
+                      "of the same build (with --run, of its trials); the report states "
+                      "how far re-running alone moves B - A at this size beside the verdict")
+    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
@@ -319,10 +341,16 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
         "trec_eval outputs, and plain tables; --score names the metric, scorer or measure")
     logs.add_argument("--from", dest="from_format", metavar="FORMAT",
                       help="the inputs' format: lm-eval, inspect, comet, sacrebleu, wmt, trec, "
-                      "table (directories and .eval logs are recognised without it)")
+                      "tau-bench, every-eval-ever, helm, promptfoo, table (directories, "
+                      ".eval logs and most LLM-eval files are recognised without it)")
     logs.add_argument("--log-option", action="append", default=[], metavar="KEY=VALUE",
                       help="an option of the --from reader (e.g. filter=strict-match for "
                       "lm-eval, missing=wrong for inspect); repeatable")
+    logs.add_argument("--errors", choices=("exclude", "fail", "common"), default=None,
+                      help="how items a system errored on or did not score count: left "
+                      "out, failures, or only the items every system scored (default: as "
+                      "the harness recorded them); the report counts them per system and "
+                      "bounds B - A as if they were all failures or all successes")
     logs.add_argument("--tasks-as", choices=("strata", "family"), default=None,
                       help="several tasks (lm-eval) or --stratum: strata of one comparison "
                       "(default), or a family of one comparison per task with --correction "
@@ -349,9 +377,13 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
                       help="with --id: compare on the items every file scores instead of "
                       "refusing files whose ids differ; the report says how many items each "
                       "file lost (the unscored ones may be the hard ones)")
-    data.add_argument("--score", metavar="COL",
+    data.add_argument("--score", metavar="COL", action=_Scores,
                       help="score column in each of the two files (default: score); for a "
-                      "metric of one statistic, that statistic's column")
+                      "metric of one statistic, that statistic's column; repeated, "
+                      "NAME[:lower][:MARGIN] each (cost:lower, latency_ms:lower:50), "
+                      "several metrics of one comparison on the same draws (each the mean "
+                      "of its column; two files, one file with --a/--b as the columns' "
+                      "prefixes or suffixes, or a long file with --system-column)")
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
@@ -398,8 +430,9 @@ def _add_lower_is_better(group) -> None:
                        "B - A < 0")
 
 
-def add_design(p: argparse.ArgumentParser) -> None:
-    """Several runs per system, clusters and strata: the design of the items."""
+def add_design(p: argparse.ArgumentParser, *, curve: bool = False) -> None:
+    """Several runs per system, clusters and strata: the design of the items (with
+    ``curve``, compare's ``--curve`` and ``--ks`` too)."""
     several = p.add_argument_group(
         "several runs per system", "training seeds or sampled generations: one row per "
         "item and run (--run), or a harness log per run (NAME=PATH); the interval covers "
@@ -415,6 +448,13 @@ def add_design(p: argparse.ArgumentParser) -> None:
                          help="with --runs samples: population (default: the items are a "
                          "sample of tasks) or suite (the test set is the whole population, "
                          "a fixed regression suite: only the trials vary)")
+    if curve:
+        several.add_argument("--curve", choices=CURVES, default=None,
+                             help="with --runs samples: pass^k or pass@k at every k (1 to "
+                             "the fewest trials of any item, or --ks), pointwise and "
+                             "simultaneous intervals, from one bootstrap (instead of --metric)")
+        several.add_argument("--ks", metavar="K,K,...",
+                             help="with --curve: the ks, comma-separated (default 1 ... n)")
     design = p.add_argument_group("clusters and strata")
     design.add_argument("--group", metavar="COL",
                         help="group column: resample whole groups (the cluster bootstrap)")
@@ -517,6 +557,8 @@ def _add_power(sub) -> argparse.ArgumentParser:
         epilog="examples:\n"
         "  pairboot power --accuracy-a 0.72 --accuracy-b 0.74 --discordant 0.15 --power 0.8\n"
         "  pairboot power --sd 0.5 --delta 0.05 --n-items 400\n"
+        "  pairboot power trials.csv --id task --run trial --a A --b B --runs samples \\\n"
+        "                 --metric 'pass^4' --delta 0.05 --power 0.8\n"
         "  pairboot power pilot.csv --a base --b new --id id --delta 0.02 --power 0.8\n"
         "  pairboot power base.csv new.csv --id id --group doc --delta 0.02 --power 0.8 \\\n"
         "                 --simulate --plot power.png\n"
@@ -540,7 +582,8 @@ def _add_power(sub) -> argparse.ArgumentParser:
     goal.add_argument("--n-groups", type=_count, metavar="N",
                       help="with groups: the planned groups")
     goal.add_argument("--n-runs", type=_count, metavar="N",
-                      help="with seeds: the planned runs per system")
+                      help="with seeds: the planned runs per system; with a k-trial "
+                      "metric (--runs samples --metric 'pass^4'), the trials per task")
     _add_level(goal)
     _add_test(goal)
     _add_lower_is_better(goal)
@@ -565,7 +608,12 @@ def _add_power(sub) -> argparse.ArgumentParser:
                                 "--correlation)"),
             ("group-size", "M", "items in groups: the mean group size, with --icc"),
             ("icc", "R", "the intra-cluster correlation of the differences"),
-            ("group-size-cv", "CV", "the group sizes' coefficient of variation")):
+            ("group-size-cv", "CV", "the group sizes' coefficient of variation"),
+            ("rate-a", "P", "a k-trial metric (--metric 'pass^4' --runs samples): A's "
+                            "mean success rate over tasks, with --rate-sd"),
+            ("rate-sd", "S", "the standard deviation of A's tasks' success rates (a Beta)"),
+            ("shift-sd", "S", "the spread over tasks of B's gain on the logit scale "
+                              "(default 0: every task gains alike)")):
         known.add_argument(f"--{name}", type=_number, metavar=metavar, help=what)
     for name, what in (("run-sd", "seeds: the seed effect's standard deviation"),
                        ("residual-sd", "seeds: the noise's standard deviation")):

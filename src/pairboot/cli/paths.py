@@ -47,6 +47,7 @@ def _metric(args) -> list[str]:
 READS: dict[str, Callable[[object], list[str]]] = {
     "files": _data,
     "plan": _value("plan"),
+    "gate": _value("gate"),
     "plan_file": _value("plan_file"),
     "labels": _value("labels"),
     "stratum_weights": _stratum_weights,
@@ -63,17 +64,18 @@ NAMES_NO_FILE = frozenset({
     # the inputs' columns and layout
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
-    "common_items", "unpaired", "runs", "paired_runs", "estimand", "gold_a", "gold_b",
+    "common_items", "errors", "unpaired", "runs", "paired_runs", "estimand", "curve",
+    "ks", "noise_floor", "gold_a", "gold_b",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
-    "lower_is_better", "lam", "no_clip",
+    "lower_is_better", "inconclusive", "lam", "no_clip",
     # the report
     "format", "top", "no_progress",
     # pairboot power's plan and what is known without data
     "delta", "power", "n_items", "n_groups", "n_runs", "simulate", "sd", "sd_a", "sd_b",
     "correlation", "accuracy_a", "accuracy_b", "discordant", "group_size", "icc",
-    "group_size_cv", "run_sd", "residual_sd",
+    "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd", "shift_sd",
     # pairboot plan
     "action",
 })

@@ -43,6 +43,7 @@ from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
+from pairboot.metrics import trials_metric
 from pairboot.options import DEFAULTS
 from pairboot.report import power_panels, render
 
@@ -66,6 +67,9 @@ WITHOUT_DATA = {"group": "--group-size and --icc", "group_weighting": "--group-s
 def run_power(args) -> int:
     """``pairboot power``: check, read the pilot (if any), plan, report."""
     check_level(args)
+    if len(getattr(args, "scores", None) or []) > 1:
+        raise InputError("--score given twice: the planner plans one metric (several "
+                         "--score metrics are compare's)")
     if getattr(args, "estimand", None) == "suite":
         raise InputError("--estimand suite: the planner plans the population interval "
                          "only (for now)")
@@ -76,6 +80,8 @@ def run_power(args) -> int:
         check_distinct_files(args, named)
         read = input_files(args)
     else:
+        if args.runs == "samples" and trials_metric(metric_option(args.metric)) is not None:
+            args.trials_runs, args.runs = args.runs, None  # (a k-trial metric's, below)
         _check_without_data(args)
         read = []
     how = check_output(args.output, read) if args.output is not None else None
@@ -93,6 +99,10 @@ def run_power(args) -> int:
     else:
         keywords.update({name: getattr(args, name) for name in KNOWN
                          if getattr(args, name) is not None})
+        if getattr(args, "trials_runs", None) is not None or trials_metric(
+                args.metric_object) is not None:
+            keywords.update(metric=args.metric_object,
+                            runs=getattr(args, "trials_runs", None))
     result, caught = _planned(args, keywords)
     if args.plot and not power_panels(result):  # (said before the report is written)
         raise InputError(f"--plot {args.plot}: this plan has no curve to draw (it needs a "
@@ -134,8 +144,9 @@ def _pilot(args) -> dict:
     design = {"metric": args.metric_object,
               "group_weighting": args.group_weighting or DEFAULTS["group_weighting"]}
     if args.run is not None and not many_systems(args):
-        a, b, _, groups, strata, _ = load_runs(args)
-        return {"a": a, "b": b, "groups": groups, "strata": strata,
+        a, b, ids, groups, strata, _ = load_runs(args)
+        named = {"ids": ids} if args.runs == "samples" else {}  # (a trials metric's items)
+        return {"a": a, "b": b, "groups": groups, "strata": strata, **named,
                 "strata_weights": strata_weights_arg(args), "runs": args.runs,
                 "paired_runs": args.paired_runs, **design}
     logs = wants_harness(args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from pairboot.comparisons.two import refuse_trials
+from pairboot.comparisons.two import refuse_suite, refuse_trials
 from pairboot.core.family import compare_family, family_result, family_systems
 from pairboot.core.pipeline import resample
 from pairboot.core.score import refuse_score
@@ -114,8 +114,11 @@ def compare_many(
         ``"samples"`` compares the items' means under every correction; ``"seeds"``
         gives each comparison's t interval on the two-way variance, corrected by Holm or
         Bonferroni (max-t is not available with seeds yet).  As for :func:`pairboot.compare`.
-    estimand : {"population"}
-        A family's interval is the population one; ``"suite"`` (compare() only) is refused.
+    estimand : {"population", "suite"}
+        With ``runs="samples"``: ``"suite"`` gives every comparison the fixed-suite
+        normal interval (:func:`pairboot.compare`'s, only the trials varying), and the
+        corrections read those (max-t on the rows' exact normal correlation, which
+        comes from the systems they share; docs/trials.md).
 
     Returns
     -------
@@ -137,9 +140,7 @@ def compare_many(
     scores, ids = frame_ids(scores, data.ids)
     data = dataclasses.replace(data, ids=ids)
     refuse_trials(args, data)
-    if args.estimand == "suite":
-        raise InputError("`estimand='suite'` is for compare() of two systems; a family "
-                         "has the population interval only (for now)", param="estimand")
+    refuse_suite(args)
     if (args.runs is not None or args.paired_runs) and args.test is not None and not (
             args.test == "permutation" and args.runs == "samples"
             and trials_metric(data.metric) is not None):  # (pass^k: one score per item)
@@ -156,6 +157,10 @@ def compare_many(
         names, systems = family_systems(scores, minimum=1)
         check_indexes(list(zip(names, systems)), [("groups", data.groups),
                                                   ("strata", data.strata), ("ids", ids)])
+        if args.estimand == "suite":
+            from pairboot.comparisons.runs.suite_family import compare_many_suite
+
+            return compare_many_suite(scores, args, data, stacklevel=3)
         return compare_many_runs(scores, args, data, stacklevel=3)
     return compare_family(scores, args, data, stacklevel=3)
 

@@ -1,4 +1,5 @@
-"""compare(): one system against another on the same test set, with a bootstrap interval."""
+"""compare(): one system against another on the same test set, with a bootstrap interval;
+noise_floor(): two runs of the same build against each other (an A/A comparison)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pairboot.metrics.trials import NEEDS_SAMPLES
 from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
 from pairboot.results.compare import CompareResult
+from pairboot.results.noise import NoiseFloor
 
 
 def compare(
@@ -44,6 +46,7 @@ def compare(
     backend: str = "auto",
     progress: Callable[[int], None] | Progress | None = None,
     top_items: int = DEFAULT_TOP,
+    noise_floor=None,
 ) -> CompareResult:
     """Bootstrap confidence interval for the difference ``metric(b) - metric(a)``.
 
@@ -190,6 +193,13 @@ def compare(
         How many of the largest differences each way ``result.items_summary`` keeps
         (the items where B gains most and loses most; with ``groups``, also the
         groups), for a paired ``metric="mean"``; ``result.items()`` has every item.
+    noise_floor : (base, rerun) or NoiseFloor, optional
+        Two runs of A, the same build (as ``a``: the same items, and trials with
+        ``runs="samples"``), compared with this comparison's design, or their
+        :func:`pairboot.noise_floor` (measured on other items: then scaled by
+        ``sqrt(its units / these units)``).  ``result.noise_floor`` says how far
+        re-running alone moves B - A at this size, and every report states it beside
+        the verdict (docs/trials.md, "The noise floor").
 
     Returns
     -------
@@ -207,7 +217,81 @@ def compare(
     True
     """
     args, data = check_options(locals())
-    return compare_two(a, b, args, data, top_items=check_top(top_items), stacklevel=3)
+    result = compare_two(a, b, args, data, top_items=check_top(top_items), stacklevel=3)
+    if noise_floor is None:
+        return result
+    from pairboot.comparisons.noise import with_noise_floor
+
+    return with_noise_floor(result, noise_floor, a, args, data, compare_two)
+
+
+def noise_floor(
+    base,
+    rerun,
+    *,
+    paired: bool = True,
+    groups=None,
+    group_weighting: str = "items",
+    strata=None,
+    strata_weights=None,
+    metric="mean",
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    alternative: str = "two-sided",
+    seed: int | str | None = None,
+    resampling: str = "classic",
+    ids=None,
+    runs: str | None = None,
+    paired_runs: bool = False,
+    estimand: str = "population",
+    backend: str = "auto",
+    progress: Callable[[int], None] | Progress | None = None,
+) -> NoiseFloor:
+    """How far re-running the same build alone moves a difference: the A/A comparison of
+    two runs of one system, ``metric(rerun) - metric(base)``.
+
+    Run the baseline twice (the same build, the same items, independently: other seeds
+    or sampling, as a re-run of the evaluation would), and pass both runs.  The A/A
+    interval moved to 0 (``result.floor``) is the range of differences re-running alone
+    produces at this size; ``result.minimum_detectable`` the smallest true difference a
+    test at this size detects with 80% power over that noise.  Pass the result (or the
+    two runs) to ``compare(a, b, noise_floor=...)`` and its report states it beside the
+    verdict, scaled to the comparison's size when that differs.
+
+    Parameters
+    ----------
+    base, rerun : array_like
+        The two runs' per-item scores, as compare()'s ``a`` and ``b`` (items x trials
+        tables with ``runs="samples"``; the same number of trials in both).
+    paired, groups, group_weighting, strata, strata_weights, metric, n_resamples, \
+confidence_level, method, seed, resampling, ids, runs, paired_runs, estimand, backend, \
+progress
+        As :func:`pairboot.compare`'s: give the design the A/B comparison has.
+    alternative : {"two-sided", "greater", "less"}
+        The sides of the minimum detectable difference (the A/B test's); the A/A
+        interval is always two-sided.
+
+    Returns
+    -------
+    NoiseFloor
+
+    Examples
+    --------
+    >>> import numpy as np, pairboot
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.beta(2, 2, size=200)                    # each task's success rate
+    >>> base = (rng.random((200, 4)) < p[:, None]) * 1.0
+    >>> rerun = (rng.random((200, 4)) < p[:, None]) * 1.0
+    >>> floor = pairboot.noise_floor(base, rerun, runs="samples", seed=1)
+    >>> round(floor.half_width, 3), floor.rejects
+    (0.042, False)
+    """
+    from pairboot.comparisons.noise import measure
+
+    args, data = check_options(locals())
+    return measure(base, rerun, args, data, compare_two, names=("base", "rerun"),
+                   stacklevel=4)
 
 
 def compare_two(a, b, args: Arguments, data: Data, *, top_items: int | None = None,

@@ -64,6 +64,7 @@ from pairboot.metrics.builtin import (
     bleu_metric,
     macro_f1_metric,
 )
+from pairboot.metrics.joint import Criterion, parse_criterion
 from pairboot.metrics.names import (
     builtin_metrics,
     builtin_stats,
@@ -100,4 +101,6 @@ __all__ = [
     "pass_hat",
     "maj_at",
     "trials_metric",
+    "Criterion",
+    "parse_criterion",
 ]

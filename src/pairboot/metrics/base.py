@@ -183,6 +183,13 @@ def with_count(values: np.ndarray) -> np.ndarray:
     return np.column_stack([values[:, 0], np.ones(len(values))])
 
 
+def ratio_of_sums(S: np.ndarray) -> np.ndarray:
+    """The first summed statistic over the second (a mean: the scores over the count),
+    a module-level function so that a metric built on it pickles (a part sent between
+    processes, as the Spark recipe of docs/distributed.md does)."""
+    return safe_ratio(S[..., 0], S[..., 1])
+
+
 def safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator as float, NaN where the denominator is 0, without warnings."""
     numerator = np.asarray(numerator, dtype=np.float64)

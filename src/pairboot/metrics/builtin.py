@@ -8,12 +8,19 @@ import math
 
 import numpy as np
 
-from pairboot.metrics.base import Metric, StatisticError, checked_counts, safe_ratio, with_count
+from pairboot.metrics.base import (
+    Metric,
+    StatisticError,
+    checked_counts,
+    ratio_of_sums,
+    safe_ratio,
+    with_count,
+)
 
 MEAN = Metric(
     "mean",
     ("score",),
-    lambda S: safe_ratio(S[..., 0], S[..., 1]),
+    ratio_of_sums,
     prepare=with_count,
     description="mean of the per-item scores",
     mean_like=True,
@@ -22,7 +29,7 @@ MEAN = Metric(
 RATIO = Metric(
     "ratio",
     ("numerator", "denominator"),
-    lambda S: safe_ratio(S[..., 0], S[..., 1]),
+    ratio_of_sums,
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
 )
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError
-from pairboot.metrics.base import Metric, safe_ratio, with_count
+from pairboot.metrics.base import Metric, ratio_of_sums, with_count
 from pairboot.stats.trials import ESTIMATORS, check_counts
 
 __all__ = ["Trials", "pass_at", "pass_hat", "maj_at", "trials_metric", "NEEDS_SAMPLES"]
@@ -58,7 +58,7 @@ class Trials:
 
     def metric(self) -> Metric:
         """The mean of the items' estimates, named as this metric (reports, JSON)."""
-        return Metric(self.name, ("score",), lambda S: safe_ratio(S[..., 0], S[..., 1]),
+        return Metric(self.name, ("score",), ratio_of_sums,
                       prepare=with_count, mean_like=True, span=1.0,
                       description="mean over items of the unbiased estimate that "
                       + _WORDS[self.kind].format(k=self.k))

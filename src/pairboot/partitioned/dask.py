@@ -19,6 +19,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.inputs.itemkeys import item_keys
+from pairboot.io.runs import runs_table
 from pairboot.metrics import Metric
 from pairboot.options import Arguments, Data, check_options
 from pairboot.partitioned.checks import check_before_reading, check_family
@@ -30,6 +31,7 @@ from pairboot.partitioned.parts import (
     finished,
     merge,
 )
+from pairboot.partitioned.trials import check_runs
 from pairboot.results.compare import CompareResult
 from pairboot.results.family import FamilyResult
 
@@ -66,9 +68,12 @@ def _where(df, row: int, number: int) -> str:
     return f"partition {number}, its row {row} (index {df.index[row]!r})"
 
 
-def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
+def _numbers(df, name: str, cols: list[str], number: int, trials: bool = False
+             ) -> np.ndarray:
     """A system's columns of one partition as float64, (n,) or (n, k); an error naming
-    the column, the partition and the row of the first value that is not a number."""
+    the column, the partition and the row of the first value that is not a number.
+    ``trials``: the columns are an item's trials, where a missing value is a trial not
+    run (NaN), as in memory."""
     values = np.empty((len(df), len(cols)))
     for j, col in enumerate(cols):
         column = df[col]
@@ -84,7 +89,7 @@ def _numbers(df, name: str, cols: list[str], number: int) -> np.ndarray:
                 f"system {name!r}, column {col!r}, {_where(df, row, number)}: "
                 f"{column.iloc[row]!r} is not a number ({int(bad.sum())} such value(s) in "
                 "this partition)") from None
-        bad = ~np.isfinite(values[:, j])
+        bad = np.isinf(values[:, j]) if trials else ~np.isfinite(values[:, j])
         if bad.any():
             row = int(np.argmax(bad))
             raise InputError(
@@ -106,20 +111,37 @@ def _partition(df, spec: dict, n_buckets: int, number: int = 0):
                          param=exc.param) from None
 
 
+def _long(df, spec: dict):
+    """A long table's partition (one row per item and trial, every row of an item here)
+    as every system's items x trials table, the items' ids, groups and strata
+    (:func:`pairboot.io.runs_table`: an (item, trial) twice, or an item whose group or
+    stratum differs between its rows, is refused naming them)."""
+    table = runs_table(df, id=spec["id"], run=spec["run"], kind="samples",
+                       score={name: cols[0] for name, cols in spec["systems"].items()},
+                       group=spec["groups"], stratum=spec["strata"])
+    return table.values, np.array(table.ids, dtype=object), table.groups, table.strata
+
+
 def _partition_part(df, spec: dict, n_buckets: int, number: int):
-    systems = {name: _numbers(df, name, cols, number)
-               for name, cols in spec["systems"].items()}
+    trials = spec["args"].runs is not None
+    if spec["run"] is not None:
+        systems, ids, groups, strata = _long(df, spec)
+    else:
+        systems = {name: _numbers(df, name, cols, number, trials)
+                   for name, cols in spec["systems"].items()}
+        ids = None if spec["id"] is None else df[spec["id"]]
+        groups = None if spec["groups"] is None else df[spec["groups"]]
+        strata = None if spec["strata"] is None else df[spec["strata"]]
     keys = None
-    if spec["id"] is not None:
+    if ids is not None:
         try:
-            keys = item_keys(df[spec["id"]], len(df), True)
+            keys = item_keys(ids, len(ids), True)
         except InputError as exc:
             raise InputError(f"`id` (column {spec['id']!r}), partition {number} (rows "
                              f"counted within it): {exc}", param="id") from None
-    labels = dataclasses.replace(
-        spec["data"], groups=None if spec["groups"] is None else df[spec["groups"]],
-        strata=None if spec["strata"] is None else df[spec["strata"]])
-    part = arrays_part(systems, spec["args"], labels, keys=keys)
+    labels = dataclasses.replace(spec["data"], groups=groups, strata=strata)
+    item_ids = None if ids is None or not trials else np.asarray(ids)
+    part = arrays_part(systems, spec["args"], labels, keys=keys, item_ids=item_ids)
     if not n_buckets:
         return part, ()
     keys = np.sort(keys)
@@ -149,7 +171,8 @@ def _merge(*parts) -> PoissonPart:
 def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "id",
           groups: str | None = None, strata: str | None = None,
           metric: str | Metric = "mean", n_resamples: int = 10_000, seed: int,
-          check_ids: bool = True, test: str | None = None):
+          check_ids: bool = True, test: str | None = None, runs: str | None = None,
+          run: str | None = None):
     """A Dask ``Delayed`` of the sum of every partition's :class:`PoissonPart`.
 
     ``systems``: system name -> its column (or list of columns, in the order of the
@@ -157,24 +180,29 @@ def parts(ddf, systems: Mapping[str, str | Sequence[str]], *, id: str | None = "
     partitions: every partition sorts its ids' 64-bit keys into buckets by their top
     bits and each bucket is checked on its own (8 bytes per row travel once; within a
     partition the check is always made).  ``test``: the test whose sums the parts
-    carry too (:func:`pairboot.partitioned.parts.part_from_arrays`).  Compute it with
+    carry too, and ``runs="samples"`` (a system's columns its trials; with ``run``, a
+    long table's trial column, :func:`compare`) as there
+    (:func:`pairboot.partitioned.parts.part_from_arrays`).  Compute it with
     any scheduler, e.g. ``client.compute(p).result(timeout=600)``, and read the answer with
     :func:`pairboot.partitioned.parts.finish`.
     """
     args, data = check_options(locals())
     return delayed_parts(ddf, systems, args, data, id=id, groups=groups, strata=strata,
-                         check_ids=check_ids)
+                         check_ids=check_ids, run=run)
 
 
 def delayed_parts(ddf, systems: Mapping[str, str | Sequence[str]], args: Arguments,
                   data: Data, *, id: str | None, groups: str | None, strata: str | None,
-                  check_ids: bool = True):
-    """:func:`parts` on checked options: ``id``, ``groups`` and ``strata`` are columns
-    (each partition's labels replace ``data``'s)."""
+                  check_ids: bool = True, run: str | None = None):
+    """:func:`parts` on checked options: ``id``, ``groups``, ``strata`` and ``run``
+    are columns (each partition's labels replace ``data``'s)."""
+    check_runs(args, data)  # (before any partition is read)
     dask = _dask()
     spec_systems = {str(name): column_names(cols, str(name)) for name, cols in systems.items()}
+    if run is not None:
+        _check_long(spec_systems, args, id)
     wanted = dict(spec_systems)
-    for param, col in (("id", id), ("groups", groups), ("strata", strata)):
+    for param, col in (("id", id), ("groups", groups), ("strata", strata), ("run", run)):
         if col is not None and not isinstance(col, str):
             raise InputError(f"`{param}` must be a column name, got {col!r}", param=param)
         if col is not None:
@@ -185,8 +213,11 @@ def delayed_parts(ddf, systems: Mapping[str, str | Sequence[str]], args: Argumen
     _check_columns(ddf, wanted)
     used = list(dict.fromkeys(c for cols in wanted.values() for c in cols))
     spec = {"systems": spec_systems, "id": id, "groups": groups, "strata": strata,
-            "args": dataclasses.replace(args, progress=None), "data": data}
-    chunks = ddf[used].to_delayed()
+            "run": run, "args": dataclasses.replace(args, progress=None), "data": data}
+    frame = ddf[used]
+    if run is not None:  # (every row of an item to one partition, where it is reduced)
+        frame = frame.shuffle(on=id)
+    chunks = frame.to_delayed()
     check = check_ids and id is not None and len(chunks) > 1
     n_buckets = 1 << (min(len(chunks), MAX_CHECK_BUCKETS) - 1).bit_length() if check else 0
     task = dask.delayed(_partition, nout=2, pure=False)
@@ -198,6 +229,20 @@ def delayed_parts(ddf, systems: Mapping[str, str | Sequence[str]], args: Argumen
     repeats = [dask.delayed(_repeats, pure=False)(*[out[1][j] for out in outputs])
                for j in range(n_buckets)]
     return dask.delayed(_total, pure=False)(level[0], id, *repeats)
+
+
+def _check_long(systems: dict, args: Arguments, id: str | None) -> None:
+    """What a long table of trials (``run``: one row per item and trial) needs."""
+    if args.runs != "samples":
+        raise InputError("`run` names the trial column of a long table (one row per item "
+                         "and trial): give `runs='samples'` too", param="run")
+    if id is None:
+        raise InputError("`run` needs `id`: an item's trials are gathered by its id",
+                         param="id")
+    for name, cols in systems.items():
+        if len(cols) != 1:
+            raise InputError(f"`{name}`: with `run` a system is one column of scores (one "
+                             f"row per item and trial), got {len(cols)} columns", param=name)
 
 
 def _compute(obj, timeout: float | None):
@@ -220,7 +265,8 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
             alternative: str = "two-sided", hypothesis: str = "difference",
             margin: float | None = None, lower_is_better: bool = False, seed=None,
             paired: bool = True, group_weighting: str = "items", check_ids: bool = True,
-            timeout: float | None = None, test: str | None = None) -> CompareResult:
+            timeout: float | None = None, test: str | None = None,
+            runs: str | None = None, run: str | None = None) -> CompareResult:
     """:func:`pairboot.compare` with ``resampling="poisson"`` on a Dask DataFrame.
 
     Parameters
@@ -254,13 +300,27 @@ def compare(ddf, a: str | Sequence[str], b: str | Sequence[str], *, id: str | No
         A test beside the interval, as for :func:`pairboot.compare`: every partition
         adds its sums for it, and the p-value is the in-memory one (the permutation
         test's swaps always random on parts, never enumerated).
+    runs : {None, "samples"}
+        ``"samples"``: ``a`` and ``b`` are lists of columns, an item's trials (a missing
+        value: a trial not run), and ``metric`` the mean (pass@1) or a metric of k
+        trials (``"pass^4"``, ``"pass@4"``, ``"maj@5"``): every row is reduced to its
+        estimate where it lies, then summed, as :func:`pairboot.compare` with
+        ``runs="samples"`` does (:mod:`pairboot.partitioned.trials`).
+    run : str, optional
+        With ``runs="samples"``, a long table instead: one row per item and trial,
+        ``run`` the trial's column and ``a``, ``b`` a column of scores each.  The rows
+        are shuffled by ``id`` so that every item's trials meet in one partition, then
+        reduced there as above (:func:`pairboot.io.runs_table`: an (item, trial) on two
+        rows is refused, naming them; an item's groups and strata are the same on all
+        its rows).
     """
     args, data = check_options(locals())
     args = check_before_reading(args)
+    check_runs(args, data)
     check_part_test(args.test, names=("a", "b"), grouped=groups is not None,
                     stratified=strata is not None)  # (before any partition is read)
     total = delayed_parts(ddf, {"a": a, "b": b}, args, data, id=id, groups=groups,
-                          strata=strata, check_ids=check_ids)
+                          strata=strata, check_ids=check_ids, run=run)
     return finished(_compute(total, timeout), args, data, stacklevel=3)
 
 
@@ -275,7 +335,8 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
                  margin=None, seed=None,
                  paired: bool = True, group_weighting: str = "items",
                  check_ids: bool = True, timeout: float | None = None,
-                 test: str | None = None) -> FamilyResult:
+                 test: str | None = None, runs: str | None = None,
+                 run: str | None = None) -> FamilyResult:
     """:func:`pairboot.compare_many` with ``resampling="poisson"`` on a Dask DataFrame.
 
     ``systems``: a list of columns (one per system, named by its column), or a mapping
@@ -283,7 +344,9 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     the metric's order).  The other arguments as for :func:`compare` and
     :func:`pairboot.compare_many` (``margin`` one number, or one per pair); ``test``:
     ``"permutation"``, Westfall-Young's max-T over random relabellings of the systems
-    per item (as in memory with ``resampling="poisson"`` and the same seed).
+    per item (as in memory with ``resampling="poisson"`` and the same seed); ``runs``:
+    ``"samples"``, every system's list of columns its trials, or with ``run`` its
+    column of a long table (:func:`compare`).
     """
     args, data = check_options(locals(), family=True)
     refuse_family_test(args.test)
@@ -300,5 +363,5 @@ def compare_many(ddf, systems: Sequence[str] | Mapping[str, str | Sequence[str]]
     check_family(list(spec), data, args.n_resamples)  # (before any partition is read)
     args = check_before_reading(args)
     total = delayed_parts(ddf, spec, args, data, id=id, groups=groups, strata=strata,
-                          check_ids=check_ids)
+                          check_ids=check_ids, run=run)
     return finished(_compute(total, timeout), args, data, family=True, stacklevel=3)

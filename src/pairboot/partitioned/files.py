@@ -47,6 +47,7 @@ from pairboot.partitioned.parts import (
     finished,
     merge,
 )
+from pairboot.partitioned.trials import refuse_trials_in_files
 from pairboot.results.compare import CompareResult
 from pairboot.results.family import FamilyResult
 
@@ -316,6 +317,7 @@ def compare_files(
                                   systems is not None and len(systems) != 2)
     args, data = check_options(own, family=many)
     args = check_before_reading(args)
+    refuse_trials_in_files(data.metric)
     if len(files) == 1:
         if systems is None:
             if a is None or b is None:

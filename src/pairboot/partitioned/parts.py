@@ -50,6 +50,7 @@ from pairboot.partitioned.part_tests import (
     finished_test,
     part_test_sums,
 )
+from pairboot.partitioned.trials import per_item_values
 from pairboot.results.compare import CompareResult
 from pairboot.results.family import FamilyResult
 
@@ -197,6 +198,7 @@ def part_from_arrays(
     seed: int,
     backend: str = "auto",
     test: str | None = None,
+    runs: str | None = None,
 ) -> PoissonPart:
     """One part's replicate sums, keyed as :func:`pairboot.compare` keys the items under
     ``resampling="poisson"``, so that the parts of any split add up to the whole.
@@ -231,6 +233,12 @@ def part_from_arrays(
         The test whose sums the part carries too, as ``compare(..., test=...)``
         (:mod:`pairboot.partitioned.part_tests`); the same in every part.  McNemar's needs
         two systems' 0/1 scores, without groups or strata.
+    runs : {None, "samples"}
+        ``"samples"``: every system's value is an items x trials table (NaN for a
+        missing trial), each item's trials all in this part; its items are reduced to
+        their mean, or to their estimate of a metric of k trials (``metric="pass^4"``),
+        before the sums, as :func:`pairboot.compare` reduces them
+        (:mod:`pairboot.partitioned.trials`).  ``"seeds"`` is refused.
     """
     seed = _check_count(seed, "seed", 0)  # (every part's: one integer, never drawn)
     args, data = check_options(locals(), fixed={"seed": seed})
@@ -238,12 +246,14 @@ def part_from_arrays(
 
 
 def arrays_part(systems, args: Arguments, data: Data, *, keys=None,
-                id_offset: int | None = None) -> PoissonPart:
+                id_offset: int | None = None, item_ids=None) -> PoissonPart:
     """:func:`part_from_arrays` on checked options: how the chunks of a file and the
-    partitions of a Dask DataFrame sum theirs."""
+    partitions of a Dask DataFrame sum theirs (``item_ids``: how a message names an
+    item of a trials table, when ``keys`` are given instead of ids)."""
+    names, values = family_systems(systems, minimum=1)  # (a file per system: one each)
+    values, data = per_item_values(names, values, args, data, item_ids)
     n_resamples, seed, backend, test = args.n_resamples, args.seed, args.backend, args.test
     ids, groups, strata, metric = data.ids, data.groups, data.strata, data.metric
-    names, values = family_systems(systems, minimum=1)  # (a file per system: one each)
     n = len(values[0])
     for name, v in zip(names, values):
         if len(v) != n:

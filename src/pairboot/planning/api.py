@@ -11,7 +11,7 @@ import numpy as np
 
 from pairboot.core.family import family_systems, family_targets
 from pairboot.errors import InputError
-from pairboot.metrics import Metric
+from pairboot.metrics import Metric, trials_metric
 from pairboot.options import Arguments, Data, check_options
 from pairboot.planning.family import FamilyPlanner
 from pairboot.planning.known import from_parameters
@@ -33,6 +33,7 @@ from pairboot.planning.pilot import (
     pilot_design,
 )
 from pairboot.planning.simulation import SIMULATED_RESAMPLES, simulated_power
+from pairboot.planning.trials_plan import TRIALS_PARAMETERS, trials_setup, with_grid
 from pairboot.planning.uncertainty import pilot_notes, pilot_range, span_words
 from pairboot.results.power import FamilyPlan, PowerResult, StratumPlan
 from pairboot.stats.pvalues import units_for
@@ -73,6 +74,9 @@ def power(
     group_size_cv: float | None = None,
     run_sd=None,
     residual_sd=None,
+    rate_a: float | None = None,
+    rate_sd: float | None = None,
+    shift_sd: float | None = None,
     scores=None,
     baseline=None,
     pairs=None,
@@ -129,6 +133,14 @@ def power(
     run_sd, residual_sd : float or (float, float), optional
         Seeds: the seed effect's and the noise's standard deviation (one for both
         systems, or a pair); ``n_runs`` runs per system.
+    rate_a, rate_sd, shift_sd : float, optional
+        A k-trial metric (``metric="pass^4"``, ``runs="samples"``) without a pilot: A's
+        tasks' success probabilities are a Beta of mean ``rate_a`` and standard
+        deviation ``rate_sd``; B's are A's moved on the logit scale to ``delta``, the
+        move spread over tasks with standard deviation ``shift_sd`` (default 0).  With
+        a k-trial metric ``n_runs`` is the trials per task (default: the pilot's, or
+        k), ``n_items`` the tasks, and ``result.trials_grid`` the plan at k to 4k
+        trials (:mod:`pairboot.planning.trials`).
     scores : mapping or DataFrame, optional
         A family's pilot, as :func:`pairboot.compare_many` takes it, with ``baseline``
         or ``pairs`` (default: all pairs) and ``correction`` ("max-t" or "bonferroni").
@@ -177,6 +189,17 @@ def power(
     known = {name: value for name, value in zip(_PARAMETERS, (
         sd, sd_a, sd_b, correlation, accuracy_a, accuracy_b, discordant, group_size, icc,
         group_size_cv, run_sd, residual_sd)) if value is not None}
+    trials = trials_metric(data.metric)
+    given_trials = {name: value for name, value in zip(TRIALS_PARAMETERS, (
+        rate_a, rate_sd, shift_sd)) if value is not None}
+    if trials is not None or given_trials:
+        if n_groups is not None:
+            raise InputError("`n_groups` with a k-trial metric: its plan counts tasks "
+                             "(`n_items`) and trials per task (`n_runs`)", param="n_groups")
+        setup, n_runs = trials_setup(trials, a, b, scores, known, given_trials, args, data,
+                                     delta, n_items, n_runs, target, simulate)
+        res = _solve(setup, test, delta, target, n_items, None, n_runs, None, args)
+        return with_grid(res, setup, test, args)
     family = None
     if args.runs is None and args.paired_runs:
         raise InputError("`paired_runs` is for `runs='seeds'`", param="paired_runs")

@@ -218,7 +218,11 @@ def runs_for(model, test: Test, delta: float, power: float, n: float | None,
     at = math.inf if n is None else n
     if power_of(model, test, at, delta, limit) < power:
         return None
-    lo, hi = (0, 1) if model.floor(1) == 0 else (1, 2)
+    first = getattr(model, "fewest_runs", None)  # (k trials for a k-trial metric)
+    if first is not None:
+        lo, hi = first - 1, first
+    else:
+        lo, hi = (0, 1) if model.floor(1) == 0 else (1, 2)
     while power_of(model, test, at, delta, hi) < power:
         lo, hi = hi, min(hi * 2, limit)
     return fewest(lambda r: power_of(model, test, at, delta, r) >= power, lo, hi)

@@ -8,8 +8,10 @@ sigma^2`` is chi-square, so ``sigma^2`` lies in ``[(m - H) s^2 / chi2_{0.975}, (
 s^2 / chi2_{0.025}]`` with 95% confidence, and the plan is solved again at both ends
 (the size grows with the variance; the power and the smallest difference move with it).
 For 0/1 scores the spread is the share of discordant items, a binomial proportion of
-the pilot's items: Wilson's interval.  Seeds (several variance components on few degrees
-of freedom) and families are not given an interval.
+the pilot's items: Wilson's interval.  A k-trial metric's two parts (between tasks,
+within at n trials) are scaled alike, as their sum at the pilot's trials, the tasks'
+sample variance, on ``m - 1`` degrees of freedom.  Seeds (several variance components on
+few degrees of freedom) and families are not given an interval.
 """
 
 from __future__ import annotations
@@ -51,6 +53,11 @@ def _models(setup: Setup, facts: dict) -> tuple[object, object] | None:
         high = df / chi2_quantile((1.0 - LEVEL) / 2.0, df)
         return tuple(dataclasses.replace(model, unit_variance=model.unit_variance * f)
                      for f in (low, high))
+    if hasattr(model, "scaled") and facts.get("pilot_items"):  # (a k-trial metric's
+        df = facts["pilot_items"] - 1  # tasks: both parts scaled as their sum at the
+        low = df / chi2_quantile(1.0 - (1.0 - LEVEL) / 2.0, df)  # pilot's trials, S^2)
+        high = df / chi2_quantile((1.0 - LEVEL) / 2.0, df)
+        return model.scaled(low), model.scaled(high)
     if isinstance(model, (ProportionModel, ExactMcNemarModel)):
         n = facts.get("pilot_items")
         psi = model.discordant
@@ -65,9 +72,10 @@ def pilot_range(setup: Setup, test: Test, solved: str, delta, target, units, n_r
     """The solved quantity (units, power or difference) at the two ends of the 95%
     interval of the pilot's spread, ``(low, high)`` in increasing order (None in it: no
     size reaches the power there, or no difference is detected); None for a plan from
-    parameters, of seeds or of a family."""
+    parameters, of seeds or of a family (a k-trial metric's trials are not seeds)."""
     facts = setup.facts or {}
-    if facts.get("pilot_items") is None or setup.model.runs:
+    if facts.get("pilot_items") is None or setup.model.runs and not hasattr(
+            setup.model, "scaled"):
         return None
     models = _models(setup, facts)
     if models is None:

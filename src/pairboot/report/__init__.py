@@ -38,6 +38,10 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   :mod:`~pairboot.report.html_family`);
 - :mod:`~pairboot.report.curve` -- a pass^k / pass@k curve's (:func:`pairboot.trials_curve`)
   text, Markdown and JSON;
+- :mod:`~pairboot.report.metrics` -- several metrics of one comparison's
+  (:func:`pairboot.compare_metrics`) text, Markdown, GitHub, LaTeX and JSON;
+- :mod:`~pairboot.report.gate` -- a release gate's (:func:`pairboot.check_gate`) text,
+  Markdown, GitHub, JSON and JUnit XML;
 - :mod:`~pairboot.report.agreement` -- two raters' agreement (:func:`pairboot.agreement`):
   a row per statistic, the table of counts; text, Markdown and JSON;
 - :mod:`~pairboot.report.label_plan` -- a gold-label plan's (:func:`pairboot.gold_labels`)
@@ -69,10 +73,13 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     curve,
     family_formats,
     formats,
+    gate,
     github,
     html,
     html_family,
     label_plan,
+    metrics,
+    noise,
     power,
     ppi,
     reading,
@@ -92,7 +99,9 @@ from pairboot.report.family_formats import (
 from pairboot.report.family_method import family_signature
 from pairboot.report.figures import power_panels
 from pairboot.report.formats import write_json, write_latex, write_markdown
+from pairboot.report.gate import gate_annotations, gate_reasons
 from pairboot.report.github import gate_text, workflow_commands, write_github
+from pairboot.report.metrics import MetricsContext
 from pairboot.report.numbers import decimals
 from pairboot.report.parts import (
     ReportContext,
@@ -122,6 +131,7 @@ __all__ = [
     "MARGIN_GATES",
     "POWER_WRITERS",
     "FamilyContext",
+    "MetricsContext",
     "ReportContext",
     "UNPLANNED",
     "WRITERS",
@@ -131,12 +141,14 @@ __all__ = [
     "family_json",
     "family_latex",
     "family_markdown",
+    "gate_annotations",
     "gate_conflict",
     "gate_hypothesis",
     "family_signature",
     "family_text",
     "format_p",
     "formats_of",
+    "gate_reasons",
     "gate_text",
     "headline",
     "html_of",

@@ -301,9 +301,11 @@ def p_resampled(result: FamilyResult) -> tuple[bool, bool]:
     """Whether the comparisons' p-values and adjusted p-values were read off the
     resamples (then a value below their resolution prints as a bound) rather than from
     a closed form: max-t counts them, ``(1 + count) / (B + 1)``, whatever the method;
-    the t intervals of several runs and the normal interval give closed forms."""
+    the t intervals of several runs and the normal interval give closed forms (and the
+    fixed suite's normal rows keep theirs under max-t, as the t intervals do)."""
     counted = result.correction == "max-t" and result.family_size > 1
-    raw = result.method not in CLOSED_FORM_P or (counted and result.method != "t")
+    closed_rows = result.method == "t" or getattr(result, "estimand", "") == "suite"
+    raw = result.method not in CLOSED_FORM_P or (counted and not closed_rows)
     return raw, raw or counted
 
 

@@ -43,6 +43,8 @@ def family_design(result: FamilyResult, context: FamilyContext | None = None) ->
                                                        else "")
     if result.method == "t":
         return f"t intervals over {units} and several runs per system"
+    if getattr(result, "estimand", "population") == "suite":
+        return f"fixed-suite normal intervals over {units} (only the trials vary)"
     words = ["paired" if result.paired else "unpaired"]
     words += ["stratified"] if result.n_strata else []
     words += ["cluster"] if result.n_groups is not None else []
@@ -73,8 +75,25 @@ def describe_family(result: FamilyResult) -> str:
                   "a t interval on the two-way (items x runs) variance with "
                   "Satterthwaite's degrees of freedom, as pairboot.compare(..., "
                   "runs='seeds') gives it")
+    suite = getattr(result, "estimand", "population") == "suite"
+    if suite:  # (runs='samples', estimand='suite')
+        shared = (f"the {unit}{within} held fixed, only their trials vary (a fixed suite, "
+                  "estimand='suite'): each system's score and each comparison a normal "
+                  "interval on the trials' variance sum_i w_i^2 v_i, v_i the unbiased "
+                  "variance of item i's estimate over its trials (the systems' trials "
+                  "independent given the items), as pairboot.compare(..., "
+                  "estimand='suite') gives it")
     if m == 1:
         how = "a family of one comparison needs no correction"
+    elif result.correction == "max-t" and suite:
+        c = result.critical_value
+        sides = ("lower bounds estimate - c * se", "z") if result.alternative != (
+            "two-sided") else ("intervals estimate +/- c * se", "|z|")
+        how = (f"max-t: simultaneous {sides[0]} with c = {c:.3f}, the "
+               f"{percent(result.confidence_level)} quantile of the largest {sides[1]} over "
+               f"the {m} comparisons ({result.n_resamples:,} normal draws with their exact "
+               "correlation, from the variances of the systems they share); adjusted "
+               "p-values by the stepdown on the same draws")
     elif result.correction == "max-t" and result.method == "t":
         c = result.critical_value
         level = math.erfc(c / math.sqrt(2.0)) if c is not None else math.nan

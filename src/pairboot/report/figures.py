@@ -327,10 +327,14 @@ def _unit_words(result: PowerResult) -> str:
     """The size axis' label: what is counted, and the rest of the plan held fixed."""
     if result.unit == "groups" and result.n_items and result.n_groups:
         return f"groups (about {result.n_items / result.n_groups:.3g} items each)"
+    if result.unit == "runs" and result.model == "trials":
+        return f"trials per task ({result.n_items:,} tasks)"
     if result.unit == "runs":
         if result.n_groups is not None:
             return f"runs per system ({result.n_groups:,} groups)"
         return f"runs per system ({result.n_items:,} items)"
+    if result.model == "trials":
+        return "tasks" + ("" if result.n_runs is None else f" ({result.n_runs:,} trials each)")
     text = "paired items"
     if result.n_runs is not None:
         text += f" ({result.n_runs:,} runs per system)"

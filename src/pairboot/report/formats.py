@@ -11,6 +11,7 @@ import math
 
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.items import items_latex, items_markdown, no_items_reason
+from pairboot.report.noise import noise_floor_lines
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     SCORE_WORDS,
@@ -146,7 +147,8 @@ def write_markdown(result: CompareResult, context: ReportContext | None = None) 
         "",
         f"{result_p(result)} ({sides_text(result)}{resolution}), standard error "
         f"{num(result.standard_error, d)}. Method: {md(describe_method(result, ctx))}",
-        *(x for line in margin_lines(result, ctx) + paired_test_lines(result)
+        *(x for line in (margin_lines(result, ctx) + paired_test_lines(result)
+                         + noise_floor_lines(result))
           for x in ("", md(line))),
         "",
         md(ctx.say(result.reading)),
@@ -244,5 +246,6 @@ def _caption(result: CompareResult, ctx: ReportContext) -> str:
     if unresolved(result):
         note = resolution_note(result)
         text += f" {note[0].upper()}{note[1:]}."
-    text += "".join(" " + line for line in margin_lines(result, ctx) + paired_test_lines(result))
+    text += "".join(" " + line for line in margin_lines(result, ctx)
+                    + paired_test_lines(result) + noise_floor_lines(result))
     return tex(text) + f" $p$ {tex(sides_text(result))}."

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from pairboot.report.escape import visible
 from pairboot.report.figures import power_panels
 from pairboot.report.items import flaky_sections, no_items_reason, sections
+from pairboot.report.noise import noise_floor_lines
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -44,7 +45,13 @@ from pairboot.report.parts import (
     strata_table,
     unresolved,
 )
-from pairboot.report.power import family_rows, power_facts, power_summary, simulation_line
+from pairboot.report.power import (
+    family_rows,
+    power_facts,
+    power_summary,
+    simulation_line,
+    trials_table,
+)
 from pairboot.report.registry import writes
 from pairboot.report.table import Table
 from pairboot.report.text import design_lines, error_text
@@ -328,7 +335,8 @@ def fragment_compare(result: CompareResult, context: ReportContext | None = None
     out.append(f'<p class="p">{p_line}</p>')
     if unresolved(result):
         out.append(paragraphs([f"({resolution_note(result)})"], "note"))
-    out.append(paragraphs(margin_lines(result, ctx) + paired_test_lines(result)))
+    out.append(paragraphs(margin_lines(result, ctx) + paired_test_lines(result)
+                          + noise_floor_lines(result)))
     out.append(paragraphs([error_text(result, d)], "note"))
     for line in design_lines(result, ctx):
         out.append(paragraphs([line], "note"))
@@ -422,6 +430,9 @@ def fragment_power(res: PowerResult, context=None) -> str:
     out = [f'<p class="verdict" data-field="summary">{esc(power_summary(res))}</p>']
     rows = power_facts(res) + family_rows(res)
     out.append(plain_table(Table(("", "value"), rows, "ll"), cls="facts"))
+    grid = trials_table(res)
+    if grid is not None:  # (a k-trial metric: the plan at each number of trials)
+        out.append(plain_table(grid, cls="trials"))
     out.append(_power_curve(res))
     line = simulation_line(res)
     if line:

@@ -12,7 +12,8 @@ from pairboot.report.table import Table, markdown, text
 from pairboot.results.power import PowerResult
 
 __all__ = ["POWER_WRITERS", "family_rows", "monte_carlo_words", "percent", "plural",
-           "power_facts", "power_json", "power_markdown", "power_summary", "power_text"]
+           "power_facts", "power_json", "power_markdown", "power_summary", "power_text",
+           "trials_table"]
 
 
 def in_points(res: PowerResult) -> bool:
@@ -70,7 +71,11 @@ def test_words(res: PowerResult) -> str:
 
 
 def size_words(res: PowerResult) -> str:
-    """The planned size in words: items, with their groups and runs."""
+    """The planned size in words: items, with their groups and runs (a k-trial metric:
+    tasks and trials each)."""
+    if res.model == "trials":
+        text = "no number of tasks" if res.n_items is None else plural(res.n_items, "tasks")
+        return text + ("" if res.n_runs is None else f", {plural(res.n_runs, 'trials')} each")
     if res.n_groups is not None and res.n_items is not None:
         text = f"{plural(res.n_groups, 'groups')} ({plural(res.n_items, 'paired items')})"
     elif res.n_items is not None:
@@ -117,6 +122,11 @@ def power_summary(res: PowerResult, context=None) -> str:
         head = goal + " with "
         items = (plural(res.n_groups, "groups") if res.unit == "groups" or (
             res.n_groups is not None and res.n_items is None) else plural(res.n_items, "items"))
+        if res.model == "trials":
+            items = plural(res.n_items, "tasks")
+            if res.n_runs is None:
+                return head + items + ": no number of trials up to 10,000 reaches it"
+            return head + items + f": about {plural(res.n_runs, 'trials')} per task"
         if res.n_runs is None:
             return head + items + ": no number of runs up to 10,000 reaches it"
         return head + items + f": about {plural(res.n_runs, 'runs')} per system"
@@ -157,6 +167,14 @@ def power_facts(res: PowerResult) -> list[tuple[str, str]]:
         rows.append(("residual variance",
                      ", ".join(f"{v:.4g}" for v in res.residual_variance)))
     add("variance floor of the runs", res.floor)
+    add("between-task variance", res.between_variance)
+    if res.within_variance is not None:
+        add(f"within-task variance at {plural(res.n_runs, 'trials')}", res.within_variance)
+    add("pilot trials per task (fewest)", res.pilot_trials, "{:,}")
+    add("A's mean success rate", res.rate_a)
+    add("sd of A's success rates", res.rate_sd)
+    add("sd of B's logit shift", res.shift_sd)
+    add(f"{res.metric} of A", res.metric_a)
     add("runs needed", res.n_runs_needed, "{:,}")
     add("pilot items", res.pilot_items, "{:,}")
     add("pilot groups", res.pilot_groups, "{:,}")
@@ -244,12 +262,29 @@ def monte_carlo_words(sim) -> str:
     return f"Monte Carlo error {percent(sim.monte_carlo_error, 1)}"
 
 
+def trials_table(res: PowerResult) -> Table | None:
+    """A k-trial metric's plan at each number of trials per task (None: no grid)."""
+    if not res.trials_grid:
+        return None
+    rows = [(f"{g.trials:,}", "none" if g.n_items is None else f"{g.n_items:,}",
+             "" if g.total_trials is None else f"{g.total_trials:,}",
+             "?" if g.power is None else percent(g.power, 1, exact=False),
+             difference(res, g.delta), f"{g.within_variance:.4g}")
+            for g in res.trials_grid]
+    return Table(("trials per task", "tasks", "trials per system", "power", "B - A",
+                  "within variance"), rows, "rrrrrr")
+
+
 @writes(PowerResult, "text")
 def power_text(res: PowerResult, context=None) -> str:
     """The plain-text report: the summary, then the inputs and the assumptions."""
     facts = Table(None, power_facts(res) + family_rows(res), "ll")
     lines = [power_summary(res), ""]
     lines += text(facts, raw=True)  # (the lines are made visible whole)
+    grid = trials_table(res)
+    if grid is not None:
+        lines += ["", "By trials per task (more trials shrink only the within part):"]
+        lines += text(grid, raw=True)
     if res.simulation is not None:
         lines += ["", simulation_line(res)]
     if res.assumptions:
@@ -262,6 +297,10 @@ def power_markdown(res: PowerResult, context=None) -> str:
     """A Markdown report: the summary, a table of the inputs, the assumptions."""
     facts = Table(None, power_facts(res) + family_rows(res), "ll")
     lines = [f"**{md(power_summary(res))}**", "", *markdown(facts)]
+    grid = trials_table(res)
+    if grid is not None:
+        lines += ["", "By trials per task (more trials shrink only the within part):", "",
+                  *markdown(grid)]
     if res.simulation is not None:
         lines += ["", md(simulation_line(res))]
     if res.assumptions:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pairboot.report.escape import lines_text
 from pairboot.report.items import items_text
+from pairboot.report.noise import noise_floor_lines
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -71,7 +72,8 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     lines.extend(_wrap(f"{result_p(result)} ({null_text(result)})", bullet="  "))
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
-    for line in margin_lines(result, ctx) + paired_test_lines(result):
+    for line in (margin_lines(result, ctx) + paired_test_lines(result)
+                 + noise_floor_lines(result)):
         lines.extend(_wrap(line, bullet="  "))
     error = error_text(result, d)
     if result.method == "score":

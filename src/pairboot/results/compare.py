@@ -300,6 +300,11 @@ class CompareResult:
     bootstrap over items), or ``"suite"`` (``runs="samples"``, ``estimand="suite"``: the
     test set is the whole population, only the trials vary).  Written in the JSON only
     when it is ``"suite"`` (every other interval is the population one)."""
+    noise_floor: object | None = None
+    """With ``compare(..., noise_floor=...)``: what two runs of the same build say
+    re-running alone moves B - A by at this size (:class:`pairboot.NoiseFloor`), which
+    every report states beside the verdict; None otherwise (and then not in
+    :meth:`to_dict`)."""
 
     def items(self):
         """Every item as a pandas DataFrame (``id``, ``a``, ``b``, ``difference``, and
@@ -462,7 +467,8 @@ class CompareResult:
         out: dict = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "bootstrap_distribution" or (f.name == "flaky" and value is None):
+            if f.name == "bootstrap_distribution" or (
+                    f.name in ("flaky", "noise_floor") and value is None):
                 continue
             if isinstance(value, ConfidenceInterval):
                 value = value._asdict()
@@ -470,7 +476,8 @@ class CompareResult:
                 value = value.to_dict()
             elif f.name == "strata":
                 value = [s.to_dict() for s in value]
-            elif f.name in ("runs", "test", "items_summary", "flaky") and value is not None:
+            elif f.name in ("runs", "test", "items_summary", "flaky", "noise_floor"
+                            ) and value is not None:
                 value = value.to_dict()
             elif f.name == "claim_p_values":  # ((boundary, p), ...): as objects
                 value = [{"boundary": b, "p_value": p} for b, p in value]

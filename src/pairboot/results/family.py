@@ -182,6 +182,10 @@ class FamilyResult:
     """With ``test="permutation"``: the family's Westfall-Young permutation test (its
     p-value the smallest adjusted one: the test of "no system differs"; the rows' own in
     :attr:`Comparison.test_p_value` and :attr:`Comparison.test_p_adjusted`)."""
+    estimand: str = "population"
+    """As :attr:`CompareResult.estimand`: ``"suite"`` for the fixed-suite intervals of
+    repeated trials (``runs="samples"``, ``estimand="suite"``); absent from the JSON for
+    the population one."""
 
     @property
     def interval_level(self) -> float:
@@ -192,7 +196,8 @@ class FamilyResult:
         return self.confidence_level
 
     def to_dict(self) -> dict:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)
+               if not (f.name == "estimand" and self.estimand == "population")}
         out["interval_level"] = self.interval_level
         out["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.partial_conjunction is not None:
@@ -270,8 +275,11 @@ class CurvePoint:
     simultaneous : ConfidenceInterval
         Max-t's interval: all the ks' hold together at the level.
     standard_error, p_value, p_adjusted : float
-        The bootstrap standard error of ``b - a``, its own p-value and the
-        Romano-Wolf stepdown p over the ks.
+        The bootstrap standard error of ``b - a``; its own p-value, the bootstrap-t one
+        that inverts ``interval`` (below ``1 - confidence_level`` exactly when
+        ``interval`` excludes 0: the same roots, not compare()'s percentile p); and the
+        Romano-Wolf stepdown p over the ks (at most the single-step p that inverts
+        ``simultaneous``, so it may reject where ``simultaneous`` holds 0).
     """
 
     k: int
@@ -344,6 +352,15 @@ class TrialsCurve:
             "difference": p.difference, "low": p.interval.low, "high": p.interval.high,
             "simultaneous_low": p.simultaneous.low, "simultaneous_high": p.simultaneous.high,
             "p_value": p.p_value, "p_adjusted": p.p_adjusted} for p in self.points])
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page (as ``--format html``): the table
+        and the plot as inline SVG when matplotlib is installed; nothing fetched."""
+        return rendered(self, "html")
+
+    def _repr_html_(self) -> str:
+        """A notebook's display: :meth:`to_html`'s body."""
+        return rendered(self, "html-fragment")
 
     def __str__(self) -> str:
         return rendered(self, "text")

@@ -13,7 +13,7 @@ import numpy as np
 from pairboot.rendering import rendered
 from pairboot.results.compare import json_safe
 
-__all__ = ["FamilyPlan", "PowerResult", "StratumPlan"]
+__all__ = ["FamilyPlan", "PowerResult", "StratumPlan", "TrialsPlan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,24 @@ class StratumPlan:
     weight: float
     share: float
     variance: float
+
+    def to_dict(self) -> dict:
+        return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
+
+
+@dataclass(frozen=True, slots=True)
+class TrialsPlan:
+    """A k-trial metric's plan at one number of ``trials`` per task: the ``n_items``
+    (tasks), ``power`` and ``delta`` there (the one solved for differs from row to row;
+    the others are the plan's), ``total_trials`` per system (``n_items * trials``) and
+    the mean ``within_variance`` of a task's difference at that many trials."""
+
+    trials: int
+    n_items: int | None
+    power: float | None
+    delta: float | None
+    total_trials: int | None
+    within_variance: float
 
     def to_dict(self) -> dict:
         return json_safe({f.name: getattr(self, f.name) for f in fields(self)})
@@ -97,6 +115,11 @@ class FamilyPlan:
         return json_safe(out)
 
 
+TRIALS_FIELDS = frozenset(("between_variance", "within_variance", "trials_grid",
+                           "pilot_trials", "rate_a", "rate_sd", "shift_sd", "metric_a"))
+"""The fields of a k-trial metric's plan (``model="trials"``) alone."""
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class PowerResult:
     """A planned comparison (:func:`pairboot.power`): the quantity solved for and every
@@ -132,7 +155,8 @@ class PowerResult:
     model : str
         How the power is computed: ``"paired t"``, ``"connor"`` (0/1 scores),
         ``"design effect"`` (groups), ``"two-way runs"`` (seeds), ``"stratified"``,
-        ``"delta method"`` (a pooled metric).
+        ``"delta method"`` (a pooled metric), ``"trials"`` (a k-trial metric: tasks
+        and trials per task).
     metric : str
     sd : float
         The standard deviation of one unit's difference (items; with groups, of an
@@ -177,6 +201,20 @@ class PowerResult:
         0/1 scores planned for the interval: the exact McNemar test's answer to the same
         question (its items, power or smallest difference), the plan of ``test="mcnemar"``
         (None where not computed: groups, a margin, or beyond 10^5 discordant items).
+    between_variance, within_variance : float or None
+        A k-trial metric (``model="trials"``): the variance over tasks of the true
+        per-task B - A, and the mean within-task variance of a task's estimated
+        difference at the planned ``n_runs`` trials; the estimate's variance is their
+        sum over the tasks.
+    trials_grid : tuple of TrialsPlan
+        A k-trial metric: the plan at trials per task from k to 4k (and the planned
+        ones): more trials shrink only the within part.
+    pilot_trials : int or None
+        A k-trial metric's pilot: the fewest trials of any of its tasks.
+    rate_a, rate_sd, shift_sd, metric_a : float or None
+        A k-trial metric from parameters: A's tasks' mean success rate and its standard
+        deviation over tasks (a Beta), the standard deviation over tasks of B's logit
+        shift, and A's value of the metric.
     """
 
     solved: str
@@ -226,6 +264,14 @@ class PowerResult:
     test: str | None = None
     exact_mcnemar: float | None = None
     pilot_range: tuple | None = None
+    between_variance: float | None = None
+    within_variance: float | None = None
+    trials_grid: tuple[TrialsPlan, ...] = ()
+    pilot_trials: int | None = None
+    rate_a: float | None = None
+    rate_sd: float | None = None
+    shift_sd: float | None = None
+    metric_a: float | None = None
 
     @property
     def size(self) -> int | None:
@@ -297,13 +343,14 @@ class PowerResult:
         return f"PowerResult({shown})"
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict of the fields (the power function left out)."""
+        """A JSON-ready dict of the fields (the power function left out, and a k-trial
+        metric's fields from any other plan)."""
         out: dict = {}
         for f in fields(self):
-            if f.name == "planner":
+            if f.name == "planner" or f.name in TRIALS_FIELDS and self.model != "trials":
                 continue
             value = getattr(self, f.name)
-            if f.name == "strata":
+            if f.name in ("strata", "trials_grid"):
                 value = [s.to_dict() for s in value]
             elif f.name in ("family", "simulation") and value is not None:
                 value = value.to_dict() if hasattr(value, "to_dict") else repr(value)

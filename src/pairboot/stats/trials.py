@@ -104,7 +104,7 @@ def maj_at_k(n, c, k: int) -> np.ndarray:
     """
     n, c = _counts(n, c, k)
     ni, ci = n.astype(np.int64), c.astype(np.int64)
-    lf = _log_factorials(int(ni.max(initial=0)))
+    lf = _log_factorials(max(int(ni.max(initial=0)), k))  # (k's too: no item at all)
     log_all = lf[ni] - lf[k] - lf[ni - k]
     out = np.zeros(n.shape)
     for x in range(k // 2 + 1, k + 1):
@@ -148,7 +148,7 @@ def estimate_variance(kind: str, n, c, k: int) -> np.ndarray:
     est = ESTIMATORS[kind](n, c, k)
     ni, ci = n.astype(np.int64), c.astype(np.int64)
     h = [bool(KERNELS[kind](x, k)) for x in range(k + 1)]
-    lf = _log_factorials(int(ni.max(initial=0)))
+    lf = _log_factorials(max(int(ni.max(initial=0)), 2 * k))
     log_all = lf[ni] - lf[2 * k] - lf[ni - 2 * k]
     square = np.zeros(n.shape)
     for j in range(2 * k + 1):

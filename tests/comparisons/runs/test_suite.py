@@ -94,10 +94,10 @@ def test_what_the_suite_interval_does_not_take_is_one_line(kwargs, param, words)
     assert info.value.param == param and "\n" not in str(info.value)
 
 
-def test_a_family_refuses_the_suite_in_one_line():
-    a, b = tables()
-    with pytest.raises(InputError, match="compare\\(\\) of two systems") as info:
-        pairboot.compare_many({"a": a, "b": b, "c": b}, runs="samples", estimand="suite")
+def test_a_family_without_runs_refuses_the_suite_in_one_line():
+    a, b = tables()  # (a family's suite intervals: tests/comparisons/runs/test_suite_family.py)
+    with pytest.raises(InputError, match="needs `runs='samples'`") as info:
+        pairboot.compare_many({"a": a, "b": b, "c": b}, estimand="suite")
     assert info.value.param == "estimand"
 
 

@@ -32,7 +32,8 @@ from pairboot.stats.hypotheses import claim_p_values, less_tie, read_test, tie_t
 from pairboot.stats.intervals import normal_quantile
 from pairboot.stats.trials import estimate_variance
 
-__all__ = ["compare_suite", "item_estimates", "normal_interval", "normal_p"]
+__all__ = ["compare_suite", "item_estimates", "normal_interval", "normal_p",
+           "refuse_suite_options", "suite_score"]
 
 _DRAWS = 0x73756974  # "suit": SeedSequence spawn key of the normal draws
 
@@ -40,7 +41,7 @@ _DRAWS = 0x73756974  # "suit": SeedSequence spawn key of the normal draws
 def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
                   top_items: int | None = None) -> CompareResult:
     """The fixed-suite comparison of two items x trials tables (see the module)."""
-    _refuse(args)
+    refuse_suite_options(args)
     (xa, va), (xb, vb) = (item_estimates(t, name, data) for t, name in ((a, "a"), (b, "b")))
     if len(xa) != len(xb):
         raise InputError(f"`a` and `b` must have the same items: {len(xa)} and {len(xb)}",
@@ -73,7 +74,7 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
         population, estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
         method="normal", standard_error=se, p_value=float(min(1.0, p)), p_values=parts,
         bootstrap_distribution=estimate + se * rng.standard_normal(args.n_resamples),
-        score_a=_score(xa, va, w, alpha), score_b=_score(xb, vb, w, alpha),
+        score_a=suite_score(xa, va, w, alpha), score_b=suite_score(xb, vb, w, alpha),
         strata=_strata(population, layout, xa, xb, va, vb, args, alpha),
         monte_carlo_error=ConfidenceInterval(0.0, 0.0), claim_p_values=claims,
         minimum_detectable=((normal_quantile(1.0 - tail) + normal_quantile(0.8)) * se
@@ -81,7 +82,7 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
         correlation=None, pairing_gain=None, estimand="suite")
 
 
-def _refuse(args: Arguments) -> None:
+def refuse_suite_options(args: Arguments) -> None:
     """What the fixed-suite interval does not honour, in one line each."""
     if args.paired_runs:
         raise InputError("`paired_runs` is for runs='seeds': samples have no meaning "
@@ -150,7 +151,7 @@ def normal_p(distance: float, se: float, sides: str) -> float:
     return 0.5 * math.erfc((z if sides == "greater" else -z) / math.sqrt(2.0))
 
 
-def _score(x: np.ndarray, v: np.ndarray, w: np.ndarray, alpha: float) -> SystemScore:
+def suite_score(x: np.ndarray, v: np.ndarray, w: np.ndarray, alpha: float) -> SystemScore:
     """A system's weighted mean with its suite variance and normal interval."""
     mean, se = float(w @ x), math.sqrt(float(w ** 2 @ v))
     return SystemScore(mean, ConfidenceInterval(*normal_interval(mean, se, alpha,
@@ -174,6 +175,6 @@ def _strata(population: CompareResult, layout: Layout, xa, xb, va, vb, args: Arg
             confidence_interval=ConfidenceInterval(*normal_interval(
                 est, se, alpha, args.alternative)),
             p_value=normal_p(est, se, args.alternative),
-            score_a=_score(xa[rows], va[rows], w, alpha),
-            score_b=_score(xb[rows], vb[rows], w, alpha)))
+            score_a=suite_score(xa[rows], va[rows], w, alpha),
+            score_b=suite_score(xb[rows], vb[rows], w, alpha)))
     return tuple(out)

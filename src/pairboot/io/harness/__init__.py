@@ -33,6 +33,7 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.common import CommonItems, warn_lost
 from pairboot.io.formats import file_stem, names_of_files
+from pairboot.io.harness.outcomes import settle
 
 __all__ = ["Scores", "Joined", "READERS", "read", "detect", "join", "formats", "common_tasks",
            "object_format", "files_named"]
@@ -46,6 +47,9 @@ READERS = {
     "wmt": "wmt",
     "trec": "trec",
     "tau-bench": "tau_bench",
+    "every-eval-ever": "every_eval_ever",
+    "helm": "helm",
+    "promptfoo": "promptfoo",
 }
 """Format name (``--from``) -> the module of this package that reads it."""
 
@@ -74,6 +78,13 @@ class Scores:
     runs: dict | None = None
     """Per system, items x runs (epochs, samples; NaN where an item has fewer), when the
     reader was asked to keep them."""
+    columns: dict | None = None
+    """Per system, its other per-item numbers by name (cost, tokens, latency): columns a
+    metric or a gate can use, NaN where the system has no record of an item."""
+    outcomes: dict | None = None
+    """Per system, each item's outcome: None when scored, else why not (the log's error
+    category, ``"no score"``, ``"missing"``); a score is NaN where there is none
+    (:mod:`pairboot.io.harness.outcomes` counts them and applies ``errors=``)."""
 
     def __post_init__(self) -> None:
         ids = np.asarray(self.ids, dtype=object)
@@ -82,6 +93,14 @@ class Scores:
         for name, values in self.systems.items():
             if len(values) != n:
                 raise ValueError(f"system {name!r} has {len(values)} values for {n} ids")
+        for system, marks in (self.outcomes or {}).items():
+            if len(marks) != n:
+                raise ValueError(f"outcomes of {system!r}: {len(marks)} for {n} ids")
+        for system, extra in (self.columns or {}).items():
+            for column, values in extra.items():
+                if len(values) != n:
+                    raise ValueError(f"column {column!r} of {system!r}: {len(values)} "
+                                     f"values for {n} ids")
         for name in ("groups", "strata"):
             labels = getattr(self, name)
             if labels is not None:
@@ -106,6 +125,9 @@ class Scores:
             else:
                 for j, stat in enumerate(self.stats or range(np.shape(values)[1])):
                     columns[f"{name}:{stat}"] = np.asarray(values)[:, j]
+        for name, extra in (self.columns or {}).items():
+            for column, values in extra.items():
+                columns[f"{name}:{column}"] = values
         if self.groups is not None:
             columns["group"] = self.groups
         if self.strata is not None:
@@ -266,6 +288,13 @@ class Joined:
     common: CommonItems | None = None
     """With ``common_items``: how many items were kept, of how many, and what each log
     lost."""
+    outcomes: object = None
+    """The systems' errored and missing items, and the ``errors`` policy that settled
+    them (:class:`pairboot.io.harness.outcomes.Outcomes`); None when every log scored
+    every item."""
+    columns: tuple | None = None
+    """Every system's per-item columns (cost, tokens, latency) in item order, when its
+    log has them (an empty mapping when not)."""
 
 
 def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
@@ -289,7 +318,11 @@ def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
         out.append(dataclasses.replace(
             r, ids=r.ids[rows], systems={k: cut(v) for k, v in r.systems.items()},
             groups=cut(r.groups), strata=cut(r.strata),
-            runs=None if r.runs is None else {k: cut(v) for k, v in r.runs.items()}))
+            runs=None if r.runs is None else {k: cut(v) for k, v in r.runs.items()},
+            columns=None if r.columns is None else
+            {k: {c: cut(x) for c, x in cols.items()} for k, cols in r.columns.items()},
+            outcomes=None if r.outcomes is None else
+            {k: cut(v) for k, v in r.outcomes.items()}))
     lost = [f"{len(r.ids) - len(held):,} of the {len(r.ids):,} items of {r.path}"
             for r in reads]
     note = (f"compared on the {len(held):,} items that every log scores (`common_items`): "
@@ -302,7 +335,7 @@ def _common_items(reads: Sequence[Scores]) -> tuple[list[Scores], CommonItems]:
 
 
 def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
-         common_items: bool = False) -> Joined:
+         common_items: bool = False, errors: str | None = None) -> Joined:
     """The systems of ``reads`` on the items they all score, in the first read's order.
 
     Every read must hold the same ids (a clear error says how many differ and shows
@@ -314,7 +347,13 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
     a system alike; systems named by their files (a table's) are named as a family's
     files are (:func:`pairboot.io.names_of_files`: the stems, with folders where two
     are alike).
+
+    ``errors`` says how the items a system errored on or did not score count: None
+    (as the harness recorded them), ``"exclude"``, ``"fail"`` or ``"common"``
+    (:mod:`pairboot.io.harness.outcomes`); ``Joined.outcomes`` counts them per system,
+    and the notes say so.
     """
+    reads, outcomes = settle(reads, errors)
     common = None
     if common_items:
         reads, common = _common_items(reads)
@@ -335,7 +374,7 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
                 f"ids only in the first, {len(only_b):,} only in the second (e.g. {shown}); "
                 "`common_items` compares on the items both score, saying how many each "
                 "lost")
-    raw_names, values, tables = [], [], []
+    raw_names, values, tables, columns = [], [], [], []
     for r in reads:
         order = None if r is first else np.array([base[v] for v in r.ids.tolist()])
         inverse = None
@@ -346,6 +385,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
             raw_names.append((name, r.path))
             arr = np.asarray(v, dtype=np.float64)
             values.append(arr if inverse is None else arr[inverse])
+            extra = (r.columns or {}).get(name, {})
+            columns.append({c: np.asarray(x) if inverse is None else np.asarray(x)[inverse]
+                            for c, x in extra.items()})
             if r.runs is not None and name in r.runs:
                 t = np.asarray(r.runs[name], dtype=np.float64)
                 tables.append(t if inverse is None else t[inverse])
@@ -371,6 +413,9 @@ def join(reads: Sequence[Scores], names: Sequence[str] | None = None, *,
         raise InputError(f"the logs hold {len(values)} systems; name each once "
                          f"(got {', '.join(names)})", param="names")
     notes = tuple(note for r in reads for note in r.notes)
+    if outcomes is not None:  # (named as the systems; the items left after the join)
+        outcomes = dataclasses.replace(outcomes.renamed(names), kept=len(first.ids))
+        notes += tuple(outcomes.notes())
     runs = tuple(tables) if len(tables) == len(values) else None
     return Joined(names, tuple(values), first.ids, first.metric, first.stats, first.groups,
-                  first.strata, notes, runs, common)
+                  first.strata, notes, runs, common, outcomes, tuple(columns))

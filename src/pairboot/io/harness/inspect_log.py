@@ -240,18 +240,23 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
     """Per-item means over the epochs kept, the epochs per item, and the missing note."""
     name = scorer if key is None else f"{scorer}/{key}"
     means, counts, lacking, errored, kept_ids, per_epoch = [], [], [], 0, [], []
+    marks = []
     for sid, epochs in items.items():
-        values = []
+        values, scored, stopped = [], 0, False
         for e in epochs:
             v = _value(path, e, scorer, key)
             if v is None:
                 lacking.append(e)
                 errored += e.error
+                stopped |= e.error
                 if missing == "wrong":
                     values.append(0.0)
                 continue
             values.append(v)
+            scored += 1
         if values:
+            # (an item no epoch scored: errored, or without a score, in the accounting)
+            marks.append(None if scored else "error" if stopped else "no score")
             kept_ids.append(sid)
             means.append(math.fsum(values) / len(values))
             counts.append(len(values))
@@ -277,7 +282,7 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
     table = np.full((len(per_epoch), max(counts, default=0)), np.nan)
     for i, values in enumerate(per_epoch):
         table[i, : len(values)] = values
-    return kept_ids, np.array(means, dtype=np.float64), counts, note, table
+    return kept_ids, np.array(means, dtype=np.float64), counts, note, table, marks
 
 
 def _epoch_note(counts: list[int], reducers: list[str] | None) -> str:
@@ -382,7 +387,8 @@ def read(path, *, score: str | None = None, group: str | None = None,
     reducers = reducer(path, log.spec)
     items = _items(path, log)
     scorer, key, choice = _choose(path, items, score)
-    ids, values, counts, missing_note, table = _scored(path, items, scorer, key, missing)
+    ids, values, counts, missing_note, table, marks = _scored(path, items, scorer, key,
+                                                              missing)
     task = log.spec.get("task", "?")
     task = task if isinstance(task, str) else shown(task)
     notes = [f"{len(ids)} samples of {model} on task {task} ({log.kind} log)", choice,
@@ -402,4 +408,5 @@ def read(path, *, score: str | None = None, group: str | None = None,
     name = scorer if key is None else f"{scorer}/{key}"
     return Scores(path=path, format=NAME, ids=np.array(ids, dtype=object),
                   systems={model: values}, score=name, groups=groups, strata=strata,
-                  notes=tuple(notes), runs={model: table} if epochs == "runs" else None)
+                  notes=tuple(notes), runs={model: table} if epochs == "runs" else None,
+                  outcomes={model: np.array(marks, dtype=object)})
