@@ -51,6 +51,16 @@ NOT_ACCEPTED = {
     pairboot.compare: FAMILY,
     pairboot.noise_floor: FAMILY | TESTS | {"hypothesis", "margin", "lower_is_better"},  # (an
     # A/A: of a difference, two-sided; `alternative` only sides its detectable difference)
+    pairboot.agreement: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
+                                             "resampling", "ids", "strata",
+                                             "strata_weights", "alternative",
+                                             "hypothesis", "margin", "lower_is_better"},
+    # (two raters' ratings of the same items: a statistic and its interval, no test)
+    pairboot.gold_labels: set(OPTIONS) - {"confidence_level", "alternative"},  # (a plan
+    # in closed form: the level and the sides of the interval it plans)
+    pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
+                                               "resampling", "ids"},  # (one judge's and
+    # gold means of paired items, drawn in memory)
     pairboot.compare_many: set(),
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_metrics: TESTS | RUNS | {"baseline", "pairs", "paired", "metric",

@@ -35,15 +35,19 @@ from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, 
 from pairboot.rendering import set_renderer
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.comparisons.agreement import agreement
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
+    from pairboot.comparisons.ppi import compare_ppi
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
     from pairboot.partitioned.files import compare_files
     from pairboot.planning import power
+    from pairboot.planning.labels import gold_labels
     from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
+    from pairboot.results.agreement import AgreementResult
     from pairboot.results.compare import (
         CompareResult,
         ConfidenceInterval,
@@ -51,7 +55,9 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
         SystemScore,
     )
     from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
+    from pairboot.results.labels import LabelPlan
     from pairboot.results.power import PowerResult
+    from pairboot.results.ppi import PPIEstimate, PPIResult
 
 _WHERE = {
     "trials_curve": "pairboot.comparisons.curve",
@@ -70,6 +76,13 @@ _WHERE = {
     "MetricRow": "pairboot.results.metrics",
     "noise_floor": "pairboot.comparisons.two",
     "NoiseFloor": "pairboot.results.noise",
+    "compare_ppi": "pairboot.comparisons.ppi",
+    "gold_labels": "pairboot.planning.labels",
+    "LabelPlan": "pairboot.results.labels",
+    "agreement": "pairboot.comparisons.agreement",
+    "AgreementResult": "pairboot.results.agreement",
+    "PPIResult": "pairboot.results.ppi",
+    "PPIEstimate": "pairboot.results.ppi",
     "Comparison": "pairboot.results.family",
     "FamilyResult": "pairboot.results.family",
     "Metric": "pairboot.metrics",
@@ -129,6 +142,10 @@ def _render(result, format: str, **labels) -> str:
 set_renderer(_render)
 
 __all__ = [
+    "LabelPlan",
+    "gold_labels",
+    "AgreementResult",
+    "agreement",
     "CORRECTIONS",
     "GROUP_WEIGHTINGS",
     "RESAMPLINGS",
@@ -145,6 +162,8 @@ __all__ = [
     "PairbootWarning",
     "Plan",
     "PowerResult",
+    "PPIEstimate",
+    "PPIResult",
     "Progress",
     "SmallSampleWarning",
     "StratumResult",
@@ -167,6 +186,7 @@ __all__ = [
     "MetricsResult",
     "GateResult",
     "noise_floor",
+    "compare_ppi",
     "trials_curve",
     "plan_sha256",
     "power",

@@ -42,6 +42,7 @@ from pairboot.cli.parser import (
     given_options,
 )
 from pairboot.cli.paths import input_files
+from pairboot.cli.ppi import run_ppi, wants_ppi
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
@@ -73,6 +74,8 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     if how in (None, "stdout"):
         check_stdout()
+    if wants_ppi(args):  # (--gold-a, --gold-b: a judge and gold labels)
+        return run_ppi(args, how)
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     check_curve(args)
@@ -270,7 +273,7 @@ def run_metrics(args, how: str | None) -> int:
 def run_gate(args, how: str | None) -> int:
     """``--gate FILE``: a release gate's rows over the policy's metrics (and tasks, from
     --stratum), their report, and the gate's exit status (:func:`pairboot.check_gate`)."""
-    from pairboot.report.gate import gate_annotations  # (the gate's writers: here only)
+    from pairboot.report import gate_annotations  # (the gate's writers: here only)
 
     gate = pairboot.read_gate(args.gate)
     if args.inconclusive is not None:

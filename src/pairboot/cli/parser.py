@@ -12,6 +12,7 @@ import argparse
 
 from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
+from pairboot.cli.gold_options import add_gold
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -94,6 +95,12 @@ OPTIONS: dict[str, Spelling] = {
     "group": _option("--group"),
     "stratum": _option("--stratum"),
     "score": _option("--score"),
+    "gold_a": _option("--gold-a"),
+    "gold_b": _option("--gold-b"),
+    "lam": _option("--lam"),
+    "clip": lambda value: "--no-clip",
+    "judge_a": _option("--a"),
+    "judge_b": _option("--b"),
     "system": _option("--systems"),
     "correct": _option("--correct"),
     "system_column": _option("--system-column"),
@@ -236,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _once(p)
     add_inputs(p, required=True)
+    add_gold(p)
     boot = p.add_argument_group("bootstrap")
     boot.add_argument("--resamples", type=int, default=10_000, metavar="R",
                       help="number of bootstrap resamples (default 10000)")

@@ -65,11 +65,11 @@ NAMES_NO_FILE = frozenset({
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
     "common_items", "errors", "unpaired", "runs", "paired_runs", "estimand", "curve",
-    "ks", "noise_floor",
+    "ks", "noise_floor", "gold_a", "gold_b",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
-    "lower_is_better", "inconclusive",
+    "lower_is_better", "inconclusive", "lam", "no_clip",
     # the report
     "format", "top", "no_progress",
     # pairboot power's plan and what is known without data

@@ -10,6 +10,8 @@ smallest difference a size detects -- from what the user knows, or from a pilot.
 - :mod:`~pairboot.planning.known` -- the models from parameters (sd, accuracies, groups,
   seeds); :mod:`~pairboot.planning.pilot` -- from a pilot's design;
 - :mod:`~pairboot.planning.family` -- a family's sizes under Bonferroni and max-t;
+- :mod:`~pairboot.planning.labels` -- :func:`gold_labels`, the gold labels a
+  prediction-powered comparison needs (:func:`pairboot.compare_ppi`);
 - :mod:`~pairboot.planning.simulation` -- :func:`simulate_power`, a planned size checked
   by running the real interval on simulated evaluations (:mod:`.simulated_data` draws
   them from a pilot).

@@ -42,6 +42,13 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   (:func:`pairboot.compare_metrics`) text, Markdown, GitHub, LaTeX and JSON;
 - :mod:`~pairboot.report.gate` -- a release gate's (:func:`pairboot.check_gate`) text,
   Markdown, GitHub, JSON and JUnit XML;
+- :mod:`~pairboot.report.agreement` -- two raters' agreement (:func:`pairboot.agreement`):
+  a row per statistic, the table of counts; text, Markdown and JSON;
+- :mod:`~pairboot.report.label_plan` -- a gold-label plan's (:func:`pairboot.gold_labels`)
+  text, Markdown and JSON;
+- :mod:`~pairboot.report.ppi` -- a prediction-powered comparison's
+  (:func:`pairboot.compare_ppi`) text, Markdown and JSON: the judge's, the gold labels'
+  and the prediction-powered estimates side by side, and the judge's bias;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap

@@ -55,6 +55,9 @@ _POWER = "pairboot.results.power.PowerResult"
 _METRICS = "pairboot.results.metrics.MetricsResult"
 _GATE = "pairboot.results.metrics.GateResult"
 _NOISE = "pairboot.results.noise.NoiseFloor"
+_PPI = "pairboot.results.ppi.PPIResult"
+_AGREEMENT = "pairboot.results.agreement.AgreementResult"
+_LABELS = "pairboot.results.labels.LabelPlan"
 
 WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they register)
     **{(_CURVE, f): ("curve", f == "html-fragment")
@@ -73,6 +76,9 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
                                                    "json")},
     **{(_GATE, f): ("gate", False) for f in ("text", "markdown", "github", "json", "junit")},
     **{(_NOISE, f): ("noise", False) for f in ("text", "markdown", "json")},
+    **{(t, f): (m, f == "html-fragment") for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
+       for f in ("text", "markdown", "json", "html-fragment", "html")},
+    **{(_LABELS, f): ("label_plan", False) for f in ("text", "markdown", "json")},
 }
 """The package's own writers before their modules are imported: (the result type's
 qualified name, format) -> (the module of this package that registers it, whether it is

@@ -1,0 +1,239 @@
+"""Reports of a prediction-powered comparison (:class:`pairboot.PPIResult`): the three
+estimates of B - A side by side (the judge's alone, biased; the gold labels' alone;
+prediction-powered), so the reader sees what the correction did; the power-tuning
+weight and the gold labels the judge is worth; the judge's bias.  Text, Markdown, JSON
+and HTML (a page, and the fragment a notebook shows)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+from pairboot.report.escape import lines_text, md
+from pairboot.report.html import (
+    document,
+    esc,
+    paragraphs,
+    plain_table,
+    signature_line,
+    warnings_section,
+    wrap_fragment,
+)
+from pairboot.report.numbers import decimals, p_repr, percent
+from pairboot.report.registry import context_class, writes
+from pairboot.report.table import Table, markdown, text
+from pairboot.results.ppi import PPIResult
+
+__all__ = ["PPIContext", "ppi_fragment", "ppi_html", "ppi_json", "ppi_markdown",
+           "ppi_table", "ppi_text"]
+
+ROWS = (("judge_only", "judge only (biased)"), ("gold_only", "gold labels only"),
+        ("prediction_powered", "prediction-powered"))
+
+RANDOM_SUBSET = ("The gold labels must be a random sample of the items (uniform, or of "
+                 "whole groups), chosen before any score was seen: a subset chosen by "
+                 "the scores voids the guarantee.")
+
+TUNING = {"clipped": "tuned on the per-item differences within [0, 1]",
+          "free": "tuned on the per-item differences (not clipped)",
+          "fixed": "fixed (given)"}
+
+VERDICT_WORDS = {
+    "better": "{b} is better than {a} on the gold metric",
+    "better-by-margin": "{b} is better than {a} by more than the margin on the gold metric",
+    "worse": "{b} is worse than {a} on the gold metric",
+    "non-inferior": "{b} is not worse than {a} by the margin or more on the gold metric",
+    "equivalent": "{b} and {a} are within the margin of each other on the gold metric",
+    "inconclusive": "the gold metric does not tell {a} and {b} apart at this level",
+    "undefined": "no interval: see the warnings",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PPIContext:
+    """What a prediction-powered report is told beside the result: the systems'
+    names, the files and the columns read (the command line's)."""
+
+    name_a: str = "A"
+    name_b: str = "B"
+    files: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    """The judge's and the gold columns, as ``judge_a, judge_b, gold_a, gold_b``."""
+
+
+context_class(PPIResult, PPIContext)
+
+
+def _fmt(x: float, places: int, sign: str = "") -> str:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:{sign}.{places}f}"
+
+
+def _ci(interval, places: int, sign: str = "") -> str:
+    return f"[{_fmt(interval[0], places, sign)}, {_fmt(interval[1], places, sign)}]"
+
+
+def _places(se: float) -> int:
+    return decimals(se) if math.isfinite(se) and se > 0 else 3
+
+
+def ppi_table(res: PPIResult, context: PPIContext | None = None) -> Table:
+    """A row per estimate: B - A and its interval, each system's score and interval,
+    the items it reads."""
+    c = context or PPIContext()
+    level = percent(res.confidence_level)
+    head = ("estimate", f"{c.name_b} - {c.name_a}", f"{level} interval", c.name_a,
+            f"{level} interval", c.name_b, f"{level} interval", "items")
+    rows = []
+    for field, label in ROWS:
+        e = getattr(res, field)
+        k = _places(e.standard_error)  # (the judge's scale may not be the gold's)
+        items = (f"{res.n_gold:,} gold of {res.n_items:,}" if field == "prediction_powered"
+                 else f"{e.n_items:,}")
+        rows.append((label, _fmt(e.estimate, k, "+"), _ci(e.confidence_interval, k, "+"),
+                     _fmt(e.score_a.estimate, k), _ci(e.score_a.confidence_interval, k),
+                     _fmt(e.score_b.estimate, k), _ci(e.score_b.confidence_interval, k),
+                     items))
+    return Table(head, tuple(rows), "lrlrlrlr")
+
+
+def bias_table(res: PPIResult, context: PPIContext | None = None) -> Table:
+    """The judge's bias, gold minus judge on the labelled items: each system's and
+    that of B - A (a judge that favours one system)."""
+    c = context or PPIContext()
+    level = percent(res.confidence_level)
+    rows = [(name, _fmt(b.estimate, _places(b.standard_error), "+"),
+             _ci(b.confidence_interval, _places(b.standard_error), "+"))
+            for name, b in ((c.name_a, res.bias_a), (c.name_b, res.bias_b),
+                            (f"{c.name_b} - {c.name_a}", res.bias))]
+    return Table(("judge's bias (gold - judge)", "estimate", f"{level} interval"),
+                 tuple(rows), "lrl")
+
+
+def _method(res: PPIResult) -> str:
+    if res.method == "clt":
+        return "closed form (PPI++'s normal interval)"
+    return (f"{res.method} bootstrap, {res.n_resamples:,} resamples of the labelled and "
+            "the unlabelled " + ("groups" if res.n_groups is not None else "items")
+            + " drawn apart")
+
+
+def headline(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The verdict and the prediction-powered B - A with its interval and p-value."""
+    c = context or PPIContext()
+    k = _places(res.standard_error)
+    words = VERDICT_WORDS[res.verdict()].format(a=c.name_a, b=c.name_b)
+    sides = "" if res.alternative == "two-sided" else f", one-sided ({res.alternative})"
+    p = "nan" if math.isnan(res.p_value) else p_repr(
+        res.p_value, res.n_resamples, "normal" if res.method == "clt" else res.method,
+        sides=1 if res.alternative != "two-sided" else 2)
+    test = res.hypothesis + ("" if res.margin is None else f", margin {res.margin:g}")
+    return (f"Prediction-powered {c.name_b} - {c.name_a} = {_fmt(res.estimate, k, '+')}, "
+            f"{percent(res.confidence_level)} interval "
+            f"{_ci(res.confidence_interval, k, '+')}{sides}, p = {p} ({test}): {words}.")
+
+
+def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
+    c = context or PPIContext()
+    groups = "" if res.n_groups is None else f" in {res.n_groups:,} groups"
+    if res.n_strata is not None:
+        groups += (f", {res.n_strata:,} strata (each stratum's estimate, weighted; one lam "
+                   "for all)")
+    saved = res.effective_gold - res.n_gold
+    worth = (f"worth {res.effective_gold:,.0f} gold labels to this comparison "
+             f"({'+' if saved >= 0 else ''}{saved:,.0f} over the {res.n_gold:,} labelled)")
+    return [
+        f"Prediction-powered inference (PPI++): {res.n_items:,} items{groups} scored by the "
+        f"judge, {res.n_gold:,} of them also by gold labels; interval: {_method(res)}.",
+        f"lam = {res.lam:.3g} (0: the gold labels alone, 1: classic PPI), "
+        f"{TUNING[res.tuning]}; {c.name_a}'s score lam = {res.lam_a:.3g}, "
+        f"{c.name_b}'s lam = {res.lam_b:.3g}. The judge's scores are {worth}.",
+        _favours(res, c),
+        RANDOM_SUBSET,
+    ]
+
+
+def _favours(res: PPIResult, c: PPIContext) -> str:
+    """Whether the judge's error differs between the systems (the bias of B - A)."""
+    p = res.bias_p_value
+    shown = "nan" if math.isnan(p) else p_repr(
+        p, res.n_resamples, "normal" if res.method == "clt" else res.method)
+    if math.isnan(p) or p >= 1.0 - res.confidence_level:
+        return (f"The judge's error does not differ between {c.name_a} and {c.name_b} at "
+                f"this level (gold - judge of {c.name_b} - {c.name_a}: "
+                f"{res.bias.estimate:+.3g}, p = {shown}).")
+    favoured = c.name_a if res.bias.estimate > 0 else c.name_b
+    return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
+            f"one by {-res.bias.estimate:+.3g} (p = {shown}), which the correction "
+            "removes.")
+
+
+def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
+    c = context or PPIContext()
+    parts = [f"pairboot {res.version}", f"ppi {res.method}",
+             f"lam {res.tuning}" + (f" {res.lam:g}" if res.tuning == "fixed" else "")]
+    if res.method != "clt":  # (the closed form draws nothing)
+        parts.append(f"resamples {res.n_resamples}")
+    parts.append(f"level {res.confidence_level:g}")
+    if res.method != "clt":
+        parts.append(f"seed {res.seed}")
+    if res.n_groups is not None:
+        parts.append(f"groups {res.n_groups}")
+    if res.n_strata is not None:
+        parts.append(f"strata {res.n_strata}")
+    if c.columns:
+        parts.append("columns " + ",".join(c.columns))
+    return " | ".join(parts)
+
+
+@writes(PPIResult, "text")
+def ppi_text(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The plain-text report (``print(result)``)."""
+    lines = [headline(res, context), ""] + _words(res, context) + [""]
+    lines += text(ppi_table(res, context)) + [""] + text(bias_table(res, context))
+    lines += [""] + [f"warning: {w}" for w in res.warnings] + [_signature(res, context)]
+    return lines_text(lines)
+
+
+@writes(PPIResult, "markdown")
+def ppi_markdown(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The Markdown report: the headline, the words, both tables, the signature."""
+    lines = [f"**{md(headline(res, context))}**", ""]
+    lines += [md(w) for w in _words(res, context)] + [""]
+    lines += markdown(ppi_table(res, context)) + [""] + markdown(bias_table(res, context))
+    lines += [""] + [f"- warning: {md(w)}" for w in res.warnings]
+    lines += [f"`{_signature(res, context)}`"]
+    return lines_text(lines)
+
+
+@writes(PPIResult, "json")
+def ppi_json(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The result's fields as JSON, with the systems' names and the signature."""
+    c = context or PPIContext()
+    out = res.to_dict()
+    out["name_a"], out["name_b"] = c.name_a, c.name_b
+    out["signature"] = _signature(res, context)
+    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+
+
+@writes(PPIResult, "html-fragment", part=True)
+def ppi_fragment(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The notebook's display (``_repr_html_``): the headline, the words, both tables,
+    the warnings, the signature."""
+    out = [f'<p class="verdict" data-field="summary">{esc(headline(res, context))}</p>',
+           paragraphs(_words(res, context)),
+           plain_table(ppi_table(res, context), cls="ppi"),
+           plain_table(bias_table(res, context), cls="bias"),
+           warnings_section(res.warnings),
+           signature_line(_signature(res, context))]
+    return wrap_fragment("ppi", "".join(out))
+
+
+@writes(PPIResult, "html")
+def ppi_html(res: PPIResult, context: PPIContext | None = None) -> str:
+    """The self-contained page (``result.to_html()``)."""
+    return document(ppi_fragment(res, context), "pairboot: a prediction-powered comparison")

@@ -1,0 +1,132 @@
+"""Prediction-powered inference for a mean (PPI++, Angelopoulos, Duchi and Zrnic 2024):
+closed forms on numbers.
+
+A judge scores every item; gold labels exist on a random subset (``n`` labelled items,
+``N`` unlabelled ones).  The estimate of the gold mean is
+
+    theta(lam) = mean_l(gold) + lam * (mean_u(judge) - mean_l(judge))
+
+the gold mean corrected by how far the judge's mean on the unlabelled items lies from
+its mean on the labelled ones.  ``lam = 0`` is the gold labels alone, ``lam = 1``
+classic PPI; :func:`power_weight` is PPI++'s data-tuned ``lam`` (ppi_py's formula,
+clipped to [0, 1]).  Its standard error (:func:`ppi_standard_error`) is the influence
+of every cluster summed and squared (an item is its own cluster without groups: then
+exactly ppi_py's ``ppi_mean_ci``).  Any fixed ``lam`` gives a valid interval; the tuned
+one makes it narrowest (its own noise is of a smaller order, as in PPI++'s interval).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pairboot.stats.intervals import normal_quantile
+
+__all__ = ["ppi_estimate", "ppi_standard_error", "mean_standard_error", "power_weight",
+           "stratified_power_weight", "normal_bounds", "normal_p_value"]
+
+
+def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
+                 clip: bool = True) -> float:
+    """PPI++'s tuned ``lam`` for a mean: ``cov_l(gold, judge) / ((1 + n / N)
+    var(judge))``, the covariance over the labelled items (ddof 0), the judge's variance
+    over all items (ddof 1); with ``clip``, within [0, 1] (ppi_py's ``_calc_lam_glm``
+    with ``clip=True``: right when the judge predicts the gold score on its scale).
+    0 when the judge does not vary (it says nothing)."""
+    return stratified_power_weight([(gold, judge, judge_unlabelled)], np.ones(1), clip)
+
+
+def stratified_power_weight(parts, weights: np.ndarray, clip: bool = True) -> float:
+    """The one ``lam`` that makes the variance of ``sum_h w_h theta_h(lam)`` smallest,
+    ``parts`` every stratum's ``(gold, judge, judge_unlabelled)``: ``sum_h w_h^2
+    cov_h / n_h`` over ``sum_h w_h^2 var_h (1 / n_h + 1 / N_h)`` (each stratum's terms
+    as :func:`power_weight`'s, which is this for one stratum)."""
+    num = den = 0.0
+    for (gold, judge, judge_unlabelled), w in zip(parts, weights):
+        n, big_n = len(gold), len(judge_unlabelled)
+        every = np.concatenate([judge, judge_unlabelled])
+        var = float(np.var(every, ddof=1)) if len(every) > 1 else 0.0
+        cov = float(np.mean((gold - gold.mean()) * (judge - judge.mean())))
+        num += w * w * cov / n
+        den += w * w * var * (1.0 / n + 1.0 / big_n)
+    if not den > 0.0:
+        return 0.0
+    lam = num / den
+    return float(min(max(lam, 0.0), 1.0)) if clip else float(lam)
+
+
+def ppi_estimate(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
+                 lam: float) -> float:
+    """``mean_l(gold) + lam * (mean_u(judge) - mean_l(judge))``."""
+    return float(gold.mean() + lam * (judge_unlabelled.mean() - judge.mean()))
+
+
+def _cluster_sums(values: np.ndarray, clusters: np.ndarray | None, n_clusters: int
+                  ) -> np.ndarray:
+    if clusters is None:
+        return values
+    return np.bincount(clusters, weights=values, minlength=n_clusters)
+
+
+def ppi_standard_error(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
+                       lam: float, clusters: tuple[np.ndarray, np.ndarray] | None = None,
+                       n_clusters: int = 0) -> float:
+    """The standard error of :func:`ppi_estimate` at a fixed ``lam``: the square root of
+    ``sum_c psi_c^2``, ``psi_c`` cluster ``c``'s influence, ``sum over its labelled
+    items of (r - mean_l r) / n`` (``r = gold - lam judge``) plus ``sum over its
+    unlabelled items of lam (judge - mean_u judge) / N``.  ``clusters``: the labelled and
+    the unlabelled items' cluster codes (0 .. ``n_clusters`` - 1), None without groups,
+    when this is ppi_py's ``sqrt(var0(lam judge_u) / N + var0(gold - lam judge) / n)``."""
+    n, big_n = len(gold), len(judge_unlabelled)
+    r = gold - lam * judge
+    psi_l = (r - r.mean()) / n
+    psi_u = lam * (judge_unlabelled - judge_unlabelled.mean()) / big_n
+    if clusters is None:
+        return math.sqrt(float(np.sum(psi_l**2) + np.sum(psi_u**2)))
+    psi = (_cluster_sums(psi_l, clusters[0], n_clusters)
+           + _cluster_sums(psi_u, clusters[1], n_clusters))
+    return math.sqrt(float(np.sum(psi**2)))
+
+
+def mean_standard_error(values: np.ndarray, clusters: np.ndarray | None = None,
+                        n_clusters: int = 0) -> float:
+    """The standard error of a plain mean (the gold labels' alone is
+    :func:`ppi_standard_error` at ``lam = 0``): ``sqrt(var0(values) / n)`` without
+    groups, each group's summed influence squared with them."""
+    psi = _cluster_sums((values - values.mean()) / len(values), clusters, n_clusters)
+    return math.sqrt(float(np.sum(psi**2)))
+
+
+def normal_bounds(estimate: float, se: float, alpha: float, alternative: str = "two-sided"
+                  ) -> tuple[float, float]:
+    """The normal (CLT) ``1 - alpha`` interval ``estimate -+ z se``: two-sided, or
+    one-sided as :func:`pairboot.stats.intervals.bounds` ("greater": ``[low, inf)``)."""
+    if not (math.isfinite(estimate) and math.isfinite(se)):
+        return math.nan, math.nan
+    if alternative == "two-sided":
+        z = normal_quantile(1.0 - alpha / 2.0)
+        return estimate - z * se, estimate + z * se
+    z = normal_quantile(1.0 - alpha)
+    return (estimate - z * se, math.inf) if alternative == "greater" else (
+        -math.inf, estimate + z * se)
+
+
+def normal_p_value(estimate: float, se: float, alternative: str = "two-sided",
+                   null: float = 0.0) -> float:
+    """The z test's p-value of ``estimate`` against ``null``: the smallest alpha whose
+    :func:`normal_bounds` interval excludes it (a standard error of 0: 0 or 1)."""
+    if not (math.isfinite(estimate) and math.isfinite(se)):
+        return math.nan
+    diff = estimate - null
+    if se == 0.0:
+        side = {"two-sided": diff != 0.0, "greater": diff > 0.0, "less": diff < 0.0}
+        return 0.0 if side[alternative] else 1.0
+    z = diff / se
+    upper = 0.5 * math.erfc(z / math.sqrt(2.0))  # P(Z > z)
+    lower = 0.5 * math.erfc(-z / math.sqrt(2.0))  # P(Z < z)
+    if alternative == "greater":
+        return upper
+    if alternative == "less":
+        return lower
+    return min(1.0, 2.0 * min(upper, lower))

@@ -1,0 +1,72 @@
+"""The reports of a prediction-powered comparison: the three estimates side by side in
+text, Markdown and JSON, the judge's bias, lam and the labels the judge is worth."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import pairboot
+from pairboot.report import formats_of, render
+
+
+@pytest.fixture(scope="module")
+def result():
+    rng = np.random.default_rng(0)
+    quality = rng.normal(0.5, 0.2, (400, 2)) + [0.0, 0.05]
+    judge = quality + [0.1, 0.0] + rng.normal(0, 0.05, (400, 2))  # (A's flattered)
+    gold = np.where(rng.random(400)[:, None] < 0.25, quality, np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                                    gold_b=gold[:, 1], seed=1, n_resamples=1000)
+
+
+def test_its_formats_are_text_json_markdown_and_html():
+    assert set(formats_of(pairboot.PPIResult)) == {"text", "json", "markdown", "html"}
+
+
+def test_the_html_page_and_fragment(result):
+    page = result.to_html(name_a="<base>")
+    assert page.startswith("<!DOCTYPE html>") and "&lt;base&gt;" in page
+    assert "judge only (biased)" in page and "prediction-powered" in page
+    fragment = result._repr_html_()
+    assert fragment.startswith('<div class="pairboot pairboot-ppi">')
+    assert "judge&#x27;s bias" in fragment or "judge's bias" in fragment
+
+
+def test_the_text_shows_the_three_estimates_side_by_side(result):
+    out = render(result, "text", name_a="base", name_b="new")
+    lines = out.splitlines()
+    assert lines[0].startswith("Prediction-powered new - base = +0.071")
+    assert "new is better than base" in lines[0]
+    rows = {line.split("  ")[1].strip(): line for line in lines
+            if line.startswith("  ") and ("only" in line or "powered" in line)}
+    assert set(rows) == {"judge only (biased)", "gold labels only", "prediction-powered"}
+    assert "-0.034" in rows["judge only (biased)"]  # (the judge flips the sign)
+    assert "+0.105" in rows["gold labels only"] and "117" in rows["gold labels only"]
+    assert "117 gold of 400" in rows["prediction-powered"]
+    assert f"lam = {result.lam:.3g}" in out and "worth 320 gold labels" in out
+    assert "random sample" in out and "judge's bias (gold - judge)" in out
+    assert str(result) == render(result, "text")
+
+
+def test_the_markdown_has_both_tables(result):
+    out = render(result, "markdown")
+    assert "| judge only (biased) | -0.034 |" in out
+    assert "| B - A | +0.099" in out  # (the judge's bias of B - A: it favours A)
+    assert out.splitlines()[0].startswith("**Prediction-powered B - A")
+
+
+def test_the_json_holds_every_estimate(result):
+    out = json.loads(render(result, "json", name_a="x"))
+    assert out["name_a"] == "x" and out["verdict"] == "better"
+    assert out["estimate"] == pytest.approx(result.estimate)
+    for kind in ("judge_only", "gold_only", "prediction_powered"):
+        assert set(out[kind]) >= {"estimate", "confidence_interval", "score_a", "score_b"}
+    assert out["lam"] == result.lam and out["n_gold"] == 117
+    assert out["bias"]["estimate"] == pytest.approx(result.bias.estimate)
+    assert "bootstrap_distribution" not in out
