@@ -92,7 +92,16 @@ def task_draws(systems, names, labels, args: Arguments, data: Data, level: str
     else:
         run = resample(systems, args, data, family=True)
         design, core, seed, engine = run.design, run.core, run.seed, run.engine
-        notes += run.notes
+        # (compare()'s note on the strata's own intervals is about result.strata: the
+        # tasks' scores have their own note here)
+        notes += [n for n in run.notes if "`result.strata`" not in n[1]]
+        small = [f"{t} ({int(k)})" for t, k in zip(design.strata_names,
+                                                  design.units_per_stratum) if k < SMALL_N]
+        if small:
+            notes.append((SmallSampleWarning, (
+                f"tasks with fewer than {SMALL_N} units drawn: {', '.join(small[:10])}"
+                + (" ..." if len(small) > 10 else "") + "; a bootstrap of so few units "
+                "tends to give intervals that are too narrow")))
         item_replicates = np.stack([core.phi(j, core.M) for j in range(len(names))],
                                    axis=-1)  # (R, T, M)
     with np.errstate(all="ignore"):
