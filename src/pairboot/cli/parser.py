@@ -19,13 +19,14 @@ from pairboot import (
     FamilyResult,
     GateResult,
     PowerResult,
+    TasksResult,
     TrialsCurve,
 )
 from pairboot._version import __version__
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
-from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
+from pairboot.options import ALTERNATIVES, HYPOTHESES, TASK_AGGREGATES, TASK_RESAMPLES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
 
@@ -94,6 +95,10 @@ OPTIONS: dict[str, Spelling] = {
     "ks": _option("--ks"),
     "noise_floor": _option("--noise-floor"),
     "correction": _option("--correction"),
+    "aggregate": _option("--aggregate"),
+    "resample": _option("--vary"),
+    "gamma": _option("--gamma"),
+    "tasks": _option("--stratum"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
     "stratum": _option("--stratum"),
@@ -300,7 +305,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one file with --a/--b: two columns of A's scores from two runs "
                       "of the same build (with --run, of its trials); the report states "
                       "how far re-running alone moves B - A at this size beside the verdict")
-    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult),
+    tasks = p.add_argument_group("many tasks", "an aggregate over the tasks (--stratum, "
+                                 "or logs of several tasks), ranked (docs/rankings.md)")
+    tasks.add_argument("--aggregate", choices=TASK_AGGREGATES, help="the aggregate over "
+                       "tasks the systems are compared and ranked on (win-rate: HELM's)")
+    tasks.add_argument("--vary", choices=TASK_RESAMPLES, help="with --aggregate, what "
+                       "varies: items (default; the tasks fixed), tasks, or both")
+    tasks.add_argument("--gamma", type=_number, metavar="G",
+                       help="--aggregate optimality-gap's target score (default 1)")
+    add_output(p, formats_of(CompareResult, FamilyResult, TrialsCurve, GateResult,
+                             TasksResult),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")

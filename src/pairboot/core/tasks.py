@@ -34,7 +34,7 @@ from pairboot.core.estimands import Estimands, observed_sums
 from pairboot.core.family import simultaneous
 from pairboot.core.pipeline import resample
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
-from pairboot.options import Arguments, Data
+from pairboot.options import TASK_RESAMPLES, Arguments, Data
 from pairboot.results.compare import ConfidenceInterval, SystemScore
 from pairboot.results.family import Comparison
 from pairboot.results.tasks import TasksResult
@@ -42,7 +42,7 @@ from pairboot.stats.aggregates import AGGREGATES, best_shares, tie_groups
 from pairboot.stats.intervals import Bootstrap, bounds, p_value
 from pairboot.stats.multiple import bonferroni, holm, max_t, rank_intervals
 
-RESAMPLES = ("items", "tasks", "both")
+RESAMPLES = TASK_RESAMPLES
 """What varies: the items within each task, the tasks, or both."""
 
 RANK_CORRECTIONS = ("max-t", "holm", "bonferroni")
@@ -213,10 +213,11 @@ def _finite(x: np.ndarray) -> np.ndarray:
 
 def _comparisons(names, targets, estimate, replicates, args: Arguments, correction: str,
                  agg_lower: bool):
-    """Each target's B - A of the aggregate: its own interval and p by ``args.method``,
-    and the family's under ``correction`` (max-t: ``estimate +- c se`` on the
-    replicates' roots, Romano-Wolf stepdown p; Holm and Bonferroni: the method's
-    interval at ``alpha / m``; none: its own)."""
+    """Each target's B - A of the aggregate: its own interval and p, and the family's
+    under ``correction``.  Max-t: ``estimate +- c se`` on the replicates' roots and
+    Romano-Wolf's stepdown p, the row's own the symmetric bootstrap-t interval and p on
+    the same roots (as compare_many's max-t rows); Holm and Bonferroni: the method's
+    interval at ``alpha / m``, its own by ``args.method``; none: its own."""
     alpha = 1.0 - args.confidence_level
     m = len(targets)
     if not m:
@@ -229,12 +230,14 @@ def _comparisons(names, targets, estimate, replicates, args: Arguments, correcti
     p_raw = np.array([p_value(args.method, b) for b in boots])
     floor = 1.0 / (args.n_resamples + 1)
     critical, p_single = None, [None] * m
-    if correction == "max-t":
+    if correction == "max-t":  # (bootstrap-t on the same roots: p <= p adjusted)
         mt = max_t(est, se, diffs, alpha)
         critical = float(mt.critical_value)
         family = [simultaneous(e, s, t, critical, "two-sided", b.tolerance)
                   for e, s, t, b in zip(est, se, mt.t, boots)]
-        p_adj = mt.p_stepdown
+        own = [simultaneous(e, s, t, c, "two-sided", b.tolerance)
+               for e, s, t, c, b in zip(est, se, mt.t, mt.marginal_critical, boots)]
+        p_raw, p_adj = mt.p_marginal, mt.p_stepdown
         p_single = [float(p) for p in mt.p_single_step]
     elif correction in ("holm", "bonferroni"):
         family = [bounds(args.method, b, alpha / m) for b in boots]

@@ -134,12 +134,14 @@ def _signature(res: TasksResult) -> str:
 @writes(TasksResult, "text")
 def tasks_text(res: TasksResult, context=None) -> str:
     """The plain-text report (``print(result)``)."""
-    lines = [textwrap.fill(w, 88, subsequent_indent="  ") for w in tasks_words(res)]
+    lines = [line for w in tasks_words(res)
+             for line in textwrap.wrap(w, 88, subsequent_indent="  ")]
     lines += [""] + text(systems_table(res))
     if res.comparisons:
         lines += [""] + text(comparisons_table(res))
-    lines += [""] + [textwrap.fill(f"warning: {w}", 88, subsequent_indent="  ")
-                     for w in res.warnings] + [_signature(res)]
+    lines += [""] + [line for w in res.warnings
+                     for line in textwrap.wrap(f"warning: {w}", 88,
+                                               subsequent_indent="  ")] + [_signature(res)]
     return lines_text(lines)
 
 
