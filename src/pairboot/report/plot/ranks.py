@@ -3,6 +3,8 @@ with its interval, and its rank interval with the tie groups shaded."""
 
 from __future__ import annotations
 
+import math
+
 from pairboot.report.plot.common import BLUE, GREY, escaped_names
 from pairboot.results.tasks import TasksResult
 
@@ -76,9 +78,8 @@ def plot_ranks(result: TasksResult, ax=None):
     left.set_xlabel(f"{result.aggregate} ({level} interval, resampling {result.resample})")
     right.set_xlabel("rank (1 is the best)")
     right.set_xlim(0.4, m + 0.6)
-    right.set_xticks(range(1, m + 1) if m <= 20 else range(1, m + 1, max(1, m // 10)))
-    right.set_title(f"{level} simultaneous rank intervals; tie groups shaded",
-                    fontsize="medium")
+    right.set_xticks(range(1, m + 1, max(1, math.ceil(m / 10))))
+    right.set_title(f"rank intervals ({level}, simultaneous)", fontsize="medium")
     left.set_title(f"{result.aggregate} over {len(result.tasks)} tasks", fontsize="medium")
     for a in (left, right):
         a.grid(True, axis="x", color="0.9", linewidth=0.8)
