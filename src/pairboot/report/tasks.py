@@ -118,7 +118,9 @@ def tasks_words(res: TasksResult) -> list[str]:
         ranks += (f" Comparisons: B - A of the {res.aggregate} under "
                   f"{CORRECTED[res.correction]}" + (
                       f", c = {res.critical_value:.3f}"
-                      if res.critical_value is not None else "") + "; * significant.")
+                      if res.critical_value is not None else "") + "; p: the row's own"
+                  + (" (bootstrap-t on the same roots)" if res.correction == "max-t" else "")
+                  + "; * significant.")
     return [head, varied, " ".join(ranks.split())]
 
 
