@@ -63,6 +63,12 @@ NOT_ACCEPTED = {
     # gold means of paired items, drawn in memory)
     pairboot.compare_many: set(),
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
+    pairboot.compare_tasks: TESTS | {"paired", "strata", "strata_weights", "alternative",
+                                     "hypothesis", "margin", "resampling", "paired_runs",
+                                     "estimand"},
+    # (tasks are the strata, each weighing the same in the aggregate; paired classic
+    # draws, two-sided differences of the aggregate, which the ranks read; runs reduced
+    # per task to its units)
     pairboot.compare_metrics: TESTS | RUNS | {"baseline", "pairs", "paired", "metric",
                                               "lower_is_better", "margin", "alternative"},
     # (each metric carries its own metric, direction and margin, and its one-sided

@@ -51,6 +51,11 @@ HYPOTHESES = ("difference", "non-inferiority", "superiority", "equivalence")
 """What a comparison tests: any difference (by ``alternative``); B not worse than A by
 the margin or more; B better by more than the margin; B within the margin of A."""
 
+TASK_AGGREGATES = ("mean", "median", "iqm", "optimality-gap", "win-rate", "borda")
+"""compare_tasks()'s aggregates over tasks (:mod:`pairboot.stats.aggregates`)."""
+TASK_RESAMPLES = ("items", "tasks", "both")
+"""compare_tasks()'s levels of resampling: what varies."""
+
 
 def _choice(name: str, choices: tuple[str, ...], *, fold: bool = False):
     def check(value):

@@ -47,6 +47,7 @@ from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
 from pairboot.cli.stream import stream_compare
+from pairboot.cli.tasks import check_tasks, run_tasks
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
@@ -79,6 +80,7 @@ def run_compare(args) -> int:
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
     check_curve(args)
+    check_tasks(args)
     if args.gate is not None:
         return run_gate(args, how)
     if args.inconclusive is not None:
@@ -98,6 +100,9 @@ def run_compare(args) -> int:
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
+        if args.aggregate is not None and not many_systems(args):
+            raise InputError("--aggregate with --run: give three systems or more (two "
+                             "systems' runs are not read for an aggregate over tasks)")
         if many_systems(args):
             return run_many(args, how, load_runs_many(args))
         return run_runs(args, how)
@@ -118,6 +123,9 @@ def run_compare(args) -> int:
         status.close()
     if isinstance(inputs, ManyInputs):
         return run_many(args, how, inputs)
+    if args.aggregate is not None:
+        return run_tasks(args, how, (inputs.context.name_a, inputs.context.name_b),
+                         (inputs.a, inputs.b), inputs, _resampled)
     if args.tasks_as == "family":
         return run_strata_family(args, how, inputs)
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
@@ -189,6 +197,8 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         finally:
             status.close()
     pbio.release_arrow_memory()
+    if args.aggregate is not None:
+        return run_tasks(args, how, inputs.names, inputs.values, inputs, _resampled)
     two = as_two_systems(args, inputs)
     if two is not None and args.tasks_as == "family":  # (--correction, --baseline: its)
         return run_strata_family(args, how, two)

@@ -1,12 +1,16 @@
 """The options of ``pairboot compare`` for a judge and gold labels (--gold-a, --gold-b,
---lam, --no-clip: :mod:`pairboot.cli.ppi` reads them), kept out of the parser's module
-for its length."""
+--lam, --no-clip: :mod:`pairboot.cli.ppi` reads them) and for an aggregate over many
+tasks (--aggregate, --vary, --gamma: :func:`pairboot.compare_tasks`), kept out of the
+parser's module for its length."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
-__all__ = ["add_gold"]
+from pairboot.options import TASK_AGGREGATES, TASK_RESAMPLES
+
+__all__ = ["add_gold", "add_tasks"]
 
 
 def add_gold(p: argparse.ArgumentParser) -> None:
@@ -24,3 +28,16 @@ def add_gold(p: argparse.ArgumentParser) -> None:
     gold.add_argument("--no-clip", action="store_true",
                       help="tune the weight on the real line, not within [0, 1] (a judge "
                       "on another scale than the gold's)")
+
+
+def add_tasks(p: argparse.ArgumentParser, number: Callable[[str], float]) -> None:
+    """The group "many tasks" of ``compare``'s options (``number``: the parser's type of
+    a number)."""
+    tasks = p.add_argument_group("many tasks", "an aggregate over the tasks (--stratum, "
+                                 "or logs of several tasks), ranked (docs/rankings.md)")
+    tasks.add_argument("--aggregate", choices=TASK_AGGREGATES, help="the aggregate over "
+                       "tasks the systems are compared and ranked on (win-rate: HELM's)")
+    tasks.add_argument("--vary", choices=TASK_RESAMPLES, help="with --aggregate, what "
+                       "varies: items (default; the tasks fixed), tasks, or both")
+    tasks.add_argument("--gamma", type=number, metavar="G",
+                       help="--aggregate optimality-gap's target score (default 1)")

@@ -12,7 +12,7 @@ import argparse
 
 from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
-from pairboot.cli.gold_options import add_gold
+from pairboot.cli.gold_options import add_gold, add_tasks
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -20,9 +20,9 @@ from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
 
-_COMPARE, _FAMILY, _CURVE, _GATE, _POWER = (f"pairboot.results.{m}" for m in (
+_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER = (f"pairboot.results.{m}" for m in (
     "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
-    "metrics.GateResult", "power.PowerResult"))
+    "metrics.GateResult", "tasks.TasksResult", "power.PowerResult"))
 """The result types whose formats ``--format`` offers, by name: listed without importing
 the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
@@ -91,6 +91,10 @@ OPTIONS: dict[str, Spelling] = {
     "ks": _option("--ks"),
     "noise_floor": _option("--noise-floor"),
     "correction": _option("--correction"),
+    "aggregate": _option("--aggregate"),
+    "resample": _option("--vary"),
+    "gamma": _option("--gamma"),
+    "tasks": _option("--stratum"),
     "baseline": _option("--baseline"),
     "group": _option("--group"),
     "stratum": _option("--stratum"),
@@ -304,7 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="one file with --a/--b: two columns of A's scores from two runs "
                       "of the same build (with --run, of its trials); the report states "
                       "how far re-running alone moves B - A at this size beside the verdict")
-    add_output(p, formats_of(_COMPARE, _FAMILY, _CURVE, _GATE),
+    add_tasks(p, _number)
+    add_output(p, formats_of(_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS),
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")

@@ -65,7 +65,7 @@ NAMES_NO_FILE = frozenset({
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
     "common_items", "errors", "unpaired", "runs", "paired_runs", "estimand", "curve",
-    "ks", "noise_floor", "gold_a", "gold_b",
+    "ks", "noise_floor", "gold_a", "gold_b", "aggregate", "vary", "gamma",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",

@@ -58,6 +58,7 @@ _NOISE = "pairboot.results.noise.NoiseFloor"
 _PPI = "pairboot.results.ppi.PPIResult"
 _AGREEMENT = "pairboot.results.agreement.AgreementResult"
 _LABELS = "pairboot.results.labels.LabelPlan"
+_TASKS = "pairboot.results.tasks.TasksResult"
 
 WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they register)
     **{(_CURVE, f): ("curve", f == "html-fragment")
@@ -79,6 +80,8 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(t, f): (m, f == "html-fragment") for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
        for f in ("text", "markdown", "json", "html-fragment", "html")},
     **{(_LABELS, f): ("label_plan", False) for f in ("text", "markdown", "json")},
+    **{(_TASKS, f): ("tasks", f == "html-fragment")
+       for f in ("text", "markdown", "latex", "json", "html-fragment", "html")},
 }
 """The package's own writers before their modules are imported: (the result type's
 qualified name, format) -> (the module of this package that registers it, whether it is
