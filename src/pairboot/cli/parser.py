@@ -19,9 +19,11 @@ from pairboot import (
     FamilyResult,
     GateResult,
     PowerResult,
+    PreferenceResult,
     TrialsCurve,
 )
 from pairboot._version import __version__
+from pairboot.cli.battles_args import SPELLINGS, add_battles
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
@@ -108,6 +110,7 @@ OPTIONS: dict[str, Spelling] = {
     **{name: _option("--" + name.replace("_", "-")) for name in (*PLANNED, *KNOWN)},
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
+    **SPELLINGS,  # (pairboot battles)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
 :func:`pairboot.io.align`): `` `n_resamples=100` `` reads ``--resamples 100``,
@@ -310,7 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
         "reports of runs with --plan FILE carry.")
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
-    for command in (p, plan, _add_power(sub)):  # (unknown options are the subcommand's to report)
+    battles = add_battles(sub, formats_of(PreferenceResult))
+    _once(battles)
+    # (unknown options are the subcommand's to report)
+    for command in (p, plan, _add_power(sub), battles):
         command.set_defaults(command_parser=command)
     return parser
 

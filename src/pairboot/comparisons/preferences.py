@@ -130,7 +130,8 @@ def compare_preferences(
         A penalty ``ridge / 2 * sum theta^2`` on every fit.  Default: none; a replicate
         without a finite maximum is fitted with :data:`RIDGE_IF_NEEDED` and counted.
     confidence_level, n_resamples, seed, backend, progress
-        As for :func:`pairboot.compare`; 1,000 resamples by default (each is a fit).
+        As for :func:`pairboot.compare`; 1,000 resamples by default (each is a fit of
+        every rating); ``progress`` is told the resamples fitted.
 
     Raises
     ------
@@ -178,8 +179,8 @@ def compare_preferences(
     if seed is None:
         seed = derived_seed(design, (model, cluster, orders, str(n_resamples)))
     plan = DrawPlan.from_columns(design.x, [0], [len(design.x)])
-    sums = resample_sums(plan, n_resamples, seed, backend=backend, progress=progress)[0][:, 0]
-    boot_theta, boot_eta, n_ridged = _fits(design, sums, model, ridge, theta, eta)
+    sums = resample_sums(plan, n_resamples, seed, backend=backend)[0][:, 0]
+    boot_theta, boot_eta, n_ridged = _fits(design, sums, model, ridge, theta, eta, progress)
     anchor_code = None if anchor is None else names.index(anchor)
     elo = _elo(theta, anchor_code, anchor_rating)[0]
     boot = _elo(boot_theta, anchor_code, anchor_rating)
@@ -240,10 +241,11 @@ def _no_maximum(design, counts) -> str:
             + "; give `ridge` (a small penalty) to rate them")
 
 
-def _fits(design, sums, model: str, ridge, theta0, eta0):
+def _fits(design, sums, model: str, ridge, theta0, eta0, progress=None):
     """Every replicate's fit, :data:`BLOCK` at a time; those without a finite maximum
     (no ``ridge`` given) refitted with :data:`RIDGE_IF_NEEDED`.  Each starts from the
-    observed fit ``theta0``, ``eta0`` (the same maximum, in fewer steps)."""
+    observed fit ``theta0``, ``eta0`` (the same maximum, in fewer steps).  ``progress``
+    is called with the replicates fitted so far."""
     start = np.concatenate([theta0[0], eta0[:1]]) if model == "davidson" else theta0[0]
     p, m = len(design.pairs), design.m
     theta = np.empty((len(sums), m))
@@ -262,6 +264,8 @@ def _fits(design, sums, model: str, ridge, theta0, eta0):
         else:
             th, et, _ = fit(design.pairs, counts, m, model=model, ridge=ridge, start=start)
         theta[r0: r0 + BLOCK], eta[r0: r0 + BLOCK] = th, et
+        if progress is not None:
+            progress(min(r0 + BLOCK, len(sums)))
     return theta, eta, n_ridged
 
 
@@ -320,6 +324,13 @@ def _rates(design, observed, sums, names, baseline, ties, alpha) -> list[dict]:
     out = []
     for k in range(m):
         sep = ties == "separate"
+        if k == against:  # (the baseline against itself: no rate)
+            nan = ConfidenceInterval(math.nan, math.nan)
+            out.append({"win_rate": math.nan, "win_interval": nan,
+                        "tie_rate": math.nan if sep else None,
+                        "tie_interval": nan if sep else None, "wins": float(w0[k]),
+                        "ties": float(t0[k]), "losses": float(l0[k])})
+            continue
         out.append({"win_rate": float(rate0[k]), "win_interval": _ci(rateb[:, k], alpha),
                     "tie_rate": float(tie0[k]) if sep else None,
                     "tie_interval": _ci(tieb[:, k], alpha) if sep else None,

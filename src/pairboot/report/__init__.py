@@ -42,6 +42,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   (:func:`pairboot.compare_metrics`) text, Markdown, GitHub, LaTeX and JSON;
 - :mod:`~pairboot.report.gate` -- a release gate's (:func:`pairboot.check_gate`) text,
   Markdown, GitHub, JSON and JUnit XML;
+- :mod:`~pairboot.report.preferences` -- ratings from battles'
+  (:func:`pairboot.compare_preferences`) text, Markdown, LaTeX, JSON and HTML;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap
@@ -72,6 +74,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     metrics,
     noise,
     power,
+    preferences,
     reading,
     text,
 )

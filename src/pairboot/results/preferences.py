@@ -39,7 +39,8 @@ class SystemRating:
         The share of replicates in which this system has the highest rating.
     win_rate : float
         Wins (ties as half with ``ties="half"``; not counted with ``"separate"``) over
-        battles, against the baseline (or every opponent), weights counted.
+        battles, against the baseline (or every opponent), weights counted; NaN for
+        the baseline itself (its interval too).
     win_interval : ConfidenceInterval
     tie_rate : float or None
         Ties over battles, with ``ties="separate"``.
