@@ -12,12 +12,12 @@ from __future__ import annotations
 import warnings
 
 import pairboot
+import pairboot.io as pbio
 from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
 from pairboot.cli.paths import input_files
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.status import EXIT_OK
 from pairboot.errors import InputError
-from pairboot.io import preferences
 from pairboot.report import render
 
 __all__ = ["run_battles"]
@@ -43,13 +43,10 @@ def run_battles(args) -> int:
         check_stdout()
     args.plot_kind = check_plot(args.plot, read, args.output) if args.plot else None
     seed = _seed(args.seed)
-    columns = {name: getattr(args, name) for name in _TABLE_ONLY}
-    if args.from_format not in (None, "table") and any(
-            columns[n] != n for n in _TABLE_ONLY):
-        given = [f"--{n}" for n in _TABLE_ONLY if columns[n] != n]
-        raise InputError(f"{', '.join(given)} name(s) the columns of --from table only")
-    battles = preferences.read(args.files, args.from_format, baseline=args.baseline,
-                               strong_weight=args.strong_weight, columns=columns)
+    columns = {name: getattr(args, name) for name in _TABLE_ONLY
+               if getattr(args, name) != name}
+    battles = pbio.preferences.read(args.files, args.from_format, baseline=args.baseline,
+                                    strong_weight=args.strong_weight, columns=columns)
     bar = ProgressBar(args.resamples, enabled=not args.no_progress, what="fitting")
     try:
         with warnings.catch_warnings():

@@ -22,7 +22,9 @@ SPELLINGS: dict[str, Spelling] = {
     name: _option("--" + name.replace("_", "-"))
     for name in ("model", "ties", "orders", "cluster", "ridge", "anchor", "anchor_rating",
                  "strong_weight")}
-"""How the command line writes :func:`pairboot.compare_preferences`' own arguments."""
+SPELLINGS["columns"] = lambda value: "--prompt, --a, --b, --verdict, --game and --weight"
+"""How the command line writes :func:`pairboot.compare_preferences`' own arguments (and
+:func:`pairboot.io.preferences.read`'s ``columns``)."""
 
 
 def add_battles(sub, formats) -> argparse.ArgumentParser:

@@ -12,7 +12,10 @@
   ``compare(..., runs=...)``;
 - :mod:`~pairboot.io.harness` — evaluation-harness logs (lm-evaluation-harness, Inspect,
   COMET, sacrebleu, WMT, trec_eval) and plain tables as per-item scores;
-- :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory).
+- :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory);
+- :mod:`~pairboot.io.preferences` — battles of two systems on a prompt (arena-hard
+  judgments, Chatbot Arena battles, AlpacaEval annotations, tables) for
+  :func:`pairboot.compare_preferences`.
 
 A bad file is caught here, once, with a message (:class:`pairboot.errors.InputError`) that
 names the file, the place in it and the column.  Nothing is ever written to an input file,
@@ -21,6 +24,7 @@ and no row is dropped silently.
 
 from pairboot.io import (
     harness,  # (logs of evaluation harnesses, one reader each)
+    preferences,  # (battles: pairwise verdicts)
     stream,  # (a file read in chunks)
 )
 from pairboot.io.alignment import (
@@ -71,6 +75,7 @@ __all__ = [
     "Table",
     "align",
     "harness",
+    "preferences",
     "stream",
     "all_distinct",
     "check_row_pairing",

@@ -243,6 +243,9 @@ def read(paths, format: str | None = None, *, baseline: str | None = None,
     if format not in FORMATS:
         raise InputError(f"`format` must be one of {', '.join(FORMATS)}, got {format!r}",
                          param="format")
+    if columns and format != "table":
+        raise InputError(f"`columns` name the columns of the table format only, not of "
+                         f"{format}'s files", param="columns")
     if strong_weight is None:
         strong_weight = STRONG_WEIGHT if format == "arena-hard" else 1.0
     if not (isinstance(strong_weight, (int, float)) and math.isfinite(strong_weight)
