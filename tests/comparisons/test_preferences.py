@@ -206,3 +206,18 @@ def test_the_real_ko_arena_hard_leaderboard_is_reproduced():
     same = [name for name in score if name != "claude-3.7-sonnet"
             and round(100 * res.rating(name).win_rate, 2) == score[name]]
     assert len(same) >= 74  # (SOURCES.md: 74 of 75 to 2 decimals; o4-mini-high 74.59)
+
+
+def test_the_real_ko_arena_hard_elo_scores_are_its_bradley_terry_fit():
+    # arena-hard-auto's show_result.py fits Bradley-Terry by logistic regression on both
+    # games (a strong verdict three times), the baseline held at 1000 on the Elo scale.
+    folder = real_data("ko_arena_hard", "model_judgment_ensemble")
+    board = real_data("ko_arena_hard", "leaderboard_20250423_ensemble_no_control.csv")
+    battles = preferences.read(folder, baseline="claude-3.7-sonnet")
+    res = pairboot.compare_preferences(battles, anchor="claude-3.7-sonnet", n_resamples=2,
+                                       seed=0)
+    with open(board) as f:
+        elo = {r["model"]: float(r["elo_score"]) for r in csv.DictReader(f)}
+    far = {name for name, value in elo.items() if abs(res.rating(name).rating - value) > 1e-3}
+    assert len(elo) == 76 and far == {"o4-mini-high"}  # (its win rate differs too:
+    # SOURCES.md, 74.59 on the leaderboard, 74.54 from this file)
