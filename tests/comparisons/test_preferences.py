@@ -221,3 +221,14 @@ def test_the_real_ko_arena_hard_elo_scores_are_its_bradley_terry_fit():
     far = {name for name, value in elo.items() if abs(res.rating(name).rating - value) > 1e-3}
     assert len(elo) == 76 and far == {"o4-mini-high"}  # (its win rate differs too:
     # SOURCES.md, 74.59 on the leaderboard, 74.54 from this file)
+
+
+def test_a_system_that_never_met_the_baseline_has_no_win_rate_and_is_named():
+    rows = [("p1", "base", "m", "A", None), ("p2", "m", "base", "A", None),
+            ("p3", "m", "o", "B", None), ("p4", "o", "m", "A", None),
+            ("p5", "o", "m", "B", None), ("p6", "base", "m", "B", None)]
+    res = pairboot.compare_preferences(_frame(rows), baseline="base", n_resamples=50, seed=0)
+    assert math.isnan(res.rating("o").win_rate)
+    assert any("never met the baseline base" in w and "o" in w for w in res.warnings)
+    line = next(x for x in str(res).splitlines() if x.split()[1:2] == ["o"])
+    assert "(baseline)" not in line

@@ -197,6 +197,11 @@ def compare_preferences(
         warnings.append(f"{n_ridged} of {n_resamples} resamples had no finite maximum (a "
                         "system won or lost every battle it drew); they were fitted with a "
                         f"ridge of {RIDGE_IF_NEEDED:g}, which puts such a system far out")
+    unmet = [s.name for s in systems if s.name != baseline and math.isnan(s.win_rate)]
+    if baseline is not None and unmet:
+        warnings.append(f"{len(unmet)} system(s) never met the baseline {baseline}, so "
+                        f"have no win rate against it: {', '.join(unmet[:6])}"
+                        + (", ..." if len(unmet) > 6 else ""))
     tie_share = counts[0, :, 1].sum() / counts[0].sum()
     if model == "bradley-terry" and tie_share > 0.2:
         warnings.append(f"{100 * tie_share:.0f}% of the battles are ties: Davidson's model "
@@ -342,7 +347,7 @@ def _position(b: Battles, design, observed, sums, alpha, model, names, anchor, r
               ridge) -> PositionBias | None:
     """The bias, when games carry their order: flips of swapped pairs, the first-shown
     share, and the ratings from each order alone (None where an order does not connect
-    the systems or has no finite maximum)."""
+    the systems, has no finite maximum, or lacks the ties or wins Davidson needs)."""
     p = len(design.pairs)
     first0, flips0, n0 = position_rates(observed, p)
     if n0[0] == 0 and not (b.game >= 0).any():
@@ -362,14 +367,12 @@ def _position(b: Battles, design, observed, sums, alpha, model, names, anchor, r
             by_order.append(None)
             continue
         c = pair_counts(one.x.sum(axis=0)[None], len(one.pairs))
-        if model == "davidson" and (c[0, :, 1].sum() == 0 or c[0, :, [0, 2]].sum() == 0):
-            model_g = "bradley-terry"
-        else:
-            model_g = model
-        if ridge is None and not finite_maximum(one.pairs, c, one.m)[0]:
+        no_davidson = model == "davidson" and (c[0, :, 1].sum() == 0
+                                               or c[0, :, [0, 2]].sum() == 0)
+        if no_davidson or (ridge is None and not finite_maximum(one.pairs, c, one.m)[0]):
             by_order.append(None)
             continue
-        th = fit(one.pairs, c, one.m, model=model_g, ridge=ridge or 0.0)[0]
+        th = fit(one.pairs, c, one.m, model=model, ridge=ridge or 0.0)[0]
         by_order.append(dict(zip(names, _elo(th, anchor, rating)[0].tolist())))
     return PositionBias(
         n_swapped=float(n0[0]), flip_rate=float(flips0[0]),

@@ -30,9 +30,10 @@ def _pct(x: float) -> str:
     return "-" if x != x else f"{100 * x:.1f}%"
 
 
-def _pci(ci) -> str:
-    return "(baseline)" if ci.low != ci.high and ci.low != ci.low else (
-        f"[{100 * ci.low:.1f}, {100 * ci.high:.1f}]")
+def _pci(ci, baseline: bool = False) -> str:
+    if ci.low != ci.low:  # (NaN: the baseline itself, or a system that never met it)
+        return "(baseline)" if baseline else "-"
+    return f"[{100 * ci.low:.1f}, {100 * ci.high:.1f}]"
 
 
 def ratings_table(res: PreferenceResult) -> Table:
@@ -50,9 +51,9 @@ def ratings_table(res: PreferenceResult) -> Table:
         row = [str(s.rank), s.name, f"{s.rating:.1f}",
                f"[{s.interval.low:.1f}, {s.interval.high:.1f}]",
                str(lo) if lo == hi else f"{lo}-{hi}", f"{s.p_best:.3f}", _pct(s.win_rate),
-               _pci(s.win_interval)]
+               _pci(s.win_interval, s.name == res.baseline)]
         if sep:
-            row += [_pct(s.tie_rate), _pci(s.tie_interval)]
+            row += [_pct(s.tie_rate), _pci(s.tie_interval, s.name == res.baseline)]
         row.append(f"{s.wins + s.ties + s.losses:,.0f}")
         rows.append(tuple(row))
     return Table(tuple(head), tuple(rows), "rlrlrrrl" + ("rl" if sep else "") + "r",
