@@ -65,3 +65,8 @@ def test_bad_input_is_one_line(tmp_path):
                           "--verdict", "of the table format only")
     assert_one_line_error(run_in_process("battles", folder, "--baseline", "base",
                                          "--output", folder / "m1.jsonl"), "m1.jsonl")
+    soft = tmp_path / "annotations.json"
+    soft.write_text(json.dumps([{"instruction": f"i{k}", "generator_1": "r",
+                                 "generator_2": "m", "preference": 1.3} for k in range(4)]))
+    assert_one_line_error(run_in_process("battles", soft, "--model", "davidson"),
+                          "--model davidson needs verdicts that are a win, a tie or a loss")

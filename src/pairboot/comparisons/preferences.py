@@ -221,7 +221,7 @@ def compare_preferences(
 
 def _check_model(design, model: str, ties: str) -> None:
     if (model == "davidson" or ties == "separate") and not design.discrete:
-        what = "Davidson's model" if model == "davidson" else "`ties='separate'`"
+        what = "`model='davidson'`" if model == "davidson" else "`ties='separate'`"
         raise InputError(f"{what} needs verdicts that are a win, a tie or a loss; these "
                          "have fractional shares (a judge's probability)",
                          param="model" if model == "davidson" else "ties")
@@ -229,7 +229,7 @@ def _check_model(design, model: str, ties: str) -> None:
         totals = design.x[:, : 3 * len(design.pairs)].reshape(len(design.x), -1, 3).sum(
             axis=(0, 1))
         if totals[1] == 0 or totals[0] + totals[2] == 0:
-            raise InputError("Davidson's model needs both ties and wins: these battles "
+            raise InputError("`model='davidson'` needs both ties and wins: these battles "
                              f"have {'no tie' if totals[1] == 0 else 'only ties'}",
                              param="model")
 
