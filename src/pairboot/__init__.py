@@ -8,7 +8,9 @@ are not plain means.  The whole public API:
   :class:`SystemScore`, :class:`StratumResult`); :func:`compare_many` and its
   :class:`FamilyResult` of :class:`Comparison` s; :func:`compare_strata`, each
   stratum's difference as a family; :func:`trials_curve` and its :class:`TrialsCurve`,
-  pass^k or pass@k of repeated trials over k; :func:`compare_files`, the Poisson
+  pass^k or pass@k of repeated trials over k; :func:`compare_preferences` and its
+  :class:`PreferenceResult`, ratings of systems judged against each other (battles);
+  :func:`compare_files`, the Poisson
   bootstrap of files larger than memory, read in chunks;
 - :func:`power` and its :class:`PowerResult`: before the evaluation, the items, groups
   or seeds needed to detect a difference, the power at a size, the smallest detectable
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
     from pairboot.comparisons.ppi import compare_ppi
+    from pairboot.comparisons.preferences import compare_preferences
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
@@ -58,6 +61,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.results.labels import LabelPlan
     from pairboot.results.power import PowerResult
     from pairboot.results.ppi import PPIEstimate, PPIResult
+    from pairboot.results.preferences import PreferenceResult
 
 _WHERE = {
     "trials_curve": "pairboot.comparisons.curve",
@@ -77,6 +81,8 @@ _WHERE = {
     "GateResult": "pairboot.results.metrics",
     "MetricRow": "pairboot.results.metrics",
     "noise_floor": "pairboot.comparisons.two",
+    "compare_preferences": "pairboot.comparisons.preferences",
+    "PreferenceResult": "pairboot.results.preferences",
     "NoiseFloor": "pairboot.results.noise",
     "compare_ppi": "pairboot.comparisons.ppi",
     "gold_labels": "pairboot.planning.labels",
@@ -191,6 +197,8 @@ __all__ = [
     "GateResult",
     "noise_floor",
     "compare_ppi",
+    "compare_preferences",
+    "PreferenceResult",
     "trials_curve",
     "plan_sha256",
     "power",

@@ -12,6 +12,7 @@ import argparse
 
 from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
+from pairboot.cli.battles_args import SPELLINGS, add_battles
 from pairboot.cli.gold_options import add_gold, add_tasks
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.errors import Spelling, spell
@@ -20,9 +21,11 @@ from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
 
-_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER = (f"pairboot.results.{m}" for m in (
-    "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
-    "metrics.GateResult", "tasks.TasksResult", "power.PowerResult"))
+_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER, _PREFERENCES = (
+    f"pairboot.results.{m}" for m in (
+        "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
+        "metrics.GateResult", "tasks.TasksResult", "power.PowerResult",
+        "preferences.PreferenceResult"))
 """The result types whose formats ``--format`` offers, by name: listed without importing
 the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
@@ -115,6 +118,7 @@ OPTIONS: dict[str, Spelling] = {
     **{name: _option("--" + name.replace("_", "-")) for name in (*PLANNED, *KNOWN)},
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
+    **SPELLINGS,  # (pairboot battles)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
 :func:`pairboot.io.align`): `` `n_resamples=100` `` reads ``--resamples 100``,
@@ -319,7 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
         "reports of runs with --plan FILE carry.")
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
-    for command in (p, plan, _add_power(sub)):  # (unknown options are the subcommand's to report)
+    battles = add_battles(sub, formats_of(_PREFERENCES))
+    _once(battles)
+    # (unknown options are the subcommand's to report)
+    for command in (p, plan, _add_power(sub), battles):
         command.set_defaults(command_parser=command)
     return parser
 

@@ -78,6 +78,9 @@ NAMES_NO_FILE = frozenset({
     "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd", "shift_sd",
     # pairboot plan
     "action",
+    # pairboot battles (its columns, the ratings)
+    "strong_weight", "prompt", "verdict", "game", "weight", "model", "ties", "orders",
+    "cluster", "anchor", "anchor_rating", "ridge",
 })
 """Options whose values name no file (columns, numbers, choices, flags, an address)."""
 

@@ -12,7 +12,10 @@
   ``compare(..., runs=...)``;
 - :mod:`~pairboot.io.harness` — evaluation-harness logs (lm-evaluation-harness, Inspect,
   COMET, sacrebleu, WMT, trec_eval) and plain tables as per-item scores;
-- :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory).
+- :mod:`~pairboot.io.stream` — a file read in chunks (files larger than memory);
+- :mod:`~pairboot.io.preferences` — battles of two systems on a prompt (arena-hard
+  judgments, Chatbot Arena battles, AlpacaEval annotations, tables) for
+  :func:`pairboot.compare_preferences`.
 
 A bad file is caught here, once, with a message (:class:`pairboot.errors.InputError`) that
 names the file, the place in it and the column.  Nothing is ever written to an input file,
@@ -57,20 +60,21 @@ from pairboot.io.tables import (
 )
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time imported on first use)
-    from pairboot.io import harness, stream
+    from pairboot.io import harness, preferences, stream
     from pairboot.io.runs import KINDS, RunsTables, runs_per_system, runs_table, samples_note
 
 _LATER = dict.fromkeys(("KINDS", "RunsTables", "runs_per_system", "runs_table",
                         "samples_note"), "runs")
 """Names of modules a plain table's comparison does not need, imported on first use (PEP
 562), as are the subpackage :mod:`~pairboot.io.harness` (logs of evaluation harnesses,
-one reader each) and :mod:`~pairboot.io.stream` (a file read in chunks)."""
+one reader each), :mod:`~pairboot.io.preferences` (battles: pairwise verdicts) and
+:mod:`~pairboot.io.stream` (a file read in chunks)."""
 
 
 def __getattr__(name: str):
     if name in _LATER:
         value = getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
-    elif name in ("harness", "stream", "runs"):
+    elif name in ("harness", "preferences", "stream", "runs"):
         value = importlib.import_module(f"{__name__}.{name}")
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -94,6 +98,7 @@ __all__ = [
     "Table",
     "align",
     "harness",
+    "preferences",
     "stream",
     "all_distinct",
     "check_row_pairing",

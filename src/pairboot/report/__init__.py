@@ -49,6 +49,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
 - :mod:`~pairboot.report.ppi` -- a prediction-powered comparison's
   (:func:`pairboot.compare_ppi`) text, Markdown and JSON: the judge's, the gold labels'
   and the prediction-powered estimates side by side, and the judge's bias;
+- :mod:`~pairboot.report.preferences` -- ratings from battles'
+  (:func:`pairboot.compare_preferences`) text, Markdown, LaTeX, JSON and HTML;
 - :mod:`~pairboot.report.power` -- a planned comparison's (:func:`pairboot.power`)
   summary and its text, Markdown and JSON writers;
 - :mod:`~pairboot.report.plot` (public face: :mod:`pairboot.plot`) draws the bootstrap

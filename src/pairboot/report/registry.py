@@ -59,6 +59,7 @@ _PPI = "pairboot.results.ppi.PPIResult"
 _AGREEMENT = "pairboot.results.agreement.AgreementResult"
 _LABELS = "pairboot.results.labels.LabelPlan"
 _TASKS = "pairboot.results.tasks.TasksResult"
+_PREFERENCES = "pairboot.results.preferences.PreferenceResult"
 
 WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they register)
     **{(_CURVE, f): ("curve", f == "html-fragment")
@@ -80,7 +81,8 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(t, f): (m, f == "html-fragment") for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
        for f in ("text", "markdown", "json", "html-fragment", "html")},
     **{(_LABELS, f): ("label_plan", False) for f in ("text", "markdown", "json")},
-    **{(_TASKS, f): ("tasks", f == "html-fragment")
+    **{(t, f): (m, f == "html-fragment")
+       for t, m in ((_TASKS, "tasks"), (_PREFERENCES, "preferences"))
        for f in ("text", "markdown", "latex", "json", "html-fragment", "html")},
 }
 """The package's own writers before their modules are imported: (the result type's
