@@ -151,7 +151,7 @@ def test_no_import_cycle():
 
 LAYERS = (
     ("pairboot._version", "pairboot.errors", "pairboot.options", "pairboot.progress",
-     "pairboot.rendering"),
+     "pairboot.rendering", "pairboot.tracking"),
     ("pairboot.stats",),
     ("pairboot.metrics",),
     ("pairboot.results",),
@@ -170,7 +170,7 @@ LAYERS = (
 """The folders from the bottom up (docs/architecture.md): a module imports only from its
 own folder or one below, imports inside functions included.  At the bottom the
 vocabulary every layer reads (the errors, the shared options, the progress protocol,
-the results' text hook, the version); at the top the public faces."""
+the results' text hook and trackers, the version); at the top the public faces."""
 
 FACE_USERS = ("pairboot.cli",)
 """Folders that may import the faces: the command line is a shell over the public API."""
@@ -190,7 +190,7 @@ def test_every_module_is_in_a_layer_and_the_top_holds_the_faces():
         layer_of(name)
     top = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "_version.py", "dask.py", "errors.py",
-                   "options.py", "plot.py", "progress.py", "rendering.py"]
+                   "options.py", "plot.py", "progress.py", "rendering.py", "tracking.py"]
 
 
 def upward_imports() -> list[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 
 from pairboot.rendering import rendered
 from pairboot.results.compare import ConfidenceInterval, SystemScore, TestResult, json_safe
+from pairboot.tracking import Tracked, Tracking, verdict_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ class PartialConjunction:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class FamilyResult:
+class FamilyResult(Tracked):
     """The answer of :func:`pairboot.compare_many`: a family of comparisons on shared
     draws, with its error rate controlled.
 
@@ -231,6 +232,31 @@ class FamilyResult:
                    if self.test is not None else {}),
             })
         return pd.DataFrame(rows)
+
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        each system's score (``NAME/score``), each comparison's numbers
+        (``B - A/estimate``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``,
+        ``verdict_code``) and verdict, the family's signature."""
+        metrics: dict[str, float] = {f"{name}/score": score.estimate
+                                     for name, score in self.systems.items()}
+        tags = {"result": "family", "systems": ",".join(self.systems),
+                "best_set": None if self.best_set is None else ",".join(self.best_set)}
+        for c in self.comparisons:
+            row = f"{c.b} - {c.a}/"
+            metrics.update({row + "estimate": c.estimate,
+                            row + "ci_low": c.confidence_interval.low,
+                            row + "ci_high": c.confidence_interval.high,
+                            row + "p_value": c.p_value, row + "p_adjusted": c.p_adjusted,
+                            row + "verdict_code": verdict_code(c.verdict)})
+            tags[row + "verdict"] = c.verdict
+        metrics["significant"] = sum(bool(c.significant) for c in self.comparisons)
+        params = {name: getattr(self, name) for name in (
+            "correction", "family_size", "metric", "method", "confidence_level",
+            "n_resamples", "seed", "alternative", "hypothesis", "margin", "paired",
+            "resampling", "group_weighting", "lower_is_better", "n_items", "n_groups",
+            "n_strata", "estimand", "engine", "version")}
+        return Tracking(metrics, params, tags)
 
     def summary(self) -> str:
         """The text report the command line prints (``print(result)`` shows it): the
