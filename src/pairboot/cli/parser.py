@@ -310,7 +310,11 @@ def build_parser() -> argparse.ArgumentParser:
         "reports of runs with --plan FILE carry.")
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
-    for command in (p, plan, _add_power(sub)):  # (unknown options are the subcommand's to report)
+    mcp = sub.add_parser("mcp", help="serve compare, compare_many and power to coding "
+                         "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
+                         description="An MCP server on standard input and output: "
+                         "docs/integrations.md says how to register it with an agent.")
+    for command in (p, plan, mcp, _add_power(sub)):  # (unknown options: the subcommand's)
         command.set_defaults(command_parser=command)
     return parser
 
