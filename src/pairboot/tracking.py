@@ -47,26 +47,39 @@ class Tracking:
 
 class Tracked:
     """The trackers' methods of a result whose ``tracked(**labels)`` gives its
-    :class:`Tracking` and whose HTML report takes the same ``labels``."""
+    :class:`Tracking` and whose report in :attr:`report_format` takes the same
+    ``labels``."""
 
     __slots__ = ()
+
+    report_format = "html"
+    """The report logged beside the numbers (a result without an HTML report: its
+    Markdown one, ``pairboot.md``)."""
 
     def tracked(self, **labels) -> Tracking:  # pragma: no cover - each result's own
         raise NotImplementedError
 
+    def tracked_report(self, artifact: str | None, **labels) -> tuple[str, str]:
+        """The report's text and its file name in the run."""
+        kind = type(self).report_format
+        name = artifact or (ARTIFACT if kind == "html" else "pairboot.md")
+        return rendered(self, kind, **labels), name
+
     def log_to_mlflow(self, *, run_id: str | None = None, prefix: str = "",
-                      artifact: str = ARTIFACT, **labels) -> str:
+                      artifact: str | None = None, **labels) -> str:
         """Log this result to MLflow (``pip install 'pairboot[mlflow]'``) and return the
         run's id: the numbers as metrics, the signature as parameters, the verdict and
-        the names as tags, the HTML report as the artifact ``artifact``; each key
-        begins with ``prefix`` (to log several results in one run).  Into the run
-        ``run_id``, else the active run, else a new run (ended after) of the current
-        experiment and tracking URI (``MLFLOW_TRACKING_URI``).  ``labels``: as the
-        result's ``to_html`` takes them (``name_a``, ``name_b`` for two systems)."""
-        return to_mlflow(self.tracked(**labels), rendered(self, "html", **labels),
-                         run_id=run_id, prefix=prefix, artifact=artifact)
+        the names as tags, the HTML report as the artifact ``artifact`` (default
+        ``pairboot.html``); each key begins with ``prefix`` (to log several results in
+        one run).  Into the run ``run_id``, else the active run, else a new run (ended
+        after) of the current experiment and tracking URI (``MLFLOW_TRACKING_URI``).
+        ``labels``: as the result's ``to_html`` takes them (``name_a``, ``name_b`` for
+        two systems)."""
+        text, name = self.tracked_report(artifact, **labels)
+        return to_mlflow(self.tracked(**labels), text, run_id=run_id, prefix=prefix,
+                         artifact=name)
 
-    def log_to_wandb(self, run=None, *, prefix: str = "", artifact: str = ARTIFACT,
+    def log_to_wandb(self, run=None, *, prefix: str = "", artifact: str | None = None,
                      **labels) -> str:
         """Log this result to Weights & Biases (``pip install 'pairboot[wandb]'``) and
         return the run's id: the numbers and words in the run's summary, the signature
@@ -75,8 +88,8 @@ class Tracked:
         Into ``run``, else ``wandb.run``, else a new run (project ``pairboot``,
         finished after; ``WANDB_MODE=offline`` keeps it on disk).  ``labels``: as the
         result's ``to_html`` takes them."""
-        return to_wandb(self.tracked(**labels), rendered(self, "html", **labels),
-                        run=run, prefix=prefix, artifact=artifact)
+        text, name = self.tracked_report(artifact, **labels)
+        return to_wandb(self.tracked(**labels), text, run=run, prefix=prefix, artifact=name)
 
 
 def _need(module: str, what: str):
@@ -143,9 +156,10 @@ def to_wandb(tracking: Tracking, html: str, *, run, prefix: str, artifact: str) 
         run.config.update({key(prefix + name): value for name, value
                            in tracking.params.items() if value is not None},
                           allow_val_change=True)
+        shown = ({key(prefix + "report"): wandb.Html(html, inject=False)}
+                 if artifact.endswith(".html") else {})
         run.summary.update({**_numbers(tracking.metrics, prefix),
-                            **_params(tracking.tags, prefix),
-                            key(prefix + "report"): wandb.Html(html, inject=False)})
+                            **_params(tracking.tags, prefix), **shown})
         path = os.path.join(run.dir, prefix + artifact)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w", encoding="utf-8") as out:

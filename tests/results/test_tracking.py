@@ -177,8 +177,12 @@ def records(path: Path) -> list[bytes]:
 
 def offline_run(folder: Path, run_id: str) -> tuple[dict, dict, list[str], Path]:
     """The summary, config and saved files of the offline run ``run_id``, read from
-    disk with W&B's own record type."""
+    disk with W&B's own record type, once W&B's service has stopped (it writes the run's
+    file on its own time: after ``finish()``, not always by then)."""
+    import wandb
     from wandb.proto import wandb_internal_pb2 as pb
+
+    wandb.teardown()
 
     (run_dir,) = (folder / "wandb").glob(f"offline-run-*-{run_id}")
     summary, config, files = {}, {}, []
@@ -233,3 +237,52 @@ def test_wandb_logs_a_family_into_the_active_run(wandb_offline, family):
     assert "family/pairboot.html" in files
     assert (saved / "family" / "pairboot.html").read_text(
         encoding="utf-8") == family.to_html()
+
+
+# --- the other results --------------------------------------------------------------------
+
+
+def test_several_metrics_log_each_row_and_the_markdown_report(mlflow_store, tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    q, cost = rng.random(60), rng.gamma(2.0, 0.01, 60)
+    a = {"quality": q, "cost": cost}
+    b = {"quality": q + rng.normal(0.05, 0.05, 60), "cost": cost * 0.9}
+    res = pairboot.compare_metrics(a, b, metrics={"quality": "mean", "cost": "mean"},
+                                   names=("base", "new"), seed=2, n_resamples=499)
+    run_id = res.log_to_mlflow()
+    data = mlflow_store.MlflowClient().get_run(run_id).data
+    for row in res.rows:
+        assert data.metrics[f"{row.name}/estimate"] == pytest.approx(row.estimate)
+        assert data.metrics[f"{row.name}/p_adjusted"] == pytest.approx(row.p_adjusted)
+        assert data.tags[f"{row.name}/verdict"] == row.verdict
+    assert (data.params["seed"], data.tags["name_b"]) == ("2", "new")
+    assert _artifact(mlflow_store, run_id, "pairboot.md",
+                     tmp_path) == pairboot.report.render(res, "markdown")
+
+
+@pytest.mark.slow  # (the plan's HTML draws its power curves)
+def test_a_plan_logs_its_size(mlflow_store, tmp_path):
+    plan = pairboot.power(sd=0.5, delta=0.05, power=0.8)
+    run_id = plan.log_to_mlflow(prefix="plan/")
+    data = mlflow_store.MlflowClient().get_run(run_id).data
+    assert data.metrics["plan/n_items"] == plan.n_items == 787
+    assert data.metrics["plan/delta"] == 0.05 and data.params["plan/solved"] == "n_items"
+    html = _artifact(mlflow_store, run_id, "plan/pairboot.html", tmp_path)
+    assert html.startswith("<!DOCTYPE html>") and "787" in html
+
+
+def test_a_curve_logs_each_k(mlflow_store):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    p = rng.beta(2, 2, 200)[:, None]
+    a = (rng.random((200, 4)) < p) * 1.0
+    b = (rng.random((200, 4)) < np.minimum(p + 0.1, 1.0)) * 1.0
+    curve = pairboot.trials_curve(a, b, ks=[1, 2, 4], seed=1, n_resamples=499)
+    data = mlflow_store.MlflowClient().get_run(curve.log_to_mlflow()).data
+    for point in curve.points:
+        assert data.metrics[f"k{point.k}/difference"] == pytest.approx(point.difference)
+        assert data.metrics[f"k{point.k}/p_adjusted"] == pytest.approx(point.p_adjusted)
+    assert data.params["ks"] == "1,2,4" and data.params["kind"] == "pass^k"

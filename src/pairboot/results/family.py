@@ -327,7 +327,7 @@ class CurvePoint:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class TrialsCurve:
+class TrialsCurve(Tracked):
     """The answer of :func:`pairboot.trials_curve`: pass@k or pass^k of two systems for
     several k, read off one bootstrap of the items.
 
@@ -364,6 +364,25 @@ class TrialsCurve:
         out["points"] = [p.to_dict() for p in self.points]
         out["names"], out["warnings"] = list(self.names), list(self.warnings)
         return json_safe(out)
+
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        per k (``k4/``), each system's score, ``difference``, ``ci_low``, ``ci_high``,
+        ``simultaneous_low``, ``simultaneous_high``, ``p_value``, ``p_adjusted``."""
+        metrics: dict[str, float] = {}
+        for p in self.points:
+            metrics.update({f"k{p.k}/{key}": value for key, value in (
+                ("score_a", p.a.estimate), ("score_b", p.b.estimate),
+                ("difference", p.difference), ("ci_low", p.interval.low),
+                ("ci_high", p.interval.high), ("simultaneous_low", p.simultaneous.low),
+                ("simultaneous_high", p.simultaneous.high), ("p_value", p.p_value),
+                ("p_adjusted", p.p_adjusted))})
+        params = {name: getattr(self, name) for name in (
+            "kind", "confidence_level", "n_resamples", "seed", "method", "n_items",
+            "version")}
+        params["ks"] = ",".join(map(str, self.ks))
+        return Tracking(metrics, params, {"result": "curve", "name_a": self.names[0],
+                                          "name_b": self.names[1]})
 
     def to_frame(self):
         """One row per k, as a pandas DataFrame (needs pandas)."""
