@@ -260,6 +260,7 @@ INTERNAL_BAGS = {
     ("tracking.py", "tracked"): "a writer's labels (a result's own tracked() takes them)",
     ("tracking.py", "log_to_mlflow"): "a writer's labels (name_a, name_b: to_html's)",
     ("tracking.py", "log_to_wandb"): "a writer's labels (name_a, name_b: to_html's)",
+    ("tracking.py", "tracked_report"): "a writer's labels (name_a, name_b: to_html's)",
 }
 """The functions that take a ``**`` keyword bag, and why it is no bag of options."""
 
