@@ -151,3 +151,13 @@ def test_pairboot_mcp_serves_over_stdio(table):
     assert result.structured_content["estimate"] == want.estimate
     assert result.structured_content["confidence_interval"] == want.to_dict()[
         "confidence_interval"]
+
+
+def test_without_the_sdk_pairboot_mcp_is_one_error_line(monkeypatch, capsys):
+    from pairboot.cli import main
+
+    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
+    assert main(["mcp"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: pairboot mcp needs the MCP SDK 2 or later: pip install "
+                   "'pairboot[mcp]'\n")
