@@ -286,3 +286,22 @@ def test_a_curve_logs_each_k(mlflow_store):
         assert data.metrics[f"k{point.k}/difference"] == pytest.approx(point.difference)
         assert data.metrics[f"k{point.k}/p_adjusted"] == pytest.approx(point.p_adjusted)
     assert data.params["ks"] == "1,2,4" and data.params["kind"] == "pass^k"
+
+
+@pytest.mark.filterwarnings("ignore::pairboot.SmallSampleWarning")  # (only their count)
+def test_a_large_family_is_logged_whole(mlflow_store):
+    """20 systems, all 190 pairs: 1,160 numbers and 193 words, beyond one MLflow batch's
+    1,000 and 100 (MLflow's client splits them)."""
+    import numpy as np
+
+    from pairboot.tracking import Tracking, to_mlflow
+
+    rng = np.random.default_rng(0)
+    scores = {f"s{k}": rng.random(30) for k in range(20)}
+    tracking = pairboot.compare_many(scores, n_resamples=99, seed=1,
+                                     correction="holm").tracked()
+    assert len(tracking.metrics) > 1000 and len(tracking.tags) > 100
+    run_id = to_mlflow(tracking, "<p>report</p>", run_id=None, prefix="", artifact="r.html")
+    data = mlflow_store.MlflowClient().get_run(run_id).data
+    assert len(data.metrics) == len(tracking.metrics)
+    assert data.tags["s19 - s18/verdict"] == tracking.tags["s19 - s18/verdict"]
