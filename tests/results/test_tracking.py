@@ -294,7 +294,7 @@ def test_a_large_family_is_logged_whole(mlflow_store):
     1,000 and 100 (MLflow's client splits them)."""
     import numpy as np
 
-    from pairboot.tracking import Tracking, to_mlflow
+    from pairboot.tracking import to_mlflow
 
     rng = np.random.default_rng(0)
     scores = {f"s{k}": rng.random(30) for k in range(20)}
