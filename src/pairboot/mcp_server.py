@@ -77,6 +77,9 @@ def run_command(argv: list[str]) -> tuple[int, str, str]:
     with _LOCK, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             args = parse(build_parser(), argv)
+            if args.output is not None or args.plot is not None:  # (however abbreviated)
+                return 2, "", ("options: --output and --plot are not for the MCP tool (it "
+                               "writes no file and returns the JSON and the report)")
             quiet_arrow()
             status = run_power(args) if args.command == "power" else run_compare(args)
         except SystemExit as exc:  # (a usage error: argparse's line on standard error)

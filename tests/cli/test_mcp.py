@@ -123,17 +123,22 @@ def test_further_options_as_the_command_spells_them(table):
     ({"files": ["{table}"], "a": "base", "b": "new", "options": ["--output", "x.txt"]},
      "--output is not for the MCP tool"),
     ({"files": ["-"], "a": "base", "b": "new"}, "'-' (standard input)"),
+    ({"files": ["{table}"], "a": "base", "b": "new", "options": ["--outp", "{folder}/x.txt"]},
+     "--output and --plot are not for the MCP tool"),
+    ({"files": ["{table}"], "a": "base", "b": "new", "options": ["-o{folder}/x.txt"]},
+     "--output and --plot are not for the MCP tool"),
 ])
 def test_bad_input_is_a_tool_error_of_one_line(table, arguments, says):
     folder = str(Path(table).parent)
-    arguments = {k: [f.format(folder=folder, table=table) for f in v] if k == "files" else v
-                 for k, v in arguments.items()}
+    arguments = {k: [f.format(folder=folder, table=table) for f in v]
+                 if k in ("files", "options") else v for k, v in arguments.items()}
     result = call("compare", arguments)
     assert result.is_error
     (block,) = result.content
     assert says in block.text
     assert "\n" not in block.text and "Traceback" not in block.text
     assert block.text.startswith("Error executing tool compare: ")
+    assert sorted(p.name for p in Path(folder).iterdir()) == ["scores.csv"]  # (no file)
 
 
 @pytest.mark.slow  # (a fresh Python process: the server as an agent starts it)
