@@ -22,13 +22,14 @@ CLI_MAY_IMPORT = {
     "pairboot._version",
     "pairboot.errors",
     "pairboot.io",
+    "pairboot.mcp_server",
     "pairboot.metrics",
     "pairboot.options",
     "pairboot.plot",
     "pairboot.report",
 }
 """The command line is a thin shell over the public API and its options, the readers and
-the reports."""
+the reports (and ``pairboot mcp`` over the MCP server, a face)."""
 
 
 def modules() -> dict[str, Path]:
@@ -151,7 +152,7 @@ def test_no_import_cycle():
 
 LAYERS = (
     ("pairboot._version", "pairboot.errors", "pairboot.options", "pairboot.progress",
-     "pairboot.rendering"),
+     "pairboot.rendering", "pairboot.tracking"),
     ("pairboot.stats",),
     ("pairboot.metrics",),
     ("pairboot.results",),
@@ -165,13 +166,13 @@ LAYERS = (
     ("pairboot.planning",),
     ("pairboot.report",),
     ("pairboot.cli",),
-    ("pairboot", "pairboot.__main__", "pairboot.dask", "pairboot.plot",
+    ("pairboot", "pairboot.__main__", "pairboot.dask", "pairboot.mcp_server", "pairboot.plot",
      "pairboot.pytest_plugin"),
 )
 """The folders from the bottom up (docs/architecture.md): a module imports only from its
 own folder or one below, imports inside functions included.  At the bottom the
 vocabulary every layer reads (the errors, the shared options, the progress protocol,
-the results' text hook, the version); at the top the public faces."""
+the results' text hook and trackers, the version); at the top the public faces."""
 
 FACE_USERS = ("pairboot.cli",)
 """Folders that may import the faces: the command line is a shell over the public API."""
@@ -191,8 +192,8 @@ def test_every_module_is_in_a_layer_and_the_top_holds_the_faces():
         layer_of(name)
     top = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "_version.py", "dask.py", "errors.py",
-                   "options.py", "plot.py", "progress.py", "pytest_plugin.py",
-                   "rendering.py"]
+                   "mcp_server.py", "options.py", "plot.py", "progress.py",
+                   "pytest_plugin.py", "rendering.py", "tracking.py"]
 
 
 def upward_imports() -> list[str]:

@@ -273,6 +273,10 @@ INTERNAL_BAGS = {
     ("report/registry.py", "render"): "a writer's labels",
     ("rendering.py", "rendered"): "a writer's labels",
     ("__init__.py", "_render"): "a writer's labels (the report layer on first use)",
+    ("tracking.py", "tracked"): "a writer's labels (a result's own tracked() takes them)",
+    ("tracking.py", "log_to_mlflow"): "a writer's labels (name_a, name_b: to_html's)",
+    ("tracking.py", "log_to_wandb"): "a writer's labels (name_a, name_b: to_html's)",
+    ("tracking.py", "tracked_report"): "a writer's labels (name_a, name_b: to_html's)",
 }
 """The functions that take a ``**`` keyword bag, and why it is no bag of options."""
 

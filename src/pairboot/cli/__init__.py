@@ -118,6 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "plan":
             print(pairboot.plan_sha256(args.plan_file))
             return EXIT_OK
+        if args.command == "mcp":  # (the server: until the client closes the streams)
+            from pairboot.mcp_server import serve
+
+            serve()
+            return EXIT_OK
         if args.command == "power":
             from pairboot.cli.power import run_power
 

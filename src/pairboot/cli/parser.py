@@ -218,8 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
     battles = add_battles(sub, formats_of(_PREFERENCES))
     _once(battles)
+    mcp = sub.add_parser("mcp", help="serve compare, compare_many and power to coding "
+                         "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
+                         description="An MCP server on standard input and output: "
+                         "docs/integrations.md says how to register it with an agent.")
     # (unknown options are the subcommand's to report)
-    for command in (p, plan, _add_power(sub), battles):
+    for command in (p, plan, mcp, _add_power(sub), battles):
         command.set_defaults(command_parser=command)
     return parser
 

@@ -17,6 +17,7 @@ from pairboot.rendering import rendered
 from pairboot.results.items import FlakyItems, ItemsSummary
 from pairboot.stats.hypotheses import claim_boundary, detectable, verdict_of
 from pairboot.stats.pvalues import units_for
+from pairboot.tracking import Tracked, Tracking, verdict_code
 
 
 class ConfidenceInterval(NamedTuple):
@@ -164,7 +165,7 @@ class TestResult:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class CompareResult:
+class CompareResult(Tracked):
     """The answer of :func:`pairboot.compare`: how much B differs from A, and how surely.
 
     Attributes
@@ -493,6 +494,26 @@ class CompareResult:
         out["verdict_p_value"] = self.verdict_p_value()
         out["reading"] = self.reading
         return out
+
+    def tracked(self, *, name_a: str = "A", name_b: str = "B",
+                lower_is_better: bool = False) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        the numbers, the signature and the words."""
+        verdict = self.verdict(lower_is_better=lower_is_better or None)
+        low, high = self.confidence_interval
+        metrics = {"estimate": self.estimate, "ci_low": low, "ci_high": high,
+                   "p_value": self.p_value, "verdict_code": verdict_code(verdict),
+                   "verdict_p_value": self.verdict_p_value(
+                       lower_is_better=lower_is_better or None),
+                   "standard_error": self.standard_error, "score_a": self.score_a.estimate,
+                   "score_b": self.score_b.estimate, "n_items": self.n_items}
+        params = {name: getattr(self, name) for name in (
+            "metric", "method", "confidence_level", "n_resamples", "seed", "alternative",
+            "hypothesis", "margin", "paired", "resampling", "group_weighting", "n_groups",
+            "n_strata", "estimand", "engine", "version")}
+        params["lower_is_better"] = bool(lower_is_better or self.lower_is_better)
+        return Tracking(metrics, params, {"verdict": verdict, "name_a": name_a,
+                                          "name_b": name_b, "result": "compare"})
 
     def __repr__(self) -> str:
         low, high = self.confidence_interval

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 
 from pairboot.rendering import rendered
 from pairboot.results.compare import ConfidenceInterval, SystemScore, TestResult, json_safe
+from pairboot.tracking import Tracked, Tracking, verdict_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ class PartialConjunction:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class FamilyResult:
+class FamilyResult(Tracked):
     """The answer of :func:`pairboot.compare_many`: a family of comparisons on shared
     draws, with its error rate controlled.
 
@@ -232,6 +233,31 @@ class FamilyResult:
             })
         return pd.DataFrame(rows)
 
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        each system's score (``NAME/score``), each comparison's numbers
+        (``B - A/estimate``, ``ci_low``, ``ci_high``, ``p_value``, ``p_adjusted``,
+        ``verdict_code``) and verdict, the family's signature."""
+        metrics: dict[str, float] = {f"{name}/score": score.estimate
+                                     for name, score in self.systems.items()}
+        tags = {"result": "family", "systems": ",".join(self.systems),
+                "best_set": None if self.best_set is None else ",".join(self.best_set)}
+        for c in self.comparisons:
+            row = f"{c.b} - {c.a}/"
+            metrics.update({row + "estimate": c.estimate,
+                            row + "ci_low": c.confidence_interval.low,
+                            row + "ci_high": c.confidence_interval.high,
+                            row + "p_value": c.p_value, row + "p_adjusted": c.p_adjusted,
+                            row + "verdict_code": verdict_code(c.verdict)})
+            tags[row + "verdict"] = c.verdict
+        metrics["significant"] = sum(bool(c.significant) for c in self.comparisons)
+        params = {name: getattr(self, name) for name in (
+            "correction", "family_size", "metric", "method", "confidence_level",
+            "n_resamples", "seed", "alternative", "hypothesis", "margin", "paired",
+            "resampling", "group_weighting", "lower_is_better", "n_items", "n_groups",
+            "n_strata", "estimand", "engine", "version")}
+        return Tracking(metrics, params, tags)
+
     def summary(self) -> str:
         """The text report the command line prints (``print(result)`` shows it): the
         summary line, the systems, the comparisons, the method and the warnings."""
@@ -301,7 +327,7 @@ class CurvePoint:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class TrialsCurve:
+class TrialsCurve(Tracked):
     """The answer of :func:`pairboot.trials_curve`: pass@k or pass^k of two systems for
     several k, read off one bootstrap of the items.
 
@@ -338,6 +364,25 @@ class TrialsCurve:
         out["points"] = [p.to_dict() for p in self.points]
         out["names"], out["warnings"] = list(self.names), list(self.warnings)
         return json_safe(out)
+
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        per k (``k4/``), each system's score, ``difference``, ``ci_low``, ``ci_high``,
+        ``simultaneous_low``, ``simultaneous_high``, ``p_value``, ``p_adjusted``."""
+        metrics: dict[str, float] = {}
+        for p in self.points:
+            metrics.update({f"k{p.k}/{key}": value for key, value in (
+                ("score_a", p.a.estimate), ("score_b", p.b.estimate),
+                ("difference", p.difference), ("ci_low", p.interval.low),
+                ("ci_high", p.interval.high), ("simultaneous_low", p.simultaneous.low),
+                ("simultaneous_high", p.simultaneous.high), ("p_value", p.p_value),
+                ("p_adjusted", p.p_adjusted))})
+        params = {name: getattr(self, name) for name in (
+            "kind", "confidence_level", "n_resamples", "seed", "method", "n_items",
+            "version")}
+        params["ks"] = ",".join(map(str, self.ks))
+        return Tracking(metrics, params, {"result": "curve", "name_a": self.names[0],
+                                          "name_b": self.names[1]})
 
     def to_frame(self):
         """One row per k, as a pandas DataFrame (needs pandas)."""

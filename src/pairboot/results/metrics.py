@@ -10,6 +10,7 @@ import numpy as np
 
 from pairboot.rendering import rendered
 from pairboot.results.compare import ConfidenceInterval, SystemScore, json_safe
+from pairboot.tracking import Tracked, Tracking, verdict_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ class MetricRow:
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class MetricsResult:
+class MetricsResult(Tracked):
     """The answer of :func:`pairboot.compare_metrics`: several metrics of systems A and B
     read off one set of resamples of the items, so the joint distribution of their
     differences is known.
@@ -189,6 +190,30 @@ class MetricsResult:
             "p_adjusted": r.p_adjusted, "verdict": r.verdict, "p_better": r.p_better,
             "p_non_inferior": r.p_non_inferior, "p_better_by_margin": r.p_better_by_margin,
         } for r in self.rows])
+
+    report_format = "markdown"  # (no HTML report yet: the trackers log the Markdown)
+
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        each metric's numbers (``NAME/estimate``, ``ci_low``, ``ci_high``, ``p_value``,
+        ``p_adjusted``, ``verdict_code``, ``score_a``, ``score_b``) and verdict, the
+        signature."""
+        metrics: dict[str, float] = {}
+        tags = {"result": "metrics", "name_a": self.names[0], "name_b": self.names[1]}
+        for r in self.rows:
+            metrics.update({f"{r.name}/estimate": r.estimate,
+                            f"{r.name}/ci_low": r.confidence_interval.low,
+                            f"{r.name}/ci_high": r.confidence_interval.high,
+                            f"{r.name}/p_value": r.p_value,
+                            f"{r.name}/p_adjusted": r.p_adjusted,
+                            f"{r.name}/verdict_code": verdict_code(r.verdict),
+                            f"{r.name}/score_a": r.score_a.estimate,
+                            f"{r.name}/score_b": r.score_b.estimate})
+            tags[f"{r.name}/verdict"] = r.verdict
+        params = {name: getattr(self, name) for name in (
+            "correction", "hypothesis", "confidence_level", "n_resamples", "seed",
+            "method", "n_items", "n_groups", "n_strata", "resampling", "engine", "version")}
+        return Tracking(metrics, params, tags)
 
     def summary(self) -> str:
         """The text report (``print(result)``)."""

@@ -12,6 +12,7 @@ import numpy as np
 
 from pairboot.rendering import rendered
 from pairboot.results.compare import json_safe
+from pairboot.tracking import Tracked, Tracking
 
 __all__ = ["FamilyPlan", "PowerResult", "StratumPlan", "TrialsPlan"]
 
@@ -121,7 +122,7 @@ TRIALS_FIELDS = frozenset(("between_variance", "within_variance", "trials_grid",
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class PowerResult:
+class PowerResult(Tracked):
     """A planned comparison (:func:`pairboot.power`): the quantity solved for and every
     input it rests on.
 
@@ -333,6 +334,18 @@ class PowerResult:
         row = {k: v for k, v in self.to_dict().items()
                if v is None or isinstance(v, (bool, int, float, str))}
         return pd.DataFrame([row])
+
+    def tracked(self) -> Tracking:
+        """What :meth:`log_to_mlflow` and :meth:`log_to_wandb` log (pairboot.tracking):
+        the plan's numbers (the difference, the power, the sizes, the spread), what was
+        solved and under which test."""
+        metrics = {name: getattr(self, name) for name in (
+            "delta", "power", "n_items", "n_items_unpaired", "pairing_saving", "n_groups",
+            "n_runs", "n_runs_needed", "sd", "unit_variance")}
+        params = {name: getattr(self, name) for name in (
+            "solved", "confidence_level", "alternative", "hypothesis", "margin",
+            "lower_is_better", "source", "model", "metric")}
+        return Tracking(metrics, params, {"result": "power", "solved": self.solved})
 
     def __str__(self) -> str:
         return self.summary()
