@@ -16,6 +16,7 @@ are not plain means.  The whole public API:
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
+- :func:`schema`: the JSON Schema each kind of JSON report follows (docs/schema.md);
 - :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`,
   :data:`RESAMPLINGS`;
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.planning import power
     from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
+    from pairboot.report.schemas import schema
     from pairboot.results.compare import (
         CompareResult,
         ConfidenceInterval,
@@ -69,6 +71,7 @@ _WHERE = {
     "GateResult": "pairboot.results.metrics",
     "MetricRow": "pairboot.results.metrics",
     "noise_floor": "pairboot.comparisons.two",
+    "schema": "pairboot.report.schemas",
     "NoiseFloor": "pairboot.results.noise",
     "Comparison": "pairboot.results.family",
     "FamilyResult": "pairboot.results.family",
@@ -171,4 +174,5 @@ __all__ = [
     "plan_sha256",
     "power",
     "read_plan",
+    "schema",
 ]

@@ -18,6 +18,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   laid out as text, Markdown or LaTeX;
 - :mod:`~pairboot.report.escape` — text from the data as every text format shows it
   (:func:`visible`: control characters, bidi controls and workflow commands escaped);
+- :mod:`~pairboot.report.schemas` — the name of the schema that leads every JSON report
+  (:func:`json_report`) and the shipped JSON Schemas (:func:`schema`, docs/schema.md);
 - :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
   :func:`decimals`, a p-value beside its bound);
 - :mod:`~pairboot.report.reading` — the reading of a result in plain words
@@ -102,7 +104,8 @@ from pairboot.report.parts import (
     signature,
 )
 from pairboot.report.power import POWER_WRITERS
-from pairboot.report.registry import Writers, formats_of, render, writes
+from pairboot.report.registry import Writers, formats_of, render, schema_id, writes
+from pairboot.report.schemas import json_report, schema
 from pairboot.report.text import write_text
 from pairboot.report.verdicts import (
     FAIL_IF,
@@ -148,6 +151,9 @@ __all__ = [
     "render_family",
     "power_panels",
     "render_power",
+    "schema",
+    "schema_id",
+    "json_report",
     "signature",
     "visible",
     "workflow_commands",

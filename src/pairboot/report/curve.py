@@ -5,8 +5,6 @@ panels of :func:`pairboot.plot.plot_curve` as inline SVG when matplotlib is inst
 
 from __future__ import annotations
 
-import json
-
 from pairboot.report.escape import lines_text, md
 from pairboot.report.html import (
     document,
@@ -19,6 +17,7 @@ from pairboot.report.html import (
 )
 from pairboot.report.parts import alpha_of, p_cell
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.family import TrialsCurve
 
@@ -93,12 +92,12 @@ def curve_markdown(res: TrialsCurve, context=None) -> str:
     return lines_text(lines)
 
 
-@writes(TrialsCurve, "json")
+@writes(TrialsCurve, "json", schema="pairboot.curve/1")
 def curve_json(res: TrialsCurve, context=None) -> str:
     """The result's fields as JSON, with the signature."""
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2) + "\n"
+    return json_report(res, out, allow_nan=True)
 
 
 @writes(TrialsCurve, "html-fragment", part=True)
