@@ -114,15 +114,20 @@ class Node:
 
 
 def factor(schema: dict) -> dict:
-    """The objects that occur twice or more, identical, moved to ``$defs`` (named after
-    the first key that holds one) and referred to."""
+    """The objects that occur twice or more, alike but for their own description, moved
+    to ``$defs`` (named after the first key that holds one) and referred to, each
+    reference keeping its description."""
     seen: Counter[str] = Counter()
     first_name: dict[str, str] = {}
+
+    def shape(node: dict) -> str:
+        return json.dumps({k: v for k, v in node.items() if k != "description"},
+                          sort_keys=True)
 
     def walk(node, name):
         if isinstance(node, dict):
             if node.get("properties"):
-                key = json.dumps(node, sort_keys=True)
+                key = shape(node)
                 seen[key] += 1
                 first_name.setdefault(key, name)
             for k, v in node.items():
@@ -144,20 +149,20 @@ def factor(schema: dict) -> dict:
             defs[name] = json.loads(key)
             names[key] = name
 
-    def replace(node):
+    def replace(node, top=False):
         if isinstance(node, dict):
-            key = json.dumps(node, sort_keys=True)
-            if key in names:
-                return {"$ref": f"#/$defs/{names[key]}"}
+            if not top and node.get("properties") and shape(node) in names:
+                ref = {"$ref": f"#/$defs/{names[shape(node)]}"}
+                return {**ref, "description": node["description"]} \
+                    if "description" in node else ref
             return {k: replace(v) for k, v in node.items()}
         if isinstance(node, list):
             return [replace(v) for v in node]
         return node
 
-    out = replace(schema)
+    out = replace(schema, top=True)
     if defs:
-        out["$defs"] = {name: {k: replace(v) if k == "properties" else v
-                               for k, v in node.items()} for name, node in defs.items()}
+        out["$defs"] = {name: replace(node, top=True) for name, node in defs.items()}
     return out
 
 

@@ -42,7 +42,8 @@ def _extra():
     """``(name, result, context)`` of the kinds and fields writer_cases does not cover."""
     import pairboot
     from pairboot import Criterion, Gate, Rule
-    from pairboot.report import MetricsContext, ReportContext
+    from pairboot.io.common import CommonItems
+    from pairboot.report import FamilyContext, MetricsContext, ReportContext
 
     common = dict(n_resamples=R, seed=7, backend="numpy")
     rng = np.random.default_rng(5)
@@ -59,8 +60,20 @@ def _extra():
     out.append(("compare noise floor", pairboot.compare(base, new, noise_floor=(
         base, rerun), **common), ReportContext(name_a="base", name_b="new")))
     out.append(("compare flaky", pairboot.compare(ta, tb, runs="samples", **common), None))
+    out.append(("compare flaky ids", pairboot.compare(
+        ta, tb, runs="samples", ids=np.array([f"t{i}" for i in range(len(ta))]), **common),
+        None))
     out.append(("compare suite", pairboot.compare(ta, tb, runs="samples", estimand="suite",
                                                   **common), None))
+    # a family of files with items dropped to their common set
+    kept = CommonItems(kept=50, total=60, sources=("a.csv", "b.csv", "c.csv"),
+                       sizes=(60, 55, 50))
+    out.append(("family common items", pairboot.compare_many(
+        {"a": base[:50], "b": new[:50], "c": rerun[:50]}, **common),
+        FamilyContext(items_kept=kept, files=("a.csv", "b.csv", "c.csv"))))
+    tc, _ = _trials(seed=12)
+    out.append(("family suite", pairboot.compare_many(
+        {"a": ta, "b": tb, "c": tc}, runs="samples", estimand="suite", **common), None))
     # an A/A floor
     out.append(("noise plain", floor, None))
     out.append(("noise runs", pairboot.noise_floor(ta, tb, runs="samples", **common), None))
@@ -80,6 +93,21 @@ def _extra():
         hypothesis="non-inferiority", correction="max-t", strata=tasks, **common), None))
     out.append(("metrics holm", pairboot.compare_metrics(
         a, b, metrics=metrics, correction="holm", names=("base", "new"), **common), None))
+    # plans: the fields the writer cases' plans leave out
+    runs_a = base[:, None] + rng.normal(0, 0.05, (60, 3))
+    runs_b = new[:, None] + rng.normal(0, 0.05, (60, 3))
+    out.append(("power runs", pairboot.power(runs_a, runs_b, runs="seeds", n_runs=4,
+                                             delta=0.05, power=0.8), None))
+    out.append(("power trials", pairboot.power(rate_a=0.5, rate_sd=0.3, shift_sd=0.5,
+                                               metric="pass^3", runs="samples", n_runs=6,
+                                               delta=0.1, power=0.8), None))
+    out.append(("power mcnemar", pairboot.power(
+        (base > 0.5) * 1.0, (new > 0.45) * 1.0, delta=0.05, power=0.8, test="mcnemar"),
+        None))
+    out.append(("power sds", pairboot.power(sd_a=0.3, sd_b=0.35, correlation=0.5,
+                                            delta=0.05, power=0.8), None))
+    out.append(("power groups cv", pairboot.power(sd=0.5, delta=0.1, power=0.8, group_size=4,
+                                                  icc=0.1, group_size_cv=0.5), None))
     # a gate
     gate = Gate(metrics, (Rule("score", "non-inferior", margin=0.05, tasks="each"),
                           Rule("score", "at-least", tasks="each", at_least=2),
