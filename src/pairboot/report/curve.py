@@ -97,7 +97,7 @@ def curve_json(res: TrialsCurve, context=None) -> str:
     """The result's fields as JSON, with the signature."""
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json_report(res, out, allow_nan=True)
+    return json_report(res, out)
 
 
 @writes(TrialsCurve, "html-fragment", part=True)

@@ -108,7 +108,7 @@ def floor_json(floor: NoiseFloor, context=None) -> str:
     """The fields as JSON, with the signature."""
     out = floor.to_dict()
     out["signature"] = _signature(floor)
-    return json_report(floor, out, allow_nan=True)
+    return json_report(floor, out)
 
 
 def _signature(floor: NoiseFloor) -> str:

@@ -313,7 +313,7 @@ def power_json(res: PowerResult, context=None) -> str:
     """The result's fields as JSON, with the summary."""
     out = res.to_dict()
     out["summary"] = power_summary(res)
-    return json_report(res, out, allow_nan=True)
+    return json_report(res, out)
 
 
 POWER_WRITERS = Writers(PowerResult)

@@ -62,11 +62,11 @@ def schema(kind) -> dict:
     return found
 
 
-def json_report(result, fields: dict, *, allow_nan: bool = False) -> str:
+def json_report(result, fields: dict) -> str:
     """``fields`` as the indented JSON report of ``result``, led by the name of the schema
     its type's ``json`` writer registered (``{"schema": "pairboot.compare/1", ...}``).
-    ``allow_nan`` False refuses NaN and infinities (a writer turns them into ``null``
-    first)."""
+    NaN and infinities are refused (JSON has no spelling for them): a writer turns them
+    into ``null`` first (:func:`pairboot.results.compare.json_safe`)."""
     name = schema_id(type(result))
     if name is None:
         raise TypeError(f"{type(result).__name__}'s json writer names no schema: "
@@ -74,4 +74,4 @@ def json_report(result, fields: dict, *, allow_nan: bool = False) -> str:
     if "schema" in fields:
         raise ValueError(f"a {type(result).__name__}'s JSON has a field 'schema' of its "
                          "own: the key is the schema's name")
-    return json.dumps({"schema": name, **fields}, indent=2, allow_nan=allow_nan) + "\n"
+    return json.dumps({"schema": name, **fields}, indent=2, allow_nan=False) + "\n"
