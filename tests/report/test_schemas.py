@@ -247,6 +247,27 @@ def test_the_command_lines_json_validates(files, case):
         assert "noise_floor" in doc
 
 
+def test_the_draft_tool_infers_a_schema_its_examples_validate(reports):
+    """tools/schema_draft.py (the start of a new kind's schema) still runs: its draft of
+    a kind is a valid schema, naming the kind, that the kind's examples validate."""
+    import importlib.util
+
+    from helpers import PROJECT_ROOT
+
+    spec = importlib.util.spec_from_file_location(
+        "schema_draft", PROJECT_ROOT / "tools" / "schema_draft.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    for kind in ("noise", "family"):
+        docs = [doc for _, _, doc in reports if doc["schema"] == f"pairboot.{kind}/1"]
+        draft = tool.draft(kind, docs)
+        jsonschema.Draft202012Validator.check_schema(draft)
+        assert draft["properties"]["schema"]["const"] == f"pairboot.{kind}/1"
+        assert set(draft["required"]) >= {"schema", "confidence_level", "warnings"}
+        for doc in docs:
+            jsonschema.Draft202012Validator(draft).validate(doc)
+
+
 # --- pairboot.schema ---------------------------------------------------------------------
 
 
