@@ -18,6 +18,7 @@ are not plain means.  The whole public API:
 - :class:`Metric`, :func:`builtin_metrics`, :func:`macro_f1_metric`, :func:`bleu_metric`
   for pooled metrics (more in :mod:`pairboot.metrics`);
 - :func:`read_plan`, :class:`Plan` and :func:`plan_sha256`: a family decided in advance;
+- :func:`schema`: the JSON Schema each kind of JSON report follows (docs/schema.md);
 - :class:`Progress`, the progress protocol; :data:`METHODS`, :data:`GROUP_WEIGHTINGS`,
   :data:`RESAMPLINGS`;
 - :class:`InputError` and the warnings :class:`PairbootWarning`,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.planning.labels import gold_labels
     from pairboot.plans.plan import Plan, plan_sha256, read_plan
     from pairboot.progress import Progress
+    from pairboot.report.schemas import schema
     from pairboot.results.agreement import AgreementResult
     from pairboot.results.compare import (
         CompareResult,
@@ -83,6 +85,7 @@ _WHERE = {
     "noise_floor": "pairboot.comparisons.two",
     "compare_preferences": "pairboot.comparisons.preferences",
     "PreferenceResult": "pairboot.results.preferences",
+    "schema": "pairboot.report.schemas",
     "NoiseFloor": "pairboot.results.noise",
     "compare_ppi": "pairboot.comparisons.ppi",
     "gold_labels": "pairboot.planning.labels",
@@ -203,4 +206,5 @@ __all__ = [
     "plan_sha256",
     "power",
     "read_plan",
+    "schema",
 ]

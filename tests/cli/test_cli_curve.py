@@ -39,7 +39,8 @@ def _run(*args):
 
 
 def _same(got: dict, res) -> None:
-    """The JSON report is the result's fields (and the signature)."""
+    """The JSON report is its schema's name, the result's fields and the signature."""
+    assert got.pop("schema") == "pairboot.curve/1"
     got.pop("signature")
     assert got == json.loads(json.dumps(res.to_dict()))
 

@@ -23,10 +23,12 @@ from pairboot.cli import progress
 
 
 def planned(*args) -> dict:
-    """The JSON report of ``pairboot power ARGS``, without its summary line."""
+    """The JSON report of ``pairboot power ARGS``, without its schema's name and its
+    summary line."""
     proc = run_in_process("power", *args, "--format", "json")
     assert proc.returncode == 0, proc.stderr.decode()
     out = json.loads(proc.stdout)
+    assert out.pop("schema") == "pairboot.power/1"
     out.pop("summary")
     return out
 
@@ -106,6 +108,7 @@ def test_json_mirrors_to_dict_and_the_summary():
                           "--format", "json")
     res = pairboot.power(sd=0.5, delta=0.1, power=0.8)
     out = json.loads(proc.stdout)
+    assert out.pop("schema") == "pairboot.power/1"
     assert out.pop("summary") == res.summary()
     assert out == as_json(res)
     assert out["n_items"] == res.n_items == 199

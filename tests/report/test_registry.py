@@ -28,6 +28,7 @@ def scratch(monkeypatch):
     monkeypatch.setattr(registry, "_writers", dict(registry._writers))
     monkeypatch.setattr(registry, "_parts", set(registry._parts))
     monkeypatch.setattr(registry, "_contexts", dict(registry._contexts))
+    monkeypatch.setattr(registry, "_schemas", dict(registry._schemas))
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,8 @@ adds.  A result's own text (``print(result)``, ``summary()``, ``reading``, ``to_
   laid out as text, Markdown or LaTeX;
 - :mod:`~pairboot.report.escape` — text from the data as every text format shows it
   (:func:`visible`: control characters, bidi controls and workflow commands escaped);
+- :mod:`~pairboot.report.schemas` — the name of the schema that leads every JSON report
+  (:func:`json_report`) and the shipped JSON Schemas (:func:`schema`, docs/schema.md);
 - :mod:`~pairboot.report.numbers` — how numbers are written (:func:`percent`,
   :func:`decimals`, a p-value beside its bound);
 - :mod:`~pairboot.report.reading` — the reading of a result in plain words
@@ -73,7 +75,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from pairboot.rendering import set_renderer
-from pairboot.report.registry import Writers, formats_of, render, writes
+from pairboot.report.registry import Writers, formats_of, render, schema_id, writes
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
     from pairboot.report.escape import visible
@@ -100,6 +102,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
         signature,
     )
     from pairboot.report.power import POWER_WRITERS
+    from pairboot.report.schemas import json_report, schema
     from pairboot.report.text import write_text
     from pairboot.report.verdicts import (
         FAIL_IF,
@@ -128,6 +131,7 @@ _WHERE = {
     **dict.fromkeys(("ReportContext", "describe_method", "format_p", "kept_line",
                      "kept_warnings", "signature"), "parts"),
     "POWER_WRITERS": "power",
+    **dict.fromkeys(("json_report", "schema"), "schemas"),
     "write_text": "text",
     **dict.fromkeys(("FAIL_IF", "MARGIN_GATES", "decision", "gate_conflict",
                      "gate_hypothesis", "headline"), "verdicts"),
@@ -194,6 +198,9 @@ __all__ = [
     "render_family",
     "power_panels",
     "render_power",
+    "schema",
+    "schema_id",
+    "json_report",
     "signature",
     "visible",
     "workflow_commands",
@@ -203,6 +210,9 @@ __all__ = [
     "write_markdown",
     "write_text",
     "writes",
+    "json_report",
+    "schema",
+    "schema_id",
 ]
 
 # The results hold data only: everything they write about themselves is render's

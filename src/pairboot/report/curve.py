@@ -17,6 +17,7 @@ from pairboot.report.html import (
 )
 from pairboot.report.parts import alpha_of, p_cell
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.family import TrialsCurve
 
@@ -91,14 +92,13 @@ def curve_markdown(res: TrialsCurve, context=None) -> str:
     return lines_text(lines)
 
 
-@writes(TrialsCurve, "json")
+@writes(TrialsCurve, "json", schema="pairboot.curve/1")
 def curve_json(res: TrialsCurve, context=None) -> str:
     """The result's fields as JSON, with the signature."""
-    import json  # (imported where JSON is written: docs/performance.md)
 
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2) + "\n"
+    return json_report(res, out)
 
 
 @writes(TrialsCurve, "html-fragment", part=True)

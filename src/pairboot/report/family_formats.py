@@ -8,7 +8,6 @@ comparisons table every format shows (the HTML one too) is :func:`comparisons_ta
 from __future__ import annotations
 
 import dataclasses
-import json
 
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.family import (
@@ -48,6 +47,7 @@ from pairboot.report.numbers import percent
 from pairboot.report.parts import interval_text, kept_line, num
 from pairboot.report.parts import wrap as _wrap
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Markup, Table, latex_float, markdown, text
 from pairboot.results.compare import json_safe
 from pairboot.results.family import FamilyResult
@@ -163,7 +163,7 @@ def family_text(result: FamilyResult, context: FamilyContext | None = None) -> s
 # ---------------------------------------------------------------------------------- json
 
 
-@writes(FamilyResult, "json")
+@writes(FamilyResult, "json", schema="pairboot.family/1")
 def family_json(result: FamilyResult, context: FamilyContext | None = None) -> str:
     """``result.to_dict()`` as indented JSON, plus the summary, who beats whom, the
     inputs, the plan's hash or the family's note, the notes and the signature.
@@ -187,7 +187,7 @@ def family_json(result: FamilyResult, context: FamilyContext | None = None) -> s
     kept = getattr(ctx, "items_kept", None)
     out["common_items"] = None if kept is None else {**kept.to_dict(), "text": kept_line(ctx)}
     out["signature"] = family_signature(result, ctx)
-    return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
+    return json_report(result, json_safe(out))
 
 
 def _with_p_fields(row: dict, fields: dict) -> dict:

@@ -6,7 +6,6 @@ same verdict, numbers, warnings and signature as the text report.
 
 from __future__ import annotations
 
-import json
 import math
 
 from pairboot.report.escape import lines_text, md, tex
@@ -35,6 +34,7 @@ from pairboot.report.parts import (
     unresolved,
 )
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Markup, Table, latex_float, markdown
 from pairboot.report.verdicts import decision, headline, margin_lines, paired_test_lines
 from pairboot.results.compare import CompareResult, json_safe
@@ -43,7 +43,7 @@ from pairboot.stats.pvalues import CLOSED_FORM_P
 # ------------------------------------------------------------------------------ json
 
 
-@writes(CompareResult, "json")
+@writes(CompareResult, "json", schema="pairboot.compare/1")
 def write_json(result: CompareResult, context: ReportContext | None = None) -> str:
     """``result.to_dict()`` as indented JSON, plus the inputs, the notes and the signature.
 
@@ -90,7 +90,7 @@ def write_json(result: CompareResult, context: ReportContext | None = None) -> s
     out["common_items"] = None if kept is None else {**kept.to_dict(), "text": kept_line(ctx)}
     out["decision"] = decision(result, ctx)
     out["signature"] = signature(result, ctx)
-    return json.dumps(json_safe(out), indent=2, allow_nan=False) + "\n"
+    return json_report(result, json_safe(out))
 
 
 def own_p_cell(result: CompareResult) -> str:

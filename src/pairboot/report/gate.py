@@ -13,6 +13,7 @@ from pairboot.report.github import command
 from pairboot.report.numbers import percent, plural
 from pairboot.report.parts import wrap
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.metrics import GateResult, GateRow
 
@@ -159,14 +160,13 @@ def gate_annotations(res: GateResult) -> list[str]:
                                gate_reasons(res))]
 
 
-@writes(GateResult, "json")
+@writes(GateResult, "json", schema="pairboot.gate/1")
 def gate_json(res: GateResult, context=None) -> str:
     """The result's fields as JSON, with the signature."""
-    import json  # (imported where JSON is written: docs/performance.md)
 
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    return json_report(res, out)
 
 
 def escape(text: str) -> str:

@@ -15,6 +15,7 @@ from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import wrap
 from pairboot.report.registry import context_class, writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, latex, markdown, text
 from pairboot.results.metrics import MetricRow, MetricsResult
 
@@ -181,15 +182,14 @@ def metrics_latex(res: MetricsResult, context: MetricsContext | None = None) -> 
     return lines_text([*lines, f"% {_signature(res, ctx)}"])
 
 
-@writes(MetricsResult, "json")
+@writes(MetricsResult, "json", schema="pairboot.metrics/1")
 def metrics_json(res: MetricsResult, context: MetricsContext | None = None) -> str:
     """The result's fields as JSON (the resampled differences left out: their
     correlations in ``correlation``), with the signature."""
-    import json  # (imported where JSON is written: docs/performance.md)
 
     ctx = context or MetricsContext()
     out = res.to_dict()
     if ctx.files:
         out["files"] = list(ctx.files)
     out["signature"] = _signature(res, ctx)
-    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    return json_report(res, out)

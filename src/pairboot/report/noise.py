@@ -11,6 +11,7 @@ from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import format_p, interval_text, num
 from pairboot.report.parts import wrap as _wrap
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.results.compare import CompareResult
 from pairboot.results.noise import NoiseFloor
 
@@ -102,14 +103,13 @@ def floor_markdown(floor: NoiseFloor, context=None) -> str:
     return lines_text(lines)
 
 
-@writes(NoiseFloor, "json")
+@writes(NoiseFloor, "json", schema="pairboot.noise/1")
 def floor_json(floor: NoiseFloor, context=None) -> str:
     """The fields as JSON, with the signature."""
-    import json  # (imported where JSON is written: docs/performance.md)
 
     out = floor.to_dict()
     out["signature"] = _signature(floor)
-    return json.dumps(out, indent=2) + "\n"
+    return json_report(floor, out)
 
 
 def _signature(floor: NoiseFloor) -> str:

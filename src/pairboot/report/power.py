@@ -3,11 +3,11 @@ and the text, Markdown and JSON writers of :data:`POWER_WRITERS`."""
 
 from __future__ import annotations
 
-import json
 import math
 
 from pairboot.report.escape import lines_text, md
 from pairboot.report.registry import Writers, writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.power import PowerResult
 
@@ -308,12 +308,12 @@ def power_markdown(res: PowerResult, context=None) -> str:
     return lines_text(lines)
 
 
-@writes(PowerResult, "json")
+@writes(PowerResult, "json", schema="pairboot.power/1")
 def power_json(res: PowerResult, context=None) -> str:
     """The result's fields as JSON, with the summary."""
     out = res.to_dict()
     out["summary"] = power_summary(res)
-    return json.dumps(out, indent=2) + "\n"
+    return json_report(res, out)
 
 
 POWER_WRITERS = Writers(PowerResult)

@@ -18,6 +18,11 @@ A format is a whole report (``text``, ``json``, ``markdown``, ``latex``, ``githu
 itself and the command line does not offer (``html-fragment``, ``reading``, ``p-repr``,
 a plan's one-line ``summary``).
 
+A ``json`` writer names the schema its output follows,
+``@writes(CompareResult, "json", schema="pairboot.compare/1")``: the output's first key
+says it (:func:`pairboot.report.schemas.json_report`), and the package ships the JSON
+Schema of each kind (:func:`pairboot.report.schemas.schema`, ``docs/schema.md``).
+
 ``context`` carries what the result does not know (the inputs' names, the columns, the
 notes); a result type names its context's class with :func:`context_class`, so that
 ``render(result, format, name_a="base")`` builds one from keywords (a result's
@@ -29,12 +34,13 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 
 from pairboot.errors import InputError
 
-__all__ = ["WHERE", "Writers", "context_class", "formats_of", "render", "type_name", "writer",
-           "writes"]
+__all__ = ["WHERE", "Writers", "context_class", "formats_of", "render", "result_types",
+           "schema_id", "type_name", "writer", "writes"]
 
 Writer = Callable[..., str]
 
@@ -46,6 +52,10 @@ after them, in the order registered."""
 _writers: dict[tuple[type, str], Writer] = {}
 _parts: set[tuple[type, str]] = set()
 _contexts: dict[type, type] = {}
+_schemas: dict[type, str] = {}
+
+SCHEMA_ID = re.compile(r"pairboot\.([a-z][a-z0-9_-]*)/([1-9][0-9]*)")
+"""A schema's name: ``pairboot.<kind>/<version>`` (docs/schema.md)."""
 
 _COMPARE = "pairboot.results.compare.CompareResult"
 _TEST = "pairboot.results.compare.TestResult"
@@ -98,13 +108,18 @@ def type_name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def writes(result_type: type, format: str, *, part: bool = False
+def writes(result_type: type, format: str, *, part: bool = False, schema: str | None = None
            ) -> Callable[[Writer], Writer]:
     """Register the decorated ``writer(result, context)`` as ``result_type``'s
     ``format``; with ``part``, a piece of a report rather than a report (listed by
     :func:`formats_of` only when asked).  A second writer for the same type and format is
     refused (one writer each), but for the same function reloaded (a notebook's
-    autoreload), which replaces it."""
+    autoreload), which replaces it.  ``schema`` (a ``json`` writer's only): the name of
+    the JSON Schema its output follows, ``pairboot.<kind>/<version>``."""
+    if schema is not None and (format != "json" or not SCHEMA_ID.fullmatch(schema)):
+        raise ValueError(f"schema={schema!r}: a 'json' writer's schema is named "
+                         "'pairboot.<kind>/<version>'")
+
     def register(writer: Writer) -> Writer:
         key = (result_type, format)
         old = _writers.get(key)
@@ -115,6 +130,8 @@ def writes(result_type: type, format: str, *, part: bool = False
         _writers[key] = writer
         if part:
             _parts.add(key)
+        if schema is not None:
+            _schemas[result_type] = schema
         return writer
 
     return register
@@ -152,6 +169,21 @@ def formats_of(*result_types: type | str, parts: bool = False) -> tuple[str, ...
             found.append(fmt)
     rank = {fmt: k for k, fmt in enumerate(ORDER)}
     return tuple(sorted(found, key=lambda f: rank.get(f, len(ORDER))))  # (stable)
+
+
+def result_types(format: str) -> tuple[type, ...]:
+    """The result types that register a writer of ``format`` themselves (a subclass that
+    inherits its base's is not listed), in the order registered: the package's own
+    writers' modules (:data:`WHERE`) are imported first, so that none is missed."""
+    for module in dict.fromkeys(m for (_, fmt), (m, _) in WHERE.items() if fmt == format):
+        importlib.import_module(f"pairboot.report.{module}")
+    return tuple(cls for (cls, fmt) in _writers if fmt == format)
+
+
+def schema_id(result_type: type) -> str | None:
+    """The name of the schema ``result_type``'s JSON follows (its nearest base's), such
+    as ``"pairboot.compare/1"``; None when its ``json`` writer names none."""
+    return _lookup(_schemas, result_type)
 
 
 def writer(result_type: type, format: str) -> Writer:
