@@ -37,6 +37,7 @@ from pairboot.rendering import set_renderer
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
+    from pairboot.comparisons.sequential import Sequential, sequential
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     )
     from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
     from pairboot.results.power import PowerResult
+    from pairboot.results.sequential import SequentialResult
 
 _WHERE = {
     "trials_curve": "pairboot.comparisons.curve",
@@ -69,6 +71,9 @@ _WHERE = {
     "GateResult": "pairboot.results.metrics",
     "MetricRow": "pairboot.results.metrics",
     "noise_floor": "pairboot.comparisons.two",
+    "sequential": "pairboot.comparisons.sequential",
+    "Sequential": "pairboot.comparisons.sequential",
+    "SequentialResult": "pairboot.results.sequential",
     "NoiseFloor": "pairboot.results.noise",
     "Comparison": "pairboot.results.family",
     "FamilyResult": "pairboot.results.family",
@@ -167,6 +172,9 @@ __all__ = [
     "MetricsResult",
     "GateResult",
     "noise_floor",
+    "sequential",
+    "Sequential",
+    "SequentialResult",
     "trials_curve",
     "plan_sha256",
     "power",
