@@ -52,6 +52,9 @@ NOT_ACCEPTED = {
     pairboot.noise_floor: FAMILY | TESTS | {"hypothesis", "margin", "lower_is_better"},  # (an
     # A/A: of a difference, two-sided; `alternative` only sides its detectable difference)
     pairboot.compare_many: set(),
+    pairboot.sequential: set(OPTIONS) - {"confidence_level", "alternative", "hypothesis",
+                                         "margin", "lower_is_better"},  # (a sequence of a
+    # mean difference, no resamples: the data and groups come with each update)
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_metrics: TESTS | RUNS | {"baseline", "pairs", "paired", "metric",
                                               "lower_is_better", "margin", "alternative"},

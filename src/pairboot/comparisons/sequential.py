@@ -41,7 +41,7 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
                margin: float | None = DEFAULTS["margin"],
                lower_is_better: bool = DEFAULTS["lower_is_better"],
                budget: int | None = None, n_target: int | None = None,
-               method: str | None = None, min_units: int | None = None,
+               sequence: str | None = None, min_units: int | None = None,
                grid_size: int = 2000) -> Sequential:
     """A confidence sequence for B - A and its stopping rule, fed with :meth:`update`.
 
@@ -71,7 +71,7 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
     n_target : int or None
         The size the sequence is tightest near (its ``rho``, its bets); default the
         budget, else 500.
-    method : str or None
+    sequence : str or None
         ``"betting"`` or ``"asymptotic"``; default betting with bounds.
     min_units : int or None
         Units before the rule may stop (default 0 for betting; 30 for the asymptotic
@@ -84,7 +84,7 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
     return Sequential(confidence_level=confidence_level, bounds=bounds,
                       alternative=alternative, hypothesis=hypothesis, margin=margin,
                       lower_is_better=lower_is_better, budget=budget, n_target=n_target,
-                      method=method, min_units=min_units, grid_size=grid_size)
+                      sequence=sequence, min_units=min_units, grid_size=grid_size)
 
 
 def _positive_int(name: str, value, *, allow_none: bool = True, least: int = 1):
@@ -114,7 +114,7 @@ class Sequential:
     """A running confidence sequence for B - A (:func:`sequential` makes one)."""
 
     def __init__(self, *, confidence_level, bounds, alternative, hypothesis, margin,
-                 lower_is_better, budget, n_target, method, min_units, grid_size):
+                 lower_is_better, budget, n_target, sequence, min_units, grid_size):
         self.confidence_level = OPTIONS["confidence_level"].check(confidence_level)
         self.alternative = OPTIONS["alternative"].check(alternative)
         self.hypothesis = OPTIONS["hypothesis"].check(hypothesis)
@@ -124,13 +124,15 @@ class Sequential:
             raise InputError(f"`hypothesis` {self.hypothesis!r} needs a `margin`",
                              param="margin")
         self.bounds = _bounds(bounds)
+        method = sequence
         if method is None:
             method = "asymptotic" if self.bounds is None else "betting"
         if method not in SEQUENTIAL_METHODS:
-            raise InputError(f"`method` must be one of {', '.join(SEQUENTIAL_METHODS)}, "
-                             f"got {method!r}", param="method")
+            raise InputError(f"`sequence` must be one of {', '.join(SEQUENTIAL_METHODS)}, "
+                             f"got {method!r}", param="sequence")
         if method == "betting" and self.bounds is None:
-            raise InputError("`method` 'betting' needs the scores' `bounds`", param="bounds")
+            raise InputError("`sequence` 'betting' needs the scores' `bounds`",
+                             param="bounds")
         self.method = method
         self.budget = _positive_int("budget", budget)
         self.n_target = _positive_int("n_target", n_target) or self.budget or 500

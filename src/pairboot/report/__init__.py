@@ -73,6 +73,7 @@ from pairboot.report import (  # noqa: F401  (the modules whose writers register
     noise,
     power,
     reading,
+    sequential,
     text,
 )
 from pairboot.report.escape import visible

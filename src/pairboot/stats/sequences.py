@@ -200,24 +200,27 @@ def betting_update(state: BettingState, x) -> tuple[BettingState, np.ndarray, np
     if x.size == 0:
         return state, np.empty(0), np.empty(0)
     bets, total, spread = _bets(state, x)
-    grid = state.grid
-    up, down, first_out = state.up, state.down, state.first_out.copy()
+    up, down, first_out = state.up.copy(), state.down.copy(), state.first_out.copy()
+    live = np.flatnonzero(first_out == NEVER)  # (an excluded candidate stays out:
+    grid = state.grid[live]                    # its capital is no longer needed)
     threshold = math.log(1.0 / state.alpha)
     cap_up = TRUNCATION / grid
     cap_down = TRUNCATION / (1.0 - grid)
-    step = max(1, CHUNK // grid.size)
-    for start in range(0, x.size, step):  # (bounded: x.size / step chunks)
+    lu, ld, lf = up[live], down[live], first_out[live]
+    step = max(1, CHUNK // max(grid.size, 1))
+    for start in range(0, x.size if grid.size else 0, step):  # (bounded: x.size / step)
         xs = x[start:start + step, None]
         b = bets[start:start + step, None]
         dev = xs - grid[None, :]
-        cu = up + np.cumsum(np.log1p(np.minimum(b, cap_up) * dev), axis=0)
-        cd = down + np.cumsum(np.log1p(-np.minimum(b, cap_down) * dev), axis=0)
+        cu = lu + np.cumsum(np.log1p(np.minimum(b, cap_up) * dev), axis=0)
+        cd = ld + np.cumsum(np.log1p(-np.minimum(b, cap_down) * dev), axis=0)
         out = _level(cu, cd, state.sides) >= threshold
         hit = out.any(axis=0)
         when = state.t + start + 1 + out.argmax(axis=0)
-        first_out = np.where(hit & (first_out == NEVER), when, first_out)
-        up, down = cu[-1], cd[-1]
-    new = BettingState(state.t + int(x.size), total, spread, grid, up, down, first_out,
+        lf = np.where(hit & (lf == NEVER), when, lf)
+        lu, ld = cu[-1], cd[-1]
+    up[live], down[live], first_out[live] = lu, ld, lf
+    new = BettingState(state.t + int(x.size), total, spread, state.grid, up, down, first_out,
                        state.alpha, state.sides, state.target)
     low, high = betting_path(new, np.arange(state.t + 1, new.t + 1))
     return new, low, high
