@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pairboot.cli.power import run_power
 
             return run_power(args)
+        if args.command == "watch":
+            from pairboot.cli.watch import run_watch
+
+            return run_watch(args)
         signals.quiet_arrow()  # (pyarrow reads the files: the signals stay ours)
         from pairboot.cli.compare import run_compare
 

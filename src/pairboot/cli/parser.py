@@ -23,6 +23,7 @@ from pairboot import (
 )
 from pairboot._version import __version__
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
+from pairboot.cli.watch_parser import WATCH_OPTIONS, add_watch
 from pairboot.errors import Spelling, spell
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
@@ -105,7 +106,8 @@ OPTIONS: dict[str, Spelling] = {
     "stream": lambda value: "--stream",
     "simulate": lambda value: "--simulate",
     "n_simulations": _option("--simulate"),
-    **{name: _option("--" + name.replace("_", "-")) for name in (*PLANNED, *KNOWN)},
+    **{name: _option("--" + name.replace("_", "-"))
+       for name in (*PLANNED, *KNOWN, *WATCH_OPTIONS)},
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
 }
@@ -310,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
         "reports of runs with --plan FILE carry.")
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
-    for command in (p, plan, _add_power(sub)):  # (unknown options are the subcommand's to report)
+    watch = add_watch(sub, level=_add_level, tests=_add_test,
+                      lower_is_better=_add_lower_is_better)
+    for command in (p, plan, _add_power(sub), watch):  # (unknown options: the subcommand's)
         command.set_defaults(command_parser=command)
     return parser
 

@@ -78,6 +78,9 @@ NAMES_NO_FILE = frozenset({
     "group_size_cv", "run_sd", "residual_sd", "rate_a", "rate_sd", "shift_sd",
     # pairboot plan
     "action",
+    # pairboot watch: the sequence and the waiting
+    "bounds", "budget", "n_target", "sequence", "min_units", "follow", "timeout", "poll",
+    "every",
 })
 """Options whose values name no file (columns, numbers, choices, flags, an address)."""
 

@@ -103,6 +103,11 @@ from pairboot.report.parts import (
 )
 from pairboot.report.power import POWER_WRITERS
 from pairboot.report.registry import Writers, formats_of, render, writes
+from pairboot.report.sequential import (
+    SEQUENTIAL_FAIL_IF,
+    sequential_failed,
+    sequential_status,
+)
 from pairboot.report.text import write_text
 from pairboot.report.verdicts import (
     FAIL_IF,
@@ -120,6 +125,7 @@ __all__ = [
     "FAMILY_WRITERS",
     "MARGIN_GATES",
     "POWER_WRITERS",
+    "SEQUENTIAL_FAIL_IF",
     "FamilyContext",
     "MetricsContext",
     "ReportContext",
@@ -146,6 +152,8 @@ __all__ = [
     "render_family",
     "power_panels",
     "render_power",
+    "sequential_failed",
+    "sequential_status",
     "signature",
     "visible",
     "workflow_commands",

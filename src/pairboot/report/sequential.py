@@ -12,9 +12,29 @@ from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import interval_text, num
 from pairboot.report.parts import wrap as _wrap
 from pairboot.report.registry import writes
-from pairboot.results.sequential import SequentialResult
+from pairboot.results.sequential import SEQUENTIAL_VERDICTS, SequentialResult
 
-__all__ = ["sequential_sentences", "sequential_status"]
+__all__ = ["SEQUENTIAL_FAIL_IF", "sequential_failed", "sequential_sentences",
+           "sequential_status"]
+
+SEQUENTIAL_FAIL_IF: dict[str, frozenset[str]] = {
+    "worse": frozenset({"worse", "inferior"}),
+    "not-better": frozenset(SEQUENTIAL_VERDICTS) - {"better", "better-by-margin"},
+    "different": frozenset({"better", "better-by-margin", "worse", "different"}),
+    "inferior": frozenset(SEQUENTIAL_VERDICTS) - {"non-inferior", "better",
+                                                   "better-by-margin"},
+    "not-equivalent": frozenset(SEQUENTIAL_VERDICTS) - {"equivalent"},
+    "not-better-by-margin": frozenset(SEQUENTIAL_VERDICTS) - {"better-by-margin"},
+}
+"""``--fail-if``'s choices as compare's (:data:`pairboot.report.FAIL_IF`), for a
+sequence's verdicts: B shown worse (or inferior); not shown better; shown different;
+not shown non-inferior; not shown equivalent; not shown better by the margin.  An
+undecided or futile sequence fails every gate that asks for something shown."""
+
+
+def sequential_failed(result: SequentialResult, fail_if: str | None) -> bool:
+    """Whether the verdict fails ``--fail-if`` (never without one)."""
+    return fail_if is not None and result.verdict in SEQUENTIAL_FAIL_IF[fail_if]
 
 _SAYS = {
     "better": "B is better than A",
