@@ -31,6 +31,9 @@ from pairboot.stats import sequences as cs
 __all__ = ["Sequential", "sequential"]
 
 SEQUENTIAL_METHODS = ("betting", "asymptotic")
+FIRST_CHUNK, LAST_CHUNK = 256, 65_536
+"""A large batch is read in chunks growing from the first size to the last, so that a
+rule that stops early does not compute the rest (the answer is the same either way)."""
 NEEDS_MARGIN = ("non-inferiority", "superiority", "equivalence")
 
 
@@ -225,21 +228,22 @@ class Sequential:
         units, sizes = self._units(b - a, groups, ids)
         if units.size == 0:
             return self.result
-        before_moments, before_items = self._moments, self._n_items
-        low, high = self._path(units)
-        t = self._moments[0] + np.arange(1, units.size + 1)
-        stop = self._first_stop(low, high, t)
-        if stop is None:
-            self._moments = cs.moments_update(self._moments, units)
-            self._n_items += int(sizes.sum())
-            self._last = {"low": float(low[-1]), "high": float(high[-1])}
-            return self.result
-        k, why, verdict = stop
-        self._moments = cs.moments_update(before_moments, units[:k + 1])
-        self._n_items = before_items + int(sizes[:k + 1].sum())
-        self._n_unused = int(sizes[k + 1:].sum())
-        self._last = {"low": float(low[k]), "high": float(high[k])}
-        self._stop = {"by": why, "verdict": verdict}
+        start, step = 0, FIRST_CHUNK
+        while start < units.size:  # (bounded: chunks doubling up to LAST_CHUNK)
+            chunk, chunk_sizes = units[start:start + step], sizes[start:start + step]
+            low, high = self._path(chunk)
+            t = self._moments[0] + np.arange(1, chunk.size + 1)
+            stop = self._first_stop(low, high, t)
+            k = chunk.size - 1 if stop is None else stop[0]
+            self._moments = cs.moments_update(self._moments, chunk[:k + 1])
+            self._n_items += int(chunk_sizes[:k + 1].sum())
+            self._last = {"low": float(low[k]), "high": float(high[k])}
+            if stop is not None:
+                self._n_unused = int(sizes[start + k + 1:].sum())
+                self._stop = {"by": stop[1], "verdict": stop[2]}
+                break
+            start += chunk.size
+            step = min(2 * step, LAST_CHUNK)
         return self.result
 
     def _path(self, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

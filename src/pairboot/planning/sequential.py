@@ -112,11 +112,7 @@ def items_to_decision(delta: float, *, sd: float | None = None,
         stream = draw_differences(rng, delta, max_items, sd=sd, discordant=discordant)
         a = (stream < 0).astype(float) if discordant is not None else np.zeros(max_items)
         b = stream + a  # (0/1: B's 1 where B alone is right, A's where A alone is)
-        start, step = 0, 64
-        while not s.stopped and start < max_items:  # (bounded: doubling chunks)
-            s.update(a[start:start + step], b[start:start + step])
-            start += step
-            step *= 2
+        s.update(a, b)  # (read in growing chunks: stops without computing the rest)
         result = s.result
         items[i] = result.n_units
         counts[result.verdict] = counts.get(result.verdict, 0) + 1
