@@ -171,3 +171,30 @@ def test_planner_on_01_scores_is_seeded_and_decides():
     assert one.verdicts.get("better", 0) >= 0.9
     with pytest.raises(InputError):
         items_to_decision(0.3, discordant=0.2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["01", "bounded-groups", "heavy"])
+def test_the_rules_error_rate_reading_after_every_item(kind):
+    """The rule itself (the object, its grid and its chunks), fed null streams of 10,000
+    units: it declares a difference on at most alpha of them, within Monte Carlo error."""
+    rng = np.random.default_rng(12)
+    reps, n = 200, 10_000
+    wrong = 0
+    for _ in range(reps):
+        if kind == "01":
+            u = rng.random(n)
+            a = (u < 0.1).astype(float)
+            b = ((u >= 0.1) & (u < 0.2)).astype(float)
+            s, groups = pairboot.sequential(bounds=(0, 1), grid_size=1000), None
+        elif kind == "bounded-groups":
+            shared = np.repeat(rng.random(n // 4), 4)
+            a = np.clip(shared + rng.normal(0, 0.1, n), 0, 1)
+            b = np.clip(shared + rng.normal(0, 0.1, n), 0, 1)
+            s, groups = pairboot.sequential(bounds=(0, 1), grid_size=1000), np.arange(n) // 4
+        else:
+            a = np.zeros(n)
+            b = rng.standard_t(3, n)
+            s, groups = pairboot.sequential(), None
+        wrong += s.update(a, b, groups=groups).decided
+    assert wrong / reps <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)

@@ -89,6 +89,10 @@ def sequential_sentences(r: SequentialResult) -> list[str]:
     out = [head + f" B - A = {num(r.estimate, d, signed=True)}, {level} confidence "
            f"sequence {interval_text(r.confidence_sequence, d, signed=True)}"
            + (f" ({plural(r.n_items, 'item')})." if r.unit == "groups" else ".")]
+    if r.decided:
+        out.append("The estimate at a stop tends to overstate the difference (a rule that "
+                   "stops when the difference looks large stops on lucky runs): the "
+                   "sequence, not the point, is what holds.")
     if r.n_unused:
         out.append(f"{plural(r.n_unused, 'item')} given after the stop were not used.")
     if math.isfinite(r.width_ratio):
