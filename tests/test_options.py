@@ -53,8 +53,8 @@ NOT_ACCEPTED = {
     # A/A: of a difference, two-sided; `alternative` only sides its detectable difference)
     pairboot.compare_many: set(),
     pairboot.sequential: set(OPTIONS) - {"confidence_level", "alternative", "hypothesis",
-                                         "margin", "lower_is_better"},  # (a sequence of a
-    # mean difference, no resamples: the data and groups come with each update)
+                                         "margin", "lower_is_better", "metric"},  # (a
+    # sequence of a mean or a ratio, no resamples: the data and groups come with each update)
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_metrics: TESTS | RUNS | {"baseline", "pairs", "paired", "metric",
                                               "lower_is_better", "margin", "alternative"},

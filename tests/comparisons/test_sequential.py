@@ -89,6 +89,8 @@ def test_groups_arrive_whole_and_count_once():
     with pytest.raises(InputError, match="earlier update") as info:
         s.update(a[295:305], b[295:305], groups=groups[295:305])
     assert info.value.param == "groups"
+    with pytest.raises(InputError, match="every update or in none"):
+        s.update(a[300:305], b[300:305])
 
 
 def test_bad_input_is_one_error_naming_the_argument():
@@ -198,3 +200,22 @@ def test_the_rules_error_rate_reading_after_every_item(kind):
             s, groups = pairboot.sequential(), None
         wrong += s.update(a, b, groups=groups).decided
     assert wrong / reps <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)
+
+
+def test_a_ratio_of_sums_by_the_delta_method():
+    rng = np.random.default_rng(13)
+    den = rng.poisson(4, (3000, 2)) + 1
+    num = np.column_stack([rng.binomial(den[:, 0], 0.30), rng.binomial(den[:, 1], 0.36)])
+    a, b = np.column_stack([num[:, 0], den[:, 0]]), np.column_stack([num[:, 1], den[:, 1]])
+    r = pairboot.sequential(metric="ratio").update(a, b)
+    assert r.decided and r.verdict == "better" and r.metric == "ratio"
+    k = r.n_units
+    est = num[:k, 1].sum() / den[:k, 1].sum() - num[:k, 0].sum() / den[:k, 0].sum()
+    assert r.estimate == pytest.approx(est)
+    assert r.confidence_sequence.low > 0 and "delta method" in str(r)
+    with pytest.raises(InputError, match="two columns"):
+        pairboot.sequential(metric="ratio").update([1, 2], [1, 2])
+    with pytest.raises(InputError, match="asymptotic sequence only"):
+        pairboot.sequential(metric="ratio", bounds=(0, 1))
+    with pytest.raises(InputError, match="'mean' or 'ratio'"):
+        pairboot.sequential(metric="f1")

@@ -187,3 +187,39 @@ def test_betting_is_at_least_as_tight_as_asymptotic_on_01_data_near_its_target()
         _, _, alo, ahi = cs.asymptotic_path((0, 0.0, 0.0), d, cs.rho2_for(500, ALPHA), ALPHA)
         ratios.append(2 * (hi[-1] - lo[-1]) / (ahi[-1] - alo[-1]))
     assert np.median(ratios) <= 1.0
+
+
+def test_ratio_sequence_is_the_delta_method_at_every_size():
+    """Each size's estimate and standard deviation recomputed from scratch: the plug-in
+    difference of ratios and the sample sd of the influence values at it."""
+    rng = np.random.default_rng(8)
+    den = rng.poisson(5, (300, 2)) + 1
+    num = rng.binomial(den, 0.4)
+    stats = np.column_stack([num[:, 1], den[:, 1], num[:, 0], den[:, 0]]).astype(float)
+    rho2 = cs.rho2_for(100, ALPHA)
+    _, est, sd, low, high = cs.ratio_path(cs.ratio_start(), stats, rho2, ALPHA)
+    for t in (2, 17, 150, 300):
+        nb, db, na, da = stats[:t].T
+        rb, ra = nb.sum() / db.sum(), na.sum() / da.sum()
+        psi = (nb - rb * db) / db.mean() - (na - ra * da) / da.mean()
+        assert est[t - 1] == pytest.approx(rb - ra, rel=1e-12)
+        assert sd[t - 1] == pytest.approx(psi.std(ddof=1), rel=1e-9)
+        r = psi.std(ddof=1) * cs.mixture_radius(t, rho2, ALPHA)
+        assert (low[t - 1], high[t - 1]) == pytest.approx((rb - ra - r, rb - ra + r), rel=1e-9)
+    state, *_ = cs.ratio_path(cs.ratio_start(), stats[:100], rho2, ALPHA)
+    _, est2, *_ = cs.ratio_path(state, stats[100:], rho2, ALPHA)
+    np.testing.assert_allclose(est2, est[100:], rtol=1e-12)
+
+
+def test_ratio_sequence_error_rate_under_continuous_monitoring():
+    rng = np.random.default_rng(9)
+    reps, n = 300, 2000
+    t = np.arange(1, n + 1)
+    wrong = 0
+    for _ in range(reps):
+        den = rng.poisson(4, (n, 2)) + 1  # (items of 1 to ~12 parts, as tokens or spans)
+        num = rng.binomial(den, 0.3)
+        stats = np.column_stack([num[:, 1], den[:, 1], num[:, 0], den[:, 0]])
+        *_, low, high = cs.ratio_path(cs.ratio_start(), stats, cs.rho2_for(500, ALPHA), ALPHA)
+        wrong += bool((((low > 0) | (high < 0)) & (t >= 30)).any())
+    assert wrong / reps <= _bound(ALPHA, reps)

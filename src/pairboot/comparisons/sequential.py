@@ -45,7 +45,7 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
                lower_is_better: bool = DEFAULTS["lower_is_better"],
                budget: int | None = None, n_target: int | None = None,
                sequence: str | None = None, min_units: int | None = None,
-               grid_size: int = 2000) -> Sequential:
+               metric: str = DEFAULTS["metric"], grid_size: int = 2000) -> Sequential:
     """A confidence sequence for B - A and its stopping rule, fed with :meth:`update`.
 
     Parameters
@@ -80,6 +80,12 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
         Units before the rule may stop (default 0 for betting; 30 for the asymptotic
         sequence, whose guarantee is for large sizes and whose standard deviation is
         0 after a few equal differences).
+    metric : str
+        ``"mean"`` (the mean difference per unit) or ``"ratio"``: ``sum(num_b) /
+        sum(den_b) - sum(num_a) / sum(den_a)`` (a pooled metric: micro-averaged
+        accuracy over parts, tokens per item...), each update's ``a`` and ``b`` two
+        columns (numerator, denominator) per item; the asymptotic sequence by the delta
+        method (asymptotic twice over), without groups or bounds.
     grid_size : int
         The betting sequence's candidate means (its resolution: 2 / grid_size of the
         bounds' width, each end moved out by one step).
@@ -87,7 +93,8 @@ def sequential(*, confidence_level: float = DEFAULTS["confidence_level"],
     return Sequential(confidence_level=confidence_level, bounds=bounds,
                       alternative=alternative, hypothesis=hypothesis, margin=margin,
                       lower_is_better=lower_is_better, budget=budget, n_target=n_target,
-                      sequence=sequence, min_units=min_units, grid_size=grid_size)
+                      sequence=sequence, min_units=min_units, metric=metric,
+                      grid_size=grid_size)
 
 
 def _positive_int(name: str, value, *, allow_none: bool = True, least: int = 1):
@@ -117,7 +124,8 @@ class Sequential:
     """A running confidence sequence for B - A (:func:`sequential` makes one)."""
 
     def __init__(self, *, confidence_level, bounds, alternative, hypothesis, margin,
-                 lower_is_better, budget, n_target, sequence, min_units, grid_size):
+                 lower_is_better, budget, n_target, sequence, min_units, metric,
+                 grid_size):
         self.confidence_level = OPTIONS["confidence_level"].check(confidence_level)
         self.alternative = OPTIONS["alternative"].check(alternative)
         self.hypothesis = OPTIONS["hypothesis"].check(hypothesis)
@@ -127,6 +135,13 @@ class Sequential:
             raise InputError(f"`hypothesis` {self.hypothesis!r} needs a `margin`",
                              param="margin")
         self.bounds = _bounds(bounds)
+        if metric not in ("mean", "ratio"):
+            raise InputError(f"`metric` must be 'mean' or 'ratio' for a sequence, got "
+                             f"{metric!r}", param="metric")
+        self.metric = metric
+        if metric == "ratio" and (sequence == "betting" or self.bounds is not None):
+            raise InputError("`metric` 'ratio' has the asymptotic sequence only: give no "
+                             "`bounds`", param="bounds")
         method = sequence
         if method is None:
             method = "asymptotic" if self.bounds is None else "betting"
@@ -149,9 +164,10 @@ class Sequential:
             self._state = cs.betting_start(alpha, self.alternative, grid_size,
                                            self.n_target)
         else:
-            self._state = (0, 0.0, 0.0)
+            self._state = cs.ratio_start() if metric == "ratio" else (0, 0.0, 0.0)
             self._rho2 = cs.rho2_for(self.n_target, alpha)
         self._moments = (0, 0.0, 0.0)
+        self._n_units = 0
         self._n_items = 0
         self._n_unused = 0
         self._seen_groups: set = set()
@@ -163,7 +179,12 @@ class Sequential:
     def _scores(self, values, name: str) -> np.ndarray:
         arr = np.asarray(values, dtype=float) if not isinstance(values, np.ndarray) \
             else values.astype(float, copy=False)
-        if arr.ndim != 1:
+        if self.metric == "ratio":
+            if arr.ndim != 2 or arr.shape[1] != 2:
+                raise InputError(f"`{name}` must be two columns (numerator, denominator) "
+                                 f"per item for `metric` 'ratio', got shape {arr.shape}",
+                                 param=name)
+        elif arr.ndim != 1:
             raise InputError(f"`{name}` must be one-dimensional, got shape {arr.shape}",
                              param=name)
         bad = np.flatnonzero(~np.isfinite(arr))
@@ -182,11 +203,18 @@ class Sequential:
     def _units(self, d: np.ndarray, groups, ids) -> tuple[np.ndarray, np.ndarray]:
         """The batch's units (differences, or whole groups' mean differences in order
         of first appearance) and each unit's items."""
+        grouped = self._n_units > 0 and bool(self._seen_groups)
+        if self._n_units > 0 and grouped != (groups is not None):
+            raise InputError("`groups`: give them in every update or in none (the units "
+                             f"so far are {'groups' if grouped else 'items'})",
+                             param="groups")
+        if groups is not None and self.metric == "ratio":
+            raise InputError("`groups` are not taken with `metric` 'ratio'", param="groups")
+        n = d.shape[0]
         if ids is not None:
             ids = list(ids)
-            if len(ids) != d.size:
-                raise InputError(f"`ids` has {len(ids)} entries for {d.size} items",
-                                 param="ids")
+            if len(ids) != n:
+                raise InputError(f"`ids` has {len(ids)} entries for {n} items", param="ids")
             fresh: set = set()
             for i in ids:
                 if i in self._seen_ids or i in fresh:
@@ -194,7 +222,7 @@ class Sequential:
                 fresh.add(i)
             self._seen_ids |= fresh
         if groups is None:
-            return d, np.ones(d.size, dtype=np.int64)
+            return d, np.ones(n, dtype=np.int64)
         labels = list(groups)
         if len(labels) != d.size:
             raise InputError(f"`groups` has {len(labels)} labels for {d.size} items",
@@ -219,43 +247,52 @@ class Sequential:
         ``ids``: one id per item, refused if repeated."""
         a = self._scores(a, "a")
         b = self._scores(b, "b")
-        if a.size != b.size:
-            raise InputError(f"`a` and `b` must pair item by item: {a.size} and {b.size} "
-                             "scores", param="b")
+        if a.shape[0] != b.shape[0]:
+            raise InputError(f"`a` and `b` must pair item by item: {a.shape[0]} and "
+                             f"{b.shape[0]} items", param="b")
         if self._stop is not None:
-            self._n_unused += int(a.size)
+            self._n_unused += int(a.shape[0])
             return self.result
-        units, sizes = self._units(b - a, groups, ids)
-        if units.size == 0:
+        d = np.column_stack([b, a]) if self.metric == "ratio" else b - a
+        units, sizes = self._units(d, groups, ids)
+        if units.shape[0] == 0:
             return self.result
         start, step = 0, FIRST_CHUNK
-        while start < units.size:  # (bounded: chunks doubling up to LAST_CHUNK)
+        while start < units.shape[0]:  # (bounded: chunks doubling up to LAST_CHUNK)
             chunk, chunk_sizes = units[start:start + step], sizes[start:start + step]
-            low, high = self._path(chunk)
-            t = self._moments[0] + np.arange(1, chunk.size + 1)
+            low, high, extra = self._path(chunk)
+            t = self._n_units + np.arange(1, chunk.shape[0] + 1)
             stop = self._first_stop(low, high, t)
-            k = chunk.size - 1 if stop is None else stop[0]
-            self._moments = cs.moments_update(self._moments, chunk[:k + 1])
+            k = chunk.shape[0] - 1 if stop is None else stop[0]
+            self._n_units += k + 1
+            if self.metric == "mean":
+                self._moments = cs.moments_update(self._moments, chunk[:k + 1])
             self._n_items += int(chunk_sizes[:k + 1].sum())
-            self._last = {"low": float(low[k]), "high": float(high[k])}
+            self._last = {"low": float(low[k]), "high": float(high[k]),
+                          **{key: float(v[k]) for key, v in extra.items()}}
             if stop is not None:
                 self._n_unused = int(sizes[start + k + 1:].sum())
                 self._stop = {"by": stop[1], "verdict": stop[2]}
                 break
-            start += chunk.size
+            start += chunk.shape[0]
             step = min(2 * step, LAST_CHUNK)
         return self.result
 
-    def _path(self, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The sequence's ends (on B - A's scale) after each unit."""
+    def _path(self, units: np.ndarray):
+        """The sequence's ends (on B - A's scale) after each unit, and (a ratio) the
+        estimate and the influence values' standard deviation after each."""
         if self.method == "betting":
             width = self.bounds[1] - self.bounds[0]
             x = np.clip((units + width) / (2.0 * width), 0.0, 1.0)
             self._state, low, high = cs.betting_update(self._state, x)
-            return 2.0 * width * low - width, 2.0 * width * high - width
+            return 2.0 * width * low - width, 2.0 * width * high - width, {}
+        if self.metric == "ratio":
+            self._state, est, sd, low, high = cs.ratio_path(
+                self._state, units, self._rho2, self._alpha, self.alternative)
+            return low, high, {"estimate": est, "sd": sd}
         self._state, _, low, high = cs.asymptotic_path(
             self._state, units, self._rho2, self._alpha, self.alternative)
-        return low, high
+        return low, high, {}
 
     def _first_stop(self, low, high, t):
         """The first unit at which the rule stops: ``(index, why, verdict)``, or None."""
@@ -302,15 +339,20 @@ class Sequential:
     @property
     def result(self) -> SequentialResult:
         """Where the sequence stands now (or where it stopped)."""
-        n, mean, m2 = self._moments
+        n = self._n_units
+        if self.metric == "ratio":
+            mean = self._last.get("estimate", math.nan)
+            sd = self._last.get("sd", math.nan)
+        else:
+            _, mean, m2 = self._moments
+            sd = math.sqrt(max(m2, 0.0) / (n - 1)) if n >= 2 else math.nan
         low, high = self._last["low"], self._last["high"]
         if self.bounds is not None:
             w = self.bounds[1] - self.bounds[0]
             low, high = max(low, -w), min(high, w)
         fixed = ConfidenceInterval(math.nan, math.nan)
         ratio = math.nan
-        if n >= 2:
-            sd = math.sqrt(max(m2, 0.0) / (n - 1))
+        if n >= 2 and math.isfinite(sd):
             two = self.alternative == "two-sided"
             z = NormalDist().inv_cdf(1 - self._alpha / (2 if two else 1))
             half = z * sd / math.sqrt(n)
@@ -330,4 +372,4 @@ class Sequential:
             bounds=self.bounds, n_target=self.n_target, budget=self.budget,
             confidence_level=self.confidence_level, alternative=self.alternative,
             hypothesis=self.hypothesis, margin=self.margin,
-            lower_is_better=self.lower_is_better, version=__version__)
+            lower_is_better=self.lower_is_better, version=__version__, metric=self.metric)

@@ -110,7 +110,9 @@ def sequential_sentences(r: SequentialResult) -> list[str]:
             "(pairboot compare) is the better choice: it is narrower by this ratio. The "
             "sequence pays off when stopping early saves items.")
     margin = "" if r.margin is None else f", margin {r.margin:g}"
-    out.append(f"Method: {METHOD_WORDS[r.method]}; {r.alternative}, {r.hypothesis}"
+    ratio = ("; of a difference of ratios of sums, by the delta method (asymptotic)"
+             if r.metric == "ratio" else "")
+    out.append(f"Method: {METHOD_WORDS[r.method]}{ratio}; {r.alternative}, {r.hypothesis}"
                f"{margin}, tuned for {plural(r.n_target, unit)}"
                + ("" if r.budget is None else f", budget {r.budget:,}")
                + ". The items must arrive in an order independent of their outcomes "

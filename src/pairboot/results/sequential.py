@@ -57,6 +57,9 @@ class SequentialResult:
         The most units the rule uses.
     confidence_level, alternative, hypothesis, margin, lower_is_better, version
         As given.
+    metric : str
+        ``"mean"`` (the mean difference per unit) or ``"ratio"`` (a difference of
+        ratios of sums, by the delta method).
     """
 
     verdict: str
@@ -80,6 +83,7 @@ class SequentialResult:
     margin: float | None
     lower_is_better: bool
     version: str
+    metric: str = "mean"
 
     def __str__(self) -> str:
         return rendered(self, "text")

@@ -40,6 +40,8 @@ __all__ = [
     "log_capital",
     "mixture_radius",
     "moments_update",
+    "ratio_path",
+    "ratio_start",
     "rho2_for",
 ]
 
@@ -86,6 +88,41 @@ def asymptotic_path(state: tuple[int, float, float], x, rho2: float, alpha: floa
     low = np.full(x.shape, -np.inf) if sides == "less" else mean - radius
     high = np.full(x.shape, np.inf) if sides == "greater" else mean + radius
     return moments_update(state, x), mean, low, high
+
+
+def ratio_start() -> tuple[int, np.ndarray, np.ndarray]:
+    """A ratio difference's running sums before any item: ``(t, sums (4,), cross
+    products (4, 4))`` of the columns (B's numerator, B's denominator, A's numerator,
+    A's denominator)."""
+    return 0, np.zeros(4), np.zeros((4, 4))
+
+
+def ratio_path(state, stats, rho2: float, alpha: float, sides: str = "two-sided"):
+    """The asymptotic sequence of ``sum(num_b)/sum(den_b) - sum(num_a)/sum(den_a)``
+    after each item, by the delta method (an asymptotic statement on top of an
+    asymptotic sequence): the estimate plus or minus the standard deviation of the
+    items' influence values ``psi_i = (num_b_i - R_b den_b_i) / mean(den_b) - (num_a_i
+    - R_a den_a_i) / mean(den_a)``, at the running estimates, times the mixture radius.
+    ``stats``: one row per item, the columns of :func:`ratio_start`.  Returns ``(state,
+    estimate, sd, low, high)``, arrays over the items."""
+    x = np.asarray(stats, dtype=float).reshape(-1, 4)
+    t0, sums0, cross0 = state
+    t = t0 + np.arange(1, x.shape[0] + 1, dtype=float)
+    sums = sums0 + np.cumsum(x, axis=0)
+    cross = cross0 + np.cumsum(x[:, :, None] * x[:, None, :], axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r_b, r_a = sums[:, 0] / sums[:, 1], sums[:, 2] / sums[:, 3]
+        m_b, m_a = sums[:, 1] / t, sums[:, 3] / t
+        c = np.stack([1 / m_b, -r_b / m_b, -1 / m_a, r_a / m_a], axis=1)
+        var = np.einsum("ti,tij,tj->t", c, cross, c) / np.maximum(t - 1.0, 1.0)
+        sd = np.sqrt(np.maximum(var, 0.0))  # (the psi sum to 0 at the estimates)
+        estimate = r_b - r_a
+        radius = sd * mixture_radius(t, rho2, alpha, one_sided=sides != "two-sided")
+    ok = (t >= 2) & np.isfinite(radius) & np.isfinite(estimate)
+    low = np.where(ok & (sides != "less"), estimate - np.where(ok, radius, 0.0), -np.inf)
+    high = np.where(ok & (sides != "greater"), estimate + np.where(ok, radius, 0.0), np.inf)
+    new = (int(t[-1]), sums[-1], cross[-1]) if x.shape[0] else state
+    return new, estimate, sd, low, high
 
 
 def moments_update(state: tuple[int, float, float], x) -> tuple[int, float, float]:
