@@ -158,3 +158,13 @@ def test_standard_input_and_the_status_line():
 def test_help_says_the_order_must_not_depend_on_the_outcomes():
     proc = run_in_process("watch", "--help")
     assert "order independent of their outcomes" in " ".join(proc.stdout.decode().split())
+
+
+def test_a_margins_gate_sets_its_hypothesis_as_in_compare(tmp_path):
+    path = write(tmp_path / "log.jsonl", records(2000, up=0.08, down=0.08))
+    proc, out = watch(path, "--bounds", "0,1", "--margin", "0.1", "--fail-if", "inferior")
+    assert (proc.returncode, out["hypothesis"], out["verdict"]) == (0, "non-inferiority",
+                                                                    "non-inferior")
+    proc = run_in_process("watch", path, "--bounds", "0,1", "--fail-if", "inferior",
+                          "--no-progress")
+    assert_one_line_error(proc, "--fail-if inferior", "--margin")

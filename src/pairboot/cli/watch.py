@@ -24,7 +24,13 @@ from pairboot.cli import signals
 from pairboot.cli.output import check_output, check_stdout, write_report
 from pairboot.cli.status import EXIT_FAILED, EXIT_OK
 from pairboot.errors import InputError
-from pairboot.report import render, sequential_failed, sequential_status
+from pairboot.report import (
+    gate_conflict,
+    gate_hypothesis,
+    render,
+    sequential_failed,
+    sequential_status,
+)
 
 __all__ = ["run_watch"]
 
@@ -173,9 +179,15 @@ class Groups:
 
 
 def _sequence(args):
+    """The sequence the options ask for; a margin's gate sets its hypothesis, as in
+    compare (``--fail-if inferior --margin 0.02`` tests non-inferiority)."""
+    hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
+    conflict = gate_conflict(args.fail_if, args.alternative, args.lower_is_better)
+    if conflict is not None:
+        raise InputError(conflict)
     return pairboot.sequential(
         confidence_level=args.level, bounds=args.bounds, alternative=args.alternative,
-        hypothesis=args.hypothesis or "difference", margin=args.margin,
+        hypothesis=hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, budget=args.budget, n_target=args.n_target,
         sequence=args.sequence, min_units=args.min_units)
 
