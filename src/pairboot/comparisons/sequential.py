@@ -10,7 +10,8 @@ happens to finish them in if that does not depend on the scores).
 The sequence is of the mean difference per unit: an item, or with ``groups`` a whole
 group (its mean difference, each group counting once), the groups arriving whole.
 Bounded scores (``bounds``) get the betting sequence, valid at every size; otherwise
-the asymptotic one (:mod:`pairboot.stats.sequences`).
+the asymptotic one (:mod:`pairboot.stats.sequences`).  ``metric="ratio"``: a
+difference of ratios of sums, by the delta method (asymptotic).
 """
 
 from __future__ import annotations
