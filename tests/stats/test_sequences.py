@@ -223,3 +223,19 @@ def test_ratio_sequence_error_rate_under_continuous_monitoring():
         *_, low, high = cs.ratio_path(cs.ratio_start(), stats, cs.rho2_for(500, ALPHA), ALPHA)
         wrong += bool((((low > 0) | (high < 0)) & (t >= 30)).any())
     assert wrong / reps <= _bound(ALPHA, reps)
+
+
+def test_one_sided_betting_sequence_error_rate_and_shape():
+    rng = np.random.default_rng(10)
+    reps = 300
+    wrong = 0
+    for _ in range(reps):
+        x = (paired_01(rng, 2000) + 1) / 2
+        wrong += bool((cs.log_capital(x, 0.5, ALPHA, "greater", target=500)
+                       >= math.log(1 / ALPHA)).any())
+    assert wrong / reps <= _bound(ALPHA, reps)
+    x = (paired_01(rng, 800, delta=0.05) + 1) / 2
+    _, lo1, hi1 = cs.betting_update(cs.betting_start(ALPHA, "greater", 500, 500), x)
+    _, lo2, _ = cs.betting_update(cs.betting_start(ALPHA, "two-sided", 500, 500), x)
+    assert (hi1 == 1).all()
+    assert lo1[-1] >= lo2[-1]  # (all of alpha on one side: at least as high a lower end)
