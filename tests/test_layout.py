@@ -259,7 +259,7 @@ def test_results_hold_no_prose():
     :func:`pairboot.rendering.rendered` (set by :func:`pairboot.rendering.set_renderer`)."""
     known = modules()
     results = [name for name in known if name.startswith("pairboot.results")]
-    assert "pairboot.results.compare" in results and len(results) == 13
+    assert "pairboot.results.compare" in results and len(results) == 14
     for name in results:
         deps = imports(name, known[name], known, top_level=False)
         assert sorted(d for d in deps if d == "pairboot.report"

@@ -62,6 +62,9 @@ NOT_ACCEPTED = {
                                                "resampling", "ids"},  # (one judge's and
     # gold means of paired items, drawn in memory)
     pairboot.compare_many: set(),
+    pairboot.sequential: set(OPTIONS) - {"confidence_level", "alternative", "hypothesis",
+                                         "margin", "lower_is_better", "metric"},  # (a
+    # sequence of a mean or a ratio, no resamples: the data and groups come with each update)
     pairboot.compare_strata: RUNS | {"baseline", "pairs"},  # (one row per stratum)
     pairboot.compare_tasks: TESTS | {"paired", "strata", "strata_weights", "alternative",
                                      "hypothesis", "margin", "resampling", "paired_runs",

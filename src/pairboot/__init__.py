@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.comparisons.many import compare_many, compare_strata
     from pairboot.comparisons.ppi import compare_ppi
     from pairboot.comparisons.preferences import compare_preferences
+    from pairboot.comparisons.sequential import Sequential, sequential
     from pairboot.comparisons.two import compare
     from pairboot.metrics import Metric, bleu_metric, builtin_metrics, macro_f1_metric
     from pairboot.options import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
@@ -64,6 +65,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.results.power import PowerResult
     from pairboot.results.ppi import PPIEstimate, PPIResult
     from pairboot.results.preferences import PreferenceResult
+    from pairboot.results.sequential import SequentialResult
 
 _WHERE = {
     "trials_curve": "pairboot.comparisons.curve",
@@ -86,6 +88,9 @@ _WHERE = {
     "compare_preferences": "pairboot.comparisons.preferences",
     "PreferenceResult": "pairboot.results.preferences",
     "schema": "pairboot.report.schemas",
+    "sequential": "pairboot.comparisons.sequential",
+    "Sequential": "pairboot.comparisons.sequential",
+    "SequentialResult": "pairboot.results.sequential",
     "NoiseFloor": "pairboot.results.noise",
     "compare_ppi": "pairboot.comparisons.ppi",
     "gold_labels": "pairboot.planning.labels",
@@ -202,6 +207,9 @@ __all__ = [
     "compare_ppi",
     "compare_preferences",
     "PreferenceResult",
+    "sequential",
+    "Sequential",
+    "SequentialResult",
     "trials_curve",
     "plan_sha256",
     "power",

@@ -131,6 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pairboot.cli.battles import run_battles
 
             return run_battles(args)
+        if args.command == "watch":
+            from pairboot.cli.watch import run_watch
+
+            return run_watch(args)
         signals.quiet_arrow()  # (pyarrow reads the files: the signals stay ours)
         from pairboot.cli.compare import run_compare
 

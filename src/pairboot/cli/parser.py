@@ -16,6 +16,7 @@ from pairboot.cli.battles_args import add_battles
 from pairboot.cli.gold_options import add_gold, add_tasks
 from pairboot.cli.spelling import CURVES, KNOWN, OPTIONS, PLANNED, cli_spelling  # noqa: F401
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
+from pairboot.cli.watch_parser import add_watch
 from pairboot.metrics import builtin_metrics
 from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
@@ -222,8 +223,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
                          description="An MCP server on standard input and output: "
                          "docs/integrations.md says how to register it with an agent.")
+    watch = add_watch(sub, level=_add_level, tests=_add_test,
+                      lower_is_better=_add_lower_is_better)
     # (unknown options are the subcommand's to report)
-    for command in (p, plan, mcp, _add_power(sub), battles):
+    for command in (p, plan, mcp, _add_power(sub), battles, watch):
         command.set_defaults(command_parser=command)
     return parser
 

@@ -81,6 +81,9 @@ NAMES_NO_FILE = frozenset({
     # pairboot battles (its columns, the ratings)
     "strong_weight", "prompt", "verdict", "game", "weight", "model", "ties", "orders",
     "cluster", "anchor", "anchor_rating", "ridge",
+    # pairboot watch: the sequence and the waiting
+    "bounds", "budget", "n_target", "sequence", "min_units", "follow", "timeout", "poll",
+    "every",
 })
 """Options whose values name no file (columns, numbers, choices, flags, an address)."""
 

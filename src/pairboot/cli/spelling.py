@@ -6,6 +6,7 @@ reading of the result.  Kept out of :mod:`pairboot.cli.parser` for its length.""
 from __future__ import annotations
 
 from pairboot.cli.battles_args import SPELLINGS
+from pairboot.cli.watch_parser import WATCH_OPTIONS
 from pairboot.errors import Spelling, spell
 
 __all__ = ["CURVES", "KNOWN", "OPTIONS", "PLANNED", "cli_spelling"]
@@ -96,7 +97,8 @@ OPTIONS: dict[str, Spelling] = {
     "stream": lambda value: "--stream",
     "simulate": lambda value: "--simulate",
     "n_simulations": _option("--simulate"),
-    **{name: _option("--" + name.replace("_", "-")) for name in (*PLANNED, *KNOWN)},
+    **{name: _option("--" + name.replace("_", "-"))
+       for name in (*PLANNED, *KNOWN, *WATCH_OPTIONS)},
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
     **SPELLINGS,  # (pairboot battles)

@@ -14,10 +14,14 @@ smallest difference a size detects -- from what the user knows, or from a pilot.
   prediction-powered comparison needs (:func:`pairboot.compare_ppi`);
 - :mod:`~pairboot.planning.simulation` -- :func:`simulate_power`, a planned size checked
   by running the real interval on simulated evaluations (:mod:`.simulated_data` draws
-  them from a pilot).
+  them from a pilot);
+- :mod:`~pairboot.planning.sequential` -- :func:`items_to_decision`, the items a
+  confidence sequence (:func:`pairboot.sequential`) takes to decide, by simulation.
 """
 
 from pairboot.planning.api import detectable_difference, power
+from pairboot.planning.sequential import ItemsToDecision, items_to_decision
 from pairboot.planning.simulation import simulate_power
 
-__all__ = ["detectable_difference", "power", "simulate_power"]
+__all__ = ["ItemsToDecision", "detectable_difference", "items_to_decision", "power",
+           "simulate_power"]

@@ -103,6 +103,11 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     )
     from pairboot.report.power import POWER_WRITERS
     from pairboot.report.schemas import json_report, schema
+    from pairboot.report.sequential import (
+        SEQUENTIAL_FAIL_IF,
+        sequential_failed,
+        sequential_status,
+    )
     from pairboot.report.text import write_text
     from pairboot.report.verdicts import (
         FAIL_IF,
@@ -132,6 +137,8 @@ _WHERE = {
                      "kept_warnings", "signature"), "parts"),
     "POWER_WRITERS": "power",
     **dict.fromkeys(("json_report", "schema"), "schemas"),
+    **dict.fromkeys(("SEQUENTIAL_FAIL_IF", "sequential_failed", "sequential_status"),
+                    "sequential"),
     "write_text": "text",
     **dict.fromkeys(("FAIL_IF", "MARGIN_GATES", "decision", "gate_conflict",
                      "gate_hypothesis", "headline"), "verdicts"),
@@ -171,6 +178,7 @@ __all__ = [
     "MARGIN_GATES",
     "MetricsContext",
     "POWER_WRITERS",
+    "SEQUENTIAL_FAIL_IF",
     "FamilyContext",
     "ReportContext",
     "UNPLANNED",
@@ -213,6 +221,8 @@ __all__ = [
     "json_report",
     "schema",
     "schema_id",
+    "sequential_failed",
+    "sequential_status",
 ]
 
 # The results hold data only: everything they write about themselves is render's

@@ -70,6 +70,7 @@ _AGREEMENT = "pairboot.results.agreement.AgreementResult"
 _LABELS = "pairboot.results.labels.LabelPlan"
 _TASKS = "pairboot.results.tasks.TasksResult"
 _PREFERENCES = "pairboot.results.preferences.PreferenceResult"
+_SEQUENTIAL = "pairboot.results.sequential.SequentialResult"
 
 WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they register)
     **{(_CURVE, f): ("curve", f == "html-fragment")
@@ -94,6 +95,7 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(t, f): (m, f == "html-fragment")
        for t, m in ((_TASKS, "tasks"), (_PREFERENCES, "preferences"))
        for f in ("text", "markdown", "latex", "json", "html-fragment", "html")},
+    **{(_SEQUENTIAL, f): ("sequential", False) for f in ("text", "markdown", "json")},
 }
 """The package's own writers before their modules are imported: (the result type's
 qualified name, format) -> (the module of this package that registers it, whether it is

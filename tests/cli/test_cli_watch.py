@@ -1,0 +1,170 @@
+"""``pairboot watch``: records paired by id as they arrive (one input with both scores,
+one system's records named by a key, or a file per system), the verdict equal to the
+API's on the same pairs in the same order, the exit statuses of --fail-if, --follow on a
+file being appended, and bad input as one line."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+from helpers import assert_one_line_error, run_cli, run_in_process
+
+import pairboot
+
+
+def records(n=600, seed=1, up=0.15, down=0.05):
+    rng = np.random.default_rng(seed)
+    u = rng.random(n)
+    d = np.where(u < down, -1, np.where(u < down + up, 1, 0))
+    a = np.where(d == 0, rng.random(n) < 0.6, d < 0).astype(int)
+    return [{"id": f"q{i}", "a": int(a[i]), "b": int(a[i] + d[i])} for i in range(n)]
+
+
+def write(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def watch(*args):
+    proc = run_in_process("watch", *args, "--no-progress", "--format", "json")
+    return proc, (json.loads(proc.stdout) if proc.returncode in (0, 1) else None)
+
+
+def test_the_verdict_is_the_apis_on_the_same_pairs(tmp_path):
+    rows = records()
+    proc, out = watch(write(tmp_path / "log.jsonl", rows), "--bounds", "0,1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    s = pairboot.sequential(bounds=(0, 1))
+    for r in rows:
+        s.update([r["a"]], [r["b"]])
+        if s.stopped:
+            break
+    assert out["verdict"] == s.result.verdict == "better"
+    assert out["n_units"] == s.result.n_units < len(rows)
+    assert out["confidence_sequence"]["low"] == pytest.approx(s.result.confidence_sequence.low)
+
+
+@pytest.mark.parametrize("gate,status", [("worse", 0), ("not-better", 0), ("different", 1)])
+def test_fail_if_sets_the_exit_status(tmp_path, gate, status):
+    proc, out = watch(write(tmp_path / "log.jsonl", records()), "--bounds", "0,1",
+                      "--fail-if", gate)
+    assert (proc.returncode, out["verdict"]) == (status, "better")
+
+
+def test_an_undecided_end_fails_a_gate_that_asks_for_something_shown(tmp_path):
+    rows = records(40, up=0.05, down=0.05)
+    proc, out = watch(write(tmp_path / "log.jsonl", rows), "--bounds", "0,1",
+                      "--fail-if", "not-better")
+    assert (proc.returncode, out["verdict"], out["n_units"]) == (1, "undecided", 40)
+    proc, _ = watch(tmp_path / "log.jsonl", "--bounds", "0,1", "--fail-if", "worse")
+    assert proc.returncode == 0
+
+
+def test_one_systems_records_pair_by_id_in_any_order(tmp_path):
+    rows = records(300)
+    long = []
+    for r in rows:
+        long.append({"id": r["id"], "model": "base", "s": r["a"]})
+    for r in rows:  # (B's records after all of A's: each pair completes with B's)
+        long.append({"id": r["id"], "model": "new", "s": r["b"], "extra": 1})
+    long.insert(5, {"id": "q0", "model": "third", "s": 1})  # (a third system: ignored)
+    proc, out = watch(write(tmp_path / "long.jsonl", long), "--system-column", "model",
+                      "--a", "base", "--b", "new", "--score", "s", "--bounds", "0,1")
+    _, both = watch(write(tmp_path / "both.jsonl", rows), "--bounds", "0,1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert (out["verdict"], out["n_units"]) == (both["verdict"], both["n_units"])
+    a = write(tmp_path / "a.jsonl", [{"id": r["id"], "score": r["a"]} for r in rows])
+    b = write(tmp_path / "b.jsonl", [{"id": r["id"], "score": r["b"]} for r in rows])
+    proc, two = watch(a, b, "--bounds", "0,1")
+    assert (two["verdict"], two["n_units"]) == (both["verdict"], both["n_units"])
+
+
+def test_groups_arrive_whole(tmp_path):
+    rows = [dict(r, doc=i // 4) for i, r in enumerate(records(800))]
+    proc, out = watch(write(tmp_path / "g.jsonl", rows), "--bounds", "0,1", "--group", "doc")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert out["unit"] == "groups" and out["n_items"] == 4 * out["n_units"]
+    rows.append(dict(rows[0], id="late", doc=0))
+    proc = run_in_process("watch", write(tmp_path / "bad.jsonl", rows), "--bounds", "0,1",
+                          "--group", "doc", "--budget", "1000", "--min-units", "1000",
+                          "--no-progress")
+    assert_one_line_error(proc, "bad.jsonl line 801", "group 0 came back")
+
+
+@pytest.mark.parametrize("lines,words", [
+    (['{"id": 1, "a": 1, "b": 0}', '{"id": 1, "a": 0, "b": 0}'],
+     ["line 2", "id 1 repeated"]),
+    (['{"id": 1, "a": 1, "b": 0}', '{"id": 2, "a": 1}'],
+     ["id 2 has only A's score", "line 2"]),
+    (['{"id": 1, "a": 1, "b": 1.5}'], ["line 1", "B's score 1.5 is outside --bounds 0,1"]),
+    (['{"id": 1, "a": 1, "b": 0}', "{oops"], ["line 2", "not a JSON record"]),
+    (['{"a": 1, "b": 0}'], ["line 1", "no id (--id id)"]),
+    (['{"id": 1, "a": 1, "b": null}'], ["line 1", "no score for B"]),
+])
+def test_bad_input_is_one_line(tmp_path, lines, words):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    proc = run_in_process("watch", path, "--bounds", "0,1", "--no-progress")
+    assert_one_line_error(proc, "bad.jsonl", *words)
+
+
+def test_follow_reads_records_as_they_are_appended(tmp_path):
+    rows = records()
+    path = tmp_path / "live.jsonl"
+    path.write_text("")
+
+    def append():
+        with open(path, "a") as f:
+            for i, r in enumerate(rows):
+                f.write(json.dumps(r) + "\n")
+                if i % 50 == 0:
+                    f.flush()
+                    time.sleep(0.02)
+
+    writer = threading.Thread(target=append)
+    writer.start()
+    try:
+        proc, out = watch(path, "--bounds", "0,1", "--follow", "--poll", "0.01",
+                          "--timeout", "60")
+    finally:
+        writer.join()
+    assert proc.returncode == 0, proc.stderr.decode()
+    _, whole = watch(path, "--bounds", "0,1")
+    assert (out["verdict"], out["n_units"]) == (whole["verdict"], whole["n_units"])
+
+
+def test_follow_ends_undecided_after_the_timeout(tmp_path):
+    path = write(tmp_path / "quiet.jsonl", records(20, up=0.05, down=0.05))
+    proc, out = watch(path, "--bounds", "0,1", "--follow", "--poll", "0.01",
+                      "--timeout", "0.2")
+    assert (proc.returncode, out["verdict"], out["n_units"]) == (0, "undecided", 20)
+
+
+def test_standard_input_and_the_status_line():
+    rows = records()
+    proc = run_cli("watch", "--bounds", "0,1", "--every", "50",
+                   input="".join(json.dumps(r) + "\n" for r in rows).encode())
+    err = proc.stderr.decode()
+    assert proc.returncode == 0, err
+    assert "Decided after" in proc.stdout.decode()
+    assert err.splitlines()[-1].startswith("B is better than A after")
+    assert "\r" not in err  # (not a terminal: plain lines)
+
+
+def test_help_says_the_order_must_not_depend_on_the_outcomes():
+    proc = run_in_process("watch", "--help")
+    assert "order independent of their outcomes" in " ".join(proc.stdout.decode().split())
+
+
+def test_a_margins_gate_sets_its_hypothesis_as_in_compare(tmp_path):
+    path = write(tmp_path / "log.jsonl", records(2000, up=0.08, down=0.08))
+    proc, out = watch(path, "--bounds", "0,1", "--margin", "0.1", "--fail-if", "inferior")
+    assert (proc.returncode, out["hypothesis"], out["verdict"]) == (0, "non-inferiority",
+                                                                    "non-inferior")
+    proc = run_in_process("watch", path, "--bounds", "0,1", "--fail-if", "inferior",
+                          "--no-progress")
+    assert_one_line_error(proc, "--fail-if inferior", "--margin")
