@@ -10,9 +10,6 @@ changes it, is ``docs/schema.md``'s.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 from pairboot.errors import InputError
 from pairboot.report.registry import SCHEMA_ID, schema_id
 
@@ -22,7 +19,11 @@ SUFFIX = ".schema.json"
 
 
 def _folder():
-    """The package's folder of schema files (an installed wheel's, or the checkout's)."""
+    """The package's folder of schema files (an installed wheel's, or the checkout's).
+    (importlib.resources and json are imported where used: every writer's module imports
+    this one, and a text report needs neither: docs/performance.md, "Start-up".)"""
+    from importlib import resources
+
     return resources.files("pairboot") / "schemas"
 
 
@@ -54,6 +55,8 @@ def schema(kind) -> dict:
     if kind not in known:
         raise InputError(f"no schema of a {kind!r}: the kinds are {', '.join(known)} "
                          "(or their names, such as 'pairboot.compare/1')", param="kind")
+    import json
+
     found = json.loads((_folder() / f"{kind}{SUFFIX}").read_text(encoding="utf-8"))
     shipped = found["properties"]["schema"]["const"]
     if version is not None and shipped != f"pairboot.{kind}/{version}":
@@ -74,4 +77,6 @@ def json_report(result, fields: dict) -> str:
     if "schema" in fields:
         raise ValueError(f"a {type(result).__name__}'s JSON has a field 'schema' of its "
                          "own: the key is the schema's name")
+    import json
+
     return json.dumps({"schema": name, **fields}, indent=2, allow_nan=False) + "\n"
