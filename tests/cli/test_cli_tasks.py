@@ -45,6 +45,7 @@ def test_the_json_report_is_compare_tasks(tmp_path, aggregate, vary):
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     got.pop("signature")
+    assert got.pop("schema") == "pairboot.compare_tasks/1"
     res = pairboot.compare_tasks(scores, tasks=labels, aggregate=aggregate, resample=vary,
                                  seed=3, n_resamples=R)
     assert got == json.loads(json.dumps(res.to_dict()))

@@ -119,6 +119,113 @@ def _extra():
     out.append(("gate one row", pairboot.check_gate(
         a, b, Gate(metrics, (Rule("score", "superior"),), inconclusive="pass"),
         names=("base", "new"), n_resamples=R, seed=3, backend="numpy"), None))
+    return out + _judged()
+
+
+def _judged():
+    """``(name, result, context)`` of the kinds merged after the first schemas: a
+    judge's scores with gold labels (PPI) and the labels to plan, two raters'
+    agreement, an aggregate over tasks, ratings from battles."""
+    import pairboot
+    from pairboot.report.ppi import PPIContext
+
+    out = []
+    # prediction-powered B - A: a judge on every item, gold labels on a quarter
+    rng = np.random.default_rng(0)
+    n = 240
+    quality = rng.normal(0.5, 0.2, (n, 2)) + [0.0, 0.05]
+    judge = quality + [0.1, 0.0] + rng.normal(0, 0.05, (n, 2))
+    gold = np.where(rng.random(n)[:, None] < 0.3, quality, np.nan)
+    ppi = dict(gold_a=gold[:, 0], gold_b=gold[:, 1])
+    docs = np.repeat(np.arange(n // 4), 4)
+    halves = np.where(np.arange(n) < n // 2, "first", "second")
+    out.append(("ppi percentile", pairboot.compare_ppi(
+        judge[:, 0], judge[:, 1], **ppi, n_resamples=R, seed=1), PPIContext(
+        name_a="base", name_b="new", files=("judged.csv",),
+        columns=("ja", "jb", "ga", "gb"))))
+    out.append(("ppi clt groups lam", pairboot.compare_ppi(
+        judge[:, 0], judge[:, 1], **ppi, groups=docs, lam=0.5, method="clt"), None))
+    out.append(("ppi strata no-clip non-inferiority", pairboot.compare_ppi(
+        judge[:, 0], judge[:, 1], **ppi, strata=halves,
+        strata_weights={"first": 1, "second": 3}, clip=False, method="basic",
+        hypothesis="non-inferiority", margin=0.05, n_resamples=R, seed=2), None))
+    out.append(("ppi equivalence lower", pairboot.compare_ppi(
+        judge[:, 0], judge[:, 1], **ppi, hypothesis="equivalence", margin=0.2,
+        lower_is_better=True, method="normal", n_resamples=R, seed=3), None))
+    blind = rng.random((n, 2))  # (a judge that does not track the gold: lam 0)
+    out.append(("ppi blind judge one-sided", pairboot.compare_ppi(
+        blind[:, 0], blind[:, 1], **ppi, alternative="greater", method="clt"), None))
+    # the gold labels to plan
+    out.append(("labels half-width", pairboot.gold_labels(
+        sd=1.0, correlation=0.7, n_items=5000, half_width=0.1), None))
+    out.append(("labels delta one-sided", pairboot.gold_labels(
+        sd=0.5, correlation=-0.9, n_items=2000, delta=0.05, power=0.9,
+        alternative="greater", confidence_level=0.9), None))
+    out.append(("labels out of reach", pairboot.gold_labels(
+        sd=1.0, correlation=0.3, n_items=100, half_width=0.01), None))
+    # two raters' agreement: a 1-5 scale, 0/1 verdicts, text categories
+    first = rng.integers(1, 6, 120)
+    second = np.clip(first + rng.integers(-1, 2, 120), 1, 5)
+    out.append(("agreement default", pairboot.agreement(
+        first, second, n_resamples=R, seed=1), None))
+    out.append(("agreement every ordinal statistic groups", pairboot.agreement(
+        first, second, statistics=("kappa-linear", "kappa-quadratic", "alpha-ordinal",
+                                   "alpha-interval"), categories=[0, 1, 2, 3, 4, 5, 6],
+        groups=np.repeat(np.arange(30), 4), method="basic", n_resamples=R, seed=2),
+        None))
+    verdict = (rng.random(80) < 0.7) * 1
+    people = np.where(rng.random(80) < 0.85, verdict, 1 - verdict)
+    out.append(("agreement verdicts", pairboot.agreement(
+        verdict, people, statistics=("accuracy", "sensitivity", "specificity", "kappa"),
+        method="normal", n_resamples=R, seed=3), None))
+    out.append(("agreement text categories", pairboot.agreement(
+        np.where(verdict == 1, "pass", "fail"), np.where(people == 1, "pass", "fail"),
+        statistics="ac1", n_resamples=R, seed=4), None))
+    # an aggregate over tasks, every aggregate and level resampled
+    levels = np.repeat([0.2, 0.4, 0.5, 0.6, 0.8], 24)
+    labels = np.repeat(["t1", "t2", "t3", "t4", "t5"], 24)
+    scores = {name: (rng.random(120) < levels + shift) * 1.0
+              for name, shift in (("base", 0.0), ("mid", 0.15), ("new", 0.17))}
+    tasks = dict(tasks=labels, n_resamples=R, seed=1)
+    out.append(("tasks win-rate both baseline", pairboot.compare_tasks(
+        scores, aggregate="win-rate", resample="both", baseline="base", **tasks), None))
+    out.append(("tasks mean", pairboot.compare_tasks(scores, **tasks), None))
+    out.append(("tasks median tasks holm", pairboot.compare_tasks(
+        scores, aggregate="median", resample="tasks", correction="holm", **tasks), None))
+    out.append(("tasks iqm pairs none", pairboot.compare_tasks(
+        scores, aggregate="iqm", pairs=[("base", "new")], correction="none", **tasks),
+        None))
+    out.append(("tasks optimality gap", pairboot.compare_tasks(
+        scores, aggregate="optimality-gap", gamma=0.9, **tasks), None))
+    out.append(("tasks borda lower", pairboot.compare_tasks(
+        scores, aggregate="borda", lower_is_better=True, **tasks), None))
+    nested = {f"t{t}": {name: 0.1 * t + shift + rng.normal(0, 0.3, (10, 4))
+                        for name, shift in (("x", 0.0), ("y", 0.2))} for t in range(4)}
+    out.append(("tasks runs seeds", pairboot.compare_tasks(
+        nested, runs="seeds", n_resamples=R, seed=1), None))
+    # ratings from battles: both orders of each pair (the position bias), or one
+    battles = {"prompt": [], "a": [], "b": [], "verdict": [], "game": []}
+    strength = {"x": 0.8, "y": 0.0, "z": -0.6}
+    names = list(strength)
+    for p in range(60):
+        i, j = rng.choice(3, 2, replace=False)
+        for game, (one, two) in enumerate(((names[i], names[j]), (names[j], names[i]))):
+            d = strength[one] - strength[two] + 0.3
+            v = "A=B" if rng.random() < 0.1 else (
+                "A>B" if rng.random() < 1 / (1 + np.exp(-d)) else "B>A")
+            for key, value in zip(battles, (f"q{p}", one, two, v, game)):
+                battles[key].append(value)
+    rate = dict(n_resamples=200, seed=3)
+    out.append(("preferences bradley-terry", pairboot.compare_preferences(
+        battles, **rate), None))
+    out.append(("preferences davidson separate baseline", pairboot.compare_preferences(
+        battles, model="davidson", ties="separate", baseline="y", anchor="y",
+        anchor_rating=1200, **rate), None))
+    one_order = {k: v for k, v in battles.items() if k != "game"}
+    out.append(("preferences battles first ridge", pairboot.compare_preferences(
+        one_order, cluster="battle", ridge=0.1, **rate), None))
+    out.append(("preferences first order", pairboot.compare_preferences(
+        battles, orders="first", **rate), None))
     return out
 
 

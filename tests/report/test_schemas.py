@@ -188,7 +188,8 @@ def _csv(path, header, rows):
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     """Per-item files: three systems' correct and cost by id and task; a long table of
-    trials (A, its re-run A2, B)."""
+    trials (A, its re-run A2, B); a judge's scores with gold labels on a third of the
+    items; battles of three systems (the Arena's columns)."""
     folder = tmp_path_factory.mktemp("schema_cli")
     rng = np.random.default_rng(4)
     n = 60
@@ -202,6 +203,16 @@ def files(tmp_path_factory):
     trials = [(f"task{i}", f"t{t}", *(int(rng.random() < p) for p in (0.5, 0.5, 0.65)))
               for t in range(3) for i in range(30)]
     out["trials"] = _csv(folder / "trials.csv", "task,trial,A,A2,B", trials)
+    judged = [(f"q{i}", round(float(q[i] + 0.1 + rng.normal(0, 0.05)), 4),
+               round(float(q[i] + 0.05 + rng.normal(0, 0.05)), 4),
+               *((round(float(q[i]), 4), round(float(q[i] + 0.05), 4)) if i % 3 == 0
+                 else ("", ""))) for i in range(n)]
+    out["judged"] = _csv(folder / "judged.csv", "id,ja,jb,ga,gb", judged)
+    systems = ("x", "y", "z")
+    battles = [(f"p{i}", systems[i % 3], systems[(i + 1 + i // 3 % 2) % 3],
+                ("model_a", "model_b", "tie")[int(rng.integers(3))]) for i in range(60)]
+    out["battles"] = _csv(folder / "battles.csv", "question_id,model_a,model_b,winner",
+                          battles)
     policy = folder / "gate.toml"
     policy.write_text('[gate]\n[gate.metrics]\ncorrect = {}\ncost = {lower_is_better = '
                       'true}\n[[gate.rows]]\nmetric = "correct"\ntest = "non-inferior"\n'
@@ -225,6 +236,14 @@ COMMANDS = {
                        "--gate", f["policy"]),
     "curve": lambda f: ("compare", f["trials"], "--a", "A", "--b", "B", "--id", "task",
                         "--run", "trial", "--runs", "samples", "--curve", "pass^k"),
+    "compare_ppi": lambda f: ("compare", f["judged"], "--id", "id", "--a", "ja", "--b", "jb",
+                              "--gold-a", "ga", "--gold-b", "gb"),
+    "compare_ppi clt": lambda f: ("compare", f["judged"], "--id", "id", "--a", "ja", "--b",
+                                  "jb", "--gold-a", "ga", "--gold-b", "gb", "--method", "clt"),
+    "compare_tasks": lambda f: ("compare", f["a"], f["b"], f["c"], "--id", "id", "--score",
+                                "correct", "--stratum", "task", "--aggregate", "win-rate"),
+    "compare_preferences": lambda f: ("battles", f["battles"], "--resamples", "200",
+                                      "--seed", "3"),
     "power": lambda f: ("power", "--sd", "0.5", "--delta", "0.1", "--power", "0.8"),
     "power pilot": lambda f: ("power", f["a"], f["b"], "--id", "id", "--score", "correct",
                               "--delta", "0.05", "--power", "0.8"),
@@ -281,11 +300,13 @@ def test_schema_is_found_by_kind_name_result_or_type():
     one["title"] = "changed"  # (a copy of its own)
     assert pairboot.schema("compare")["title"] != "changed"
     assert pairboot.schema is pairboot.report.schema
-    assert set(kinds()) >= {"compare", "family", "power", "metrics", "gate", "noise", "curve"}
+    assert set(kinds()) >= {"compare", "family", "power", "metrics", "gate", "noise", "curve",
+                            "compare_ppi", "agreement", "gold_labels", "compare_tasks",
+                            "compare_preferences"}
 
 
 @pytest.mark.parametrize("kind, says", [
-    ("nope", "no schema of a 'nope': the kinds are compare"),
+    ("nope", "no schema of a 'nope': the kinds are agreement, compare, compare_ppi"),
     ("pairboot.compare/2", "ships pairboot.compare/1"),
     ("pairboot.nope/1", "no schema of a 'nope'"),
     (3.5, "a float has no JSON report"),

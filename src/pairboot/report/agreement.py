@@ -3,7 +3,6 @@ statistic with its interval, the table of counts; text, Markdown, JSON and HTML.
 
 from __future__ import annotations
 
-import json
 import math
 
 from pairboot.report.escape import lines_text, md
@@ -17,6 +16,7 @@ from pairboot.report.html import (
 )
 from pairboot.report.numbers import percent
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.agreement import AgreementResult
 
@@ -82,11 +82,11 @@ def agreement_markdown(res: AgreementResult, context=None) -> str:
     return lines_text(lines)
 
 
-@writes(AgreementResult, "json")
+@writes(AgreementResult, "json", schema="pairboot.agreement/1")
 def agreement_json(res: AgreementResult, context=None) -> str:
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    return json_report(res, out)
 
 
 @writes(AgreementResult, "html-fragment", part=True)

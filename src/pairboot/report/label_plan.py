@@ -3,11 +3,10 @@ judge and without it; text, Markdown and JSON."""
 
 from __future__ import annotations
 
-import json
-
 from pairboot.report.escape import lines_text, md
 from pairboot.report.numbers import percent
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.results.labels import LabelPlan
 
 __all__ = ["labels_json", "labels_markdown", "labels_text"]
@@ -46,6 +45,6 @@ def labels_markdown(plan: LabelPlan, context=None) -> str:
                       f"- {md(line.strip())}" for line in plan_lines(plan))
 
 
-@writes(LabelPlan, "json")
+@writes(LabelPlan, "json", schema="pairboot.gold_labels/1")
 def labels_json(plan: LabelPlan, context=None) -> str:
-    return json.dumps(plan.to_dict(), indent=2, allow_nan=False) + "\n"
+    return json_report(plan, plan.to_dict())

@@ -6,7 +6,6 @@ and HTML (a page, and the fragment a notebook shows)."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
@@ -22,6 +21,7 @@ from pairboot.report.html import (
 )
 from pairboot.report.numbers import decimals, p_repr, percent
 from pairboot.report.registry import context_class, writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, markdown, text
 from pairboot.results.ppi import PPIResult
 
@@ -210,14 +210,14 @@ def ppi_markdown(res: PPIResult, context: PPIContext | None = None) -> str:
     return lines_text(lines)
 
 
-@writes(PPIResult, "json")
+@writes(PPIResult, "json", schema="pairboot.compare_ppi/1")
 def ppi_json(res: PPIResult, context: PPIContext | None = None) -> str:
     """The result's fields as JSON, with the systems' names and the signature."""
     c = context or PPIContext()
     out = res.to_dict()
     out["name_a"], out["name_b"] = c.name_a, c.name_b
     out["signature"] = _signature(res, context)
-    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    return json_report(res, out)
 
 
 @writes(PPIResult, "html-fragment", part=True)

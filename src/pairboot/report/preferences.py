@@ -6,8 +6,6 @@ when matplotlib is installed)."""
 
 from __future__ import annotations
 
-import json
-
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.html import (
     document,
@@ -19,6 +17,7 @@ from pairboot.report.html import (
     wrap_fragment,
 )
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, latex_float, markdown, text
 from pairboot.results.preferences import PreferenceResult
 
@@ -157,12 +156,12 @@ def ratings_latex(res: PreferenceResult, context=None) -> str:
     return lines_text(latex_float(table, notes))
 
 
-@writes(PreferenceResult, "json")
+@writes(PreferenceResult, "json", schema="pairboot.compare_preferences/1")
 def ratings_json(res: PreferenceResult, context=None) -> str:
     """The result's fields as JSON (not the bootstrap distribution), with the signature."""
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2) + "\n"
+    return json_report(res, out)
 
 
 @writes(PreferenceResult, "html-fragment", part=True)

@@ -6,7 +6,6 @@ warnings and the signature; text, Markdown, LaTeX, JSON and HTML (with the rank 
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from pairboot.report.escape import lines_text, md, tex
@@ -22,6 +21,7 @@ from pairboot.report.html import (
 from pairboot.report.numbers import percent, plural
 from pairboot.report.parts import alpha_of, p_cell
 from pairboot.report.registry import writes
+from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, latex, markdown, text
 from pairboot.results.tasks import TasksResult
 from pairboot.stats.aggregates import AGGREGATES
@@ -167,13 +167,13 @@ def tasks_latex(res: TasksResult, context=None) -> str:
     return lines_text([*lines, f"% {tex(_signature(res))}"])
 
 
-@writes(TasksResult, "json")
+@writes(TasksResult, "json", schema="pairboot.compare_tasks/1")
 def tasks_json(res: TasksResult, context=None) -> str:
     """The result's fields as JSON (the bootstrap distribution left out), with the
     signature."""
     out = res.to_dict()
     out["signature"] = _signature(res)
-    return json.dumps(out, indent=2, allow_nan=False) + "\n"
+    return json_report(res, out)
 
 
 @writes(TasksResult, "html-fragment", part=True)
