@@ -119,7 +119,37 @@ def _extra():
     out.append(("gate one row", pairboot.check_gate(
         a, b, Gate(metrics, (Rule("score", "superior"),), inconclusive="pass"),
         names=("base", "new"), n_resamples=R, seed=3, backend="numpy"), None))
-    return out + _judged()
+    return out + _judged() + _sequences()
+
+
+def _sequences():
+    """``(name, result, context)`` of confidence sequences (:func:`pairboot.sequential`):
+    decided, stopped by the budget, undecided, with a margin, groups, a ratio."""
+    import pairboot
+
+    rng = np.random.default_rng(9)
+    u = rng.random(800)
+    d = np.where(u < 0.06, -1.0, np.where(u < 0.2, 1.0, 0.0))
+    a = np.where(d == 0, rng.random(800) < 0.6, d < 0).astype(float)
+    b = a + d
+    x = rng.normal(0.0, 1.0, 300)
+    y = x + rng.normal(0.02, 0.5, 300)
+    return [
+        ("sequential betting", pairboot.sequential(bounds=(0, 1), grid_size=200)
+         .update(a, b), None),
+        ("sequential budget", pairboot.sequential(bounds=(0, 1), budget=40, grid_size=200)
+         .update(a, b), None),
+        ("sequential asymptotic undecided", pairboot.sequential().update(x, y),
+         None),
+        ("sequential non-inferiority one-sided", pairboot.sequential(
+            hypothesis="non-inferiority", margin=0.1, alternative="greater",
+            lower_is_better=True).update(x, y - 0.05), None),
+        ("sequential groups", pairboot.sequential(bounds=(0, 1), grid_size=200).update(
+            a, b, groups=np.repeat(np.arange(400), 2)), None),
+        ("sequential ratio", pairboot.sequential(metric="ratio").update(
+            np.column_stack([np.abs(x), np.ones(300)]),
+            np.column_stack([np.abs(x) + 0.2, np.ones(300)])), None),
+    ]
 
 
 def _judged():
