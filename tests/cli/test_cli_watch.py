@@ -168,3 +168,11 @@ def test_a_margins_gate_sets_its_hypothesis_as_in_compare(tmp_path):
     proc = run_in_process("watch", path, "--bounds", "0,1", "--fail-if", "inferior",
                           "--no-progress")
     assert_one_line_error(proc, "--fail-if inferior", "--margin")
+
+
+def test_the_parsers_fail_if_choices_are_the_reports_gates():
+    # (named in the parser's module so that building it loads no report)
+    from pairboot.cli.watch_parser import SEQUENTIAL_GATES
+    from pairboot.report.sequential import SEQUENTIAL_FAIL_IF
+
+    assert SEQUENTIAL_GATES == tuple(SEQUENTIAL_FAIL_IF)

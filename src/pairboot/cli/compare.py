@@ -13,7 +13,6 @@ import warnings
 
 import pairboot
 import pairboot.io as pbio
-from pairboot.cli.curve import check_curve, run_curve
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
@@ -23,8 +22,6 @@ from pairboot.cli.inputs import (
     load_many,
     many_systems,
 )
-from pairboot.cli.metrics import load_metrics, wants_metrics
-from pairboot.cli.noise import check_floor, floor_columns, measure_floor, with_columns
 from pairboot.cli.options import (
     api_options,
     check_level,
@@ -42,12 +39,10 @@ from pairboot.cli.parser import (
     given_options,
 )
 from pairboot.cli.paths import input_files
-from pairboot.cli.ppi import run_ppi, wants_ppi
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
 from pairboot.cli.stream import stream_compare
-from pairboot.cli.tasks import check_tasks, run_tasks
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
@@ -65,6 +60,15 @@ from pairboot.report import (
 __all__ = ["ResamplingMemoryError", "run_compare"]
 
 
+def _feature(module: str, name: str):
+    """A function of the command line's module for one feature (the curve, the tasks'
+    aggregate, a judge with gold labels), imported when the feature is asked for: a
+    plain comparison loads none of them (docs/performance.md, "Start-up")."""
+    import importlib
+
+    return getattr(importlib.import_module(f"pairboot.cli.{module}"), name)
+
+
 def run_compare(args) -> int:
     """``pairboot compare``: read, compare, report; the exit status."""
     check_level(args)  # (a percentage: compare() would reject it without the hint)
@@ -75,17 +79,21 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     if how in (None, "stdout"):
         check_stdout()
-    if wants_ppi(args):  # (--gold-a, --gold-b: a judge and gold labels)
-        return run_ppi(args, how)
+    if (args.gold_a is not None or args.gold_b is not None or args.lam is not None
+            or args.no_clip):  # (a judge and gold labels: cli/ppi.py)
+        return _feature("ppi", "run_ppi")(args, how)
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
-    check_curve(args)
-    check_tasks(args)
+    if args.curve is not None or args.ks is not None:
+        _feature("curve", "check_curve")(args)
+    if args.aggregate is not None or args.vary is not None or args.gamma is not None:
+        _feature("tasks", "check_tasks")(args)
     if args.gate is not None:
         return run_gate(args, how)
     if args.inconclusive is not None:
         raise InputError("--inconclusive is for --gate (a release gate's policy)")
-    if wants_metrics(args):
+    scores = getattr(args, "scores", None) or []  # (several --score: cli/metrics.py)
+    if len(scores) > 1 or any(":" in text for text in scores):
         return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)
@@ -96,7 +104,8 @@ def run_compare(args) -> int:
         raise InputError("--scheduler runs a --stream comparison on a Dask cluster: give "
                          "--stream too")
     if args.noise_floor is not None:
-        check_floor(args, logs=wants_harness(args), many=many_systems(args))
+        _feature("noise", "check_floor")(args, logs=wants_harness(args),
+                                           many=many_systems(args))
     if args.stream:
         return run_stream(args, how)
     if args.run is not None:
@@ -124,8 +133,9 @@ def run_compare(args) -> int:
     if isinstance(inputs, ManyInputs):
         return run_many(args, how, inputs)
     if args.aggregate is not None:
-        return run_tasks(args, how, (inputs.context.name_a, inputs.context.name_b),
-                         (inputs.a, inputs.b), inputs, _resampled)
+        names = (inputs.context.name_a, inputs.context.name_b)
+        return _feature("tasks", "run_tasks")(args, how, names, (inputs.a, inputs.b), inputs,
+                                              _resampled)
     if args.tasks_as == "family":
         return run_strata_family(args, how, inputs)
     pbio.release_arrow_memory()  # the tables are gone: their text columns too
@@ -136,19 +146,20 @@ def _compare_two(args, how: str | None, inputs) -> int:
     """compare() of two systems' aligned inputs (items, or items x runs with --runs),
     and its report (or --curve's)."""
     if args.curve is not None:
-        return run_curve(args, how, inputs.a, inputs.b, inputs.ids,
+        return _feature("curve", "run_curve")(args, how, inputs.a, inputs.b, inputs.ids,
                          (inputs.context.name_a, inputs.context.name_b))
     keyed = resampling_options(args, inputs.ids)
     if inputs.ids is not None and not runs_options(args):
         keyed.setdefault("ids", inputs.ids)  # (the items behind the number by their ids)
     floor = None
-    columns = floor_columns(args)
+    columns = (_feature("noise", "floor_columns")(args) if args.noise_floor is not None
+               else None)
     if columns is not None:  # (two runs of A: read as A and B were, from the same file)
-        aa = load_inputs(with_columns(args, columns))
+        aa = load_inputs(_feature("noise", "with_columns")(args, columns))
         aa_keyed = resampling_options(args, aa.ids)
         if aa.ids is not None and not runs_options(args):
             aa_keyed.setdefault("ids", aa.ids)
-        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+        floor = _resampled(args, args.resamples, lambda bar: _feature("noise", "measure_floor")(
             args, columns, aa.a, aa.b, **data_options(aa), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(
         inputs.a, inputs.b, **api_options(args), **data_options(inputs),
@@ -198,7 +209,8 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
             status.close()
     pbio.release_arrow_memory()
     if args.aggregate is not None:
-        return run_tasks(args, how, inputs.names, inputs.values, inputs, _resampled)
+        return _feature("tasks", "run_tasks")(args, how, inputs.names, inputs.values, inputs,
+                                              _resampled)
     two = as_two_systems(args, inputs)
     if two is not None and args.tasks_as == "family":  # (--correction, --baseline: its)
         return run_strata_family(args, how, two)
@@ -264,7 +276,7 @@ def run_metrics(args, how: str | None) -> int:
     the same draws (:func:`pairboot.compare_metrics`), and their report."""
     status = read_progress(not args.no_progress)
     try:
-        inputs = load_metrics(args)
+        inputs = _feature("metrics", "load_metrics")(args)
     finally:
         status.close()
     pbio.release_arrow_memory()
@@ -298,7 +310,7 @@ def run_gate(args, how: str | None) -> int:
                              "(its confidence_level and how its rows combine)")
     status = read_progress(not args.no_progress)
     try:
-        inputs = load_metrics(args, gate.criteria)
+        inputs = _feature("metrics", "load_metrics")(args, gate.criteria)
     finally:
         status.close()
     pbio.release_arrow_memory()
@@ -319,16 +331,19 @@ def run_runs(args, how: str | None) -> int:
     """``--run COL --runs seeds|samples``: several runs per system."""
     a, b, ids, groups, strata, context = load_runs(args)
     if args.curve is not None:
-        return run_curve(args, how, a, b, ids, (context.name_a, context.name_b))
+        return _feature("curve", "run_curve")(args, how, a, b, ids,
+                                              (context.name_a, context.name_b))
     keyed = resampling_options(args, ids)
     if trials_metric(args.metric_object) is not None or args.runs == "samples":
         keyed.setdefault("ids", ids)  # (pass^k, the flaky items: the items by their ids)
     floor = None
-    columns = floor_columns(args)
+    columns = (_feature("noise", "floor_columns")(args) if args.noise_floor is not None
+               else None)
     if columns is not None:  # (two runs of A's trials, from the same long table)
-        base, rerun, aa_ids, aa_groups, aa_strata, _ = load_runs(with_columns(args, columns))
+        runs = _feature("noise", "with_columns")(args, columns)
+        base, rerun, aa_ids, aa_groups, aa_strata, _ = load_runs(runs)
         aa_keyed = {**keyed, "ids": aa_ids} if "ids" in keyed else keyed
-        floor = _resampled(args, args.resamples, lambda bar: measure_floor(
+        floor = _resampled(args, args.resamples, lambda bar: _feature("noise", "measure_floor")(
             args, columns, base, rerun, groups=aa_groups, strata=aa_strata,
             strata_weights=strata_weights_arg(args), keyed=aa_keyed, progress=bar))
     result = _resampled(args, args.resamples, lambda bar: pairboot.compare(

@@ -7,6 +7,7 @@ inputs of :func:`pairboot.compare_metrics`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pairboot.io as pbio
 from pairboot.cli.harness import wants_harness
@@ -16,7 +17,9 @@ from pairboot.cli.stats import find_system_column
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import Criterion, parse_criterion
-from pairboot.report import MetricsContext
+
+if TYPE_CHECKING:  # (the report's context: imported where several metrics are read)
+    from pairboot.report import MetricsContext
 
 OWN = (("metric", "--metric"), ("stats", "--stats"),
        ("lower_is_better", "--lower-is-better"), ("margin", "--margin"))
@@ -52,7 +55,7 @@ class MetricsInputs:
 
 def wants_metrics(args) -> bool:
     """Whether --score asks for several metrics: given more than once, or once as
-    ``NAME:...``."""
+    ``NAME:...`` (cli/compare.py asks the same without importing this module)."""
     scores = getattr(args, "scores", None) or []
     return len(scores) > 1 or any(":" in s for s in scores)
 
@@ -124,6 +127,8 @@ def load_metrics(args, gate_metrics: dict[str, Criterion] | None = None) -> Metr
     aligned = align(tables, columns=per_system, id=args.id, groups=args.group,
                     strata=args.stratum, paired=True, **pairing_options(args))
     a, b = (v.reshape(len(v), -1) for v in aligned.values)
+    from pairboot.report import MetricsContext
+
     context = MetricsContext(
         files=tuple(t.path for t in tables), layout=cli_spelling(aligned.layout),
         notes=tuple(map(cli_spelling, aligned.notes)), id=args.id, group=args.group,
@@ -161,6 +166,8 @@ def _long(args, metrics: dict[str, Criterion], files: list[str], columns: list[s
                              system=[args.a, args.b], system_column=args.system_column,
                              group=args.group, stratum=args.stratum)
     a, b = (read.systems[s].reshape(len(read.ids), -1) for s in (args.a, args.b))
+    from pairboot.report import MetricsContext
+
     context = MetricsContext(
         files=(read.path,), layout=f"long layout, systems in column "
                                    f"{args.system_column!r}",

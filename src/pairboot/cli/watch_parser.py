@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-import pairboot
-from pairboot.report import SEQUENTIAL_FAIL_IF, formats_of
+from pairboot.report import formats_of
 
 __all__ = ["ORDER_NOTE", "WATCH_OPTIONS", "add_watch"]
 
 WATCH_OPTIONS = ("bounds", "budget", "n_target", "sequence", "min_units", "follow",
                  "timeout", "poll", "every")
 """``watch``'s own options (their names: none names a file)."""
+
+SEQUENTIAL_GATES = ("worse", "not-better", "different", "inferior", "not-equivalent",
+                    "not-better-by-margin")
+"""--fail-if's choices: :data:`pairboot.report.sequential.SEQUENTIAL_FAIL_IF`'s keys,
+named here so that building the parser loads no report (a test holds them equal)."""
 
 ORDER_NOTE = ("The items must arrive in an order independent of their outcomes (a random "
               "order of the test set, not the easy items first): the guarantee is for "
@@ -77,7 +81,7 @@ def add_watch(sub, *, level, tests, lower_is_better) -> argparse.ArgumentParser:
                      help="units before the rule may stop (default 0 betting, 30 "
                      "asymptotic)")
     gate = p.add_argument_group("verdict")
-    gate.add_argument("--fail-if", choices=tuple(SEQUENTIAL_FAIL_IF), default=None,
+    gate.add_argument("--fail-if", choices=SEQUENTIAL_GATES, default=None,
                       help="exit with status 1 when the verdict fails this gate, as "
                       "compare's --fail-if (an undecided end fails every gate that asks "
                       "for something shown)")
@@ -94,7 +98,7 @@ def add_watch(sub, *, level, tests, lower_is_better) -> argparse.ArgumentParser:
     wait.add_argument("--every", type=int, default=100, metavar="N",
                       help="not on a terminal: a status line every N units (default 100)")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=formats_of(pairboot.SequentialResult),
+    out.add_argument("--format", choices=formats_of("pairboot.results.sequential.SequentialResult"),
                      default="text", help="the report's format at the end (default text)")
     out.add_argument("--output", "-o", metavar="FILE",
                      help="write the report to FILE (atomically) instead of standard output")

@@ -4,6 +4,7 @@ noise_floor(): two runs of the same build against each other (an A/A comparison)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pairboot.core.items import DEFAULT_TOP, check_top
 from pairboot.core.pipeline import compare_items
@@ -15,7 +16,9 @@ from pairboot.metrics.trials import NEEDS_SAMPLES
 from pairboot.options import Arguments, Data, check_options
 from pairboot.progress import Progress
 from pairboot.results.compare import CompareResult
-from pairboot.results.noise import NoiseFloor
+
+if TYPE_CHECKING:  # (the A/A result's type: imported where a floor is measured)
+    from pairboot.results.noise import NoiseFloor
 
 
 def compare(

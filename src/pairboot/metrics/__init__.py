@@ -53,6 +53,8 @@ are scikit-learn's ``zero_division=0`` and sacrebleu's:
   replicates are left out of the interval and reported).
 """
 
+from typing import TYPE_CHECKING
+
 from pairboot.metrics.base import Metric, StatisticError
 from pairboot.metrics.builtin import (
     ACCURACY,
@@ -64,7 +66,6 @@ from pairboot.metrics.builtin import (
     bleu_metric,
     macro_f1_metric,
 )
-from pairboot.metrics.joint import Criterion, parse_criterion
 from pairboot.metrics.names import (
     builtin_metrics,
     builtin_stats,
@@ -76,6 +77,9 @@ from pairboot.metrics.names import (
     statistics_for,
 )
 from pairboot.metrics.trials import Trials, maj_at, pass_at, pass_hat, trials_metric
+
+if TYPE_CHECKING:  # (at run time imported on first use: see __getattr__)
+    from pairboot.metrics.joint import Criterion, parse_criterion
 
 __all__ = [
     "Metric",
@@ -104,3 +108,15 @@ __all__ = [
     "Criterion",
     "parse_criterion",
 ]
+
+
+def __getattr__(name: str):
+    """Several metrics' criteria (:mod:`pairboot.metrics.joint`), imported on first use
+    (PEP 562): a comparison of one metric does not load them."""
+    if name in ("Criterion", "parse_criterion"):
+        from pairboot.metrics import joint
+
+        value = getattr(joint, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pairboot.report.escape import lines_text
 from pairboot.report.items import items_text
-from pairboot.report.noise import noise_floor_lines
 from pairboot.report.numbers import decimals, percent
 from pairboot.report.parts import (
     ReportContext,
@@ -73,7 +72,7 @@ def write_text(result: CompareResult, context: ReportContext | None = None) -> s
     if unresolved(result):
         lines.extend(_wrap(f"({resolution_note(result)})", bullet="  "))
     for line in (margin_lines(result, ctx) + paired_test_lines(result)
-                 + noise_floor_lines(result)):
+                 + _floor_lines(result)):
         lines.extend(_wrap(line, bullet="  "))
     error = error_text(result, d)
     if result.method == "score":
@@ -161,3 +160,13 @@ def _mc_text(error: float, d: int) -> str:
 def _finite_positive(x) -> bool:
     return isinstance(x, (int, float)) and 0 < x < float("inf")
 
+
+
+def _floor_lines(result) -> list[str]:
+    """The noise floor beside the verdict (:func:`pairboot.report.noise.noise_floor_lines`),
+    its module imported only when there is a floor (it loads the A/A result's type)."""
+    if getattr(result, "noise_floor", None) is None:
+        return []
+    from pairboot.report.noise import noise_floor_lines
+
+    return noise_floor_lines(result)
