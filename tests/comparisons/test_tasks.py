@@ -313,3 +313,24 @@ def test_under_max_t_a_row_s_own_p_is_at_most_its_adjusted_p():
         assert c.p_value <= c.p_adjusted <= c.p_single_step
         assert (c.confidence_interval.low <= c.marginal_interval.low
                 and c.marginal_interval.high <= c.confidence_interval.high)
+
+
+def test_a_row_whose_test_and_interval_disagree_says_so():
+    """The stepdown's p can be below alpha while the simultaneous interval still holds
+    0 (or the reverse): such a row carries compare_many's note, every other row none
+    (SimpleQA's topics gave a significant row with 0 in its interval, without a word)."""
+    notes = 0
+    for seed, aggregate in ((1, "mean"), (3, "win-rate"), (4, "win-rate")):
+        _, flat, labels = rliable_layout(n_tasks=6, seed=seed)
+        res = pairboot.compare_tasks(flat, tasks=labels, aggregate=aggregate,
+                                     n_resamples=199, seed=seed)
+        for c in res.comparisons:
+            excludes = c.confidence_interval.low > 0 or c.confidence_interval.high < 0
+            assert (c.note is None) == (c.significant == excludes), c
+            if c.note is not None:
+                notes += 1
+                assert ("rejects, but" in c.note) == c.significant
+        if any(c.note for c in res.comparisons):
+            text = " ".join(str(res).split())
+            assert all(c.note in text for c in res.comparisons if c.note)
+    assert notes == 3  # (these data: one disagreeing row each)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot._version import __version__
+from pairboot.core.corrections import CORRECTIONS
 from pairboot.core.design import build_design, derived_seed
 from pairboot.core.diagnostics import SMALL_N
 from pairboot.core.estimands import Estimands, observed_sums
@@ -249,14 +250,21 @@ def _comparisons(names, targets, estimate, replicates, args: Arguments, correcti
         raise InputError(f"`correction` {correction!r} is not available for an aggregate "
                          "over tasks: choose max-t, holm, bonferroni or none (the rank "
                          "intervals need the family-wise error rate)", param="correction")
+    words = CORRECTIONS[correction if m > 1 else "none"]
     rows = []
     for k, (i, j) in enumerate(targets):
+        significant = bool(p_adj[k] < round(alpha, 12))
+        low, high = map(float, family[k])
+        note = None  # (the stepdown can reject where the simultaneous interval has 0)
+        if not (math.isnan(low) or math.isnan(high)) and significant != (low > 0 or high < 0):
+            note = (f"{words.test} rejects, but {words.interval} includes 0" if significant
+                    else f"{words.interval} excludes 0, but {words.test} does not reject")
         rows.append(Comparison(
             a=names[i], b=names[j], estimate=float(est[k]),
-            confidence_interval=ConfidenceInterval(*map(float, family[k])),
+            confidence_interval=ConfidenceInterval(low, high),
             marginal_interval=ConfidenceInterval(*map(float, own[k])),
             standard_error=float(se[k]), p_value=float(p_raw[k]),
             p_adjusted=float(p_adj[k]), p_single_step=p_single[k],
-            significant=bool(p_adj[k] < round(alpha, 12)),
+            significant=significant, note=note,
         ))
     return rows, critical

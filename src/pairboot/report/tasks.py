@@ -141,6 +141,9 @@ def tasks_text(res: TasksResult, context=None) -> str:
     lines += [""] + text(systems_table(res))
     if res.comparisons:
         lines += [""] + text(comparisons_table(res))
+        lines += [line for c in res.comparisons if c.note
+                  for line in textwrap.wrap(f"note: {c.b} - {c.a}: {c.note}", 88,
+                                            subsequent_indent="  ")]
     lines += [""] + [line for w in res.warnings
                      for line in textwrap.wrap(f"warning: {w}", 88,
                                                subsequent_indent="  ")] + [_signature(res)]
@@ -153,6 +156,8 @@ def tasks_markdown(res: TasksResult, context=None) -> str:
     lines = [md(w) for w in tasks_words(res)] + [""] + markdown(systems_table(res))
     if res.comparisons:
         lines += [""] + markdown(comparisons_table(res))
+        lines += [f"- note: {md(f'{c.b} - {c.a}: {c.note}')}" for c in res.comparisons
+                  if c.note]
     lines += [""] + [f"- warning: {md(w)}" for w in res.warnings]
     return lines_text(lines + [f"`{_signature(res)}`"])
 
