@@ -14,12 +14,11 @@ records of one sample for several aggregate results, which become tasks
 from __future__ import annotations
 
 import json
-import math
 import os
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
-from pairboot.io.harness.records import Record, scores_of
+from pairboot.io.harness.records import Record, json_number, scores_of
 
 __all__ = ["NAME", "OPTIONS", "VERSIONS", "detect", "read"]
 
@@ -129,21 +128,6 @@ def _text(path: str, place: str, record: dict, name: str) -> str:
     return value
 
 
-def _number(path: str, place: str, where: str, value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not a number")
-    try:
-        v = float(value)
-    except OverflowError:
-        v = math.inf
-    if not math.isfinite(v):
-        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not a finite "
-                         "number")
-    return v
-
-
 def _record(path: str, place: str, raw) -> tuple[Record, str, str | None]:
     if not isinstance(raw, dict):
         raise InputError(f"{path}: {place}: not a record object")
@@ -163,7 +147,7 @@ def _record(path: str, place: str, raw) -> tuple[Record, str, str | None]:
         if not isinstance(obj, dict):
             raise InputError(f"{path}: {place}: field {holder!r} is not an object")
         for name in names:
-            fields[name] = _number(path, place, f"{holder}.{name}", obj.get(name))
+            fields[name] = json_number(path, place, f"{holder}.{name}", obj.get(name))
     correct = evaluation.get("is_correct")
     if correct is not None and not isinstance(correct, bool):
         raise InputError(f"{path}: {place}: field 'evaluation.is_correct' is "

@@ -15,12 +15,11 @@ Field names follow promptfoo's ``src/types/index.ts`` (``EvaluateResult``,
 from __future__ import annotations
 
 import json
-import math
 import os
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
-from pairboot.io.harness.records import Record, scores_of
+from pairboot.io.harness.records import Record, json_number, scores_of
 
 __all__ = ["NAME", "OPTIONS", "VERSIONS", "detect", "read"]
 
@@ -53,20 +52,6 @@ def detect(path) -> bool:
         return False
     text = head.lstrip()
     return text.startswith("{") and '"evalId"' in head and '"results"' in head
-
-
-def _number(path: str, place: str, where: str, value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not a number")
-    try:
-        v = float(value)
-    except OverflowError:
-        v = math.inf
-    if not math.isfinite(v):
-        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not finite")
-    return v
 
 
 def _load(path: str) -> dict:
@@ -132,23 +117,23 @@ def _record(path: str, i: int, r: dict, names: dict) -> Record:
     success = r.get("success")
     if success is not None and not isinstance(success, bool):
         raise InputError(f"{path}: {place}: 'success' is {shown(success)}, not true or false")
-    fields = {"score": _number(path, place, "score", r.get("score")),
+    fields = {"score": json_number(path, place, "score", r.get("score")),
               "success": None if success is None else float(success),
-              "cost": _number(path, place, "cost", r.get("cost")),
-              "latency_ms": _number(path, place, "latencyMs", r.get("latencyMs"))}
+              "cost": json_number(path, place, "cost", r.get("cost")),
+              "latency_ms": json_number(path, place, "latencyMs", r.get("latencyMs"))}
     response = r.get("response") if isinstance(r.get("response"), dict) else {}
     usage = response.get("tokenUsage") if isinstance(response.get("tokenUsage"), dict) else {}
     for key, name in _TOKENS:
-        fields[name] = _number(path, place, f"response.tokenUsage.{key}", usage.get(key))
+        fields[name] = json_number(path, place, f"response.tokenUsage.{key}", usage.get(key))
     details = usage.get("completionDetails")
     if isinstance(details, dict):
-        fields["reasoning_tokens"] = _number(path, place, "completionDetails.reasoning",
+        fields["reasoning_tokens"] = json_number(path, place, "completionDetails.reasoning",
                                              details.get("reasoning"))
     named = r.get("namedScores")
     if isinstance(named, dict):
         for key, value in named.items():
             if key not in fields:
-                fields[key] = _number(path, place, f"namedScores.{key}", value)
+                fields[key] = json_number(path, place, f"namedScores.{key}", value)
     reason = r.get("failureReason")
     errored = reason == FAILURE_ERROR
     message = r.get("error") if isinstance(r.get("error"), str) else None

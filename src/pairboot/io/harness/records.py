@@ -12,6 +12,7 @@ log's category), without a score, or missing.  A duplicated record is refused.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.inputs.labels import shown
 from pairboot.io.harness import Scores
 
-__all__ = ["Record", "scores_of", "names_option", "MISSING", "UNSCORED"]
+__all__ = ["Record", "scores_of", "names_option", "json_number", "MISSING", "UNSCORED"]
 
 MISSING = "missing"
 """The outcome of an item a system has no record of."""
@@ -149,3 +151,21 @@ def scores_of(path: str, fmt: str, records: Sequence[Record], *, score=None,
                   stats=stats, strata=np.array([t for t, _ in keys], dtype=object)
                   if several else None, notes=(*notes, *out), columns=columns,
                   outcomes=outcomes)
+
+
+def json_number(path: str, place: str, where: str, value, *, optional: bool = True):
+    """A JSON record's number as a float: None when absent (``optional``), else one line
+    naming the file, the record and the field when it is not a finite number (a bool is
+    not one; an integer beyond float's range is not finite)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not a number")
+    try:
+        v = float(value)
+    except OverflowError:
+        v = math.inf
+    if not math.isfinite(v):
+        raise InputError(f"{path}: {place}: field {where!r} is {shown(value)}, not a finite "
+                         "number")
+    return v

@@ -22,7 +22,6 @@ sierra-research/tau-bench (``tau_bench/types.py: EnvRunResult``) and tau2-bench
 from __future__ import annotations
 
 import json
-import math
 import os
 
 import numpy as np
@@ -31,6 +30,7 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.formats import file_stem
 from pairboot.io.harness import Scores
+from pairboot.io.harness.records import json_number
 
 __all__ = ["NAME", "OPTIONS", "detect", "read"]
 
@@ -171,19 +171,6 @@ def _trial(path: str, place: str, value) -> int:
     return value
 
 
-def _reward(path: str, place: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{path}: {place}: field 'reward' is {shown(value)}, not a number")
-    try:
-        v = float(value)
-    except OverflowError:
-        v = math.inf
-    if not math.isfinite(v):
-        raise InputError(f"{path}: {place}: field 'reward' is {shown(value)}, not a finite "
-                         "number")
-    return v
-
-
 def _table(path: str, records) -> tuple[list[str], list[int], np.ndarray]:
     """Task ids (sorted), trial numbers (sorted) and the tasks x trials rewards."""
     cells: dict[tuple[str, int], tuple[float, str]] = {}
@@ -194,7 +181,8 @@ def _table(path: str, records) -> tuple[list[str], list[int], np.ndarray]:
                              "reward)")
         tid, key = _task_id(path, place, _field(path, place, record, "task_id"))
         trial = _trial(path, place, _field(path, place, record, "trial"))
-        reward = _reward(path, place, _field(path, place, record, "reward"))
+        reward = json_number(path, place, "reward", _field(path, place, record, "reward"),
+                             optional=False)
         if keys.setdefault(tid, key) != key:
             raise InputError(f"{path}: {place}: task ids {tid!r} (text) and {tid} (a number) "
                              "are both task " + tid + ": ids must differ as text")
