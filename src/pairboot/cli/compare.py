@@ -30,6 +30,8 @@ from pairboot.cli.options import (
     resampling_options,
     runs_options,
     test_options,
+    wants_metrics,
+    wants_ppi,
 )
 from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
 from pairboot.cli.parser import (
@@ -79,8 +81,7 @@ def run_compare(args) -> int:
     how = check_output(args.output, input_files(args)) if args.output is not None else None
     if how in (None, "stdout"):
         check_stdout()
-    if (args.gold_a is not None or args.gold_b is not None or args.lam is not None
-            or args.no_clip):  # (a judge and gold labels: cli/ppi.py)
+    if wants_ppi(args):  # (a judge and gold labels)
         return _feature("ppi", "run_ppi")(args, how)
     args.plot_kind = (check_plot(args.plot, input_files(args), args.output) if args.plot
                       else None)
@@ -92,8 +93,7 @@ def run_compare(args) -> int:
         return run_gate(args, how)
     if args.inconclusive is not None:
         raise InputError("--inconclusive is for --gate (a release gate's policy)")
-    scores = getattr(args, "scores", None) or []  # (several --score: cli/metrics.py)
-    if len(scores) > 1 or any(":" in text for text in scores):
+    if wants_metrics(args):
         return run_metrics(args, how)
     args.metric_object = metric_option(args.metric)
     args.hypothesis = gate_hypothesis(args.fail_if, args.hypothesis, args.margin)

@@ -16,7 +16,7 @@ from pairboot.cli.parser import cli_spelling, given_options
 from pairboot.cli.stats import find_system_column
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.metrics import Criterion, parse_criterion
+from pairboot.metrics import Criterion, criterion_columns, parse_criterion
 
 if TYPE_CHECKING:  # (the report's context: imported where several metrics are read)
     from pairboot.report import MetricsContext
@@ -53,13 +53,6 @@ class MetricsInputs:
     context: MetricsContext
 
 
-def wants_metrics(args) -> bool:
-    """Whether --score asks for several metrics: given more than once, or once as
-    ``NAME:...`` (cli/compare.py asks the same without importing this module)."""
-    scores = getattr(args, "scores", None) or []
-    return len(scores) > 1 or any(":" in s for s in scores)
-
-
 def _refuse(args) -> None:
     given = given_options(args)
     for dest, option in (*OWN, *REFUSED):
@@ -94,8 +87,8 @@ def load_metrics(args, gate_metrics: dict[str, Criterion] | None = None) -> Metr
         metrics[name] = crit
     if gate_metrics is not None:
         metrics = dict(gate_metrics)
-    columns = list(dict.fromkeys(c.columns[0] if c.columns else n
-                                 for n, c in metrics.items()))
+    columns = list(dict.fromkeys(c for n, crit in metrics.items()
+                                 for c in criterion_columns(n, crit)))
     files = list(args.files)
     if args.group_weighting is not None and args.group is None:
         raise InputError("--group-weighting needs --group (the column of group labels)")

@@ -86,3 +86,17 @@ def test_options(args) -> dict:
     if getattr(args, "exact", None) is not None:
         out["exact"] = args.exact
     return out
+
+
+def wants_ppi(args) -> bool:
+    """Whether the command line asks for a prediction-powered comparison (a judge and
+    gold labels: :mod:`pairboot.cli.ppi`)."""
+    return (args.gold_a is not None or args.gold_b is not None or args.lam is not None
+            or args.no_clip)
+
+
+def wants_metrics(args) -> bool:
+    """Whether --score asks for several metrics (:mod:`pairboot.cli.metrics`): given more
+    than once, or once as ``NAME:...``."""
+    scores = getattr(args, "scores", None) or []
+    return len(scores) > 1 or any(":" in text for text in scores)

@@ -19,7 +19,7 @@ from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.report import render
 
-__all__ = ["run_ppi", "wants_ppi"]
+__all__ = ["run_ppi"]
 
 NOT_WITH_GOLD = (
     ("run", "--run"),
@@ -30,12 +30,6 @@ NOT_WITH_GOLD = (
     ("resampling", "--resampling"), ("from_format", "--from"), ("tasks_as", "--tasks-as"),
 )
 """What a prediction-powered comparison does not take (yet), refused by name."""
-
-
-def wants_ppi(args) -> bool:
-    """Whether the command line asks for a prediction-powered comparison."""
-    return (args.gold_a is not None or args.gold_b is not None or args.lam is not None
-            or args.no_clip)
 
 
 def _refuse(args) -> None:

@@ -26,8 +26,14 @@ from pairboot.core.pipeline import resample
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import pair_items
-from pairboot.metrics import Metric, builtin_stats, resolve_metric
-from pairboot.metrics.joint import Criterion, criterion_of, joint_metric, padded
+from pairboot.metrics import Metric, resolve_metric
+from pairboot.metrics.joint import (
+    Criterion,
+    criterion_columns,
+    criterion_of,
+    joint_metric,
+    padded,
+)
 from pairboot.options import HYPOTHESES, check_options, hypothesis_sides
 from pairboot.progress import Progress
 from pairboot.results.compare import ConfidenceInterval
@@ -129,7 +135,7 @@ def compare_metrics(
         if crit.margin is not None:
             hypothesis_sides(args.hypothesis, crit.margin, "two-sided", False,
                              args.confidence_level)
-    columns = {name: _columns(name, crit) for name, crit in criteria.items()}
+    columns = {name: criterion_columns(name, crit) for name, crit in criteria.items()}
     needed = list(dict.fromkeys(c for cols in columns.values() for c in cols))
     xa, xb, pairing = _paired_columns(a, b, needed, data, (na, nb))
     resolved, stats_a, stats_b = [], [], []
@@ -186,25 +192,6 @@ def _names(names) -> tuple[str, str]:
         raise InputError(f"`names` must be two different names, A's then B's, got "
                          f"{names!r}", param="names")
     return str(names[0]), str(names[1])
-
-
-def _columns(name: str, crit: Criterion) -> tuple[str, ...]:
-    """The columns a criterion reads: its own, else its name (a metric of one
-    statistic) or its metric's statistics."""
-    if crit.columns is not None:
-        return crit.columns
-    if isinstance(crit.metric, Metric):
-        stats = crit.metric.stats
-    else:
-        try:
-            stats = builtin_stats(crit.metric)
-        except ValueError as exc:
-            raise InputError(f"`metrics[{name!r}]`: {exc}", param="metrics") from None
-        if stats is None:
-            raise InputError(f"`metrics[{name!r}]`: metric {crit.metric!r} reads as many "
-                             "columns as the data have classes; name them with "
-                             "Criterion(columns=...)", param="metrics")
-    return (name,) if len(stats) == 1 else tuple(stats)
 
 
 def _resolve(name: str, crit: Criterion, n_columns: int) -> Metric:

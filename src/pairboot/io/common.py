@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pairboot.errors import PairbootWarning
+from pairboot.errors import InputError, PairbootWarning
 
 __all__ = ["LOST_SHARE", "CommonItems", "warn_lost"]
 
@@ -101,3 +101,36 @@ def warn_lost(common: CommonItems, stacklevel: int = 3) -> None:
     text = common.warning()
     if text is not None:
         warnings.warn(text, PairbootWarning, stacklevel=stacklevel)
+
+
+def read_text_file(path: str) -> str:
+    """A log's whole text, UTF-8, or one line naming the file and the byte that is not."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def parse_json_text(text: str, path: str):
+    """JSON ``text`` of the file ``path`` (integers of any length, as
+    :func:`pairboot.io.guards.loads` reads them), or one line naming the file: nested
+    deeper than Python's recursion allows (the line), not JSON (the line and why), or a
+    value Python cannot read."""
+    import json
+
+    from pairboot.io.guards import json_value_problem, loads, too_deep
+
+    try:
+        return loads(text)
+    except RecursionError:
+        raise too_deep(text, path) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not valid JSON ({json_value_problem(exc)})") from None
+
+
+def load_json_file(path: str):
+    """A JSON log's value (:func:`parse_json_text` of its UTF-8 text)."""
+    return parse_json_text(read_text_file(path), path)

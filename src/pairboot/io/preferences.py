@@ -36,6 +36,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
+from pairboot.io.common import load_json_file
 
 __all__ = ["Battles", "FORMATS", "GRADES", "battles_from_columns", "detect", "read",
            "verdict_share"]
@@ -324,13 +325,7 @@ def _arena_hard(path: str, baseline: str | None, strong: float):
 
 
 def _alpaca_eval(path: str):
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except ValueError as exc:
-        raise InputError(f"{path}: not JSON ({exc})") from None
+    data = load_json_file(path)
     if not isinstance(data, list):
         raise InputError(f"{path}: AlpacaEval annotations are a JSON list of records")
     rows, unjudged = [], 0

@@ -79,7 +79,7 @@ from pairboot.metrics.names import (
 from pairboot.metrics.trials import Trials, maj_at, pass_at, pass_hat, trials_metric
 
 if TYPE_CHECKING:  # (at run time imported on first use: see __getattr__)
-    from pairboot.metrics.joint import Criterion, parse_criterion
+    from pairboot.metrics.joint import Criterion, criterion_columns, parse_criterion
 
 __all__ = [
     "Metric",
@@ -106,6 +106,7 @@ __all__ = [
     "maj_at",
     "trials_metric",
     "Criterion",
+    "criterion_columns",
     "parse_criterion",
 ]
 
@@ -113,7 +114,7 @@ __all__ = [
 def __getattr__(name: str):
     """Several metrics' criteria (:mod:`pairboot.metrics.joint`), imported on first use
     (PEP 562): a comparison of one metric does not load them."""
-    if name in ("Criterion", "parse_criterion"):
+    if name in ("Criterion", "criterion_columns", "parse_criterion"):
         from pairboot.metrics import joint
 
         value = getattr(joint, name)

@@ -23,6 +23,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.metrics.base import Metric
+from pairboot.metrics.names import builtin_stats
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,25 @@ def criterion_of(name: str, spec) -> Criterion:
             f"({'lower' if spec.lower_is_better else 'higher'} is better) already puts it "
             f"on the {side} side", param="metrics")
     return spec
+
+
+def criterion_columns(name: str, crit: Criterion) -> tuple[str, ...]:
+    """The per-item columns the criterion ``name`` reads: its own, else its name (a
+    metric of one statistic) or its metric's statistics (``f1``: ``tp, fp, fn``)."""
+    if crit.columns is not None:
+        return crit.columns
+    if isinstance(crit.metric, Metric):
+        stats = crit.metric.stats
+    else:
+        try:
+            stats = builtin_stats(crit.metric)
+        except ValueError as exc:
+            raise InputError(f"`metrics[{name!r}]`: {exc}", param="metrics") from None
+        if stats is None:
+            raise InputError(f"`metrics[{name!r}]`: metric {crit.metric!r} reads as many "
+                             "columns as the data have classes; name them with "
+                             "Criterion(columns=...)", param="metrics")
+    return (name,) if len(stats) == 1 else tuple(stats)
 
 
 def parse_criterion(text: str) -> tuple[str, Criterion]:

@@ -35,7 +35,7 @@ import numpy as np
 
 from pairboot.comparisons.metrics import compare_metrics
 from pairboot.errors import InputError
-from pairboot.metrics.joint import Criterion
+from pairboot.metrics.joint import Criterion, criterion_columns
 from pairboot.plans.policy import Gate, Rule
 from pairboot.results.metrics import GateResult, GateRow, MetricsResult
 from pairboot.stats.binomial import binomial_tail, clopper_pearson
@@ -113,10 +113,8 @@ def check_gate(a, b, gate: Gate, *, tasks=None, groups=None, names=("A", "B"),
 
 def _columns(a, b, gate: Gate) -> dict:
     """Each system's needed columns as float arrays (the gate's metrics' columns)."""
-    needed = []
-    for name, c in gate.criteria.items():
-        needed += list(c.columns) if c.columns is not None else [name]
-    needed = list(dict.fromkeys(needed))
+    needed = list(dict.fromkeys(c for name, crit in gate.criteria.items()
+                                for c in criterion_columns(name, crit)))
     out = {}
     for which, x in (("a", a), ("b", b)):
         have = list(x.keys()) if isinstance(x, Mapping) else (
@@ -329,12 +327,13 @@ def _max_t_any(rules, gate: Gate, whole: MetricsResult, alpha: float) -> np.ndar
     """Romano-Wolf stepdown p-values of the one-sided claims ``gain > boundary`` of
     rows over the whole set, on B's gain's joint replicates (each row's root its
     resample less its estimate, over its standard error; NaN resamples left out)."""
+    gains = whole.gain_distribution
     cols, est, null = [], [], []
     for r in rules:
         k = whole.metrics.index(r.metric)
-        sign = -1.0 if whole.rows[k].lower_is_better else 1.0
-        cols.append(sign * whole.bootstrap_distribution[:, k])
-        est.append(sign * whole.rows[k].estimate)
+        cols.append(gains[:, k])
+        est.append(-whole.rows[k].estimate if whole.rows[k].lower_is_better
+                   else whole.rows[k].estimate)
         m = r.margin or 0.0
         null.append(-m if r.test == "non-inferior" else m)
     reps = np.column_stack(cols)

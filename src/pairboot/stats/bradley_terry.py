@@ -152,8 +152,9 @@ def fit(pairs, counts, m: int, *, model: str = "bradley-terry", ridge: float = 0
         ll, grad, hess = step_of(xs, pairs, cs, ei, ej, ridge)
         try:
             delta = np.linalg.solve(shift[None] - hess, grad[..., None])[..., 0]
-        except np.linalg.LinAlgError:
-            delta = np.linalg.lstsq(shift - hess[0], grad[0], rcond=None)[0][None]
+        except np.linalg.LinAlgError:  # (some replicate's system is unconnected: each its own)
+            delta = np.stack([np.linalg.lstsq(shift - h, g, rcond=None)[0]
+                              for h, g in zip(hess, grad)])
         t = np.ones(live.size)
         for _ in range(_HALVINGS):
             trial = xs + t[:, None] * delta

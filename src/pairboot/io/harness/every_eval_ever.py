@@ -18,6 +18,7 @@ import os
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
+from pairboot.io.common import parse_json_text, read_text_file
 from pairboot.io.harness.records import Record, json_number, scores_of
 
 __all__ = ["NAME", "OPTIONS", "VERSIONS", "detect", "read"]
@@ -74,21 +75,12 @@ def detect(path) -> bool:
 
 
 def _load(path: str) -> list[tuple[str, object]]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = read_text_file(path)
     stripped = text.lstrip()
     if not stripped:
         raise InputError(f"{path}: the file is empty: no Every Eval Ever records")
     if stripped[0] == "[" or (stripped[0] == "{" and "\n" not in stripped.strip()):
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise InputError(f"{path}: JSON nested too deeply") from None
-        except ValueError as exc:
-            raise InputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        data = parse_json_text(text, path)
         data = data if isinstance(data, list) else [data]
         return [(f"record {i + 1}", r) for i, r in enumerate(data)]
     if stripped[0] == "{":

@@ -17,12 +17,12 @@ instance are averaged into its item.  HELM records no per-instance errors here.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
+from pairboot.io.common import load_json_file
 from pairboot.io.harness.records import Record, scores_of
 
 __all__ = ["NAME", "OPTIONS", "STATS_FILE", "detect", "read"]
@@ -50,18 +50,6 @@ def detect(path) -> bool:
     return os.path.basename(_file(path)) == STATS_FILE and os.path.isfile(_file(path))
 
 
-def _json(path: str):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
-    except ValueError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-
-
 def _run(stats_path: str) -> tuple[str, str | None, str]:
     """The system, the task and where they came from."""
     folder = os.path.dirname(os.path.abspath(stats_path))
@@ -70,7 +58,7 @@ def _run(stats_path: str) -> tuple[str, str | None, str]:
     model = task = None
     source = "the run directory's name"
     if os.path.isfile(spec_path):
-        spec = _json(spec_path)
+        spec = load_json_file(spec_path)
         adapter = spec.get("adapter_spec") if isinstance(spec, dict) else None
         model = adapter.get("model") if isinstance(adapter, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("name"), str):
@@ -116,7 +104,7 @@ def read(path, *, score=None):
     stats_path = _file(path)
     if not os.path.isfile(stats_path):
         raise InputError(f"{path}: no {STATS_FILE} (a HELM run directory holds one)")
-    data = _json(stats_path)
+    data = load_json_file(stats_path)
     if not isinstance(data, list):
         raise InputError(f"{stats_path}: not a list of per-instance stats (HELM's "
                          f"{STATS_FILE} is a JSON list)")

@@ -14,11 +14,11 @@ Field names follow promptfoo's ``src/types/index.ts`` (``EvaluateResult``,
 
 from __future__ import annotations
 
-import json
 import os
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
+from pairboot.io.common import load_json_file
 from pairboot.io.harness.records import Record, json_number, scores_of
 
 __all__ = ["NAME", "OPTIONS", "VERSIONS", "detect", "read"]
@@ -55,15 +55,7 @@ def detect(path) -> bool:
 
 
 def _load(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply") from None
-    except ValueError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    data = load_json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
         raise InputError(f"{path}: not a promptfoo export (no 'results' object)")
     results = data["results"]

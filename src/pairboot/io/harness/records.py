@@ -22,13 +22,11 @@ import numpy as np
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.harness import Scores
+from pairboot.io.harness.outcomes import MISSING, UNSCORED
 
 __all__ = ["Record", "scores_of", "names_option", "json_number", "MISSING", "UNSCORED"]
 
-MISSING = "missing"
-"""The outcome of an item a system has no record of."""
-UNSCORED = "no score"
-"""The outcome of a record without the score and without an error."""
+# (the outcomes' markers are the accounting's: one spelling, read by settle())
 
 
 @dataclass(frozen=True)

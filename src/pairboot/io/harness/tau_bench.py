@@ -28,6 +28,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
+from pairboot.io.common import parse_json_text, read_text_file
 from pairboot.io.formats import file_stem
 from pairboot.io.harness import Scores
 from pairboot.io.harness.records import json_number
@@ -71,6 +72,10 @@ def detect(path) -> bool:
         return (all(f'"{f}"' in head for f in _TAU_FIELDS)
                 and ('"info"' in head or '"traj"' in head))
     if head.startswith("{"):
+        # (the whole file is parsed only when its head looks like tau2-bench's Results:
+        # every JSON log passes through here when the format is detected)
+        if '"simulations"' not in head and not ('"tasks"' in head and '"info"' in head):
+            return False
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -87,24 +92,18 @@ def detect(path) -> bool:
 def _load(path: str) -> tuple[list[tuple[str, object]], str, str | None]:
     """The records with where each is (``record N`` or ``line N``), the shape read, and
     the system's name when the file gives one."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = read_text_file(path)
     stripped = text.lstrip()
     if not stripped:
         raise InputError(f"{path}: the file is empty: no tau-bench records")
     if stripped[0] in "[{":
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise InputError(f"{path}: JSON nested too deeply") from None
-        except ValueError as exc:
-            if stripped[0] == "[":
-                raise InputError(f"{path}: not valid JSON (line {exc.lineno}: "
-                                 f"{exc.msg})") from None
-            data = None  # (JSON Lines: read below)
+        if stripped[0] == "[":
+            data = parse_json_text(text, path)
+        else:
+            try:
+                data = parse_json_text(text, path)
+            except InputError:
+                data = None  # (JSON Lines: read below)
         if isinstance(data, list):
             return [(f"record {i + 1}", r) for i, r in enumerate(data)], "tau-bench results", None
         if isinstance(data, dict):
