@@ -107,9 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pairboot {__version__}")
         return EXIT_OK
     try:
-        from pairboot.cli.parser import build_parser, parse
+        from pairboot.cli.parser import COMMANDS, build_parser, parse
 
-        args = parse(build_parser(), argv)
+        args = parse(build_parser(argv[0] if argv[:1] and argv[0] in COMMANDS else None),
+                     argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except BaseException as exc:  # (a signal while the options were read)

@@ -9,6 +9,11 @@ The library writes an argument in its messages as `` `n_resamples` `` or
 from __future__ import annotations
 
 import argparse
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
 
 from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
@@ -32,10 +37,32 @@ the family's and the planner's result types (:func:`pairboot.report.formats_of`)
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with usage errors on one line (``error: ...``) and exit status 2."""
+    """argparse, with usage errors on one line (``error: ...``) and exit status 2, and
+    its help as wide as the terminal, read without :mod:`shutil`: argparse makes a help
+    formatter for every option it adds, and the one that formatter imports to ask the
+    width (with bz2, lzma and zlib) is 2% of a small comparison's start-up."""
+
+    def __init__(self, *args, formatter_class=argparse.HelpFormatter, **kwargs):
+        super().__init__(*args, formatter_class=functools.partial(
+            formatter_class, width=_columns() - 2), **kwargs)
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"error: {message} (see '{self.prog} --help')\n")
+
+
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` reads it (the environment's
+    ``COLUMNS``, else standard output's terminal, else 80), which argparse would ask."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class _Once(argparse.Action):
@@ -111,7 +138,11 @@ def _margin(text: str) -> float:
                                          f"{text}") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` (one of :data:`COMMANDS`), that
+    subcommand's options alone: building every subcommand's hundreds of options is
+    start-up a small command would wait for, and the others' cannot be parsed once the
+    command is named (``pairboot --help`` and an unknown command build them all)."""
     parser = _Parser(
         prog="pairboot",
         description="Paired bootstrap confidence intervals for comparing two systems "
@@ -120,6 +151,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pairboot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
+    for name, add in COMMANDS.items():
+        if command is None or command == name:
+            built = add(sub)
+            built.set_defaults(command_parser=built)  # (unknown options are its to report)
+    return parser
+
+
+def _add_compare(sub) -> argparse.ArgumentParser:
+    """``pairboot compare``: two systems, a family, runs, tasks, a judge, a gate."""
     p = sub.add_parser(
         "compare",
         help="compare system B with system A: the difference and its bootstrap interval",
@@ -211,24 +251,35 @@ def build_parser() -> argparse.ArgumentParser:
                plot="the bootstrap distribution of B - A, or a family's forest plot (all "
                "pairs of 7 systems or more: a matrix)",
                progress="neither the reading nor the resampling progress")
+    return p
+
+
+def _add_plan(sub) -> argparse.ArgumentParser:
     plan = sub.add_parser(
         "plan", help="plans of comparisons fixed in advance",
         description="pairboot plan hash FILE: the SHA-256 of a plan file's bytes, which "
         "reports of runs with --plan FILE carry.")
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
+    return plan
+
+
+def _add_battles(sub) -> argparse.ArgumentParser:
     battles = add_battles(sub, formats_of(_PREFERENCES))
     _once(battles)
-    mcp = sub.add_parser("mcp", help="serve compare, compare_many and power to coding "
-                         "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
-                         description="An MCP server on standard input and output: "
-                         "docs/integrations.md says how to register it with an agent.")
-    watch = add_watch(sub, level=_add_level, tests=_add_test,
-                      lower_is_better=_add_lower_is_better)
-    # (unknown options are the subcommand's to report)
-    for command in (p, plan, mcp, _add_power(sub), battles, watch):
-        command.set_defaults(command_parser=command)
-    return parser
+    return battles
+
+
+def _add_mcp(sub) -> argparse.ArgumentParser:
+    return sub.add_parser("mcp", help="serve compare, compare_many and power to coding "
+                          "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
+                          description="An MCP server on standard input and output: "
+                          "docs/integrations.md says how to register it with an agent.")
+
+
+def _add_watch(sub) -> argparse.ArgumentParser:
+    return add_watch(sub, level=_add_level, tests=_add_test,
+                     lower_is_better=_add_lower_is_better)
 
 
 def _once(p: argparse.ArgumentParser) -> None:
@@ -541,6 +592,12 @@ def _add_power(sub) -> argparse.ArgumentParser:
                "against the difference, the target and the planned size marked",
                progress="neither the reading nor the simulation's progress")
     return p
+
+
+COMMANDS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
+    "compare": _add_compare, "plan": _add_plan, "battles": _add_battles, "mcp": _add_mcp,
+    "watch": _add_watch, "power": _add_power}
+"""The subcommands, in the order ``pairboot --help`` lists them, and what adds each."""
 
 
 def parse(parser: argparse.ArgumentParser, argv) -> argparse.Namespace:
