@@ -43,7 +43,7 @@ GROUP_HINTS = (
 """Column names (case-insensitive) that suggest items come in correlated groups."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Inputs:
     """Aligned per-item inputs of compare(), and what the report says about them."""
 
@@ -60,7 +60,7 @@ class Inputs:
     B - A with them."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class ManyInputs:
     """Aligned per-item inputs of compare_many(): the systems' names and values."""
 

@@ -215,7 +215,7 @@ def as_statistics(values, name: str) -> np.ndarray:
     return arr
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class ItemScores:
     """Two systems' per-item scores in the order given, with what labels the items:
     ``ids`` (None: positions), ``groups`` and ``strata`` as passed (aligned)."""
@@ -227,7 +227,7 @@ class ItemScores:
     strata: object = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Design:
     """Everything the engine and the statistic need, derived from the inputs once."""
 

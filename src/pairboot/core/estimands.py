@@ -76,7 +76,7 @@ def column_sums(x: np.ndarray) -> np.ndarray:
         return np.array([x[:, j].sum() for j in range(x.shape[1])], dtype=np.float64)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Estimate:
     """An estimand's resampled values (NaN where undefined) and their summary."""
 

@@ -182,7 +182,7 @@ B_MINUS_A = (0, 1)
 """compare()'s contrast: system B (1) minus system A (0)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Run:
     """Systems resampled once: what compare() and compare_many() read their answers off.
 

@@ -29,7 +29,7 @@ from pairboot.inputs.labels import group_strata, item_labels
 __all__ = ["Units", "units_of", "shares_and_weights", "population_weights"]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Units:
     """The units of ``n_items`` items and their strata (see :func:`units_of`)."""
 

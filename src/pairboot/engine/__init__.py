@@ -59,7 +59,7 @@ def split_constant(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (x if varying.all() else x[:, varying]), constant
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class DrawPlan:
     """How the units are laid out for drawing: contiguous draw strata of ``x``'s rows.
 

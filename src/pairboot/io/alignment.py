@@ -62,7 +62,7 @@ Check = Callable[[np.ndarray, Table, Sequence[str]], None]
 """``check(values, table, columns)``: a system's values, rows in ``table``'s order."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Aligned:
     """Per-item inputs in one item order, ready for :func:`pairboot.compare`.
 

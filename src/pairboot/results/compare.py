@@ -164,7 +164,7 @@ class TestResult:
         return rendered(self, "html-fragment")
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class CompareResult(Tracked):
     """The answer of :func:`pairboot.compare`: how much B differs from A, and how surely.
 

@@ -98,7 +98,7 @@ def acceleration(influence: list[np.ndarray]) -> float:
     return num / (6.0 * den**1.5)  # den > 0: some l / scale is +-1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Bootstrap:
     """What every interval method needs: the estimate and its bootstrap replicates."""
 
