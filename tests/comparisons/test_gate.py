@@ -250,7 +250,8 @@ require = "any"
     ("[gate]\n[gate.metrics]\ns = {}\n[[gate.rows]]\nmetric = 's'\ntest = 'superior'\n"
      "colour = 1\n", "unknown key 'colour'"),
     ("[plan]\n", "no [gate] table"),
-    ("[gate\n", "not TOML"),
+    ("[gate\n", "line 1, column 6: not valid TOML: expected ']'"),
+    ("[gate]\nrows = [\n", "line 2 (the end): not valid TOML"),
 ])
 def test_a_bad_policy_is_one_line_naming_the_file(tmp_path, text, says):
     path = tmp_path / "gate.toml"
@@ -259,6 +260,16 @@ def test_a_bad_policy_is_one_line_naming_the_file(tmp_path, text, says):
         pairboot.read_gate(path)
     message = str(info.value)
     assert says in message and str(path) in message and "\n" not in message
+
+
+def test_a_policy_that_cannot_be_read_or_is_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "gate.toml"
+    with pytest.raises(InputError, match=r"gate file .*gate\.toml: cannot be read \("):
+        pairboot.read_gate(path)
+    path.write_bytes(b"[gate]\nname = '\xff'\n")
+    with pytest.raises(InputError, match=r"gate\.toml: not UTF-8 text \(byte 15\)") as info:
+        pairboot.read_gate(path)
+    assert info.value.param == "gate"
 
 
 @quiet
