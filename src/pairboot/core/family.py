@@ -93,14 +93,16 @@ def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
 
 
 def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int = 2,
-                  within: list[int] | None = None, margins: list | None = None
-                  ) -> FamilyResult:
+                  within: list[int] | None = None, margins: list | None = None,
+                  estimates_into: list | None = None) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
     the contrasts ``targets`` ((i, j): system j minus system i) under the run's
     correction, each tested as ``run.args.hypothesis`` says with its margin
     (``margins``, default ``run.args.margin`` for all); its notes are issued as warnings
     ``stacklevel`` frames up.  ``within``: row ``k`` is its contrast within stratum
-    ``within[k]`` alone (systems named ``"name [stratum]"``)."""
+    ``within[k]`` alone (systems named ``"name [stratum]"``).  ``estimates_into``: a list
+    each row's :class:`~pairboot.core.estimands.Estimate` is appended to (its
+    replicates, for a caller that reads them)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     correction = args.correction
     n_systems = len(design.names)
@@ -149,6 +151,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
             ))
     estimates = [core.estimate(t, w, bca=bca, combined=c, count=True)
                  for t, w, c in contrasts]
+    if estimates_into is not None:
+        estimates_into.extend(estimates)
     notes += undefined_notes(core, empty_draws(core, args))
     if within is None and len(targets) == 1:  # (two systems: the note of compare())
         e = estimates[0]
