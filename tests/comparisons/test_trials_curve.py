@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -105,6 +106,26 @@ def test_a_score_other_than_0_and_1_is_refused_naming_the_item():
     a[2, 1] = 0.5
     with pytest.raises(InputError, match=r"`a` item 'x2', trial 1 is 0.5"):
         pairboot.trials_curve(a, b, ids=[f"x{i}" for i in range(len(a))], n_resamples=R)
+
+
+def _with(a, at, value):
+    a = a.astype(object if isinstance(value, str) else float)
+    a[at] = value
+    return a
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda a: _with(a, (2, 1), "x"), "`a` must hold numbers"),  # (was a traceback)
+    (lambda a: _with(a, (2, 1), np.inf), "`a` item 2, run 1 is not finite"),
+    (lambda a: _with(a, 2, np.nan), "`a` item 2 has no sample"),
+    (lambda a: a[:, :, None], "items x trials table (2-D"),
+    (lambda a: a[:0], "not empty"),
+])
+def test_a_table_is_checked_as_compare_checks_its_trials(change, words):
+    a, b = tables()
+    with pytest.raises(InputError, match=re.escape(words)) as info:
+        pairboot.trials_curve(change(a), b, n_resamples=R)
+    assert info.value.param == "a"
 
 
 def test_unpaired_tables_are_refused():
