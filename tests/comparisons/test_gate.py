@@ -186,6 +186,19 @@ def test_inconclusive_rows_say_the_size_that_would_decide_them_and_the_exit_stat
 
 
 @quiet
+def test_a_junit_failure_lists_its_own_rows_tasks_alone():
+    a, b, tasks = data(seed=1, shift=0.1)
+    gate = Gate(METRICS, (Rule("score", "superior", margin=0.5, tasks="each", name="s"),
+                          Rule("score", "superior", margin=0.6, tasks="each",
+                               name="s [strict]")))
+    res = pairboot.check_gate(a, b, gate, tasks=tasks, seed=1, n_resamples=R)
+    assert [r.verdict for r in res.rows] == ["fail", "fail"]
+    junit = render(res, "junit")
+    first = junit[junit.index('name="s"'):junit.index('name="s [strict]"')]
+    assert first.count("s [math]:") == 1 and "s [strict] [math]" not in first
+
+
+@quiet
 def test_the_junit_report_is_read_by_a_junit_consumer(tmp_path):
     junitparser = pytest.importorskip("junitparser")
     a, b, tasks = data(seed=1, shift=0.1)
