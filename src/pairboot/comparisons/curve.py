@@ -43,6 +43,12 @@ def _table(x, name: str) -> np.ndarray:
     return as_table(y, name, "samples")
 
 
+SYMMETRIC_FIX = ("both the pointwise and the simultaneous intervals of B - A are read off "
+                 "its roots; for a k's interval by the method, give that k alone (`ks`)")
+"""What the curve's note on skewed differences advises: a curve has no correction to
+choose, and its intervals of B - A over several ks are max-t's, pointwise ones too."""
+
+
 def _ks(ks, most: int) -> list[int]:
     if ks is None:
         return list(range(1, most + 1))
@@ -117,7 +123,7 @@ def trials_curve(
                                     confidence_level=confidence_level,
                                     n_resamples=n_resamples, seed=seed), family=True)
     refuse_score(args.method, "for a curve's simultaneous intervals", FAMILY_SCORE)
-    fam = compare_family(scores, args, data, stacklevel=3)
+    fam = compare_family(scores, args, data, stacklevel=3, symmetric_fix=SYMMETRIC_FIX)
     points = tuple(
         CurvePoint(k=k, a=fam.systems[c.a], b=fam.systems[c.b], difference=c.estimate,
                    interval=c.marginal_interval, simultaneous=c.confidence_interval,

@@ -31,7 +31,7 @@ from pairboot.core.diagnostics import (
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.scales import rounding_notes
 from pairboot.core.sizes import check_family_size, some_names
-from pairboot.core.skew import skew_notes
+from pairboot.core.skew import SYMMETRIC_FIX, skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
 from pairboot.options import Arguments, Data
@@ -61,16 +61,17 @@ from pairboot.stats.multiple import (
 from pairboot.stats.pvalues import units_for
 
 
-def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2
-                   ) -> FamilyResult:
+def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2,
+                   symmetric_fix: str = SYMMETRIC_FIX) -> FamilyResult:
     """A family of one run per system: its systems and contrasts, then
     :func:`pairboot.core.pipeline.resample` and :func:`family_result`; notes are warned
-    ``stacklevel`` frames up."""
+    ``stacklevel`` frames up (``symmetric_fix``: as :func:`family_result`)."""
     names, systems = family_systems(scores)
     targets = family_targets(names, data.baseline, data.pairs, args.n_resamples)
     margins = row_margins(args, names, targets)
     run = resample(systems, args, dataclasses.replace(data, names=tuple(names)), family=True)
-    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins)
+    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins,
+                         symmetric_fix=symmetric_fix)
 
 
 def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
@@ -94,7 +95,8 @@ def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
 
 def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int = 2,
                   within: list[int] | None = None, margins: list | None = None,
-                  estimates_into: list | None = None) -> FamilyResult:
+                  estimates_into: list | None = None,
+                  symmetric_fix: str = SYMMETRIC_FIX) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
     the contrasts ``targets`` ((i, j): system j minus system i) under the run's
     correction, each tested as ``run.args.hypothesis`` says with its margin
@@ -102,7 +104,9 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     ``stacklevel`` frames up.  ``within``: row ``k`` is its contrast within stratum
     ``within[k]`` alone (systems named ``"name [stratum]"``).  ``estimates_into``: a list
     each row's :class:`~pairboot.core.estimands.Estimate` is appended to (its
-    replicates, for a caller that reads them)."""
+    replicates, for a caller that reads them).  ``symmetric_fix``: what the note on
+    skewed differences advises against max-t's symmetric intervals
+    (:func:`pairboot.core.skew.skew_notes`)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     correction = args.correction
     n_systems = len(design.names)
@@ -230,7 +234,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
         (f"{names[j]} - {names[i]}", *contrasts[k],
          None if within is None else int(design.units_per_stratum[within[k]]))
         for k, (i, j) in enumerate(targets) if defined[k]], args,
-        correction if len(targets) > 1 else None)
+        correction if len(targets) > 1 else None, symmetric_fix)
 
     def claim_p(k: int, boundary: float) -> float:
         """The p-value of row ``k``'s claim against ``boundary``, adjusted as its
