@@ -165,7 +165,8 @@ def compare_metrics(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         estimates = []
-        family = family_result(run, targets, margins=margins, estimates_into=estimates)
+        family = family_result(run, targets, margins=margins, estimates_into=estimates,
+                               turned=[c.lower_is_better for c in criteria.values()])
     # (no correction is this answer's default, not an oversight: its note is left out)
     kept = [w for w in caught if not str(w.message).endswith(_UNCORRECTED)]
     for w in kept:
