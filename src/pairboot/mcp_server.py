@@ -64,9 +64,12 @@ def argv_of(command: str, files: list[str], given: dict, options: list[str] | No
     return [*argv, *(options or [])]
 
 
-def run_command(argv: list[str]) -> tuple[int, str, str]:
+def run_command(argv: list[str], also: dict | None = None) -> tuple[int, str, str]:
     """Run the command line ``argv`` in this process: (exit status, standard output,
-    the one-line error or ""), as ``pairboot`` would print them."""
+    the one-line error or ""), as ``pairboot`` would print them.  ``also``: formats
+    whose reports of the same result are wanted besides, filled in (a report the
+    command does not render through :func:`pairboot.cli.output.report_text` stays
+    None)."""
     from pairboot.cli.compare import run_compare
     from pairboot.cli.output import one_line
     from pairboot.cli.parser import build_parser, parse
@@ -80,6 +83,7 @@ def run_command(argv: list[str]) -> tuple[int, str, str]:
             if args.output is not None or args.plot is not None:  # (however abbreviated)
                 return 2, "", ("options: --output and --plot are not for the MCP tool (it "
                                "writes no file and returns the JSON and the report)")
+            args.also = also
             quiet_arrow()
             status = run_power(args) if args.command == "power" else run_compare(args)
         except SystemExit as exc:  # (a usage error: argparse's line on standard error)
@@ -96,8 +100,9 @@ def run_command(argv: list[str]) -> tuple[int, str, str]:
 def answer(command: str, files: list[str], given: dict, options: list[str] | None,
            report: Report):
     """The tool's result: the command's JSON (text and structured) and its report in
-    ``report`` (a second run of the same command: the seed, derived from the data and
-    options when not given, makes it the same answer)."""
+    ``report``, both of one run (a command that renders no report beside its JSON runs
+    again for it: the seed, derived from the data and options when not given, makes it
+    the same answer)."""
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import CallToolResult, TextContent
 
@@ -105,14 +110,17 @@ def answer(command: str, files: list[str], given: dict, options: list[str] | Non
         argv = argv_of(command, files, given, options)
     except ValueError as exc:
         raise ToolError(str(exc)) from None
-    status, text, error = run_command([*argv, "--format=json", "--no-progress"])
+    also = {} if report == "none" else {report: None}
+    status, text, error = run_command([*argv, "--format=json", "--no-progress"], also)
     if error:
         raise ToolError(error)
     blocks = [TextContent(type="text", text=text)]
     if report != "none":
-        status, page, error = run_command([*argv, f"--format={report}", "--no-progress"])
-        if error:  # pragma: no cover - the same command just ran
-            raise ToolError(error)
+        page = also[report]
+        if page is None:
+            status, page, error = run_command([*argv, f"--format={report}", "--no-progress"])
+            if error:  # pragma: no cover - the same command just ran
+                raise ToolError(error)
         blocks.append(TextContent(type="text", text=page))
     return CallToolResult(content=blocks, structured_content=json.loads(text))
 

@@ -88,3 +88,15 @@ def test_tau2_results_are_recognised_and_keep_their_trials(tmp_path):
     res = pairboot.compare(a, b, runs="samples", metric="pass^2", seed=5, n_resamples=1000)
     assert got["estimate"] == res.estimate
     assert got["confidence_interval"] == res.confidence_interval._asdict()
+
+
+def test_a_family_of_pass_k_says_the_items_scores_are_its_estimates(tmp_path):
+    paths = [_write(tmp_path / f"{n}.json", _rewards(s, shift=d))
+             for n, s, d in (("a", 1, 0.0), ("b", 2, 0.2), ("c", 3, 0.1))]
+    proc = run_in_process("compare", *paths, "--seed", "5", "--resamples", "200",
+                          "--no-progress", "--runs", "samples", "--metric", "pass^2")
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.decode().split())
+    assert ("each system's score on an item is its unbiased estimate of pass^2 from its "
+            "samples (4 per item and system), and the items' estimates are compared") in text
+    assert "the mean of its samples" not in text

@@ -90,6 +90,35 @@ def test_compare_many_answers_as_the_python_api(table):
     assert markdown.startswith("**3 systems, 2 comparisons") and "\n|" in markdown
 
 
+@pytest.mark.parametrize("tool, arguments, command", [
+    ("compare", {"a": "base", "b": "new", "id": "id", "seed": 3, "resamples": 199},
+     "run_compare"),
+    ("compare_many", {"systems": ["base", "new", "other"], "seed": 5, "resamples": 199,
+                      "report": "markdown"}, "run_compare"),
+    ("power", {"a": "base", "b": "new", "id": "id", "delta": 0.05, "power": 0.8},
+     "run_power"),
+])
+def test_a_tool_runs_its_command_once_for_the_json_and_the_report(
+        monkeypatch, table, tool, arguments, command):
+    from pairboot.cli import compare as cli_compare
+    from pairboot.cli import power as cli_power
+    from pairboot.mcp_server import argv_of, run_command
+
+    module = cli_power if command == "run_power" else cli_compare
+    runs = []
+    real = getattr(module, command)
+    monkeypatch.setattr(module, command, lambda args: runs.append(1) or real(args))
+    result = call(tool, {"files": [table], **arguments})
+    assert not result.is_error and len(runs) == 1
+    # the report is the one the command prints in that format
+    report = arguments.get("report", "text")
+    given = {k: v for k, v in arguments.items() if k != "report"}
+    status, page, error = run_command([*argv_of("power" if tool == "power" else "compare",
+                                                [table], given, None),
+                                       f"--format={report}", "--no-progress"])
+    assert (status, error) == (0, "") and result.content[1].text == page
+
+
 def test_power_answers_as_the_python_api():
     result = call("power", {"sd": 0.5, "delta": 0.05, "power": 0.8, "report": "none"})
     assert not result.is_error and len(result.content) == 1

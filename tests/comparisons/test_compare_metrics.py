@@ -8,6 +8,7 @@ replicates' correlation where two metrics move together by construction."""
 from __future__ import annotations
 
 import json
+import math
 import warnings
 
 import numpy as np
@@ -300,3 +301,20 @@ def test_parse_criterion_reads_the_command_line_s_spelling():
                          (":lower", "no column"), ("x:1:2", "two margins")):
         with pytest.raises(InputError, match=message):
             parse_criterion(bad)
+
+
+def test_the_notes_name_a_lower_is_better_row_b_minus_a_as_its_row_does():
+    """A lower-is-better row is computed as A - B (a gain positive) but reported as
+    B - A: its notes name it "B cost - A cost", with B - A's skewness (that of the same
+    differences on a higher-is-better row)."""
+    rng = np.random.default_rng(2)
+    a = rng.uniform(2, 8, 50)
+    b = a + rng.lognormal(0.0, 1.0, 50) - math.exp(0.5)  # (B - A skews right)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = pairboot.compare_metrics(
+            {"cost": a, "q": a}, {"cost": b, "q": b}, seed=1, n_resamples=R,
+            metrics={"cost": Criterion(lower_is_better=True), "q": "mean"})
+    (note,) = [w for w in res.warnings if "skewed" in w]
+    assert "A cost - B cost" not in note
+    assert "B cost - A cost: 3.1, B q - A q: 3.1" in note

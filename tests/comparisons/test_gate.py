@@ -58,7 +58,7 @@ def test_one_row_decides_as_compares_test_of_the_same_hypothesis(margin):
     assert (row.verdict == "pass") == (ref.verdict in ("non-inferior", "better",
                                                          "better-by-margin"))
     assert row.p_value == pytest.approx(max(ref.p_value, 1 / (R + 1)), abs=1e-9)
-    assert res.verdict == row.verdict or row.verdict == "fail"
+    assert res.verdict == row.verdict  # (one row that must hold: the gate is that row)
     assert res.exit_status == (0 if row.verdict == "pass" else 1)
 
 
@@ -186,6 +186,19 @@ def test_inconclusive_rows_say_the_size_that_would_decide_them_and_the_exit_stat
 
 
 @quiet
+def test_a_junit_failure_lists_its_own_rows_tasks_alone():
+    a, b, tasks = data(seed=1, shift=0.1)
+    gate = Gate(METRICS, (Rule("score", "superior", margin=0.5, tasks="each", name="s"),
+                          Rule("score", "superior", margin=0.6, tasks="each",
+                               name="s [strict]")))
+    res = pairboot.check_gate(a, b, gate, tasks=tasks, seed=1, n_resamples=R)
+    assert [r.verdict for r in res.rows] == ["fail", "fail"]
+    junit = render(res, "junit")
+    first = junit[junit.index('name="s"'):junit.index('name="s [strict]"')]
+    assert first.count("s [math]:") == 1 and "s [strict] [math]" not in first
+
+
+@quiet
 def test_the_junit_report_is_read_by_a_junit_consumer(tmp_path):
     junitparser = pytest.importorskip("junitparser")
     a, b, tasks = data(seed=1, shift=0.1)
@@ -250,7 +263,8 @@ require = "any"
     ("[gate]\n[gate.metrics]\ns = {}\n[[gate.rows]]\nmetric = 's'\ntest = 'superior'\n"
      "colour = 1\n", "unknown key 'colour'"),
     ("[plan]\n", "no [gate] table"),
-    ("[gate\n", "not TOML"),
+    ("[gate\n", "line 1, column 6: not valid TOML: expected ']'"),
+    ("[gate]\nrows = [\n", "line 2 (the end): not valid TOML"),
 ])
 def test_a_bad_policy_is_one_line_naming_the_file(tmp_path, text, says):
     path = tmp_path / "gate.toml"
@@ -259,6 +273,16 @@ def test_a_bad_policy_is_one_line_naming_the_file(tmp_path, text, says):
         pairboot.read_gate(path)
     message = str(info.value)
     assert says in message and str(path) in message and "\n" not in message
+
+
+def test_a_policy_that_cannot_be_read_or_is_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "gate.toml"
+    with pytest.raises(InputError, match=r"gate file .*gate\.toml: cannot be read \("):
+        pairboot.read_gate(path)
+    path.write_bytes(b"[gate]\nname = '\xff'\n")
+    with pytest.raises(InputError, match=r"gate\.toml: not UTF-8 text \(byte 15\)") as info:
+        pairboot.read_gate(path)
+    assert info.value.param == "gate"
 
 
 @quiet

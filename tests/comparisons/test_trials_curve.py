@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -107,6 +109,26 @@ def test_a_score_other_than_0_and_1_is_refused_naming_the_item():
         pairboot.trials_curve(a, b, ids=[f"x{i}" for i in range(len(a))], n_resamples=R)
 
 
+def _with(a, at, value):
+    a = a.astype(object if isinstance(value, str) else float)
+    a[at] = value
+    return a
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda a: _with(a, (2, 1), "x"), "`a` must hold numbers"),  # (was a traceback)
+    (lambda a: _with(a, (2, 1), np.inf), "`a` item 2, run 1 is not finite"),
+    (lambda a: _with(a, 2, np.nan), "`a` item 2 has no sample"),
+    (lambda a: a[:, :, None], "items x trials table (2-D"),
+    (lambda a: a[:0], "not empty"),
+])
+def test_a_table_is_checked_as_compare_checks_its_trials(change, words):
+    a, b = tables()
+    with pytest.raises(InputError, match=re.escape(words)) as info:
+        pairboot.trials_curve(change(a), b, n_resamples=R)
+    assert info.value.param == "a"
+
+
 def test_unpaired_tables_are_refused():
     a, b = tables()
     with pytest.raises(InputError, match="items"):
@@ -198,3 +220,18 @@ def test_one_k_is_compares_interval_and_p_and_its_report_says_so(curve):
     for fmt in formats_of(TrialsCurve):
         assert ("k = 2" if fmt != "json" else '"k": 2') in render(res, fmt)
     assert "its simultaneous interval is its pointwise one" in str(res)
+
+
+def test_the_skew_note_names_what_a_curve_can_do():
+    """A curve has no correction to choose: its note on skewed differences says to give
+    one k alone (whose interval is the method's), not `correction='holm'`."""
+    rng = np.random.default_rng(0)
+    p = rng.beta(0.5, 0.5, 60)
+    a = (rng.random((60, 6)) < p[:, None]) * 1.0
+    b = a.copy()
+    b[rng.choice(60, 4, replace=False)] = 1.0  # (four items gain a lot: B - A skews)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = pairboot.trials_curve(a, b, n_resamples=400, seed=1)
+    (note,) = [w for w in res.warnings if "skewed" in w]
+    assert "correction" not in note and "give that k alone (`ks`)" in note

@@ -13,12 +13,11 @@ import warnings
 
 import pairboot
 import pairboot.io as pbio
-from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
+from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, report_text
 from pairboot.cli.paths import input_files
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.status import EXIT_OK
 from pairboot.errors import InputError
-from pairboot.report import render
 
 __all__ = ["run_battles"]
 
@@ -58,6 +57,6 @@ def run_battles(args) -> int:
                 n_resamples=args.resamples, seed=seed, progress=bar)
     finally:
         bar.close()
-    deliver(args, how, render(result, args.format), result.warnings,
+    deliver(args, how, report_text(args, result), result.warnings,
             lambda plot: plot.plot_ratings(result))
     return EXIT_OK

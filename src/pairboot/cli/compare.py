@@ -33,7 +33,7 @@ from pairboot.cli.options import (
     wants_metrics,
     wants_ppi,
 )
-from pairboot.cli.output import check_output, check_plot, check_stdout, deliver
+from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, report_text
 from pairboot.cli.parser import (
     EXIT_FAILED,
     EXIT_OK,
@@ -54,7 +54,6 @@ from pairboot.report import (
     gate_hypothesis,
     gate_text,
     kept_warnings,
-    render,
     visible,
     workflow_commands,
 )
@@ -266,7 +265,7 @@ def run_many(args, how: str | None, inputs: ManyInputs | None = None) -> int:
         family_note=None if plan is not None or len(scores) < 3 else UNPLANNED,
         reword=cli_spelling, items_kept=inputs.common, **_family_columns(args),
     )
-    deliver(args, how, render(result, args.format, context),
+    deliver(args, how, report_text(args, result, context),
             (*result.warnings, *kept_warnings(context)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -287,7 +286,7 @@ def run_metrics(args, how: str | None) -> int:
         group_weighting=args.group_weighting or "items", n_resamples=args.resamples,
         confidence_level=args.level, method=args.method, seed=args.seed, progress=bar,
         **resampling_options(args, inputs.ids)))
-    deliver(args, how, render(result, args.format, inputs.context), result.warnings,
+    deliver(args, how, report_text(args, result, inputs.context), result.warnings,
             lambda plot: None)
     return EXIT_OK
 
@@ -320,7 +319,7 @@ def run_gate(args, how: str | None) -> int:
                                      groups=inputs.groups, names=inputs.names,
                                      n_resamples=args.resamples, seed=args.seed)
     del caught  # (the result carries them)
-    deliver(args, how, render(result, args.format), result.warnings, lambda plot: None)
+    deliver(args, how, report_text(args, result), result.warnings, lambda plot: None)
     if args.format == "github":  # (annotations on the run, as --fail-if's ::error::)
         for line in gate_annotations(result):
             print(line, file=sys.stderr)
@@ -372,7 +371,7 @@ def run_strata_family(args, how: str | None, inputs) -> int:
                            plan_sha256=None, family_note=UNPLANNED, reword=cli_spelling,
                            strata_are="tasks" if args.stratum is None else "strata",
                            items_kept=context.items_kept, **_family_columns(args))
-    deliver(args, how, render(result, args.format, family),
+    deliver(args, how, report_text(args, result, family),
             (*result.warnings, *kept_warnings(family)), lambda plot: plot.plot_family(result))
     return EXIT_OK
 
@@ -398,7 +397,7 @@ def run_stream(args, how: str | None) -> int:
     finally:
         status.close()
     if family:
-        deliver(args, how, render(result, args.format, context), result.warnings,
+        deliver(args, how, report_text(args, result, context), result.warnings,
                  lambda plot: plot.plot_family(result))
         return EXIT_OK
     return _report(args, how, result, context)
@@ -407,7 +406,7 @@ def run_stream(args, how: str | None) -> int:
 def _report(args, how: str | None, result, context) -> int:
     """Deliver the report of a comparison of two systems, and its exit status (1 when
     --fail-if fails the verdict)."""
-    deliver(args, how, render(result, args.format, context),
+    deliver(args, how, report_text(args, result, context),
             (*result.warnings, *kept_warnings(context)),
             lambda plot: plot.plot(result, name_a=context.name_a, name_b=context.name_b))
     verdict = decision(result, context)

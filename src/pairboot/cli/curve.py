@@ -15,10 +15,10 @@ import warnings
 
 import pairboot
 from pairboot import TrialsCurve
-from pairboot.cli.output import deliver
+from pairboot.cli.output import deliver, report_text
 from pairboot.cli.parser import EXIT_OK, given_options
 from pairboot.errors import InputError
-from pairboot.report import formats_of, render
+from pairboot.report import formats_of
 
 __all__ = ["check_curve", "run_curve"]
 
@@ -82,6 +82,6 @@ def run_curve(args, how: str | None, a, b, ids, names: tuple[str, str]) -> int:
         result = pairboot.trials_curve(
             a, b, kind=args.curve, ks=args.ks, names=names, confidence_level=args.level,
             n_resamples=args.resamples, method=args.method, seed=args.seed, ids=ids)
-    deliver(args, how, render(result, args.format), result.warnings,
+    deliver(args, how, report_text(args, result), result.warnings,
             lambda plot: plot.plot_curve(result)[0])
     return EXIT_OK

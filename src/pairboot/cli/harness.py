@@ -247,7 +247,7 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
         values = joined.values
         if joined.runs is not None:  # (Inspect's epochs, --runs samples)
             values = joined.runs
-            notes += samples_note(values)
+            notes += samples_note(values, args)
         names = system_names(args, names)
         return ManyInputs(
             names=tuple(names), values=values, groups=joined.groups,
@@ -386,7 +386,7 @@ def _logs_as_runs(args, named: list[tuple[str, str]], reads, fmt: str) -> Inputs
     notes = [f"{name}: {len(pairs)} log(s) as {args.runs} ({per_log}): "
              f"{', '.join(path for path, _ in pairs)}" for name, pairs in logs.items()]
     if args.runs == "samples":
-        notes += samples_note(tables)
+        notes += samples_note(tables, args)
     notes += dict.fromkeys(cli_spelling(note) for r in reads for note in r.notes)
     layout = f"{fmt} logs as runs ({args.runs}), a system's logs named NAME=PATH"
     paths = tuple(path for _, path in named)

@@ -18,7 +18,7 @@ from pairboot.cli.parser import cli_spelling
 from pairboot.cli.paths import input_files  # noqa: F401  (cli.power's import)
 from pairboot.errors import InputError
 from pairboot.io import STDIN
-from pairboot.report import visible, workflow_commands
+from pairboot.report import render, visible, workflow_commands
 
 
 def write_atomically(path: str, text: str | bytes) -> None:
@@ -192,6 +192,21 @@ SHOWS_WARNINGS = ("text", "markdown")
 """Report formats a reader of standard output sees the warnings in; for the others, and
 for a report written to a file, each warning is also one line ``warning: ...`` on
 standard error."""
+
+
+def report_text(args, result, context=None, *, spelled: bool = False) -> str:
+    """``result``'s report in ``args.format`` (``spelled``: in the command line's spelling,
+    but for JSON, which mirrors the result's fields).  The MCP server asks for a report
+    beside the JSON of the same run: ``args.also``, when set, maps formats to their
+    reports, filled in here."""
+    def one(fmt: str) -> str:
+        text = render(result, fmt, context)
+        return cli_spelling(text) if spelled and fmt != "json" else text
+
+    also = getattr(args, "also", None)
+    for fmt in also or ():
+        also[fmt] = one(fmt)
+    return one(args.format)
 
 
 def deliver(args, how: str | None, text: str, result_warnings, draw) -> None:

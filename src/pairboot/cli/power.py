@@ -36,8 +36,9 @@ from pairboot.cli.output import (
     deliver,
     input_files,
     one_line,
+    report_text,
 )
-from pairboot.cli.parser import EXIT_OK, KNOWN, PLANNED, SIMULATIONS, cli_spelling
+from pairboot.cli.parser import EXIT_OK, KNOWN, PLANNED, SIMULATIONS
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many
 from pairboot.cli.stats import metric_option
@@ -45,7 +46,7 @@ from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
 from pairboot.metrics import trials_metric
 from pairboot.options import DEFAULTS
-from pairboot.report import power_panels, render
+from pairboot.report import power_panels
 
 __all__ = ["run_power"]
 
@@ -107,9 +108,7 @@ def run_power(args) -> int:
     if args.plot and not power_panels(result):  # (said before the report is written)
         raise InputError(f"--plot {args.plot}: this plan has no curve to draw (it needs a "
                          "size, a difference and a power): " + result.summary())
-    text = render(result, args.format)
-    if args.format != "json":  # (the JSON mirrors the result's fields as they are)
-        text = cli_spelling(text)
+    text = report_text(args, result, spelled=True)
     deliver(args, how, text, [], lambda plot: _first(plot.plot_power(result)))
     for w in caught:
         print(f"warning: {one_line(w)}", file=sys.stderr)

@@ -78,10 +78,14 @@ def _labels(labels) -> list | None:
     return None if labels is None else list(labels)
 
 
-def samples_note(tables) -> tuple[str, ...]:
-    """For ``--runs samples``: what the items' scores are, and how many samples they have
-    (the family's report says nothing else about the runs)."""
-    return tuple(cli_spelling(note) for note in pbio.samples_note(tables))
+def samples_note(tables, args) -> tuple[str, ...]:
+    """For ``--runs samples``: what the items' scores are (the mean of the samples, or
+    the metric of k trials ``--metric`` or ``--curve`` names), and how many samples they
+    have (the family's report says nothing else about the runs)."""
+    trials = getattr(args, "curve", None)
+    if trials is None and trials_metric(getattr(args, "metric_object", None)) is not None:
+        trials = trials_metric(args.metric_object).name
+    return tuple(cli_spelling(note) for note in pbio.samples_note(tables, trials))
 
 
 def load_runs(args):

@@ -13,10 +13,10 @@ from __future__ import annotations
 import pairboot
 from pairboot import TasksResult
 from pairboot.cli.options import api_options
-from pairboot.cli.output import deliver
+from pairboot.cli.output import deliver, report_text
 from pairboot.cli.parser import EXIT_OK, given_options
 from pairboot.errors import InputError
-from pairboot.report import formats_of, render
+from pairboot.report import formats_of
 
 __all__ = ["check_tasks", "run_tasks"]
 
@@ -74,6 +74,6 @@ def run_tasks(args, how: str | None, names, values, inputs, resampled) -> int:
         dict(zip(names, values)), tasks=inputs.strata, groups=inputs.groups,
         aggregate=args.aggregate, resample=args.vary or "items",
         gamma=1.0 if args.gamma is None else args.gamma, progress=bar, **keywords))
-    deliver(args, how, render(result, args.format), result.warnings,
+    deliver(args, how, report_text(args, result), result.warnings,
             lambda plot: plot.plot_ranks(result)[0])
     return EXIT_OK

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from pairboot.comparisons.many import FAMILY_SCORE
+from pairboot.comparisons.runs.analysis import as_table
+from pairboot.core.design import as_floats
 from pairboot.core.family import compare_family
 from pairboot.core.score import refuse_score
 from pairboot.errors import InputError
@@ -31,11 +33,20 @@ KINDS = {"pass^k": "pass^", "pass@k": "pass@"}
 
 
 def _table(x, name: str) -> np.ndarray:
-    y = np.asarray(x, dtype=np.float64)
+    """A system's items x trials table, 2-D and not empty, checked as compare(...,
+    runs="samples") checks its trials (:func:`~pairboot.comparisons.runs.analysis.
+    as_table`: numbers, none infinite, every item a trial)."""
+    y = as_floats(x, name)
     if y.ndim != 2 or y.shape[0] == 0 or y.shape[1] == 0:
         raise InputError(f"`{name}` must be an items x trials table (2-D, not empty), got "
                          f"shape {y.shape}", param=name)
-    return y
+    return as_table(y, name, "samples")
+
+
+SYMMETRIC_FIX = ("both the pointwise and the simultaneous intervals of B - A are read off "
+                 "its roots; for a k's interval by the method, give that k alone (`ks`)")
+"""What the curve's note on skewed differences advises: a curve has no correction to
+choose, and its intervals of B - A over several ks are max-t's, pointwise ones too."""
 
 
 def _ks(ks, most: int) -> list[int]:
@@ -100,8 +111,6 @@ def trials_curve(
                          "items by row", param="b")
     fewest = int(min((~np.isnan(ya)).sum(axis=1).min(), (~np.isnan(yb)).sum(axis=1).min()))
     ks = _ks(ks, fewest)
-    if not ks:  # (an item without a trial: refused below, naming it)
-        ks = [1]
     na, nb = (str(n) for n in names)
     scores, pairs = {}, []
     for k in ks:
@@ -114,7 +123,7 @@ def trials_curve(
                                     confidence_level=confidence_level,
                                     n_resamples=n_resamples, seed=seed), family=True)
     refuse_score(args.method, "for a curve's simultaneous intervals", FAMILY_SCORE)
-    fam = compare_family(scores, args, data, stacklevel=3)
+    fam = compare_family(scores, args, data, stacklevel=3, symmetric_fix=SYMMETRIC_FIX)
     points = tuple(
         CurvePoint(k=k, a=fam.systems[c.a], b=fam.systems[c.b], difference=c.estimate,
                    interval=c.marginal_interval, simultaneous=c.confidence_interval,

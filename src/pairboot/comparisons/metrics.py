@@ -164,13 +164,15 @@ def compare_metrics(
     margins = [c.margin for c in criteria.values()]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        family = family_result(run, targets, margins=margins)
+        estimates = []
+        family = family_result(run, targets, margins=margins, estimates_into=estimates,
+                               turned=[c.lower_is_better for c in criteria.values()])
     # (no correction is this answer's default, not an oversight: its note is left out)
     kept = [w for w in caught if not str(w.message).endswith(_UNCORRECTED)]
     for w in kept:
         warnings.warn(w.message, w.category, stacklevel=2)
     family = dataclasses.replace(family, warnings=tuple(str(w.message) for w in kept))
-    return _answer(run, family, targets, criteria, columns, resolved, (na, nb))
+    return _answer(run, family, estimates, criteria, columns, resolved, (na, nb))
 
 
 _UNCORRECTED = "use `correction='max-t'`"
@@ -293,14 +295,13 @@ def _paired_columns(a, b, needed: list[str], data, names) -> tuple:
     return out[0], out[1], dict(groups=groups, strata=strata, ids=ids)
 
 
-def _answer(run, family, targets, criteria, columns, resolved, names) -> MetricsResult:
+def _answer(run, family, estimates, criteria, columns, resolved, names) -> MetricsResult:
     """The rows turned back to ``B - A`` on each metric's scale, with their one-sided
-    p-values and the joint replicates."""
-    args, core = run.args, run.core
-    bca = args.method == "bca"
+    p-values and the joint replicates (``estimates``: the family's rows')."""
+    args = run.args
     rows, replicates = [], []
     for k, ((name, crit), c) in enumerate(zip(criteria.items(), family.comparisons)):
-        e = core.estimate(targets[k], run.coef, bca=bca, combined=run.combined, count=False)
+        e = estimates[k]
         sign = -1.0 if crit.lower_is_better else 1.0
         replicates.append(sign * e.replicates)
         defined = not math.isnan(c.p_value)

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from pairboot._version import __version__
+from pairboot.core.family import simultaneous
 from pairboot.core.preferences import (
     derived_seed,
     design_of,
@@ -35,7 +36,10 @@ from pairboot.results.preferences import (
     PreferenceResult,
     SystemRating,
 )
+from pairboot.stats.aggregates import best_shares
 from pairboot.stats.bradley_terry import finite_maximum, fit
+from pairboot.stats.intervals import Bootstrap, bounds
+from pairboot.stats.multiple import max_t, rank_intervals
 
 __all__ = ["MODELS", "TIES", "ORDERS", "CLUSTERS", "RIDGE_IF_NEEDED", "compare_preferences"]
 
@@ -258,11 +262,16 @@ def _fits(design, sums, model: str, ridge, theta0, eta0, progress=None):
     n_ridged = 0
     for r0 in range(0, len(sums), BLOCK):
         counts = pair_counts(sums[r0: r0 + BLOCK], p)
-        if ridge is None:
+        if ridge is None:  # (the Newton steps of a replicate without a maximum run to
+            # the bound on the steps: those replicates are fitted with the ridge alone)
             finite = finite_maximum(design.pairs, counts, m)
-            th, et, _ = fit(design.pairs, counts, m, model=model, start=start)
-            if not finite.all():
-                bad = np.flatnonzero(~finite)
+            th = np.empty((len(counts), m))
+            et = np.empty(len(counts))
+            good, bad = np.flatnonzero(finite), np.flatnonzero(~finite)
+            if good.size:
+                th[good], et[good], _ = fit(design.pairs, counts[good], m, model=model,
+                                            start=start)
+            if bad.size:
                 th[bad], et[bad], _ = fit(design.pairs, counts[bad], m, model=model,
                                           ridge=RIDGE_IF_NEEDED)
                 n_ridged += bad.size
@@ -281,38 +290,34 @@ def _elo(theta: np.ndarray, anchor: int | None, rating: float) -> np.ndarray:
 
 
 def _ci(values: np.ndarray, alpha: float) -> ConfidenceInterval:
+    """The percentile interval of the replicates ``values`` (NaN ones left out)."""
     v = np.asarray(values, dtype=np.float64)
     v = v[~np.isnan(v)]
     if v.size == 0:
         return ConfidenceInterval(math.nan, math.nan)
-    low, high = np.quantile(v, [alpha / 2, 1 - alpha / 2])
+    low, high = bounds("percentile", Bootstrap.from_replicates(math.nan, v), alpha)
     return ConfidenceInterval(float(low), float(high))
 
 
 def _ranks(elo: np.ndarray, boot: np.ndarray, level: float):
-    """Simultaneous rank sets (max-t over every pair's difference on the replicates, then
-    :func:`pairboot.stats.multiple.rank_intervals`' rule) and each system's share of
-    replicates in which it is best."""
-    from pairboot.stats.multiple import rank_intervals
-
+    """Simultaneous rank sets and each system's share of replicates in which it is best
+    (a tie shared): max-t over every pair's rating difference on the replicates, a pair
+    decided where its simultaneous interval (``estimate +- c se``) excludes 0, then
+    :func:`pairboot.stats.multiple.rank_intervals`' rule, as compare_tasks reads them."""
     m = len(elo)
     i, j = np.triu_indices(m, 1)
-    d = elo[i] - elo[j]
-    db = boot[:, i] - boot[:, j]
-    se = db.std(axis=0, ddof=1) if len(boot) > 1 else np.zeros(len(d))
-    spread = se > 0
-    if spread.any():
-        t = np.abs(db[:, spread] - d[spread]) / se[spread]
-        c = float(np.quantile(t.max(axis=1), level))
-    else:
-        c = math.inf
-    sure = np.where(spread, np.abs(d) - c * np.where(spread, se, 0) > 0, d != 0)
+    d = elo[j] - elo[i]
+    db = boot[:, j] - boot[:, i]
+    boots = [Bootstrap.from_replicates(e, r[np.isfinite(r)]) for e, r in zip(d, db.T)]
+    se = np.array([b.sd for b in boots])
+    mt = max_t(d, se, db, 1.0 - level)
     better = np.zeros((m, m), dtype=bool)
-    better[i, j] = sure & (d > 0)
-    better[j, i] = sure & (d < 0)
-    sets = rank_intervals(list(range(m)), better)
-    best = np.bincount(boot.argmax(axis=1), minlength=m) / len(boot)
-    return sets, best
+    for k, b in enumerate(boots):
+        low, high = simultaneous(d[k], se[k], mt.t[k], mt.critical_value, "two-sided",
+                                 b.tolerance)
+        better[j[k], i[k]] = low > 0
+        better[i[k], j[k]] = high < 0
+    return rank_intervals(list(range(m)), better), best_shares(boot, False)
 
 
 def _rates(design, observed, sums, names, baseline, ties, alpha) -> list[dict]:

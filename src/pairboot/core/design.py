@@ -39,8 +39,8 @@ def derived_seed(design: Design, args: Arguments) -> int:
     if design.seed_hash is not None:
         h = design.seed_hash.copy()
     else:
-        h = _hash_arrays(_seed_hasher(), ((plan.x, "<f8"), (plan.constant, "<f8")))
-    _hash_arrays(h, ((plan.starts, "<i8"), (plan.sizes, "<i8"),
+        h = hash_arrays(seed_hasher(), ((plan.x, "<f8"), (plan.constant, "<f8")))
+    hash_arrays(h, ((plan.starts, "<i8"), (plan.sizes, "<i8"),
                      (design.draw_to_stratum, "<i8"), (design.weights, "<f8")))
     words = (
         design.metric.name, *design.metric.stats, str(design.k),
@@ -58,11 +58,14 @@ except ImportError:  # pragma: no cover  (an interpreter without the module)
     from hashlib import blake2b as _blake2b
 
 
-def _seed_hasher():
-    return _blake2b(digest_size=8, person=b"pairboot-seed")
+def seed_hasher(person: bytes = b"pairboot-seed"):
+    """A BLAKE2b of 8 bytes personalised by ``person`` (one per kind of run, so that two
+    kinds never share a seed), for a seed derived from the data: hashlib's blake2b
+    without importing hashlib (its OpenSSL costs a command a millisecond or two)."""
+    return _blake2b(digest_size=8, person=person)
 
 
-def _hash_arrays(h, arrays):
+def hash_arrays(h, arrays):
     """``h`` updated with every array's shape and little-endian bytes, in order."""
     for arr, dtype in arrays:
         arr = np.ascontiguousarray(arr, dtype=dtype)
@@ -419,7 +422,7 @@ def _paired(per_item: list[np.ndarray], m: Metric, units: Units, poisson: bool) 
         # Poisson weights: always, as the parts of partitioned data carry them (the
         # same answer in memory as from parts, bit for bit on integer scores)
         if poisson or needs_differences(own):  # (the seed: of their own statistics)
-            seed_hash = _hash_arrays(_seed_hasher(), (
+            seed_hash = hash_arrays(seed_hasher(), (
                 (np.concatenate([p[0] for p in parts], axis=1), "<f8"),
                 (np.concatenate([p[1] for p in parts]), "<f8")))
             parts.append(split_constant(units.statistics(difference_block(per_item))))

@@ -31,7 +31,7 @@ from pairboot.core.diagnostics import (
 from pairboot.core.pipeline import Run, resample, stratum_score, system_score
 from pairboot.core.scales import rounding_notes
 from pairboot.core.sizes import check_family_size, some_names
-from pairboot.core.skew import skew_notes
+from pairboot.core.skew import SYMMETRIC_FIX, skew_notes
 from pairboot.core.westfall_young import PermutationNull, westfall_young
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
 from pairboot.options import Arguments, Data
@@ -61,16 +61,17 @@ from pairboot.stats.multiple import (
 from pairboot.stats.pvalues import units_for
 
 
-def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2
-                   ) -> FamilyResult:
+def compare_family(scores, args: Arguments, data: Data, *, stacklevel: int = 2,
+                   symmetric_fix: str = SYMMETRIC_FIX) -> FamilyResult:
     """A family of one run per system: its systems and contrasts, then
     :func:`pairboot.core.pipeline.resample` and :func:`family_result`; notes are warned
-    ``stacklevel`` frames up."""
+    ``stacklevel`` frames up (``symmetric_fix``: as :func:`family_result`)."""
     names, systems = family_systems(scores)
     targets = family_targets(names, data.baseline, data.pairs, args.n_resamples)
     margins = row_margins(args, names, targets)
     run = resample(systems, args, dataclasses.replace(data, names=tuple(names)), family=True)
-    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins)
+    return family_result(run, targets, stacklevel=stacklevel + 1, margins=margins,
+                         symmetric_fix=symmetric_fix)
 
 
 def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
@@ -93,14 +94,22 @@ def row_margins(args: Arguments, names, targets: list[tuple[int, int]]) -> list:
 
 
 def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int = 2,
-                  within: list[int] | None = None, margins: list | None = None
+                  within: list[int] | None = None, margins: list | None = None,
+                  estimates_into: list | None = None,
+                  symmetric_fix: str = SYMMETRIC_FIX, turned: list | None = None
                   ) -> FamilyResult:
     """compare_many()'s result read off a :class:`~pairboot.core.pipeline.Run` of M systems:
     the contrasts ``targets`` ((i, j): system j minus system i) under the run's
     correction, each tested as ``run.args.hypothesis`` says with its margin
     (``margins``, default ``run.args.margin`` for all); its notes are issued as warnings
     ``stacklevel`` frames up.  ``within``: row ``k`` is its contrast within stratum
-    ``within[k]`` alone (systems named ``"name [stratum]"``)."""
+    ``within[k]`` alone (systems named ``"name [stratum]"``).  ``estimates_into``: a list
+    each row's :class:`~pairboot.core.estimands.Estimate` is appended to (its
+    replicates, for a caller that reads them).  ``symmetric_fix``: what the note on
+    skewed differences advises against max-t's symmetric intervals
+    (:func:`pairboot.core.skew.skew_notes`).  ``turned``: rows the notes name (and sign)
+    as system i minus system j, the other way round (compare_metrics' lower-is-better
+    rows, computed as A - B so that a gain is positive, are B - A in its reports)."""
     args, design, core, notes = run.args, run.design, run.core, run.notes
     correction = args.correction
     n_systems = len(design.names)
@@ -149,6 +158,8 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
             ))
     estimates = [core.estimate(t, w, bca=bca, combined=c, count=True)
                  for t, w, c in contrasts]
+    if estimates_into is not None:
+        estimates_into.extend(estimates)
     notes += undefined_notes(core, empty_draws(core, args))
     if within is None and len(targets) == 1:  # (two systems: the note of compare())
         e = estimates[0]
@@ -157,11 +168,19 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     lost = [k for k, e in enumerate(estimates) if e.digits_lost and defined[k]]
     for k in lost:
         defined[k] = False
+    def label(k: int) -> str:  # (row k's difference as the notes name it)
+        i, j = targets[k]
+        return f"{names[i]} - {names[j]}" if turned and turned[k] else \
+            f"{names[j]} - {names[i]}"
+
     if lost:  # (one note: the first such comparison, and how many there are)
-        (i, j), more = targets[lost[0]], len(lost) - 1
+        k, more = lost[0], len(lost) - 1
+        e = estimates[k]
+        if turned and turned[k]:
+            e = dataclasses.replace(e, boot=dataclasses.replace(
+                e.boot, estimate=-e.boot.estimate))
         notes.append((DegenerateDataWarning, lost_digits_text(
-            estimates[lost[0]], f"the comparison {names[j]} - {names[i]}"
-            + (f" (and {more} more)" if more else ""))))
+            e, f"the comparison {label(k)}" + (f" (and {more} more)" if more else ""))))
 
     # a margin's test cannot be read off a point at 0 (every resample: b - a = 0)
     point = [k for k, e in enumerate(estimates) if hyp != "difference" and defined[k]
@@ -169,7 +188,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
     for k in point:
         defined[k] = False
     if point:
-        which = ", ".join(f"{names[targets[k][1]]} - {names[targets[k][0]]}" for k in point)
+        which = ", ".join(label(k) for k in point)
         notes.append((DegenerateDataWarning, f"every resample gives {which} = 0: a margin's "
                       "test cannot be read off a point interval, so the row is undefined "
                       "(NaN)"))
@@ -205,7 +224,7 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
                 floor, errors_at)
     decision = decide(correction, rows, marginal, p_raw, defined)
     notes += decision.notes
-    blank = [f"{names[j]} - {names[i]}" for k, (i, j) in enumerate(targets)
+    blank = [label(k) for k in range(len(targets))
              if defined[k] and np.isnan(decision.intervals[k]).any()]
     if blank:
         why = {"bca": "their bias correction or acceleration cannot be computed",
@@ -217,16 +236,15 @@ def family_result(run: Run, targets: list[tuple[int, int]], *, stacklevel: int =
             f"the intervals of {', '.join(blank[:5])}{', ...' if len(blank) > 5 else ''} "
             f"are undefined for these data (NaN): {why}",
         ))
-    notes += monte_carlo_notes([(f"{names[j]} - {names[i]}", decision.intervals[k],
-                                 decision.errors[k], float(est[k]))
-                                for k, (i, j) in enumerate(targets)], args)
+    notes += monte_carlo_notes([(label(k), decision.intervals[k], decision.errors[k],
+                                 float(est[k])) for k in range(len(targets))], args)
 
     notes += small_strata_notes(design, within, correction, args.method)
     notes += skew_notes(core, [  # (skewed differences at this n: coverage below level)
-        (f"{names[j]} - {names[i]}", *contrasts[k],
+        (label(k), *((t[::-1], *rest) if turned and turned[k] else (t, *rest)),
          None if within is None else int(design.units_per_stratum[within[k]]))
-        for k, (i, j) in enumerate(targets) if defined[k]], args,
-        correction if len(targets) > 1 else None)
+        for k, (t, *rest) in enumerate(contrasts) if defined[k]], args,
+        correction if len(targets) > 1 else None, symmetric_fix)
 
     def claim_p(k: int, boundary: float) -> float:
         """The p-value of row ``k``'s claim against ``boundary``, adjusted as its

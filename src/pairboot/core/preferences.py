@@ -12,11 +12,11 @@ sums of every replicate.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from pairboot.core.design import hash_arrays, seed_hasher
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 
@@ -178,9 +178,6 @@ def derived_seed(design: PreferenceDesign, words: tuple[str, ...]) -> int:
     """The seed of a run given none: BLAKE2b over the units (little-endian float64), the
     systems and the options that shape the draws, as :func:`pairboot.core.design.
     derived_seed` does for scores."""
-    h = hashlib.blake2b(digest_size=8, person=b"pairboot-prefs")
-    x = np.ascontiguousarray(design.x, dtype="<f8")
-    h.update(str(x.shape).encode())
-    h.update(x.tobytes())
+    h = hash_arrays(seed_hasher(b"pairboot-prefs"), ((design.x, "<f8"),))
     h.update("\x1f".join((*design.names, *words)).encode("utf-8", "surrogatepass"))
     return int.from_bytes(h.digest(), "little") % 2**32

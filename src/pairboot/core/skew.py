@@ -109,15 +109,21 @@ def binary(design: Design) -> bool:
     return True
 
 
-def skew_notes(core: Estimands, rows, args: Arguments, correction: str | None = None
-               ) -> list[Note]:
+SYMMETRIC_FIX = "use it with `correction='holm'`"
+"""What the skew note advises where max-t's symmetric intervals are read: a family's
+correction that reads the method's own intervals."""
+
+
+def skew_notes(core: Estimands, rows, args: Arguments, correction: str | None = None,
+               symmetric_fix: str = SYMMETRIC_FIX) -> list[Note]:
     """One note for the comparisons ``(label, target, coef, combined, units)`` whose
     skewness is beyond :data:`SKEW_LIMIT` (``label`` "" for compare()'s one; ``units``
     their number, None for the design's); nothing for 0/1 data (:func:`binary`) nor
     below :data:`~pairboot.core.diagnostics.SMALL_N` units, where the small-sample notes
     say the interval is rough.
     ``correction``: a family's of more than one comparison, whose max-t intervals are
-    symmetric whatever the method."""
+    symmetric whatever the method; ``symmetric_fix``: what to do about that (a curve has
+    no correction to choose)."""
     symmetric = correction == "max-t"
     if args.method not in AFFECTED and not symmetric:
         return []
@@ -156,8 +162,7 @@ def skew_notes(core: Estimands, rows, args: Arguments, correction: str | None = 
            "is skewed (a long tail on one side), but not when a few extreme "
            f"{unit} make the sample look so: then only more {unit} help")
     if symmetric:
-        fix += ("; max-t's intervals are symmetric whatever the method: use it with "
-                "`correction='holm'`")
+        fix += f"; max-t's intervals are symmetric whatever the method: {symmetric_fix}"
     return [(SmallSampleWarning,
              f"{what}: with this few {unit} the {method} interval{'s' if many else ''} "
              f"likely cover{'' if many else 's'} less than {level} on such data, and "

@@ -207,16 +207,22 @@ def runs_per_system(tables: Mapping, *, id: str, run: str, score="score",
                    strata, kind)
 
 
-def samples_note(values) -> tuple[str, ...]:
+def samples_note(values, trials: str | None = None) -> tuple[str, ...]:
     """For ``runs="samples"``: what the items' scores are, and how many samples they
     have (a family's report says nothing else about the runs); ``values``: the systems'
-    items x runs arrays."""
+    items x runs arrays; ``trials``: the metric of k trials the samples give each item
+    (``"pass^4"``, ``"pass^k"`` for a curve), None for their mean."""
     counts = [int(c) for t in values  # (a run counts when any of its statistics is there)
               for c in (~np.isnan(t)).reshape(*t.shape[:2], -1).any(axis=2).sum(axis=1)]
     spread = f"{min(counts)}" if min(counts) == max(counts) else \
         f"{min(counts)} to {max(counts)}"
-    return (f"`runs='samples'`: each system's score on an item is the mean of its samples "
-            f"({spread} per item and system), and the items' means are compared",)
+    if trials is None:
+        return (f"`runs='samples'`: each system's score on an item is the mean of its "
+                f"samples ({spread} per item and system), and the items' means are "
+                "compared",)
+    return (f"`runs='samples'`: each system's score on an item is its unbiased estimate "
+            f"of {trials} from its samples ({spread} per item and system), and the items' "
+            "estimates are compared",)
 
 
 # ------------------------------------------------------------------------------ helpers

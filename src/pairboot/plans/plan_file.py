@@ -43,30 +43,34 @@ OPTIONAL = ("baseline", "pairs", "method", "paired", "lower_is_better", "alterna
 
 def read_fields(path) -> tuple[str, str, dict]:
     """``(path as given, SHA-256 of the bytes, the checked keys)`` of a plan file."""
-    where = os.fspath(path)
-    raw = _read(path)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}{_toml_error(exc, text)}") from None
+    where, raw, _, data = read_toml(path, "plan file")
     return where, hashlib.sha256(raw).hexdigest(), Checker(where, data).fields()
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def _read(path) -> bytes:
+def read_toml(path, what: str, param: str | None = None) -> tuple[str, bytes, str, dict]:
+    """``(path as given, its bytes, their text, the parsed TOML)`` of the file at
+    ``path``; one that cannot be read (named as ``what`` and the path), is not UTF-8 or
+    is not TOML (the line and column where it stops being) is one line naming it, the
+    :class:`InputError`'s ``param`` being ``param``."""
+    where = os.fspath(path)
     try:
         with open(path, "rb") as f:
-            return f.read()
+            raw = f.read()
     except OSError as exc:
-        raise InputError(
-            f"plan file {os.fspath(path)}: cannot be read ({exc.strerror or exc})"
-        ) from None
+        raise InputError(f"{what} {where}: cannot be read ({exc.strerror or exc})",
+                         param=param) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})", param=param) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}{_toml_error(exc, text)}", param=param) from None
+    return where, raw, text, data
 
 
 def _toml_error(exc: Exception, text: str) -> str:

@@ -8,18 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pairboot.errors import InputError
 from pairboot.metrics.joint import Criterion, criterion_of
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # (Python 3.10 has no tomllib; tomli is the same parser)
-    import tomli as tomllib
+from pairboot.plans.plan_file import read_toml
 
 TESTS = ("non-inferior", "superior", "equivalent", "at-least", "upper-bound", "regressions")
 """What a rule claims: B not worse by more than its margin; B better (by its margin, 0
@@ -238,19 +232,7 @@ def read_gate(path) -> Gate:
         margin = 0.005
         tasks = "each"
     """
-    where = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as exc:
-        raise InputError(f"{where}: {exc.strerror or exc}", param="gate") from None
-    try:
-        text = raw.decode("utf-8")
-        data = tomllib.loads(text)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})", param="gate") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not TOML: {exc}", param="gate") from None
+    where, _, text, data = read_toml(path, "gate file", param="gate")
     table = data.get("gate")
     if not isinstance(table, dict):
         raise InputError(f"{where}: no [gate] table", param="gate")

@@ -68,13 +68,14 @@ def gate_table(res: GateResult) -> Table:
 
 
 def _task_lines(res: GateResult) -> list[str]:
-    out = []
-    for r in res.rows:
-        for t, e, (low, high), p in zip(r.tasks, r.task_estimates, r.task_intervals,
-                                         r.task_p_values):
-            out.append(f"{r.name} [{t}]: B - A {_num(e)} [{_num(low)}, {_num(high)}], "
-                       f"p {_p(p)}")
-    return out
+    return [line for r in res.rows for line in _row_task_lines(r)]
+
+
+def _row_task_lines(r) -> list[str]:
+    """A row's line per task: its B - A, interval and p-value there."""
+    return [f"{r.name} [{t}]: B - A {_num(e)} [{_num(low)}, {_num(high)}], p {_p(p)}"
+            for t, e, (low, high), p in zip(r.tasks, r.task_estimates, r.task_intervals,
+                                             r.task_p_values)]
 
 
 def _words(res: GateResult) -> list[str]:
@@ -213,8 +214,7 @@ def gate_junit(res: GateResult, context=None) -> str:
             out.append(case + "/>")
             continue
         out.append(case + ">")
-        body = escape(lines_text([message, _detail(r), *(
-            x for x in _task_lines(res) if x.startswith(r.name + " ["))]))
+        body = escape(lines_text([message, _detail(r), *_row_task_lines(r)]))
         if r.verdict == "fail":
             out.append(f'      <failure message={_attr(message)} type="gate">'
                        f"{body}</failure>")

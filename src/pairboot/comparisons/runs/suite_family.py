@@ -20,7 +20,6 @@ error), Holm and Bonferroni at ``alpha / m``, BH and BY, or none.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 
 import numpy as np
@@ -34,7 +33,7 @@ from pairboot.comparisons.runs.suite import (
 )
 from pairboot.comparisons.runs.variance import Layout
 from pairboot.core.corrections import Decision, Ran, Rows, decide, decide_rows, family_answer
-from pairboot.core.design import as_floats
+from pairboot.core.design import as_floats, seed_hasher
 from pairboot.core.family import family_systems, family_targets, row_margins
 from pairboot.core.pipeline import check_margin
 from pairboot.errors import InputError
@@ -163,7 +162,7 @@ def _normal_draws(cov: np.ndarray, n: int, seed: int) -> np.ndarray:
 def _tables_seed(tables, n_resamples: int) -> int:
     """The seed of a family given none: a hash of the tables, so the same inputs give
     the same output (as compare() derives its seed)."""
-    h = hashlib.blake2b(digest_size=8, person=b"pairboot-suite")
+    h = seed_hasher(b"pairboot-suite")
     for t in tables:
         y = np.ascontiguousarray(as_floats(t, "scores"), dtype="<f8")
         h.update(y.tobytes())
