@@ -164,10 +164,12 @@ class Sequential:
         if method == "betting":
             self._state = cs.betting_start(alpha, self.alternative, grid_size,
                                            self.n_target)
-        else:
-            self._state = cs.ratio_start() if metric == "ratio" else (0, 0.0, 0.0)
+        else:  # (the mean's asymptotic sequence reads the moments: no state of its own)
+            self._state = cs.ratio_start() if metric == "ratio" else None
             self._rho2 = cs.rho2_for(self.n_target, alpha)
         self._moments = (0, 0.0, 0.0)
+        """The mean's moments of the units used (:func:`~pairboot.stats.sequences.
+        moments_update`), merged once per chunk, up to the stop."""
         self._n_units = 0
         self._n_items = 0
         self._n_unused = 0
@@ -281,7 +283,9 @@ class Sequential:
 
     def _path(self, units: np.ndarray):
         """The sequence's ends (on B - A's scale) after each unit, and (a ratio) the
-        estimate and the influence values' standard deviation after each."""
+        estimate and the influence values' standard deviation after each.  The
+        betting and ratio states move past the units; the mean's moments are merged by
+        :meth:`update`, for the units it uses."""
         if self.method == "betting":
             width = self.bounds[1] - self.bounds[0]
             x = np.clip((units + width) / (2.0 * width), 0.0, 1.0)
@@ -291,8 +295,8 @@ class Sequential:
             self._state, est, sd, low, high = cs.ratio_path(
                 self._state, units, self._rho2, self._alpha, self.alternative)
             return low, high, {"estimate": est, "sd": sd}
-        self._state, _, low, high = cs.asymptotic_path(
-            self._state, units, self._rho2, self._alpha, self.alternative)
+        _, low, high = cs.asymptotic_ends(self._moments, units, self._rho2, self._alpha,
+                                          self.alternative)
         return low, high, {}
 
     def _first_stop(self, low, high, t):

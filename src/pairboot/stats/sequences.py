@@ -33,6 +33,7 @@ import numpy as np
 
 __all__ = [
     "BettingState",
+    "asymptotic_ends",
     "asymptotic_path",
     "betting_path",
     "betting_start",
@@ -72,9 +73,21 @@ def mixture_radius(t, rho2: float, alpha: float, *, one_sided: bool = False):
 def asymptotic_path(state: tuple[int, float, float], x, rho2: float, alpha: float,
                     sides: str = "two-sided"):
     """The asymptotic sequence after each of the values ``x``: ``(state, mean, low,
-    high)``, arrays over the values (the state's moments after all of them).  The
-    standard deviation is the sample one (divisor ``t - 1``); before two values the
-    sequence is the whole line, and a one-sided sequence's other end is infinite."""
+    high)``, arrays over the values (the state's moments after all of them:
+    :func:`asymptotic_ends`, then :func:`moments_update`)."""
+    x = np.asarray(x, dtype=float)
+    mean, low, high = asymptotic_ends(state, x, rho2, alpha, sides)
+    return moments_update(state, x), mean, low, high
+
+
+def asymptotic_ends(state: tuple[int, float, float], x, rho2: float, alpha: float,
+                    sides: str = "two-sided"):
+    """The asymptotic sequence after each of the values ``x`` from the moments
+    ``state`` of the values before them: ``(mean, low, high)``, arrays over the values;
+    the state is not moved (a caller that stops part-way merges only the values it
+    used, once: :func:`moments_update`).  The standard deviation is the sample one
+    (divisor ``t - 1``); before two values the sequence is the whole line, and a
+    one-sided sequence's other end is infinite."""
     x = np.asarray(x, dtype=float)
     n0, mean0, m20 = state
     t = n0 + np.arange(1, x.size + 1, dtype=float)
@@ -87,7 +100,7 @@ def asymptotic_path(state: tuple[int, float, float], x, rho2: float, alpha: floa
                           np.inf)
     low = np.full(x.shape, -np.inf) if sides == "less" else mean - radius
     high = np.full(x.shape, np.inf) if sides == "greater" else mean + radius
-    return moments_update(state, x), mean, low, high
+    return mean, low, high
 
 
 def ratio_start() -> tuple[int, np.ndarray, np.ndarray]:
