@@ -176,3 +176,34 @@ def test_the_parsers_fail_if_choices_are_the_reports_gates():
     from pairboot.report.sequential import SEQUENTIAL_FAIL_IF
 
     assert SEQUENTIAL_GATES == tuple(SEQUENTIAL_FAIL_IF)
+
+
+def test_the_records_of_one_read_are_one_update(tmp_path, monkeypatch):
+    """A file read at once is one update (the rule still looks after each record and
+    stops at the first that decides: the same stop as record by record)."""
+    from pairboot.comparisons.sequential import Sequential
+
+    sizes = []
+    update = Sequential.update
+    monkeypatch.setattr(Sequential, "update",
+                        lambda self, a, b, **k: sizes.append(len(a)) or update(self, a, b, **k))
+    rows = records()
+    proc, out = watch(write(tmp_path / "log.jsonl", rows), "--bounds", "0,1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert sizes == [len(rows)]
+    assert (out["verdict"], out["n_unused"]) == ("better", 0)
+
+
+def test_a_refused_score_in_a_read_after_the_stop_is_not_reached(tmp_path):
+    rows = [dict(r, doc=i // 4) for i, r in enumerate(records(800))]
+    _, whole = watch(write(tmp_path / "g.jsonl", rows), "--bounds", "0,1", "--group", "doc")
+    late = [dict(r) for r in rows]
+    late[-3]["b"] = 5  # (in a group long after the stop)
+    proc, out = watch(write(tmp_path / "late.jsonl", late), "--bounds", "0,1", "--group",
+                      "doc")
+    assert proc.returncode == 0 and out == whole
+    early = [dict(r) for r in rows]
+    early[13]["a"] = -1  # (group 3, before the stop: groups 0-2 are fed, then refused)
+    proc = run_in_process("watch", write(tmp_path / "early.jsonl", early), "--bounds", "0,1",
+                          "--group", "doc", "--no-progress")
+    assert_one_line_error(proc, "early.jsonl line 14", "id 'q13'", "A's score -1")

@@ -4,14 +4,16 @@ shell over :func:`pairboot.sequential`.
 It reads JSON Lines records with ids from files (``--follow``: as they are appended)
 or standard input, pairs A's and B's scores by id (a record may carry both, ``--a``
 and ``--b``, or one system's: ``--system-column`` and ``--score``, or one file per
-system), feeds each pair to the sequence the moment it is complete, keeps a verdict line
-up to date on standard error, and exits when the rule decides: 0, or 1 when the verdict
+system), feeds the pairs each read completes to the sequence in one update (the rule
+looks after each pair of it, so it stops where it would pair by pair), keeps a verdict
+line up to date on standard error, and exits when the rule decides: 0, or 1 when the verdict
 fails ``--fail-if``; 2 for bad input.  Waiting is bounded: ``--timeout`` seconds without
 a new record end the watch undecided.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -231,25 +233,23 @@ def run_watch(args) -> int:
     ended = False
     while not sequence.stopped:  # (bounded: the input ends, or --timeout passes idle)
         signals.check()
-        got = False
-        for index, source in enumerate(sources):
-            for line, text in source.lines():
-                got = True
-                for pair in pairing.add(index, source, line, text):
-                    _feed(sequence, groups.add(pair) if groups else [pair])
-                    if sequence.stopped:
-                        break
-                if sequence.stopped:
-                    break
-            if sequence.stopped:
-                break
-        if sequence.stopped:
+        got, batch, problem = False, [], None
+        try:  # (the pairs of one read, fed in one update: the rule looks after each)
+            for index, source in enumerate(sources):
+                for line, text in source.lines():
+                    got = True
+                    for pair in pairing.add(index, source, line, text):
+                        batch.extend(groups.add(pair) if groups else [pair])
+        except InputError as exc:  # (bad input after the stop is never reached)
+            problem = exc
+        ended = problem is None and all(s.done for s in sources)
+        if ended and groups:
+            batch.extend(groups.flush())
+        _feed(sequence, batch)
+        if sequence.stopped or ended:
             break
-        if all(s.done for s in sources):
-            if groups:
-                _feed(sequence, groups.flush())
-            ended = True
-            break
+        if problem is not None:
+            raise problem
         now = time.monotonic()
         if got:
             last_record = now
@@ -259,7 +259,9 @@ def run_watch(args) -> int:
             shown = _status(sequence.result, tty, shown, args.every)
         if not got:
             time.sleep(args.poll)
-    result = sequence.result
+    # (watch stops reading at the stop: the records its last read held after it are
+    # not counted as given, as when every record was an update of its own)
+    result = dataclasses.replace(sequence.result, n_unused=0)
     if live:
         _status(result, tty, -1, args.every)
         if tty:
@@ -273,23 +275,38 @@ def run_watch(args) -> int:
 
 
 def _feed(sequence, pairs: list) -> None:
-    """Pairs into the sequence (one update: a group, or one item), the library's
-    refusal (a score outside the bounds) as one line naming the record."""
+    """Pairs into the sequence, in one update (the rule looks after each unit of it and
+    stops at the first that decides), the library's refusal (a score outside the
+    bounds) as one line naming the record: the units before the refused one are fed
+    first, and a stop among them wins, as when every record was an update of its own."""
     if not pairs:
         return
-    a = [p[1] for p in pairs]
-    b = [p[2] for p in pairs]
     try:
-        sequence.update(a, b, groups=[p[3] for p in pairs] if pairs[0][3] is not None
-                        else None)
+        sequence.update([p[1] for p in pairs], [p[2] for p in pairs],
+                        groups=[p[3] for p in pairs] if pairs[0][3] is not None else None)
+        return
     except InputError as exc:
-        bounds = sequence.bounds
-        for p in pairs:
-            for name, value in (("A", p[1]), ("B", p[2])):
-                if bounds is not None and not bounds[0] <= value <= bounds[1]:
-                    raise InputError(f"{p[4]}: id {p[0]!r}: {name}'s score {value:g} is "
-                                     f"outside --bounds {bounds[0]:g},{bounds[1]:g}") from None
-        raise InputError(f"{pairs[-1][4]}: {exc}") from None
+        refused, message = _refused(sequence, pairs, exc)
+    first = refused
+    while first > 0 and pairs[first][3] is not None and pairs[first - 1][3] == pairs[
+            refused][3]:  # (bounded: back to its group's first record)
+        first -= 1
+    _feed(sequence, pairs[:first])  # (none refused among them)
+    if not sequence.stopped:
+        raise InputError(message) from None
+
+
+def _refused(sequence, pairs: list, exc: InputError) -> tuple[int, str]:
+    """The first refused pair of an update, and why, in a line naming its record."""
+    bounds = sequence.bounds
+    for k, p in enumerate(pairs):
+        for name, value in (("A", p[1]), ("B", p[2])):
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                return k, (f"{p[4]}: id {p[0]!r}: {name}'s score {value:g} is outside "
+                           f"--bounds {bounds[0]:g},{bounds[1]:g}")
+    k = getattr(exc, "position", None)
+    k = len(pairs) - 1 if k is None else k
+    return k, f"{pairs[k][4]}: {exc}"
 
 
 def _status(result, tty: bool, shown: int, every: int) -> int:
