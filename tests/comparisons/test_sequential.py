@@ -217,8 +217,8 @@ def test_a_ratio_of_sums_by_the_delta_method():
         pairboot.sequential(metric="ratio").update([1, 2], [1, 2])
     with pytest.raises(InputError, match="asymptotic sequence only"):
         pairboot.sequential(metric="ratio", bounds=(0, 1))
-    with pytest.raises(InputError, match="'mean' or 'ratio'"):
-        pairboot.sequential(metric="f1")
+    with pytest.raises(InputError, match="unknown metric 'f2'"):
+        pairboot.sequential(metric="f2")
 
 
 @pytest.mark.parametrize("bounds", [None, (-10, 10)])
