@@ -365,8 +365,9 @@ class Sequential:
     def _pooled_path(self, units: np.ndarray):
         """:func:`~pairboot.stats.sequences.pooled_path` with the metric's value (its
         convention where undefined, for the estimate) and gradient (analytic, else
-        central differences); ``"refused"``: the first unit where central differences
-        are not finite though the metric's values are (it is not differentiable there)."""
+        central differences); ``"refused"``: the first unit, from ``min_units`` on, where
+        central differences are not finite though the metric's values are (it is not
+        differentiable there)."""
         m = self._metric
         analytic = m.gradient is not None
         gradient = m.gradient if analytic else self._central_gradient
@@ -376,8 +377,10 @@ class Sequential:
         if not np.isnan(m.undefined):
             est = np.where(np.isfinite(est), est, m.undefined)
         out = {"estimate": est, "sd": sd}
-        bad = np.flatnonzero(defined & ~smooth) if not analytic else ()
-        if len(bad):
+        t = self._state[0] - units.shape[0] + np.arange(1, units.shape[0] + 1)
+        bad = (np.flatnonzero(defined & ~smooth & (t >= self.min_units)) if not analytic
+               else ())  # (before the rule may stop, the whole line: the first units'
+        if len(bad):    # sums often sit on a boundary, a count of 0)
             out["refused"] = int(bad[0])
         return low, high, out
 
