@@ -21,11 +21,15 @@ import select
 import sys
 import time
 
+import numpy as np
+
 import pairboot
 from pairboot.cli import signals
 from pairboot.cli.output import check_output, check_stdout, write_report
+from pairboot.cli.stats import metric_option, stat_names, system_column_candidates
 from pairboot.cli.status import EXIT_FAILED, EXIT_OK
 from pairboot.errors import InputError
+from pairboot.metrics import MEAN, StatisticError, resolve_metric
 from pairboot.report import (
     gate_conflict,
     gate_hypothesis,
@@ -85,6 +89,13 @@ class Pairing:
         self.two_files = len(sources) == 2
         self.waiting: dict = {}
         self.paired: dict = {}
+        self.stats = None  # (a pooled metric: its statistics' keys, in its order)
+        metric = args.metric_object
+        if not (metric is MEAN or isinstance(metric, str) and metric.strip().lower()
+                == "mean"):
+            self.stats = stat_names(args) or ["score"]
+            self.metric = resolve_metric(metric, len(self.stats))
+        self.columns: dict = {}
 
     def _number(self, value, where: str, what: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not \
@@ -106,7 +117,11 @@ class Pairing:
         if not isinstance(item, (str, int)) or isinstance(item, bool):
             raise InputError(f"{where}: the id must be text or an integer, got {item!r}")
         scores = {}
-        if self.two_files:
+        if self.stats is not None:
+            scores = self._statistics(source_index, record, where, item)
+            if scores is None:
+                return []  # (a third system's record: not compared)
+        elif self.two_files:
             scores["ab"[source_index]] = record.get(args.score or "score")
         elif args.system_column is not None:
             system = record.get(args.system_column)
@@ -133,12 +148,79 @@ class Pairing:
             if side in have:
                 raise InputError(f"{where}: id {item!r} repeated ({name}'s score came at "
                                  f"{have[side][1]})")
+            if isinstance(value, tuple):  # (a pooled metric's statistics, checked)
+                have[side] = (value, where)
+                continue
             have[side] = (self._number(value, where, f"{name}'s score"), where)
         if "a" in have and "b" in have:
             del self.waiting[item]
             self.paired[item] = where
             return [(item, have["a"][0], have["b"][0], have["group"], where)]
         return []
+
+    def _statistics(self, source_index: int, record: dict, where: str, item):
+        """A pooled metric's statistics in a record, per system (``{"a": (...), ...}``),
+        read from the keys compare would read as columns: the metric's statistics (or
+        --stats) in a record of one system (two files, --system-column), and each
+        system's ``{a}_{stat}`` and the like (:func:`pairboot.cli.stats.
+        find_system_column`'s names) in a record of both; None for a third system."""
+        args = self.args
+        if self.two_files:
+            keys = {"ab"[source_index]: self.stats}
+        elif args.system_column is not None:
+            side = {args.a: "a", args.b: "b"}.get(record.get(args.system_column))
+            if side is None:
+                return None
+            keys = {side: self.stats}
+        else:
+            keys = {}
+            for side, system in (("a", args.a or "a"), ("b", args.b or "b")):
+                found = self._system_keys(record, system, where)
+                if found is not None:
+                    keys[side] = found
+            if not keys:
+                raise InputError(f"{where}: id {item!r} has the statistics "
+                                 f"({', '.join(self.stats)}) of neither --a "
+                                 f"{args.a or 'a'} nor --b {args.b or 'b'} (keys such as "
+                                 f"{system_column_candidates(args.a or 'a', self.stats[0])[0]})")
+        out = {}
+        for side, names in keys.items():
+            system = "A" if side == "a" else "B"
+            values = []
+            for key in names:
+                if key not in record:
+                    raise InputError(f"{where}: id {item!r}: {system}'s record has no "
+                                     f"{key!r} (--metric {self.metric.name} reads "
+                                     f"{', '.join(names)})")
+                values.append(self._number(record[key], where, f"{system}'s {key!r}"))
+            try:
+                self.metric.per_item(np.array([values]))
+            except StatisticError as exc:
+                raise InputError(f"{where}: id {item!r}: {system}'s "
+                                 f"{names[exc.stat]!r}: {exc.reason}") from None
+            out[side] = tuple(values)
+        return out
+
+    def _system_keys(self, record: dict, system: str, where: str) -> list[str] | None:
+        """One system's statistics' keys in a record of both (compare's names for a
+        system's columns in one file), None when the record has none of them."""
+        shape = (system, tuple(record))
+        if shape not in self.columns:
+            found = []
+            for stat in self.stats:
+                names = [c for c in system_column_candidates(system, stat) if c in record]
+                if len(names) > 1:
+                    raise InputError(f"{where}: several keys could hold statistic {stat!r} "
+                                     f"of {system!r} ({', '.join(map(repr, names))})")
+                found.append(names[0] if names else None)
+            present = [k for k in found if k is not None]
+            if present and len(present) < len(found):
+                stat = self.stats[found.index(None)]
+                raise InputError(f"{where}: no key for statistic {stat!r} of {system!r} "
+                                 "(looked for "
+                                 f"{', '.join(map(repr, system_column_candidates(system, stat)))})")
+            self.columns[shape] = found if present else None
+        return self.columns[shape]
 
     def unpaired(self) -> str | None:
         """The first id still waiting for one system's score, in words."""
@@ -191,7 +273,7 @@ def _sequence(args):
         confidence_level=args.level, bounds=args.bounds, alternative=args.alternative,
         hypothesis=hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, budget=args.budget, n_target=args.n_target,
-        sequence=args.sequence, min_units=args.min_units)
+        sequence=args.sequence, min_units=args.min_units, metric=args.metric_object)
 
 
 def _check(args) -> list[Source]:
@@ -222,6 +304,7 @@ def run_watch(args) -> int:
         how = check_output(args.output, [f for f in args.files if f != "-"])
     else:
         check_stdout()
+    args.metric_object = metric_option(args.metric)
     sequence = _sequence(args)
     sources = _check(args)
     pairing = Pairing(args, sources)
@@ -299,9 +382,9 @@ def _feed(sequence, pairs: list) -> None:
 def _refused(sequence, pairs: list, exc: InputError) -> tuple[int, str]:
     """The first refused pair of an update, and why, in a line naming its record."""
     bounds = sequence.bounds
-    for k, p in enumerate(pairs):
+    for k, p in enumerate(pairs if bounds is not None else ()):
         for name, value in (("A", p[1]), ("B", p[2])):
-            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            if not bounds[0] <= value <= bounds[1]:
                 return k, (f"{p[4]}: id {p[0]!r}: {name}'s score {value:g} is outside "
                            f"--bounds {bounds[0]:g},{bounds[1]:g}")
     k = getattr(exc, "position", None)
