@@ -176,3 +176,93 @@ def test_the_parsers_fail_if_choices_are_the_reports_gates():
     from pairboot.report.sequential import SEQUENTIAL_FAIL_IF
 
     assert SEQUENTIAL_GATES == tuple(SEQUENTIAL_FAIL_IF)
+
+
+def test_the_records_of_one_read_are_one_update(tmp_path, monkeypatch):
+    """A file read at once is one update (the rule still looks after each record and
+    stops at the first that decides: the same stop as record by record)."""
+    from pairboot.comparisons.sequential import Sequential
+
+    sizes = []
+    update = Sequential.update
+    monkeypatch.setattr(Sequential, "update",
+                        lambda self, a, b, **k: sizes.append(len(a)) or update(self, a, b, **k))
+    rows = records()
+    proc, out = watch(write(tmp_path / "log.jsonl", rows), "--bounds", "0,1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert sizes == [len(rows)]
+    assert (out["verdict"], out["n_unused"]) == ("better", 0)
+
+
+def test_a_refused_score_in_a_read_after_the_stop_is_not_reached(tmp_path):
+    rows = [dict(r, doc=i // 4) for i, r in enumerate(records(800))]
+    _, whole = watch(write(tmp_path / "g.jsonl", rows), "--bounds", "0,1", "--group", "doc")
+    late = [dict(r) for r in rows]
+    late[-3]["b"] = 5  # (in a group long after the stop)
+    proc, out = watch(write(tmp_path / "late.jsonl", late), "--bounds", "0,1", "--group",
+                      "doc")
+    assert proc.returncode == 0 and out == whole
+    early = [dict(r) for r in rows]
+    early[13]["a"] = -1  # (group 3, before the stop: groups 0-2 are fed, then refused)
+    proc = run_in_process("watch", write(tmp_path / "early.jsonl", early), "--bounds", "0,1",
+                          "--group", "doc", "--no-progress")
+    assert_one_line_error(proc, "early.jsonl line 14", "id 'q13'", "A's score -1")
+
+
+def f1_records(n=1500, seed=7):
+    """Per-item span counts of two systems, ``base_tp``, ``new_fp``... (compare's names
+    for each system's columns in one file)."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, n)
+    out = []
+    for i in range(n):
+        row = {"id": f"d{i}"}
+        for system, p in (("base", 0.5), ("new", 0.64)):
+            tp = int(rng.binomial(gold[i], p))
+            row.update({f"{system}_tp": tp, f"{system}_fp": int(rng.binomial(2, 0.25)),
+                        f"{system}_fn": int(gold[i] - tp)})
+        out.append(row)
+    return out
+
+
+def test_a_pooled_metric_reads_each_systems_statistics_as_compare_does(tmp_path):
+    rows = f1_records()
+    proc, out = watch(write(tmp_path / "ner.jsonl", rows), "--a", "base", "--b", "new",
+                      "--metric", "f1")
+    assert proc.returncode == 0, proc.stderr.decode()
+    stats = {s: np.array([[r[f"{s}_{k}"] for k in ("tp", "fp", "fn")] for r in rows])
+             for s in ("base", "new")}
+    api = pairboot.sequential(metric="f1").update(stats["base"], stats["new"])
+    assert (out["metric"], out["verdict"], out["n_units"]) == ("f1", api.verdict, api.n_units)
+    assert out["confidence_sequence"]["low"] == pytest.approx(api.confidence_sequence.low)
+    # (a file per system, its keys named by --stats as compare names columns; and one
+    # system's records named by --system-column)
+    a = write(tmp_path / "a.jsonl", [{"id": r["id"], "TP": r["base_tp"], "FP": r["base_fp"],
+                                      "FN": r["base_fn"]} for r in rows])
+    b = write(tmp_path / "b.jsonl", [{"id": r["id"], "TP": r["new_tp"], "FP": r["new_fp"],
+                                      "FN": r["new_fn"]} for r in rows])
+    _, two = watch(a, b, "--metric", "f1", "--stats", "tp=TP,fp=FP,fn=FN")
+    long = [{"id": r["id"], "sys": s, "tp": r[f"{s}_tp"], "fp": r[f"{s}_fp"],
+             "fn": r[f"{s}_fn"]} for r in rows for s in ("new", "base")]
+    _, by_key = watch(write(tmp_path / "long.jsonl", long), "--system-column", "sys",
+                      "--a", "base", "--b", "new", "--metric", "f1")
+    for other in (two, by_key):
+        assert (other["verdict"], other["n_units"]) == (api.verdict, api.n_units)
+    _, grouped = watch(tmp_path / "ner.jsonl", "--a", "base", "--b", "new", "--metric",
+                       "f1", "--group", "id")
+    assert (grouped["unit"], grouped["n_units"]) == ("groups", api.n_units)
+
+
+@pytest.mark.parametrize("change,options,words", [
+    ({"new_fp": -1}, (), ["line 1", "id 'd0'", "B's 'new_fp'", "non-negative"]),
+    ({"new_fp": "x"}, (), ["line 1", "B's 'new_fp' must be a finite number"]),
+    ({"new_fn": None, "new_fp": None, "new_tp": None}, (), ["id 'd0' has only A's"]),
+    ({}, ("--bounds", "0,1"), ["--metric 'f1'", "give no --bounds"]),
+    ({}, ("--score", "tp"), ["--metric f1 needs --stats"]),
+])
+def test_a_pooled_metrics_bad_input_is_one_line(tmp_path, change, options, words):
+    rows = f1_records(40)
+    rows[0] = {k: v for k, v in {**rows[0], **change}.items() if v is not None}
+    proc = run_in_process("watch", write(tmp_path / "bad.jsonl", rows), "--a", "base", "--b",
+                          "new", "--metric", "f1", "--no-progress", *options)
+    assert_one_line_error(proc, *words)

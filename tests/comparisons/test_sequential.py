@@ -217,5 +217,18 @@ def test_a_ratio_of_sums_by_the_delta_method():
         pairboot.sequential(metric="ratio").update([1, 2], [1, 2])
     with pytest.raises(InputError, match="asymptotic sequence only"):
         pairboot.sequential(metric="ratio", bounds=(0, 1))
-    with pytest.raises(InputError, match="'mean' or 'ratio'"):
-        pairboot.sequential(metric="f1")
+    with pytest.raises(InputError, match="unknown metric 'f2'"):
+        pairboot.sequential(metric="f2")
+
+
+@pytest.mark.parametrize("bounds", [None, (-10, 10)])
+def test_the_moments_are_merged_once_per_chunk(monkeypatch, bounds):
+    """The mean's moments of the units used are merged once per chunk read (256, 512,
+    then the rest), shared by the asymptotic sequence and the result; the answers are
+    pinned unchanged in test_sequential_pinned.py."""
+    calls = []
+    merge = cs.moments_update
+    monkeypatch.setattr(cs, "moments_update", lambda *a: calls.append(1) or merge(*a))
+    x = np.random.default_rng(14).normal(0, 1, 1000)
+    pairboot.sequential(bounds=bounds, grid_size=50).update(np.zeros(1000), x)
+    assert len(calls) == 3

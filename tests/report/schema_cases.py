@@ -124,7 +124,8 @@ def _extra():
 
 def _sequences():
     """``(name, result, context)`` of confidence sequences (:func:`pairboot.sequential`):
-    decided, stopped by the budget, undecided, with a margin, groups, a ratio."""
+    decided, stopped by the budget, undecided, with a margin, groups, a ratio, a pooled
+    F1 of groups."""
     import pairboot
 
     rng = np.random.default_rng(9)
@@ -149,6 +150,9 @@ def _sequences():
         ("sequential ratio", pairboot.sequential(metric="ratio").update(
             np.column_stack([np.abs(x), np.ones(300)]),
             np.column_stack([np.abs(x) + 0.2, np.ones(300)])), None),
+        ("sequential f1 groups", pairboot.sequential(metric="f1").update(
+            np.column_stack([a, 1 - a, 1 - a]), np.column_stack([b, 1 - b, 1 - b]),
+            groups=np.repeat(np.arange(400), 2)), None),
     ]
 
 

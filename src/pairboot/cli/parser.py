@@ -279,7 +279,7 @@ def _add_mcp(sub) -> argparse.ArgumentParser:
 
 def _add_watch(sub) -> argparse.ArgumentParser:
     return add_watch(sub, level=_add_level, tests=_add_test,
-                     lower_is_better=_add_lower_is_better)
+                     lower_is_better=_add_lower_is_better, metric=_add_metric)
 
 
 def _once(p: argparse.ArgumentParser) -> None:
@@ -346,15 +346,20 @@ def add_inputs(p: argparse.ArgumentParser, *, required: bool) -> None:
     data.add_argument("--a", metavar="COL", help="one-file layout: system A's column (or "
                       "name prefix/suffix with --stats)")
     data.add_argument("--b", metavar="COL", help="one-file layout: system B's column")
-    data.add_argument("--metric", default="mean", metavar="NAME",
-                      help="metric recomputed on every resample: "
-                      f"{', '.join(builtin_metrics())} (default mean), or your own "
-                      "pairboot.Metric as FILE.py:NAME or MODULE:NAME (this runs that "
-                      "file's code, as Python's import does)")
-    data.add_argument("--stats", metavar="COLS",
-                      help="the columns of the metric's per-item statistics, matched by "
-                      "name in any order (tp,fp,fn or fn,tp,fp), or mapped explicitly "
-                      "(tp=TP,fp=FP,fn=FN); one file: found as {a}_{stat}, {stat}_{a}, ...")
+    _add_metric(data)
+
+
+def _add_metric(group, what: str = "recomputed on every resample") -> None:
+    """--metric and --stats: the metric and the columns of its per-item statistics."""
+    group.add_argument("--metric", default="mean", metavar="NAME",
+                       help=f"metric {what}: "
+                       f"{', '.join(builtin_metrics())} (default mean), or your own "
+                       "pairboot.Metric as FILE.py:NAME or MODULE:NAME (this runs that "
+                       "file's code, as Python's import does)")
+    group.add_argument("--stats", metavar="COLS",
+                       help="the columns of the metric's per-item statistics, matched by "
+                       "name in any order (tp,fp,fn or fn,tp,fp), or mapped explicitly "
+                       "(tp=TP,fp=FP,fn=FN); one file: found as {a}_{stat}, {stat}_{a}, ...")
 
 
 def _add_level(group) -> None:

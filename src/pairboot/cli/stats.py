@@ -153,15 +153,17 @@ def stats_columns(spec: str, metric: str | Metric) -> list[str]:
     )
 
 
-def find_system_column(table: pbio.Table, system: str, stat: str) -> str:
-    """The column of statistic ``stat`` for ``system`` in a one-file layout.
+def system_column_candidates(system: str, stat: str) -> tuple[str, ...]:
+    """The names the column of statistic ``stat`` of ``system`` may have in a one-file
+    layout: ``{system}_{stat}``, ``{stat}_{system}``, ``{system}{stat}``, ``{stat}{system}``."""
+    return tuple(dict.fromkeys(
+        (f"{system}_{stat}", f"{stat}_{system}", f"{system}{stat}", f"{stat}{system}")))
 
-    Tries ``{system}_{stat}``, ``{stat}_{system}``, ``{system}{stat}`` and
-    ``{stat}{system}``; exactly one must exist.
-    """
-    candidates = dict.fromkeys(
-        (f"{system}_{stat}", f"{stat}_{system}", f"{system}{stat}", f"{stat}{system}")
-    )
+
+def find_system_column(table: pbio.Table, system: str, stat: str) -> str:
+    """The column of statistic ``stat`` for ``system`` in a one-file layout: of
+    :func:`system_column_candidates`, exactly one must exist."""
+    candidates = system_column_candidates(system, stat)
     found = [c for c in candidates if c in table.columns]
     if len(found) == 1:
         return found[0]

@@ -4,14 +4,16 @@ shell over :func:`pairboot.sequential`.
 It reads JSON Lines records with ids from files (``--follow``: as they are appended)
 or standard input, pairs A's and B's scores by id (a record may carry both, ``--a``
 and ``--b``, or one system's: ``--system-column`` and ``--score``, or one file per
-system), feeds each pair to the sequence the moment it is complete, keeps a verdict line
-up to date on standard error, and exits when the rule decides: 0, or 1 when the verdict
+system), feeds the pairs each read completes to the sequence in one update (the rule
+looks after each pair of it, so it stops where it would pair by pair), keeps a verdict
+line up to date on standard error, and exits when the rule decides: 0, or 1 when the verdict
 fails ``--fail-if``; 2 for bad input.  Waiting is bounded: ``--timeout`` seconds without
 a new record end the watch undecided.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -19,11 +21,15 @@ import select
 import sys
 import time
 
+import numpy as np
+
 import pairboot
 from pairboot.cli import signals
 from pairboot.cli.output import check_output, check_stdout, write_report
+from pairboot.cli.stats import metric_option, stat_names, system_column_candidates
 from pairboot.cli.status import EXIT_FAILED, EXIT_OK
 from pairboot.errors import InputError
+from pairboot.metrics import MEAN, StatisticError, resolve_metric
 from pairboot.report import (
     gate_conflict,
     gate_hypothesis,
@@ -83,6 +89,13 @@ class Pairing:
         self.two_files = len(sources) == 2
         self.waiting: dict = {}
         self.paired: dict = {}
+        self.stats = None  # (a pooled metric: its statistics' keys, in its order)
+        metric = args.metric_object
+        if not (metric is MEAN or isinstance(metric, str) and metric.strip().lower()
+                == "mean"):
+            self.stats = stat_names(args) or ["score"]
+            self.metric = resolve_metric(metric, len(self.stats))
+        self.columns: dict = {}
 
     def _number(self, value, where: str, what: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not \
@@ -104,7 +117,11 @@ class Pairing:
         if not isinstance(item, (str, int)) or isinstance(item, bool):
             raise InputError(f"{where}: the id must be text or an integer, got {item!r}")
         scores = {}
-        if self.two_files:
+        if self.stats is not None:
+            scores = self._statistics(source_index, record, where, item)
+            if scores is None:
+                return []  # (a third system's record: not compared)
+        elif self.two_files:
             scores["ab"[source_index]] = record.get(args.score or "score")
         elif args.system_column is not None:
             system = record.get(args.system_column)
@@ -131,12 +148,79 @@ class Pairing:
             if side in have:
                 raise InputError(f"{where}: id {item!r} repeated ({name}'s score came at "
                                  f"{have[side][1]})")
+            if isinstance(value, tuple):  # (a pooled metric's statistics, checked)
+                have[side] = (value, where)
+                continue
             have[side] = (self._number(value, where, f"{name}'s score"), where)
         if "a" in have and "b" in have:
             del self.waiting[item]
             self.paired[item] = where
             return [(item, have["a"][0], have["b"][0], have["group"], where)]
         return []
+
+    def _statistics(self, source_index: int, record: dict, where: str, item):
+        """A pooled metric's statistics in a record, per system (``{"a": (...), ...}``),
+        read from the keys compare would read as columns: the metric's statistics (or
+        --stats) in a record of one system (two files, --system-column), and each
+        system's ``{a}_{stat}`` and the like (:func:`pairboot.cli.stats.
+        find_system_column`'s names) in a record of both; None for a third system."""
+        args = self.args
+        if self.two_files:
+            keys = {"ab"[source_index]: self.stats}
+        elif args.system_column is not None:
+            side = {args.a: "a", args.b: "b"}.get(record.get(args.system_column))
+            if side is None:
+                return None
+            keys = {side: self.stats}
+        else:
+            keys = {}
+            for side, system in (("a", args.a or "a"), ("b", args.b or "b")):
+                found = self._system_keys(record, system, where)
+                if found is not None:
+                    keys[side] = found
+            if not keys:
+                raise InputError(f"{where}: id {item!r} has the statistics "
+                                 f"({', '.join(self.stats)}) of neither --a "
+                                 f"{args.a or 'a'} nor --b {args.b or 'b'} (keys such as "
+                                 f"{system_column_candidates(args.a or 'a', self.stats[0])[0]})")
+        out = {}
+        for side, names in keys.items():
+            system = "A" if side == "a" else "B"
+            values = []
+            for key in names:
+                if key not in record:
+                    raise InputError(f"{where}: id {item!r}: {system}'s record has no "
+                                     f"{key!r} (--metric {self.metric.name} reads "
+                                     f"{', '.join(names)})")
+                values.append(self._number(record[key], where, f"{system}'s {key!r}"))
+            try:
+                self.metric.per_item(np.array([values]))
+            except StatisticError as exc:
+                raise InputError(f"{where}: id {item!r}: {system}'s "
+                                 f"{names[exc.stat]!r}: {exc.reason}") from None
+            out[side] = tuple(values)
+        return out
+
+    def _system_keys(self, record: dict, system: str, where: str) -> list[str] | None:
+        """One system's statistics' keys in a record of both (compare's names for a
+        system's columns in one file), None when the record has none of them."""
+        shape = (system, tuple(record))
+        if shape not in self.columns:
+            found = []
+            for stat in self.stats:
+                names = [c for c in system_column_candidates(system, stat) if c in record]
+                if len(names) > 1:
+                    raise InputError(f"{where}: several keys could hold statistic {stat!r} "
+                                     f"of {system!r} ({', '.join(map(repr, names))})")
+                found.append(names[0] if names else None)
+            present = [k for k in found if k is not None]
+            if present and len(present) < len(found):
+                stat = self.stats[found.index(None)]
+                raise InputError(f"{where}: no key for statistic {stat!r} of {system!r} "
+                                 "(looked for "
+                                 f"{', '.join(map(repr, system_column_candidates(system, stat)))})")
+            self.columns[shape] = found if present else None
+        return self.columns[shape]
 
     def unpaired(self) -> str | None:
         """The first id still waiting for one system's score, in words."""
@@ -189,7 +273,7 @@ def _sequence(args):
         confidence_level=args.level, bounds=args.bounds, alternative=args.alternative,
         hypothesis=hypothesis, margin=args.margin,
         lower_is_better=args.lower_is_better, budget=args.budget, n_target=args.n_target,
-        sequence=args.sequence, min_units=args.min_units)
+        sequence=args.sequence, min_units=args.min_units, metric=args.metric_object)
 
 
 def _check(args) -> list[Source]:
@@ -220,6 +304,7 @@ def run_watch(args) -> int:
         how = check_output(args.output, [f for f in args.files if f != "-"])
     else:
         check_stdout()
+    args.metric_object = metric_option(args.metric)
     sequence = _sequence(args)
     sources = _check(args)
     pairing = Pairing(args, sources)
@@ -231,25 +316,23 @@ def run_watch(args) -> int:
     ended = False
     while not sequence.stopped:  # (bounded: the input ends, or --timeout passes idle)
         signals.check()
-        got = False
-        for index, source in enumerate(sources):
-            for line, text in source.lines():
-                got = True
-                for pair in pairing.add(index, source, line, text):
-                    _feed(sequence, groups.add(pair) if groups else [pair])
-                    if sequence.stopped:
-                        break
-                if sequence.stopped:
-                    break
-            if sequence.stopped:
-                break
-        if sequence.stopped:
+        got, batch, problem = False, [], None
+        try:  # (the pairs of one read, fed in one update: the rule looks after each)
+            for index, source in enumerate(sources):
+                for line, text in source.lines():
+                    got = True
+                    for pair in pairing.add(index, source, line, text):
+                        batch.extend(groups.add(pair) if groups else [pair])
+        except InputError as exc:  # (bad input after the stop is never reached)
+            problem = exc
+        ended = problem is None and all(s.done for s in sources)
+        if ended and groups:
+            batch.extend(groups.flush())
+        _feed(sequence, batch)
+        if sequence.stopped or ended:
             break
-        if all(s.done for s in sources):
-            if groups:
-                _feed(sequence, groups.flush())
-            ended = True
-            break
+        if problem is not None:
+            raise problem
         now = time.monotonic()
         if got:
             last_record = now
@@ -259,7 +342,9 @@ def run_watch(args) -> int:
             shown = _status(sequence.result, tty, shown, args.every)
         if not got:
             time.sleep(args.poll)
-    result = sequence.result
+    # (watch stops reading at the stop: the records its last read held after it are
+    # not counted as given, as when every record was an update of its own)
+    result = dataclasses.replace(sequence.result, n_unused=0)
     if live:
         _status(result, tty, -1, args.every)
         if tty:
@@ -273,23 +358,38 @@ def run_watch(args) -> int:
 
 
 def _feed(sequence, pairs: list) -> None:
-    """Pairs into the sequence (one update: a group, or one item), the library's
-    refusal (a score outside the bounds) as one line naming the record."""
+    """Pairs into the sequence, in one update (the rule looks after each unit of it and
+    stops at the first that decides), the library's refusal (a score outside the
+    bounds) as one line naming the record: the units before the refused one are fed
+    first, and a stop among them wins, as when every record was an update of its own."""
     if not pairs:
         return
-    a = [p[1] for p in pairs]
-    b = [p[2] for p in pairs]
     try:
-        sequence.update(a, b, groups=[p[3] for p in pairs] if pairs[0][3] is not None
-                        else None)
+        sequence.update([p[1] for p in pairs], [p[2] for p in pairs],
+                        groups=[p[3] for p in pairs] if pairs[0][3] is not None else None)
+        return
     except InputError as exc:
-        bounds = sequence.bounds
-        for p in pairs:
-            for name, value in (("A", p[1]), ("B", p[2])):
-                if bounds is not None and not bounds[0] <= value <= bounds[1]:
-                    raise InputError(f"{p[4]}: id {p[0]!r}: {name}'s score {value:g} is "
-                                     f"outside --bounds {bounds[0]:g},{bounds[1]:g}") from None
-        raise InputError(f"{pairs[-1][4]}: {exc}") from None
+        refused, message = _refused(sequence, pairs, exc)
+    first = refused
+    while first > 0 and pairs[first][3] is not None and pairs[first - 1][3] == pairs[
+            refused][3]:  # (bounded: back to its group's first record)
+        first -= 1
+    _feed(sequence, pairs[:first])  # (none refused among them)
+    if not sequence.stopped:
+        raise InputError(message) from None
+
+
+def _refused(sequence, pairs: list, exc: InputError) -> tuple[int, str]:
+    """The first refused pair of an update, and why, in a line naming its record."""
+    bounds = sequence.bounds
+    for k, p in enumerate(pairs if bounds is not None else ()):
+        for name, value in (("A", p[1]), ("B", p[2])):
+            if not bounds[0] <= value <= bounds[1]:
+                return k, (f"{p[4]}: id {p[0]!r}: {name}'s score {value:g} is outside "
+                           f"--bounds {bounds[0]:g},{bounds[1]:g}")
+    k = getattr(exc, "position", None)
+    k = len(pairs) - 1 if k is None else k
+    return k, f"{pairs[k][4]}: {exc}"
 
 
 def _status(result, tty: bool, shown: int, every: int) -> int:

@@ -30,9 +30,9 @@ def _bounds(text: str) -> tuple[float, float]:
     return low, high
 
 
-def add_watch(sub, *, level, tests, lower_is_better) -> argparse.ArgumentParser:
-    """``pairboot watch``'s parser (``level``, ``tests`` and ``lower_is_better`` add
-    the options it shares with compare, as compare spells them)."""
+def add_watch(sub, *, level, tests, lower_is_better, metric) -> argparse.ArgumentParser:
+    """``pairboot watch``'s parser (``level``, ``tests``, ``lower_is_better`` and
+    ``metric`` add the options it shares with compare, as compare spells them)."""
     p = sub.add_parser(
         "watch", help="a confidence sequence over records as they arrive: stop an "
         "evaluation as soon as B - A is decided, looking as often as you like",
@@ -46,7 +46,8 @@ def add_watch(sub, *, level, tests, lower_is_better) -> argparse.ArgumentParser:
         "  pairboot watch base.jsonl new.jsonl --id id --score correct --bounds 0,1 \\\n"
         "                 --follow --timeout 600 --budget 2000\n"
         "  pairboot watch log.jsonl --id id --system-column model --a gpt --b agent \\\n"
-        "                 --score score --margin 0.02 --hypothesis non-inferiority",
+        "                 --score score --margin 0.02 --hypothesis non-inferiority\n"
+        "  pairboot watch ner.jsonl --id id --a base --b new --metric f1  # base_tp, ...",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="JSON Lines: one file (both systems' records), or two (A's, then "
@@ -62,7 +63,10 @@ def add_watch(sub, *, level, tests, lower_is_better) -> argparse.ArgumentParser:
                       help="the key naming a record's system (its values --a and --b)")
     data.add_argument("--group", metavar="KEY",
                       help="groups arriving whole, one after another: each group's mean "
-                      "difference is one unit, counted once")
+                      "difference (a pooled metric's: its summed statistics) is one "
+                      "unit, counted once")
+    metric(data, "of each system's summed statistics, by the delta method (a pooled "
+           "metric: its statistics' keys per system, as compare reads their columns)")
     seq = p.add_argument_group("the sequence")
     seq.add_argument("--bounds", type=_bounds, metavar="LOW,HIGH",
                      help="the scores' bounds (0,1 for 0/1 or [0, 1] scores): a betting "

@@ -47,6 +47,11 @@ class Metric:
     span : float, optional
         How far apart two systems' values can be: 1 for a metric in [0, 1], 100 for
         BLEU.  A ``margin`` larger than it is refused.
+    gradient : callable, optional
+        ``gradient(S) -> (..., k)``: the formula's gradient at the sums ``S`` (shape
+        ``(..., k)``), NaN where the metric is undefined or takes a convention's value
+        (F1 with no tp, fp or fn).  The delta method of a confidence sequence
+        (:func:`pairboot.sequential`) uses it; without it, central differences.
 
     Examples
     --------
@@ -82,6 +87,8 @@ class Metric:
     span: float | None = field(default=None, repr=False)
     """How far apart two systems' values can be (1 for a rate in [0, 1], 100 for BLEU;
     None: unbounded or unknown): a larger margin is refused."""
+    gradient: Callable[[np.ndarray], np.ndarray] | None = field(default=None, repr=False)
+    """The formula's gradient at the sums, analytic (None: central differences)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -94,7 +101,7 @@ class Metric:
         if not stats or not all(isinstance(s, str) and s for s in stats):
             raise TypeError(f"`stats` must be non-empty column names, got {self.stats!r}")
         object.__setattr__(self, "stats", stats)
-        for attr in ("formula", "prepare", "partly_undefined"):
+        for attr in ("formula", "prepare", "partly_undefined", "gradient"):
             value = getattr(self, attr)
             if value is not None and not callable(value):
                 raise TypeError(f"`{attr}` must be callable, got {type(value).__name__}")

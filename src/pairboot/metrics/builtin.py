@@ -4,6 +4,7 @@ and corpus BLEU.  A new built-in goes here, and into the registry in
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -26,11 +27,21 @@ MEAN = Metric(
     mean_like=True,
 )
 
+def _ratio_gradient(S: np.ndarray) -> np.ndarray:
+    """d(N / D) = (1 / D, -N / D^2); NaN where D = 0."""
+    S = np.asarray(S, dtype=np.float64)
+    n, d = S[..., 0], S[..., 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.stack([1.0 / d, -n / (d * d)], axis=-1)
+    return np.where((d != 0)[..., None], g, np.nan)
+
+
 RATIO = Metric(
     "ratio",
     ("numerator", "denominator"),
     ratio_of_sums,
     description="sum of numerators / sum of denominators (e.g. a token-weighted mean)",
+    gradient=_ratio_gradient,
 )
 
 _accuracy_nonnegative = checked_counts("accuracy", ("correct", "total"))
@@ -57,6 +68,7 @@ ACCURACY = Metric(
     prepare=_accuracy_counts,
     description="pooled accuracy: sum of correct / sum of total",
     span=1.0,
+    gradient=_ratio_gradient,
 )
 
 
@@ -79,6 +91,27 @@ def _share_of_tp(S: np.ndarray) -> np.ndarray:
     return safe_ratio(S[..., 0], S[..., 0] + S[..., 1])
 
 
+def _f1_gradient(S: np.ndarray) -> np.ndarray:
+    """d(2 TP / D), D = 2 TP + FP + FN: (2 (FP + FN), -2 TP, -2 TP) / D^2; NaN where D = 0
+    (F1's convention value)."""
+    S = np.asarray(S, dtype=np.float64)
+    tp, fp, fn = S[..., 0], S[..., 1], S[..., 2]
+    d = 2.0 * tp + fp + fn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.stack([2.0 * (fp + fn), -2.0 * tp, -2.0 * tp], axis=-1) / (d * d)[..., None]
+    return np.where((d != 0)[..., None], g, np.nan)
+
+
+def _share_of_tp_gradient(S: np.ndarray) -> np.ndarray:
+    """d(TP / (TP + X)) = (X, -TP) / (TP + X)^2; NaN where TP + X = 0."""
+    S = np.asarray(S, dtype=np.float64)
+    tp, x = S[..., 0], S[..., 1]
+    d = tp + x
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.stack([x, -tp], axis=-1) / (d * d)[..., None]
+    return np.where((d != 0)[..., None], g, np.nan)
+
+
 F1 = Metric(
     "f1",
     _PRF_STATS,
@@ -87,6 +120,7 @@ F1 = Metric(
     prepare=checked_counts("f1", _PRF_STATS),
     description="pooled (micro) F1 = 2TP / (2TP + FP + FN); 0 when TP = FP = FN = 0",
     span=1.0,
+    gradient=_f1_gradient,
 )
 
 PRECISION = Metric(
@@ -97,6 +131,7 @@ PRECISION = Metric(
     prepare=checked_counts("precision", ("tp", "fp")),
     description="pooled (micro) precision = TP / (TP + FP); 0 when TP + FP = 0",
     span=1.0,
+    gradient=_share_of_tp_gradient,
 )
 
 RECALL = Metric(
@@ -107,6 +142,7 @@ RECALL = Metric(
     prepare=checked_counts("recall", ("tp", "fn")),
     description="pooled (micro) recall = TP / (TP + FN); 0 when TP + FN = 0",
     span=1.0,
+    gradient=_share_of_tp_gradient,
 )
 
 
@@ -127,6 +163,15 @@ def _per_class(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _macro_f1(S: np.ndarray) -> np.ndarray:
     return _per_class(S)[0].mean(axis=-1)
+
+
+def _macro_f1_gradient(S: np.ndarray) -> np.ndarray:
+    """Each class's F1 gradient (:func:`_f1_gradient`) over the number of classes; 0 for
+    a class with no tp, fp or fn (its F1 is the constant 0 of the convention)."""
+    S = np.asarray(S, dtype=np.float64)
+    counts = S.reshape(*S.shape[:-1], S.shape[-1] // 3, 3)
+    g = np.nan_to_num(_f1_gradient(counts), nan=0.0)
+    return g.reshape(S.shape) / counts.shape[-2]
 
 
 def _macro_f1_partly_undefined(S: np.ndarray) -> np.ndarray:
@@ -170,6 +215,7 @@ def macro_f1_metric(n_classes: int) -> Metric:
         ),
         partly_undefined=_macro_f1_partly_undefined,
         span=1.0,
+        gradient=_macro_f1_gradient,
     )
 
 
@@ -221,6 +267,28 @@ def _bleu(S: np.ndarray, max_order: int) -> np.ndarray:
     return np.where(no_ngrams, np.nan, np.where(any_match, score, 0.0))
 
 
+def _bleu_gradient(S: np.ndarray, max_order: int) -> np.ndarray:
+    """BLEU's gradient, BLEU times that of its logarithm: ``(ref/sys^2, -1/sys)`` for
+    the brevity penalty of a short output (0 otherwise), ``1 / (N correct_n)`` and
+    ``-1 / (N total_n)`` for the precisions (0 for a smoothed order's correct_n, on
+    which it does not depend).  NaN where BLEU is undefined or takes sacrebleu's
+    convention value (no n-gram of an order, an empty output, no match at all)."""
+    S = np.asarray(S, dtype=np.float64)
+    sys_len, ref_len = S[..., 0], S[..., 1]
+    correct = S[..., 2 : 2 + max_order]
+    total = S[..., 2 + max_order : 2 + 2 * max_order]
+    short = sys_len < ref_len
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_log = np.concatenate([
+            np.where(short, ref_len / (sys_len * sys_len), 0.0)[..., None],
+            np.where(short, -1.0 / sys_len, 0.0)[..., None],
+            np.where(correct > 0, 1.0 / (max_order * correct), 0.0),
+            -1.0 / (max_order * total)], axis=-1)
+        g = _bleu(S, max_order)[..., None] * d_log
+    regular = (sys_len > 0) & (total > 0).all(axis=-1) & (correct > 0).any(axis=-1)
+    return np.where(regular[..., None], g, np.nan)
+
+
 def bleu_metric(max_ngram_order: int = 4) -> Metric:
     """Corpus BLEU from sacrebleu's per-sentence sufficient statistics.
 
@@ -264,4 +332,5 @@ def bleu_metric(max_ngram_order: int = 4) -> Metric:
         prepare=checked_counts("bleu", stats),
         description=f"corpus BLEU (sacrebleu, {n}-gram, smooth 'exp', 0-100)",
         span=100.0,
+        gradient=functools.partial(_bleu_gradient, max_order=n),
     )

@@ -110,9 +110,12 @@ def sequential_sentences(r: SequentialResult) -> list[str]:
             "(pairboot compare) is the better choice: it is narrower by this ratio. The "
             "sequence pays off when stopping early saves items.")
     margin = "" if r.margin is None else f", margin {r.margin:g}"
-    ratio = ("; of a difference of ratios of sums, by the delta method (asymptotic)"
-             if r.metric == "ratio" else "")
-    out.append(f"Method: {METHOD_WORDS[r.method]}{ratio}; {r.alternative}, {r.hypothesis}"
+    pooled = ("" if r.metric == "mean" else
+              "; of a difference of ratios of sums, by the delta method (asymptotic)"
+              if r.metric == "ratio" else
+              f"; of the difference of {r.metric} on each system's summed statistics, by "
+              "the delta method (asymptotic)")
+    out.append(f"Method: {METHOD_WORDS[r.method]}{pooled}; {r.alternative}, {r.hypothesis}"
                f"{margin}, tuned for {plural(r.n_target, unit)}"
                + ("" if r.budget is None else f", budget {r.budget:,}")
                + ". The items must arrive in an order independent of their outcomes "
@@ -122,7 +125,8 @@ def sequential_sentences(r: SequentialResult) -> list[str]:
 
 def _signature(r: SequentialResult) -> str:
     bounds = "" if r.bounds is None else f" | bounds [{r.bounds[0]:g}, {r.bounds[1]:g}]"
-    return (f"pairboot {r.version} | sequence {r.method}{bounds} | level "
+    metric = "" if r.metric == "mean" else f" | metric {r.metric}"
+    return (f"pairboot {r.version} | sequence {r.method}{bounds}{metric} | level "
             f"{r.confidence_level:g} | {r.alternative} | n_target {r.n_target}")
 
 

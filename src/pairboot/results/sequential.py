@@ -58,8 +58,10 @@ class SequentialResult:
     confidence_level, alternative, hypothesis, margin, lower_is_better, version
         As given.
     metric : str
-        ``"mean"`` (the mean difference per unit) or ``"ratio"`` (a difference of
-        ratios of sums, by the delta method).
+        ``"mean"`` (the mean difference per unit), or a pooled metric's name
+        (``"ratio"``, ``"f1"``, ``"bleu"``, a :class:`~pairboot.metrics.Metric`'s):
+        the difference of its values on each system's summed statistics, by the delta
+        method.
     """
 
     verdict: str

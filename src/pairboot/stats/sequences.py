@@ -20,6 +20,10 @@ reading stopped whenever it says so (a stopping rule is a stopping time).  Two k
   every size, no asymptotics).  Computed on a grid of candidates; the reported ends are
   moved out by one grid step, so the grid never makes the sequence narrower.
 
+A pooled metric's difference (F1, BLEU: a smooth function of each system's summed
+per-unit statistics) gets the asymptotic sequence on the units' influence values by
+the delta method (:func:`pooled_path`; a ratio of sums: :func:`ratio_path`).
+
 Each is a running state updated by a batch of any size (:class:`BettingState`,
 :func:`moments_update`): an update by one batch and by its items one at a time agree.
 """
@@ -33,6 +37,7 @@ import numpy as np
 
 __all__ = [
     "BettingState",
+    "asymptotic_ends",
     "asymptotic_path",
     "betting_path",
     "betting_start",
@@ -40,6 +45,8 @@ __all__ = [
     "log_capital",
     "mixture_radius",
     "moments_update",
+    "pooled_path",
+    "pooled_start",
     "ratio_path",
     "ratio_start",
     "rho2_for",
@@ -72,9 +79,21 @@ def mixture_radius(t, rho2: float, alpha: float, *, one_sided: bool = False):
 def asymptotic_path(state: tuple[int, float, float], x, rho2: float, alpha: float,
                     sides: str = "two-sided"):
     """The asymptotic sequence after each of the values ``x``: ``(state, mean, low,
-    high)``, arrays over the values (the state's moments after all of them).  The
-    standard deviation is the sample one (divisor ``t - 1``); before two values the
-    sequence is the whole line, and a one-sided sequence's other end is infinite."""
+    high)``, arrays over the values (the state's moments after all of them:
+    :func:`asymptotic_ends`, then :func:`moments_update`)."""
+    x = np.asarray(x, dtype=float)
+    mean, low, high = asymptotic_ends(state, x, rho2, alpha, sides)
+    return moments_update(state, x), mean, low, high
+
+
+def asymptotic_ends(state: tuple[int, float, float], x, rho2: float, alpha: float,
+                    sides: str = "two-sided"):
+    """The asymptotic sequence after each of the values ``x`` from the moments
+    ``state`` of the values before them: ``(mean, low, high)``, arrays over the values;
+    the state is not moved (a caller that stops part-way merges only the values it
+    used, once: :func:`moments_update`).  The standard deviation is the sample one
+    (divisor ``t - 1``); before two values the sequence is the whole line, and a
+    one-sided sequence's other end is infinite."""
     x = np.asarray(x, dtype=float)
     n0, mean0, m20 = state
     t = n0 + np.arange(1, x.size + 1, dtype=float)
@@ -87,7 +106,7 @@ def asymptotic_path(state: tuple[int, float, float], x, rho2: float, alpha: floa
                           np.inf)
     low = np.full(x.shape, -np.inf) if sides == "less" else mean - radius
     high = np.full(x.shape, np.inf) if sides == "greater" else mean + radius
-    return moments_update(state, x), mean, low, high
+    return mean, low, high
 
 
 def ratio_start() -> tuple[int, np.ndarray, np.ndarray]:
@@ -123,6 +142,75 @@ def ratio_path(state, stats, rho2: float, alpha: float, sides: str = "two-sided"
     high = np.where(ok & (sides != "greater"), estimate + np.where(ok, radius, 0.0), np.inf)
     new = (int(t[-1]), sums[-1], cross[-1]) if x.shape[0] else state
     return new, estimate, sd, low, high
+
+
+POOLED_BLOCK = 2_000_000
+"""Cross products computed at once by :func:`pooled_path` (memory: 8 bytes each)."""
+
+
+def pooled_start(k: int):
+    """A pooled metric's difference before any unit: ``(t, origin, sums, cross)``, the
+    running sums and cross products of the units' ``2 k`` statistics (B's, then A's)
+    less the first unit's (``origin``, None until it comes: shifted data, so the
+    covariance is not the small difference of two large numbers)."""
+    return 0, None, np.zeros(2 * k), np.zeros((2 * k, 2 * k))
+
+
+def pooled_path(state, stats, value, gradient, rho2: float, alpha: float,
+                sides: str = "two-sided"):
+    """The asymptotic sequence of ``g(S_B) - g(S_A)``, a metric ``g`` of each system's
+    summed statistics, after each unit, by the delta method (an asymptotic statement on
+    top of an asymptotic sequence): the estimate plus or minus the standard deviation
+    of the units' influence values ``psi_i = grad g(m_B) . (x_B,i - m_B) - grad g(m_A)
+    . (x_A,i - m_A)`` (``m`` the mean statistics so far, divisor ``t - 1``) times the
+    mixture radius.
+
+    ``stats``: one row per unit, B's ``k`` statistics then A's; ``value(S)`` the metric
+    on sums ``(..., k)`` (NaN where undefined), ``gradient(m)`` its gradient ``(..., k)``
+    at the means.  Returns ``(state, estimate, sd, low, high, defined, differentiable)``,
+    arrays over the units: the sequence is the whole line where the estimate is not
+    ``defined`` (either value NaN) or the gradient not finite (``differentiable``
+    False), and before two units."""
+    x = np.asarray(stats, dtype=float)
+    t0, origin, sums0, cross0 = state
+    width = sums0.size
+    k = width // 2
+    x = x.reshape(-1, width)
+    if x.shape[0] == 0:
+        empty = np.empty(0)
+        return state, empty, empty, empty, empty, empty.astype(bool), empty.astype(bool)
+    origin = x[0].copy() if origin is None else origin
+    parts = []
+    step = max(1, POOLED_BLOCK // (width * width))
+    for start in range(0, x.shape[0], step):  # (bounded: rows / step blocks)
+        d = x[start:start + step] - origin
+        t = t0 + np.arange(1, d.shape[0] + 1, dtype=float)
+        sums = sums0 + np.cumsum(d, axis=0)
+        cross = cross0 + np.cumsum(d[:, :, None] * d[:, None, :], axis=0)
+        shift = sums / t[:, None]
+        means = origin + shift
+        totals = origin * t[:, None] + sums
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            v_b = np.asarray(value(totals[:, :k]), dtype=float)
+            v_a = np.asarray(value(totals[:, k:]), dtype=float)
+            c = np.concatenate([np.asarray(gradient(means[:, :k]), dtype=float),
+                                -np.asarray(gradient(means[:, k:]), dtype=float)], axis=1)
+            differentiable = np.isfinite(c).all(axis=1)
+            c = np.where(differentiable[:, None], c, 0.0)
+            var = (np.einsum("ti,tij,tj->t", c, cross, c)
+                   - t * np.einsum("ti,ti->t", c, shift) ** 2) / np.maximum(t - 1.0, 1.0)
+            sd = np.where(differentiable, np.sqrt(np.maximum(var, 0.0)), np.nan)
+            radius = sd * mixture_radius(t, rho2, alpha, one_sided=sides != "two-sided")
+        estimate = v_b - v_a
+        defined = np.isfinite(v_b) & np.isfinite(v_a)
+        ok = (t >= 2) & defined & differentiable & np.isfinite(radius)
+        low = np.where(ok & (sides != "less"), estimate - np.where(ok, radius, 0.0), -np.inf)
+        high = np.where(ok & (sides != "greater"), estimate + np.where(ok, radius, 0.0),
+                        np.inf)
+        parts.append((estimate, sd, low, high, defined, differentiable))
+        t0, sums0, cross0 = int(t[-1]), sums[-1], cross[-1]
+    out = [np.concatenate(p) for p in zip(*parts)]
+    return (t0, origin, sums0, cross0), *out
 
 
 def moments_update(state: tuple[int, float, float], x) -> tuple[int, float, float]:
