@@ -20,6 +20,8 @@ def compare_ppi(
     groups=None,
     strata=None,
     strata_weights=None,
+    metric="mean",
+    runs: str | None = None,
     lam: float | None = None,
     clip: bool = True,
     n_resamples: int = 10_000,
@@ -53,11 +55,14 @@ def compare_ppi(
     ----------
     judge_a, judge_b : array_like
         The judge's score of A's and of B's output for every item, paired by position
-        (no NaN: the judge scores every item).
+        (no NaN: the judge scores every item); items x statistics for a pooled
+        ``metric``, items x calls with ``runs="samples"`` (items x calls x statistics
+        for both).
     gold_a, gold_b : array_like
-        The gold scores, NaN where the item is unlabelled; an item is labelled for both
-        systems or for neither.  At least 2 labelled and 2 unlabelled items (tens for
-        a useful interval).
+        The gold scores, NaN where the item is unlabelled (items x statistics for a
+        pooled metric, a row of NaN); an item is labelled for both systems or for
+        neither.  At least 2 labelled and 2 unlabelled items (tens for a useful
+        interval).
     groups : array_like, optional
         One group label per item (document, conversation): whole groups are resampled,
         and the closed form's variance sums each group's influence.  Groups labelled
@@ -73,6 +78,18 @@ def compare_ppi(
         Every stratum's population weight (normalised); default the strata's shares of
         the items, which estimate the mean over all items whatever share of each was
         labelled.
+    metric : str or Metric, default "mean"
+        As for :func:`pairboot.compare`.  A pooled metric (``"f1"`` from per-item tp,
+        fp, fn; ``"accuracy"``, ``"ratio"``, a :class:`pairboot.Metric`) is corrected
+        count by count: each summed statistic's mean is prediction-powered, one
+        ``lam`` for all of them (tuned on the metric's linearisation), and the metric
+        recomputed from the corrected means, in every resample too; the closed form's
+        standard error is the delta method's.
+    runs : {None, "samples"}
+        ``"samples"``: the judge scored every item several times (``judge_a`` and
+        ``judge_b`` items x calls, NaN where an item has fewer calls); an item's judge
+        score is the mean of its calls and the item stays the unit.
+        ``result.judge_calls`` reports the calls and their within-item spread.
     lam : float, optional
         A fixed power-tuning weight (0: the gold labels alone; 1: classic PPI); default
         tuned from the data (PPI++), for B - A on the per-item differences and for
@@ -111,8 +128,8 @@ def compare_ppi(
     method = check_ppi_method(method)
     lam, clip = check_lam(lam, clip)
     args, data = check_options(dict(
-        groups=groups, strata=strata, strata_weights=strata_weights,
-        n_resamples=n_resamples, confidence_level=confidence_level,
+        groups=groups, strata=strata, strata_weights=strata_weights, metric=metric,
+        runs=runs, n_resamples=n_resamples, confidence_level=confidence_level,
         method="normal" if method == "clt" else method, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, seed=seed,
         backend=backend, progress=progress))

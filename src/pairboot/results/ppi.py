@@ -12,7 +12,7 @@ from pairboot.rendering import rendered
 from pairboot.results.compare import ConfidenceInterval, SystemScore, json_safe
 from pairboot.stats.hypotheses import verdict_of
 
-__all__ = ["PPIEstimate", "PPIResult"]
+__all__ = ["JudgeCalls", "PPIEstimate", "PPIResult"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,34 @@ class PPIEstimate:
         out["confidence_interval"] = self.confidence_interval._asdict()
         out["score_a"], out["score_b"] = self.score_a.to_dict(), self.score_b.to_dict()
         return json_safe(out)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeCalls:
+    """Several judge calls per item (``runs="samples"``): an item's judge score is the
+    mean of its calls, and the item stays the unit.
+
+    Attributes
+    ----------
+    n_calls : tuple of int
+        Every system's calls in all.
+    fewest, most : int
+        The fewest and the most calls of an item (over the systems).
+    spread : tuple of float
+        Every system's within-item standard deviation of its calls, pooled over the
+        items with two or more (ddof 1; NaN when none has two), on the scale of an
+        item's contribution to the metric: the score itself for a mean, the statistics
+        times the metric's gradient at the judge's means for a pooled metric.
+    """
+
+    n_calls: tuple[int, ...]
+    fewest: int
+    most: int
+    spread: tuple[float, ...]
+
+    def to_dict(self) -> dict:
+        return json_safe({"n_calls": list(self.n_calls), "fewest": self.fewest,
+                          "most": self.most, "spread": list(self.spread)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +133,11 @@ class PPIResult:
     alternative, hypothesis, margin, lower_is_better, p_values, monte_carlo_error,
     version, warnings
         As :class:`CompareResult`'s.
+    metric : str
+        The metric: ``"mean"``, or a pooled one (``"f1"``) whose sufficient statistics
+        were corrected count by count, the metric recomputed from the corrected means.
+    judge_calls : JudgeCalls or None
+        Several judge calls per item (``runs="samples"``): their number and spread.
     """
 
     estimate: float
@@ -142,6 +175,8 @@ class PPIResult:
     version: str
     tuning: str
     warnings: tuple[str, ...] = ()
+    metric: str = "mean"
+    judge_calls: JudgeCalls | None = None
 
     @property
     def excludes_zero(self) -> bool:
@@ -162,7 +197,7 @@ class PPIResult:
             value = getattr(self, f.name)
             if f.name == "bootstrap_distribution":
                 continue
-            if isinstance(value, (PPIEstimate, SystemScore)):
+            if isinstance(value, (PPIEstimate, SystemScore, JudgeCalls)):
                 value = value.to_dict()
             elif isinstance(value, ConfidenceInterval):
                 value = value._asdict()
