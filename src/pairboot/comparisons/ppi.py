@@ -1,14 +1,16 @@
 """compare_ppi(): B - A of the gold metric from a judge's scores on every item and gold
-labels on a random subset (prediction-powered inference)."""
+labels on a random subset (prediction-powered inference); compare_ppi_many(): a family
+of such comparisons among M systems, on one set of draws."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from pairboot.core.ppi import check_lam, check_ppi_method, compare_ppi_items
+from pairboot.core.ppi_family import compare_ppi_family
 from pairboot.options import check_options
 from pairboot.progress import Progress
-from pairboot.results.ppi import PPIResult
+from pairboot.results.ppi import PPIFamilyResult, PPIResult
 
 
 def compare_ppi(
@@ -135,3 +137,70 @@ def compare_ppi(
         backend=backend, progress=progress))
     return compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args, data, method,
                              lam=lam, clip=clip, stacklevel=2)
+
+
+def compare_ppi_many(
+    judge,
+    gold,
+    *,
+    baseline: str | None = None,
+    pairs=None,
+    correction: str = "max-t",
+    groups=None,
+    strata=None,
+    strata_weights=None,
+    metric="mean",
+    runs: str | None = None,
+    lam: float | None = None,
+    clip: bool = True,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    alternative: str = "two-sided",
+    lower_is_better: bool = False,
+    seed: int | str | None = None,
+    backend: str = "auto",
+    progress: Callable[[int], None] | Progress | None = None,
+) -> PPIFamilyResult:
+    """A family of prediction-powered comparisons among M systems: the judge scored
+    every system's output on every item, people a random subset of the items (every
+    system's output there), and every comparison's gold-metric difference is corrected
+    as :func:`compare_ppi` corrects B - A, on one set of draws.
+
+    With ``correction="max-t"`` (default) the intervals are simultaneous: ``estimate
+    +- c se``, ``c`` the quantile of the largest standardised root over the family
+    from the joint PPBoot resamples (as :func:`pairboot.compare_many`'s max-t), with
+    Romano-Wolf's stepdown p-values; ``"bonferroni"``: each interval at ``alpha / m``
+    (the closed form's too); ``"none"``: each comparison's own.  A family of two
+    systems is :func:`compare_ppi`'s answer.
+
+    Parameters
+    ----------
+    judge, gold : mapping or DataFrame
+        ``name -> per-item scores`` (as :func:`compare_ppi`'s ``judge_a`` and
+        ``gold_a``: items x statistics for a pooled ``metric``, items x calls with
+        ``runs="samples"``), or DataFrames with one column per system; ``gold`` NaN
+        where an item is unlabelled, for every system or none, and names the same
+        systems as ``judge``.
+    baseline, pairs
+        As :func:`pairboot.compare_many`'s: every system against ``baseline``, the
+        ``pairs`` listed, or (neither) all pairs.
+    correction : {"max-t", "bonferroni", "none"}
+    groups, strata, strata_weights, metric, runs, lam, clip, n_resamples,
+    confidence_level, method, alternative, lower_is_better, seed, backend, progress
+        As :func:`compare_ppi`'s (``lam`` fixed for every comparison and system).
+
+    Returns
+    -------
+    PPIFamilyResult
+    """
+    method = check_ppi_method(method)
+    lam, clip = check_lam(lam, clip)
+    args, data = check_options(dict(
+        groups=groups, strata=strata, strata_weights=strata_weights, metric=metric,
+        runs=runs, baseline=baseline, pairs=pairs, n_resamples=n_resamples,
+        confidence_level=confidence_level, method="normal" if method == "clt" else method,
+        alternative=alternative, lower_is_better=lower_is_better, seed=seed,
+        backend=backend, progress=progress), family=True)
+    return compare_ppi_family(judge, gold, args, data, method, correction=correction,
+                              lam=lam, clip=clip, stacklevel=2)

@@ -1,12 +1,15 @@
 """A judge's scores and gold labels checked before a prediction-powered comparison.
 
-Every item has the judge's score for A and for B; the items of a random subset also
-have the gold (human) score for both, NaN elsewhere.  Refused, each in one line naming
-the argument: a table that is not one score per item, lengths that differ, a NaN or
-infinite judge score (the judge must score every item), gold on one system but not the
-other for an item (the difference needs both), an infinite gold label, fewer than
-:data:`MIN_GOLD` labelled or unlabelled items.  And two raters' ratings as categories
-(:func:`check_ratings`), for their agreement.
+Every item has the judge's score for every system (A and B, or M of a family); the
+items of a random subset also have the gold (human) score for all, NaN elsewhere.  A
+pooled metric's scores are items x statistics (a NaN row where unlabelled); several
+judge calls per item, items x calls.  Refused, each in one line naming the argument: a
+table of the wrong shape, lengths that differ, a NaN or infinite judge score (the judge
+must score every item; with calls, every item at least once), gold on some systems but
+not others for an item (the difference needs both), some of a labelled item's
+statistics and not others, an infinite gold label, statistics the metric refuses
+(negative counts), fewer than :data:`MIN_GOLD` labelled or unlabelled items.  And two
+raters' ratings as categories (:func:`check_ratings`), for their agreement.
 """
 
 from __future__ import annotations
@@ -169,12 +172,13 @@ def check_judged(judges, golds, groups=None, strata=None, *, k: int | None = Non
                       tuple(calls) if runs else None)
 
 
-def check_gold(judge_a, judge_b, gold_a, gold_b, groups=None, strata=None, **kw
-               ) -> GoldScores:
+def check_gold(judge_a, judge_b, gold_a, gold_b, groups=None, strata=None, *,
+               k: int | None = None, prepare=None, runs: str | None = None) -> GoldScores:
     """Two systems' four score columns checked (see the module): :class:`GoldScores`;
-    ``kw`` as :func:`check_judged`'s."""
+    ``k``, ``prepare`` and ``runs`` as :func:`check_judged`'s."""
     return check_judged([("judge_a", judge_a), ("judge_b", judge_b)],
-                        [("gold_a", gold_a), ("gold_b", gold_b)], groups, strata, **kw)
+                        [("gold_a", gold_a), ("gold_b", gold_b)], groups, strata, k=k,
+                        prepare=prepare, runs=runs)
 
 
 MAX_CATEGORIES = 100
