@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pairboot.core.ppi import check_lam, check_ppi_method, compare_ppi_items
-from pairboot.core.ppi_family import compare_ppi_family
 from pairboot.options import check_options
 from pairboot.progress import Progress
 from pairboot.results.ppi import PPIFamilyResult, PPIResult
@@ -194,6 +193,8 @@ def compare_ppi_many(
     -------
     PPIFamilyResult
     """
+    from pairboot.core.ppi_family import compare_ppi_family  # (a family's machinery)
+
     method = check_ppi_method(method)
     lam, clip = check_lam(lam, clip)
     args, data = check_options(dict(
