@@ -92,7 +92,10 @@ def test_max_t_is_narrower_than_bonferroni_and_wider_than_none():
         assert width < b.confidence_interval.high - b.confidence_interval.low
         low, high = row.marginal_interval
         assert high - low < width  # (each row's own interval, at 95%)
-        assert row.p_value >= row.p_marginal
+        assert row.p_value >= row.p_stepdown >= row.p_marginal
+        # the single-step p-value and the simultaneous interval say the same
+        excludes = not row.confidence_interval.low <= 0 <= row.confidence_interval.high
+        assert (row.p_value < 0.05) == excludes
     assert bonf.critical_value is None
     # the judge favours a: its a-comparisons' bias rows say so
     assert all(fam["a", x].bias.estimate > 0 for x in "bcd")

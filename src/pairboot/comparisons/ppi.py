@@ -169,8 +169,9 @@ def compare_ppi_many(
     With ``correction="max-t"`` (default) the intervals are simultaneous: ``estimate
     +- c se``, ``c`` the quantile of the largest standardised root over the family
     from the joint PPBoot resamples (as :func:`pairboot.compare_many`'s max-t), with
-    Romano-Wolf's stepdown p-values; ``"bonferroni"``: each interval at ``alpha / m``
-    (the closed form's too); ``"none"``: each comparison's own.  A family of two
+    single-step p-values (as the intervals) and Romano-Wolf's stepdown ones;
+    ``"bonferroni"``: each interval at ``alpha / m`` (the closed form's too);
+    ``"none"``: each comparison's own.  A family of two
     systems is :func:`compare_ppi`'s answer.
 
     Parameters

@@ -7,8 +7,9 @@ Every comparison's corrected difference is read off the same PPBoot resamples
 apart, the same draws for every system), so their joint distribution is known and
 max-t (:func:`pairboot.stats.multiple.max_t`) gives simultaneous intervals
 ``estimate +- c se``, ``c`` the quantile of the largest standardised root over the
-family (:func:`pairboot.core.family.simultaneous`), with Romano-Wolf's stepdown
-p-values.  Bonferroni's intervals (each at ``alpha / m``) are the alternative that
+family (:func:`pairboot.core.family.simultaneous`), its single-step p-values (below
+alpha exactly when the interval excludes 0) and Romano-Wolf's stepdown ones.
+Bonferroni's intervals (each at ``alpha / m``) are the alternative that
 the closed form can give too.  Each comparison has its own ``lam``, tuned on its own
 per-item differences, as :func:`pairboot.compare_ppi`'s B - A: a family of two
 systems is compare_ppi's answer (its draws, seed and interval).
@@ -133,6 +134,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
     p_own = np.array([own_p(key) for key in pairs])
     critical = None
     floor = 0.0 if method == "clt" else 1.0 / (args.n_resamples + 1)
+    stepdown = None
     if m == 1:  # (a family of one comparison is compare_ppi's answer)
         rows_ci, p_adj = [ci for ci, _ in marginal], p_own
     elif correction == "max-t":
@@ -143,7 +145,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
         rows_ci = [ConfidenceInterval(*map(float, _open(
             simultaneous(e, s, t, critical, side, d), side)))
             for e, s, t, d in zip(est, se, mt.t, tol)]
-        p_adj = mt.p_stepdown
+        p_adj, stepdown = mt.p_single_step, mt.p_stepdown
     elif correction == "bonferroni":
         rows_ci = [interval("ppi", key, alpha / m, side)[0] for key in pairs]
         p_adj = np.minimum(1.0, m * np.maximum(p_own, floor))
@@ -159,6 +161,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
         rows.append(PPIComparison(
             a=names[i], b=names[j], estimate=float(est[r]), confidence_interval=rows_ci[r],
             standard_error=float(se[r]), p_value=float(p_adj[r]),
+            p_stepdown=float(p_adj[r] if stepdown is None else stepdown[r]),
             p_marginal=float(p_own[r]), marginal_interval=marginal[r][0],
             lam=float(lams[key]), effective_gold=float(effective),
             judge_only=score("judge", key), gold_only=score("gold", key),

@@ -28,7 +28,7 @@ __all__ = ["ppi_family_fragment", "ppi_family_html", "ppi_family_json",
 
 CORRECTION_WORDS = {
     "max-t": "simultaneous (max-t on the joint resamples of the corrected differences; "
-             "p-values Romano-Wolf's stepdown)",
+             "p-values single-step, as the intervals; Romano-Wolf's stepdown in the JSON)",
     "bonferroni": "Bonferroni's (each at alpha / m)",
     "none": "each comparison's own (no correction for the family)",
 }

@@ -242,7 +242,11 @@ class PPIComparison:
     standard_error : float
         The bootstrap's standard deviation, or the closed form's.
     p_value : float
-        Adjusted for the family (max-t: Romano-Wolf's stepdown; Bonferroni's).
+        Adjusted for the family as the interval is: below alpha exactly when it excludes
+        0 (max-t: single-step; Bonferroni's ``min(1, m p)``).
+    p_stepdown : float
+        Max-t's Romano-Wolf stepdown p-value (more powerful, no interval of its own);
+        ``p_value`` under the other corrections.
     p_marginal, marginal_interval
         The comparison's own, as if it were alone.
     lam, effective_gold : float
@@ -260,6 +264,7 @@ class PPIComparison:
     confidence_interval: ConfidenceInterval
     standard_error: float
     p_value: float
+    p_stepdown: float
     p_marginal: float
     marginal_interval: ConfidenceInterval
     lam: float
