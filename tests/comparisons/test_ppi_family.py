@@ -142,3 +142,17 @@ def test_refusals_are_one_line():
     assert info.value.param == "judge" and "\n" not in str(info.value)
     with pytest.raises(InputError, match="baseline"):
         many(judge, gold, baseline="q")
+
+
+def test_the_reports_escape_names_and_say_what_was_corrected():
+    judge, gold = systems(names="ab")
+    judge = {"<b>x</b>": judge["a"], "y|z": judge["b"]}
+    gold = {"<b>x</b>": gold["a"], "y|z": gold["b"]}
+    fam = many(judge, gold, method="clt")
+    page = fam.to_html()
+    assert "<b>x" not in page and "&lt;b&gt;x" in page
+    md = pairboot.report.render(fam, "markdown")
+    assert r"y\|z - \<b>x\</b>" in md
+    assert "1 comparison of 2 systems" in str(fam) and "its own interval" in str(fam)
+    three = many(*systems(names="abc"), n_resamples=300, seed=1)
+    assert "simultaneous" in str(three) and "c = " in str(three)

@@ -91,12 +91,14 @@ def _words(res: PPIFamilyResult) -> list[str]:
     method = ("closed form (PPI++'s normal interval)" if res.method == "clt" else
               f"{res.method} bootstrap, {res.n_resamples:,} resamples of the labelled and "
               "the unlabelled units drawn apart, the same draws for every system")
-    out = [f"Prediction-powered inference (PPI++) for {len(res.comparisons)} comparisons "
+    m = len(res.comparisons)
+    correction = ("one comparison: its own interval" if m == 1
+                  else CORRECTION_WORDS[res.correction])
+    out = [f"Prediction-powered inference (PPI++) for {m} comparison{'s' * (m != 1)} "
            f"of {len(res.names)} systems: {res.n_items:,} items{groups} scored by the "
            f"judge, {res.n_gold:,} of them also by gold labels; intervals: {method}; "
-           f"{CORRECTION_WORDS[res.correction]}"
-           + ("" if res.critical_value is None else
-              f", c = {res.critical_value:.3f} standard errors") + "."]
+           f"{correction}" + ("" if res.critical_value is None else
+                              f", c = {res.critical_value:.3f} standard errors") + "."]
     if res.metric != "mean":
         out.append(f"Metric: {res.metric}, pooled: its summed statistics corrected count "
                    "by count, the metric recomputed from the corrected means.")
