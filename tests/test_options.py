@@ -58,9 +58,13 @@ NOT_ACCEPTED = {
     # (two raters' ratings of the same items: a statistic and its interval, no test)
     pairboot.gold_labels: set(OPTIONS) - {"confidence_level", "alternative"},  # (a plan
     # in closed form: the level and the sides of the interval it plans)
-    pairboot.compare_ppi: FAMILY | RUNS | TESTS | {"paired", "group_weighting", "metric",
-                                               "resampling", "ids"},  # (one judge's and
-    # gold means of paired items, drawn in memory)
+    pairboot.compare_ppi: FAMILY | PART_RUNS | TESTS | {"paired", "group_weighting",
+                                                    "resampling", "ids"},  # (one judge's
+    # and gold means of paired items, drawn in memory; runs: the judge's calls, samples)
+    pairboot.compare_ppi_many: PART_RUNS | TESTS | {"paired", "group_weighting",
+                                                "resampling", "ids", "hypothesis",
+                                                "margin"},  # (as compare_ppi's; a
+    # family of differences, no margin's test yet)
     pairboot.compare_many: set(),
     pairboot.sequential: set(OPTIONS) - {"confidence_level", "alternative", "hypothesis",
                                          "margin", "lower_is_better", "metric"},  # (a

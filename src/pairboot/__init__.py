@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.comparisons.agreement import agreement
     from pairboot.comparisons.curve import trials_curve
     from pairboot.comparisons.many import compare_many, compare_strata
-    from pairboot.comparisons.ppi import compare_ppi
+    from pairboot.comparisons.ppi import compare_ppi, compare_ppi_many
     from pairboot.comparisons.preferences import compare_preferences
     from pairboot.comparisons.sequential import Sequential, sequential
     from pairboot.comparisons.two import compare
@@ -63,7 +63,13 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
     from pairboot.results.family import Comparison, FamilyResult, TrialsCurve
     from pairboot.results.labels import LabelPlan
     from pairboot.results.power import PowerResult
-    from pairboot.results.ppi import PPIEstimate, PPIResult
+    from pairboot.results.ppi import (
+        JudgeCalls,
+        PPIComparison,
+        PPIEstimate,
+        PPIFamilyResult,
+        PPIResult,
+    )
     from pairboot.results.preferences import PreferenceResult
     from pairboot.results.sequential import SequentialResult
 
@@ -93,6 +99,10 @@ _WHERE = {
     "SequentialResult": "pairboot.results.sequential",
     "NoiseFloor": "pairboot.results.noise",
     "compare_ppi": "pairboot.comparisons.ppi",
+    "compare_ppi_many": "pairboot.comparisons.ppi",
+    "PPIFamilyResult": "pairboot.results.ppi",
+    "PPIComparison": "pairboot.results.ppi",
+    "JudgeCalls": "pairboot.results.ppi",
     "gold_labels": "pairboot.planning.labels",
     "LabelPlan": "pairboot.results.labels",
     "agreement": "pairboot.comparisons.agreement",
@@ -181,6 +191,9 @@ __all__ = [
     "PowerResult",
     "PPIEstimate",
     "PPIResult",
+    "PPIFamilyResult",
+    "PPIComparison",
+    "JudgeCalls",
     "Progress",
     "SmallSampleWarning",
     "StratumResult",
@@ -205,6 +218,7 @@ __all__ = [
     "GateResult",
     "noise_floor",
     "compare_ppi",
+    "compare_ppi_many",
     "compare_preferences",
     "PreferenceResult",
     "sequential",

@@ -359,9 +359,13 @@ def test_strata_refusals():
 
 
 def test_a_judge_that_favours_a_is_shown_and_one_that_does_not_is_not():
-    judge, gold, _ = judged(seed=21, share=0.4)
+    judge, gold, lab = judged(seed=21, share=0.4)
     favours = run(judge, gold, seed=1, n_resamples=2000)
-    assert isinstance(favours.bias.estimate, float)
+    # gold - judge on the labelled items, of B - A and of each system (numpy)
+    off = gold[lab] - judge[lab]
+    assert favours.bias.estimate == pytest.approx(np.mean(off[:, 1] - off[:, 0]), rel=1e-12)
+    assert favours.bias_a.estimate == pytest.approx(off[:, 0].mean(), rel=1e-12)
+    assert favours.bias_b.estimate == pytest.approx(off[:, 1].mean(), rel=1e-12)
     assert favours.bias.estimate > 0 and favours.bias_p_value < 0.01
     assert "The judge favours A" in str(favours)
     fair, gold, _ = judged(seed=21, share=0.4, bias=(0.2, 0.2))

@@ -128,3 +128,78 @@ def test_with_labels_drawn_by_stratum_the_weighted_interval_covers():
     assert covers["ppi"] / n_sim >= LEVEL - band(n_sim)
     assert covers["gold"] / n_sim >= LEVEL - band(n_sim)
     assert covers["naive_a"] / n_sim < 0.2
+
+
+# -- F1 corrected count by count ----------------------------------------------------------
+
+RECALL, FALSE_POSITIVES = (0.6, 0.7), (1.0, 0.9)  # A's and B's tagger
+
+
+def f1_truth(entities: float) -> float:
+    """B - A of the population's F1, ``2 E tp / (2 E tp + E fp + E fn)``, with
+    ``entities`` true entities per item on average."""
+    f1 = [2 * entities * r / (2 * entities * r + fp + entities * (1 - r))
+          for r, fp in zip(RECALL, FALSE_POSITIVES)]
+    return f1[1] - f1[0]
+
+
+def f1_evaluation(rng, n=800, n_gold=200, size=None):
+    """Per-item gold tp, fp, fn of two taggers, and a judge that misses 10% of the true
+    positives and takes 40% of A's false positives (10% of B's) for true ones: it
+    favours A.  ``size``: items in clusters of that size sharing their number of
+    entities (mean 4.5), labelled whole; else independent items (mean 4)."""
+    if size is None:
+        t = rng.poisson(3, n) + 1
+        labelled = np.zeros(n, bool)
+        labelled[rng.choice(n, n_gold, replace=False)] = True
+    else:
+        k = n // size
+        t = np.repeat(rng.poisson(3, k), size) + rng.poisson(0.5, n) + 1
+        labelled = np.repeat(np.isin(np.arange(k), rng.choice(k, n_gold // size,
+                                                              replace=False)), size)
+    judge, gold = [], []
+    for rec, fpr, lenient in zip(RECALL, FALSE_POSITIVES, (0.4, 0.1)):
+        tp, fp = rng.binomial(t, rec), rng.poisson(fpr, n)
+        miss, accept = rng.binomial(tp, 0.1), rng.binomial(fp, lenient)
+        gold.append(np.where(labelled[:, None], np.column_stack([tp, fp, t - tp]), np.nan))
+        judge.append(np.column_stack([tp - miss + accept, fp + miss - accept, t - tp]))
+    return judge, gold
+
+
+def f1_simulate(n_sim, sim_seed, size=None):
+    rng = np.random.default_rng(sim_seed)
+    truth = f1_truth(4.0 if size is None else 4.5)
+    groups = None if size is None else np.arange(800) // size
+    cover = {"judge_only": 0, "gold_only": 0, "prediction_powered": 0}
+    width = {"gold_only": 0.0, "prediction_powered": 0.0}
+    for _ in range(n_sim):
+        judge, gold = f1_evaluation(rng, size=size)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = pairboot.compare_ppi(judge[0], judge[1], gold_a=gold[0], gold_b=gold[1],
+                                       metric="f1", method="clt", groups=groups)
+        for kind in cover:
+            low, high = getattr(res, kind).confidence_interval
+            cover[kind] += low <= truth <= high
+        for kind in width:
+            low, high = getattr(res, kind).confidence_interval
+            width[kind] += (high - low) / n_sim
+    return {k: v / n_sim for k, v in cover.items()}, width
+
+
+def test_f1_corrected_count_by_count_covers_and_the_lenient_judge_does_not():
+    n_sim = 400
+    cover, width = f1_simulate(n_sim, 38)
+    assert cover["prediction_powered"] >= LEVEL - band(n_sim)
+    assert cover["gold_only"] >= LEVEL - band(n_sim)
+    assert cover["judge_only"] < 0.2  # (it takes A's false positives for true ones)
+    assert width["prediction_powered"] < 0.85 * width["gold_only"]
+
+
+def test_f1_with_clusters_labelled_whole_covers():
+    n_sim = 400
+    cover, width = f1_simulate(n_sim, 39, size=8)
+    assert cover["prediction_powered"] >= LEVEL - band(n_sim)
+    assert cover["gold_only"] >= LEVEL - band(n_sim)
+    assert cover["judge_only"] < 0.2
+    assert width["prediction_powered"] < 0.9 * width["gold_only"]

@@ -189,6 +189,26 @@ def _judged():
     blind = rng.random((n, 2))  # (a judge that does not track the gold: lam 0)
     out.append(("ppi blind judge one-sided", pairboot.compare_ppi(
         blind[:, 0], blind[:, 1], **ppi, alternative="greater", method="clt"), None))
+    # pooled F1 from judged counts, judge calls as runs; a family of three systems
+    tp = rng.integers(0, 4, (n, 2)).astype(float)
+    counts = [np.column_stack([tp[:, s], rng.integers(0, 2, n), rng.integers(0, 2, n)])
+              .astype(float) for s in (0, 1)]
+    labelled = rng.random(n) < 0.4
+    gold_counts = [np.where(labelled[:, None], c, np.nan) for c in counts]
+    out.append(("ppi f1 clt", pairboot.compare_ppi(
+        counts[0], counts[1], gold_a=gold_counts[0], gold_b=gold_counts[1], metric="f1",
+        method="clt"), None))
+    calls = judge[:, None, :] + rng.normal(0, 0.05, (n, 3, 2))
+    out.append(("ppi runs", pairboot.compare_ppi(
+        calls[:, :, 0], calls[:, :, 1], **ppi, runs="samples", n_resamples=R, seed=1),
+        None))
+    three_judge = {"base": judge[:, 0], "new": judge[:, 1], "third": judge[:, 1] + 0.02}
+    three_gold = {"base": gold[:, 0], "new": gold[:, 1], "third": gold[:, 1]}
+    out.append(("ppi family max-t", pairboot.compare_ppi_many(
+        three_judge, three_gold, n_resamples=R, seed=1), None))
+    out.append(("ppi family bonferroni clt baseline", pairboot.compare_ppi_many(
+        three_judge, three_gold, baseline="base", correction="bonferroni", method="clt",
+        groups=docs), None))
     # the gold labels to plan
     out.append(("labels half-width", pairboot.gold_labels(
         sd=1.0, correlation=0.7, n_items=5000, half_width=0.1), None))

@@ -1,5 +1,6 @@
 """compare_ppi(): B - A of the gold metric from a judge's scores on every item and gold
-labels on a random subset (prediction-powered inference)."""
+labels on a random subset (prediction-powered inference); compare_ppi_many(): a family
+of such comparisons among M systems, on one set of draws."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable
 from pairboot.core.ppi import check_lam, check_ppi_method, compare_ppi_items
 from pairboot.options import check_options
 from pairboot.progress import Progress
-from pairboot.results.ppi import PPIResult
+from pairboot.results.ppi import PPIFamilyResult, PPIResult
 
 
 def compare_ppi(
@@ -20,6 +21,8 @@ def compare_ppi(
     groups=None,
     strata=None,
     strata_weights=None,
+    metric="mean",
+    runs: str | None = None,
     lam: float | None = None,
     clip: bool = True,
     n_resamples: int = 10_000,
@@ -53,11 +56,14 @@ def compare_ppi(
     ----------
     judge_a, judge_b : array_like
         The judge's score of A's and of B's output for every item, paired by position
-        (no NaN: the judge scores every item).
+        (no NaN: the judge scores every item); items x statistics for a pooled
+        ``metric``, items x calls with ``runs="samples"`` (items x calls x statistics
+        for both).
     gold_a, gold_b : array_like
-        The gold scores, NaN where the item is unlabelled; an item is labelled for both
-        systems or for neither.  At least 2 labelled and 2 unlabelled items (tens for
-        a useful interval).
+        The gold scores, NaN where the item is unlabelled (items x statistics for a
+        pooled metric, a row of NaN); an item is labelled for both systems or for
+        neither.  At least 2 labelled and 2 unlabelled items (tens for a useful
+        interval).
     groups : array_like, optional
         One group label per item (document, conversation): whole groups are resampled,
         and the closed form's variance sums each group's influence.  Groups labelled
@@ -73,6 +79,18 @@ def compare_ppi(
         Every stratum's population weight (normalised); default the strata's shares of
         the items, which estimate the mean over all items whatever share of each was
         labelled.
+    metric : str or Metric, default "mean"
+        As for :func:`pairboot.compare`.  A pooled metric (``"f1"`` from per-item tp,
+        fp, fn; ``"accuracy"``, ``"ratio"``, a :class:`pairboot.Metric`) is corrected
+        count by count: each summed statistic's mean is prediction-powered, one
+        ``lam`` for all of them (tuned on the metric's linearisation), and the metric
+        recomputed from the corrected means, in every resample too; the closed form's
+        standard error is the delta method's.
+    runs : {None, "samples"}
+        ``"samples"``: the judge scored every item several times (``judge_a`` and
+        ``judge_b`` items x calls, NaN where an item has fewer calls); an item's judge
+        score is the mean of its calls and the item stays the unit.
+        ``result.judge_calls`` reports the calls and their within-item spread.
     lam : float, optional
         A fixed power-tuning weight (0: the gold labels alone; 1: classic PPI); default
         tuned from the data (PPI++), for B - A on the per-item differences and for
@@ -111,10 +129,80 @@ def compare_ppi(
     method = check_ppi_method(method)
     lam, clip = check_lam(lam, clip)
     args, data = check_options(dict(
-        groups=groups, strata=strata, strata_weights=strata_weights,
-        n_resamples=n_resamples, confidence_level=confidence_level,
+        groups=groups, strata=strata, strata_weights=strata_weights, metric=metric,
+        runs=runs, n_resamples=n_resamples, confidence_level=confidence_level,
         method="normal" if method == "clt" else method, alternative=alternative,
         hypothesis=hypothesis, margin=margin, lower_is_better=lower_is_better, seed=seed,
         backend=backend, progress=progress))
     return compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args, data, method,
                              lam=lam, clip=clip, stacklevel=2)
+
+
+def compare_ppi_many(
+    judge,
+    gold,
+    *,
+    baseline: str | None = None,
+    pairs=None,
+    correction: str = "max-t",
+    groups=None,
+    strata=None,
+    strata_weights=None,
+    metric="mean",
+    runs: str | None = None,
+    lam: float | None = None,
+    clip: bool = True,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    method: str = "percentile",
+    alternative: str = "two-sided",
+    lower_is_better: bool = False,
+    seed: int | str | None = None,
+    backend: str = "auto",
+    progress: Callable[[int], None] | Progress | None = None,
+) -> PPIFamilyResult:
+    """A family of prediction-powered comparisons among M systems: the judge scored
+    every system's output on every item, people a random subset of the items (every
+    system's output there), and every comparison's gold-metric difference is corrected
+    as :func:`compare_ppi` corrects B - A, on one set of draws.
+
+    With ``correction="max-t"`` (default) the intervals are simultaneous: ``estimate
+    +- c se``, ``c`` the quantile of the largest standardised root over the family
+    from the joint PPBoot resamples (as :func:`pairboot.compare_many`'s max-t), with
+    single-step p-values (as the intervals) and Romano-Wolf's stepdown ones;
+    ``"bonferroni"``: each interval at ``alpha / m`` (the closed form's too);
+    ``"none"``: each comparison's own.  A family of two
+    systems is :func:`compare_ppi`'s answer.
+
+    Parameters
+    ----------
+    judge, gold : mapping or DataFrame
+        ``name -> per-item scores`` (as :func:`compare_ppi`'s ``judge_a`` and
+        ``gold_a``: items x statistics for a pooled ``metric``, items x calls with
+        ``runs="samples"``), or DataFrames with one column per system; ``gold`` NaN
+        where an item is unlabelled, for every system or none, and names the same
+        systems as ``judge``.
+    baseline, pairs
+        As :func:`pairboot.compare_many`'s: every system against ``baseline``, the
+        ``pairs`` listed, or (neither) all pairs.
+    correction : {"max-t", "bonferroni", "none"}
+    groups, strata, strata_weights, metric, runs, lam, clip, n_resamples,
+    confidence_level, method, alternative, lower_is_better, seed, backend, progress
+        As :func:`compare_ppi`'s (``lam`` fixed for every comparison and system).
+
+    Returns
+    -------
+    PPIFamilyResult
+    """
+    from pairboot.core.ppi_family import compare_ppi_family  # (a family's machinery)
+
+    method = check_ppi_method(method)
+    lam, clip = check_lam(lam, clip)
+    args, data = check_options(dict(
+        groups=groups, strata=strata, strata_weights=strata_weights, metric=metric,
+        runs=runs, baseline=baseline, pairs=pairs, n_resamples=n_resamples,
+        confidence_level=confidence_level, method="normal" if method == "clt" else method,
+        alternative=alternative, lower_is_better=lower_is_better, seed=seed,
+        backend=backend, progress=progress), family=True)
+    return compare_ppi_family(judge, gold, args, data, method, correction=correction,
+                              lam=lam, clip=clip, stacklevel=2)

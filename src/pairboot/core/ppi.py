@@ -21,7 +21,6 @@ value on the data in every resample, as PPI++'s interval holds it.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import numbers
 import warnings as _warnings
@@ -29,26 +28,19 @@ import warnings as _warnings
 import numpy as np
 
 from pairboot._version import __version__
-from pairboot.core.units import population_weights
-from pairboot.engine import DrawPlan, resample_sums
+from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
+from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
-from pairboot.inputs.gold import MIN_GOLD, GoldScores, check_gold
-from pairboot.inputs.labels import group_strata, item_labels, plain, shown
+from pairboot.inputs.gold import check_gold
+from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import ConfidenceInterval, SystemScore
 from pairboot.results.ppi import PPIEstimate, PPIResult
 from pairboot.stats.hypotheses import interval_alpha, read_test
 from pairboot.stats.intervals import Bootstrap, bounds, monte_carlo_error, p_value
-from pairboot.stats.ppi import (
-    mean_standard_error,
-    normal_bounds,
-    normal_p_value,
-    ppi_estimate,
-    ppi_standard_error,
-    stratified_power_weight,
-)
+from pairboot.stats.ppi import normal_bounds, normal_p_value
 
-__all__ = ["PPI_METHODS", "check_lam", "check_ppi_method", "compare_ppi_items"]
+__all__ = ["PPI_METHODS", "check_lam", "check_ppi_method", "compare_ppi_items", "ppi_metric"]
 
 PPI_METHODS = ("percentile", "basic", "normal", "clt")
 """The intervals of a prediction-powered comparison: the bootstrap's, or the closed form."""
@@ -57,8 +49,29 @@ FEW_GOLD = 30
 """Below this many labelled items (groups, with groups) the normal and bootstrap
 intervals of a mean cover less than their level: a warning says so."""
 
-# the units' statistics: labelled and unlabelled counts, then sums of scores
-_NL, _NU, _GA, _JAL, _GB, _JBL, _JAU, _JBU = range(8)
+
+
+def ppi_metric(metric, runs, judge) -> tuple[Metric | None, int | None]:
+    """The metric of a prediction-powered comparison, from the registry: None for the
+    mean (one score per item, corrected as it is), else the pooled :class:`Metric`
+    whose statistics are corrected count by count; and its input columns (None: 1-D).
+    ``judge`` is one system's judge scores, whose shape says the columns (with
+    ``runs="samples"``: items x calls, x statistics for a pooled metric)."""
+    if runs not in (None, "samples"):
+        raise InputError(f"`runs={runs!r}`: a judge's several calls per item are samples "
+                         "of the judge; give `runs='samples'`", param="runs")
+    shape = np.shape(judge)
+    lead = 2 if runs else 1
+    n_columns = shape[lead] if len(shape) > lead else 1
+    mean = getattr(metric, "mean_like", False) or (
+        isinstance(metric, str) and metric.strip().lower() == "mean")
+    if mean and n_columns != 1:
+        raise InputError(f"`judge_a` has {n_columns} columns and the mean reads one score "
+                         "per item" + ("" if runs else ": several judge calls per item are "
+                                       "`runs='samples'`, a pooled metric's statistics "
+                                       "`metric=`"), param="judge_a")
+    m = resolve_metric(metric, n_columns)
+    return (None, None) if m.mean_like else (m, n_columns)
 
 
 def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: Data,
@@ -67,34 +80,20 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     """compare_ppi()'s answer on checked options (``method`` one of
     :data:`PPI_METHODS`; ``lam`` a fixed weight, else tuned, within [0, 1] with
     ``clip``); its notes are warned ``stacklevel`` frames up."""
-    scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups, data.strata)
+    metric, k = ppi_metric(data.metric, args.runs, judge_a)
+    scores = check_gold(judge_a, judge_b, gold_a, gold_b, data.groups, data.strata, k=k,
+                        prepare=None if metric is None else metric.per_item, runs=args.runs)
+    design = judged(scores, data.groups, data.strata, data.strata_weights,
+                    None if metric is None else evaluated(metric))
     n = len(scores.labelled)
-    codes, n_groups = None, None
-    if data.groups is not None:
-        codes, names = item_labels(data.groups, "groups", n)
-        n_groups = len(names)
-    strata, weights, n_strata = _strata(scores, data, codes, n_groups)
+    n_groups, codes, n_strata = design.n_groups, design.codes, design.n_strata
     notes: list = []
     lab = scores.labelled
-    j, g = scores.judge, scores.gold
-    columns = {"a": (j[:, 0], g[:, 0]), "b": (j[:, 1], g[:, 1]),
-               "d": (j[:, 1] - j[:, 0], g[:, 1] - g[:, 0])}
-    lams = {}
-    for key, (jj, gg) in columns.items():
-        parts = [(gg[rows][lab[rows]], jj[rows][lab[rows]], jj[rows][~lab[rows]])
-                 for rows, _, _ in strata]
-        lams[key] = stratified_power_weight(parts, weights, clip) if lam is None else lam
-
-    # the three estimates and the bias, each for A, B and B - A, by the closed form:
-    # every stratum's, then their weighted sum (variances: weights squared)
-    closed: dict = {}
-    for (rows, local, n_local), w in zip(strata, weights):
-        part = _closed_forms({key: (jj[rows], gg[rows]) for key, (jj, gg) in columns.items()},
-                             lab[rows], local, n_local, lams)
-        for key, (est, se) in part.items():
-            e0, v0 = closed.get(key, (0.0, 0.0))
-            closed[key] = (e0 + w * est, v0 + (w * se) ** 2)
-    closed = {key: (float(est), math.sqrt(var)) for key, (est, var) in closed.items()}
+    keys = {"a": ("s", 0), "b": ("s", 1), "d": ("d", 0, 1)}
+    tuned = design.power_weights(list(keys.values()), lam, clip)
+    lams = {name: tuned[key] for name, key in keys.items()}
+    closed = {(kind, name): v for (kind, key), v in design.closed_forms(
+        list(keys.values()), tuned).items() for name in keys if keys[name] == key}
     gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
     n_gold = int(lab.sum())
     effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
@@ -104,14 +103,13 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     boots: dict = {}
     seed = args.seed
     if method != "clt":
-        plan, home = _plan(scores, strata)
-        seed = seed if seed is not None else _derived_seed(plan, args)
+        plan, home = design.plan()
+        seed = seed if seed is not None else ppi_seed(plan, args.n_resamples)
         sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
                                 progress=args.progress)
-        reps: dict = {}
-        for h, w in enumerate(weights):
-            for key, theta in _estimates(sums[:, home == h].sum(axis=1), lams).items():
-                reps[key] = reps.get(key, 0.0) + w * theta
+        reps = {(kind, name): v for (kind, key), v in design.replicates(
+            sums, home, list(keys.values()), tuned).items()
+            for name in keys if keys[name] == key}
         dropped = 0
         for key, theta in reps.items():
             ok = np.isfinite(theta)
@@ -194,121 +192,9 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         lower_is_better=args.lower_is_better, p_values=parts,
         monte_carlo_error=ConfidenceInterval(*mc), version=__version__,
         tuning="fixed" if lam is not None else "clipped" if clip else "free",
-        warnings=tuple(text for _, text in notes))
-
-
-def _closed_forms(columns: dict, lab: np.ndarray, codes: np.ndarray | None, n_groups: int,
-                  lams: dict) -> dict:
-    """One stratum's estimates and standard errors ``{(kind, key): (estimate, se)}``:
-    ``columns`` its judge's and gold scores by key (A, B, B - A), ``codes`` its items'
-    groups (0 .. ``n_groups`` - 1, None without)."""
-    unl = ~lab
-    cl = None if codes is None else (codes[lab], codes[unl])
-    out = {}
-    for key, (jj, gg) in columns.items():
-        out["ppi", key] = (ppi_estimate(gg[lab], jj[lab], jj[unl], lams[key]),
-                           ppi_standard_error(gg[lab], jj[lab], jj[unl], lams[key], cl,
-                                              n_groups))
-        out["gold", key] = (float(gg[lab].mean()), mean_standard_error(
-            gg[lab], None if cl is None else cl[0], n_groups))
-        out["judge", key] = (float(jj.mean()), mean_standard_error(jj, codes, n_groups))
-        out["bias", key] = (float((gg[lab] - jj[lab]).mean()), mean_standard_error(
-            gg[lab] - jj[lab], None if cl is None else cl[0], n_groups))
-    return out
-
-
-def _strata(scores: GoldScores, data: Data, codes: np.ndarray | None,
-            n_groups: int | None):
-    """``([(rows, local group codes or None, local group count)], weights, n_strata)``:
-    one entry without strata; each stratum needs 2 labelled and 2 unlabelled items."""
-    n = len(scores.labelled)
-    if data.strata is None:
-        if data.strata_weights is not None:
-            population_weights(data.strata_weights, None, np.ones(1))  # (refused)
-        return [(np.arange(n), codes, n_groups or 0)], np.ones(1), None
-    scodes, snames = item_labels(data.strata, "strata", n)
-    if codes is not None:
-        group_strata(codes, np.arange(n_groups), scodes, snames)
-    counts = np.bincount(scodes, minlength=len(snames)).astype(float)
-    weights = population_weights(data.strata_weights, snames, counts / n)
-    out = []
-    for h, name in enumerate(snames):
-        rows = np.flatnonzero(scodes == h)
-        n_lab = int(scores.labelled[rows].sum())
-        if min(n_lab, len(rows) - n_lab) < MIN_GOLD:
-            raise InputError(f"`strata`: stratum {shown(plain(name))} has {n_lab} labelled of "
-                             f"{len(rows)} items: each stratum needs {MIN_GOLD} labelled "
-                             f"and {MIN_GOLD} unlabelled", param="strata")
-        local, n_local = None, 0
-        if codes is not None:
-            _, local = np.unique(codes[rows], return_inverse=True)
-            local = local.reshape(-1)
-            n_local = int(local.max()) + 1
-        out.append((rows, local, n_local))
-    return out, weights, len(snames)
-
-
-def _plan(scores: GoldScores, strata) -> tuple[DrawPlan, np.ndarray]:
-    """The units and their draw strata (the module's docstring), stratum by stratum:
-    items, or groups; and the stratum of every draw stratum."""
-    lab = scores.labelled
-    j, g = scores.judge, np.where(lab[:, None], scores.gold, 0.0)
-    x = np.zeros((len(lab), 8))
-    x[:, _NL], x[:, _NU] = lab, ~lab
-    x[:, _GA], x[:, _GB] = g[:, 0], g[:, 1]
-    x[:, _JAL], x[:, _JBL] = np.where(lab, j[:, 0], 0.0), np.where(lab, j[:, 1], 0.0)
-    x[:, _JAU], x[:, _JBU] = np.where(lab, 0.0, j[:, 0]), np.where(lab, 0.0, j[:, 1])
-    blocks, home = [], []
-    for h, (rows, local, n_local) in enumerate(strata):
-        xs = x[rows]
-        if local is not None:
-            xs = np.stack([np.bincount(local, weights=xs[:, k], minlength=n_local)
-                           for k in range(8)], axis=1)
-        labelled = xs[:, _NL] > 0
-        if (labelled & (xs[:, _NU] > 0)).any():  # (a group with items of both kinds)
-            blocks.append(xs)
-            home.append(h)
-            continue
-        blocks += [xs[labelled], xs[~labelled]]
-        home += [h, h]
-    sizes = [len(b) for b in blocks]
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    return (DrawPlan.from_columns(np.concatenate(blocks), starts, sizes),
-            np.asarray(home))
-
-
-def _estimates(t: np.ndarray, lams: dict) -> dict:
-    """Every estimate of every resample from its summed statistics ``t`` (R, 8), at
-    the weights ``lams`` of the data."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        nl, nu = t[:, _NL], t[:, _NU]
-        mg = {"a": t[:, _GA] / nl, "b": t[:, _GB] / nl}
-        ml = {"a": t[:, _JAL] / nl, "b": t[:, _JBL] / nl}
-        mu = {"a": t[:, _JAU] / nu, "b": t[:, _JBU] / nu}
-        judge = {"a": (t[:, _JAL] + t[:, _JAU]) / (nl + nu),
-                 "b": (t[:, _JBL] + t[:, _JBU]) / (nl + nu)}
-    for m in (mg, ml, mu, judge):
-        m["d"] = m["b"] - m["a"]
-    out = {}
-    for key in ("a", "b", "d"):
-        out["ppi", key] = mg[key] + lams[key] * (mu[key] - ml[key])
-        out["gold", key] = mg[key]
-        out["judge", key] = judge[key]
-        out["bias", key] = mg[key] - ml[key]
-    return out
-
-
-def _derived_seed(plan: DrawPlan, args: Arguments) -> int:
-    """The seed given none: a hash of the units, their strata and the resamples, so the
-    same inputs give the same answer (as :func:`pairboot.core.design.derived_seed`)."""
-    h = hashlib.blake2b(digest_size=8, person=b"pairboot-ppi")
-    for arr, dtype in ((plan.x, "<f8"), (plan.constant, "<f8"), (plan.starts, "<i8"),
-                       (plan.sizes, "<i8")):
-        arr = np.ascontiguousarray(arr, dtype=dtype)
-        h.update(str(arr.shape).encode())
-        h.update(arr.tobytes())
-    h.update(str(args.n_resamples).encode())
-    return int.from_bytes(h.digest(), "little") % 2**32
+        warnings=tuple(text for _, text in notes),
+        metric="mean" if metric is None else metric.name,
+        judge_calls=design.judge_calls())
 
 
 def check_lam(lam, clip) -> tuple[float | None, bool]:

@@ -146,15 +146,39 @@ def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
     saved = res.effective_gold - res.n_gold
     worth = (f"worth {res.effective_gold:,.0f} gold labels to this comparison "
              f"({'+' if saved >= 0 else ''}{saved:,.0f} over the {res.n_gold:,} labelled)")
+    tuning = TUNING[res.tuning]
+    if res.metric != "mean":
+        tuning = tuning.replace("the per-item differences", "the metric's linearisation")
     return [
         f"Prediction-powered inference (PPI++): {res.n_items:,} items{groups} scored by the "
         f"judge, {res.n_gold:,} of them also by gold labels; interval: {_method(res)}.",
         f"lam = {res.lam:.3g} (0: the gold labels alone, 1: classic PPI), "
-        f"{TUNING[res.tuning]}; {c.name_a}'s score lam = {res.lam_a:.3g}, "
+        f"{tuning}; {c.name_a}'s score lam = {res.lam_a:.3g}, "
         f"{c.name_b}'s lam = {res.lam_b:.3g}. The judge's scores are {worth}.",
+        *_more(res, c),
         _favours(res, c),
         RANDOM_SUBSET,
     ]
+
+
+def _more(res: PPIResult, c: PPIContext) -> list[str]:
+    """The pooled metric and the judge's several calls, when there are."""
+    out = []
+    if res.metric != "mean":
+        out.append(f"Metric: {res.metric}, pooled: each of its summed statistics' means "
+                   "prediction-powered (one lam for all), the metric recomputed from the "
+                   "corrected means" + (" (closed form: the delta method)."
+                                        if res.method == "clt" else "."))
+    calls = res.judge_calls
+    if calls is not None:
+        per = (f"{calls.most}" if calls.fewest == calls.most
+               else f"{calls.fewest} to {calls.most}")
+        spread = ", ".join(f"{name} {sd:.3g}" for name, sd in zip((c.name_a, c.name_b),
+                                                                  calls.spread))
+        out.append(f"The judge scored every item {per} times ({sum(calls.n_calls):,} "
+                   "calls); an item's judge score is the mean of its calls. The calls' "
+                   f"within-item standard deviation: {spread}.")
+    return out
 
 
 def _favours(res: PPIResult, c: PPIContext) -> str:
@@ -174,8 +198,12 @@ def _favours(res: PPIResult, c: PPIContext) -> str:
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
     c = context or PPIContext()
-    parts = [f"pairboot {res.version}", f"ppi {res.method}",
-             f"lam {res.tuning}" + (f" {res.lam:g}" if res.tuning == "fixed" else "")]
+    parts = [f"pairboot {res.version}", f"ppi {res.method}"]
+    if res.metric != "mean":
+        parts.append(f"metric {res.metric}")
+    if res.judge_calls is not None:
+        parts.append(f"calls {res.judge_calls.fewest}-{res.judge_calls.most}")
+    parts.append(f"lam {res.tuning}" + (f" {res.lam:g}" if res.tuning == "fixed" else ""))
     if res.method != "clt":  # (the closed form draws nothing)
         parts.append(f"resamples {res.n_resamples}")
     parts.append(f"level {res.confidence_level:g}")

@@ -66,6 +66,7 @@ _METRICS = "pairboot.results.metrics.MetricsResult"
 _GATE = "pairboot.results.metrics.GateResult"
 _NOISE = "pairboot.results.noise.NoiseFloor"
 _PPI = "pairboot.results.ppi.PPIResult"
+_PPI_FAMILY = "pairboot.results.ppi.PPIFamilyResult"
 _AGREEMENT = "pairboot.results.agreement.AgreementResult"
 _LABELS = "pairboot.results.labels.LabelPlan"
 _TASKS = "pairboot.results.tasks.TasksResult"
@@ -90,6 +91,8 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(_GATE, f): ("gate", False) for f in ("text", "markdown", "github", "json", "junit")},
     **{(_NOISE, f): ("noise", False) for f in ("text", "markdown", "json")},
     **{(t, f): (m, f == "html-fragment") for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
+       for f in ("text", "markdown", "json", "html-fragment", "html")},
+    **{(_PPI_FAMILY, f): ("ppi_family", f == "html-fragment")
        for f in ("text", "markdown", "json", "html-fragment", "html")},
     **{(_LABELS, f): ("label_plan", False) for f in ("text", "markdown", "json")},
     **{(t, f): (m, f == "html-fragment")

@@ -12,7 +12,7 @@ from pairboot.rendering import rendered
 from pairboot.results.compare import ConfidenceInterval, SystemScore, json_safe
 from pairboot.stats.hypotheses import verdict_of
 
-__all__ = ["PPIEstimate", "PPIResult"]
+__all__ = ["JudgeCalls", "PPIComparison", "PPIEstimate", "PPIFamilyResult", "PPIResult"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,34 @@ class PPIEstimate:
         out["confidence_interval"] = self.confidence_interval._asdict()
         out["score_a"], out["score_b"] = self.score_a.to_dict(), self.score_b.to_dict()
         return json_safe(out)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeCalls:
+    """Several judge calls per item (``runs="samples"``): an item's judge score is the
+    mean of its calls, and the item stays the unit.
+
+    Attributes
+    ----------
+    n_calls : tuple of int
+        Every system's calls in all.
+    fewest, most : int
+        The fewest and the most calls of an item (over the systems).
+    spread : tuple of float
+        Every system's within-item standard deviation of its calls, pooled over the
+        items with two or more (ddof 1; NaN when none has two), on the scale of an
+        item's contribution to the metric: the score itself for a mean, the statistics
+        times the metric's gradient at the judge's means for a pooled metric.
+    """
+
+    n_calls: tuple[int, ...]
+    fewest: int
+    most: int
+    spread: tuple[float, ...]
+
+    def to_dict(self) -> dict:
+        return json_safe({"n_calls": list(self.n_calls), "fewest": self.fewest,
+                          "most": self.most, "spread": list(self.spread)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +133,11 @@ class PPIResult:
     alternative, hypothesis, margin, lower_is_better, p_values, monte_carlo_error,
     version, warnings
         As :class:`CompareResult`'s.
+    metric : str
+        The metric: ``"mean"``, or a pooled one (``"f1"``) whose sufficient statistics
+        were corrected count by count, the metric recomputed from the corrected means.
+    judge_calls : JudgeCalls or None
+        Several judge calls per item (``runs="samples"``): their number and spread.
     """
 
     estimate: float
@@ -142,6 +175,8 @@ class PPIResult:
     version: str
     tuning: str
     warnings: tuple[str, ...] = ()
+    metric: str = "mean"
+    judge_calls: JudgeCalls | None = None
 
     @property
     def excludes_zero(self) -> bool:
@@ -162,7 +197,7 @@ class PPIResult:
             value = getattr(self, f.name)
             if f.name == "bootstrap_distribution":
                 continue
-            if isinstance(value, (PPIEstimate, SystemScore)):
+            if isinstance(value, (PPIEstimate, SystemScore, JudgeCalls)):
                 value = value.to_dict()
             elif isinstance(value, ConfidenceInterval):
                 value = value._asdict()
@@ -190,3 +225,150 @@ class PPIResult:
                 f"{high:.6g}), method={self.method!r}, lam={self.lam:.3g}, "
                 f"effective_gold={self.effective_gold:.1f}, n_gold={self.n_gold}, "
                 f"n_items={self.n_items})")
+
+
+@dataclass(frozen=True, slots=True)
+class PPIComparison:
+    """One comparison of a prediction-powered family: ``b - a`` of the gold metric.
+
+    Attributes
+    ----------
+    a, b : str
+        The systems (``b - a``).
+    estimate : float
+        The prediction-powered difference (its own ``lam``, as compare_ppi's).
+    confidence_interval : ConfidenceInterval
+        Its interval under the family's correction (max-t: simultaneous).
+    standard_error : float
+        The bootstrap's standard deviation, or the closed form's.
+    p_value : float
+        Adjusted for the family as the interval is: below alpha exactly when it excludes
+        0 (max-t: single-step; Bonferroni's ``min(1, m p)``).
+    p_stepdown : float
+        Max-t's Romano-Wolf stepdown p-value (more powerful, no interval of its own);
+        ``p_value`` under the other corrections.
+    p_marginal, marginal_interval
+        The comparison's own, as if it were alone.
+    lam, effective_gold : float
+        As :class:`PPIResult`'s.
+    judge_only, gold_only, bias : SystemScore
+        The judge's difference (biased), the gold labels' alone, and the judge's bias
+        (gold - judge) of the difference, each with its own (marginal) interval.
+    verdict : str
+        ``"better"``, ``"worse"`` or ``"inconclusive"``, as the interval says.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    standard_error: float
+    p_value: float
+    p_stepdown: float
+    p_marginal: float
+    marginal_interval: ConfidenceInterval
+    lam: float
+    effective_gold: float
+    judge_only: SystemScore
+    gold_only: SystemScore
+    bias: SystemScore
+    verdict: str
+
+    def to_dict(self) -> dict:
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, SystemScore):
+                value = value.to_dict()
+            elif isinstance(value, ConfidenceInterval):
+                value = value._asdict()
+            out[f.name] = json_safe(value)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PPIFamilyResult:
+    """A family of prediction-powered comparisons among M systems on one set of draws
+    (:func:`pairboot.compare_ppi_many`).
+
+    Attributes
+    ----------
+    comparisons : tuple of PPIComparison
+        The comparisons, in order (``result[a, b]`` finds one).
+    names : tuple of str
+        The systems, in the order given.
+    scores, lams, judge_bias : dict
+        Every system's prediction-powered gold score (its own ``lam``), its ``lam``,
+        and the judge's bias (gold - judge) on it, by name.
+    correction : str
+        ``"max-t"`` (simultaneous intervals from the joint resamples), ``"bonferroni"``
+        or ``"none"``.
+    critical_value : float or None
+        Max-t's ``c``: the intervals are ``estimate +- c se``.
+    confidence_level, method, alternative, lower_is_better, n_items, n_gold, n_groups,
+    n_strata, n_resamples, seed, metric, tuning, judge_calls, version, warnings
+        As :class:`PPIResult`'s.
+    """
+
+    comparisons: tuple[PPIComparison, ...]
+    names: tuple[str, ...]
+    scores: dict
+    lams: dict
+    judge_bias: dict
+    correction: str
+    critical_value: float | None
+    confidence_level: float
+    method: str
+    alternative: str
+    lower_is_better: bool
+    n_items: int
+    n_gold: int
+    n_groups: int | None
+    n_strata: int | None
+    n_resamples: int
+    seed: int | None
+    metric: str
+    tuning: str
+    judge_calls: JudgeCalls | None
+    version: str
+    warnings: tuple[str, ...] = ()
+
+    def __getitem__(self, pair) -> PPIComparison:
+        """The comparison ``b - a`` of ``result[a, b]``."""
+        for row in self.comparisons:
+            if (row.a, row.b) == tuple(pair):
+                return row
+        raise KeyError(pair)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of the fields."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "comparisons":
+                value = [row.to_dict() for row in value]
+            elif f.name in ("scores", "judge_bias"):
+                value = {name: v.to_dict() for name, v in value.items()}
+            elif isinstance(value, JudgeCalls):
+                value = value.to_dict()
+            out[f.name] = json_safe(value)
+        return out
+
+    def summary(self) -> str:
+        """The text report (``print(result)``)."""
+        return rendered(self, "text")
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def to_html(self) -> str:
+        """The report as one self-contained HTML page."""
+        return rendered(self, "html")
+
+    def _repr_html_(self) -> str:
+        return rendered(self, "html-fragment")
+
+    def __repr__(self) -> str:
+        return (f"PPIFamilyResult({len(self.comparisons)} comparisons of "
+                f"{len(self.names)} systems, correction={self.correction!r}, "
+                f"method={self.method!r}, n_gold={self.n_gold}, n_items={self.n_items})")

@@ -8,11 +8,12 @@ A judge scores every item; gold labels exist on a random subset (``n`` labelled 
 
 the gold mean corrected by how far the judge's mean on the unlabelled items lies from
 its mean on the labelled ones.  ``lam = 0`` is the gold labels alone, ``lam = 1``
-classic PPI; :func:`power_weight` is PPI++'s data-tuned ``lam`` (ppi_py's formula,
-clipped to [0, 1]).  Its standard error (:func:`ppi_standard_error`) is the influence
-of every cluster summed and squared (an item is its own cluster without groups: then
-exactly ppi_py's ``ppi_mean_ci``).  Any fixed ``lam`` gives a valid interval; the tuned
-one makes it narrowest (its own noise is of a smaller order, as in PPI++'s interval).
+classic PPI; :func:`stratified_power_weight` is PPI++'s data-tuned ``lam`` (for one
+stratum ppi_py's formula, clipped to [0, 1]).  Its standard error
+(:func:`ppi_standard_error`) is the influence of every cluster summed and squared (an
+item is its own cluster without groups: then exactly ppi_py's ``ppi_mean_ci``).  Any
+fixed ``lam`` gives a valid interval; the tuned one makes it narrowest (its own noise is
+of a smaller order, as in PPI++'s interval).
 """
 
 from __future__ import annotations
@@ -23,25 +24,19 @@ import numpy as np
 
 from pairboot.stats.intervals import normal_quantile
 
-__all__ = ["ppi_estimate", "ppi_standard_error", "mean_standard_error", "power_weight",
+__all__ = ["ppi_estimate", "ppi_standard_error", "mean_standard_error",
            "stratified_power_weight", "normal_bounds", "normal_p_value"]
-
-
-def power_weight(gold: np.ndarray, judge: np.ndarray, judge_unlabelled: np.ndarray,
-                 clip: bool = True) -> float:
-    """PPI++'s tuned ``lam`` for a mean: ``cov_l(gold, judge) / ((1 + n / N)
-    var(judge))``, the covariance over the labelled items (ddof 0), the judge's variance
-    over all items (ddof 1); with ``clip``, within [0, 1] (ppi_py's ``_calc_lam_glm``
-    with ``clip=True``: right when the judge predicts the gold score on its scale).
-    0 when the judge does not vary (it says nothing)."""
-    return stratified_power_weight([(gold, judge, judge_unlabelled)], np.ones(1), clip)
 
 
 def stratified_power_weight(parts, weights: np.ndarray, clip: bool = True) -> float:
     """The one ``lam`` that makes the variance of ``sum_h w_h theta_h(lam)`` smallest,
     ``parts`` every stratum's ``(gold, judge, judge_unlabelled)``: ``sum_h w_h^2
-    cov_h / n_h`` over ``sum_h w_h^2 var_h (1 / n_h + 1 / N_h)`` (each stratum's terms
-    as :func:`power_weight`'s, which is this for one stratum)."""
+    cov_h / n_h`` over ``sum_h w_h^2 var_h (1 / n_h + 1 / N_h)``, ``cov_h`` the
+    covariance of gold and judge over the stratum's labelled items (ddof 0), ``var_h``
+    the judge's variance over all its items (ddof 1).  For one stratum this is PPI++'s
+    ``cov_l(gold, judge) / ((1 + n / N) var(judge))``; with ``clip``, within [0, 1]
+    (ppi_py's ``_calc_lam_glm`` with ``clip=True``: right when the judge predicts the
+    gold score on its scale).  0 when the judge does not vary (it says nothing)."""
     num = den = 0.0
     for (gold, judge, judge_unlabelled), w in zip(parts, weights):
         n, big_n = len(gold), len(judge_unlabelled)
