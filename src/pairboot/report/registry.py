@@ -90,7 +90,7 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(_GATE, f): ("gate", False) for f in ("text", "markdown", "github", "json", "junit")},
     **{(_NOISE, f): ("noise", False) for f in ("text", "markdown", "json")},
     **{(t, f): (m, f == "html-fragment") for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
-       for f in ("text", "markdown", "json", "html-fragment", "html")},
+       for f in ("text", "markdown", "json", "latex", "github", "html-fragment", "html")},
     **{(_LABELS, f): ("label_plan", False) for f in ("text", "markdown", "json")},
     **{(t, f): (m, f == "html-fragment")
        for t, m in ((_TASKS, "tasks"), (_PREFERENCES, "preferences"))
