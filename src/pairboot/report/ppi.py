@@ -60,7 +60,8 @@ class PPIContext:
     name_b: str = "B"
     files: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
-    """The judge's and the gold columns, as ``judge_a, judge_b, gold_a, gold_b``."""
+    """The judge's and the gold columns, as ``judge_a, judge_b, gold_a, gold_b`` (one
+    file), or ``judge, gold`` (a file per system)."""
 
 
 context_class(PPIResult, PPIContext)
