@@ -14,6 +14,7 @@ from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.cli.battles_args import add_battles
 from pairboot.cli.gold_options import add_gold, add_tasks
+from pairboot.cli.judge_args import add_agreement, add_gold_labels
 from pairboot.cli.spelling import CURVES, KNOWN, OPTIONS, PLANNED, cli_spelling  # noqa: F401
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.cli.watch_parser import add_watch
@@ -22,11 +23,11 @@ from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
 
-_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER, _PREFERENCES = (
+_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER, _PREFERENCES, _AGREEMENT, _LABELS = (
     f"pairboot.results.{m}" for m in (
         "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
         "metrics.GateResult", "tasks.TasksResult", "power.PowerResult",
-        "preferences.PreferenceResult"))
+        "preferences.PreferenceResult", "agreement.AgreementResult", "labels.LabelPlan"))
 """The result types whose formats ``--format`` offers, by name: listed without importing
 the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
@@ -218,7 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("action", choices=("hash",), help="hash: print the plan's SHA-256")
     plan.add_argument("plan_file", metavar="FILE", help="the plan (TOML)")
     battles = add_battles(sub, formats_of(_PREFERENCES))
-    _once(battles)
+    judges = (add_agreement(sub, formats_of(_AGREEMENT)),
+              add_gold_labels(sub, formats_of(_LABELS)))
+    for command in (battles, *judges):
+        _once(command)
     mcp = sub.add_parser("mcp", help="serve compare, compare_many and power to coding "
                          "agents (Model Context Protocol, stdio; needs pairboot[mcp])",
                          description="An MCP server on standard input and output: "
@@ -226,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch = add_watch(sub, level=_add_level, tests=_add_test,
                       lower_is_better=_add_lower_is_better)
     # (unknown options are the subcommand's to report)
-    for command in (p, plan, mcp, _add_power(sub), battles, watch):
+    for command in (p, plan, mcp, _add_power(sub), battles, *judges, watch):
         command.set_defaults(command_parser=command)
     return parser
 

@@ -25,11 +25,9 @@ from pairboot.cli.parser import EXIT_OK
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.io.columns import positions_in
-from pairboot.report import render
-from pairboot.report.ppi import PPIContext, ppi_annotations
+from pairboot.report import PPIContext, ppi_annotations, render
 
-__all__ = ["run_ppi"]
+__all__ = ["check_layout", "read_gold", "run_ppi"]
 
 NOT_WITH_GOLD = (
     ("run", "--run"),
@@ -46,9 +44,10 @@ ONE_FILE_ONLY = (("score", "--score"), ("labels", "--labels"),
 """What the one-file layout does not take: a file per system's (--gold-score's)."""
 
 
-def _refuse(args) -> None:
-    """Options that do not go with a judge and gold labels, and a layout given half or
-    twice."""
+def check_layout(args) -> bool:
+    """The layout of the judge's and the gold columns, given whole and once: True for a
+    file per system (--score, --gold-score), False for one file (--a, --b, --gold-a,
+    --gold-b).  ``pairboot gold-labels`` reads its pilot in the same layouts."""
     two = args.gold_score is not None
     if two and (args.gold_a is not None or args.gold_b is not None):
         raise InputError("--gold-score (a file per system, each with the judge's --score "
@@ -62,20 +61,29 @@ def _refuse(args) -> None:
         if args.gold_score == (args.score or "score"):
             raise InputError(f"--gold-score {args.gold_score} is also the judge's --score "
                              "column: name the gold column")
-    else:
-        if args.gold_a is None or args.gold_b is None:
-            raise InputError("give both --gold-a and --gold-b (the gold score columns of A "
-                             "and B, empty where an item is unlabelled), or --gold-score "
-                             "with a file per system")
-        if len(args.files) != 1 or args.a is None or args.b is None:
-            raise InputError("--gold-a and --gold-b read one file: give FILE with --a and "
-                             "--b (the judge's score columns) beside them, or a file per "
-                             "system with --score and --gold-score")
-        for dest, flag in ONE_FILE_ONLY:
-            if getattr(args, dest, None) not in (None, False, []):
-                raise InputError(f"{flag} is for a file per system (--gold-score); one file "
-                                 "with --gold-a/--gold-b holds every item's row")
-    flags = "--gold-score" if two else "--gold-a/--gold-b"
+        return True
+    if args.gold_a is None or args.gold_b is None:
+        raise InputError("give both --gold-a and --gold-b (the gold score columns of A "
+                         "and B, empty where an item is unlabelled), or --gold-score "
+                         "with a file per system")
+    if len(args.files) != 1 or args.a is None or args.b is None:
+        raise InputError("--gold-a and --gold-b read one file: give FILE with --a and "
+                         "--b (the judge's score columns) beside them, or a file per "
+                         "system with --score and --gold-score")
+    for dest, flag in ONE_FILE_ONLY:
+        if getattr(args, dest, None) not in (None, False, []):
+            raise InputError(f"{flag} is for a file per system (--gold-score); one file "
+                             "with --gold-a/--gold-b holds every item's row")
+    if len({args.a, args.b, args.gold_a, args.gold_b}) < 4:
+        raise InputError("--a, --b, --gold-a and --gold-b must name four different "
+                         "columns")
+    return False
+
+
+def _refuse(args) -> None:
+    """Options that do not go with a judge and gold labels, and a layout given half or
+    twice."""
+    flags = "--gold-score" if check_layout(args) else "--gold-a/--gold-b"
     for dest, flag in NOT_WITH_GOLD:
         if getattr(args, dest, None) not in (None, False, []):
             raise InputError(f"{flag} is not available with {flags} (a prediction-powered "
@@ -86,11 +94,6 @@ def _refuse(args) -> None:
         flag = "--unpaired" if args.unpaired else "--stream" if args.stream else "--metric"
         raise InputError(f"{flag} is not available with {flags}: the judge and the gold "
                          "scores are per-item means of paired outputs")
-    if not two:
-        columns = [args.a, args.b, args.gold_a, args.gold_b]
-        if len(set(columns)) < 4:
-            raise InputError("--a, --b, --gold-a and --gold-b must name four different "
-                             "columns")
 
 
 def _labels(table, column: str | None, what: str):
@@ -155,8 +158,10 @@ def _two_files(args):
     aligned = pbio.align(tables, columns=[[judge_col], [judge_col]], id=args.id,
                          groups=args.group, strata=args.stratum, **pairing_options(args))
     n = len(aligned.values[0])
-    rows = [np.arange(n) if aligned.ids is None else positions_in(
-        aligned.ids, pbio.id_column(t, args.id)) for t in tables]
+    rows = [np.arange(n)] * 2
+    if aligned.ids is not None:  # (each file's row of every item aligned)
+        where = [{v: j for j, v in enumerate(pbio.id_column(t, args.id))} for t in tables]
+        rows = [np.array([w[v] for v in aligned.ids], dtype=np.intp) for w in where]
     gold = [pbio.numeric_column(t, gold_col, missing=True)[r] for t, r in zip(tables, rows)]
     one = np.isnan(gold[0]) != np.isnan(gold[1])
     if one.any():
@@ -174,14 +179,20 @@ def _two_files(args):
             (names[0], names[1]))
 
 
+def read_gold(args):
+    """The judge's and the gold scores in the layout :func:`check_layout` checked: the
+    judge's (A's, B's), the gold (NaN where unlabelled), the groups and strata (or
+    None), the files read and the systems' names."""
+    return _two_files(args) if args.gold_score is not None else _one_file(args)
+
+
 def run_ppi(args, how: str | None) -> int:
     """Read the judge's and the gold columns (one file, or a file per system; and
     --group, --stratum, --id), compare, report."""
     check_level(args)
     _refuse(args)
     two = args.gold_score is not None
-    judge, gold, groups, strata, files, (name_a, name_b) = (
-        _two_files(args) if two else _one_file(args))
+    judge, gold, groups, strata, files, (name_a, name_b) = read_gold(args)
     bar = ProgressBar(args.resamples, enabled=not args.no_progress and args.method != "clt")
     try:
         with warnings.catch_warnings():
