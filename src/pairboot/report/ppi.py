@@ -233,12 +233,12 @@ def ppi_latex(res: PPIResult, context: PPIContext | None = None) -> str:
     """A ``table`` float (booktabs): the three estimates, the headline and the words as
     its caption, the judge's bias below; the signature and the warnings as comments,
     the warnings also as a note under the tables."""
-    words = _words(res, context)
+    words = _words(res, context)  # (the last: the random subset's condition, a note)
     table = latex_numbers(ppi_table(res, context))
     table = Table(table.head, table.rows, table.align,
-                  caption=tex(" ".join([headline(res, context), *words[:3]])))
+                  caption=tex(" ".join([headline(res, context), *words[:-1]])))
     notes = [r"\par\medskip", *latex(latex_numbers(bias_table(res, context))),
-             r"\par\smallskip", r"{\footnotesize " + tex(words[3]) + r"\par}"]
+             r"\par\smallskip", r"{\footnotesize " + tex(words[-1]) + r"\par}"]
     notes += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in res.warnings]
     out = [f"% {_signature(res, context)}", r"% needs \usepackage{booktabs}",
            *latex_float(table, notes)]
