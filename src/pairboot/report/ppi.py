@@ -159,12 +159,6 @@ def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
     ]
 
 
-def _favoured(res: PPIResult) -> bool:
-    """Whether the judge's error differs between the systems at the level."""
-    p = res.bias_p_value
-    return not math.isnan(p) and p < 1.0 - res.confidence_level
-
-
 def _favours(res: PPIResult, c: PPIContext) -> str:
     """Whether the judge's error differs between the systems (the bias of B - A)."""
     p = res.bias_p_value
@@ -178,6 +172,12 @@ def _favours(res: PPIResult, c: PPIContext) -> str:
     return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
             f"one by {-res.bias.estimate:+.3g} (p = {shown}), which the correction "
             "removes.")
+
+
+def _favoured(res: PPIResult) -> bool:
+    """Whether the judge's error differs between the systems at the level."""
+    p = res.bias_p_value
+    return not math.isnan(p) and p < 1.0 - res.confidence_level
 
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
