@@ -55,6 +55,19 @@ def test_fail_if_sets_the_exit_status(tmp_path, gate, status):
     assert (proc.returncode, out["verdict"]) == (status, "better")
 
 
+def test_github_summary_and_a_failed_gates_error_command(tmp_path):
+    log = write(tmp_path / "log.jsonl", records())
+    proc = run_in_process("watch", log, "--bounds", "0,1", "--fail-if", "different",
+                          "--no-progress", "--format", "github")
+    assert proc.returncode == 1
+    assert proc.stdout.decode().startswith("### pairboot watch: B is better than A after ")
+    assert proc.stderr.decode().startswith(
+        "::error title=pairboot::pairboot: --fail-if different: B is better than A after ")
+    proc = run_in_process("watch", log, "--bounds", "0,1", "--fail-if", "worse",
+                          "--no-progress", "--format", "github")
+    assert (proc.returncode, proc.stderr) == (0, b"")
+
+
 def test_an_undecided_end_fails_a_gate_that_asks_for_something_shown(tmp_path):
     rows = records(40, up=0.05, down=0.05)
     proc, out = watch(write(tmp_path / "log.jsonl", rows), "--bounds", "0,1",

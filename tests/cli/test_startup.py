@@ -87,7 +87,12 @@ def test_a_csv_comparison_imports_no_harness_reader():
         "pairboot.cli.curve", "pairboot.cli.tasks", "pairboot.cli.ppi", "pairboot.cli.noise",
         "pairboot.metrics.joint", "pairboot.report.metrics", "pairboot.report.gate",
         "pairboot.report.noise", "pairboot.results.metrics", "pairboot.results.noise",
-        "pairboot.results.sequential", "pairboot.report.sequential")
+        "pairboot.results.sequential", "pairboot.report.sequential",
+        # a judge and gold labels, agreement, the label planner (cli/ppi.py, cli/judges.py)
+        "pairboot.cli.judges", "pairboot.comparisons.ppi", "pairboot.core.ppi",
+        "pairboot.results.ppi", "pairboot.report.ppi", "pairboot.comparisons.agreement",
+        "pairboot.core.agreement", "pairboot.results.agreement", "pairboot.report.agreement",
+        "pairboot.planning.labels", "pairboot.results.labels", "pairboot.report.label_plan")
     assert not any(loaded.values()), {m: v for m, v in loaded.items() if v}
 
 

@@ -133,6 +133,13 @@ def test_reports():
     data = json.loads(render(r, "json"))
     assert data["verdict"] == "better" and data["n_units"] == r.n_units
     assert data["fixed_interval"]["low"] == pytest.approx(r.fixed_interval.low)
+    latex = render(r, "latex")
+    assert latex.startswith("% pairboot ") and r"\caption{Decided after" in latex
+    assert "95\\% confidence sequence & $+" in latex and "times as wide" in latex
+    assert latex.count(r"\begin{tabular}") == 1 and r"Waudby-Smith \& Ramdas" in latex
+    github = render(r, "github")
+    assert github.startswith("### pairboot watch: B is better than A after ")
+    assert github.endswith(render(r, "markdown"))
 
 
 def independent_stopping_sizes(delta, sd, n, reps, seed):

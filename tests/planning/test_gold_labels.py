@@ -77,3 +77,62 @@ def test_bad_plans_are_refused(kw, param):
     with pytest.raises(InputError) as info:
         pairboot.gold_labels(**given)
     assert info.value.param == param
+
+
+def _pilot(n=300, labelled=0.4, seed=5):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(0.5, 0.3, (n, 2))
+    judge = q + rng.normal(0, 0.2, (n, 2)) + [0.1, 0.0]
+    lab = rng.random(n) < labelled
+    return judge, np.where(lab[:, None], q, np.nan), lab
+
+
+def test_a_pilots_labelled_items_give_the_sd_and_correlation():
+    judge, gold, lab = _pilot()
+    d_gold = gold[lab, 1] - gold[lab, 0]
+    d_judge = judge[lab, 1] - judge[lab, 0]
+    sd = math.sqrt(sum((x - d_gold.mean()) ** 2 for x in d_gold) / (lab.sum() - 1))
+    cov = sum((x - d_gold.mean()) * (y - d_judge.mean()) for x, y in zip(d_gold, d_judge))
+    rho = cov / math.sqrt(sum((x - d_gold.mean()) ** 2 for x in d_gold)
+                          * sum((y - d_judge.mean()) ** 2 for y in d_judge))
+    plan = pairboot.gold_labels(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                                gold_b=gold[:, 1], half_width=0.05)
+    assert plan.sd == pytest.approx(sd, rel=1e-12)
+    assert plan.correlation == pytest.approx(rho, rel=1e-12)
+    assert plan.n_items == 300 and plan.n_pilot == lab.sum()  # (the pilot's items)
+    same = pairboot.gold_labels(sd=sd, correlation=rho, n_items=300, half_width=0.05)
+    assert (plan.n_gold, plan.n_gold_alone) == (same.n_gold, same.n_gold_alone)
+    assert f"from a pilot's {lab.sum()} labelled items" in str(plan)
+    assert "pilot" not in str(same) and same.n_pilot is None
+    whole = pairboot.gold_labels(judge[:, 0], judge[:, 1], gold_a=judge[:, 0] + 0.1,
+                                 gold_b=judge[:, 1] * 0.9, n_items=1000,
+                                 half_width=0.1)  # (a pilot labelled whole)
+    assert whole.n_pilot == 300 and whole.n_items == 1000
+
+
+@pytest.mark.parametrize("change, param, words", [
+    (lambda kw: kw.update(sd=1.0), "sd", "with a pilot"),
+    (lambda kw: kw.pop("judge_b"), "judge_b", "is missing"),
+    (lambda kw: kw["gold_b"].__setitem__(np.flatnonzero(~np.isnan(kw["gold_b"]))[0],
+                                         np.nan), "gold_b", "label both"),
+    (lambda kw: kw.update(gold_a=np.full(300, np.nan), gold_b=np.full(300, np.nan)),
+     "gold_a", "0 labelled items"),
+    (lambda kw: kw.update(gold_a=np.where(np.isnan(kw["gold_a"]), np.nan, 1.0),
+                          gold_b=np.where(np.isnan(kw["gold_b"]), np.nan, 1.0)),
+     "gold_a", "do not vary"),
+    (lambda kw: kw.update(judge_a=kw["judge_a"][:10]), "judge_b", "and `judge_a` 10"),
+])
+def test_a_bad_pilot_is_refused(change, param, words):
+    judge, gold, _ = _pilot()
+    kw = dict(judge_a=judge[:, 0], judge_b=judge[:, 1], gold_a=gold[:, 0].copy(),
+              gold_b=gold[:, 1].copy(), half_width=0.1)
+    change(kw)
+    with pytest.raises(InputError, match=words) as info:
+        pairboot.gold_labels(**kw)
+    assert info.value.param == param
+
+
+def test_without_a_pilot_sd_and_correlation_are_needed():
+    with pytest.raises(InputError, match="give `sd` and `correlation`") as info:
+        pairboot.gold_labels(sd=1.0, n_items=100, half_width=0.1)
+    assert info.value.param == "correlation"

@@ -25,8 +25,50 @@ def result():
                                     gold_b=gold[:, 1], seed=1, n_resamples=1000)
 
 
-def test_its_formats_are_text_json_markdown_and_html():
-    assert set(formats_of(pairboot.PPIResult)) == {"text", "json", "markdown", "html"}
+def test_its_formats_are_every_report():
+    assert formats_of(pairboot.PPIResult) == ("text", "json", "markdown", "latex", "github",
+                                              "html")
+
+
+def test_the_latex_is_a_float_of_both_tables_in_math_mode(result):
+    out = render(result, "latex", name_a="base_1", name_b="new")
+    lines = out.splitlines()
+    assert lines[0].startswith("% pairboot ") and "| ppi percentile |" in lines[0]
+    assert lines[1] == r"% needs \usepackage{booktabs}"
+    assert out.count(r"\begin{tabular}") == 2 and out.count(r"\begin{table}") == 1
+    row = next(line for line in lines if line.startswith("judge only (biased) &"))
+    assert r"$-0.034$ & [$-0.064$, $-0.008$]" in row  # (a minus, not a hyphen)
+    assert r"new - base\_1" in out and "base_1" not in out.replace(r"base\_1", "")
+    caption = next(line for line in lines if line.startswith(r"\caption{"))
+    assert "worth 320 gold labels" in caption and r"95\% interval" in caption
+    assert r"base\_1 & $-0.1009$" in out  # (the judge's bias, per system)
+    note = lines[lines.index(r"\par\smallskip") + 1]
+    assert note.startswith(r"{\footnotesize The gold labels must be a random sample")
+
+
+def test_the_latex_escapes_the_names_and_notes_the_warnings(result):
+    import dataclasses
+
+    warned = dataclasses.replace(result, warnings=("only 7% of items & 50$ labelled",))
+    out = render(warned, "latex", name_a="a&b", name_b="50%")
+    assert r"a\&b" in out and r"50\%" in out and "a&b" not in out
+    assert r"\emph{Warning: only 7\% of items \& 50\$ labelled}" in out
+    assert out.rstrip().splitlines()[-1] == "% warning: only 7% of items & 50$ labelled"
+
+
+def test_the_github_summary_and_its_annotation(result):
+    from pairboot.report.ppi import ppi_annotations
+
+    out = render(result, "github", name_a="base", name_b="new|x")
+    assert out.startswith("### pairboot: new\\|x (B) against base (A), prediction-powered\n\n")
+    assert out.endswith(render(result, "markdown", name_a="base", name_b="new|x"))
+    # The judge flatters A (its bias of B - A excludes 0): one warning on the run.
+    (line,) = ppi_annotations(result)
+    assert line.startswith("::warning title=pairboot judge::The judge favours A")
+    import dataclasses
+
+    fair = dataclasses.replace(result, bias_p_value=0.5)
+    assert ppi_annotations(fair) == []
 
 
 def test_the_html_page_and_fragment(result):

@@ -61,3 +61,15 @@ def test_one_definition_three_layouts_the_same_cells():
 def test_a_row_of_the_wrong_length_is_refused():
     with pytest.raises(ValueError, match="a row of 1 cells in a table of 2 columns"):
         Table(("a", "b"), [("x",)], "ll")
+
+
+def test_latex_numbers_in_math_mode_the_row_names_as_text():
+    from pairboot.report.table import latex_numbers
+
+    table = Table(("name", "x", "interval", "note"), (
+        ("1", "-0.034", "[-0.1, +0.2]", "n/a"),
+        ("b_2", "1,234", "(-inf, 0.5]", "nan"),
+    ), "lrll")
+    assert latex(latex_numbers(table))[4:6] == [
+        r"1 & $-0.034$ & [$-0.1$, $+0.2$] & n/a \\",
+        r"b\_2 & $1{,}234$ & ($-\infty$, $0.5$] & nan \\"]

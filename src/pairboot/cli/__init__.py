@@ -132,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pairboot.cli.battles import run_battles
 
             return run_battles(args)
+        if args.command in ("agreement", "gold-labels"):
+            from pairboot.cli.judges import run_agreement, run_gold_labels
+
+            return (run_agreement if args.command == "agreement" else run_gold_labels)(args)
         if args.command == "watch":
             from pairboot.cli.watch import run_watch
 

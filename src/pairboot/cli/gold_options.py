@@ -1,5 +1,5 @@
 """The options of ``pairboot compare`` for a judge and gold labels (--gold-a, --gold-b,
---lam, --no-clip: :mod:`pairboot.cli.ppi` reads them) and for an aggregate over many
+--gold-score, --lam, --no-clip: :mod:`pairboot.cli.ppi` reads them) and for an aggregate over many
 tasks (--aggregate, --vary, --gamma: :func:`pairboot.compare_tasks`), kept out of the
 parser's module for its length."""
 
@@ -18,10 +18,16 @@ def add_gold(p: argparse.ArgumentParser) -> None:
     gold = p.add_argument_group(
         "judge and gold labels", "one file: --a and --b are the judge's score columns of "
         "systems A and B on every item; --gold-a and --gold-b the gold (human) scores, "
-        "empty where the item is unlabelled: the interval of B - A on the gold metric, "
+        "empty where the item is unlabelled. Or a file per system: --score is the judge's "
+        "column, --gold-score the gold one. The interval of B - A on the gold metric, "
         "prediction-powered (--method percentile, basic, normal, or clt)")
-    gold.add_argument("--gold-a", metavar="COL", help="system A's gold score column")
-    gold.add_argument("--gold-b", metavar="COL", help="system B's gold score column")
+    gold.add_argument("--gold-a", metavar="COL", help="one file: system A's gold score "
+                      "column")
+    gold.add_argument("--gold-b", metavar="COL", help="one file: system B's gold score "
+                      "column")
+    gold.add_argument("--gold-score", metavar="COL",
+                      help="a file per system: the gold score column of each (empty or "
+                      "null where unlabelled; an item labelled in both files or neither)")
     gold.add_argument("--lam", type=float, metavar="L",
                       help="a fixed power-tuning weight (0: the gold labels alone, 1: "
                       "classic PPI; default tuned from the data)")

@@ -92,7 +92,7 @@ def wants_ppi(args) -> bool:
     """Whether the command line asks for a prediction-powered comparison (a judge and
     gold labels: :mod:`pairboot.cli.ppi`)."""
     return (args.gold_a is not None or args.gold_b is not None or args.lam is not None
-            or args.no_clip)
+            or args.no_clip or getattr(args, "gold_score", None) is not None)
 
 
 def wants_metrics(args) -> bool:

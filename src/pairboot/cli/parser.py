@@ -19,6 +19,7 @@ from pairboot import CORRECTIONS, GROUP_WEIGHTINGS, METHODS, RESAMPLINGS
 from pairboot._version import __version__
 from pairboot.cli.battles_args import add_battles
 from pairboot.cli.gold_options import add_gold, add_tasks
+from pairboot.cli.judge_args import add_agreement, add_gold_labels
 from pairboot.cli.spelling import CURVES, KNOWN, OPTIONS, PLANNED, cli_spelling  # noqa: F401
 from pairboot.cli.status import EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401
 from pairboot.cli.watch_parser import add_watch
@@ -27,11 +28,11 @@ from pairboot.options import ALTERNATIVES, HYPOTHESES, TESTS
 from pairboot.options import OPTIONS as SHARED
 from pairboot.report import FAIL_IF, formats_of
 
-_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER, _PREFERENCES = (
+_COMPARE, _FAMILY, _CURVE, _GATE, _TASKS, _POWER, _PREFERENCES, _AGREEMENT, _LABELS = (
     f"pairboot.results.{m}" for m in (
         "compare.CompareResult", "family.FamilyResult", "family.TrialsCurve",
         "metrics.GateResult", "tasks.TasksResult", "power.PowerResult",
-        "preferences.PreferenceResult"))
+        "preferences.PreferenceResult", "agreement.AgreementResult", "labels.LabelPlan"))
 """The result types whose formats ``--format`` offers, by name: listed without importing
 the family's and the planner's result types (:func:`pairboot.report.formats_of`)."""
 
@@ -268,6 +269,18 @@ def _add_battles(sub) -> argparse.ArgumentParser:
     battles = add_battles(sub, formats_of(_PREFERENCES))
     _once(battles)
     return battles
+
+
+def _add_agreement(sub) -> argparse.ArgumentParser:
+    agreement = add_agreement(sub, formats_of(_AGREEMENT))
+    _once(agreement)
+    return agreement
+
+
+def _add_gold_labels(sub) -> argparse.ArgumentParser:
+    labels = add_gold_labels(sub, formats_of(_LABELS))
+    _once(labels)
+    return labels
 
 
 def _add_mcp(sub) -> argparse.ArgumentParser:
@@ -600,7 +613,8 @@ def _add_power(sub) -> argparse.ArgumentParser:
 
 
 COMMANDS: dict[str, Callable[[Any], argparse.ArgumentParser]] = {
-    "compare": _add_compare, "plan": _add_plan, "battles": _add_battles, "mcp": _add_mcp,
+    "compare": _add_compare, "plan": _add_plan, "battles": _add_battles,
+    "agreement": _add_agreement, "gold-labels": _add_gold_labels, "mcp": _add_mcp,
     "watch": _add_watch, "power": _add_power}
 """The subcommands, in the order ``pairboot --help`` lists them, and what adds each."""
 

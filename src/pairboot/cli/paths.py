@@ -65,7 +65,7 @@ NAMES_NO_FILE = frozenset({
     "id", "score", "a", "b", "stats", "group", "stratum", "run", "names", "baseline",
     "correct", "system_column", "null", "from_format", "tasks_as", "group_weighting",
     "common_items", "errors", "unpaired", "runs", "paired_runs", "estimand", "curve",
-    "ks", "noise_floor", "gold_a", "gold_b", "aggregate", "vary", "gamma",
+    "ks", "noise_floor", "gold_a", "gold_b", "gold_score", "aggregate", "vary", "gamma",
     # the computation and what is tested
     "resamples", "level", "method", "alternative", "margin", "hypothesis", "test",
     "exact", "seed", "resampling", "stream", "scheduler", "correction", "fail_if",
@@ -84,6 +84,8 @@ NAMES_NO_FILE = frozenset({
     # pairboot watch: the sequence and the waiting
     "bounds", "budget", "n_target", "sequence", "min_units", "follow", "timeout", "poll",
     "every",
+    # pairboot agreement and pairboot gold-labels
+    "statistics", "categories", "skip_unrated", "half_width",
 })
 """Options whose values name no file (columns, numbers, choices, flags, an address)."""
 

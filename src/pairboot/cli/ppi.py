@@ -1,55 +1,99 @@
-"""``pairboot compare FILE --a COL --b COL --gold-a COL --gold-b COL``: the judge's
-scores of A and B on every row, the gold scores on a random subset (empty elsewhere),
-and the prediction-powered interval of B - A (:func:`pairboot.compare_ppi`).  A thin
-shell: the columns read, the API called, the report written."""
+"""A judge's scores on every item and gold (human) scores on a random subset, empty
+elsewhere: the prediction-powered interval of B - A (:func:`pairboot.compare_ppi`).
+Two layouts, as ``compare``'s::
+
+    pairboot compare FILE --a COL --b COL --gold-a COL --gold-b COL   # one file
+    pairboot compare A.jsonl B.jsonl --score COL --gold-score COL      # a file per system
+
+A file per system is aligned as ``compare`` aligns two files (on ``--id``, or by row
+position: :func:`pairboot.io.align`), its gold column read where it holds a number.  A
+thin shell: the columns read, the API called, the report written."""
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli.inputs import file_systems, pairing_options
 from pairboot.cli.options import check_level
 from pairboot.cli.output import deliver
 from pairboot.cli.parser import EXIT_OK
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.report import render
+from pairboot.report import PPIContext, ppi_annotations, render
 
-__all__ = ["run_ppi"]
+__all__ = ["check_layout", "read_gold", "run_ppi"]
 
 NOT_WITH_GOLD = (
     ("run", "--run"),
     ("runs", "--runs"), ("test", "--test"), ("exact", "--exact"), ("systems", "--systems"),
-    ("plan", "--plan"), ("stats", "--stats"), ("score", "--score"), ("labels", "--labels"),
+    ("plan", "--plan"), ("stats", "--stats"),
     ("fail_if", "--fail-if"), ("plot", "--plot"), ("correction", "--correction"),
     ("baseline", "--baseline"), ("group_weighting", "--group-weighting"),
     ("resampling", "--resampling"), ("from_format", "--from"), ("tasks_as", "--tasks-as"),
 )
 """What a prediction-powered comparison does not take (yet), refused by name."""
 
+ONE_FILE_ONLY = (("score", "--score"), ("labels", "--labels"),
+                 ("common_items", "--common-items"))
+"""What the one-file layout does not take: a file per system's (--gold-score's)."""
+
+
+def check_layout(args) -> bool:
+    """The layout of the judge's and the gold columns, given whole and once: True for a
+    file per system (--score, --gold-score), False for one file (--a, --b, --gold-a,
+    --gold-b).  ``pairboot gold-labels`` reads its pilot in the same layouts."""
+    two = args.gold_score is not None
+    if two and (args.gold_a is not None or args.gold_b is not None):
+        raise InputError("--gold-score (a file per system, each with the judge's --score "
+                         "column and the gold one) and --gold-a/--gold-b (one file with four "
+                         "columns) are two layouts: give one")
+    if two:
+        if len(args.files) != 2 or args.a is not None or args.b is not None:
+            raise InputError("--gold-score reads a file per system: give two files (A's "
+                             "then B's), each with the judge's --score column and the gold "
+                             "column, and no --a/--b")
+        if args.gold_score == (args.score or "score"):
+            raise InputError(f"--gold-score {args.gold_score} is also the judge's --score "
+                             "column: name the gold column")
+        return True
+    if args.gold_a is None or args.gold_b is None:
+        raise InputError("give both --gold-a and --gold-b (the gold score columns of A "
+                         "and B, empty where an item is unlabelled), or --gold-score "
+                         "with a file per system")
+    if len(args.files) != 1 or args.a is None or args.b is None:
+        raise InputError("--gold-a and --gold-b read one file: give FILE with --a and "
+                         "--b (the judge's score columns) beside them, or a file per "
+                         "system with --score and --gold-score")
+    for dest, flag in ONE_FILE_ONLY:
+        if getattr(args, dest, None) not in (None, False, []):
+            raise InputError(f"{flag} is for a file per system (--gold-score); one file "
+                             "with --gold-a/--gold-b holds every item's row")
+    if len({args.a, args.b, args.gold_a, args.gold_b}) < 4:
+        raise InputError("--a, --b, --gold-a and --gold-b must name four different "
+                         "columns")
+    return False
+
 
 def _refuse(args) -> None:
-    if args.gold_a is None or args.gold_b is None:
-        raise InputError("give both --gold-a and --gold-b (the gold score columns of A and "
-                         "B, empty where an item is unlabelled)")
-    if len(args.files) != 1 or args.a is None or args.b is None:
-        raise InputError("--gold-a and --gold-b read one file: give FILE with --a and --b "
-                         "(the judge's score columns) beside them")
+    """Options that do not go with a judge and gold labels, and a layout given half or
+    twice."""
+    flags = "--gold-score" if check_layout(args) else "--gold-a/--gold-b"
     for dest, flag in NOT_WITH_GOLD:
         if getattr(args, dest, None) not in (None, False, []):
-            raise InputError(f"{flag} is not available with --gold-a/--gold-b (a "
-                             "prediction-powered comparison of one judge's means)")
+            raise InputError(f"{flag} is not available with {flags} (a prediction-powered "
+                             "comparison of one judge's means)")
+    if len(getattr(args, "scores", None) or []) > 1:
+        raise InputError(f"--score given twice: with {flags} it names the judge's one column")
     if args.unpaired or args.stream or args.metric != "mean":
         flag = "--unpaired" if args.unpaired else "--stream" if args.stream else "--metric"
-        raise InputError(f"{flag} is not available with --gold-a/--gold-b: the judge and the "
-                         "gold scores are per-item means of paired outputs")
-    columns = [args.a, args.b, args.gold_a, args.gold_b]
-    if len(set(columns)) < 4:
-        raise InputError("--a, --b, --gold-a and --gold-b must name four different columns")
+        raise InputError(f"{flag} is not available with {flags}: the judge and the gold "
+                         "scores are per-item means of paired outputs")
 
 
 def _labels(table, column: str | None, what: str):
@@ -75,10 +119,9 @@ def _names(args) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def run_ppi(args, how: str | None) -> int:
-    """Read the file's four columns (and --group, --id), compare, report."""
-    check_level(args)
-    _refuse(args)
+def _one_file(args):
+    """--a, --b, --gold-a, --gold-b of one file: the judge's and the gold scores (A's,
+    B's), the groups and strata, the file read."""
     table = pbio.read_table(args.files[0])
     columns = [c for c in (args.id, args.group, args.stratum, args.a, args.b, args.gold_a,
                            args.gold_b) if c is not None]
@@ -99,6 +142,57 @@ def run_ppi(args, how: str | None) -> int:
         if any(i is None for i in ids) or len(set(ids)) != len(ids):
             raise InputError(f"{table.path}: column {args.id!r} must hold one distinct id "
                              "per row")
+    return judge, gold, groups, strata, (table.path,), _names(args)
+
+
+def _two_files(args):
+    """A file per system, each with the judge's --score column and the --gold-score
+    column, aligned as compare aligns two files: the judge's and the gold scores (A's,
+    B's) in one item order, the groups and strata, the files read.  An item labelled in
+    one file and not in the other is refused, naming both rows."""
+    names = file_systems(args, list(args.files))
+    tables = [pbio.read_table(f) for f in args.files]
+    judge_col, gold_col = args.score or "score", args.gold_score
+    for t in tables:
+        t.check_columns([gold_col])
+    aligned = pbio.align(tables, columns=[[judge_col], [judge_col]], id=args.id,
+                         groups=args.group, strata=args.stratum, **pairing_options(args))
+    n = len(aligned.values[0])
+    rows = [np.arange(n)] * 2
+    if aligned.ids is not None:  # (each file's row of every item aligned)
+        where = [{v: j for j, v in enumerate(pbio.id_column(t, args.id))} for t in tables]
+        rows = [np.array([w[v] for v in aligned.ids], dtype=np.intp) for w in where]
+    gold = [pbio.numeric_column(t, gold_col, missing=True)[r] for t, r in zip(tables, rows)]
+    one = np.isnan(gold[0]) != np.isnan(gold[1])
+    if one.any():
+        k = int(np.argmax(one))
+        empty = 1 if np.isnan(gold[1][k]) else 0
+        item = "" if aligned.ids is None else f" (id {aligned.ids[k]!r})"
+        there, here = tables[1 - empty], tables[empty]
+        raise InputError(
+            f"{here.path}, {here.where(int(rows[empty][k]))}{item}, column {gold_col!r}: "
+            f"no gold score, but {there.path}, {there.where(int(rows[1 - empty][k]))} has "
+            "one for this item: label both systems' outputs of an item, or neither")
+    groups, strata = (None if v is None else np.asarray(list(v), dtype=object)
+                      for v in (aligned.groups, aligned.strata))
+    return (list(aligned.values), gold, groups, strata, tuple(t.path for t in tables),
+            (names[0], names[1]))
+
+
+def read_gold(args):
+    """The judge's and the gold scores in the layout :func:`check_layout` checked: the
+    judge's (A's, B's), the gold (NaN where unlabelled), the groups and strata (or
+    None), the files read and the systems' names."""
+    return _two_files(args) if args.gold_score is not None else _one_file(args)
+
+
+def run_ppi(args, how: str | None) -> int:
+    """Read the judge's and the gold columns (one file, or a file per system; and
+    --group, --stratum, --id), compare, report."""
+    check_level(args)
+    _refuse(args)
+    two = args.gold_score is not None
+    judge, gold, groups, strata, files, (name_a, name_b) = read_gold(args)
     bar = ProgressBar(args.resamples, enabled=not args.no_progress and args.method != "clt")
     try:
         with warnings.catch_warnings():
@@ -114,8 +208,12 @@ def run_ppi(args, how: str | None) -> int:
                 progress=bar)
     finally:
         bar.close()
-    name_a, name_b = _names(args)
-    text = render(result, args.format, name_a=name_a, name_b=name_b,
-                  files=(table.path,), columns=(args.a, args.b, args.gold_a, args.gold_b))
-    deliver(args, how, text, result.warnings, lambda plot: None)
+    columns = ((args.score or "score", args.gold_score) if two
+               else (args.a, args.b, args.gold_a, args.gold_b))
+    context = PPIContext(name_a=name_a, name_b=name_b, files=files, columns=columns)
+    deliver(args, how, render(result, args.format, context), result.warnings,
+            lambda plot: None)
+    if args.format == "github":  # (beside the warnings: a judge that favours a system)
+        for line in ppi_annotations(result, context):
+            print(line, file=sys.stderr)
     return EXIT_OK

@@ -6,6 +6,7 @@ reading of the result.  Kept out of :mod:`pairboot.cli.parser` for its length.""
 from __future__ import annotations
 
 from pairboot.cli.battles_args import SPELLINGS
+from pairboot.cli.judge_args import SPELLINGS as JUDGE_SPELLINGS
 from pairboot.cli.watch_parser import WATCH_OPTIONS
 from pairboot.errors import Spelling, spell
 
@@ -102,6 +103,7 @@ OPTIONS: dict[str, Spelling] = {
     **{key: _log_option(key) for key in _LOG_OPTIONS},
     "result.strata": lambda value: "in the strata table",  # (the report's, not an option)
     **SPELLINGS,  # (pairboot battles)
+    **JUDGE_SPELLINGS,  # (pairboot agreement, pairboot gold-labels)
 }
 """How the command line writes each argument of :func:`pairboot.compare` (and of
 :func:`pairboot.io.align`): `` `n_resamples=100` `` reads ``--resamples 100``,

@@ -36,6 +36,7 @@ from pairboot.report import (
     render,
     sequential_failed,
     sequential_status,
+    workflow_commands,
 )
 
 __all__ = ["run_watch"]
@@ -354,7 +355,12 @@ def run_watch(args) -> int:
         if missing is not None:
             raise InputError(missing)
     write_report(render(result, args.format), how, args.output)
-    return EXIT_FAILED if sequential_failed(result, args.fail_if) else EXIT_OK
+    if not sequential_failed(result, args.fail_if):
+        return EXIT_OK
+    if args.format == "github":  # (an annotation on the run, as compare's --fail-if)
+        failure = f"pairboot: --fail-if {args.fail_if}: {sequential_status(result)}"
+        print(workflow_commands((), failure)[0], file=sys.stderr)
+    return EXIT_FAILED
 
 
 def _feed(sequence, pairs: list) -> None:

@@ -78,7 +78,7 @@ def seed_of(arrays, words=(), person: bytes = b"pairboot-seed") -> int:
     """A seed in [0, 2**32): BLAKE2b (personalised by ``person``) over every ``(array,
     dtype)``'s shape and little-endian bytes, then ``words`` joined by ``\\x1f``, as
     :func:`derived_seed` hashes a design (for the comparisons with their own units)."""
-    h = _hash_arrays(_blake2b(digest_size=8, person=person), arrays)
+    h = hash_arrays(seed_hasher(person), arrays)
     h.update("\x1f".join(words).encode("utf-8", "surrogatepass"))
     return int.from_bytes(h.digest(), "little") % 2**32
 

@@ -78,6 +78,7 @@ from pairboot.rendering import set_renderer
 from pairboot.report.registry import Writers, formats_of, render, schema_id, writes
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
+    from pairboot.report.agreement import AgreementContext
     from pairboot.report.escape import visible
     from pairboot.report.family import UNPLANNED, FamilyContext
     from pairboot.report.family_formats import (
@@ -102,6 +103,7 @@ if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported o
         signature,
     )
     from pairboot.report.power import POWER_WRITERS
+    from pairboot.report.ppi import PPIContext, ppi_annotations
     from pairboot.report.schemas import json_report, schema
     from pairboot.report.sequential import (
         SEQUENTIAL_FAIL_IF,
@@ -136,6 +138,8 @@ _WHERE = {
     **dict.fromkeys(("ReportContext", "describe_method", "format_p", "kept_line",
                      "kept_warnings", "signature"), "parts"),
     "POWER_WRITERS": "power",
+    **dict.fromkeys(("PPIContext", "ppi_annotations"), "ppi"),
+    "AgreementContext": "agreement",
     **dict.fromkeys(("json_report", "schema"), "schemas"),
     **dict.fromkeys(("SEQUENTIAL_FAIL_IF", "sequential_failed", "sequential_status"),
                     "sequential"),
@@ -173,11 +177,13 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AgreementContext",
     "FAIL_IF",
     "FAMILY_WRITERS",
     "MARGIN_GATES",
     "MetricsContext",
     "POWER_WRITERS",
+    "PPIContext",
     "SEQUENTIAL_FAIL_IF",
     "FamilyContext",
     "ReportContext",
@@ -205,6 +211,7 @@ __all__ = [
     "render",
     "render_family",
     "power_panels",
+    "ppi_annotations",
     "render_power",
     "schema",
     "schema_id",

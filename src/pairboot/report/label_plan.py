@@ -28,9 +28,11 @@ def plan_lines(plan: LabelPlan) -> list[str]:
              f"  gold labels alone: {_count(plan.n_gold_alone, plan)}"]
     if plan.saved is not None:
         lines.append(f"  the judge saves {plan.saved:.0%} of the labels")
+    source = ("" if plan.n_pilot is None
+              else f" (from a pilot's {plan.n_pilot:,} labelled items)")
     lines.append(f"assumes: sd of the gold per-item differences {plan.sd:.4g}, the judge's "
-                 f"correlation with them {plan.correlation:.3g}, labels drawn at random, "
-                 "PPI++ at its best weight, a normal interval")
+                 f"correlation with them {plan.correlation:.3g}{source}, labels drawn at "
+                 "random, PPI++ at its best weight, a normal interval")
     return lines
 
 

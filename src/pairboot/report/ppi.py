@@ -1,15 +1,15 @@
 """Reports of a prediction-powered comparison (:class:`pairboot.PPIResult`): the three
 estimates of B - A side by side (the judge's alone, biased; the gold labels' alone;
 prediction-powered), so the reader sees what the correction did; the power-tuning
-weight and the gold labels the judge is worth; the judge's bias.  Text, Markdown, JSON
-and HTML (a page, and the fragment a notebook shows)."""
+weight and the gold labels the judge is worth; the judge's bias.  Text, Markdown, JSON,
+LaTeX, GitHub's step summary and HTML (a page, and the fragment a notebook shows)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from pairboot.report.escape import lines_text, md
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.html import (
     document,
     esc,
@@ -22,11 +22,12 @@ from pairboot.report.html import (
 from pairboot.report.numbers import decimals, p_repr, percent
 from pairboot.report.registry import context_class, writes
 from pairboot.report.schemas import json_report
-from pairboot.report.table import Table, markdown, text
+from pairboot.report.table import Table, latex, latex_float, latex_numbers, markdown, text
+from pairboot.report.workflow import command
 from pairboot.results.ppi import PPIResult
 
-__all__ = ["PPIContext", "ppi_fragment", "ppi_html", "ppi_json", "ppi_markdown",
-           "ppi_table", "ppi_text"]
+__all__ = ["PPIContext", "ppi_annotations", "ppi_fragment", "ppi_github", "ppi_html",
+           "ppi_json", "ppi_latex", "ppi_markdown", "ppi_table", "ppi_text"]
 
 ROWS = (("judge_only", "judge only (biased)"), ("gold_only", "gold labels only"),
         ("prediction_powered", "prediction-powered"))
@@ -59,7 +60,8 @@ class PPIContext:
     name_b: str = "B"
     files: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
-    """The judge's and the gold columns, as ``judge_a, judge_b, gold_a, gold_b``."""
+    """The judge's and the gold columns, as ``judge_a, judge_b, gold_a, gold_b`` (one
+    file), or ``judge, gold`` (a file per system)."""
 
 
 context_class(PPIResult, PPIContext)
@@ -186,7 +188,7 @@ def _favours(res: PPIResult, c: PPIContext) -> str:
     p = res.bias_p_value
     shown = "nan" if math.isnan(p) else p_repr(
         p, res.n_resamples, "normal" if res.method == "clt" else res.method)
-    if math.isnan(p) or p >= 1.0 - res.confidence_level:
+    if not _favoured(res):
         return (f"The judge's error does not differ between {c.name_a} and {c.name_b} at "
                 f"this level (gold - judge of {c.name_b} - {c.name_a}: "
                 f"{res.bias.estimate:+.3g}, p = {shown}).")
@@ -194,6 +196,12 @@ def _favours(res: PPIResult, c: PPIContext) -> str:
     return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
             f"one by {-res.bias.estimate:+.3g} (p = {shown}), which the correction "
             "removes.")
+
+
+def _favoured(res: PPIResult) -> bool:
+    """Whether the judge's error differs between the systems at the level."""
+    p = res.bias_p_value
+    return not math.isnan(p) and p < 1.0 - res.confidence_level
 
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
@@ -246,6 +254,41 @@ def ppi_json(res: PPIResult, context: PPIContext | None = None) -> str:
     out["name_a"], out["name_b"] = c.name_a, c.name_b
     out["signature"] = _signature(res, context)
     return json_report(res, out)
+
+
+@writes(PPIResult, "latex")
+def ppi_latex(res: PPIResult, context: PPIContext | None = None) -> str:
+    """A ``table`` float (booktabs): the three estimates, the headline and the words as
+    its caption, the judge's bias below; the signature and the warnings as comments,
+    the warnings also as a note under the tables."""
+    words = _words(res, context)  # (the last: the random subset's condition, a note)
+    table = latex_numbers(ppi_table(res, context))
+    table = Table(table.head, table.rows, table.align,
+                  caption=tex(" ".join([headline(res, context), *words[:-1]])))
+    notes = [r"\par\medskip", *latex(latex_numbers(bias_table(res, context))),
+             r"\par\smallskip", r"{\footnotesize " + tex(words[-1]) + r"\par}"]
+    notes += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in res.warnings]
+    out = [f"% {_signature(res, context)}", r"% needs \usepackage{booktabs}",
+           *latex_float(table, notes)]
+    return lines_text(out + [f"% warning: {w}" for w in res.warnings])
+
+
+@writes(PPIResult, "github")
+def ppi_github(res: PPIResult, context: PPIContext | None = None) -> str:
+    """A step summary: a heading naming B and A, then the Markdown report (the command
+    line prints :func:`ppi_annotations` and the warnings on standard error)."""
+    c = context or PPIContext()
+    return (f"### pairboot: {md(c.name_b)} (B) against {md(c.name_a)} (A), "
+            "prediction-powered\n\n" + ppi_markdown(res, context))
+
+
+def ppi_annotations(res: PPIResult, context: PPIContext | None = None) -> list[str]:
+    """GitHub workflow commands beside a ``github`` report: a ``::warning::`` when the
+    judge's error differs between the systems at the level (a judge that favours one
+    system's style: its own B - A, elsewhere, is not to be trusted); none otherwise."""
+    c = context or PPIContext()
+    return [command("warning", _favours(res, c), title="pairboot judge")] if _favoured(
+        res) else []
 
 
 @writes(PPIResult, "html-fragment", part=True)

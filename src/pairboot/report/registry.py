@@ -98,7 +98,10 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
     **{(t, f): (m, f == "html-fragment")
        for t, m in ((_TASKS, "tasks"), (_PREFERENCES, "preferences"))
        for f in ("text", "markdown", "latex", "json", "html-fragment", "html")},
-    **{(_SEQUENTIAL, f): ("sequential", False) for f in ("text", "markdown", "json")},
+    **{(_SEQUENTIAL, f): ("sequential", False)
+       for f in ("text", "markdown", "json", "latex", "github")},
+    **{(t, f): (m, False) for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
+       for f in ("latex", "github")},
 }
 """The package's own writers before their modules are imported: (the result type's
 qualified name, format) -> (the module of this package that registers it, whether it is

@@ -1,4 +1,5 @@
-"""A confidence sequence in words (:class:`SequentialResult`'s text, Markdown and JSON):
+"""A confidence sequence in words (:class:`SequentialResult`'s text, Markdown, JSON,
+LaTeX and GitHub's step summary):
 the verdict and where the rule stopped, the sequence beside a fixed-size interval at the
 same size and why it is wider, and when a fixed size is the better choice."""
 
@@ -6,12 +7,13 @@ from __future__ import annotations
 
 import math
 
-from pairboot.report.escape import lines_text, md
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.numbers import decimals, percent, plural
 from pairboot.report.parts import interval_text, num
 from pairboot.report.parts import wrap as _wrap
 from pairboot.report.registry import writes
 from pairboot.report.schemas import json_report
+from pairboot.report.table import Table, latex_float, latex_numbers
 from pairboot.results.sequential import SEQUENTIAL_VERDICTS, SequentialResult
 
 __all__ = ["SEQUENTIAL_FAIL_IF", "sequential_failed", "sequential_sentences",
@@ -156,3 +158,31 @@ def sequential_json(r: SequentialResult, context=None) -> str:
     out = r.to_dict()
     out["signature"] = _signature(r)
     return json_report(r, out)
+
+
+@writes(SequentialResult, "latex")
+def sequential_latex(r: SequentialResult, context=None) -> str:
+    """A ``table`` float (booktabs): B - A with the sequence and the fixed-size interval
+    at the same size, the first sentence as the caption, the others under it; the
+    signature as a comment."""
+    d = _decimals(r)
+    level = percent(r.confidence_level)
+    rows = [(f"{level} confidence sequence", num(r.estimate, d, signed=True),
+             interval_text(r.confidence_sequence, d, signed=True)),
+            (f"fixed-size {level} interval, the same size", num(r.estimate, d, signed=True),
+             interval_text(r.fixed_interval, d, signed=True))]
+    sentences = sequential_sentences(r)
+    table = latex_numbers(Table(("", "B - A", "interval"), rows, "lrl"))
+    table = Table(table.head, table.rows, table.align, caption=tex(sentences[0]))
+    notes = [r"\par\smallskip"] + [r"{\footnotesize " + tex(x) + r"\par}"
+                                    for x in sentences[1:]]
+    return lines_text([f"% {_signature(r)}", r"% needs \usepackage{booktabs}",
+                       *latex_float(table, notes)])
+
+
+@writes(SequentialResult, "github")
+def sequential_github(r: SequentialResult, context=None) -> str:
+    """A step summary: a heading with the status, then the Markdown report (``pairboot
+    watch`` prints a failed ``--fail-if`` as an ``::error::`` on standard error)."""
+    return (f"### pairboot watch: {md(sequential_status(r))}\n\n"
+            + sequential_markdown(r, context))

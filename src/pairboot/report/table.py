@@ -15,12 +15,13 @@ builds one table of results and writes it as a text grid or as booktabs LaTeX.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pairboot.report.escape import md, tex, visible
 
-__all__ = ["Markup", "Table", "latex", "latex_float", "markdown", "text"]
+__all__ = ["Markup", "Table", "latex", "latex_float", "latex_numbers", "markdown", "text"]
 
 
 class Markup(str):
@@ -154,3 +155,32 @@ def latex_float(table: Table, after: Sequence[str] = ()) -> list[str]:
     caption = [f"\\caption{{{table.caption}}}"] if table.caption is not None else []
     return [r"\begin{table}[htbp]", r"\centering", *latex(table), *caption, *after,
             r"\end{table}"]
+
+
+_NUMBER = r"[+-]?(?:\d[\d,]*(?:\.\d+)?|inf)"
+_CELL = re.compile(rf"(?P<n>{_NUMBER})|[\[(](?P<lo>{_NUMBER}), (?P<hi>{_NUMBER})[\])]")
+
+
+def _math(cell: str) -> str:
+    """A number (``+0.071``, ``1,234``) or an interval of two (``[-0.1, +0.2]``) in math
+    mode (``$-0.1$``: a minus, not a hyphen; a thousands comma braced); any other cell
+    as it is."""
+    if isinstance(cell, Markup):
+        return cell
+    match = _CELL.fullmatch(cell)
+    if match is None:
+        return cell
+
+    def m(x: str) -> str:
+        return "$" + x.replace(",", "{,}").replace("inf", r"\infty") + "$"
+
+    if match.group("n") is not None:
+        return Markup(m(cell))
+    return Markup(f"{cell[0]}{m(match.group('lo'))}, {m(match.group('hi'))}{cell[-1]}")
+
+
+def latex_numbers(table: Table) -> Table:
+    """``table`` with its numbers' cells in math mode (:func:`_math`), for :func:`latex`:
+    a report's tables hold numbers as text (``-0.034``), which LaTeX's text mode would
+    print with a hyphen.  The first column names the rows and stays text."""
+    return replace(table, rows=tuple((r[0], *(_math(c) for c in r[1:])) for r in table.rows))

@@ -36,6 +36,9 @@ class LabelPlan:
         The judge's per-item differences' correlation with the gold ones.
     confidence_level : float
     alternative : str
+    n_pilot : int or None
+        The labelled items of the pilot ``sd`` and ``correlation`` were read off (None:
+        given).
     """
 
     n_gold: int | None
@@ -48,6 +51,7 @@ class LabelPlan:
     correlation: float
     confidence_level: float
     alternative: str
+    n_pilot: int | None = None
 
     @property
     def saved(self) -> float | None:
