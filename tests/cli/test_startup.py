@@ -63,6 +63,46 @@ def test_a_small_comparison_loads_only_its_path():
     assert not any(loaded.values()), loaded
 
 
+def test_a_comparison_asks_the_width_without_shutil():
+    """argparse's help formatter imports shutil (bz2, lzma, zlib) for the terminal's
+    width; the parser reads it as shutil does."""
+    loaded = _loaded("""
+        import contextlib, io
+        from pairboot.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["compare", "examples/base.csv", "examples/new.csv", "--id", "id",
+                         "--score", "score", "--no-progress"]) == 0
+        """, "shutil")
+    assert not any(loaded.values()), loaded
+
+
+def test_the_parser_of_one_command_holds_that_command_alone():
+    from pairboot.cli.parser import COMMANDS, build_parser  # noqa: PLC0415
+
+    def commands(parser):
+        sub = next(a for a in parser._actions if a.dest == "command")
+        return list(sub.choices)
+
+    assert commands(build_parser()) == list(COMMANDS)
+    for name in COMMANDS:
+        assert commands(build_parser(name)) == [name]
+
+
+@pytest.mark.parametrize("columns, expected", [("60", 58), ("", 78), ("junk", 78),
+                                               ("-3", 78)])
+def test_the_help_is_as_wide_as_shutil_says(monkeypatch, columns, expected):
+    """COLUMNS as shutil reads it; without it (or when it is not a positive number),
+    standard output's terminal, here none: 80.  argparse leaves 2 columns."""
+    import shutil  # noqa: PLC0415
+
+    from pairboot.cli.parser import build_parser  # noqa: PLC0415
+
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setattr(sys, "__stdout__", None)  # (no terminal: the fallback)
+    assert build_parser()._get_formatter()._width == expected
+    assert shutil.get_terminal_size().columns - 2 == expected
+
+
 def test_a_csv_comparison_imports_no_harness_reader():
     """A plain CSV file holds none of the signs of a log (``io.may_be_log``): neither the
     harness readers nor their package are imported to detect its format, nor the reading
