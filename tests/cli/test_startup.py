@@ -233,3 +233,47 @@ def test_the_runs_folder_is_made_as_tempfile_is_imported(tmp_path):
         assert os.listdir({str(tmp_path)!r}) == []
         """, "tempfile")
     assert loaded == {"tempfile": True}
+
+
+def test_the_collector_waits_for_the_start_up_and_resumes():
+    """pairboot's process makes no collection while it imports and reads the options,
+    then collects again with the start-up's objects frozen out; ``main`` called in
+    another program (this one, the MCP server) leaves its collector alone."""
+    probe = textwrap.dedent("""
+        import contextlib, gc, io, json, sys
+        import pairboot.cli as cli
+        seen = {}
+        main = cli.main
+        def watched(argv=None):
+            seen["during"] = gc.isenabled()  # (before the options: still paused)
+            code = main(argv)
+            seen.update(after=gc.isenabled(), frozen=gc.get_freeze_count() > 0)
+            return code
+        cli.main = watched
+        sys.argv = ["pairboot", "compare", "examples/base.csv", "examples/new.csv",
+                    "--id", "id", "--score", "score", "--no-progress"]
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cli.run()
+        except SystemExit as exc:
+            seen["code"] = exc.code
+        print(json.dumps(seen))
+        """)
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=PROJECT_ROOT, check=False)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen == {"during": False, "after": True, "frozen": True, "code": 0}
+
+
+def test_main_leaves_the_callers_collector_alone(tmp_path):
+    import gc  # noqa: PLC0415
+
+    from pairboot.cli import main  # noqa: PLC0415
+
+    frozen = gc.get_freeze_count()
+    assert gc.isenabled()
+    files = [str(PROJECT_ROOT / "examples" / name) for name in ("base.csv", "new.csv")]
+    assert main(["compare", *files, "--id", "id", "--score", "score", "--no-progress",
+                 "--output", str(tmp_path / "out.txt")]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
