@@ -182,6 +182,8 @@ def test_the_hypothesis_machinery_reads_the_prediction_powered_interval():
     assert eq.verdict() == "inconclusive" and eq.p_values is not None
 
 
+@pytest.mark.filterwarnings("ignore:the judge's scores on the labelled items")  # (they
+# are changed on the labelled items alone, which the selection check rightly flags)
 def test_a_judge_that_does_not_track_the_gold_gets_lam_zero_and_says_so():
     judge, gold, lab = judged(seed=7)
     rng = np.random.default_rng(1)

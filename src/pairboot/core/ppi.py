@@ -30,7 +30,12 @@ import numpy as np
 from pairboot._version import __version__
 from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
 from pairboot.engine import resample_sums
-from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
+from pairboot.errors import (
+    DegenerateDataWarning,
+    InputError,
+    PairbootWarning,
+    SmallSampleWarning,
+)
 from pairboot.inputs.gold import check_gold
 from pairboot.metrics import Metric, resolve_metric
 from pairboot.options import Arguments, Data
@@ -38,7 +43,7 @@ from pairboot.results.compare import ConfidenceInterval, SystemScore
 from pairboot.results.ppi import PPIEstimate, PPIResult
 from pairboot.stats.hypotheses import interval_alpha, read_test
 from pairboot.stats.intervals import Bootstrap, bounds, monte_carlo_error, p_value
-from pairboot.stats.ppi import normal_bounds, normal_p_value
+from pairboot.stats.ppi import normal_bounds, normal_p_value, selection_p_value
 
 __all__ = ["PPI_METHODS", "check_lam", "check_ppi_method", "compare_ppi_items", "ppi_metric"]
 
@@ -48,6 +53,34 @@ PPI_METHODS = ("percentile", "basic", "normal", "clt")
 FEW_GOLD = 30
 """Below this many labelled items (groups, with groups) the normal and bootstrap
 intervals of a mean cover less than their level: a warning says so."""
+
+SELECTED_BELOW = 0.001
+"""A selection p-value below this flags the labels as chosen, not drawn at random
+(:func:`selection_note`): a random sample is flagged once in a thousand."""
+
+
+def selection_note(design) -> tuple | None:
+    """The warning for gold labels that look chosen by the scores: the judge's scores
+    (each system's statistics, their differences from the first system's, and the
+    squared deviations of both) on the labelled items against the unlabelled ones,
+    within strata and by group (:func:`pairboot.stats.ppi.selection_p_value`); None
+    when they look random."""
+    judge = design.scores.judge  # (n, M, k)
+    columns = [judge[:, m, :] for m in range(judge.shape[1])]
+    columns += [judge[:, m, :] - judge[:, 0, :] for m in range(1, judge.shape[1])]
+    values = np.concatenate(columns, axis=1)
+    # and their squared deviations: labels chosen at both ends (where the judges
+    # disagree most, either way) move the spread, not the mean
+    values = np.concatenate([values, (values - values.mean(axis=0)) ** 2], axis=1)
+    p = selection_p_value(values, design.scores.labelled, design.strata, design.weights)
+    if not p < SELECTED_BELOW:
+        return None
+    return (PairbootWarning, (
+        f"the judge's scores on the labelled items differ from those on the unlabelled "
+        f"ones more than a random sample's would (p = {p:.2g}, the smallest of "
+        f"{values.shape[1]} z tests times their number): gold labels "
+        "chosen by the scores (the disagreements, the hard items) void the interval; "
+        "label a random sample (within strata, give `strata`)"))
 
 
 
@@ -167,6 +200,9 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
             f"only {units} labelled {'items' if n_groups is None else 'groups'}: the "
             "interval may cover less than its level (its variance is estimated from them); "
             f"label {FEW_GOLD} or more")))
+    selected = selection_note(design)
+    if selected is not None:
+        notes.append(selected)
     if lams["d"] == 0.0 and lam is None:
         notes.append((DegenerateDataWarning, (
             "the judge's differences do not track the gold ones on the labelled items "

@@ -24,7 +24,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.core.family import family_systems, family_targets, simultaneous
-from pairboot.core.ppi import FEW_GOLD, ppi_metric
+from pairboot.core.ppi import FEW_GOLD, ppi_metric, selection_note
 from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
@@ -173,6 +173,9 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
             f"only {units} labelled {'items' if design.n_groups is None else 'groups'}: the "
             "intervals may cover less than their level (their variance is estimated from "
             f"them); label {FEW_GOLD} or more")))
+    selected = selection_note(design)
+    if selected is not None:
+        notes.append(selected)
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel + 1)
     return PPIFamilyResult(

@@ -25,7 +25,7 @@ import numpy as np
 from pairboot.stats.intervals import normal_quantile
 
 __all__ = ["ppi_estimate", "ppi_standard_error", "mean_standard_error",
-           "stratified_power_weight", "normal_bounds", "normal_p_value"]
+           "stratified_power_weight", "normal_bounds", "normal_p_value", "selection_p_value"]
 
 
 def stratified_power_weight(parts, weights: np.ndarray, clip: bool = True) -> float:
@@ -125,3 +125,33 @@ def normal_p_value(estimate: float, se: float, alternative: str = "two-sided",
     if alternative == "less":
         return lower
     return min(1.0, 2.0 * min(upper, lower))
+
+
+def selection_p_value(values: np.ndarray, labelled: np.ndarray, parts, weights) -> float:
+    """How surprising the labelled items' judge scores are for a random sample of the
+    items: for every column of ``values`` (n, c), the z test of the labelled items'
+    mean minus the unlabelled items' (within each stratum, combined with ``weights``;
+    ``parts`` every stratum's ``(rows, group codes or None, n_groups)``, the groups'
+    influences summed, so a group labelled in part is one unit), and the smallest
+    p-value times c (Bonferroni).  A subset chosen by the scores (the disagreements,
+    the hard items) moves these means; a random one rarely does.  NaN when no column
+    can be tested."""
+    diff = np.zeros(values.shape[1])
+    var = np.zeros(values.shape[1])
+    for (rows, codes, n_groups), w in zip(parts, weights):
+        x, lab = values[rows], labelled[rows]
+        n_l, n_u = int(lab.sum()), int((~lab).sum())
+        m_l, m_u = x[lab].mean(axis=0), x[~lab].mean(axis=0)
+        # every item's influence on mean_l - mean_u, summed by group (an item alone)
+        infl = np.where(lab[:, None], (x - m_l) / n_l, -(x - m_u) / n_u)
+        if codes is not None:
+            infl = np.stack([np.bincount(codes, infl[:, j], minlength=n_groups)
+                             for j in range(infl.shape[1])], axis=1)
+        diff += w * (m_l - m_u)
+        var += w * w * (infl ** 2).sum(axis=0)
+    ok = var > 0
+    if not ok.any():
+        return math.nan
+    z = np.abs(diff[ok]) / np.sqrt(var[ok])
+    p = float(np.min([math.erfc(v / math.sqrt(2.0)) for v in z]))
+    return min(1.0, p * values.shape[1])
