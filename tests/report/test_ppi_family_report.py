@@ -65,3 +65,21 @@ def test_the_github_summary_is_the_markdown_under_a_heading(family):
     assert out.startswith("### pairboot: prediction-powered comparisons\n\n")
     assert out.endswith(render(family, "markdown"))
     assert "3 comparisons of 3 systems" in out.splitlines()[2]
+
+
+def test_the_p_values_read_as_compare_s_tables_write_them(family):
+    """An adjusted p-value the resamples cannot resolve is "< X" (in math mode in the
+    LaTeX), never "0"; the others with compare's decimals, not ``.3g``'s."""
+    rows = (dataclasses.replace(family.comparisons[0], p_value=0.0),
+            dataclasses.replace(family.comparisons[1], p_value=0.02332),
+            dataclasses.replace(family.comparisons[2], p_value=0.4421))
+    res = dataclasses.replace(family, comparisons=rows)
+    from pairboot.report.ppi_family import comparisons_table
+
+    table = comparisons_table(res)
+    k = table.head.index("p (adjusted)")
+    assert [r[k] for r in table.rows] == ["< 0.015", "0.023", "0.442"]  # (400 resamples)
+    assert "< 0.015" in str(res) and "0.0233" not in str(res)
+    first = next(line for line in render(res, "latex").splitlines()
+                 if line.startswith(r"a\&b - base\_1 &"))
+    assert r"& $< 0.015$ &" in first

@@ -19,6 +19,7 @@ from pairboot.report.html import (
     wrap_fragment,
 )
 from pairboot.report.numbers import decimals, percent
+from pairboot.report.parts import alpha_of, p_cell, sides_of
 from pairboot.report.registry import writes
 from pairboot.report.schemas import json_report
 from pairboot.report.table import (
@@ -59,8 +60,13 @@ def _places(se: float) -> int:
     return decimals(se) if math.isfinite(se) and se > 0 else 3
 
 
-def _p(p: float) -> str:
-    return "nan" if math.isnan(p) else f"{p:.3g}"
+def _p(res: PPIFamilyResult, p: float) -> str:
+    """A comparison's adjusted p-value as compare's tables write one
+    (:func:`pairboot.report.parts.p_cell`): ``0.013``, ``0.0033``, ``< 0.006`` where the
+    resamples cannot resolve it (max-t counts them whatever the method), ``n/a``."""
+    counted = res.correction == "max-t" and len(res.comparisons) > 1
+    return p_cell(p, res.n_resamples, alpha=alpha_of(res.confidence_level),
+                  resampled=res.method != "clt" or counted, sides=sides_of(res))
 
 
 def comparisons_table(res: PPIFamilyResult) -> Table:
@@ -73,7 +79,7 @@ def comparisons_table(res: PPIFamilyResult) -> Table:
     for r in res.comparisons:
         k = _places(r.standard_error)
         rows.append((f"{r.b} - {r.a}", _fmt(r.estimate, k, "+"),
-                     _ci(r.confidence_interval, k, "+"), _p(r.p_value), f"{r.lam:.3g}",
+                     _ci(r.confidence_interval, k, "+"), _p(res, r.p_value), f"{r.lam:.3g}",
                      _fmt(r.judge_only.estimate, k, "+"), _fmt(r.gold_only.estimate, k, "+"),
                      f"{r.effective_gold:,.0f}", r.verdict))
     return Table(head, tuple(rows), "lrlrrrrrl")
