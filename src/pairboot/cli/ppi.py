@@ -20,12 +20,12 @@ import pairboot
 import pairboot.io as pbio
 from pairboot.cli.inputs import file_systems, pairing_options
 from pairboot.cli.options import check_level
-from pairboot.cli.output import deliver
+from pairboot.cli.output import deliver, report_text
 from pairboot.cli.parser import EXIT_OK
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.report import PPIContext, ppi_annotations, render
+from pairboot.report import PPIContext, ppi_annotations
 
 __all__ = ["check_layout", "read_gold", "run_ppi"]
 
@@ -211,7 +211,7 @@ def run_ppi(args, how: str | None) -> int:
     columns = ((args.score or "score", args.gold_score) if two
                else (args.a, args.b, args.gold_a, args.gold_b))
     context = PPIContext(name_a=name_a, name_b=name_b, files=files, columns=columns)
-    deliver(args, how, render(result, args.format, context), result.warnings,
+    deliver(args, how, report_text(args, result, context), result.warnings,
             lambda plot: None)
     if args.format == "github":  # (beside the warnings: a judge that favours a system)
         for line in ppi_annotations(result, context):
