@@ -220,3 +220,27 @@ def test_bad_use_of_judge_calls_is_one_line(calls, tmp_path, extra, words):
     assert_one_line_error(run_in_process("compare", path, "--a", "ja", "--b", "jb",
                                          "--gold-a", "ga", "--gold-b", "gb", *extra,
                                          "--no-progress"), *words)
+
+
+def test_judge_calls_of_a_pooled_metric(counts, tmp_path):
+    """--metric f1 with --runs samples: each call's statistics, as compare_ppi takes
+    items x calls x statistics; the gold's on one row of the item."""
+    judge, gold, _ = counts
+    second = np.clip(judge + np.random.default_rng(13).integers(-1, 2, judge.shape), 0, None)
+    calls = np.stack([judge, second], axis=2)  # items x 2 systems x 2 calls x 3
+    head = ["id", "call"] + [f"{s}_{st}" for s in ("base", "new", "hb", "hn")
+                             for st in STATS]
+    rows = [",".join([f"q{i}", f"c{c}", *(_cell(calls[i, k, c, s]) for k in (0, 1)
+                                          for s in range(3)),
+                      *(_cell(gold[i, k, s]) if c == 0 else "" for k in (0, 1)
+                        for s in range(3))])
+            for i in range(N) for c in (0, 1)]
+    path = tmp_path / "calls.csv"
+    path.write_text(",".join(head) + "\n" + "\n".join(rows) + "\n")
+    out = json_of(path, "--a", "base", "--b", "new", "--gold-a", "hb", "--gold-b", "hn",
+                  "--metric", "f1", "--runs", "samples", "--run", "call", "--id", "id",
+                  "--method", "clt")
+    res = api(calls[:, 0], calls[:, 1], gold[:, 0], gold[:, 1], metric="f1",
+              runs="samples", method="clt")
+    assert out["estimate"] == pytest.approx(res.estimate, abs=1e-12)
+    assert out["judge_calls"]["n_calls"] == [2 * N, 2 * N]
