@@ -95,7 +95,7 @@ def test_the_text_report_shows_the_three_estimates(table):
 @pytest.mark.parametrize("extra, words", [
     (("--gold-b", "gb"), ("give both --gold-a and --gold-b",)),
     (("--lam", "0.5"), ("give both --gold-a and --gold-b",)),
-    (("--gold-a", "ga", "--gold-b", "gb", "--runs", "seeds"), ("--runs",)),
+    (("--gold-a", "ga", "--gold-b", "gb", "--runs", "seeds"), ("--runs seeds is not available",)),
     (("--gold-a", "ga", "--gold-b", "gb", "--method", "bca"), ("--method", "clt")),
     (("--gold-a", "ga", "--gold-b", "ja"), ("four different columns",)),
     (("--gold-a", "ga", "--gold-b", "nope"), ("nope",)),
@@ -213,7 +213,7 @@ def test_an_item_labelled_in_one_file_only_names_both_rows(two_files, tmp_path):
     (("--gold-a", "judge", "--gold-b", "human"), ("two layouts: give one",)),
     (("--a", "judge"), ("a file per system", "no --a/--b")),
     (("--gold-score", "other"), ("--gold-score given twice",)),
-    (("--runs", "seeds"), ("--runs is not available with --gold-score",)),
+    (("--runs", "seeds"), ("--runs seeds is not available with --gold-score",)),
     (("--score", "other"), ("--score given twice",)),
 ])
 def test_bad_use_of_a_file_per_system_is_one_line(two_files, extra, words):

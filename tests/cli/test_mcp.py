@@ -119,6 +119,34 @@ def test_a_tool_runs_its_command_once_for_the_json_and_the_report(
     assert (status, error) == (0, "") and result.content[1].text == page
 
 
+def test_a_compare_with_gold_labels_runs_once_for_the_json_and_the_report(
+        monkeypatch, tmp_path):
+    """A prediction-powered compare (--gold-a/--gold-b) renders its report through
+    report_text too: one run of cli.ppi.run_ppi, not one per format."""
+    from pairboot.cli import ppi as cli_ppi
+    from pairboot.mcp_server import argv_of, run_command
+
+    gold = [x if i % 3 == 0 else "" for i, x in enumerate(BASE)]
+    gold_new = [x if i % 3 == 0 else "" for i, x in enumerate(NEW)]
+    path = tmp_path / "judged.csv"
+    path.write_text("\n".join(["id,base,new,gold_base,gold_new"] + [
+        f"{i},{a},{b},{g},{h}" for i, a, b, g, h in zip(IDS, BASE, NEW, gold, gold_new)])
+        + "\n", encoding="utf-8")
+    runs = []
+    real = cli_ppi.run_ppi
+    monkeypatch.setattr(cli_ppi, "run_ppi", lambda args, how: runs.append(1) or real(args, how))
+    given = {"a": "base", "b": "new", "id": "id", "seed": 3, "resamples": 199}
+    options = ["--gold-a", "gold_base", "--gold-b", "gold_new"]
+    result = call("compare", {"files": [str(path)], **given, "report": "markdown",
+                              "options": options})
+    assert not result.is_error and len(runs) == 1
+    assert result.structured_content["schema"] == "pairboot.compare_ppi/1"
+    status, page, error = run_command([*argv_of("compare", [str(path)], given, options),
+                                       "--format=markdown", "--no-progress"])
+    assert (status, error) == (0, "") and result.content[1].text == page
+    assert page.startswith("**Prediction-powered B - A")
+
+
 def test_power_answers_as_the_python_api():
     result = call("power", {"sd": 0.5, "delta": 0.05, "power": 0.8, "report": "none"})
     assert not result.is_error and len(result.content) == 1

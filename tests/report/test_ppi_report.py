@@ -112,3 +112,26 @@ def test_the_json_holds_every_estimate(result):
     assert out["lam"] == result.lam and out["n_gold"] == 117
     assert out["bias"]["estimate"] == pytest.approx(result.bias.estimate)
     assert "bootstrap_distribution" not in out
+
+
+def test_the_p_value_reads_as_compare_s_report_writes_one():
+    """A p-value below what the resamples resolve is "p < X", never "p = 0 (< X)"; the
+    closed form's tiny one "p < 0.0001"; others with compare's decimals."""
+    rng = np.random.default_rng(0)
+    quality = rng.normal(0.5, 0.2, (400, 2)) + [0.0, 0.15]
+    judge = quality + [0.1, 0.0] + rng.normal(0, 0.05, (400, 2))
+    gold = np.where(rng.random(400)[:, None] < 0.25, quality, np.nan)
+    kw = dict(gold_a=gold[:, 0], gold_b=gold[:, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = pairboot.compare_ppi(judge[:, 0], judge[:, 1], seed=1, n_resamples=1000, **kw)
+        clt = pairboot.compare_ppi(judge[:, 0], judge[:, 1], method="clt", **kw)
+    assert boot.p_value == 0.0 and boot.bias_p_value == 0.0
+    first = str(boot).splitlines()[0]
+    assert ", p < 0.006 (difference):" in first and "p = 0" not in str(boot)
+    assert "by -0.0994 (p < 0.006)" in str(boot)
+    assert ", p < 0.0001 (difference):" in str(clt).splitlines()[0]
+    import dataclasses
+
+    some = dataclasses.replace(boot, p_value=0.0123456, bias_p_value=float("nan"))
+    assert ", p = 0.012 (difference)" in str(some) and "p = n/a)" in str(some)

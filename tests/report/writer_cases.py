@@ -211,6 +211,93 @@ def cases():
             d["bin_a"], d["bin_b"], test="mcnemar", **common).test, None))
         out.append(("test permutation", "test", pairboot.compare(
             a, b, test="permutation", **common).test, None))
+        out += _judged()
+    return out
+
+
+def _judged() -> list:
+    """The cases of a judge and gold labels (prediction-powered comparisons, a family of
+    them, the gold labels to plan, two raters' agreement) and of confidence sequences,
+    on data of their own (the cases above keep theirs)."""
+    import pairboot
+    from pairboot.report import AgreementContext, PPIContext
+
+    rng = np.random.default_rng(20261206)
+    n = 120
+    quality = rng.normal(0.5, 0.2, (n, 2)) + [0.0, 0.05]
+    judge = quality + [0.1, 0.0] + rng.normal(0, 0.05, (n, 2))  # (A's flattered)
+    gold = np.where(rng.random(n)[:, None] < 0.3, quality, np.nan)
+    ppi = dict(gold_a=gold[:, 0], gold_b=gold[:, 1])
+    docs = np.repeat(np.arange(n // 4), 4)
+    hostile = "q1\x1b[2J\n::error::x \u202e|[a](b)<i>&$_%"
+    out = [
+        ("ppi percentile named", "ppi", pairboot.compare_ppi(
+            judge[:, 0], judge[:, 1], **ppi, n_resamples=R, seed=1),
+         PPIContext(name_a="base_1", name_b="new|<b>x</b>", files=("judged.csv",),
+                    columns=("ja", "jb", "ga", "gb"))),
+        ("ppi clt groups one-sided", "ppi", pairboot.compare_ppi(
+            judge[:, 0], judge[:, 1], **ppi, groups=docs, method="clt",
+            alternative="greater"), None),
+        ("ppi non-inferiority strata", "ppi", pairboot.compare_ppi(
+            judge[:, 0], judge[:, 1], **ppi, strata=np.repeat(["x", "y"], n // 2),
+            hypothesis="non-inferiority", margin=0.05, method="basic", n_resamples=R,
+            seed=2), PPIContext(name_a=hostile, name_b=hostile + "B")),
+    ]
+    tp = rng.integers(0, 4, (n, 2)).astype(float)
+    counts = [np.column_stack([tp[:, k], rng.integers(0, 2, n), rng.integers(0, 2, n)])
+              .astype(float) for k in (0, 1)]
+    labelled = rng.random(n) < 0.4
+    out.append(("ppi f1", "ppi", pairboot.compare_ppi(
+        counts[0], counts[1], gold_a=np.where(labelled[:, None], counts[0], np.nan),
+        gold_b=np.where(labelled[:, None], counts[1], np.nan), metric="f1",
+        n_resamples=R, seed=3), None))
+    calls = judge[:, None, :] + rng.normal(0, 0.05, (n, 3, 2))
+    calls[::5, 2, :] = np.nan  # (an item with two calls here and there)
+    out.append(("ppi judge calls", "ppi", pairboot.compare_ppi(
+        calls[:, :, 0], calls[:, :, 1], **ppi, runs="samples", method="clt"), None))
+    judges = {"base": judge[:, 0], "new": judge[:, 1], "third|x": judge[:, 1] + 0.02}
+    golds = {"base": gold[:, 0], "new": gold[:, 1], "third|x": gold[:, 1]}
+    out.append(("ppi family max-t", "ppi family", pairboot.compare_ppi_many(
+        judges, golds, n_resamples=R, seed=1), None))
+    out.append(("ppi family bonferroni clt baseline", "ppi family",
+                pairboot.compare_ppi_many(judges, golds, baseline="base",
+                                          correction="bonferroni", method="clt",
+                                          groups=docs), None))
+    out.append(("labels half-width", "labels", pairboot.gold_labels(
+        sd=1.0, correlation=0.7, n_items=5000, half_width=0.1), None))
+    out.append(("labels delta one-sided pilot", "labels", pairboot.gold_labels(
+        judge[:, 0], judge[:, 1], **ppi, delta=0.05, power=0.9, alternative="greater"),
+        None))
+    out.append(("labels out of reach", "labels", pairboot.gold_labels(
+        sd=1.0, correlation=0.3, n_items=100, half_width=0.01), None))
+    first = rng.integers(1, 6, n)
+    second = np.clip(first + rng.integers(-1, 2, n), 1, 5)
+    out.append(("agreement default named", "agreement", pairboot.agreement(
+        first, second, n_resamples=R, seed=1),
+        AgreementContext(name_a="judge&co", name_b="people", files=("r.csv",))))
+    verdict = (rng.random(80) < 0.7) * 1
+    people = np.where(rng.random(80) < 0.85, verdict, 1 - verdict)
+    out.append(("agreement verdicts groups", "agreement", pairboot.agreement(
+        verdict, people, statistics=("accuracy", "sensitivity", "specificity", "kappa"),
+        groups=np.repeat(np.arange(20), 4), method="normal", n_resamples=R, seed=3),
+        None))
+    u = rng.random(600)
+    d = np.where(u < 0.06, -1.0, np.where(u < 0.2, 1.0, 0.0))
+    x = np.where(d == 0, rng.random(600) < 0.6, d < 0).astype(float)
+    y = x + d
+    z = rng.normal(0.0, 1.0, 200)
+    out += [
+        ("sequential betting", "sequential", pairboot.sequential(
+            bounds=(0, 1), grid_size=200).update(x, y), None),
+        ("sequential budget", "sequential", pairboot.sequential(
+            bounds=(0, 1), budget=40, grid_size=200).update(x, y), None),
+        ("sequential asymptotic non-inferiority", "sequential", pairboot.sequential(
+            hypothesis="non-inferiority", margin=0.1, alternative="greater",
+            lower_is_better=True).update(z, z + rng.normal(0.02, 0.5, 200)), None),
+        ("sequential f1 groups", "sequential", pairboot.sequential(metric="f1").update(
+            np.column_stack([x, 1 - x, 1 - x]), np.column_stack([y, 1 - y, 1 - y]),
+            groups=np.repeat(np.arange(300), 2)), None),
+    ]
     return out
 
 
@@ -219,7 +306,14 @@ FORMATS = {
     "family": ("text", "json", "markdown", "latex", "github", "html"),
     "power": ("text", "markdown", "json", "html"),
     "test": (),
+    "ppi": ("text", "json", "markdown", "latex", "github", "html"),
+    "ppi family": ("text", "json", "markdown", "latex", "github", "html"),
+    "agreement": ("text", "json", "markdown", "latex", "github", "html"),
+    "labels": ("text", "json", "markdown"),
+    "sequential": ("text", "json", "markdown", "latex", "github"),
 }
+JUDGED = ("ppi", "ppi family", "agreement", "labels", "sequential")
+"""The kinds rendered by their type's own writers (:func:`pairboot.report.render`)."""
 HTML = ("html", "html fragment", "to_html", "_repr_html_")
 """The outputs that draw (matplotlib's SVG)."""
 
@@ -233,7 +327,7 @@ def outputs(kind: str, result, context, styles: dict[str, str], *,
     from pairboot.report import html_family
 
     render = {"compare": report.render, "family": report.render_family,
-              "power": report.render_power}.get(kind)
+              "power": report.render_power}.get(kind, report.render)
     shown = {}
     for fmt in FORMATS[kind]:
         shown[fmt] = lambda fmt=fmt: render(result, fmt, context)
@@ -248,14 +342,37 @@ def outputs(kind: str, result, context, styles: dict[str, str], *,
         shown["html fragment"] = lambda: html_family.fragment_family(result, context)
         shown["summary"] = lambda: result.summary()
         shown["to_html"] = lambda: result.to_html()
+    elif kind in JUDGED:
+        _judged_outputs(shown, kind, result, context)
     else:
         shown["summary"] = lambda: result.summary() if kind == "power" else str(result)
         shown["to_html"] = lambda: result.to_html()
     shown["str"] = lambda: str(result)
     shown["repr"] = lambda: repr(result)
-    shown["_repr_html_"] = lambda: result._repr_html_()
+    if hasattr(result, "_repr_html_"):
+        shown["_repr_html_"] = lambda: result._repr_html_()
     return {name: normalise(write(), styles) for name, write in shown.items()
             if html is None or (name in HTML) == html}
+
+
+def _judged_outputs(shown: dict, kind: str, result, context) -> None:
+    """What a result of the judge's kinds writes itself, beside its formats: the HTML
+    fragment, ``summary()`` and ``to_html()`` where it has them (with the context's
+    names where it takes them)."""
+    from pairboot import report
+
+    if "html" in FORMATS[kind]:
+        shown["html fragment"] = lambda: report.render(result, "html-fragment", context)
+    if kind == "ppi":
+        names = {} if context is None else dict(name_a=context.name_a,
+                                                name_b=context.name_b)
+        shown["summary"] = lambda: result.summary(**names)
+        shown["to_html"] = lambda: result.to_html(**names)
+    elif kind == "ppi family":
+        shown["summary"] = lambda: result.summary()
+        shown["to_html"] = lambda: result.to_html()
+    elif kind == "agreement":
+        shown["to_html"] = lambda: result.to_html()
 
 
 def stored(written: dict[str, str]) -> dict:

@@ -19,8 +19,11 @@ def add_gold(p: argparse.ArgumentParser) -> None:
         "judge and gold labels", "one file: --a and --b are the judge's score columns of "
         "systems A and B on every item; --gold-a and --gold-b the gold (human) scores, "
         "empty where the item is unlabelled. Or a file per system: --score is the judge's "
-        "column, --gold-score the gold one. The interval of B - A on the gold metric, "
-        "prediction-powered (--method percentile, basic, normal, or clt)")
+        "column, --gold-score the gold one. With --metric (and --stats) each names the "
+        "statistics' columns as --a/--b do (human_tp, tp_human, ...); with --runs samples "
+        "--run COL --id COL a row per item and judge call, the gold score the item's. The "
+        "interval of B - A on the gold metric, prediction-powered (--method percentile, "
+        "basic, normal, or clt)")
     gold.add_argument("--gold-a", metavar="COL", help="one file: system A's gold score "
                       "column")
     gold.add_argument("--gold-b", metavar="COL", help="one file: system B's gold score "

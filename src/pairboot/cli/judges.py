@@ -17,13 +17,11 @@ import numpy as np
 import pairboot
 import pairboot.io as pbio
 from pairboot.cli.options import check_level
-from pairboot.cli.output import check_output, check_stdout, deliver
+from pairboot.cli.output import check_output, check_stdout, deliver, report_text
 from pairboot.cli.paths import input_files
 from pairboot.cli.progress import ProgressBar
-from pairboot.cli.spelling import cli_spelling
 from pairboot.cli.status import EXIT_OK
 from pairboot.errors import InputError
-from pairboot.report import render
 
 __all__ = ["run_agreement", "run_gold_labels"]
 
@@ -130,7 +128,7 @@ def run_agreement(args) -> int:
     from pairboot.report import AgreementContext  # (the agreement's writers: on first use)
 
     context = AgreementContext(name_a=names[0], name_b=names[1], files=(table.path,))
-    deliver(args, how, render(result, args.format, context), result.warnings,
+    deliver(args, how, report_text(args, result, context), result.warnings,
             lambda plot: None)
     return EXIT_OK
 
@@ -168,7 +166,5 @@ def run_gold_labels(args) -> int:
             raise InputError("give --sd and --correlation (what you know), or a pilot's "
                              "file with the judge's and the gold columns")
         plan = pairboot.gold_labels(sd=args.sd, correlation=args.correlation, **goal)
-    text = render(plan, args.format)
-    deliver(args, how, text if args.format == "json" else cli_spelling(text), (),
-            lambda plot: None)
+    deliver(args, how, report_text(args, plan, spelled=True), (), lambda plot: None)
     return EXIT_OK

@@ -7,7 +7,9 @@ Two layouts, as ``compare``'s::
 
 A file per system is aligned as ``compare`` aligns two files (on ``--id``, or by row
 position: :func:`pairboot.io.align`), its gold column read where it holds a number.  A
-thin shell: the columns read, the API called, the report written."""
+pooled metric (``--metric f1 --stats tp,fp,fn``) and several judge calls per item
+(``--runs samples --run COL``) read their columns as :mod:`pairboot.cli.gold_columns`
+says.  A thin shell: the columns read, the API called, the report written."""
 
 from __future__ import annotations
 
@@ -18,21 +20,20 @@ import numpy as np
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli.gold_columns import gold_stats, judge_gold_columns, read_runs, read_stacked
 from pairboot.cli.inputs import file_systems, pairing_options
 from pairboot.cli.options import check_level
-from pairboot.cli.output import deliver
+from pairboot.cli.output import deliver, report_text
 from pairboot.cli.parser import EXIT_OK
 from pairboot.cli.progress import ProgressBar
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError
-from pairboot.report import PPIContext, ppi_annotations, render
+from pairboot.report import PPIContext, ppi_annotations
 
 __all__ = ["check_layout", "read_gold", "run_ppi"]
 
 NOT_WITH_GOLD = (
-    ("run", "--run"),
-    ("runs", "--runs"), ("test", "--test"), ("exact", "--exact"), ("systems", "--systems"),
-    ("plan", "--plan"), ("stats", "--stats"),
+    ("test", "--test"), ("exact", "--exact"), ("systems", "--systems"), ("plan", "--plan"),
     ("fail_if", "--fail-if"), ("plot", "--plot"), ("correction", "--correction"),
     ("baseline", "--baseline"), ("group_weighting", "--group-weighting"),
     ("resampling", "--resampling"), ("from_format", "--from"), ("tasks_as", "--tasks-as"),
@@ -58,7 +59,8 @@ def check_layout(args) -> bool:
             raise InputError("--gold-score reads a file per system: give two files (A's "
                              "then B's), each with the judge's --score column and the gold "
                              "column, and no --a/--b")
-        if args.gold_score == (args.score or "score"):
+        if getattr(args, "stats", None) is None and args.gold_score == (args.score
+                                                                         or "score"):
             raise InputError(f"--gold-score {args.gold_score} is also the judge's --score "
                              "column: name the gold column")
         return True
@@ -90,10 +92,16 @@ def _refuse(args) -> None:
                              "comparison of one judge's means)")
     if len(getattr(args, "scores", None) or []) > 1:
         raise InputError(f"--score given twice: with {flags} it names the judge's one column")
-    if args.unpaired or args.stream or args.metric != "mean":
-        flag = "--unpaired" if args.unpaired else "--stream" if args.stream else "--metric"
+    if args.unpaired or args.stream:
+        flag = "--unpaired" if args.unpaired else "--stream"
         raise InputError(f"{flag} is not available with {flags}: the judge and the gold "
-                         "scores are per-item means of paired outputs")
+                         "scores are of paired outputs, read whole")
+    if args.runs not in (None, "samples"):
+        raise InputError(f"--runs {args.runs} is not available with {flags}: the judge's "
+                         "several calls per item are --runs samples (with --run and --id)")
+    if args.run is not None and args.runs is None:
+        raise InputError(f"--run with {flags} needs --runs samples (the judge's several "
+                         "calls per item)")
 
 
 def _labels(table, column: str | None, what: str):
@@ -119,19 +127,21 @@ def _names(args) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _one_file(args):
-    """--a, --b, --gold-a, --gold-b of one file: the judge's and the gold scores (A's,
-    B's), the groups and strata, the file read."""
+def _one_file(args, stats: list[str] | None):
+    """--a, --b, --gold-a, --gold-b of one file (the systems' names, with ``stats``: a
+    pooled metric's columns, :mod:`pairboot.cli.gold_columns`): the judge's and the gold
+    scores (A's, B's), the groups and strata, the file read, the columns read."""
     table = pbio.read_table(args.files[0])
-    columns = [c for c in (args.id, args.group, args.stratum, args.a, args.b, args.gold_a,
-                           args.gold_b) if c is not None]
-    table.check_columns(columns)
-    judge = [pbio.numeric_column(table, c) for c in (args.a, args.b)]
-    gold = [pbio.numeric_column(table, c, missing=True) for c in (args.gold_a, args.gold_b)]
-    one = np.isnan(gold[0]) != np.isnan(gold[1])
+    table.check_columns([c for c in (args.id, args.group, args.stratum) if c is not None])
+    cols = judge_gold_columns(table, (args.a, args.b, args.gold_a, args.gold_b), stats)
+    table.check_columns([c for cs in cols for c in cs])
+    judge = [read_stacked(table, c) for c in cols[:2]]
+    gold = [read_stacked(table, c, missing=True) for c in cols[2:]]
+    flat = [g.reshape(len(g), -1)[:, 0] for g in gold]
+    one = np.isnan(flat[0]) != np.isnan(flat[1])
     if one.any():  # (the library says the same by position: here the file's row)
         i = int(np.argmax(one))
-        empty = args.gold_b if np.isnan(gold[1][i]) else args.gold_a
+        empty = cols[3][0] if np.isnan(flat[1][i]) else cols[2][0]
         raise InputError(f"{table.path}, {table.where(i)}: a gold score for one system "
                          f"only (column {empty!r} is empty): label both systems' outputs "
                          "of an item, or neither")
@@ -142,48 +152,64 @@ def _one_file(args):
         if any(i is None for i in ids) or len(set(ids)) != len(ids):
             raise InputError(f"{table.path}: column {args.id!r} must hold one distinct id "
                              "per row")
-    return judge, gold, groups, strata, (table.path,), _names(args)
+    return (judge, gold, groups, strata, (table.path,), _names(args),
+            tuple(c for cs in cols for c in cs))
 
 
-def _two_files(args):
+def _two_files(args, stats: list[str] | None):
     """A file per system, each with the judge's --score column and the --gold-score
-    column, aligned as compare aligns two files: the judge's and the gold scores (A's,
-    B's) in one item order, the groups and strata, the files read.  An item labelled in
-    one file and not in the other is refused, naming both rows."""
+    column (with ``stats``: the statistics' columns and the gold's,
+    :mod:`pairboot.cli.gold_columns`), aligned as compare aligns two files: the judge's
+    and the gold scores (A's, B's) in one item order, the groups and strata, the files
+    read, the columns read.  An item labelled in one file and not in the other is
+    refused, naming both rows."""
     names = file_systems(args, list(args.files))
     tables = [pbio.read_table(f) for f in args.files]
-    judge_col, gold_col = args.score or "score", args.gold_score
-    for t in tables:
-        t.check_columns([gold_col])
-    aligned = pbio.align(tables, columns=[[judge_col], [judge_col]], id=args.id,
+    judge_cols = [args.score or "score"] if stats is None else stats
+    gold_cols = [judge_gold_columns(t, (args.gold_score,), stats)[0] for t in tables]
+    for t, g in zip(tables, gold_cols):
+        t.check_columns(g)
+    aligned = pbio.align(tables, columns=[judge_cols, judge_cols], id=args.id,
                          groups=args.group, strata=args.stratum, **pairing_options(args))
     n = len(aligned.values[0])
     rows = [np.arange(n)] * 2
     if aligned.ids is not None:  # (each file's row of every item aligned)
         where = [{v: j for j, v in enumerate(pbio.id_column(t, args.id))} for t in tables]
         rows = [np.array([w[v] for v in aligned.ids], dtype=np.intp) for w in where]
-    gold = [pbio.numeric_column(t, gold_col, missing=True)[r] for t, r in zip(tables, rows)]
-    one = np.isnan(gold[0]) != np.isnan(gold[1])
+    gold = [read_stacked(t, g, missing=True)[r] for t, g, r in zip(tables, gold_cols, rows)]
+    flat = [g.reshape(len(g), -1)[:, 0] for g in gold]
+    one = np.isnan(flat[0]) != np.isnan(flat[1])
     if one.any():
         k = int(np.argmax(one))
-        empty = 1 if np.isnan(gold[1][k]) else 0
+        empty = 1 if np.isnan(flat[1][k]) else 0
         item = "" if aligned.ids is None else f" (id {aligned.ids[k]!r})"
         there, here = tables[1 - empty], tables[empty]
         raise InputError(
-            f"{here.path}, {here.where(int(rows[empty][k]))}{item}, column {gold_col!r}: "
-            f"no gold score, but {there.path}, {there.where(int(rows[1 - empty][k]))} has "
-            "one for this item: label both systems' outputs of an item, or neither")
+            f"{here.path}, {here.where(int(rows[empty][k]))}{item}, column "
+            f"{gold_cols[empty][0]!r}: no gold score, but {there.path}, "
+            f"{there.where(int(rows[1 - empty][k]))} has one for this item: label both "
+            "systems' outputs of an item, or neither")
     groups, strata = (None if v is None else np.asarray(list(v), dtype=object)
                       for v in (aligned.groups, aligned.strata))
     return (list(aligned.values), gold, groups, strata, tuple(t.path for t in tables),
-            (names[0], names[1]))
+            (names[0], names[1]), (*judge_cols, *dict.fromkeys(c for g in gold_cols
+                                                                for c in g)))
 
 
 def read_gold(args):
     """The judge's and the gold scores in the layout :func:`check_layout` checked: the
-    judge's (A's, B's), the gold (NaN where unlabelled), the groups and strata (or
-    None), the files read and the systems' names."""
-    return _two_files(args) if args.gold_score is not None else _one_file(args)
+    judge's (A's, B's; items x statistics for a pooled metric, items x calls with
+    --runs samples), the gold (NaN where unlabelled), the groups and strata (or None),
+    the files read, the systems' names and the columns read."""
+    stats = gold_stats(args)
+    if getattr(args, "runs", None) is not None or getattr(args, "run", None) is not None:
+        judge, gold, groups, strata, files, _, columns = read_runs(args, stats)
+        names = (file_systems(args, list(args.files)) if args.gold_score is not None
+                 else _names(args))
+        return judge, gold, groups, strata, files, (names[0], names[1]), columns
+    if args.gold_score is not None:
+        return _two_files(args, stats)
+    return _one_file(args, stats)
 
 
 def run_ppi(args, how: str | None) -> int:
@@ -191,8 +217,7 @@ def run_ppi(args, how: str | None) -> int:
     --group, --stratum, --id), compare, report."""
     check_level(args)
     _refuse(args)
-    two = args.gold_score is not None
-    judge, gold, groups, strata, files, (name_a, name_b) = read_gold(args)
+    judge, gold, groups, strata, files, (name_a, name_b), columns = read_gold(args)
     bar = ProgressBar(args.resamples, enabled=not args.no_progress and args.method != "clt")
     try:
         with warnings.catch_warnings():
@@ -200,7 +225,8 @@ def run_ppi(args, how: str | None) -> int:
             result = pairboot.compare_ppi(
                 judge[0], judge[1], gold_a=gold[0], gold_b=gold[1], groups=groups,
                 strata=strata, strata_weights=strata_weights_arg(args),
-                lam=args.lam, clip=not args.no_clip,
+                metric=args.metric_object, runs=args.runs, lam=args.lam,
+                clip=not args.no_clip,
                 n_resamples=args.resamples, confidence_level=args.level,
                 method=args.method, alternative=args.alternative,
                 hypothesis=args.hypothesis or "difference", margin=args.margin,
@@ -208,10 +234,8 @@ def run_ppi(args, how: str | None) -> int:
                 progress=bar)
     finally:
         bar.close()
-    columns = ((args.score or "score", args.gold_score) if two
-               else (args.a, args.b, args.gold_a, args.gold_b))
     context = PPIContext(name_a=name_a, name_b=name_b, files=files, columns=columns)
-    deliver(args, how, render(result, args.format, context), result.warnings,
+    deliver(args, how, report_text(args, result, context), result.warnings,
             lambda plot: None)
     if args.format == "github":  # (beside the warnings: a judge that favours a system)
         for line in ppi_annotations(result, context):

@@ -19,7 +19,8 @@ from pairboot.report.html import (
     warnings_section,
     wrap_fragment,
 )
-from pairboot.report.numbers import decimals, p_repr, percent
+from pairboot.report.numbers import decimals, percent
+from pairboot.report.parts import alpha_of, format_p, sides_of
 from pairboot.report.registry import context_class, writes
 from pairboot.report.schemas import json_report
 from pairboot.report.table import Table, latex, latex_float, latex_numbers, markdown, text
@@ -124,19 +125,25 @@ def _method(res: PPIResult) -> str:
             + " drawn apart")
 
 
+def _p(res: PPIResult, p: float, sides: int) -> str:
+    """``p = 0.0123``, or ``p < 0.0006`` where the bootstrap's resamples cannot resolve
+    ``p`` (never ``p = 0``), ``p = n/a`` when undefined: as compare's reports write a
+    p-value (:func:`pairboot.report.parts.format_p`); the closed form's is exact."""
+    return format_p(p, res.n_resamples, alpha=alpha_of(res.confidence_level),
+                    resampled=res.method != "clt", sides=sides)
+
+
 def headline(res: PPIResult, context: PPIContext | None = None) -> str:
     """The verdict and the prediction-powered B - A with its interval and p-value."""
     c = context or PPIContext()
     k = _places(res.standard_error)
     words = VERDICT_WORDS[res.verdict()].format(a=c.name_a, b=c.name_b)
     sides = "" if res.alternative == "two-sided" else f", one-sided ({res.alternative})"
-    p = "nan" if math.isnan(res.p_value) else p_repr(
-        res.p_value, res.n_resamples, "normal" if res.method == "clt" else res.method,
-        sides=1 if res.alternative != "two-sided" else 2)
     test = res.hypothesis + ("" if res.margin is None else f", margin {res.margin:g}")
     return (f"Prediction-powered {c.name_b} - {c.name_a} = {_fmt(res.estimate, k, '+')}, "
             f"{percent(res.confidence_level)} interval "
-            f"{_ci(res.confidence_interval, k, '+')}{sides}, p = {p} ({test}): {words}.")
+            f"{_ci(res.confidence_interval, k, '+')}{sides}, "
+            f"{_p(res, res.p_value, sides_of(res))} ({test}): {words}.")
 
 
 def _words(res: PPIResult, context: PPIContext | None = None) -> list[str]:
@@ -185,16 +192,14 @@ def _more(res: PPIResult, c: PPIContext) -> list[str]:
 
 def _favours(res: PPIResult, c: PPIContext) -> str:
     """Whether the judge's error differs between the systems (the bias of B - A)."""
-    p = res.bias_p_value
-    shown = "nan" if math.isnan(p) else p_repr(
-        p, res.n_resamples, "normal" if res.method == "clt" else res.method)
+    shown = _p(res, res.bias_p_value, 2)
     if not _favoured(res):
         return (f"The judge's error does not differ between {c.name_a} and {c.name_b} at "
                 f"this level (gold - judge of {c.name_b} - {c.name_a}: "
-                f"{res.bias.estimate:+.3g}, p = {shown}).")
+                f"{res.bias.estimate:+.3g}, {shown}).")
     favoured = c.name_a if res.bias.estimate > 0 else c.name_b
     return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
-            f"one by {-res.bias.estimate:+.3g} (p = {shown}), which the correction "
+            f"one by {-res.bias.estimate:+.3g} ({shown}), which the correction "
             "removes.")
 
 

@@ -2,13 +2,14 @@
 (:class:`pairboot.PPIFamilyResult`): a row per comparison with its corrected difference
 and interval under the family's correction, the judge's and the gold labels' own
 differences beside it, and every system's corrected score and the judge's bias on it.
-Text, Markdown, JSON and HTML (a page, and the fragment a notebook shows)."""
+Text, Markdown, JSON, LaTeX, GitHub's step summary and HTML (a page, and the fragment a
+notebook shows)."""
 
 from __future__ import annotations
 
 import math
 
-from pairboot.report.escape import lines_text, md
+from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.html import (
     document,
     paragraphs,
@@ -18,13 +19,22 @@ from pairboot.report.html import (
     wrap_fragment,
 )
 from pairboot.report.numbers import decimals, percent
+from pairboot.report.parts import alpha_of, p_cell, sides_of
 from pairboot.report.registry import writes
 from pairboot.report.schemas import json_report
-from pairboot.report.table import Table, markdown, text
+from pairboot.report.table import (
+    Markup,
+    Table,
+    latex,
+    latex_float,
+    latex_numbers,
+    markdown,
+    text,
+)
 from pairboot.results.ppi import PPIFamilyResult
 
-__all__ = ["ppi_family_fragment", "ppi_family_html", "ppi_family_json",
-           "ppi_family_markdown", "ppi_family_text"]
+__all__ = ["ppi_family_fragment", "ppi_family_github", "ppi_family_html",
+           "ppi_family_json", "ppi_family_latex", "ppi_family_markdown", "ppi_family_text"]
 
 CORRECTION_WORDS = {
     "max-t": "simultaneous (max-t on the joint resamples of the corrected differences; "
@@ -50,8 +60,13 @@ def _places(se: float) -> int:
     return decimals(se) if math.isfinite(se) and se > 0 else 3
 
 
-def _p(p: float) -> str:
-    return "nan" if math.isnan(p) else f"{p:.3g}"
+def _p(res: PPIFamilyResult, p: float) -> str:
+    """A comparison's adjusted p-value as compare's tables write one
+    (:func:`pairboot.report.parts.p_cell`): ``0.013``, ``0.0033``, ``< 0.006`` where the
+    resamples cannot resolve it (max-t counts them whatever the method), ``n/a``."""
+    counted = res.correction == "max-t" and len(res.comparisons) > 1
+    return p_cell(p, res.n_resamples, alpha=alpha_of(res.confidence_level),
+                  resampled=res.method != "clt" or counted, sides=sides_of(res))
 
 
 def comparisons_table(res: PPIFamilyResult) -> Table:
@@ -64,7 +79,7 @@ def comparisons_table(res: PPIFamilyResult) -> Table:
     for r in res.comparisons:
         k = _places(r.standard_error)
         rows.append((f"{r.b} - {r.a}", _fmt(r.estimate, k, "+"),
-                     _ci(r.confidence_interval, k, "+"), _p(r.p_value), f"{r.lam:.3g}",
+                     _ci(r.confidence_interval, k, "+"), _p(res, r.p_value), f"{r.lam:.3g}",
                      _fmt(r.judge_only.estimate, k, "+"), _fmt(r.gold_only.estimate, k, "+"),
                      f"{r.effective_gold:,.0f}", r.verdict))
     return Table(head, tuple(rows), "lrlrrrrrl")
@@ -153,6 +168,44 @@ def ppi_family_json(res: PPIFamilyResult, context=None) -> str:
     out = res.to_dict()
     out["signature"] = _signature(res)
     return json_report(res, out)
+
+
+@writes(PPIFamilyResult, "latex")
+def ppi_family_latex(res: PPIFamilyResult, context=None) -> str:
+    """A ``table`` float (booktabs), as a single comparison's: the comparisons, the
+    words as its caption, the systems' scores and the judge's bias below; the random
+    subset's condition and the warnings as notes under the tables, the signature and
+    the warnings as comments."""
+    words = _words(res)  # (the last: the random subset's condition, a note)
+    table = _tex_p(latex_numbers(comparisons_table(res)))
+    table = Table(table.head, table.rows, table.align, caption=tex(" ".join(words[:-1])))
+    notes = [r"\par\medskip", *latex(latex_numbers(systems_table(res))),
+             r"\par\smallskip", r"{\footnotesize " + tex(words[-1]) + r"\par}"]
+    notes += [f"{{\\footnotesize\\emph{{Warning: {tex(w)}}}\\par}}" for w in res.warnings]
+    out = [f"% {_signature(res)}", r"% needs \usepackage{booktabs}",
+           *latex_float(table, notes)]
+    return lines_text(out + [f"% warning: {w}" for w in res.warnings])
+
+
+def _tex_p(table: Table) -> Table:
+    """``table`` with its p-values' bounds (``< 0.006``, ``<= 1``) in math mode too
+    (:func:`latex_numbers` writes the plain numbers so)."""
+    k = table.head.index("p (adjusted)")
+
+    def cell(c):
+        return (Markup("$" + c.replace("<=", r"\leq") + "$")
+                if not isinstance(c, Markup) and c.startswith("<") else c)
+
+    return Table(table.head, tuple((*r[:k], cell(r[k]), *r[k + 1:]) for r in table.rows),
+                 table.align)
+
+
+@writes(PPIFamilyResult, "github")
+def ppi_family_github(res: PPIFamilyResult, context=None) -> str:
+    """A step summary: a heading, then the Markdown report (whose first line counts
+    the comparisons and the systems)."""
+    return ("### pairboot: prediction-powered comparisons\n\n"
+            + ppi_family_markdown(res, context))
 
 
 @writes(PPIFamilyResult, "html-fragment", part=True)

@@ -102,6 +102,7 @@ WHERE: dict[tuple[str, str], tuple[str, bool]] = {  # (in the order they registe
        for f in ("text", "markdown", "json", "latex", "github")},
     **{(t, f): (m, False) for t, m in ((_PPI, "ppi"), (_AGREEMENT, "agreement"))
        for f in ("latex", "github")},
+    **{(_PPI_FAMILY, f): ("ppi_family", False) for f in ("latex", "github")},
 }
 """The package's own writers before their modules are imported: (the result type's
 qualified name, format) -> (the module of this package that registers it, whether it is
