@@ -87,3 +87,98 @@ def test_the_suite_result_and_its_derived_seed_are_as_recorded(recorded):
                   s.p_value) for s in r.strata),
            r.n_items, r.n_groups, r.n_strata, r.metric)
     assert got == recorded  # (bit for bit: == on every float)
+
+
+# --- the notes ---------------------------------------------------------------------
+
+BOOTSTRAP_WORDS = ("resample", "bootstrap", "Monte Carlo", "percentile", "method=",
+                   "test=", "n_resamples")
+"""Words of the population bootstrap's notes (its draws, its interval, the options that
+mend it, which estimand='suite' refuses): none belongs in a suite result's."""
+
+
+def test_few_resamples_leave_no_note_on_the_resamples_or_their_monte_carlo_error():
+    a, b = tables(2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = pairboot.compare(a, b, runs="samples", estimand="suite", n_resamples=100,
+                               seed=1)
+    assert res.warnings == () and caught == []
+    assert tuple(res.monte_carlo_error) == (0.0, 0.0)
+    many = _suite(a, b, n_resamples=10_000, seed=1)  # (the interval needs no resamples)
+    assert tuple(many.confidence_interval) == tuple(res.confidence_interval)
+
+
+@pytest.mark.parametrize("keywords", [
+    {"metric": "pass^3", "strata": ["x"] * 20 + ["y"] * 20},  # (small strata)
+    {"groups": [i // 4 for i in range(40)], "metric": "pass@2"},  # (10 groups)
+    {"n_resamples": 50, "confidence_level": 0.99},
+])
+def test_a_suite_result_says_nothing_of_the_population_bootstrap(keywords):
+    a, b = tables(3)
+    res = _suite(a, b, **keywords)
+    assert not [w for w in res.warnings if any(word in w for word in BOOTSTRAP_WORDS)]
+
+
+def test_a_stratum_of_one_item_is_not_said_to_add_nothing():
+    """The bootstrap cannot resample a stratum of one item; the suite interval holds its
+    trials' variance like any other item's."""
+    a, b = tables(6)
+    res = _suite(a, b, strata=["x"] * 39 + ["y"], seed=1)
+    assert res.strata[1].n_items == 1 and res.strata[1].standard_error > 0
+    assert not [w for w in res.warnings if "single item" in w]
+
+
+def test_items_all_0_or_1_and_skewed_give_no_bootstrap_notes():
+    """Every item's trials agree (its mean is 0 or 1), B right where A is on all but a
+    few: the population bootstrap's 0/1 notes (its point interval, `method='score'`,
+    `test='mcnemar'`) and skew note (`method='studentized'`) would fire; the suite
+    interval refuses those options and is not read off the items' spread."""
+    a = np.zeros((60, 4))
+    a[:30] = 1.0
+    b = a.copy()
+    b[30:33] = 1.0
+    population = [w for w in _population(a, b).warnings
+                  if "items" in w and ("0/1" in w or "differ on only" in w)]
+    assert population  # (the population bootstrap's note, kept there)
+    assert _suite(a, b).warnings == ()
+
+
+def _population(a, b, **keywords):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pairboot.compare(a, b, runs="samples", **keywords)
+
+
+def test_the_notes_on_the_data_stay():
+    """Too few items for a verdict, very unequal groups, scores on two scales: these
+    depend on the data alone, and stay, pointing at the caller."""
+    rng = np.random.default_rng(4)
+    a = rng.random((5, 3))
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        res = pairboot.compare(a, 100 * a, runs="samples", estimand="suite", seed=1)
+    assert [w.category for w in record] == [pairboot.SmallSampleWarning,
+                                            pairboot.PairbootWarning]
+    assert "only 5 items" in res.warnings[0] and "very different scales" in res.warnings[1]
+    assert not res.enough_units and {w.filename for w in record} == {__file__}
+    a, b = tables(5)
+    groups = [0] * 25 + list(range(1, 16))
+    res = _suite(a, b, groups=groups)
+    assert any("group sizes are very unequal" in w for w in res.warnings)
+    assert res.warnings == _population(a, b, groups=groups).warnings[-len(res.warnings):]
+
+
+def test_no_population_bootstrap_runs_and_the_engine_says_so(monkeypatch):
+    a, b = tables(1)
+    import pairboot.core.pipeline as pipeline
+
+    def refuse(*args, **keywords):
+        raise AssertionError("the population bootstrap ran")
+
+    monkeypatch.setattr(pipeline, "resample_sums", refuse)
+    res = _suite(a, b, metric="pass^2", seed=3)
+    family = pairboot.compare_many({"A": a, "B": b}, runs="samples", metric="pass^2",
+                                   estimand="suite", seed=3)
+    assert res.engine == family.engine == "suite (normal intervals on the trials' variance)"
+    assert family.comparisons[0].confidence_interval == res.confidence_interval
