@@ -55,6 +55,19 @@ def test_two_files_equal_python(tmp_path, form):
     assert got["confidence_interval"] == res.confidence_interval._asdict()
 
 
+def test_the_notes_say_what_became_of_the_trials(tmp_path):
+    """Under --runs samples --metric pass^2 the trials are kept, each task's score its
+    pass^2 estimate: no note says they were averaged; without --runs they are."""
+    pa, pb = _write(tmp_path / "a.json", _rewards(1)), _write(tmp_path / "b.json", _rewards(2))
+    notes = json.loads(_run(pa, pb).stdout)["notes"]
+    assert "averaged" not in " ".join(notes)
+    assert notes.count("4 trials per task, each kept as a trial (for --runs samples)") == 2
+    assert "each system's score on an item is its unbiased estimate of pass^2" in notes[-1]
+    mean = run_in_process("compare", pa, pb, "--seed", "5", "--resamples", "200",
+                          "--no-progress", "--format", "json")
+    assert json.loads(mean.stdout)["notes"].count("4 trials per task, averaged") == 2
+
+
 def test_a_missing_trial_is_one_line(tmp_path):
     a = _rewards(1)
     pa = _write(tmp_path / "a.json", a)

@@ -126,6 +126,26 @@ def test_estimand_suite_equals_python_and_bad_use_is_one_line(tmp_path):
                           "--estimand suite")
 
 
+def test_estimand_suite_says_nothing_of_the_population_bootstrap(tmp_path):
+    """--resamples 100 is few for a bootstrap, and nothing to the suite's normal
+    interval: no note on the resamples or their Monte Carlo error, the suite's engine."""
+    a, b = _trials(trials=6)
+    common = (_long(tmp_path / "trials.csv", a, b), "--a", "A", "--b", "B", "--id", "task",
+              "--run", "trial", "--runs", "samples", "--metric", "pass^2", "--seed", "5",
+              "--resamples", "100", "--no-progress")
+    suite = run_in_process("compare", *common, "--estimand", "suite")
+    assert suite.returncode == 0, suite.stderr
+    text = " ".join(suite.stdout.decode().split())
+    population = " ".join(run_in_process("compare", *common).stdout.decode().split())
+    for words in ("100 resamples leave only 2.5 beyond each end",
+                  "the Monte Carlo error of the endpoints"):
+        assert words in population and words not in text
+    assert "engine suite (normal intervals on the trials' variance)" in text
+    got = json.loads(run_in_process("compare", *common, "--estimand", "suite", "--format",
+                                    "json").stdout)
+    assert got["warnings"] == [] and got["engine"].startswith("suite")
+
+
 @pytest.mark.parametrize("extra, wanted", [(("--metric", "pass^4"), "pass^4"),
                                            (("--curve", "pass^k"), "pass^k")])
 def test_lm_eval_samples_say_pass_k_cannot_be_read(tmp_path, extra, wanted):

@@ -176,6 +176,19 @@ def test_epochs_are_averaged_and_counted(log):
     assert "3 epochs per sample, averaged" in got.notes
 
 
+def test_epochs_kept_as_trials_are_not_said_averaged(log):
+    path = log([sample(s, v, epoch=e) for s, vals in ((1, "CIC"), (2, "III"))
+                for e, v in enumerate(vals, 1)], eval_spec=spec(epochs=3))
+    notes = read(path, epochs="runs").notes
+    assert "3 epochs per sample, each kept as a trial (for `runs='samples'`)" in notes
+    assert not [n for n in notes if "averaged" in n]
+    uneven = log([sample(1, "C", epoch=1), sample(1, "I", epoch=2), sample(2, "C", epoch=1)],
+                 eval_spec=spec(epochs=2))
+    note = next(n for n in read(uneven, epochs="runs").notes if "epochs" in n)
+    assert note == ("unequal epochs per sample (2 for 1, 1 for 1 samples), each kept as a "
+                    "trial (for `runs='samples'`)")
+
+
 def test_unequal_epochs_and_another_reducer_are_said(log):
     samples = [sample(1, "C", epoch=1), sample(1, "I", epoch=2), sample(2, "C", epoch=1)]
     got = read(log(samples, eval_spec=spec(epochs=2, reducer=("mode",))))

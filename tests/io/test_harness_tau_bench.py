@@ -93,6 +93,16 @@ def test_pass_hat_k_as_the_paper_estimates_it(tmp_path):
     assert res.score_a.estimate == pytest.approx(by_hand[2])
 
 
+def test_the_trials_note_says_averaged_or_kept(tmp_path):
+    """The default averages a task's trials; ``trials="runs"`` keeps each as a trial
+    (``runs="samples"``, pass^k), and the note says which, never "averaged" then."""
+    path = _tau_json(tmp_path / "a.json")
+    assert "3 trials per task, averaged" in harness.read(path, "tau-bench").notes
+    kept = harness.read(path, "tau-bench", trials="runs").notes
+    assert "3 trials per task, each kept as a trial (for `runs='samples'`)" in kept
+    assert not [n for n in kept if "averaged" in n]
+
+
 def test_rewards_other_than_0_1_are_scores(tmp_path):
     rewards = REWARDS * 0.5
     s = harness.read(_tau_json(tmp_path / "a.json", rewards), "tau-bench", trials="runs")

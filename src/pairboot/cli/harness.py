@@ -259,6 +259,8 @@ def load_harness(args, status=None) -> Inputs | ManyInputs:
     if args.names is not None:
         names = system_names(args, names)
     a, b = joined.runs if joined.runs is not None else joined.values
+    if joined.runs is not None:  # (the trials kept: what each item's score is made of)
+        notes += samples_note(joined.runs, args)
     context = report_context(args, None, name_a=names[0], name_b=names[1], files=tuple(paths),
                              layout=layout, notes=notes, items_kept=kept(names))
     return Inputs(a, b, joined.groups, joined.strata, strata_weights_arg(args), context,

@@ -113,16 +113,7 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
     if undefined is not None:
         notes.append((DegenerateDataWarning, undefined))  # (it says all there is to say)
     elif n_units < units_for(args.confidence_level, args.alternative) and not where:
-        two = args.alternative == "two-sided"
-        chance = 2.0 ** ((1 if two else 0) - n_units)
-        text = (f"only {_plural(n_units, unit)}: even {unit} that all favour one system do "
-                f"so by chance with probability {'2^(1 - n)' if two else '2^-n'} = "
-                f"{chance:.3g}, more than "
-                f"{1 - args.confidence_level:.3g}, so no test at level "
-                f"{args.confidence_level:g} can show a difference; the interval is shown, "
-                f"but the verdict is undefined (at least "
-                f"{units_for(args.confidence_level, args.alternative)}"
-                f" {unit} are needed)")
+        text = no_verdict_text(n_units, unit, args)
         if poisson:  # (one note for both)
             if empty and math.isnan(design.metric.undefined):
                 text += (f"; with Poisson weights {empty:,} of the {args.n_resamples:,} "
@@ -175,19 +166,7 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
                 + (" ..." if len(small) > 10 else "")
                 + "; their own intervals (`result.strata`) are rough",
             ))
-    sizes = design.group_sizes
-    if sizes is not None and len(sizes) > 1:
-        cv = float(sizes.std() / sizes.mean())
-        if sizes.max() > 10 * np.median(sizes) or cv > 1.0:
-            spread = (f"group sizes are very unequal (from {sizes.min():,} to "
-                      f"{sizes.max():,} items, coefficient of variation {cv:.2f})")
-            if args.group_weighting == "items":
-                advice = ("the largest groups dominate; consider whether "
-                          "`group_weighting='groups'` is the estimand you want")
-            else:
-                advice = ("each group's mean counts the same however few items it has; "
-                          "consider whether `group_weighting='items'` is the estimand you want")
-            notes.append((SmallSampleWarning, f"{spread}: {advice}"))
+    notes += group_size_notes(design, args)
     tail = args.n_resamples * (1 - args.confidence_level) / 2
     if tail < 10 and args.method != "score":  # (the score interval reads no resample)
         notes.append((
@@ -197,6 +176,38 @@ def design_notes(design: Design, args: Arguments, names: tuple[str, ...],
             f"{math.ceil(20 / (1 - args.confidence_level)):,} resamples",
         ))
     return notes
+
+
+def no_verdict_text(n_units: int, unit: str, args: Arguments) -> str:
+    """Why ``n_units`` units (fewer than :func:`~pairboot.stats.pvalues.units_for`) leave
+    the verdict undefined (:attr:`pairboot.CompareResult.enough_units`)."""
+    two = args.alternative == "two-sided"
+    chance = 2.0 ** ((1 if two else 0) - n_units)
+    return (f"only {_plural(n_units, unit)}: even {unit} that all favour one system do "
+            f"so by chance with probability {'2^(1 - n)' if two else '2^-n'} = "
+            f"{chance:.3g}, more than {1 - args.confidence_level:.3g}, so no test at level "
+            f"{args.confidence_level:g} can show a difference; the interval is shown, but "
+            f"the verdict is undefined (at least "
+            f"{units_for(args.confidence_level, args.alternative)} {unit} are needed)")
+
+
+def group_size_notes(design: Design, args: Arguments) -> list[Note]:
+    """Very unequal groups: which estimand ``group_weighting`` chooses matters then."""
+    sizes = design.group_sizes
+    if sizes is None or len(sizes) < 2:
+        return []
+    cv = float(sizes.std() / sizes.mean())
+    if not (sizes.max() > 10 * np.median(sizes) or cv > 1.0):
+        return []
+    spread = (f"group sizes are very unequal (from {sizes.min():,} to "
+              f"{sizes.max():,} items, coefficient of variation {cv:.2f})")
+    if args.group_weighting == "items":
+        advice = ("the largest groups dominate; consider whether "
+                  "`group_weighting='groups'` is the estimand you want")
+    else:
+        advice = ("each group's mean counts the same however few items it has; "
+                  "consider whether `group_weighting='items'` is the estimand you want")
+    return [(SmallSampleWarning, f"{spread}: {advice}")]
 
 
 def undefined_notes(estimands: Estimands, empty: int = 0) -> list[Note]:

@@ -215,13 +215,7 @@ def resample(systems, args: Arguments, data: Data, *, family: bool = False,
     family's rows (else it swaps two systems' for compare()).  ``keep_items``: the
     design keeps the items' scores (:attr:`Design.items`)."""
     names = tuple(data.names)
-    design = build_design(
-        systems, names=names, metric=data.metric, paired=args.paired, groups=data.groups,
-        group_weighting=args.group_weighting, strata=data.strata,
-        strata_weights=data.strata_weights, ids=data.ids,
-        poisson=args.resampling == "poisson", keep_items=keep_items,
-    )
-    check_margin(args.margin, design)
+    design = design_of(systems, args, data, keep_items=keep_items)
     test = paired_test(design, args)  # (refused, when it cannot run, before the draws)
     score = score_method(design, args, lambda: build_design(
         systems, names=names, metric=data.metric, paired=True, groups=None,
@@ -260,6 +254,20 @@ def resample(systems, args: Arguments, data: Data, *, family: bool = False,
             'same draws); for the fast path: pip install "pairboot[fast]"',
         ))
     return run
+
+
+def design_of(systems, args: Arguments, data: Data, *, keep_items: bool = False) -> Design:
+    """The design :func:`resample` draws from (its margin checked), for a result that
+    reads the design but draws nothing (compare()'s fixed-suite interval): the same
+    design, so the same derived seed."""
+    design = build_design(
+        systems, names=tuple(data.names), metric=data.metric, paired=args.paired,
+        groups=data.groups, group_weighting=args.group_weighting, strata=data.strata,
+        strata_weights=data.strata_weights, ids=data.ids,
+        poisson=args.resampling == "poisson", keep_items=keep_items,
+    )
+    check_margin(args.margin, design)
+    return design
 
 
 def check_margin(margin: float | None, design: Design, ranges=None) -> None:

@@ -9,9 +9,10 @@ only unbiased one from a binomial count
 difference ``sum_i w_i (B_i - A_i)`` (``w_i`` the items' weights, strata and groups
 as compare() weighs them) then has the variance ``sum_i w_i^2 (v_Ai + v_Bi)``: given
 the items, A's and B's trials are drawn independently, so there is no covariance term,
-and pairing gains nothing here.  The interval is the normal one on it.  The population
-answer (:func:`pairboot.compare`'s on the items' estimates) supplies the rest of the
-result: the estimate, the items behind it, the notes.
+and pairing gains nothing here.  The interval is the normal one on it.  The items'
+design (the population bootstrap's, built but never drawn from) supplies the rest of
+the result: the derived seed, the items behind the estimate, the strata, the notes on
+the data (:func:`suite_notes`).
 """
 
 from __future__ import annotations
@@ -23,19 +24,32 @@ import numpy as np
 
 from pairboot.comparisons.runs.analysis import as_table
 from pairboot.comparisons.runs.variance import Layout
-from pairboot.core.pipeline import compare_items
-from pairboot.errors import InputError
+from pairboot.core.design import Design, derived_seed
+from pairboot.core.diagnostics import group_size_notes, no_verdict_text
+from pairboot.core.items import items_summary
+from pairboot.core.pipeline import Run, compare_answer, design_of
+from pairboot.core.scales import scale_notes, score_ranges
+from pairboot.errors import InputError, SmallSampleWarning
 from pairboot.metrics import trials_metric
 from pairboot.options import Arguments, Data
-from pairboot.results.compare import CompareResult, ConfidenceInterval, SystemScore
+from pairboot.results.compare import (
+    CompareResult,
+    ConfidenceInterval,
+    StratumResult,
+    SystemScore,
+)
 from pairboot.stats.hypotheses import claim_p_values, less_tie, read_test, tie_tolerance
 from pairboot.stats.intervals import normal_quantile
+from pairboot.stats.pvalues import units_for
 from pairboot.stats.trials import estimate_variance
 
-__all__ = ["compare_suite", "item_estimates", "normal_interval", "normal_p",
-           "refuse_suite_options", "suite_score"]
+__all__ = ["ENGINE", "compare_suite", "item_estimates", "normal_interval", "normal_p",
+           "refuse_suite_options", "suite_notes", "suite_score"]
 
 _DRAWS = 0x73756974  # "suit": SeedSequence spawn key of the normal draws
+
+ENGINE = "suite (normal intervals on the trials' variance)"
+"""What computed a suite result (its ``engine``): no resampling of the items."""
 
 
 def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
@@ -48,8 +62,11 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
                          param="b")
     trials = trials_metric(data.metric)
     shown = data if trials is None else dataclasses.replace(data, metric=trials.metric())
-    population = compare_items(xa, xb, args, shown, stacklevel=stacklevel + 1,
-                               top_items=top_items)
+    # (the items' design, as the population bootstrap would draw from: its seed, its
+    # items and strata; nothing is drawn from it)
+    design = design_of((xa, xb), args, dataclasses.replace(shown, names=("a", "b")),
+                       keep_items=top_items is not None)
+    seed = args.seed if args.seed is not None else derived_seed(design, args)
     layout = Layout.of(len(xa), groups=data.groups, group_weighting=args.group_weighting,
                        strata=data.strata, strata_weights=data.strata_weights)
     w = layout.weights
@@ -69,17 +86,38 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
                             args.lower_is_better)
     tail = alpha / 2.0 if args.alternative == "two-sided" else alpha
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        population.seed, spawn_key=(_DRAWS,))))
-    return dataclasses.replace(
-        population, estimate=estimate, confidence_interval=ConfidenceInterval(low, high),
-        method="normal", standard_error=se, p_value=float(min(1.0, p)), p_values=parts,
-        bootstrap_distribution=estimate + se * rng.standard_normal(args.n_resamples),
-        score_a=suite_score(xa, va, w, alpha), score_b=suite_score(xb, vb, w, alpha),
-        strata=_strata(population, layout, xa, xb, va, vb, args, alpha),
-        monte_carlo_error=ConfidenceInterval(0.0, 0.0), claim_p_values=claims,
-        minimum_detectable=((normal_quantile(1.0 - tail) + normal_quantile(0.8)) * se
-                            if se > 0 else None),
-        correlation=None, pairing_gain=None, estimand="suite")
+        seed, spawn_key=(_DRAWS,))))
+    run = Run(args, design, seed, ENGINE, None, [], np.ones(1), False)  # (no estimands)
+    res = compare_answer(
+        run, suite_notes(design, args), stacklevel=stacklevel, estimate=estimate,
+        interval=(low, high), se=se, p=float(min(1.0, p)),
+        boot=estimate + se * rng.standard_normal(args.n_resamples),
+        scores=(suite_score(xa, va, w, alpha), suite_score(xb, vb, w, alpha)),
+        strata=_strata(design, layout, xa, xb, va, vb, args, alpha), mc=(0.0, 0.0),
+        p_values=parts, claims=claims, method="normal",
+        mde=((normal_quantile(1.0 - tail) + normal_quantile(0.8)) * se if se > 0 else None),
+        items_summary=None if design.items is None else items_summary(
+            design.items, top=top_items, group_weighting=args.group_weighting))
+    return dataclasses.replace(res, estimand="suite")
+
+
+def suite_notes(design: Design, args: Arguments) -> list:
+    """The notes of a suite result: what its data say (too few items for a verdict,
+    very unequal groups, systems on different scales).  Not the population bootstrap's
+    (its resamples and their Monte Carlo error, its rough or degenerate intervals on
+    few, 0/1, skewed or rounded item scores, with the options that mend them): the
+    suite interval reads none of it, and refuses those options."""
+    unit = "groups" if design.n_groups is not None else "items"
+    n_units = design.n_groups if design.n_groups is not None else design.n_items
+    notes = []
+    if n_units < units_for(args.confidence_level, args.alternative):
+        notes.append((SmallSampleWarning, no_verdict_text(n_units, unit, args)))
+    notes += group_size_notes(design, args)
+    ranges = score_ranges(design)
+    if ranges is not None:
+        notes += scale_notes(zip(("A", "B"), ranges),
+                             "scores" if design.n_groups is None else "groups' mean scores")
+    return notes
 
 
 def refuse_suite_options(args: Arguments) -> None:
@@ -158,20 +196,23 @@ def suite_score(x: np.ndarray, v: np.ndarray, w: np.ndarray, alpha: float) -> Sy
                                                                  "two-sided")), se)
 
 
-def _strata(population: CompareResult, layout: Layout, xa, xb, va, vb, args: Arguments,
+def _strata(design: Design, layout: Layout, xa, xb, va, vb, args: Arguments,
             alpha: float) -> tuple:
     """Each stratum's own suite difference (its items' weights renormalised)."""
-    if not population.strata:
+    if design.strata_names is None:
         return ()
     stratum = layout.unit_stratum[layout.units]
     out = []
-    for h, row in enumerate(population.strata):
+    for h, name in enumerate(design.strata_names):
         rows = stratum == h
         w = layout.weights[rows] / layout.weights[rows].sum()
         est = float(w @ (xb[rows] - xa[rows]))
         se = math.sqrt(float(w ** 2 @ (va[rows] + vb[rows])))
-        out.append(dataclasses.replace(
-            row, estimate=est, standard_error=se,
+        out.append(StratumResult(
+            name=name, weight=float(design.weights[h]),
+            n_items=int(design.items_per_stratum[h]),
+            n_groups=int(design.units_per_stratum[h]) if design.n_groups is not None else None,
+            estimate=est, standard_error=se,
             confidence_interval=ConfidenceInterval(*normal_interval(
                 est, se, alpha, args.alternative)),
             p_value=normal_p(est, se, args.alternative),

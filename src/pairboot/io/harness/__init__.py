@@ -135,6 +135,13 @@ class Scores:
         return pd.DataFrame(columns)
 
 
+def trials_note(count: str, kept: bool) -> str:
+    """What a reader did with an item's repeated trials (``count``: "4 trials per
+    task"): averaged into its score, or each kept as a trial (``Scores.runs``) for
+    ``runs="samples"``, whose metric reads them (pass^k from them, or their mean)."""
+    return f"{count}, each kept as a trial (for `runs='samples'`)" if kept else f"{count}, averaged"
+
+
 def score_number(path: str, where: str, value) -> float:
     """A finite score read from a log; ``where`` says where it is (``line N`` or a JSON
     path) in the error.  The readers of metric files (COMET, WMT) share it."""

@@ -22,7 +22,7 @@ import numpy as np
 
 from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
-from pairboot.io.harness import Scores
+from pairboot.io.harness import Scores, trials_note
 from pairboot.io.harness.inspect_load import (
     Log,
     detect,
@@ -285,13 +285,19 @@ def _scored(path: str, items, scorer: str, key: str | None, missing: str):
     return kept_ids, np.array(means, dtype=np.float64), counts, note, table, marks
 
 
-def _epoch_note(counts: list[int], reducers: list[str] | None) -> str:
+def _epoch_note(counts: list[int], reducers: list[str] | None, kept: bool = False) -> str:
+    """How many epochs a sample has, and what became of them: averaged, or each kept
+    (``kept``: ``epochs="runs"``)."""
     tally: dict[int, int] = {}
     for c in counts:
         tally[c] = tally.get(c, 0) + 1
     if len(tally) == 1:
         n = counts[0]
-        note = "1 epoch per sample" if n == 1 else f"{n} epochs per sample, averaged"
+        note = ("1 epoch per sample" if n == 1
+                else trials_note(f"{n} epochs per sample", kept))
+    elif kept:
+        parts = ", ".join(f"{k} for {v}" for k, v in sorted(tally.items(), reverse=True))
+        note = trials_note(f"unequal epochs per sample ({parts} samples)", True)
     else:
         parts = ", ".join(f"{k} for {v}" for k, v in sorted(tally.items(), reverse=True))
         note = f"unequal epochs per sample ({parts} samples), each sample's averaged"
@@ -392,7 +398,8 @@ def read(path, *, score: str | None = None, group: str | None = None,
     task = log.spec.get("task", "?")
     task = task if isinstance(task, str) else shown(task)
     notes = [f"{len(ids)} samples of {model} on task {task} ({log.kind} log)", choice,
-             _values_note(path, items, scorer, key), _epoch_note(counts, reducers)]
+             _values_note(path, items, scorer, key),
+             _epoch_note(counts, reducers, epochs == "runs")]
     if missing_note:
         notes.append(missing_note)
     if log.status not in (None, "success"):

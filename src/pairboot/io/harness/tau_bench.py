@@ -30,7 +30,7 @@ from pairboot.errors import InputError
 from pairboot.inputs.labels import shown
 from pairboot.io.common import parse_json_text, read_text_file
 from pairboot.io.formats import file_stem
-from pairboot.io.harness import Scores
+from pairboot.io.harness import Scores, trials_note
 from pairboot.io.harness.records import json_number
 
 __all__ = ["NAME", "OPTIONS", "detect", "read"]
@@ -230,8 +230,7 @@ def read(path, *, trials: str = "mean") -> Scores:
              "reward: 0/1 per trial" if binary else
              "reward: not only 0 and 1, kept as scores (pass^k and the other k-trial "
              "metrics need 0/1 rewards)",
-             f"{len(numbers)} trials per task, averaged" + (
-                 " (each kept: `trials='runs'`)" if trials == "runs" else "")]
+             trials_note(f"{len(numbers)} trials per task", trials == "runs")]
     return Scores(path=path, format=NAME, ids=np.array(ids, dtype=object),
                   systems={system: values}, score="reward", notes=tuple(notes),
                   runs={system: table} if trials == "runs" else None)
