@@ -141,7 +141,8 @@ def test_items_all_0_or_1_and_skewed_give_no_bootstrap_notes():
     population = [w for w in _population(a, b).warnings
                   if "items" in w and ("0/1" in w or "differ on only" in w)]
     assert population  # (the population bootstrap's note, kept there)
-    assert _suite(a, b).warnings == ()
+    (note,) = _suite(a, b).warnings  # (what the suite's data say: no trial varies)
+    assert note.startswith("no item's trials vary") and "width 0" in note
 
 
 def _population(a, b, **keywords):
@@ -159,8 +160,10 @@ def test_the_notes_on_the_data_stay():
         warnings.simplefilter("always")
         res = pairboot.compare(a, 100 * a, runs="samples", estimand="suite", seed=1)
     assert [w.category for w in record] == [pairboot.SmallSampleWarning,
+                                            pairboot.SmallSampleWarning,
                                             pairboot.PairbootWarning]
-    assert "only 5 items" in res.warnings[0] and "very different scales" in res.warnings[1]
+    assert "only 5 items" in res.warnings[0] and "very different scales" in res.warnings[2]
+    assert res.warnings[1].startswith("only 5 of 5 items' trials vary")
     assert not res.enough_units and {w.filename for w in record} == {__file__}
     a, b = tables(5)
     groups = [0] * 25 + list(range(1, 16))
@@ -182,3 +185,21 @@ def test_no_population_bootstrap_runs_and_the_engine_says_so(monkeypatch):
                                    estimand="suite", seed=3)
     assert res.engine == family.engine == "suite (normal intervals on the trials' variance)"
     assert family.comparisons[0].confidence_interval == res.confidence_interval
+
+
+def test_trials_that_never_vary_or_vary_on_few_items_are_said():
+    """The suite's standard error is estimated from the items' trials: none varying
+    gives an interval of width 0, said; fewer than 30 items varying, a rough one."""
+    a = np.ones((40, 3))
+    b = a.copy()
+    b[:2] = 0.0
+    res = _suite(a, b)
+    assert res.confidence_interval.low == res.confidence_interval.high == res.estimate
+    assert any(w.startswith("no item's trials vary") for w in res.warnings)
+    b[2:6, 0] = 0.0  # (4 items whose trials differ)
+    res = _suite(a, b)
+    assert res.confidence_interval.high > res.confidence_interval.low
+    assert any(w.startswith("only 4 of 40 items' trials vary") for w in res.warnings)
+    rng = np.random.default_rng(2)
+    a, b = (rng.random((40, 3)) < 0.5).astype(float), (rng.random((40, 3)) < 0.6).astype(float)
+    assert not any("trials vary" in w for w in _suite(a, b).warnings)

@@ -29,7 +29,7 @@ from pairboot.core.diagnostics import group_size_notes, no_verdict_text
 from pairboot.core.items import items_summary
 from pairboot.core.pipeline import Run, compare_answer, design_of
 from pairboot.core.scales import scale_notes, score_ranges
-from pairboot.errors import InputError, SmallSampleWarning
+from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
 from pairboot.metrics import trials_metric
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import (
@@ -89,7 +89,7 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
         seed, spawn_key=(_DRAWS,))))
     run = Run(args, design, seed, ENGINE, None, [], np.ones(1), False)  # (no estimands)
     res = compare_answer(
-        run, suite_notes(design, args), stacklevel=stacklevel, estimate=estimate,
+        run, suite_notes(design, args, va + vb), stacklevel=stacklevel, estimate=estimate,
         interval=(low, high), se=se, p=float(min(1.0, p)),
         boot=estimate + se * rng.standard_normal(args.n_resamples),
         scores=(suite_score(xa, va, w, alpha), suite_score(xb, vb, w, alpha)),
@@ -101,17 +101,34 @@ def compare_suite(a, b, args: Arguments, data: Data, *, stacklevel: int,
     return dataclasses.replace(res, estimand="suite")
 
 
-def suite_notes(design: Design, args: Arguments) -> list:
+FEW_VARYING = 30
+"""Below this many items whose trials vary, the suite's standard error rests on a few
+items' variances and its normal interval is rough: a note says so."""
+
+
+def suite_notes(design: Design, args: Arguments, variances=None) -> list:
     """The notes of a suite result: what its data say (too few items for a verdict,
-    very unequal groups, systems on different scales).  Not the population bootstrap's
-    (its resamples and their Monte Carlo error, its rough or degenerate intervals on
-    few, 0/1, skewed or rounded item scores, with the options that mend them): the
-    suite interval reads none of it, and refuses those options."""
+    very unequal groups, systems on different scales, and with ``variances``, every
+    item's ``v_A + v_B``: no trial that varies, or few items whose trials do).  Not the
+    population bootstrap's (its resamples and their Monte Carlo error, its rough or
+    degenerate intervals on few, 0/1, skewed or rounded item scores, with the options
+    that mend them): the suite interval reads none of it, and refuses those options."""
     unit = "groups" if design.n_groups is not None else "items"
     n_units = design.n_groups if design.n_groups is not None else design.n_items
     notes = []
     if n_units < units_for(args.confidence_level, args.alternative):
         notes.append((SmallSampleWarning, no_verdict_text(n_units, unit, args)))
+    varying = None if variances is None else int(np.count_nonzero(variances > 0))
+    if varying == 0:
+        notes.append((DegenerateDataWarning, (
+            "no item's trials vary, for A or for B: the suite's interval is the estimate "
+            "alone (width 0), its variance being estimated from trials that showed none; "
+            "an item that fails once in many runs needs more trials to show")))
+    elif varying is not None and varying < FEW_VARYING:
+        notes.append((SmallSampleWarning, (
+            f"only {varying} of {design.n_items} items' trials vary: the suite's standard "
+            "error rests on their variances, and its normal interval is rough; more "
+            "trials per item (or items) steady it")))
     notes += group_size_notes(design, args)
     ranges = score_ranges(design)
     if ranges is not None:
