@@ -59,6 +59,25 @@ SELECTED_BELOW = 0.001
 (:func:`selection_note`): a random sample is flagged once in a thousand."""
 
 
+def gold_notes(design, *, family: bool = False) -> list:
+    """The notes on the gold labels of a (``family``: several) comparison: too few
+    labelled items (groups) for the intervals' level, and labels that look chosen by
+    the scores (:func:`selection_note`)."""
+    lab, codes = design.scores.labelled, design.codes
+    units = int(lab.sum()) if codes is None else len(np.unique(codes[lab]))
+    notes = []
+    if units < FEW_GOLD:
+        them = ("intervals may cover less than their level (their variance is" if family
+                else "interval may cover less than its level (its variance is")
+        notes.append((SmallSampleWarning, (
+            f"only {units} labelled {'items' if codes is None else 'groups'}: the {them} "
+            f"estimated from them); label {FEW_GOLD} or more")))
+    selected = selection_note(design)
+    if selected is not None:
+        notes.append(selected)
+    return notes
+
+
 def selection_note(design) -> tuple | None:
     """The warning for gold labels that look chosen by the scores: the judge's scores
     (each system's statistics, their differences from the first system's, and the
@@ -119,7 +138,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     design = judged(scores, data.groups, data.strata, data.strata_weights,
                     None if metric is None else evaluated(metric))
     n = len(scores.labelled)
-    n_groups, codes, n_strata = design.n_groups, design.codes, design.n_strata
+    n_groups, n_strata = design.n_groups, design.n_strata
     notes: list = []
     lab = scores.labelled
     keys = {"a": ("s", 0), "b": ("s", 1), "d": ("d", 0, 1)}
@@ -194,15 +213,7 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
                                args.alternative)
         se = boot.sd
         boot_dist = reps["ppi", "d"]
-    units = n_gold if n_groups is None else len(np.unique(codes[lab]))
-    if units < FEW_GOLD:
-        notes.append((SmallSampleWarning, (
-            f"only {units} labelled {'items' if n_groups is None else 'groups'}: the "
-            "interval may cover less than its level (its variance is estimated from them); "
-            f"label {FEW_GOLD} or more")))
-    selected = selection_note(design)
-    if selected is not None:
-        notes.append(selected)
+    notes += gold_notes(design)
     if lams["d"] == 0.0 and lam is None:
         notes.append((DegenerateDataWarning, (
             "the judge's differences do not track the gold ones on the labelled items "

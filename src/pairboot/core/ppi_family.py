@@ -24,10 +24,10 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.core.family import family_systems, family_targets, simultaneous
-from pairboot.core.ppi import FEW_GOLD, ppi_metric, selection_note
+from pairboot.core.ppi import gold_notes, ppi_metric
 from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
 from pairboot.engine import resample_sums
-from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
+from pairboot.errors import DegenerateDataWarning, InputError
 from pairboot.inputs.gold import check_judged
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import ConfidenceInterval, SystemScore
@@ -167,15 +167,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
             judge_only=score("judge", key), gold_only=score("gold", key),
             bias=score("bias", key), verdict=verdict_of(
                 "difference", None, rows_ci[r], args.lower_is_better)))
-    units = n_gold if design.n_groups is None else len(np.unique(design.codes[scores.labelled]))
-    if units < FEW_GOLD:
-        notes.append((SmallSampleWarning, (
-            f"only {units} labelled {'items' if design.n_groups is None else 'groups'}: the "
-            "intervals may cover less than their level (their variance is estimated from "
-            f"them); label {FEW_GOLD} or more")))
-    selected = selection_note(design)
-    if selected is not None:
-        notes.append(selected)
+    notes += gold_notes(design, family=True)
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel + 1)
     return PPIFamilyResult(

@@ -52,3 +52,24 @@ def p_repr(p: float, n_resamples: int, method: str, sides: int = 2) -> str:
     if bound != p:
         return f"{p:.4g} (< {bound:g})"
     return f"{p:.4g}"
+
+
+def fixed(x: float, places: int, sign: str = "") -> str:
+    """``x`` with ``places`` decimals (``sign="+"``: signed); NaN and the infinities
+    spelt out."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:{sign}.{places}f}"
+
+
+def interval_text(interval, places: int, sign: str = "") -> str:
+    """``[low, high]``, each :func:`fixed`."""
+    return f"[{fixed(interval[0], places, sign)}, {fixed(interval[1], places, sign)}]"
+
+
+def places_for(se: float) -> int:
+    """The decimals a number with standard error ``se`` deserves (:func:`decimals`; 3
+    when the error is 0 or not finite)."""
+    return decimals(se) if math.isfinite(se) and se > 0 else 3

@@ -19,7 +19,7 @@ from pairboot.report.html import (
     warnings_section,
     wrap_fragment,
 )
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import fixed, interval_text, percent, places_for
 from pairboot.report.parts import alpha_of, format_p, sides_of
 from pairboot.report.registry import context_class, writes
 from pairboot.report.schemas import json_report
@@ -68,20 +68,7 @@ class PPIContext:
 context_class(PPIResult, PPIContext)
 
 
-def _fmt(x: float, places: int, sign: str = "") -> str:
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:{sign}.{places}f}"
 
-
-def _ci(interval, places: int, sign: str = "") -> str:
-    return f"[{_fmt(interval[0], places, sign)}, {_fmt(interval[1], places, sign)}]"
-
-
-def _places(se: float) -> int:
-    return decimals(se) if math.isfinite(se) and se > 0 else 3
 
 
 def ppi_table(res: PPIResult, context: PPIContext | None = None) -> Table:
@@ -94,12 +81,12 @@ def ppi_table(res: PPIResult, context: PPIContext | None = None) -> Table:
     rows = []
     for field, label in ROWS:
         e = getattr(res, field)
-        k = _places(e.standard_error)  # (the judge's scale may not be the gold's)
+        k = places_for(e.standard_error)  # (the judge's scale may not be the gold's)
         items = (f"{res.n_gold:,} gold of {res.n_items:,}" if field == "prediction_powered"
                  else f"{e.n_items:,}")
-        rows.append((label, _fmt(e.estimate, k, "+"), _ci(e.confidence_interval, k, "+"),
-                     _fmt(e.score_a.estimate, k), _ci(e.score_a.confidence_interval, k),
-                     _fmt(e.score_b.estimate, k), _ci(e.score_b.confidence_interval, k),
+        rows.append((label, fixed(e.estimate, k, "+"), interval_text(e.confidence_interval, k, "+"),
+                     fixed(e.score_a.estimate, k), interval_text(e.score_a.confidence_interval, k),
+                     fixed(e.score_b.estimate, k), interval_text(e.score_b.confidence_interval, k),
                      items))
     return Table(head, tuple(rows), "lrlrlrlr")
 
@@ -109,8 +96,8 @@ def bias_table(res: PPIResult, context: PPIContext | None = None) -> Table:
     that of B - A (a judge that favours one system)."""
     c = context or PPIContext()
     level = percent(res.confidence_level)
-    rows = [(name, _fmt(b.estimate, _places(b.standard_error), "+"),
-             _ci(b.confidence_interval, _places(b.standard_error), "+"))
+    rows = [(name, fixed(b.estimate, places_for(b.standard_error), "+"),
+             interval_text(b.confidence_interval, places_for(b.standard_error), "+"))
             for name, b in ((c.name_a, res.bias_a), (c.name_b, res.bias_b),
                             (f"{c.name_b} - {c.name_a}", res.bias))]
     return Table(("judge's bias (gold - judge)", "estimate", f"{level} interval"),
@@ -136,13 +123,13 @@ def _p(res: PPIResult, p: float, sides: int) -> str:
 def headline(res: PPIResult, context: PPIContext | None = None) -> str:
     """The verdict and the prediction-powered B - A with its interval and p-value."""
     c = context or PPIContext()
-    k = _places(res.standard_error)
+    k = places_for(res.standard_error)
     words = VERDICT_WORDS[res.verdict()].format(a=c.name_a, b=c.name_b)
     sides = "" if res.alternative == "two-sided" else f", one-sided ({res.alternative})"
     test = res.hypothesis + ("" if res.margin is None else f", margin {res.margin:g}")
-    return (f"Prediction-powered {c.name_b} - {c.name_a} = {_fmt(res.estimate, k, '+')}, "
+    return (f"Prediction-powered {c.name_b} - {c.name_a} = {fixed(res.estimate, k, '+')}, "
             f"{percent(res.confidence_level)} interval "
-            f"{_ci(res.confidence_interval, k, '+')}{sides}, "
+            f"{interval_text(res.confidence_interval, k, '+')}{sides}, "
             f"{_p(res, res.p_value, sides_of(res))} ({test}): {words}.")
 
 

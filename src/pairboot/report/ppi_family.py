@@ -7,8 +7,6 @@ notebook shows)."""
 
 from __future__ import annotations
 
-import math
-
 from pairboot.report.escape import lines_text, md, tex
 from pairboot.report.html import (
     document,
@@ -18,7 +16,7 @@ from pairboot.report.html import (
     warnings_section,
     wrap_fragment,
 )
-from pairboot.report.numbers import decimals, percent
+from pairboot.report.numbers import fixed, interval_text, percent, places_for
 from pairboot.report.parts import alpha_of, p_cell, sides_of
 from pairboot.report.registry import writes
 from pairboot.report.schemas import json_report
@@ -44,20 +42,7 @@ CORRECTION_WORDS = {
 }
 
 
-def _fmt(x: float, places: int, sign: str = "") -> str:
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:{sign}.{places}f}"
 
-
-def _ci(interval, places: int, sign: str = "") -> str:
-    return f"[{_fmt(interval[0], places, sign)}, {_fmt(interval[1], places, sign)}]"
-
-
-def _places(se: float) -> int:
-    return decimals(se) if math.isfinite(se) and se > 0 else 3
 
 
 def _p(res: PPIFamilyResult, p: float) -> str:
@@ -77,10 +62,11 @@ def comparisons_table(res: PPIFamilyResult) -> Table:
             "judge only", "gold only", "labels worth", "verdict")
     rows = []
     for r in res.comparisons:
-        k = _places(r.standard_error)
-        rows.append((f"{r.b} - {r.a}", _fmt(r.estimate, k, "+"),
-                     _ci(r.confidence_interval, k, "+"), _p(res, r.p_value), f"{r.lam:.3g}",
-                     _fmt(r.judge_only.estimate, k, "+"), _fmt(r.gold_only.estimate, k, "+"),
+        k = places_for(r.standard_error)
+        rows.append((f"{r.b} - {r.a}", fixed(r.estimate, k, "+"),
+                     interval_text(r.confidence_interval, k, "+"), _p(res, r.p_value),
+                     f"{r.lam:.3g}",
+                     fixed(r.judge_only.estimate, k, "+"), fixed(r.gold_only.estimate, k, "+"),
                      f"{r.effective_gold:,.0f}", r.verdict))
     return Table(head, tuple(rows), "lrlrrrrrl")
 
@@ -91,10 +77,10 @@ def systems_table(res: PPIFamilyResult) -> Table:
     rows = []
     for name in res.names:
         s, b = res.scores[name], res.judge_bias[name]
-        k = _places(s.standard_error)
-        rows.append((name, _fmt(s.estimate, k), _ci(s.confidence_interval, k),
-                     f"{res.lams[name]:.3g}", _fmt(b.estimate, k, "+"),
-                     _ci(b.confidence_interval, k, "+")))
+        k = places_for(s.standard_error)
+        rows.append((name, fixed(s.estimate, k), interval_text(s.confidence_interval, k),
+                     f"{res.lams[name]:.3g}", fixed(b.estimate, k, "+"),
+                     interval_text(b.confidence_interval, k, "+")))
     return Table(("system", "score", f"{level} interval", "lam", "judge's bias",
                   f"{level} interval"), tuple(rows), "lrlrrl")
 
