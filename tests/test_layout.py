@@ -9,6 +9,7 @@ command line imports, anywhere in it.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -43,6 +44,13 @@ def modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of one module, parsed once per session (the tests walk the
+    package's ~300 modules several times; nothing here alters a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -73,7 +81,7 @@ def imports(name: str, path: Path, known: dict[str, Path], *, top_level: bool) -
     ``from X import y`` counts X.y when that is a module (as ``import X.y``: X is only
     its parent package), and X when y is a name X defines.
     """
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     is_package = path.name == "__init__.py"
     out = set()
     for node in _statements(tree.body, top_level):
@@ -217,7 +225,7 @@ def private_imports() -> list[str]:
     module's private name (anywhere in the file, functions included)."""
     found = []
     for name, path in modules().items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "")
                                                      .split(".")[0] == PACKAGE):
                 found += [f"{name}: from {'.' * node.level}{node.module or ''} import "
@@ -288,7 +296,7 @@ def test_matplotlib_is_imported_only_by_the_functions_that_draw():
     the functions that draw."""
     top = []
     for name, path in modules().items():
-        for node in _statements(ast.parse(path.read_text(encoding="utf-8")).body, True):
+        for node in _statements(parsed(path).body, True):
             roots = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""])
             top += [f"{name}: {r}" for r in roots if r.split(".")[0] == "matplotlib"]

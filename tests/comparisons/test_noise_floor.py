@@ -158,8 +158,17 @@ def test_every_report_states_the_floor_beside_the_verdict():
     floor = res.noise_floor
     inside = "inside it" if floor.within(res.estimate) else "outside it"
     assert f"lies {inside}" in str(res)
-    for fmt in ("text", "markdown", "json"):
-        assert "re-running" in render(floor, fmt) or "half_width" in render(floor, fmt)
+    # the floor's own report: text and markdown state the interval and its half-width,
+    # the JSON record carries the numbers
+    stated = (f"re-running alone moves a difference by [{floor.floor.low:+.3f}, "
+              f"{floor.floor.high:+.3f}] at 60 items (95%; +-{floor.half_width:.3f})")
+    for fmt in ("text", "markdown"):
+        assert stated in " ".join(render(floor, fmt).split()), fmt
+    record = json.loads(render(floor, "json"))
+    assert record["schema"] == "pairboot.noise/1"
+    assert record["half_width"] == pytest.approx(floor.half_width, rel=1e-12)
+    assert (record["floor"]["low"], record["floor"]["high"]) == pytest.approx(
+        (floor.floor.low, floor.floor.high), rel=1e-12)
 
 
 def test_a_floor_without_runs_is_that_of_one_score_per_item():

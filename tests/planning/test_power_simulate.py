@@ -122,6 +122,37 @@ def test_a_seeds_plan_simulates_at_its_power(item_sd):
     assert abs(res.simulation.power - 0.8) <= 3 * math.sqrt(0.8 * 0.2 / 400) + 0.04
 
 
+def test_a_seeds_simulation_draws_no_resamples_its_verdicts_do_not_read(monkeypatch):
+    """With seeds compare()'s verdict is the t interval on the two-way variance: the
+    simulation drew 2,000 item resamples per evaluation that nothing read (70% of its
+    time); it draws one, and each verdict and interval is that of a compare() with
+    2,000 on the same data."""
+    import dataclasses
+
+    from pairboot.planning import simulation
+
+    real = simulation.compare_two
+    seen = []
+
+    def checked(sa, sb, args, data):
+        res = real(sa, sb, args, data)
+        full = real(sa, sb, dataclasses.replace(args, n_resamples=2000), data)
+        seen.append(args.n_resamples)
+        assert res.verdict() == full.verdict()
+        assert res.confidence_interval == full.confidence_interval
+        assert res.p_value == full.p_value
+        return res
+
+    monkeypatch.setattr(simulation, "compare_two", checked)
+    rng = np.random.default_rng(5)
+    a = rng.normal(0, 1, (40, 1)) + rng.normal(0, 0.5, (40, 3))
+    b = a + 0.1 + rng.normal(0, 0.5, (40, 3))
+    res = pairboot.power(a, b, runs="seeds", delta=0.3, n_items=40, n_runs=3,
+                         simulate=True, n_simulations=6, seed=1)
+    assert seen == [1] * 6
+    assert 0 < res.simulation.power < 1  # (both verdicts were met)
+
+
 @pytest.mark.slow
 def test_noise_the_systems_share_in_a_run_cancels_in_the_simulation():
     """An item's noise that A and B share in a run (one seed's data order) cancels in B -

@@ -319,9 +319,10 @@ HTML = ("html", "html fragment", "to_html", "_repr_html_")
 
 
 def outputs(kind: str, result, context, styles: dict[str, str], *,
-            html: bool | None = None) -> dict[str, str]:
+            html: bool | None = None, raw: dict[str, str] | None = None) -> dict[str, str]:
     """Every output of one case (:func:`normalise`, its stylesheets into ``styles``);
-    ``html``: only the drawing ones (True), only the others (False), or all (None)."""
+    ``html``: only the drawing ones (True), only the others (False), or all (None);
+    ``raw``: filled with the outputs as written, before :func:`normalise`."""
     from pairboot import report
     from pairboot.report import html as page
     from pairboot.report import html_family
@@ -351,8 +352,11 @@ def outputs(kind: str, result, context, styles: dict[str, str], *,
     shown["repr"] = lambda: repr(result)
     if hasattr(result, "_repr_html_"):
         shown["_repr_html_"] = lambda: result._repr_html_()
-    return {name: normalise(write(), styles) for name, write in shown.items()
-            if html is None or (name in HTML) == html}
+    texts = {name: write() for name, write in shown.items()
+             if html is None or (name in HTML) == html}
+    if raw is not None:
+        raw.update(texts)
+    return {name: normalise(text, styles) for name, text in texts.items()}
 
 
 def _judged_outputs(shown: dict, kind: str, result, context) -> None:

@@ -228,8 +228,11 @@ def simulated_power(a, b, args: Arguments, data: Data, *, n_items: int | None,
     # (compare()'s verdict is "undefined" below the units any test needs at the level)
     decides = size.n_items >= units_for(args.confidence_level, args.alternative)
     progress = args.progress
-    each = dataclasses.replace(  # (compare()'s options: its progress only says numba compiles)
+    # compare()'s options: its progress only says numba compiles; with seeds its verdict
+    # is the t interval's, which reads no resample, so one is drawn, not thousands
+    each = dataclasses.replace(
         args, runs=pilot.runs, test=None,
+        n_resamples=1 if pilot.runs == "seeds" else args.n_resamples,
         progress=CompilingOnly(progress) if isinstance(progress, Progress) else None)
     rejected = 0
     items_seen = 0
