@@ -418,6 +418,7 @@ def test_power_takes_compares_inputs_as_compare_declares_them():
 # --- docs/power.md's real pilots -------------------------------------------------------
 
 
+@pytest.mark.slow  # (over 2 s: a real pilot planned)
 def test_the_docs_simpleqa_plans():
     folder = real_data("fastchat_simpleqa250")
     files = [folder / f"simple_qa_250_{s}_results.jsonl" for s in ("gpt-4o-agent",

@@ -107,6 +107,7 @@ def test_numba_gives_the_plain_loop_s_bits_and_the_reference_s_sums(case):
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow  # (over 2 s: a numba kernel compiled)
 def test_the_gather_gives_the_permute_s_bits():
     """On a processor with AVX-512 the lane kernel permutes in registers; the kernel
     every other processor compiles (a gather) is compiled here too and must agree."""
