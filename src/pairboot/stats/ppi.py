@@ -137,10 +137,11 @@ def selection_p_value(values: np.ndarray, labelled: np.ndarray, parts, weights) 
     The variance is the difference's under the null, over the random draws of the
     labels (design-based): with ``e`` the items' deviations from the stratum's mean,
     ``S^2 (1 / n_l + 1 / n_u)``, ``S^2`` the variance of all the stratum's items (a
-    simple random sample of ``n_l`` items, exact); with groups, ``(1 / n_l + 1 /
-    n_u)^2 G_l (G - G_l) / G`` times the variance of the groups' sums of ``e`` (a
-    random sample of ``G_l`` whole groups; a group labelled in part counts by its
-    labelled share).  Not the two samples' own variances: a small labelled sample
+    simple random sample of ``n_l`` items, exact); with groups labelled whole,
+    ``(1 / n_l + 1 / n_u)^2 G_l (G - G_l) / G`` times the variance of the groups' sums
+    of ``e`` (a random sample of ``G_l`` whole groups); with groups labelled in part
+    (items drawn at random, or within groups drawn at random), the larger of the two,
+    ``G_l`` the groups with a label.  Not the two samples' own variances: a small labelled sample
     that happens to show one value (0/1 verdicts, a dominant rating) would then look
     impossibly far from the rest.  A subset chosen by the scores (the disagreements,
     the hard items) moves these means; a random one rarely does."""
@@ -152,18 +153,19 @@ def selection_p_value(values: np.ndarray, labelled: np.ndarray, parts, weights) 
         diff += w * (x[lab].mean(axis=0) - x[~lab].mean(axis=0))
         e = x - x.mean(axis=0)
         scale = 1.0 / n_l + 1.0 / n_u
+        items = (e ** 2).sum(axis=0) / (len(rows) - 1) * scale
         if codes is None:
-            var += w * w * (e ** 2).sum(axis=0) / (len(rows) - 1) * scale
+            var += w * w * items
             continue
-        sums = np.stack([np.bincount(codes, e[:, j], minlength=n_groups)
-                         for j in range(e.shape[1])], axis=1)
         size = np.bincount(codes, minlength=n_groups)
-        present = size > 0
-        big_g = int(present.sum())
-        g_l = float((np.bincount(codes, lab, minlength=n_groups)[present]
-                     / size[present]).sum())
-        var += (w * w * scale ** 2 * g_l * (big_g - g_l) / big_g
-                * (sums[present] ** 2).sum(axis=0) / max(big_g - 1, 1))
+        n_lab = np.bincount(codes, lab, minlength=n_groups)[size > 0]
+        sums = np.stack([np.bincount(codes, e[:, j], minlength=n_groups)
+                         for j in range(e.shape[1])], axis=1)[size > 0]
+        big_g, g_l = len(sums), int((n_lab > 0).sum())
+        whole = (scale ** 2 * g_l * (big_g - g_l) / big_g
+                 * (sums ** 2).sum(axis=0) / max(big_g - 1, 1))
+        partly = ((n_lab > 0) & (n_lab < size[size > 0])).any()
+        var += w * w * (np.maximum(whole, items) if partly else whole)
     ok = var > 0
     if not ok.any():
         return math.nan
