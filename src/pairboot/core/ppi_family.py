@@ -24,7 +24,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.core.family import family_systems, family_targets, simultaneous
-from pairboot.core.ppi import FEW_GOLD, ppi_metric, selection_note
+from pairboot.core.ppi import FEW_GOLD, ppi_metric, selection_note, undefined_note
 from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError, SmallSampleWarning
@@ -88,6 +88,8 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
     pairs = [("d", i, j) for i, j in targets]
     keys = systems + pairs
     lams = design.power_weights(keys, lam, clip)
+    undefined = undefined_note(design, metric, [lams[key] for key in systems], names,
+                               [f"gold[{name!r}]" for name in names])
     closed = design.closed_forms(keys, lams)
     alpha = 1.0 - args.confidence_level
     side = args.alternative
@@ -173,9 +175,9 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
             f"only {units} labelled {'items' if design.n_groups is None else 'groups'}: the "
             "intervals may cover less than their level (their variance is estimated from "
             f"them); label {FEW_GOLD} or more")))
-    selected = selection_note(design)
-    if selected is not None:
-        notes.append(selected)
+    for note in (selection_note(design), undefined):
+        if note is not None:
+            notes.append(note)
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel + 1)
     return PPIFamilyResult(
