@@ -45,11 +45,14 @@ CORRECTIONS = ("max-t", "bonferroni", "none")
 
 def _systems(judge, gold) -> tuple[list[str], list, list]:
     """The systems' names (the judge's order) and their judge and gold scores."""
-    names, judges = family_systems(judge)
-    try:
-        gold_names, golds = family_systems(gold)
-    except InputError as exc:
-        raise InputError(str(exc).replace("`scores`", "`gold`"), param="gold") from None
+    out = []
+    for param, value in (("judge", judge), ("gold", gold)):
+        try:
+            out.append(family_systems(value))
+        except InputError as exc:  # (compare_many's `scores` is this function's `param`)
+            raise InputError(str(exc).replace("`scores`", f"`{param}`"),
+                             param=param) from None
+    (names, judges), (gold_names, golds) = out
     by_name = dict(zip(gold_names, golds))
     if set(gold_names) != set(names):
         odd = sorted(set(gold_names) ^ set(names))[0]
