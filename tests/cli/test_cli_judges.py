@@ -101,6 +101,17 @@ def test_bad_agreement_input_is_one_line(ratings, extra, words):
                           *(w.replace("FIRST", str(first)) for w in words))
 
 
+def test_a_rating_off_the_scale_names_its_line_and_column(ratings):
+    """It read "`rater_a` rates item 12 5": no file, line or column, and the item
+    counted after the unrated rows were left out."""
+    path, judge, _, rated, _ = ratings
+    first = int(np.flatnonzero(rated & (judge == 5))[0]) + 2
+    assert_one_line_error(run_in_process("agreement", path, "--a", "judge", "--b", "human",
+                                         "--skip-unrated", "--categories", "1,2,3,4"),
+                          "rated.csv", f"line {first},", "column 'judge'", "rating 5",
+                          "--categories 1,2,3,4")
+
+
 def test_the_same_column_twice_is_refused(ratings):
     path, *_ = ratings
     assert_one_line_error(run_in_process("agreement", path, "--a", "jv", "--b", "jv"),

@@ -156,3 +156,10 @@ def test_the_reports_escape_names_and_say_what_was_corrected():
     assert "1 comparison of 2 systems" in str(fam) and "its own interval" in str(fam)
     three = many(*systems(names="abc"), n_resamples=300, seed=1)
     assert "simultaneous" in str(three) and "c = " in str(three)
+
+
+def test_too_few_systems_name_the_judge_argument():
+    """It named `scores`, compare_many's argument, which compare_ppi_many does not have."""
+    with pytest.raises(InputError, match="`judge` must hold at least two") as info:
+        pairboot.compare_ppi_many({"a": np.ones(10)}, {"a": np.ones(10)})
+    assert info.value.param == "judge"

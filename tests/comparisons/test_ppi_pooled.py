@@ -229,3 +229,30 @@ def test_calls_are_checked_in_one_line():
     with pytest.raises(InputError, match="runs='samples'"):  # (calls without runs)
         pairboot.compare_ppi(each[:, :, 0], each[:, :, 1], gold_a=gold[:, 0],
                              gold_b=gold[:, 1])
+
+
+def test_a_metric_undefined_on_the_gold_labels_is_said_or_refused():
+    """F1 on labelled items with no tp, fp or fn is 0 by convention: said, as compare
+    says it (it was silent, the interval [0, 0] read as certain).  A metric with no
+    convention (the ratio, 0/0) was a NaN estimate and interval: refused, naming the
+    gold argument."""
+    judge, gold, lab = counts(n=200)
+    empty = np.where(lab[:, None], np.zeros((200, 3)), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = pairboot.compare_ppi(judge[0], judge[1], gold_a=empty, gold_b=gold[1],
+                                   metric="f1", method="clt")
+    said = [w for w in res.warnings if "undefined" in w]
+    assert len(said) == 1 and "A's gold labels" in said[0] and "B's" not in said[0]
+    ratio_judge = [j[:, :2] + [0.0, 1.0] for j in judge]
+    ratio_gold = [np.where(lab[:, None], np.tile([1.0, 0.0], (200, 1)), np.nan),
+                  gold[1][:, :2] + [0.0, 1.0]]
+    with pytest.raises(InputError, match="undefined") as info:
+        pairboot.compare_ppi(ratio_judge[1], ratio_judge[0], gold_a=ratio_gold[1],
+                             gold_b=ratio_gold[0], metric="ratio", method="clt")
+    assert info.value.param == "gold_b"
+    with pytest.raises(InputError, match=r"gold\['y'\]") as info:
+        pairboot.compare_ppi_many(dict(zip("xy", ratio_judge[::-1])),
+                                  dict(zip("xy", ratio_gold[::-1])), metric="ratio",
+                                  n_resamples=200, seed=1)
+    assert info.value.param == "gold"

@@ -93,6 +93,16 @@ def test_groups_arrive_whole_and_count_once():
         s.update(a[300:305], b[300:305])
 
 
+@pytest.mark.parametrize("missing", [None, math.nan])
+def test_a_missing_group_label_is_refused(missing):
+    """It was a group of its own (None), or one group per NaN; compare refuses it."""
+    s = pairboot.sequential()
+    with pytest.raises(InputError, match="no label for item 1") as info:
+        s.update([0.0, 1.0, 1.0], [1.0, 1.0, 0.0], groups=["d1", missing, "d2"])
+    assert info.value.param == "groups"
+    assert s.update([0.0], [1.0], groups=["d1"]).n_units == 1  # (nothing was kept)
+
+
 def test_bad_input_is_one_error_naming_the_argument():
     s = pairboot.sequential(bounds=(0, 1))
     with pytest.raises(InputError, match="outside the declared `bounds`") as info:

@@ -19,15 +19,16 @@ def _one(values, labelled, codes=None, n_groups=0):
                              np.ones(1))
 
 
-def test_one_column_is_welchs_z_test():
-    """Items alone: the z statistic of Welch's test (variances with n, not n - 1), so
-    scipy's Welch t test at 6,000 items gives nearly the same p-value."""
+def test_one_column_is_the_pooled_z_test():
+    """Items alone: the z statistic with the variance of all items (the null's, of a
+    random sample), so scipy's equal-variance t test at 6,000 items gives nearly the
+    same p-value."""
     rng = np.random.default_rng(3)
     x = rng.normal(size=6000)
     lab = rng.random(6000) < 0.3
     x[lab] += 0.08
-    welch = sps.ttest_ind(x[lab], x[~lab], equal_var=False).pvalue
-    assert _one(x[:, None], lab) == pytest.approx(welch, rel=0.05)
+    student = sps.ttest_ind(x[lab], x[~lab], equal_var=True).pvalue
+    assert _one(x[:, None], lab) == pytest.approx(student, rel=0.05)
 
 
 def test_several_columns_take_the_smallest_p_times_their_number():
@@ -51,6 +52,32 @@ def test_random_labels_are_flagged_about_once_in_a_thousand():
         lab = rng.random(200) < 0.25
         flags += _one(np.column_stack([a, b, b - a]), lab) < 0.001
     assert flags < 8
+
+
+def _flagged(judge_a, judge_b, labelled) -> bool:
+    gold_a, gold_b = (np.where(labelled, j, np.nan) for j in (judge_a, judge_b))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = pairboot.compare_ppi(judge_a, judge_b, gold_a=gold_a, gold_b=gold_b,
+                                   method="clt")
+    return any("random sample's would" in w for w in res.warnings)
+
+
+def test_rare_verdicts_labelled_at_random_are_not_flagged():
+    """0/1 verdicts positive on 5% of 1,000 items, 30 labelled at random: most such
+    samples hold one or two positives, and the labelled items' own variance (often 0)
+    made them look impossibly far from the rest (flagged in about 40%).  The null's
+    variance, of all the items: 200 random samples, a flag expected 0.2 times; 4 or
+    more has probability below 0.001 under Poisson(0.2)."""
+    rng = np.random.default_rng(12)
+    flags = 0
+    for _ in range(200):
+        judge_a = (rng.random(1000) < 0.05).astype(float)
+        judge_b = (rng.random(1000) < 0.05).astype(float)
+        labelled = np.zeros(1000, dtype=bool)
+        labelled[rng.choice(1000, 30, replace=False)] = True
+        flags += _flagged(judge_a, judge_b, labelled)
+    assert flags < 4
 
 
 def test_whole_groups_labelled_at_random_are_not_flagged_as_items_would_be():

@@ -102,6 +102,14 @@ def run_agreement(args) -> int:
         except ValueError:
             raise InputError(f"--categories {args.categories}: the ratings are numbers, "
                              "so are the categories") from None
+    if categories is not None:  # (a rating off the scale: its file, line and column)
+        rows = np.flatnonzero(kept)
+        for column, v in zip((args.a, args.b), (a, b)):
+            off = [k for k, x in enumerate(v.tolist()) if x not in categories]
+            if off:
+                raise InputError(f"{table.path}, {table.where(int(rows[off[0]]))}, column "
+                                 f"{column!r}: rating {v[off[0]]!r} is not one of "
+                                 f"--categories {args.categories}")
     groups = None
     if args.group is not None:
         labels = list(pbio.label_column(table, args.group))

@@ -27,6 +27,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.errors import InputError
+from pairboot.inputs.labels import item_labels
 from pairboot.metrics import MEAN, RATIO, Metric, StatisticError, resolve_metric
 from pairboot.metrics.base import central_gradient
 from pairboot.metrics.names import builtin_stats
@@ -278,6 +279,7 @@ class Sequential:
         if len(labels) != n:
             raise InputError(f"`groups` has {len(labels)} labels for {n} items",
                              param="groups")
+        item_labels(labels, "groups", n)  # (a missing label refused, as compare does)
         order: dict = {}
         for label in labels:
             order.setdefault(label, len(order))

@@ -103,6 +103,35 @@ def selection_note(design) -> tuple | None:
 
 
 
+def undefined_note(design, metric, lams: list, names, params) -> tuple | None:
+    """The warning for a pooled metric undefined on the data (its convention's value
+    taken, as compare warns of it), naming the systems and the estimates; None when
+    it is defined everywhere (or for a mean).  A metric without a convention (its
+    ``undefined`` NaN) undefined on the gold labels or the corrected statistics is
+    refused, naming ``params[s]`` (system s's gold argument): NaN is no answer."""
+    if metric is None:
+        return None
+    where = design.undefined(metric, lams)
+    if not where:
+        return None
+    what = {"gold": "gold labels", "judge": "judge's scores",
+            "ppi": "prediction-powered statistics"}
+    if math.isnan(metric.undefined):
+        for kind, s in where:
+            if kind != "judge":
+                raise InputError(
+                    f"`{params[s]}`: metric {metric.name!r} is undefined (e.g. 0/0) on "
+                    f"{names[s]}'s {what[kind]} and has no value for that case: no "
+                    "estimate; label more items", param=params[s].split("[")[0])
+    said = ", ".join(
+        f"{names[s]}'s " + " and ".join(what[kind] for kind, t in where if t == s)
+        for s in dict.fromkeys(t for _, t in where))
+    return (DegenerateDataWarning, (
+        f"metric {metric.name!r} is undefined (e.g. 0/0) on {said}; taken as "
+        f"{metric.undefined:g} (the metric's convention), which the interval does not "
+        "know: label more items, or choose a metric defined there"))
+
+
 def ppi_metric(metric, runs, judge) -> tuple[Metric | None, int | None]:
     """The metric of a prediction-powered comparison, from the registry: None for the
     mean (one score per item, corrected as it is), else the pooled :class:`Metric`
@@ -144,6 +173,8 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     keys = {"a": ("s", 0), "b": ("s", 1), "d": ("d", 0, 1)}
     tuned = design.power_weights(list(keys.values()), lam, clip)
     lams = {name: tuned[key] for name, key in keys.items()}
+    undefined = undefined_note(design, metric, [lams["a"], lams["b"]], ("A", "B"),
+                               ("gold_a", "gold_b"))
     closed = {(kind, name): v for (kind, key), v in design.closed_forms(
         list(keys.values()), tuned).items() for name in keys if keys[name] == key}
     gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
@@ -214,6 +245,8 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
         se = boot.sd
         boot_dist = reps["ppi", "d"]
     notes += gold_notes(design)
+    if undefined is not None:
+        notes.append(undefined)
     if lams["d"] == 0.0 and lam is None:
         notes.append((DegenerateDataWarning, (
             "the judge's differences do not track the gold ones on the labelled items "

@@ -117,6 +117,19 @@ class Judged:
             out[key] = stratified_power_weight(parts, self.weights, clip)
         return out
 
+    def undefined(self, metric: Metric, lams: list) -> list[tuple[str, int]]:
+        """Where the pooled ``metric`` is undefined on the data (0/0: F1 with no tp, fp
+        or fn), its convention's value taken: ``(kind, system)`` for the gold labels'
+        means, the judge's on every item and the prediction-powered ones (system s
+        corrected with ``lams[s]``)."""
+        m = self._means()
+        out = []
+        for s, lam in enumerate(lams):
+            points = {"gold": m["g"][s], "judge": m["all"][s],
+                      "ppi": m["g"][s] + lam * (m["u"][s] - m["l"][s])}
+            out += [(kind, s) for kind, at in points.items() if metric.evaluate(at)[1]]
+        return out
+
     # -- the closed form ---------------------------------------------------------------
 
     def closed_forms(self, keys, lams: dict) -> dict:

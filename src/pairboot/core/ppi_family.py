@@ -24,7 +24,7 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.core.family import family_systems, family_targets, simultaneous
-from pairboot.core.ppi import gold_notes, ppi_metric
+from pairboot.core.ppi import gold_notes, ppi_metric, undefined_note
 from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
 from pairboot.engine import resample_sums
 from pairboot.errors import DegenerateDataWarning, InputError
@@ -45,11 +45,14 @@ CORRECTIONS = ("max-t", "bonferroni", "none")
 
 def _systems(judge, gold) -> tuple[list[str], list, list]:
     """The systems' names (the judge's order) and their judge and gold scores."""
-    names, judges = family_systems(judge)
-    try:
-        gold_names, golds = family_systems(gold)
-    except InputError as exc:
-        raise InputError(str(exc).replace("`scores`", "`gold`"), param="gold") from None
+    out = []
+    for param, value in (("judge", judge), ("gold", gold)):
+        try:
+            out.append(family_systems(value))
+        except InputError as exc:  # (compare_many's `scores` is this function's `param`)
+            raise InputError(str(exc).replace("`scores`", f"`{param}`"),
+                             param=param) from None
+    (names, judges), (gold_names, golds) = out
     by_name = dict(zip(gold_names, golds))
     if set(gold_names) != set(names):
         odd = sorted(set(gold_names) ^ set(names))[0]
@@ -88,6 +91,8 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
     pairs = [("d", i, j) for i, j in targets]
     keys = systems + pairs
     lams = design.power_weights(keys, lam, clip)
+    undefined = undefined_note(design, metric, [lams[key] for key in systems], names,
+                               [f"gold[{name!r}]" for name in names])
     closed = design.closed_forms(keys, lams)
     alpha = 1.0 - args.confidence_level
     side = args.alternative
@@ -168,6 +173,8 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
             bias=score("bias", key), verdict=verdict_of(
                 "difference", None, rows_ci[r], args.lower_is_better)))
     notes += gold_notes(design, family=True)
+    if undefined is not None:
+        notes.append(undefined)
     for category, text in notes:
         _warnings.warn(text, category, stacklevel=stacklevel + 1)
     return PPIFamilyResult(

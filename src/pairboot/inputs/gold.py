@@ -234,7 +234,7 @@ def check_ratings(rater_a, rater_b, categories=None) -> tuple[np.ndarray, np.nda
         out = np.empty(len(values), dtype=np.int64)
         for i, v in enumerate(values):
             if v not in index:
-                raise InputError(f"`{name}` rates item {i} {v!r}, not one of the "
+                raise InputError(f"`{name}`: item {i} is rated {v!r}, not one of the "
                                  "`categories`", param=name)
             out[i] = index[v]
         codes.append(out)

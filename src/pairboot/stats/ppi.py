@@ -131,24 +131,41 @@ def selection_p_value(values: np.ndarray, labelled: np.ndarray, parts, weights) 
     """How surprising the labelled items' judge scores are for a random sample of the
     items: for every column of ``values`` (n, c), the z test of the labelled items'
     mean minus the unlabelled items' (within each stratum, combined with ``weights``;
-    ``parts`` every stratum's ``(rows, group codes or None, n_groups)``, the groups'
-    influences summed, so a group labelled in part is one unit), and the smallest
-    p-value times c (Bonferroni).  A subset chosen by the scores (the disagreements,
-    the hard items) moves these means; a random one rarely does.  NaN when no column
-    can be tested."""
+    ``parts`` every stratum's ``(rows, group codes or None, n_groups)``), and the
+    smallest p-value times c (Bonferroni).  NaN when no column can be tested.
+
+    The variance is the difference's under the null, over the random draws of the
+    labels (design-based): with ``e`` the items' deviations from the stratum's mean,
+    ``S^2 (1 / n_l + 1 / n_u)``, ``S^2`` the variance of all the stratum's items (a
+    simple random sample of ``n_l`` items, exact); with groups labelled whole,
+    ``(1 / n_l + 1 / n_u)^2 G_l (G - G_l) / G`` times the variance of the groups' sums
+    of ``e`` (a random sample of ``G_l`` whole groups); with groups labelled in part
+    (items drawn at random, or within groups drawn at random), the larger of the two,
+    ``G_l`` the groups with a label.  Not the two samples' own variances: a small labelled sample
+    that happens to show one value (0/1 verdicts, a dominant rating) would then look
+    impossibly far from the rest.  A subset chosen by the scores (the disagreements,
+    the hard items) moves these means; a random one rarely does."""
     diff = np.zeros(values.shape[1])
     var = np.zeros(values.shape[1])
     for (rows, codes, n_groups), w in zip(parts, weights):
         x, lab = values[rows], labelled[rows]
         n_l, n_u = int(lab.sum()), int((~lab).sum())
-        m_l, m_u = x[lab].mean(axis=0), x[~lab].mean(axis=0)
-        # every item's influence on mean_l - mean_u, summed by group (an item alone)
-        infl = np.where(lab[:, None], (x - m_l) / n_l, -(x - m_u) / n_u)
-        if codes is not None:
-            infl = np.stack([np.bincount(codes, infl[:, j], minlength=n_groups)
-                             for j in range(infl.shape[1])], axis=1)
-        diff += w * (m_l - m_u)
-        var += w * w * (infl ** 2).sum(axis=0)
+        diff += w * (x[lab].mean(axis=0) - x[~lab].mean(axis=0))
+        e = x - x.mean(axis=0)
+        scale = 1.0 / n_l + 1.0 / n_u
+        items = (e ** 2).sum(axis=0) / (len(rows) - 1) * scale
+        if codes is None:
+            var += w * w * items
+            continue
+        size = np.bincount(codes, minlength=n_groups)
+        n_lab = np.bincount(codes, lab, minlength=n_groups)[size > 0]
+        sums = np.stack([np.bincount(codes, e[:, j], minlength=n_groups)
+                         for j in range(e.shape[1])], axis=1)[size > 0]
+        big_g, g_l = len(sums), int((n_lab > 0).sum())
+        whole = (scale ** 2 * g_l * (big_g - g_l) / big_g
+                 * (sums ** 2).sum(axis=0) / max(big_g - 1, 1))
+        partly = ((n_lab > 0) & (n_lab < size[size > 0])).any()
+        var += w * w * (np.maximum(whole, items) if partly else whole)
     ok = var > 0
     if not ok.any():
         return math.nan
