@@ -11,6 +11,7 @@ import pytest
 
 import pairboot
 from pairboot.report import formats_of, render
+from pairboot.report.ppi import ppi_annotations
 
 
 @pytest.fixture(scope="module")
@@ -129,9 +130,28 @@ def test_the_p_value_reads_as_compare_s_report_writes_one():
     assert boot.p_value == 0.0 and boot.bias_p_value == 0.0
     first = str(boot).splitlines()[0]
     assert ", p < 0.006 (difference):" in first and "p = 0" not in str(boot)
-    assert "by -0.0994 (p < 0.006)" in str(boot)
+    assert "(gold - judge +0.0994, p < 0.006)" in str(boot)
     assert ", p < 0.0001 (difference):" in str(clt).splitlines()[0]
     import dataclasses
 
     some = dataclasses.replace(boot, p_value=0.0123456, bias_p_value=float("nan"))
     assert ", p = 0.012 (difference)" in str(some) and "p = n/a)" in str(some)
+
+
+def test_a_judge_on_another_scale_is_not_said_to_favour_a_system():
+    """With clip=False (chrF against MQM) gold - judge subtracts one scale from another:
+    no 'favours' sentence and no GitHub warning, whatever its p-value."""
+    rng = np.random.default_rng(3)
+    gold = rng.normal(-5.0, 2.0, (300, 2)) + [0.0, 1.0]
+    judge = 0.02 * gold + 0.9 + rng.normal(0, 0.01, (300, 2))
+    gold = np.where(rng.random(300)[:, None] < 0.3, gold, np.nan)
+    res = pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                               gold_b=gold[:, 1], clip=False, method="clt")
+    assert res.tuning == "free" and res.bias_p_value < 0.05
+    text = str(res)
+    assert "The judge favours" not in text
+    assert "says nothing of whether the judge favours" in text
+    assert ppi_annotations(res) == []
+    clipped = pairboot.compare_ppi(judge[:, 0], judge[:, 1], gold_a=gold[:, 0],
+                                   gold_b=gold[:, 1], method="clt")
+    assert "The judge favours A: its B - A lies" in str(clipped) and ppi_annotations(clipped)

@@ -180,20 +180,26 @@ def _more(res: PPIResult, c: PPIContext) -> list[str]:
 def _favours(res: PPIResult, c: PPIContext) -> str:
     """Whether the judge's error differs between the systems (the bias of B - A)."""
     shown = _p(res, res.bias_p_value, 2)
+    if res.tuning == "free":  # (clip=False: a judge on another scale than the gold's)
+        return (f"The judge's scale is not the gold's (lam tuned without clipping): gold - "
+                "judge subtracts one scale from another, and says nothing of whether the "
+                f"judge favours {c.name_a} or {c.name_b}.")
     if not _favoured(res):
         return (f"The judge's error does not differ between {c.name_a} and {c.name_b} at "
                 f"this level (gold - judge of {c.name_b} - {c.name_a}: "
                 f"{res.bias.estimate:+.3g}, {shown}).")
     favoured = c.name_a if res.bias.estimate > 0 else c.name_b
-    return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} is off the gold "
-            f"one by {-res.bias.estimate:+.3g} ({shown}), which the correction "
-            "removes.")
+    side = "below" if res.bias.estimate > 0 else "above"
+    return (f"The judge favours {favoured}: its {c.name_b} - {c.name_a} lies "
+            f"{abs(res.bias.estimate):.3g} {side} the gold one (gold - judge "
+            f"{res.bias.estimate:+.3g}, {shown}), which the correction removes.")
 
 
 def _favoured(res: PPIResult) -> bool:
-    """Whether the judge's error differs between the systems at the level."""
+    """Whether the judge's error differs between the systems at the level (not read
+    when the judge's scale is another's: ``tuning`` free)."""
     p = res.bias_p_value
-    return not math.isnan(p) and p < 1.0 - res.confidence_level
+    return res.tuning != "free" and not math.isnan(p) and p < 1.0 - res.confidence_level
 
 
 def _signature(res: PPIResult, context: PPIContext | None = None) -> str:
