@@ -269,7 +269,7 @@ def test_one_public_call_checks_each_option_exactly_once(call, checks, tmp_path)
 
 
 INTERNAL_BAGS = {
-    ("cli/parser.py", "__init__"): "argparse.ArgumentParser's own keywords",
+    ("cli/arguments.py", "__init__"): "argparse.ArgumentParser's own keywords",
     ("cli/inputs.py", "align"): "pbio.align's own keywords (the command line's columns)",
     ("cli/inputs.py", "report_context"): "a report's fields, not options",
     ("io/guards.py", "loads"): "json.loads' keywords",

@@ -12,7 +12,8 @@ and a family (more files, ``--systems``, ``--baseline``, ...) through
 --runs seeds|samples`` (:mod:`~pairboot.cli.runs`), or harness logs written ``NAME=PATH``
 with ``--runs`` (:mod:`~pairboot.cli.harness`).
 
-- :mod:`~pairboot.cli.parser` — the options, and how messages spell compare()'s arguments;
+- :mod:`~pairboot.cli.parser` — the commands' parsers, and how messages spell compare()'s
+  arguments; :mod:`~pairboot.cli.arguments` — the pieces they are built from;
 - :mod:`~pairboot.cli.inputs` — from the options to compare()'s inputs;
 - :mod:`~pairboot.cli.output` — ``--output`` checked before the run, written atomically;
 - :mod:`~pairboot.cli.progress` — the status lines while reading and resampling.

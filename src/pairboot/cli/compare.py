@@ -13,6 +13,7 @@ import warnings
 
 import pairboot
 import pairboot.io as pbio
+from pairboot.cli.arguments import given_options
 from pairboot.cli.harness import check_named, load_harness, named_inputs, wants_harness
 from pairboot.cli.inputs import (
     ManyInputs,
@@ -34,12 +35,7 @@ from pairboot.cli.options import (
     wants_ppi,
 )
 from pairboot.cli.output import check_output, check_plot, check_stdout, deliver, report_text
-from pairboot.cli.parser import (
-    EXIT_FAILED,
-    EXIT_OK,
-    cli_spelling,
-    given_options,
-)
+from pairboot.cli.parser import EXIT_FAILED, EXIT_OK, cli_spelling
 from pairboot.cli.paths import input_files
 from pairboot.cli.progress import ProgressBar, read_progress
 from pairboot.cli.runs import load_runs, load_runs_many

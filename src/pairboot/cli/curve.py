@@ -15,8 +15,9 @@ import warnings
 
 import pairboot
 from pairboot import TrialsCurve
+from pairboot.cli.arguments import given_options
 from pairboot.cli.output import deliver, report_text
-from pairboot.cli.parser import EXIT_OK, given_options
+from pairboot.cli.parser import EXIT_OK
 from pairboot.errors import InputError
 from pairboot.report import formats_of
 

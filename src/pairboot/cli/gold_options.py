@@ -6,8 +6,8 @@ parser's module for its length."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 
+from pairboot.cli.arguments import finite_number
 from pairboot.options import TASK_AGGREGATES, TASK_RESAMPLES
 
 __all__ = ["add_gold", "add_tasks"]
@@ -39,14 +39,13 @@ def add_gold(p: argparse.ArgumentParser) -> None:
                       "on another scale than the gold's)")
 
 
-def add_tasks(p: argparse.ArgumentParser, number: Callable[[str], float]) -> None:
-    """The group "many tasks" of ``compare``'s options (``number``: the parser's type of
-    a number)."""
+def add_tasks(p: argparse.ArgumentParser) -> None:
+    """The group "many tasks" of ``compare``'s options."""
     tasks = p.add_argument_group("many tasks", "an aggregate over the tasks (--stratum, "
                                  "or logs of several tasks), ranked (docs/rankings.md)")
     tasks.add_argument("--aggregate", choices=TASK_AGGREGATES, help="the aggregate over "
                        "tasks the systems are compared and ranked on (win-rate: HELM's)")
     tasks.add_argument("--vary", choices=TASK_RESAMPLES, help="with --aggregate, what "
                        "varies: items (default; the tasks fixed), tasks, or both")
-    tasks.add_argument("--gamma", type=number, metavar="G",
+    tasks.add_argument("--gamma", type=finite_number, metavar="G",
                        help="--aggregate optimality-gap's target score (default 1)")

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pairboot.io as pbio
+from pairboot.cli.arguments import given_options
 from pairboot.cli.harness import wants_harness
 from pairboot.cli.inputs import align, pairing_options
-from pairboot.cli.parser import cli_spelling, given_options
+from pairboot.cli.parser import cli_spelling
 from pairboot.cli.stats import find_system_column
 from pairboot.cli.weights import strata_weights_arg
 from pairboot.errors import InputError

@@ -10,7 +10,7 @@ from pairboot.cli.judge_args import SPELLINGS as JUDGE_SPELLINGS
 from pairboot.cli.watch_parser import WATCH_OPTIONS
 from pairboot.errors import Spelling, spell
 
-__all__ = ["CURVES", "KNOWN", "OPTIONS", "PLANNED", "cli_spelling"]
+__all__ = ["KNOWN", "OPTIONS", "PLANNED", "cli_spelling"]
 
 
 def _option(flag: str) -> Spelling:
@@ -32,9 +32,6 @@ def _paired(value: str | None) -> str:
     """`` `paired=True` `` is the default, without the flag; otherwise ``--unpaired``."""
     return "without --unpaired" if value == "True" else "--unpaired"
 
-
-CURVES = ("pass^k", "pass@k")
-"""--curve's choices: :func:`pairboot.trials_curve`'s kinds."""
 
 PLANNED = ("delta", "power", "n_items", "n_groups", "n_runs")
 """The plan's options: leave exactly one out, it is solved for."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pairboot
 from pairboot import TasksResult
+from pairboot.cli.arguments import given_options
 from pairboot.cli.options import api_options
 from pairboot.cli.output import deliver, report_text
-from pairboot.cli.parser import EXIT_OK, given_options
+from pairboot.cli.parser import EXIT_OK
 from pairboot.errors import InputError
 from pairboot.report import formats_of
 

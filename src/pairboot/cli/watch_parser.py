@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from pairboot.cli.arguments import add_level, add_lower_is_better, add_metric, add_test
 from pairboot.report import formats_of
 
 __all__ = ["ORDER_NOTE", "WATCH_OPTIONS", "add_watch"]
@@ -30,9 +31,9 @@ def _bounds(text: str) -> tuple[float, float]:
     return low, high
 
 
-def add_watch(sub, *, level, tests, lower_is_better, metric) -> argparse.ArgumentParser:
-    """``pairboot watch``'s parser (``level``, ``tests``, ``lower_is_better`` and
-    ``metric`` add the options it shares with compare, as compare spells them)."""
+def add_watch(sub) -> argparse.ArgumentParser:
+    """``pairboot watch``'s parser (the options it shares with compare written as
+    compare writes them: :mod:`pairboot.cli.arguments`)."""
     p = sub.add_parser(
         "watch", help="a confidence sequence over records as they arrive: stop an "
         "evaluation as soon as B - A is decided, looking as often as you like",
@@ -65,8 +66,8 @@ def add_watch(sub, *, level, tests, lower_is_better, metric) -> argparse.Argumen
                       help="groups arriving whole, one after another: each group's mean "
                       "difference (a pooled metric's: its summed statistics) is one "
                       "unit, counted once")
-    metric(data, "of each system's summed statistics, by the delta method (a pooled "
-           "metric: its statistics' keys per system, as compare reads their columns)")
+    add_metric(data, "of each system's summed statistics, by the delta method (a pooled "
+               "metric: its statistics' keys per system, as compare reads their columns)")
     seq = p.add_argument_group("the sequence")
     seq.add_argument("--bounds", type=_bounds, metavar="LOW,HIGH",
                      help="the scores' bounds (0,1 for 0/1 or [0, 1] scores): a betting "
@@ -74,8 +75,8 @@ def add_watch(sub, *, level, tests, lower_is_better, metric) -> argparse.Argumen
                      "Without: the asymptotic sequence (valid as the size grows)")
     seq.add_argument("--sequence", choices=("betting", "asymptotic"), default=None,
                      help="the kind of sequence (default: betting with --bounds)")
-    level(seq)
-    tests(seq)
+    add_level(seq)
+    add_test(seq)
     seq.add_argument("--budget", type=int, metavar="N",
                      help="stop undecided after N units")
     seq.add_argument("--n-target", type=int, metavar="N",
@@ -89,7 +90,7 @@ def add_watch(sub, *, level, tests, lower_is_better, metric) -> argparse.Argumen
                       help="exit with status 1 when the verdict fails this gate, as "
                       "compare's --fail-if (an undecided end fails every gate that asks "
                       "for something shown)")
-    lower_is_better(gate)
+    add_lower_is_better(gate)
     wait = p.add_argument_group("waiting")
     wait.add_argument("--follow", action="store_true",
                       help="files: wait for appended records (tail -f) instead of ending "
