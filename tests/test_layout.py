@@ -159,8 +159,8 @@ def test_no_import_cycle():
 
 
 LAYERS = (
-    ("pairboot._version", "pairboot.errors", "pairboot.options", "pairboot.progress",
-     "pairboot.rendering", "pairboot.tracking"),
+    ("pairboot._version", "pairboot.errors", "pairboot.lazy", "pairboot.options",
+     "pairboot.progress", "pairboot.rendering", "pairboot.tracking"),
     ("pairboot.stats",),
     ("pairboot.metrics",),
     ("pairboot.results",),
@@ -200,7 +200,7 @@ def test_every_module_is_in_a_layer_and_the_top_holds_the_faces():
         layer_of(name)
     top = sorted(p.name for p in (SRC / PACKAGE).glob("*.py"))
     assert top == ["__init__.py", "__main__.py", "_version.py", "dask.py", "errors.py",
-                   "mcp_server.py", "options.py", "plot.py", "progress.py",
+                   "lazy.py", "mcp_server.py", "options.py", "plot.py", "progress.py",
                    "pytest_plugin.py", "rendering.py", "tracking.py"]
 
 

@@ -30,11 +30,11 @@ are not plain means.  The whole public API:
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from pairboot._version import __version__
 from pairboot.errors import DegenerateDataWarning, InputError, PairbootWarning, SmallSampleWarning
+from pairboot.lazy import lazy_attribute
 from pairboot.rendering import set_renderer
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time each is imported on first use)
@@ -138,19 +138,7 @@ the first ``pairboot.compare`` imports its module (PEP 562)."""
 def __getattr__(name: str):
     """A public name, or a subpackage (``pairboot.io``, ``pairboot.report``), imported on
     first use and kept."""
-    if name in _WHERE:
-        value = getattr(importlib.import_module(_WHERE[name]), name)
-    elif not name.startswith("__"):
-        try:
-            value = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return lazy_attribute(__name__, globals(), name, _WHERE)
 
 
 def __dir__() -> list[str]:

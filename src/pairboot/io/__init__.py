@@ -22,7 +22,6 @@ names the file, the place in it and the column.  Nothing is ever written to an i
 and no row is dropped silently.
 """
 
-import importlib
 from typing import TYPE_CHECKING
 
 from pairboot.io.alignment import (
@@ -58,6 +57,7 @@ from pairboot.io.tables import (
     is_index_column,
     read_table,
 )
+from pairboot.lazy import lazy_attribute
 
 if TYPE_CHECKING:  # (for type checkers and IDEs: at run time imported on first use)
     from pairboot.io import harness, preferences, stream
@@ -72,14 +72,8 @@ one reader each), :mod:`~pairboot.io.preferences` (battles: pairwise verdicts) a
 
 
 def __getattr__(name: str):
-    if name in _LATER:
-        value = getattr(importlib.import_module(f"{__name__}.{_LATER[name]}"), name)
-    elif name in ("harness", "preferences", "stream", "runs"):
-        value = importlib.import_module(f"{__name__}.{name}")
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return lazy_attribute(__name__, globals(), name, _LATER,
+                          submodules=("harness", "preferences", "stream", "runs"))
 
 
 def __dir__() -> list[str]:

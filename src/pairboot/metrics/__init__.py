@@ -55,6 +55,7 @@ are scikit-learn's ``zero_division=0`` and sacrebleu's:
 
 from typing import TYPE_CHECKING
 
+from pairboot.lazy import lazy_attribute
 from pairboot.metrics.base import Metric, StatisticError
 from pairboot.metrics.builtin import (
     ACCURACY,
@@ -114,10 +115,6 @@ __all__ = [
 def __getattr__(name: str):
     """Several metrics' criteria (:mod:`pairboot.metrics.joint`), imported on first use
     (PEP 562): a comparison of one metric does not load them."""
-    if name in ("Criterion", "criterion_columns", "parse_criterion"):
-        from pairboot.metrics import joint
-
-        value = getattr(joint, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return lazy_attribute(__name__, globals(), name,
+                          dict.fromkeys(("Criterion", "criterion_columns", "parse_criterion"),
+                                        "joint"), submodules=())

@@ -74,6 +74,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from pairboot.lazy import lazy_attribute
 from pairboot.rendering import set_renderer
 from pairboot.report.registry import Writers, formats_of, render, schema_id, writes
 
@@ -153,23 +154,13 @@ family's (the registry imports a writer's module when it is first asked for)."""
 
 
 def __getattr__(name: str):
-    if name in _WHERE:
-        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    elif name in ("WRITERS", "FAMILY_WRITERS"):
+    if name in ("WRITERS", "FAMILY_WRITERS"):
         module = "compare" if name == "WRITERS" else "family"
         result = "CompareResult" if name == "WRITERS" else "FamilyResult"
         value = Writers(getattr(importlib.import_module(f"pairboot.results.{module}"), result))
-    elif not name.startswith("__"):
-        try:
-            value = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+        globals()[name] = value
+        return value
+    return lazy_attribute(__name__, globals(), name, _WHERE)
 
 
 def __dir__() -> list[str]:
