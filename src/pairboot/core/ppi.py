@@ -155,6 +155,38 @@ def ppi_metric(metric, runs, judge) -> tuple[Metric | None, int | None]:
     return (None, None) if m.mean_like else (m, n_columns)
 
 
+def effective_gold(n_gold: int, gold_se: float, ppi_se: float) -> float:
+    """How many gold labels the prediction-powered estimate is worth: the labelled
+    items times the gold-only variance over the prediction-powered one."""
+    if ppi_se > 0:
+        return n_gold * (gold_se / ppi_se) ** 2
+    return math.inf if gold_se > 0 else float(n_gold)
+
+
+def ppi_bootstrap(design, keys, lams: dict, closed: dict, args: Arguments, notes: list):
+    """PPBoot on one set of draws for every estimate of ``keys``: ``(boots, seed,
+    replicates)``, each keyed ``(kind, key)`` as ``closed`` (the closed forms, whose
+    estimates the bootstraps centre on), the seed derived from the units when none is
+    given; the resamples whose estimate is undefined are left out of its
+    :class:`Bootstrap`, and a note in ``notes`` says how many."""
+    plan, home = design.plan()
+    seed = args.seed if args.seed is not None else ppi_seed(plan, args.n_resamples)
+    sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
+                            progress=args.progress)
+    reps = design.replicates(sums, home, keys, lams)
+    boots, dropped = {}, 0
+    for key, theta in reps.items():
+        ok = np.isfinite(theta)
+        dropped = max(dropped, int((~ok).sum()))
+        boots[key] = Bootstrap.from_replicates(closed[key][0], theta[ok])
+    if dropped:
+        notes.append((DegenerateDataWarning, (
+            f"{dropped} of {args.n_resamples} resamples drew no labelled (or no "
+            "unlabelled) item, or left the metric undefined: left out of the intervals; "
+            "label whole groups, or more of them")))
+    return boots, seed, reps
+
+
 def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: Data,
                       method: str, *, lam: float | None = None, clip: bool = True,
                       stacklevel: int = 2) -> PPIResult:
@@ -175,34 +207,24 @@ def compare_ppi_items(judge_a, judge_b, gold_a, gold_b, args: Arguments, data: D
     lams = {name: tuned[key] for name, key in keys.items()}
     undefined = undefined_note(design, metric, [lams["a"], lams["b"]], ("A", "B"),
                                ("gold_a", "gold_b"))
-    closed = {(kind, name): v for (kind, key), v in design.closed_forms(
-        list(keys.values()), tuned).items() for name in keys if keys[name] == key}
-    gold_se, ppi_se = closed["gold", "d"][1], closed["ppi", "d"][1]
+
+    def by_name(values: dict) -> dict:
+        """``(kind, key)`` -> ``(kind, "a" | "b" | "d")``."""
+        return {(kind, name): v for (kind, key), v in values.items()
+                for name in keys if keys[name] == key}
+
+    raw_closed = design.closed_forms(list(keys.values()), tuned)
+    closed = by_name(raw_closed)
     n_gold = int(lab.sum())
-    effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
-                 else (math.inf if gold_se > 0 else float(n_gold)))
+    effective = effective_gold(n_gold, closed["gold", "d"][1], closed["ppi", "d"][1])
 
     # the bootstrap, on the same draws for every estimate
     boots: dict = {}
     seed = args.seed
     if method != "clt":
-        plan, home = design.plan()
-        seed = seed if seed is not None else ppi_seed(plan, args.n_resamples)
-        sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
-                                progress=args.progress)
-        reps = {(kind, name): v for (kind, key), v in design.replicates(
-            sums, home, list(keys.values()), tuned).items()
-            for name in keys if keys[name] == key}
-        dropped = 0
-        for key, theta in reps.items():
-            ok = np.isfinite(theta)
-            dropped = max(dropped, int((~ok).sum()))
-            boots[key] = Bootstrap.from_replicates(closed[key][0], theta[ok])
-        if dropped:
-            notes.append((DegenerateDataWarning, (
-                f"{dropped} of {args.n_resamples} resamples drew no labelled (or no "
-                "unlabelled) item: left out of the intervals; label whole groups, or more "
-                "of them")))
+        raw, seed, raw_reps = ppi_bootstrap(design, list(keys.values()), tuned, raw_closed,
+                                            args, notes)
+        boots, reps = by_name(raw), by_name(raw_reps)
 
     alpha = 1.0 - args.confidence_level
 

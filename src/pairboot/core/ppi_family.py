@@ -24,16 +24,21 @@ import numpy as np
 
 from pairboot._version import __version__
 from pairboot.core.family import family_systems, family_targets, simultaneous
-from pairboot.core.ppi import gold_notes, ppi_metric, undefined_note
-from pairboot.core.ppi_engine import evaluated, judged, ppi_seed
-from pairboot.engine import resample_sums
-from pairboot.errors import DegenerateDataWarning, InputError
+from pairboot.core.ppi import (
+    effective_gold,
+    gold_notes,
+    ppi_bootstrap,
+    ppi_metric,
+    undefined_note,
+)
+from pairboot.core.ppi_engine import evaluated, judged
+from pairboot.errors import InputError
 from pairboot.inputs.gold import check_judged
 from pairboot.options import Arguments, Data
 from pairboot.results.compare import ConfidenceInterval, SystemScore
 from pairboot.results.ppi import PPIComparison, PPIFamilyResult
 from pairboot.stats.hypotheses import verdict_of
-from pairboot.stats.intervals import Bootstrap, bounds, p_value
+from pairboot.stats.intervals import bounds, p_value
 from pairboot.stats.multiple import max_t
 from pairboot.stats.ppi import normal_bounds, normal_p_value
 
@@ -100,20 +105,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
     boots: dict = {}
     seed = args.seed
     if method != "clt":
-        plan, home = design.plan()
-        seed = seed if seed is not None else ppi_seed(plan, args.n_resamples)
-        sums, _ = resample_sums(plan, args.n_resamples, seed, backend=args.backend,
-                                progress=args.progress)
-        reps = design.replicates(sums, home, keys, lams)
-        dropped = 0
-        for (kind, key), theta in reps.items():
-            ok = np.isfinite(theta)
-            dropped = max(dropped, int((~ok).sum()))
-            boots[kind, key] = Bootstrap.from_replicates(closed[kind, key][0], theta[ok])
-        if dropped:
-            notes.append((DegenerateDataWarning, (
-                f"{dropped} of {args.n_resamples} resamples drew no labelled (or no "
-                "unlabelled) item, or left a metric undefined: left out of the intervals")))
+        boots, seed, reps = ppi_bootstrap(design, keys, lams, closed, args, notes)
 
     def interval(kind, key, at: float, sides: str = "two-sided"):
         est, se = closed[kind, key]
@@ -160,9 +152,7 @@ def compare_ppi_family(judge, gold, args: Arguments, data: Data, method: str, *,
     n_gold = int(scores.labelled.sum())
     rows = []
     for r, (key, (i, j)) in enumerate(zip(pairs, targets)):
-        gold_se, ppi_se = closed["gold", key][1], closed["ppi", key][1]
-        effective = (n_gold * (gold_se / ppi_se) ** 2 if ppi_se > 0
-                     else (math.inf if gold_se > 0 else float(n_gold)))
+        effective = effective_gold(n_gold, closed["gold", key][1], closed["ppi", key][1])
         rows.append(PPIComparison(
             a=names[i], b=names[j], estimate=float(est[r]), confidence_interval=rows_ci[r],
             standard_error=float(se[r]), p_value=float(p_adj[r]),
