@@ -21,7 +21,7 @@ import numpy as np
 from pairboot.errors import InputError
 from pairboot.inputs.pairing import check_indexes
 
-__all__ = ["MAX_CATEGORIES", "MIN_GOLD", "GoldScores", "check_gold", "check_judged",
+__all__ = ["MAX_CATEGORIES", "MIN_GOLD", "GoldScores", "check_gold", "check_judged", "score_array",
            "check_ratings"]
 
 MIN_GOLD = 2
@@ -44,7 +44,10 @@ class GoldScores:
     an item has fewer calls); None with one call per item."""
 
 
-def _scores(values, name: str, ndim: int = 1) -> np.ndarray:
+def score_array(values, name: str, ndim: int = 1) -> np.ndarray:
+    """Scores as float64 (a pandas or polars column's missing values NaN): ``ndim``
+    dimensions, or one more for a pooled metric's statistics; an error naming ``name``
+    otherwise."""
     if hasattr(values, "to_numpy"):
         values = values.to_numpy(dtype=np.float64, na_value=np.nan)
     try:
@@ -83,14 +86,14 @@ def check_judged(judges, golds, groups=None, strata=None, *, k: int | None = Non
     width = 1 if k is None else k
     arrays = {}
     for name, v in judges:
-        arr = _scores(v, name, 2 if runs else 1)
+        arr = score_array(v, name, 2 if runs else 1)
         if runs and arr.ndim == 2:
             arr = arr[:, :, None]
         elif not runs and arr.ndim == 1:
             arr = arr[:, None]
         arrays[name] = arr
     for name, v in golds:
-        arr = _scores(v, name)
+        arr = score_array(v, name)
         arrays[name] = arr[:, None] if arr.ndim == 1 else arr
     first = judges[0][0]
     n = len(arrays[first])

@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from pairboot.errors import InputError
+from pairboot.inputs.gold import score_array
 from pairboot.options import check_options
 from pairboot.results.labels import LabelPlan
 from pairboot.stats.intervals import normal_quantile
@@ -36,12 +37,7 @@ def _number(value, name: str, low: float, high: float, *, closed: bool = False) 
 
 
 def _pilot_column(values, name: str) -> np.ndarray:
-    if hasattr(values, "to_numpy"):
-        values = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"`{name}` must be numbers, one per item", param=name) from None
+    arr = score_array(values, name)
     if arr.ndim != 1:
         raise InputError(f"`{name}` must be one score per item (1-D), got shape "
                          f"{arr.shape}", param=name)
